@@ -1,0 +1,63 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+// Layers, each depending only on the ones below it:
+//
+//   catalog (executable) → CatalogCLI → Catalog (domain) → FetchedResults → SQLiteStore → CSQLite (libsqlite3)
+let package = Package(
+    name: "catalog",
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "SQLiteStore", targets: ["SQLiteStore"]),
+        .library(name: "FetchedResults", targets: ["FetchedResults"]),
+        .library(name: "Catalog", targets: ["Catalog"]),
+        .executable(name: "catalog", targets: ["catalog"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    ],
+    targets: [
+        // Debian's libsqlite3 (`apt-get install libsqlite3-dev`), seen through a module map.
+        .systemLibrary(
+            name: "CSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
+        ),
+        // Entity-agnostic persistence: connections, statements, transactions, migrations.
+        .target(name: "SQLiteStore", dependencies: ["CSQLite"]),
+        // Sectioned, sorted results of a request, with index paths (and, later, live change sets).
+        .target(name: "FetchedResults", dependencies: ["SQLiteStore"]),
+        // Products and phones: records, schema, seeds, search semantics.
+        .target(
+            name: "Catalog",
+            dependencies: ["SQLiteStore", "FetchedResults"],
+            plugins: [.plugin(name: "EmbedFilesPlugin")]
+        ),
+        // The `catalog` commands as a library, so tests can parse and run them in-process.
+        .target(
+            name: "CatalogCLI",
+            dependencies: [
+                "Catalog",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .executableTarget(name: "catalog", dependencies: ["CatalogCLI"]),
+
+        // Build-time embedding of the top-level Migrations/ and Seeds/ folders into the Catalog module,
+        // so the library and an installed `catalog` binary never read them from the current directory.
+        .executableTarget(name: "embed-files", path: "Sources/embed-files"),
+        .plugin(
+            name: "EmbedFilesPlugin",
+            capability: .buildTool(),
+            dependencies: ["embed-files"],
+            path: "Sources/EmbedFilesPlugin"
+        ),
+
+        .target(name: "TestSupport", dependencies: ["SQLiteStore"], path: "Tests/TestSupport"),
+        .testTarget(name: "SQLiteStoreTests", dependencies: ["SQLiteStore", "TestSupport"]),
+        .testTarget(name: "FetchedResultsTests", dependencies: ["FetchedResults", "TestSupport"]),
+        .testTarget(name: "CatalogTests", dependencies: ["Catalog", "TestSupport"]),
+        .testTarget(name: "CatalogCLITests", dependencies: ["CatalogCLI", "TestSupport", "catalog"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

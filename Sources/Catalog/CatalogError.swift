@@ -1,0 +1,30 @@
+/// What the user asked for that the catalog cannot do, said in their words.
+public enum CatalogError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// A field's value is not acceptable (an empty name, an unknown type, a negative price…).
+    case invalidValue(field: String, value: String, reason: String)
+    /// No record of the entity has this id.
+    case notFound(entity: Entity, id: Int64)
+    /// Another record already has this name.
+    case duplicateName(entity: Entity, name: String)
+    /// A seed or import file cannot be used.
+    case invalidFile(path: String, reason: String)
+    /// An index path is not in the result it was resolved against.
+    case indexPathOutOfRange(String, sectionCount: Int)
+
+    public var description: String {
+        switch self {
+        case .invalidValue(let field, let value, let reason):
+            "invalid \(field) \(String(reflecting: String(value.prefix(80)))): \(reason)"
+        case .notFound(let entity, let id):
+            "no \(entity.singular) with id \(id)"
+        case .duplicateName(let entity, let name):
+            "a \(entity.singular) named \(String(reflecting: name)) already exists"
+        case .invalidFile(let path, let reason):
+            "cannot use \(path): \(reason)"
+        case .indexPathOutOfRange(let path, let sectionCount):
+            sectionCount == 0
+                ? "no row at \(path): the result is empty"
+                : "no row at \(path): the result has \(sectionCount) section\(sectionCount == 1 ? "" : "s") (see `list`)"
+        }
+    }
+}

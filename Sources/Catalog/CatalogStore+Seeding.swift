@@ -1,0 +1,51 @@
+import SQLiteStore
+
+/// What a seed or import added.
+public struct SeedReport: Sendable, Equatable, Codable {
+    /// Products added.
+    public var productsInserted = 0
+    /// Phones added.
+    public var phonesInserted = 0
+    /// Records skipped because a record with the same name was already there.
+    public var skipped = 0
+
+    /// An empty report.
+    public init() {}
+}
+
+extension CatalogStore {
+    /// Adds the records of the files in one transaction, skipping records whose name is already taken,
+    /// so that seeding twice adds nothing the second time.
+    ///
+    /// ```swift
+    /// let report = try store.seed(SeedFile.builtIn)  // 9 products, 42 phones
+    /// ```
+    ///
+    /// - Parameter progress: called with (records done, records in all) every 1,000 records and at the end.
+    /// - Throws: ``DatabaseError``; nothing is added then.
+    @discardableResult
+    public func seed(_ files: [SeedFile], progress: ((Int, Int) -> Void)? = nil) throws -> SeedReport {
+        let total = files.reduce(0) { $0 + $1.count }
+        var done = 0
+        return try queue.write { db in
+            var report = SeedReport()
+            func add<Record: CatalogRecord>(_ records: [Record]) throws -> Int {
+                var inserted = 0
+                for record in records {
+                    if try Self.insert(record, db, ignoringDuplicates: true) != nil { inserted += 1 } else { report.skipped += 1 }
+                    done += 1
+                    if done % 1_000 == 0 { progress?(done, total) }
+                }
+                return inserted
+            }
+            for file in files {
+                switch file {
+                case .products(let products): report.productsInserted += try add(products)
+                case .phones(let phones): report.phonesInserted += try add(phones)
+                }
+            }
+            progress?(done, total)
+            return report
+        }
+    }
+}

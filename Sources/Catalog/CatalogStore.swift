@@ -1,0 +1,140 @@
+import Foundation
+import SQLiteStore
+
+/// The catalog database: products and phones in one SQLite file, migrated to the current schema on open.
+///
+/// ```swift
+/// let store = try CatalogStore(path: "/tmp/catalog.sqlite")
+/// let iPhone = try store.insert(Product(type: .device, name: "iPhone", yearIntroduced: 2007, introPrice: 599))
+/// let products = try store.fetchAll(Product.self)
+/// ```
+///
+/// Every write is one transaction: it happens whole or not at all.
+public final class CatalogStore: Sendable {
+    /// The connection.
+    public let queue: DatabaseQueue
+
+    /// Opens the catalog at `path`, creating and migrating it as needed.
+    ///
+    /// A read-only store is not migrated; it must already be at the current schema.
+    ///
+    /// - Throws: ``DatabaseError`` when the file cannot be opened or is not a database, ``MigrationError``
+    ///   when its schema is newer than this code or its migrations were changed.
+    public init(path: String, configuration: Configuration = Configuration()) throws {
+        queue = try DatabaseQueue(path: path, configuration: configuration)
+        try migrate()
+    }
+
+    /// A new, migrated, in-memory catalog.
+    public static func inMemory() throws -> CatalogStore {
+        try CatalogStore(path: ":memory:")
+    }
+
+    /// Applies pending migrations (a read-only store is only checked).
+    ///
+    /// - Returns: the migrations applied now.
+    @discardableResult
+    public func migrate() throws -> [Migration] {
+        let migrator = CatalogMigrations.migrator
+        return try queue.writeWithoutTransaction { db in
+            if queue.configuration.isReadonly {
+                let pending = try migrator.status(db).filter { $0.state != .applied }
+                if let first = pending.first {
+                    throw DatabaseError(
+                        resultCode: .SQLITE_READONLY,
+                        message: "the database is read-only and its migration \(first.version) (\(first.name)) is \(first.state.rawValue)")
+                }
+                return []
+            }
+            return try migrator.migrate(db)
+        }
+    }
+
+    // MARK: - Writing
+
+    /// Saves a new record and returns it with its id.
+    ///
+    /// - Throws: ``CatalogError/invalidValue(field:value:reason:)``,
+    ///   ``CatalogError/duplicateName(entity:name:)``, or ``DatabaseError``.
+    @discardableResult
+    public func insert<Record: CatalogRecord>(_ record: Record) throws -> Record {
+        var saved = try record.validated()
+        saved.id = try queue.write { db in try Self.insert(saved, db) }
+        return saved
+    }
+
+    /// Replaces the stored fields of a saved record.
+    ///
+    /// - Throws: ``CatalogError/notFound(entity:id:)`` when no record has its id.
+    public func update<Record: CatalogRecord>(_ record: Record) throws {
+        guard let id = record.id else { throw CatalogError.invalidValue(field: "id", value: "nil", reason: "the record was never saved") }
+        let valid = try record.validated()
+        try queue.write { db in
+            let assignments = Record.columnNames.map { "\($0) = ?" }.joined(separator: ", ")
+            try Self.mapConstraintErrors(valid) {
+                try db.execute(
+                    sql: "UPDATE \(Record.tableName) SET \(assignments) WHERE id = ?",
+                    arguments: StatementArguments(values: valid.persistedValues + [.integer(id)]))
+            }
+            guard db.changesCount == 1 else { throw CatalogError.notFound(entity: Record.entity, id: id) }
+        }
+    }
+
+    /// Deletes the record with this id and returns it.
+    ///
+    /// - Throws: ``CatalogError/notFound(entity:id:)`` when there is none.
+    @discardableResult
+    public func delete<Record: CatalogRecord>(_ type: Record.Type, id: Int64) throws -> Record {
+        try queue.write { db in
+            guard let record = try Self.fetchOne(Record.self, id: id, db) else {
+                throw CatalogError.notFound(entity: Record.entity, id: id)
+            }
+            try db.execute(sql: "DELETE FROM \(Record.tableName) WHERE id = ?", arguments: [id])
+            return record
+        }
+    }
+
+    static func insert<Record: CatalogRecord>(_ record: Record, _ db: Database, ignoringDuplicates: Bool = false) throws -> Int64? {
+        let placeholders = Array(repeating: "?", count: Record.columnNames.count).joined(separator: ", ")
+        let conflict = ignoringDuplicates ? " ON CONFLICT(name) DO NOTHING" : ""
+        try mapConstraintErrors(record) {
+            try db.execute(
+                sql: "INSERT INTO \(Record.tableName)(\(Record.columnNames.joined(separator: ", "))) VALUES (\(placeholders))\(conflict)",
+                arguments: StatementArguments(values: record.persistedValues))
+        }
+        return db.changesCount == 1 ? db.lastInsertedRowID : nil
+    }
+
+    private static func mapConstraintErrors<Record: CatalogRecord>(_ record: Record, _ body: () throws -> Void) throws {
+        do {
+            try body()
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT_UNIQUE {
+            throw CatalogError.duplicateName(entity: Record.entity, name: record.name)
+        }
+    }
+
+    // MARK: - Reading
+
+    /// The record with this id, if any.
+    public func fetchOne<Record: CatalogRecord>(_ type: Record.Type, id: Int64) throws -> Record? {
+        try queue.read { db in try Self.fetchOne(Record.self, id: id, db) }
+    }
+
+    static func fetchOne<Record: CatalogRecord>(_ type: Record.Type, id: Int64, _ db: Database) throws -> Record? {
+        try db.fetchOne(sql: "SELECT \(Record.selection) FROM \(Record.tableName) WHERE id = ?", arguments: [id]) {
+            try Record(row: $0)
+        }
+    }
+
+    /// Every record of a type, by id.
+    public func fetchAll<Record: CatalogRecord>(_ type: Record.Type) throws -> [Record] {
+        try queue.read { db in
+            try db.fetchAll(sql: "SELECT \(Record.selection) FROM \(Record.tableName) ORDER BY id") { try Record(row: $0) }
+        }
+    }
+
+    /// The number of records of a type.
+    public func count<Record: CatalogRecord>(_ type: Record.Type) throws -> Int {
+        try queue.read { db in try db.scalar(Int.self, sql: "SELECT count(*) FROM \(Record.tableName)") ?? 0 }
+    }
+}

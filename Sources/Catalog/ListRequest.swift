@@ -1,0 +1,83 @@
+import FetchedResults
+
+/// A field a list can be sorted by.
+public enum SortField: String, CaseIterable, Codable, Sendable {
+    /// By name, folded (case and diacritics ignored).
+    case name
+    /// By year introduced (products) or released (phones).
+    case year
+    /// By intro price (products only).
+    case price
+    /// By maker (phones only).
+    case maker
+}
+
+/// What to list: an entity, an optional scope, a sort, and its direction.
+///
+/// Products are sectioned by type (`Desktop`, `Device`, `Portable`), sorted within a section by the
+/// sort field. Phones are sectioned by their sort field: by the first letter of the folded name
+/// (`É` files under `E`), by maker, or by year. Ties are broken by id, ascending, so the order is total
+/// and the same on every run.
+public struct ListRequest: Sendable, Hashable {
+    /// The entity listed.
+    public var entity: Entity
+    /// For products, only this type.
+    public var scope: ProductType?
+    /// The field rows are sorted by.
+    public var sort: SortField
+    /// Whether the sort field is descending.
+    public var isReversed: Bool
+
+    /// Creates a request.
+    public init(entity: Entity = .products, scope: ProductType? = nil, sort: SortField = .name, isReversed: Bool = false) {
+        self.entity = entity
+        self.scope = scope
+        self.sort = sort
+        self.isReversed = isReversed
+    }
+
+    /// Checks that the sort field and scope apply to the entity.
+    ///
+    /// - Throws: ``CatalogError/invalidValue(field:value:reason:)``.
+    public func validate() throws {
+        let fields: [SortField] = entity == .products ? [.name, .year, .price] : [.name, .maker, .year]
+        guard fields.contains(sort) else {
+            throw CatalogError.invalidValue(
+                field: "sort", value: sort.rawValue,
+                reason: "\(entity.rawValue) sort by " + fields.map(\.rawValue).joined(separator: ", "))
+        }
+        if scope != nil && entity != .products {
+            throw CatalogError.invalidValue(field: "scope", value: scope!.rawValue, reason: "only products have a scope")
+        }
+    }
+}
+
+/// A section of a listed result: a name, its index title, and its records in order.
+public struct RecordSection<Record: CatalogRecord>: Sendable, Hashable {
+    /// The section's name (`Device`, `E`, `Apple`, `2007`).
+    public var name: String
+    /// The title for a section index: the name's first letter.
+    public var indexTitle: String
+    /// The records, in the request's order.
+    public var records: [Record]
+}
+
+extension Array {
+    /// The record at `path`.
+    ///
+    /// - Throws: ``CatalogError/indexPathOutOfRange(_:sectionCount:)`` when there is none.
+    public func record<Record>(at path: ItemPath) throws -> Record where Element == RecordSection<Record> {
+        guard indices.contains(path.section), self[path.section].records.indices.contains(path.row) else {
+            throw CatalogError.indexPathOutOfRange(path.description, sectionCount: count)
+        }
+        return self[path.section].records[path.row]
+    }
+
+    /// The path of the record with this id, if it is in the result.
+    public func path<Record>(ofID id: Int64) -> ItemPath? where Element == RecordSection<Record> {
+        for (section, content) in enumerated() {
+            if let row = content.records.firstIndex(where: { $0.id == id }) { return ItemPath(section: section, row: row) }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,30 @@
+import SQLiteStore
+
+/// The kind of a product, as in Apple's UISearchBar samples: also the search scopes and the list's sections.
+public enum ProductType: String, CaseIterable, Codable, Sendable, DatabaseValueConvertible {
+    case device
+    case desktop
+    case portable
+
+    /// The title shown for the type: a section name or a scope button.
+    public var title: String {
+        switch self {
+        case .device: "Device"
+        case .desktop: "Desktop"
+        case .portable: "Portable"
+        }
+    }
+
+    /// Reads a type as a user types it: any case, singular (`Device`, `desktop`, `PORTABLE`).
+    ///
+    /// - Throws: ``CatalogError/invalidValue(field:value:reason:)`` naming the valid types.
+    public init(parsing text: String) throws {
+        let folded = TextFolding.fold(text.trimmingCharacters(in: .whitespaces))
+        guard let type = ProductType(rawValue: folded) else {
+            throw CatalogError.invalidValue(
+                field: "type", value: text,
+                reason: "expected one of " + ProductType.allCases.map(\.rawValue).joined(separator: ", "))
+        }
+        self = type
+    }
+}

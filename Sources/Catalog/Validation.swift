@@ -1,0 +1,76 @@
+import Foundation
+
+/// Checks on values users type, shared by every way records come in (CLI, seed files, library calls).
+enum Validation {
+    /// The longest name accepted, in characters.
+    static let maximumNameLength = 200
+    /// The years accepted for introduction or release.
+    static let years = 1900...2100
+    /// The highest price or size accepted.
+    static let maximumAmount = 1_000_000_000.0
+
+    /// A name with its surrounding white space removed.
+    ///
+    /// - Throws: ``CatalogError/invalidValue(field:value:reason:)`` for an empty or overlong name, or
+    ///   one holding control characters.
+    static func name(_ text: String, field: String = "name") throws -> String {
+        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !trimmed.isEmpty else {
+            throw CatalogError.invalidValue(field: field, value: text, reason: "must not be empty")
+        }
+        guard trimmed.count <= maximumNameLength else {
+            throw CatalogError.invalidValue(
+                field: field, value: text, reason: "longer than \(maximumNameLength) characters")
+        }
+        guard !trimmed.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+            throw CatalogError.invalidValue(field: field, value: text, reason: "contains control characters")
+        }
+        return trimmed
+    }
+
+    /// A year within ``years``.
+    static func year(_ year: Int, field: String) throws -> Int {
+        guard years.contains(year) else {
+            throw CatalogError.invalidValue(
+                field: field, value: String(year), reason: "expected a year from \(years.lowerBound) to \(years.upperBound)")
+        }
+        return year
+    }
+
+    /// A finite, non-negative amount no larger than ``maximumAmount``.
+    static func amount(_ value: Double, field: String) throws -> Double {
+        guard value.isFinite, value >= 0, value <= maximumAmount else {
+            throw CatalogError.invalidValue(
+                field: field, value: String(value), reason: "expected a number from 0 to \(Int(maximumAmount))")
+        }
+        return value
+    }
+}
+
+extension Product {
+    /// The product with its fields checked and its name trimmed.
+    ///
+    /// - Throws: ``CatalogError/invalidValue(field:value:reason:)`` naming the first bad field.
+    public func validated() throws -> Product {
+        var product = self
+        product.name = try Validation.name(name)
+        product.yearIntroduced = try Validation.year(yearIntroduced, field: "year")
+        product.introPrice = try Validation.amount(introPrice, field: "price")
+        return product
+    }
+}
+
+extension Phone {
+    /// The phone with its fields checked and its texts trimmed.
+    ///
+    /// - Throws: ``CatalogError/invalidValue(field:value:reason:)`` naming the first bad field.
+    public func validated() throws -> Phone {
+        var phone = self
+        phone.name = try Validation.name(name)
+        phone.maker = try Validation.name(maker, field: "maker")
+        phone.operatingSystem = try Validation.name(operatingSystem, field: "os")
+        phone.yearReleased = try Validation.year(yearReleased, field: "year")
+        phone.screenInches = try Validation.amount(screenInches, field: "screen")
+        return phone
+    }
+}

@@ -1,0 +1,30 @@
+import ArgumentParser
+
+/// The `catalog` command: the root of the command tree.
+public struct CatalogCommand: ParsableCommand {
+    /// The version printed by `catalog --version`.
+    public static let version = "0.1.0"
+
+    public static let configuration = CommandConfiguration(
+        commandName: "catalog",
+        abstract: "A product and phone catalog in an SQLite file, with sectioned lists and search.",
+        discussion: """
+            The database is --database PATH, else $CATALOG_DATABASE, else catalog.sqlite in the user's \
+            data directory ($XDG_DATA_HOME/catalog, or ~/.local/share/catalog), which is created and \
+            seeded with the built-in products and phones on first use.
+
+            Examples:
+              catalog list                          Products by type, with index paths
+              catalog list phones --sort maker      Phones by maker
+              catalog show 1.2                      The row that `list` printed at 1.2
+              catalog add product --type device --name "iPhone 16" --year 2024 --price 799
+              catalog delete 10
+              catalog seed Seeds/phones.json        Add records from a file (twice adds nothing)
+              catalog migrate --status
+            """,
+        version: version,
+        subcommands: [List.self, Show.self, Add.self, Delete.self, Seed.self, Migrate.self]
+    )
+
+    public init() {}
+}

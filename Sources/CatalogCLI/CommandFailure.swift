@@ -1,0 +1,98 @@
+import ArgumentParser
+import Catalog
+import FetchedResults
+import SQLiteStore
+
+/// Failures of the CLI itself, beside those of the library.
+enum CommandFailure: Error, CustomStringConvertible {
+    /// A read-only command was pointed at a file that does not exist.
+    case noDatabase(String)
+
+    var description: String {
+        switch self {
+        case .noDatabase(let path): "no database at \(path)"
+        }
+    }
+}
+
+/// The exit codes of `catalog`, documented in the README.
+enum ExitStatus: Int32 {
+    /// Something else failed.
+    case failure = 1
+    /// No record has that id, or no row is at that index path.
+    case notFound = 3
+    /// A record with that name already exists.
+    case conflict = 4
+    /// The database stayed locked by another process for the whole busy timeout.
+    case busy = 5
+    /// The database cannot be used: not a database, damaged, newer than this program, changed
+    /// migrations, read-only, or missing.
+    case unusableDatabase = 6
+    /// Bad input: an invalid value, index path or file (EX_DATAERR).
+    case invalidInput = 65
+    /// An input file does not exist or cannot be read (EX_NOINPUT).
+    case noInput = 66
+}
+
+/// Runs a command's body; a failure becomes one line on standard error and the exit code for its kind.
+func reportingFailures(_ body: () throws -> Void) throws {
+    do {
+        try body()
+    } catch let error as ExitCode {
+        throw error
+    } catch let error as ValidationError {
+        throw error
+    } catch {
+        let (message, status) = explain(error)
+        Terminal.note("error: " + message)
+        throw ExitCode(status.rawValue)
+    }
+}
+
+/// The one-line message and exit status for an error.
+func explain(_ error: any Error) -> (String, ExitStatus) {
+    switch error {
+    case let error as CatalogError:
+        switch error {
+        case .invalidValue: return (error.description, .invalidInput)
+        case .notFound, .indexPathOutOfRange: return (error.description, .notFound)
+        case .duplicateName: return (error.description, .conflict)
+        case .invalidFile(_, let reason) where reason == "no such file" || reason.hasPrefix("it "):
+            return (error.description, .noInput)
+        case .invalidFile: return (error.description, .invalidInput)
+        }
+    case let error as ItemPathParseError:
+        return (error.description, .invalidInput)
+    case let error as MigrationError:
+        return (error.description, .unusableDatabase)
+    case let error as CommandFailure:
+        return (error.description, .unusableDatabase)
+    case let error as DatabaseError:
+        return explain(error)
+    default:
+        return ("\(error)", .failure)
+    }
+}
+
+private func explain(_ error: DatabaseError) -> (String, ExitStatus) {
+    let code = error.resultCode
+    let detail = "(\(code.name))"
+    switch code.primaryResultCode {
+    case .SQLITE_BUSY, .SQLITE_LOCKED:
+        return ("the database is locked by another process; try again \(detail)", .busy)
+    case .SQLITE_NOTADB:
+        return ("the file is not an SQLite database \(detail)", .unusableDatabase)
+    case .SQLITE_CORRUPT:
+        return ("the database file is damaged: \(error.message) \(detail)", .unusableDatabase)
+    case .SQLITE_CANTOPEN:
+        return ("cannot open the database: \(error.message) \(detail)", .unusableDatabase)
+    case .SQLITE_READONLY:
+        return ("the database is read-only: \(error.message) \(detail)", .unusableDatabase)
+    case .SQLITE_FULL:
+        return ("the disk or database is full; nothing was written \(detail)", .failure)
+    case .SQLITE_IOERR:
+        return ("input/output error on the database: \(error.message) \(detail)", .failure)
+    default:
+        return (error.description, .failure)
+    }
+}

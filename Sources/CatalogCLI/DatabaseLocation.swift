@@ -1,0 +1,54 @@
+import Catalog
+import Foundation
+import SQLiteStore
+
+/// Where the command's database is: `--database`, else `$CATALOG_DATABASE`, else the default file in
+/// the user's data directory.
+struct DatabaseLocation {
+    /// The path of the database file.
+    let path: String
+    /// Whether it is the default database in the user's data directory.
+    let isDefault: Bool
+
+    init(explicitPath: String?, environment: [String: String]) {
+        if let explicitPath {
+            path = explicitPath
+            isDefault = false
+        } else if let path = environment["CATALOG_DATABASE"], !path.isEmpty {
+            self.path = path
+            isDefault = false
+        } else {
+            path = Self.defaultPath(environment: environment)
+            isDefault = true
+        }
+    }
+
+    /// `$XDG_DATA_HOME/catalog/catalog.sqlite`, or `~/.local/share/catalog/catalog.sqlite`.
+    static func defaultPath(environment: [String: String]) -> String {
+        let dataHome = environment["XDG_DATA_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
+            ?? (environment["HOME"] ?? NSHomeDirectory()) + "/.local/share"
+        return dataHome + "/catalog/catalog.sqlite"
+    }
+
+    /// Opens the catalog. A default database that does not exist yet is created, and seeded with the
+    /// built-in records; the user is told so once, on standard error.
+    func open(readonly: Bool) throws -> CatalogStore {
+        var configuration = Configuration()
+        configuration.isReadonly = readonly
+        let isNew = !FileManager.default.fileExists(atPath: path)
+        if isDefault && isNew {
+            let directory = (path as NSString).deletingLastPathComponent
+            try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            configuration.isReadonly = false
+        } else if isNew && readonly {
+            throw CommandFailure.noDatabase(path)
+        }
+        let store = try CatalogStore(path: path, configuration: configuration)
+        if isDefault && isNew {
+            let report = try store.seed(SeedFile.builtIn)
+            Terminal.note(
+                "created \(path) with the built-in seeds (\(report.productsInserted) products, \(report.phonesInserted) phones)")
+        }
+        return store
+    }
+}

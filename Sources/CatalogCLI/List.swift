@@ -1,0 +1,49 @@
+import ArgumentParser
+import Catalog
+
+extension CatalogCommand {
+    /// `catalog list`: the sectioned, sorted records, each with its index path.
+    struct List: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "List records in sections, each row with its index path (section.row).",
+            discussion: """
+                Products are in sections by type; phones by the first letter of their name (or by maker or \
+                year when sorted so). `catalog show PATH` with the same options shows the row printed at PATH.
+
+                Examples:
+                  catalog list
+                  catalog list products --scope portable --sort price --reverse
+                  catalog list phones --json
+                """)
+
+        @Argument(
+            help: ArgumentHelp("products or phones (same as --entity).", valueName: "entity"),
+            completion: .list(["products", "phones"]),
+            transform: parseEntity)
+        var entityWord: Entity?
+
+        @OptionGroup var store: StoreOptions
+        @OptionGroup var list: ListOptions
+
+        func run() throws {
+            let entity = try resolveEntity(word: entityWord, option: store.entity)
+            let request = try list.request(for: entity)
+            try reportingFailures {
+                let catalog = try store.openStore()
+                try withRecordType(entity) { type in try print(type, catalog, request) }
+            }
+        }
+
+        private func print<Record: ListableRecord>(_ type: Record.Type, _ catalog: CatalogStore, _ request: ListRequest) throws {
+            let sections = try Record.sections(in: catalog, request)
+            if store.json {
+                Terminal.print(try renderJSON(ListJSON(entity: request.entity, sections: sections)))
+            } else if sections.isEmpty {
+                let scope = request.scope.map { " of type \($0.rawValue)" } ?? ""
+                Terminal.print("No \(request.entity.rawValue)\(scope) yet. Add one with `catalog add \(request.entity.singular) …` or `catalog seed`.")
+            } else {
+                Terminal.print(renderSections(sections))
+            }
+        }
+    }
+}

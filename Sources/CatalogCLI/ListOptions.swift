@@ -1,0 +1,40 @@
+import ArgumentParser
+import Catalog
+
+/// The options that shape a listed result, shared by `list`, `show` and `delete --at` so that an index
+/// path printed by one resolves to the same row in the others.
+struct ListOptions: ParsableArguments {
+    @Option(
+        name: .long,
+        help: ArgumentHelp("Only products of this type: device, desktop or portable.", valueName: "type"),
+        completion: .list(ProductType.allCases.map(\.rawValue)),
+        transform: { try ProductType(parsing: $0) })
+    var scope: ProductType?
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Sort rows by name, year, price (products) or maker (phones). Default: name.", valueName: "field"),
+        completion: .list(SortField.allCases.map(\.rawValue)),
+        transform: { text in
+            guard let field = SortField(rawValue: text.lowercased()) else {
+                throw ValidationError("unknown sort field '\(text)': expected name, year, price or maker")
+            }
+            return field
+        })
+    var sort: SortField = .name
+
+    @Flag(name: .long, help: "Sort in descending order.")
+    var reverse = false
+
+    /// The request these options describe for `entity`.
+    func request(for entity: Entity) throws -> ListRequest {
+        let request = ListRequest(entity: entity, scope: scope, sort: sort, isReversed: reverse)
+        do {
+            try request.validate()
+        } catch let error as CatalogError {
+            throw ValidationError(error.description)
+        }
+        return request
+    }
+}

@@ -1,0 +1,67 @@
+import ArgumentParser
+import Catalog
+import Foundation
+import SQLiteStore
+
+extension CatalogCommand {
+    /// `catalog migrate`: brings the database to the current schema, or shows where it stands.
+    struct Migrate: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Apply pending schema migrations (every command also does on open), or show their status.",
+            discussion: """
+                Examples:
+                  catalog migrate
+                  catalog migrate --status --json
+                """)
+
+        @Flag(name: .long, help: "List each migration with its state instead of applying them.")
+        var status = false
+
+        @OptionGroup var store: StoreOptions
+
+        private struct StatusJSON: Encodable {
+            let version: Int
+            let name: String
+            let state: String
+            let appliedAt: String?
+        }
+
+        func run() throws {
+            try reportingFailures {
+                if status {
+                    let queue = try DatabaseQueue(path: store.location().path)
+                    let statuses = try queue.writeWithoutTransaction { db in try CatalogMigrations.migrator.status(db) }
+                    try printStatus(statuses)
+                } else {
+                    let catalog = try store.openStore()
+                    let version = try catalog.queue.read { db in
+                        try CatalogMigrations.migrator.appliedMigrations(db).last?.version ?? 0
+                    }
+                    if store.json {
+                        Terminal.print(try renderJSON(["version": version]))
+                    } else {
+                        Terminal.print("The database is at schema version \(version), the latest.")
+                    }
+                }
+            }
+        }
+
+        private func printStatus(_ statuses: [MigrationStatus]) throws {
+            let formatter = ISO8601DateFormatter()
+            if store.json {
+                Terminal.print(try renderJSON(statuses.map {
+                    StatusJSON(version: $0.version, name: $0.name, state: $0.state.rawValue,
+                               appliedAt: $0.appliedAt.map(formatter.string(from:)))
+                }))
+                return
+            }
+            var table = TextTable(rightAligned: [0])
+            table.append(["VERSION", "NAME", "STATE", "APPLIED AT"])
+            for status in statuses {
+                table.append([String(status.version), status.name, status.state.rawValue,
+                              status.appliedAt.map(formatter.string(from:)) ?? ""])
+            }
+            Terminal.print(table.render())
+        }
+    }
+}

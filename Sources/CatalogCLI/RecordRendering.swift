@@ -1,0 +1,163 @@
+import Catalog
+import FetchedResults
+import Foundation
+
+/// How a record shows in a table row and in a detail view.
+protocol RenderableRecord: CatalogRecord {
+    /// The table's column titles after `PATH` (the last is `ID`).
+    static var tableHeaders: [String] { get }
+    /// Columns, counted after `PATH`, that hold numbers and are right-aligned.
+    static var numericColumns: Set<Int> { get }
+    /// The row's cells, matching ``tableHeaders``.
+    var tableCells: [String] { get }
+    /// Labelled fields for `show`.
+    var detailFields: [(String, String)] { get }
+    /// One line naming the record, for messages (`product 3: iPod touch`).
+    var summary: String { get }
+}
+
+extension Product: RenderableRecord {
+    static var tableHeaders: [String] { ["NAME", "TYPE", "YEAR", "PRICE", "ID"] }
+    static var numericColumns: Set<Int> { [2, 3, 4] }
+    var tableCells: [String] {
+        [name, type.rawValue, String(yearIntroduced), formatAmount(introPrice), id.map(String.init) ?? ""]
+    }
+    var detailFields: [(String, String)] {
+        [("id", id.map(String.init) ?? ""), ("name", name), ("type", type.rawValue),
+         ("year introduced", String(yearIntroduced)), ("intro price", "$" + formatAmount(introPrice))]
+    }
+    var summary: String { "product \(id.map(String.init) ?? "?"): \(name) (\(type.rawValue), \(yearIntroduced), $\(formatAmount(introPrice)))" }
+}
+
+extension Phone: RenderableRecord {
+    static var tableHeaders: [String] { ["NAME", "MAKER", "YEAR", "OS", "SCREEN", "ID"] }
+    static var numericColumns: Set<Int> { [2, 4, 5] }
+    var tableCells: [String] {
+        [name, maker, String(yearReleased), operatingSystem, formatScreen(screenInches), id.map(String.init) ?? ""]
+    }
+    var detailFields: [(String, String)] {
+        [("id", id.map(String.init) ?? ""), ("name", name), ("maker", maker), ("year released", String(yearReleased)),
+         ("operating system", operatingSystem), ("screen", formatScreen(screenInches))]
+    }
+    var summary: String { "phone \(id.map(String.init) ?? "?"): \(name) (\(maker), \(yearReleased))" }
+}
+
+/// `1299.5` → `1,299.50`.
+func formatAmount(_ value: Double) -> String {
+    let cents = Int64((value * 100).rounded())
+    var whole = String(cents / 100)
+    var grouped = ""
+    while whole.count > 3 {
+        grouped = "," + whole.suffix(3) + grouped
+        whole = String(whole.dropLast(3))
+    }
+    let fraction = cents % 100
+    return whole + grouped + "." + (fraction < 10 ? "0" : "") + String(fraction)
+}
+
+/// `6.1` → `6.1"`.
+func formatScreen(_ inches: Double) -> String {
+    var text = String(format: "%.2f", inches)
+    while text.hasSuffix("0") { text.removeLast() }
+    if text.hasSuffix(".") { text.removeLast() }
+    return text + "\""
+}
+
+/// Renders sections as an aligned table: a header, then each section's title and its rows with paths.
+func renderSections<Record: RenderableRecord>(_ sections: [RecordSection<Record>]) -> String {
+    var table = TextTable(rightAligned: Set(Record.numericColumns.map { $0 + 1 }))
+    table.append(["PATH"] + Record.tableHeaders)
+    for (sectionIndex, section) in sections.enumerated() {
+        table.appendText("\(section.name) (\(section.records.count))")
+        for (row, record) in section.records.enumerated() {
+            table.append([ItemPath(section: sectionIndex, row: row).description] + record.tableCells)
+        }
+    }
+    return table.render()
+}
+
+/// Renders one record's fields as `label: value` lines.
+func renderDetail<Record: RenderableRecord>(_ record: Record, path: ItemPath?) -> String {
+    var table = TextTable()
+    if let path { table.append(["path:", path.description]) }
+    for (label, value) in record.detailFields { table.append([label + ":", value]) }
+    return table.render()
+}
+
+// MARK: - JSON
+
+/// A record with its index path, encoded as the record's fields plus `path`.
+struct PathedRecord<Record: Encodable>: Encodable {
+    let path: ItemPath?
+    let record: Record
+
+    private enum CodingKeys: String, CodingKey { case path }
+
+    func encode(to encoder: any Encoder) throws {
+        try record.encode(to: encoder)
+        if let path {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(path.description, forKey: .path)
+        }
+    }
+}
+
+/// A section in JSON: `name`, `indexTitle`, `count`, `rows`.
+struct SectionJSON<Record: Encodable>: Encodable {
+    let name: String
+    let indexTitle: String
+    let count: Int
+    let rows: [PathedRecord<Record>]
+}
+
+/// A listed result in JSON: `entity` and `sections`.
+struct ListJSON<Record: Encodable>: Encodable {
+    let entity: String
+    let sections: [SectionJSON<Record>]
+
+    init(entity: Entity, sections: [RecordSection<Record>]) where Record: CatalogRecord {
+        self.entity = entity.rawValue
+        self.sections = sections.enumerated().map { index, section in
+            SectionJSON(
+                name: section.name, indexTitle: section.indexTitle, count: section.records.count,
+                rows: section.records.enumerated().map { row, record in
+                    PathedRecord(path: ItemPath(section: index, row: row), record: record)
+                })
+        }
+    }
+}
+
+/// Encodes a value as pretty-printed JSON with sorted keys.
+func renderJSON<Value: Encodable>(_ value: Value) throws -> String {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+    return String(decoding: try encoder.encode(value), as: UTF8.self)
+}
+
+// MARK: - Listing
+
+/// A record the CLI can list, whatever its entity.
+protocol ListableRecord: RenderableRecord {
+    /// The sections of `request` in `store`.
+    static func sections(in store: CatalogStore, _ request: ListRequest) throws -> [RecordSection<Self>]
+}
+
+extension Product: ListableRecord {
+    static func sections(in store: CatalogStore, _ request: ListRequest) throws -> [RecordSection<Product>] {
+        try store.sections(request)
+    }
+}
+
+extension Phone: ListableRecord {
+    static func sections(in store: CatalogStore, _ request: ListRequest) throws -> [RecordSection<Phone>] {
+        try store.sections(request)
+    }
+}
+
+/// Calls `body` with the record type of `entity`.
+func withRecordType<Result>(_ entity: Entity, _ body: (any ListableRecord.Type) throws -> Result) rethrows -> Result {
+    switch entity {
+    case .products: try body(Product.self)
+    case .phones: try body(Phone.self)
+    }
+}

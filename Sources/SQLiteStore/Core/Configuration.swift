@@ -1,0 +1,54 @@
+import Foundation
+
+/// How a connection is opened and set up. Defaults are the safe ones.
+///
+/// ```swift
+/// var configuration = Configuration()
+/// configuration.busyTimeout = .seconds(10)
+/// let queue = try DatabaseQueue(path: "/tmp/app.sqlite", configuration: configuration)
+/// ```
+public struct Configuration: Sendable {
+    /// Open read-only: writes fail with `SQLITE_READONLY`, and the file is never created or migrated.
+    public var isReadonly = false
+
+    /// Enforce foreign keys (`PRAGMA foreign_keys = ON`). Default true.
+    public var foreignKeysEnabled = true
+
+    /// How long a statement waits for another connection's lock before failing with `SQLITE_BUSY`.
+    /// Default 5 seconds.
+    public var busyTimeout: Duration = .seconds(5)
+
+    /// The journal mode set on a writable file database. Default ``JournalMode/wal``.
+    public var journalMode: JournalMode = .wal
+
+    /// The `synchronous` setting. Default ``Synchronous/normal``, which in WAL mode is durable across
+    /// application crashes, and across power loss loses at most the last transactions.
+    public var synchronous: Synchronous = .normal
+
+    /// Whether ``DatabaseError`` descriptions include bound values. Default false: they may hold user data.
+    public var publicStatementArguments = false
+
+    /// Called with the SQL of each statement as it starts, for logging or tests.
+    public var trace: (@Sendable (String) -> Void)?
+
+    /// The number of prepared statements ``Database/cachedStatement(sql:)`` keeps. Default 64.
+    public var statementCacheCapacity = 64
+
+    /// A default configuration.
+    public init() {}
+
+    /// A journal mode. Related SQLite documentation: <https://www.sqlite.org/pragma.html#pragma_journal_mode>
+    public enum JournalMode: String, Sendable {
+        /// Write-ahead log: readers do not block the writer and the writer does not block readers.
+        case wal = "WAL"
+        /// SQLite's default rollback journal.
+        case delete = "DELETE"
+    }
+
+    /// The `synchronous` pragma. Related SQLite documentation: <https://www.sqlite.org/pragma.html#pragma_synchronous>
+    public enum Synchronous: String, Sendable {
+        case off = "OFF"
+        case normal = "NORMAL"
+        case full = "FULL"
+    }
+}

@@ -1,0 +1,286 @@
+import CSQLite
+import Foundation
+
+/// A raw `sqlite3 *` connection handle.
+public typealias SQLiteConnection = OpaquePointer
+
+/// A connection to an SQLite database.
+///
+/// A `Database` is not thread-safe: use it through a ``DatabaseQueue``, which serialises access to it
+/// and hands it to closures (`queue.write { db in … }`). Opening sets up the connection from its
+/// ``Configuration``: extended result codes, busy timeout, foreign keys, WAL and `synchronous`, and no
+/// double-quoted string literals.
+///
+/// Related SQLite documentation: <https://www.sqlite.org/c3ref/sqlite3.html>
+public final class Database {
+    /// The path the connection was opened with (`:memory:` for an in-memory database).
+    public let path: String
+    /// The configuration the connection was opened with.
+    public let configuration: Configuration
+    /// The underlying handle; nil once the connection is closed.
+    public private(set) var sqliteConnection: SQLiteConnection?
+
+    private var statementCache: [String: Statement] = [:]
+    private var traceBox: Unmanaged<TraceBox>?
+    var savepointDepth = 0
+
+    /// Opens (and, unless read-only, creates) the database at `path` and configures the connection.
+    ///
+    /// - Throws: ``DatabaseError``: `SQLITE_CANTOPEN` for a missing directory or unreadable file,
+    ///   `SQLITE_NOTADB` for a file that is not a database.
+    public init(path: String, configuration: Configuration = Configuration()) throws {
+        self.path = path
+        self.configuration = configuration
+        var handle: SQLiteConnection?
+        var flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
+        flags |= configuration.isReadonly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
+        let code = sqlite3_open_v2(path, &handle, flags, nil)
+        guard code == SQLITE_OK, let handle else {
+            let message = handle.map { String(cString: sqlite3_errmsg($0)) }
+            // > Whether or not an error occurs when it is opened, resources associated with the database
+            // > connection handle should be released by passing it to sqlite3_close() when it is no longer
+            // > required. (https://www.sqlite.org/c3ref/open.html)
+            sqlite3_close(handle)
+            throw DatabaseError(resultCode: ResultCode(rawValue: code), message: message.map { "\($0): \(path)" })
+        }
+        sqliteConnection = handle
+        do {
+            try setUp()
+        } catch {
+            closeIgnoringErrors()
+            throw error
+        }
+    }
+
+    deinit {
+        closeIgnoringErrors()
+        traceBox?.release()
+    }
+
+    private func setUp() throws {
+        let handle = try connection
+        try check(sqlite3_extended_result_codes(handle, 1))
+        try check(sqlite3_busy_timeout(handle, Int32(clamping: configuration.busyTimeout.milliseconds)))
+        // Double-quoted strings are identifiers only, as the SQL standard says.
+        try check(csqlite_db_config_bool(handle, SQLITE_DBCONFIG_DQS_DML, 0))
+        try check(csqlite_db_config_bool(handle, SQLITE_DBCONFIG_DQS_DDL, 0))
+        if let trace = configuration.trace {
+            let box = Unmanaged.passRetained(TraceBox(trace))
+            traceBox = box
+            sqlite3_trace_v2(handle, UInt32(SQLITE_TRACE_STMT), { _, context, statement, _ in
+                guard let context, let statement else { return 0 }
+                let sql = sqlite3_sql(OpaquePointer(statement)).map { String(cString: $0) } ?? ""
+                Unmanaged<TraceBox>.fromOpaque(context).takeUnretainedValue().body(sql)
+                return 0
+            }, box.toOpaque())
+        }
+        // Reading the schema fails with SQLITE_NOTADB on a file that is not a database: fail at open.
+        try execute(sql: "PRAGMA schema_version")
+        try execute(sql: "PRAGMA foreign_keys = \(configuration.foreignKeysEnabled ? "ON" : "OFF")")
+        if !configuration.isReadonly && !isInMemory {
+            try execute(sql: "PRAGMA journal_mode = \(configuration.journalMode.rawValue)")
+            try execute(sql: "PRAGMA synchronous = \(configuration.synchronous.rawValue)")
+        }
+    }
+
+    /// Whether the database lives in memory only.
+    public var isInMemory: Bool { path == ":memory:" || path.isEmpty || path.hasPrefix("file::memory:") }
+
+    /// The open handle.
+    ///
+    /// - Throws: ``DatabaseError`` with `SQLITE_MISUSE` once the connection is closed.
+    var connection: SQLiteConnection {
+        get throws {
+            guard let sqliteConnection else {
+                throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "the connection is closed")
+            }
+            return sqliteConnection
+        }
+    }
+
+    // MARK: - Closing
+
+    /// Finalizes cached statements and closes the connection.
+    ///
+    /// - Throws: ``DatabaseError`` with `SQLITE_BUSY` when statements made with ``makeStatement(sql:)`` are
+    ///   still alive; the connection then stays open.
+    public func close() throws {
+        guard let handle = sqliteConnection else { return }
+        statementCache.removeAll()
+        let code = sqlite3_close(handle)
+        guard code == SQLITE_OK else {
+            throw DatabaseError(resultCode: ResultCode(rawValue: code), message: lastErrorMessage)
+        }
+        sqliteConnection = nil
+    }
+
+    /// Closes the connection, deferring the close until the last statement is finalized if need be.
+    public func closeIgnoringErrors() {
+        guard let handle = sqliteConnection else { return }
+        statementCache.removeAll()
+        sqlite3_close_v2(handle)
+        sqliteConnection = nil
+    }
+
+    // MARK: - Statements
+
+    /// Compiles one SQL statement.
+    ///
+    /// - Throws: ``DatabaseError`` when the SQL does not compile, or holds more than one statement.
+    public func makeStatement(sql: String) throws -> Statement {
+        let handle = try connection
+        var statement: SQLiteStatement?
+        var tailIsEmpty = true
+        let code = sql.withCString { text in
+            var tail: UnsafePointer<CChar>?
+            let code = sqlite3_prepare_v3(handle, text, -1, 0, &statement, &tail)
+            if let tail { tailIsEmpty = String(cString: tail).allSatisfy { $0.isWhitespace || $0 == ";" } }
+            return code
+        }
+        guard code == SQLITE_OK else {
+            throw DatabaseError(resultCode: ResultCode(rawValue: code), message: lastErrorMessage, sql: sql)
+        }
+        guard let statement else {
+            throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "no SQL statement", sql: sql)
+        }
+        guard tailIsEmpty else {
+            sqlite3_finalize(statement)
+            throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "more than one statement; use execute(sql:)", sql: sql)
+        }
+        return Statement(database: self, sql: sql, handle: statement)
+    }
+
+    /// A prepared statement for `sql` from this connection's cache, compiled on first use.
+    ///
+    /// The statement is reset, with its bindings cleared, each time it is bound.
+    public func cachedStatement(sql: String) throws -> Statement {
+        if let statement = statementCache[sql] { return statement }
+        let statement = try makeStatement(sql: sql)
+        if statementCache.count >= configuration.statementCacheCapacity {
+            statementCache.removeAll(keepingCapacity: true)
+        }
+        statementCache[sql] = statement
+        return statement
+    }
+
+    /// The number of statements in the cache.
+    public var cachedStatementCount: Int { statementCache.count }
+
+    /// Runs SQL: one statement with arguments, or several separated by semicolons without arguments.
+    ///
+    /// ```swift
+    /// try db.execute(sql: "UPDATE t SET name = ? WHERE id = ?", arguments: ["x", 1])
+    /// ```
+    ///
+    /// - Throws: ``DatabaseError`` naming the statement that failed.
+    public func execute(sql: String, arguments: StatementArguments = []) throws {
+        if !arguments.isEmpty {
+            try cachedStatement(sql: sql).execute(arguments: arguments)
+            return
+        }
+        let handle = try connection
+        try sql.withCString { start in
+            var next: UnsafePointer<CChar>? = start
+            while let current = next, current.pointee != 0 {
+                var statement: SQLiteStatement?
+                var tail: UnsafePointer<CChar>?
+                let code = sqlite3_prepare_v3(handle, current, -1, 0, &statement, &tail)
+                guard code == SQLITE_OK else {
+                    throw DatabaseError(
+                        resultCode: ResultCode(rawValue: code), message: lastErrorMessage,
+                        sql: Self.text(from: current, to: tail))
+                }
+                next = tail
+                guard let statement else { continue }  // whitespace or a comment
+                defer { sqlite3_finalize(statement) }
+                while true {
+                    let code = sqlite3_step(statement)
+                    if code == SQLITE_DONE { break }
+                    if code == SQLITE_ROW { continue }
+                    throw DatabaseError(
+                        resultCode: ResultCode(rawValue: code), message: lastErrorMessage,
+                        sql: Self.text(from: current, to: tail))
+                }
+            }
+        }
+    }
+
+    private static func text(from start: UnsafePointer<CChar>, to end: UnsafePointer<CChar>?) -> String {
+        guard let end, end > start else { return String(cString: start) }
+        let bytes = UnsafeBufferPointer(start: UnsafeRawPointer(start).assumingMemoryBound(to: UInt8.self),
+                                        count: end - start)
+        return String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    // MARK: - Fetching
+
+    /// Runs a query and decodes every row.
+    ///
+    /// ```swift
+    /// let names = try db.fetchAll(sql: "SELECT name FROM t ORDER BY name") { try $0.decode(String.self, at: 0) }
+    /// ```
+    public func fetchAll<T>(sql: String, arguments: StatementArguments = [], _ decode: (Row) throws -> T) throws -> [T] {
+        try cachedStatement(sql: sql).fetchAll(arguments: arguments, decode)
+    }
+
+    /// Runs a query and decodes its first row, if any.
+    public func fetchOne<T>(sql: String, arguments: StatementArguments = [], _ decode: (Row) throws -> T) throws -> T? {
+        try cachedStatement(sql: sql).fetchOne(arguments: arguments, decode)
+    }
+
+    /// The first column of the first row, or nil when there is no row or it is NULL.
+    ///
+    /// ```swift
+    /// let count = try db.scalar(Int.self, sql: "SELECT count(*) FROM t") ?? 0
+    /// ```
+    public func scalar<T: DatabaseValueConvertible>(_ type: T.Type, sql: String, arguments: StatementArguments = []) throws -> T? {
+        try fetchOne(sql: sql, arguments: arguments) { row in
+            try row.decode(T?.self, at: 0)
+        } ?? nil
+    }
+
+    // MARK: - Connection state
+
+    /// The rowid of the last row inserted through this connection.
+    public var lastInsertedRowID: Int64 {
+        sqliteConnection.map { sqlite3_last_insert_rowid($0) } ?? 0
+    }
+
+    /// The number of rows the last INSERT, UPDATE or DELETE changed.
+    public var changesCount: Int {
+        sqliteConnection.map { Int(sqlite3_changes($0)) } ?? 0
+    }
+
+    /// Whether a transaction is open on this connection.
+    public var isInsideTransaction: Bool {
+        sqliteConnection.map { sqlite3_get_autocommit($0) == 0 } ?? false
+    }
+
+    /// SQLite's message for the last failure on this connection.
+    var lastErrorMessage: String? {
+        sqliteConnection.map { String(cString: sqlite3_errmsg($0)) }
+    }
+
+    func check(_ code: Int32, sql: String? = nil) throws {
+        guard code == SQLITE_OK else {
+            throw DatabaseError(resultCode: ResultCode(rawValue: code), message: lastErrorMessage, sql: sql)
+        }
+    }
+}
+
+@available(*, unavailable, message: "A connection is used by one thread at a time: go through DatabaseQueue.")
+extension Database: Sendable {}
+
+/// Holds the trace closure for SQLite's C callback.
+private final class TraceBox {
+    let body: @Sendable (String) -> Void
+    init(_ body: @escaping @Sendable (String) -> Void) { self.body = body }
+}
+
+extension Duration {
+    /// The duration in whole milliseconds.
+    var milliseconds: Int64 {
+        let (seconds, attoseconds) = components
+        return seconds * 1000 + attoseconds / 1_000_000_000_000_000
+    }
+}

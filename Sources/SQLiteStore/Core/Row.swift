@@ -1,0 +1,123 @@
+import CSQLite
+import Foundation
+
+/// The current row of a running statement.
+///
+/// A row reads straight from SQLite's result buffers, without copying the row first. It is valid
+/// only inside the closure it was passed to (``Statement/forEachRow(arguments:_:)``,
+/// ``Database/fetchAll(sql:arguments:_:)`` and friends); copy the values you need out of it.
+///
+/// ```swift
+/// let names = try db.fetchAll(sql: "SELECT id, name FROM t") { row in
+///     (id: try row.decode(Int64.self, at: 0), name: try row.decode(String.self, at: 1))
+/// }
+/// ```
+public struct Row {
+    unowned let statement: Statement
+
+    init(statement: Statement) {
+        self.statement = statement
+    }
+
+    private var handle: SQLiteStatement { statement.sqliteStatement }
+
+    /// The number of columns.
+    public var count: Int { statement.columnCount }
+
+    /// Whether the column at `index` holds NULL.
+    public func isNull(at index: Int) -> Bool {
+        checkIndex(index)
+        return sqlite3_column_type(handle, Int32(index)) == SQLITE_NULL
+    }
+
+    /// The value at `index`, in its storage class.
+    public func databaseValue(at index: Int) -> DatabaseValue {
+        checkIndex(index)
+        let column = Int32(index)
+        switch sqlite3_column_type(handle, column) {
+        case SQLITE_INTEGER:
+            return .integer(sqlite3_column_int64(handle, column))
+        case SQLITE_FLOAT:
+            return .real(sqlite3_column_double(handle, column))
+        case SQLITE_TEXT:
+            return .text(String(textColumn: column, of: handle))
+        case SQLITE_BLOB:
+            let count = Int(sqlite3_column_bytes(handle, column))
+            guard count > 0, let bytes = sqlite3_column_blob(handle, column) else { return .blob(Data()) }
+            return .blob(Data(bytes: bytes, count: count))
+        default:
+            return .null
+        }
+    }
+
+    /// The value at `index` converted to `T`.
+    ///
+    /// - Throws: ``DatabaseError`` with `SQLITE_MISMATCH` when the stored value does not convert (a NULL
+    ///   read as a non-optional type, text read as a number).
+    public func decode<T: DatabaseValueConvertible>(_ type: T.Type = T.self, at index: Int) throws -> T {
+        let value = databaseValue(at: index)
+        guard let decoded = T.fromDatabaseValue(value) else { throw mismatch(T.self, value, index) }
+        return decoded
+    }
+
+    /// The value at `index` converted to `T`, read from the column without an intermediate value.
+    public func decode<T: DatabaseValueConvertible & StatementColumnConvertible>(
+        _ type: T.Type = T.self, at index: Int
+    ) throws -> T {
+        checkIndex(index)
+        guard let decoded = T(sqliteStatement: handle, index: Int32(index)) else {
+            throw mismatch(T.self, databaseValue(at: index), index)
+        }
+        return decoded
+    }
+
+    /// The value of the column named `name` (case-insensitive) converted to `T`.
+    ///
+    /// - Throws: ``DatabaseError`` when there is no such column or the value does not convert.
+    public func decode<T: DatabaseValueConvertible>(_ type: T.Type = T.self, named name: String) throws -> T {
+        guard let index = statement.columnIndexes[name.lowercased()] else {
+            throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "no column named \(name)", sql: statement.sql)
+        }
+        return try decode(T.self, at: index)
+    }
+
+    /// The value at `index` converted to `T`; traps when it does not convert.
+    ///
+    /// Use it where the schema guarantees the type; prefer ``decode(_:at:)-(T.Type,_)`` for data written
+    /// by others.
+    public subscript<T: DatabaseValueConvertible>(_ index: Int) -> T {
+        do { return try decode(T.self, at: index) } catch { fatalError("\(error)") }
+    }
+
+    /// The value of the column named `name` converted to `T`; traps when it does not convert.
+    public subscript<T: DatabaseValueConvertible>(_ name: String) -> T {
+        do { return try decode(T.self, named: name) } catch { fatalError("\(error)") }
+    }
+
+    private func checkIndex(_ index: Int) {
+        precondition(index >= 0 && index < count, "column index \(index) out of range 0..<\(count)")
+    }
+
+    private func mismatch<T>(_ type: T.Type, _ value: DatabaseValue, _ index: Int) -> DatabaseError {
+        let name = statement.columnNames[index]
+        return DatabaseError(
+            resultCode: .SQLITE_MISMATCH,
+            message: "could not read column \(index) (\(name)) as \(T.self): found \(value.storageClassName)",
+            sql: statement.sql)
+    }
+}
+
+extension DatabaseValue {
+    fileprivate var storageClassName: String {
+        switch self {
+        case .null: "NULL"
+        case .integer: "INTEGER"
+        case .real: "REAL"
+        case .text: "TEXT"
+        case .blob: "BLOB"
+        }
+    }
+}
+
+@available(*, unavailable)
+extension Row: Sendable {}
