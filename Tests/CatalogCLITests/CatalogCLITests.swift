@@ -196,3 +196,47 @@ struct CatalogCLITests {
         #expect(completion.output.contains("_catalog"))
     }
 }
+
+/// `export`, `import` and synthetic seeds.
+struct ImportExportTests {
+    let directory: TemporaryDirectory
+
+    init() throws {
+        directory = try TemporaryDirectory()
+    }
+
+    private func catalog(_ arguments: [String], database: String) throws -> ProcessResult {
+        try ProcessRunner.run("catalog", arguments + ["--database", directory.path(database)], home: directory.path("home"))
+    }
+
+    @Test func exportThenImportRebuildsTheSameCatalog() throws {
+        _ = try catalog(["seed"], database: "a.sqlite")
+        let products = directory.path("products.json")
+        #expect(try catalog(["export", "--output", products], database: "a.sqlite").status == 0)
+        let phones = try catalog(["export", "--entity", "phones"], database: "a.sqlite").output
+        try Data(phones.utf8).write(to: URL(fileURLWithPath: directory.path("phones.json")))
+        let imported = try catalog(["import", products, directory.path("phones.json")], database: "b.sqlite")
+        #expect(imported.output == "Imported 9 new products and 42 new phones; updated 0.\n")
+        for entity in ["products", "phones"] {
+            #expect(try catalog(["export", "--entity", entity], database: "a.sqlite").output
+                == catalog(["export", "--entity", entity], database: "b.sqlite").output)
+        }
+    }
+
+    @Test func importUpdatesRecordsByName() throws {
+        _ = try catalog(["seed"], database: "a.sqlite")
+        let file = directory.path("update.json")
+        try Data(#"[{"type":"desktop","name":"iPod","yearIntroduced":2001,"introPrice":1}]"#.utf8).write(to: URL(fileURLWithPath: file))
+        #expect(try catalog(["import", file], database: "a.sqlite").output.contains("updated 1"))
+        #expect(try catalog(["show", "--id", "2"], database: "a.sqlite").output.contains("type:             desktop"))
+    }
+
+    @Test func syntheticSeedsAreReproducible() throws {
+        #expect(try catalog(["seed", "--count", "500", "--seed", "9"], database: "a.sqlite").status == 0)
+        #expect(try catalog(["seed", "--count", "500", "--seed", "9"], database: "b.sqlite").status == 0)
+        let a = try catalog(["export"], database: "a.sqlite").output
+        #expect(a == (try catalog(["export"], database: "b.sqlite").output))
+        #expect(a.contains("\"name\""))
+        #expect(try catalog(["seed", "--count", "500", "--seed", "9"], database: "a.sqlite").output.contains("(500 already there)"))
+    }
+}
