@@ -43,6 +43,9 @@ let package = Package(
         ),
         .executableTarget(name: "catalog", dependencies: ["CatalogCLI"]),
 
+        // Measures the fetched-results controller on a million products; build it with -c release.
+        .executableTarget(name: "frc-benchmark", dependencies: ["Catalog", "FetchedResults", "SQLiteStore"]),
+
         // Build-time embedding of the top-level Migrations/ and Seeds/ folders into the Catalog module,
         // so the library and an installed `catalog` binary never read them from the current directory.
         .executableTarget(name: "embed-files", path: "Sources/embed-files"),

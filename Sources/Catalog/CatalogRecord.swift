@@ -1,8 +1,10 @@
+import FetchedResults
 import SQLiteStore
 
 /// What the store needs to know of a record type to save, read and list it: its table and its columns,
-/// declared once here.
-public protocol CatalogRecord: Codable, Hashable, Sendable, Identifiable where ID == Int64? {
+/// declared once here. Its key paths map to SQL in its `FetchableEntity` conformance
+/// (`Product+Fetchable.swift`, `Phone+Fetchable.swift`).
+public protocol CatalogRecord: FetchableEntity, Codable, Hashable, Sendable, Identifiable where ID == Int64? {
     /// The record's entity.
     static var entity: Entity { get }
     /// The table that holds the records.
@@ -21,11 +23,17 @@ public protocol CatalogRecord: Codable, Hashable, Sendable, Identifiable where I
     func validated() throws -> Self
     /// Reads a record from a row of `SELECT id, <columnNames> FROM <tableName>`.
     init(row: Row) throws
+    /// The fetch request that lists the records as `request` says: its scope, search, sort and
+    /// sections.
+    static func fetchRequest(for request: ListRequest) -> FetchRequest<Self>
 }
 
 extension CatalogRecord {
     /// `id, <columnNames>`: the selection ``init(row:)`` reads.
     public static var selection: String { (["id"] + columnNames).joined(separator: ", ") }
+
+    /// The record's id, which is its row id.
+    public var rowID: Int64? { id }
 }
 
 extension Product: CatalogRecord {

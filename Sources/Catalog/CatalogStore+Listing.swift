@@ -2,63 +2,61 @@ import FetchedResults
 import SQLiteStore
 
 extension CatalogStore {
-    /// The products of a request, sectioned and sorted.
-    public func sections(_ request: ListRequest) throws -> [RecordSection<Product>] {
-        precondition(request.entity == .products)
+    /// The controller of a listed result: the fetch request `request` describes, fetched.
+    ///
+    /// `list`, `show PATH` and `delete --at PATH` all resolve through this, so an index path names
+    /// the same row in each for the same request.
+    ///
+    /// - Parameter batchSize: entities loaded at a time; 0 loads them all.
+    /// - Throws: ``CatalogError/invalidValue(field:value:reason:)`` for a request that does not fit the
+    ///   entity, ``DatabaseError`` when reading fails.
+    public func fetchedResults<Record: CatalogRecord>(
+        _ type: Record.Type, _ request: ListRequest, batchSize: Int = 0
+    ) throws -> FetchedResultsController<Record> {
+        precondition(request.entity == Record.entity, "a \(request.entity) request for \(Record.self)")
         try request.validate()
-        let direction = request.isReversed ? "DESC" : "ASC"
-        let column = switch request.sort {
-        case .year: "year_introduced"
-        case .price: "intro_price"
-        default: "name_folded"
-        }
-        var sql = "SELECT \(Product.selection) FROM products"
-        var arguments: StatementArguments = []
-        if let scope = request.scope {
-            sql += " WHERE type = ?"
-            arguments = [scope]
-        }
-        sql += " ORDER BY type ASC, \(column) \(direction), id ASC"
-        let products = try queue.read { db in try db.fetchAll(sql: sql, arguments: arguments) { try Product(row: $0) } }
-        return Self.group(products) { $0.type.title }
+        var fetch = Record.fetchRequest(for: request)
+        fetch.batchSize = batchSize
+        let controller = FetchedResultsController(request: fetch, queue: queue)
+        try controller.performFetch()
+        return controller
     }
 
-    /// The phones of a request, sectioned and sorted.
-    public func sections(_ request: ListRequest) throws -> [RecordSection<Phone>] {
-        precondition(request.entity == .phones)
-        try request.validate()
-        let direction = request.isReversed ? "DESC" : "ASC"
-        let order = switch request.sort {
-        case .maker: "maker_folded \(direction), name_folded ASC"
-        case .year: "year_released \(direction), name_folded ASC"
-        default: "name_folded \(direction)"
-        }
-        let phones = try queue.read { db in
-            try db.fetchAll(sql: "SELECT \(Phone.selection) FROM phones ORDER BY \(order), id ASC") { try Phone(row: $0) }
-        }
-        switch request.sort {
-        case .maker: return Self.group(phones) { $0.maker }
-        case .year: return Self.group(phones) { String($0.yearReleased) }
-        default: return Self.group(phones) { Self.initial(of: $0.name) }
-        }
-    }
-
-    /// A name's first character, folded and uppercased: the section of a phone sorted by name.
-    static func initial(of name: String) -> String {
-        TextFolding.fold(String(name.prefix(1))).uppercased()
-    }
-
-    /// Consecutive records with the same section name, grouped.
-    static func group<Record: CatalogRecord>(_ records: [Record], by name: (Record) -> String) -> [RecordSection<Record>] {
+    /// The records of a request, in sections, all loaded.
+    public func sections<Record: CatalogRecord>(_ request: ListRequest) throws -> [RecordSection<Record>] {
+        let controller = try fetchedResults(Record.self, request)
         var sections: [RecordSection<Record>] = []
-        for record in records {
-            let key = name(record)
-            if sections.last?.name == key {
-                sections[sections.count - 1].records.append(record)
-            } else {
-                sections.append(RecordSection(name: key, indexTitle: String(key.prefix(1)).uppercased(), records: [record]))
-            }
+        var objects = try controller.fetchedObjects[...]
+        for section in controller.sections {
+            sections.append(RecordSection(
+                name: section.name, indexTitle: section.indexTitle, records: Array(objects.prefix(section.numberOfObjects))))
+            objects = objects.dropFirst(section.numberOfObjects)
         }
         return sections
+    }
+
+    /// The record at `path` in the result of `request`, reading one batch.
+    ///
+    /// - Throws: ``CatalogError/indexPathOutOfRange(_:sectionCount:)`` when the result has no row there.
+    public func record<Record: CatalogRecord>(_ type: Record.Type, at path: ItemPath, in request: ListRequest) throws -> Record {
+        let controller = try fetchedResults(Record.self, request, batchSize: 50)
+        guard controller.contains(path) else {
+            throw CatalogError.indexPathOutOfRange(path.description, sectionCount: controller.sections.count)
+        }
+        return try controller.object(at: path)
+    }
+
+    /// The index path of the record with this id in the result of `request`, if it is there.
+    public func itemPath<Record: CatalogRecord>(_ type: Record.Type, ofID id: Int64, in request: ListRequest) throws -> ItemPath? {
+        try fetchedResults(Record.self, request, batchSize: 50).indexPath(forID: id)
+    }
+
+    /// Deletes the record at `path` in the result of `request` and returns it.
+    ///
+    /// - Throws: ``CatalogError/indexPathOutOfRange(_:sectionCount:)`` when the result has no row there.
+    @discardableResult
+    public func delete<Record: CatalogRecord>(_ type: Record.Type, at path: ItemPath, in request: ListRequest) throws -> Record {
+        let record = try record(Record.self, at: path, in: request)
+        return try delete(Record.self, id: record.id!)
     }
 }

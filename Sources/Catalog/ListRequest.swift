@@ -12,7 +12,7 @@ public enum SortField: String, CaseIterable, Codable, Sendable {
     case maker
 }
 
-/// What to list: an entity, an optional scope, a sort, and its direction.
+/// What to list: an entity, an optional scope and search text, a sort, and its direction.
 ///
 /// Products are sectioned by type (`Desktop`, `Device`, `Portable`), sorted within a section by the
 /// sort field. Phones are sectioned by their sort field: by the first letter of the folded name
@@ -27,13 +27,19 @@ public struct ListRequest: Sendable, Hashable {
     public var sort: SortField
     /// Whether the sort field is descending.
     public var isReversed: Bool
+    /// Only records matching this search text; nil or blank for all.
+    public var searchText: String?
 
     /// Creates a request.
-    public init(entity: Entity = .products, scope: ProductType? = nil, sort: SortField = .name, isReversed: Bool = false) {
+    public init(
+        entity: Entity = .products, scope: ProductType? = nil, sort: SortField = .name, isReversed: Bool = false,
+        searchText: String? = nil
+    ) {
         self.entity = entity
         self.scope = scope
         self.sort = sort
         self.isReversed = isReversed
+        self.searchText = searchText
     }
 
     /// Checks that the sort field and scope apply to the entity.
@@ -60,24 +66,4 @@ public struct RecordSection<Record: CatalogRecord>: Sendable, Hashable {
     public var indexTitle: String
     /// The records, in the request's order.
     public var records: [Record]
-}
-
-extension Array {
-    /// The record at `path`.
-    ///
-    /// - Throws: ``CatalogError/indexPathOutOfRange(_:sectionCount:)`` when there is none.
-    public func record<Record>(at path: ItemPath) throws -> Record where Element == RecordSection<Record> {
-        guard indices.contains(path.section), self[path.section].records.indices.contains(path.row) else {
-            throw CatalogError.indexPathOutOfRange(path.description, sectionCount: count)
-        }
-        return self[path.section].records[path.row]
-    }
-
-    /// The path of the record with this id, if it is in the result.
-    public func path<Record>(ofID id: Int64) -> ItemPath? where Element == RecordSection<Record> {
-        for (section, content) in enumerated() {
-            if let row = content.records.firstIndex(where: { $0.id == id }) { return ItemPath(section: section, row: row) }
-        }
-        return nil
-    }
 }

@@ -1,31 +1,53 @@
 import ArgumentParser
 import Catalog
+import FetchedResults
 
 extension CatalogCommand {
-    /// `catalog delete`: removes a record by id.
+    /// `catalog delete`: removes a record by id, or the row at an index path of a listed result.
     struct Delete: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Delete a record by id.",
+            abstract: "Delete a record by id, or the row at an index path of `list` (same options).",
             discussion: """
+                With --at, the index path is resolved against the result that `list` prints with the same \
+                --entity, --search, --scope, --sort and --reverse, so it deletes the row you saw.
+
                 Examples:
                   catalog delete 10
                   catalog delete 3 --entity phones
+                  catalog delete --at 1.0 --search mac
                 """)
 
         @Argument(help: ArgumentHelp("The id of the record to delete.", valueName: "id"))
-        var id: Int64
+        var id: Int64?
+
+        @Option(
+            name: .long,
+            help: ArgumentHelp("Delete the row at this index path (section.row) instead.", valueName: "section.row"),
+            transform: { try ItemPath(parsing: $0) })
+        var at: ItemPath?
 
         @OptionGroup var store: StoreOptions
+        @OptionGroup var list: ListOptions
+
+        func validate() throws {
+            if (at == nil) == (id == nil) { throw ValidationError("give either an id or --at section.row") }
+        }
 
         func run() throws {
             let entity = store.entity ?? .products
+            let request = try list.request(for: entity)
             try reportingFailures {
                 let catalog = try store.openStore()
                 switch entity {
-                case .products: try report(try catalog.delete(Product.self, id: id))
-                case .phones: try report(try catalog.delete(Phone.self, id: id))
+                case .products: try report(try delete(Product.self, catalog, request))
+                case .phones: try report(try delete(Phone.self, catalog, request))
                 }
             }
+        }
+
+        private func delete<Record: CatalogRecord>(_ type: Record.Type, _ catalog: CatalogStore, _ request: ListRequest) throws -> Record {
+            if let at { return try catalog.delete(Record.self, at: at, in: request) }
+            return try catalog.delete(Record.self, id: id!)
         }
 
         private func report<Record: RenderableRecord>(_ record: Record) throws {

@@ -27,9 +27,14 @@ struct ListOptions: ParsableArguments {
     @Flag(name: .long, help: "Sort in descending order.")
     var reverse = false
 
+    @Option(
+        name: .long,
+        help: ArgumentHelp("Only records whose name (or maker) contains every word of this text.", valueName: "text"))
+    var search: String?
+
     /// The request these options describe for `entity`.
     func request(for entity: Entity) throws -> ListRequest {
-        let request = ListRequest(entity: entity, scope: scope, sort: sort, isReversed: reverse)
+        let request = ListRequest(entity: entity, scope: scope, sort: sort, isReversed: reverse, searchText: search)
         do {
             try request.validate()
         } catch let error as CatalogError {

@@ -9,11 +9,12 @@ extension CatalogCommand {
             abstract: "Show one record: the row at an index path of `list` (same options), or by --id.",
             discussion: """
                 The index path is resolved against the result that `list` prints with the same --entity, \
-                --scope, --sort and --reverse, so it names the row you saw.
+                --search, --scope, --sort and --reverse, so it names the row you saw.
 
                 Examples:
                   catalog show 0.1
                   catalog show 1.0 --scope device --sort year
+                  catalog show 0.0 --search mac
                   catalog show --id 7 --entity phones --json
                 """)
 
@@ -42,18 +43,17 @@ extension CatalogCommand {
         }
 
         private func show<Record: ListableRecord>(_ type: Record.Type, _ catalog: CatalogStore, _ request: ListRequest) throws {
-            let sections = try Record.sections(in: catalog, request)
             let record: Record
             let shownPath: ItemPath?
             if let path {
-                record = try sections.record(at: path)
+                record = try catalog.record(Record.self, at: path, in: request)
                 shownPath = path
             } else {
                 guard let found = try catalog.fetchOne(Record.self, id: id!) else {
                     throw CatalogError.notFound(entity: entity(Record.self), id: id!)
                 }
                 record = found
-                shownPath = sections.path(ofID: id!)
+                shownPath = try catalog.itemPath(Record.self, ofID: id!, in: request)
             }
             if store.json {
                 Terminal.print(try renderJSON(PathedRecord(path: shownPath, record: record)))

@@ -1,0 +1,40 @@
+/// How one key path of an entity reads in SQL: the column it filters and compares on, the expression
+/// it sorts by, and the expression it sections by.
+///
+/// ```swift
+/// // Filter on `name`, sort by its folded form, section by the folded initial.
+/// EntityColumn("name", sortedBy: "name_folded", sectionedBy: "substr(name_folded, 1, 1)")
+/// ```
+///
+/// The expressions are trusted SQL written by the entity's author, never user input.
+///
+/// - Important: ``sectionExpression`` must order like a prefix of ``sortExpression``: two rows whose
+///   sort expressions are in order must have section expressions in the same (or equal) order, so
+///   that sections are contiguous runs of the sorted result, as in Core Data.
+public struct EntityColumn: Sendable, Hashable {
+    /// The column as a value: what `#Predicate` compares, and what a fetched value reads.
+    public var name: String
+    /// The SQL expression `ORDER BY` uses for a `SortDescriptor` on this key path (for text: the
+    /// folded column, so that order ignores case and diacritics).
+    public var sortExpression: String
+    /// The SQL expression rows are grouped by when this key path is the section key path.
+    public var sectionExpression: String
+    /// An SQL expression giving a section's display value, aggregated with `min()` over the section's
+    /// rows, when it differs from ``sectionExpression`` (`maker` for sections grouped by
+    /// `maker_folded`); nil to name sections by their ``sectionExpression`` value.
+    public var sectionTitleExpression: String?
+
+    /// Creates a column mapping.
+    ///
+    /// - Parameters:
+    ///   - name: the column compared by predicates.
+    ///   - sortedBy: the sort expression; `name` by default.
+    ///   - sectionedBy: the section expression; the sort expression by default.
+    ///   - sectionTitle: the display value of a section, if not its section expression.
+    public init(_ name: String, sortedBy: String? = nil, sectionedBy: String? = nil, sectionTitle: String? = nil) {
+        self.name = name
+        self.sortExpression = sortedBy ?? name
+        self.sectionExpression = sectionedBy ?? sortedBy ?? name
+        self.sectionTitleExpression = sectionTitle
+    }
+}

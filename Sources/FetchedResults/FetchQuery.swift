@@ -1,0 +1,188 @@
+import Foundation
+import SQLiteStore
+
+/// The SQL of a ``FetchRequest``: where rows come from, which rows, in which order, in which sections.
+///
+/// Built once per fetch; every statement of a controller comes from here, so sections, counts, row
+/// ids, batches and index paths all describe the same result.
+struct FetchQuery: Sendable, Hashable {
+    /// One `ORDER BY` term.
+    struct OrderTerm: Sendable, Hashable {
+        var expression: String
+        var isDescending: Bool
+        var sql: String { expression + (isDescending ? " DESC" : " ASC") }
+    }
+
+    /// The entity table, which ``selection`` reads.
+    var tableName: String
+    /// The id column.
+    var idColumn: String
+    /// The columns an entity is read from.
+    var selection: String
+    /// `FROM` this: the table, or, with a limit or offset, a subquery of the limited rows.
+    var source: String
+    /// Arguments of ``source``.
+    var sourceArguments: StatementArguments
+    /// `WHERE` this, on ``source``.
+    var condition: SQLCondition
+    /// The section term (first in the order), nil for one unnamed section.
+    var section: OrderTerm?
+    /// An expression naming a section (aggregated with `min`), when not the section expression itself.
+    var sectionTitleExpression: String?
+    /// The order within a section: the sort descriptors' terms, then the id ascending.
+    var rowOrder: [OrderTerm]
+
+    init<Entity: FetchableEntity>(_ request: FetchRequest<Entity>) throws {
+        guard request.fetchOffset >= 0, (request.fetchLimit ?? 0) >= 0, request.batchSize >= 0 else {
+            throw FetchError.invalidRequest("fetch limit, fetch offset and batch size must not be negative")
+        }
+        tableName = Entity.tableName
+        idColumn = Entity.idColumn
+        selection = Entity.selection
+
+        func column(_ keyPath: PartialKeyPath<Entity>) throws -> EntityColumn {
+            guard let column = Entity.column(for: keyPath) else { throw FetchError.unmappedKeyPath(String(describing: keyPath)) }
+            return column
+        }
+
+        var conditions: [SQLCondition] = []
+        if let predicate = request.predicate {
+            conditions.append(try PredicateTranslation.condition(for: predicate))
+        }
+        if let text = request.searchText, !text.allSatisfy(\.isWhitespace) {
+            guard let search = Entity.searchCondition(for: text) else { throw FetchError.searchNotSupported(Entity.tableName) }
+            conditions.append(search)
+        }
+        let filter = conditions.isEmpty ? SQLCondition.alwaysTrue : conditions.dropFirst().reduce(conditions[0], &&)
+
+        rowOrder = try request.sortDescriptors.map { descriptor in
+            guard let keyPath = descriptor.keyPath else {
+                throw FetchError.unmappedKeyPath("of a sort descriptor without a key path")
+            }
+            return OrderTerm(expression: try column(keyPath).sortExpression, isDescending: descriptor.order == .reverse)
+        }
+        rowOrder.append(OrderTerm(expression: Entity.idColumn, isDescending: false))
+
+        if let sectionKeyPath = request.sectionKeyPath {
+            let sectionColumn = try column(sectionKeyPath)
+            let first = request.sortDescriptors.first
+            let descending = first?.keyPath == sectionKeyPath && first?.order == .reverse
+            section = OrderTerm(expression: sectionColumn.sectionExpression, isDescending: descending)
+            sectionTitleExpression = sectionColumn.sectionTitleExpression
+        }
+
+        if request.fetchLimit != nil || request.fetchOffset > 0 {
+            let order = ((section.map { [$0] } ?? []) + rowOrder).map(\.sql).joined(separator: ", ")
+            source = "(SELECT * FROM \(tableName) WHERE \(filter.sql) ORDER BY \(order) LIMIT ? OFFSET ?)"
+            sourceArguments = filter.arguments + [request.fetchLimit ?? -1, request.fetchOffset]
+            condition = .alwaysTrue
+        } else {
+            source = tableName
+            sourceArguments = []
+            condition = filter
+        }
+    }
+
+    // MARK: - Statements
+
+    /// `SELECT key, count(*), title FROM … GROUP BY key ORDER BY key`: one row per section, in order.
+    /// Without sections: one row, `NULL, count(*), NULL`.
+    var sectionsQuery: SQLCondition {
+        guard let section else {
+            return SQLCondition(
+                sql: "SELECT NULL, count(*), NULL FROM \(source) WHERE \(condition.sql)",
+                arguments: sourceArguments + condition.arguments)
+        }
+        let title = sectionTitleExpression.map { "min(\($0))" } ?? "NULL"
+        return SQLCondition(
+            sql: "SELECT \(section.expression), count(*), \(title) FROM \(source) WHERE \(condition.sql) "
+                + "GROUP BY \(section.expression) ORDER BY \(section.sql)",
+            arguments: sourceArguments + condition.arguments)
+    }
+
+    /// The condition that keeps the rows of the section whose key is `key`.
+    func sectionCondition(_ key: DatabaseValue) -> SQLCondition {
+        guard let section else { return .alwaysTrue }
+        return key.isNull
+            ? SQLCondition(sql: "\(section.expression) IS NULL")
+            : SQLCondition(sql: "\(section.expression) = ?", arguments: [key])
+    }
+
+    /// The sort key columns read with each row id: the row order's expressions (the id last).
+    var sortKeySelection: String { rowOrder.map(\.expression).joined(separator: ", ") }
+
+    /// Rows of one section in order, `LIMIT limit OFFSET offset`, after the row with sort key `after`
+    /// (keyset pagination) when given: the entity's selection (if asked), then the sort key, whose last
+    /// column is the id.
+    func rowsQuery(section key: DatabaseValue, after: [DatabaseValue]?, limit: Int, offset: Int, withEntities: Bool) -> SQLCondition {
+        var filter = condition && sectionCondition(key)
+        if let after { filter = filter && keyset(after: after) }
+        let order = ((section.map { [$0] } ?? []) + rowOrder).map(\.sql).joined(separator: ", ")
+        // The entity's columns first, as `init(row:)` reads them from column 0; the sort key last.
+        let columns = (withEntities ? selection + ", " : "") + sortKeySelection
+        return SQLCondition(
+            sql: "SELECT \(columns) FROM \(source) WHERE \(filter.sql) ORDER BY \(order) LIMIT ? OFFSET ?",
+            arguments: sourceArguments + filter.arguments + [limit, offset])
+    }
+
+    /// `SELECT <selection> FROM table WHERE id IN (…)`.
+    func entitiesQuery(ids: [Int64]) -> SQLCondition {
+        SQLCondition(
+            sql: "SELECT \(selection) FROM \(tableName) WHERE \(idColumn) IN (\(ids.map { _ in "?" }.joined(separator: ",")))",
+            arguments: StatementArguments(values: ids.map { .integer($0) }))
+    }
+
+    /// The section key and sort key of the row with this id, if it is in the result.
+    func placeQuery(id: Int64) -> SQLCondition {
+        let filter = condition && SQLCondition(sql: "\(idColumn) = ?", arguments: [id])
+        return SQLCondition(
+            sql: "SELECT \(section?.expression ?? "NULL"), \(sortKeySelection) FROM \(source) WHERE \(filter.sql)",
+            arguments: sourceArguments + filter.arguments)
+    }
+
+    /// The number of rows of a section placed before the row with sort key `key`.
+    func countBeforeQuery(section sectionKey: DatabaseValue, key: [DatabaseValue]) -> SQLCondition {
+        let filter = condition && sectionCondition(sectionKey) && keyset(before: key)
+        return SQLCondition(sql: "SELECT count(*) FROM \(source) WHERE \(filter.sql)", arguments: sourceArguments + filter.arguments)
+    }
+
+    // MARK: - Keyset conditions
+
+    /// Rows after the row with sort key `key` in the row order.
+    ///
+    /// `(t1 after v1) OR (t1 IS v1 AND t2 after v2) OR …`, plus a redundant bound on the first term so
+    /// that SQLite seeks in the index instead of scanning from the section's start. NULL sorts first
+    /// ascending and last descending, as in SQLite's ORDER BY.
+    func keyset(after key: [DatabaseValue]) -> SQLCondition { keyset(key, after: true) }
+
+    /// Rows before the row with sort key `key` in the row order.
+    func keyset(before key: [DatabaseValue]) -> SQLCondition { keyset(key, after: false) }
+
+    private func keyset(_ key: [DatabaseValue], after: Bool) -> SQLCondition {
+        precondition(key.count == rowOrder.count, "a sort key has one value per order term")
+        var alternatives: [SQLCondition] = []
+        var equalities: [SQLCondition] = []
+        for (term, value) in zip(rowOrder, key) {
+            // Whether later rows have greater values of this term (NULL being the least).
+            let greater = term.isDescending != after
+            let strict: SQLCondition? = switch (greater, value.isNull) {
+            case (true, true): SQLCondition(sql: "\(term.expression) IS NOT NULL")
+            case (true, false): SQLCondition(sql: "\(term.expression) > ?", arguments: [value])
+            case (false, true): nil
+            case (false, false): SQLCondition(sql: "(\(term.expression) < ? OR \(term.expression) IS NULL)", arguments: [value])
+            }
+            if let strict { alternatives.append(SQLCondition.join(equalities + [strict], separator: " AND ")) }
+            equalities.append(SQLCondition(sql: "\(term.expression) IS ?", arguments: [value]))
+        }
+        guard !alternatives.isEmpty else { return SQLCondition(sql: "0") }
+        var result = SQLCondition.join(alternatives.map { SQLCondition(sql: "(\($0.sql))", arguments: $0.arguments) }, separator: " OR ")
+        if let first = rowOrder.first, let value = key.first, !value.isNull {
+            // Later rows are >= the first value, or (going down) <= it or NULL, since NULL is the least.
+            let bound = first.isDescending != after
+                ? SQLCondition(sql: "\(first.expression) >= ?", arguments: [value])
+                : SQLCondition(sql: "(\(first.expression) <= ? OR \(first.expression) IS NULL)", arguments: [value])
+            result = bound && result
+        }
+        return result
+    }
+}

@@ -1,0 +1,57 @@
+import SQLiteStore
+
+/// A type a ``FetchRequest`` can fetch: a table, a row decoder, and the one place where its key paths
+/// map to SQL.
+///
+/// ```swift
+/// extension Player: FetchableEntity {
+///     static var tableName: String { "players" }
+///     static var selection: String { "id, name, score" }
+///     var rowID: Int64? { id }
+///     static func column(for keyPath: PartialKeyPath<Player>) -> EntityColumn? {
+///         switch keyPath {
+///         case \Player.name: EntityColumn("name", sortedBy: "name_folded")
+///         case \Player.score: EntityColumn("score")
+///         default: nil
+///         }
+///     }
+/// }
+/// ```
+///
+/// A key path without a column is not fetchable: a predicate, sort descriptor or section key path that
+/// uses it is rejected with ``FetchError/unmappedKeyPath(_:)``.
+public protocol FetchableEntity: Sendable {
+    /// The table holding the entities.
+    static var tableName: String { get }
+    /// The column holding each row's unique integer id (its `INTEGER PRIMARY KEY`); `id` by default.
+    static var idColumn: String { get }
+    /// The columns ``init(row:)`` reads, in order, as SQL: `id, name, score`.
+    static var selection: String { get }
+    /// The SQL for `keyPath`, or nil when it has none.
+    static func column(for keyPath: PartialKeyPath<Self>) -> EntityColumn?
+    /// The name of a section whose ``EntityColumn/sectionExpression`` (or title expression) is
+    /// `value`, for the section key path `keyPath`. By default the value as text.
+    static func sectionName(for value: DatabaseValue, keyPath: PartialKeyPath<Self>) -> String
+    /// The condition that selects the entities matching a search text, or nil when the entity cannot be
+    /// searched (the default); then a request with a search text fails with
+    /// ``FetchError/searchNotSupported(_:)``.
+    static func searchCondition(for text: String) -> SQLCondition?
+    /// Reads an entity from a row of `SELECT <selection> FROM <tableName>`.
+    init(row: Row) throws
+    /// The entity's row id; nil for an entity that was never saved.
+    var rowID: Int64? { get }
+}
+
+extension FetchableEntity {
+    public static var idColumn: String { "id" }
+
+    public static func sectionName(for value: DatabaseValue, keyPath: PartialKeyPath<Self>) -> String {
+        switch value {
+        case .null: ""
+        case .text(let text): text
+        default: value.description
+        }
+    }
+
+    public static func searchCondition(for text: String) -> SQLCondition? { nil }
+}

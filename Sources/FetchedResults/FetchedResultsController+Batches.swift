@@ -1,0 +1,92 @@
+import SQLiteStore
+
+/// Which batch: a section and the batch's index within it.
+struct BatchKey: Hashable {
+    var section: Int
+    var index: Int
+}
+
+/// A batch of rows read from the database: their ids, the sort key of the last one (to read the
+/// next batch by keyset), and, unless evicted, their entities.
+struct Batch<Entity> {
+    var ids: [Int64]
+    var lastSortKey: [DatabaseValue]
+    var entities: [Entity]?
+}
+
+extension FetchedResultsController {
+    /// The rows of a batch: the batch size, or a whole section without one.
+    func batchLength(inSection section: Int) -> Int {
+        request.batchSize > 0 ? request.batchSize : max(sections[section].numberOfObjects, 1)
+    }
+
+    /// The batch holding `path`, and the row's offset in it.
+    func batchPosition(of path: ItemPath) -> (key: BatchKey, offset: Int) {
+        let length = batchLength(inSection: path.section)
+        return (BatchKey(section: path.section, index: path.row / length), path.row % length)
+    }
+
+    /// The batch, with its entities, read from the database unless loaded; the batch becomes the
+    /// most recently used, and the least recently used beyond ``cachedBatchLimit`` lose their entities.
+    func batch(_ key: BatchKey) throws -> Batch<Entity> {
+        if let batch = batches[key], batch.entities != nil {
+            touch(key)
+            return batch
+        }
+        let batch = try readBatch(key)
+        batches[key] = batch
+        touch(key)
+        evict()
+        return batch
+    }
+
+    private func touch(_ key: BatchKey) {
+        if let index = recentlyUsed.lastIndex(of: key) { recentlyUsed.remove(at: index) }
+        recentlyUsed.append(key)
+    }
+
+    /// Drops the entities (not the ids) of the least recently used batches beyond the limit.
+    private func evict() {
+        guard request.batchSize > 0 else { return }
+        while recentlyUsed.count > max(cachedBatchLimit, 1) {
+            let oldest = recentlyUsed.removeFirst()
+            batches[oldest]?.entities = nil
+        }
+    }
+
+    private func readBatch(_ key: BatchKey) throws -> Batch<Entity> {
+        guard let query else { throw FetchError.resultChanged }
+        let section = sections[key.section]
+        let length = batchLength(inSection: key.section)
+        let expected = min(length, section.numberOfObjects - key.index * length)
+        let sortKeyCount = query.rowOrder.count
+
+        if var known = batches[key] {
+            // Evicted: read the entities again by id.
+            let byID = query.entitiesQuery(ids: known.ids)
+            let entities = try queue.read { db in
+                try db.fetchAll(sql: byID.sql, arguments: byID.arguments) { row in try Entity(row: row) }
+            }
+            let index = Dictionary(entities.compactMap { entity in entity.rowID.map { ($0, entity) } }, uniquingKeysWith: { a, _ in a })
+            let ordered = known.ids.compactMap { index[$0] }
+            guard ordered.count == known.ids.count else { throw FetchError.resultChanged }
+            known.entities = ordered
+            return known
+        }
+
+        // Keyset from the previous batch's last row when it is known; OFFSET for a jump.
+        let previous = key.index > 0 ? batches[BatchKey(section: key.section, index: key.index - 1)] : nil
+        let rowsQuery = query.rowsQuery(
+            section: section.key, after: previous?.lastSortKey, limit: expected,
+            offset: previous == nil ? key.index * length : 0, withEntities: true)
+        let rows = try queue.read { db in
+            try db.fetchAll(sql: rowsQuery.sql, arguments: rowsQuery.arguments) { row in
+                let first = row.count - sortKeyCount
+                let sortKey = (first..<row.count).map { row.databaseValue(at: $0) }
+                return (entity: try Entity(row: row), id: try row.decode(Int64.self, at: row.count - 1), sortKey: sortKey)
+            }
+        }
+        guard rows.count == expected, let last = rows.last else { throw FetchError.resultChanged }
+        return Batch(ids: rows.map(\.id), lastSortKey: last.sortKey, entities: rows.map(\.entity))
+    }
+}

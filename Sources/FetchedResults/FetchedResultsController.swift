@@ -1,0 +1,211 @@
+import Foundation
+import SQLiteStore
+
+/// The sectioned, sorted result of a ``FetchRequest``, read by index path: Core Data's
+/// `NSFetchedResultsController` on an SQLite file.
+///
+/// ```swift
+/// let controller = FetchedResultsController(request: request, queue: queue)
+/// try controller.performFetch()
+/// for (index, section) in controller.sections.enumerated() {
+///     print(section.name, section.numberOfObjects)
+///     let first = try controller.object(at: ItemPath(section: index, row: 0))
+/// }
+/// ```
+///
+/// # Memory model
+/// ``performFetch()`` runs one `GROUP BY` query for the sections and their counts, and loads nothing
+/// else when the request has a ``FetchRequest/batchSize``. Rows are then read a batch at a time, when
+/// ``object(at:)`` first asks for one: one query returns the batch's entities, ids and sort keys
+/// (keyset pagination from the previous batch's last sort key, `OFFSET` only for a jump). The ids of
+/// every batch read stay (8 bytes a row); entities stay for the last ``cachedBatchLimit`` batches
+/// used, and older ones are evicted and read again by id when needed. So a result of a million rows
+/// holds a few hundred entities, however far it is scrolled. Without a batch size, every entity is
+/// loaded by ``performFetch()``.
+///
+/// Batches read after ``performFetch()`` see the database as it is then; should it have changed so
+/// that a batch no longer fits the sections, the read fails with ``FetchError/resultChanged`` and the
+/// result must be fetched again. (Live updates are the next layer's job.)
+///
+/// Change ``request`` (its search text, predicate or sort) and call ``performFetch()`` again, as a
+/// search bar does.
+public final class FetchedResultsController<Entity: FetchableEntity> {
+    /// The connection rows are read from.
+    public let queue: DatabaseQueue
+    /// The request; a change takes effect at the next ``performFetch()``.
+    public var request: FetchRequest<Entity>
+    /// How many batches of entities stay loaded when the request has a batch size (at least 1).
+    public var cachedBatchLimit = 4
+
+    /// The sections of the last fetch, in order; empty before the first fetch and for an empty result
+    /// (an unsectioned result with rows has one section named "").
+    public private(set) var sections: [FetchedSection] = []
+
+    /// The SQL of the last fetch.
+    var query: FetchQuery?
+    /// The batches read since the last fetch.
+    var batches: [BatchKey: Batch<Entity>] = [:]
+    /// Keys of the batches holding entities, least recently used first.
+    var recentlyUsed: [BatchKey] = []
+
+    /// Creates a controller; nothing is read until ``performFetch()``.
+    public init(request: FetchRequest<Entity>, queue: DatabaseQueue) {
+        self.request = request
+        self.queue = queue
+    }
+
+    // MARK: - Fetching
+
+    /// Runs the request: reads the sections and their counts, and, without a batch size, every entity.
+    ///
+    /// - Throws: ``FetchError`` for a request that cannot be translated, ``DatabaseError`` when reading
+    ///   fails. The previous result stays then.
+    /// - Complexity: one `GROUP BY` over the matching rows (an index scan for a sectioned table).
+    public func performFetch() throws {
+        let query = try FetchQuery(request)
+        let sectionsQuery = query.sectionsQuery
+        let rows = try queue.read { db in
+            try db.fetchAll(sql: sectionsQuery.sql, arguments: sectionsQuery.arguments) { row in
+                (key: row.databaseValue(at: 0), count: try row.decode(Int.self, at: 1), title: row.databaseValue(at: 2))
+            }
+        }
+        var sections: [FetchedSection] = []
+        for row in rows where row.count > 0 {
+            let name = request.sectionKeyPath.map {
+                Entity.sectionName(for: row.title.isNull ? row.key : row.title, keyPath: $0)
+            } ?? ""
+            sections.append(FetchedSection(
+                name: name, indexTitle: FetchedSection.indexTitle(forSectionName: name), numberOfObjects: row.count, key: row.key))
+        }
+        self.query = query
+        self.sections = sections
+        batches = [:]
+        recentlyUsed = []
+        if request.batchSize == 0 {
+            for section in sections.indices { _ = try batch(BatchKey(section: section, index: 0)) }
+        }
+    }
+
+    // MARK: - Reading the result
+
+    /// The number of objects in all sections.
+    public var numberOfObjects: Int { sections.reduce(0) { $0 + $1.numberOfObjects } }
+
+    /// The distinct index titles of the sections, in section order (`D`, `P` for `Desktop`, `Device`,
+    /// `Portable`).
+    public var sectionIndexTitles: [String] {
+        var seen = Set<String>()
+        return sections.map(\.indexTitle).filter { seen.insert($0).inserted }
+    }
+
+    /// The section a section index title stands for: the first section with that title.
+    ///
+    /// - Precondition: `title` is one of ``sectionIndexTitles``.
+    public func section(forSectionIndexTitle title: String) -> Int {
+        guard let index = sections.firstIndex(where: { $0.indexTitle == title }) else {
+            preconditionFailure("\(title) is not a section index title")
+        }
+        return index
+    }
+
+    /// Whether `path` names an object of the result.
+    public func contains(_ path: ItemPath) -> Bool {
+        sections.indices.contains(path.section) && (0..<sections[path.section].numberOfObjects).contains(path.row)
+    }
+
+    /// The object at `path`, reading its batch if it is not loaded.
+    ///
+    /// - Precondition: ``contains(_:)`` is true for `path` (a bad path is a programming error; check
+    ///   user input with ``contains(_:)`` first).
+    /// - Throws: ``DatabaseError``, or ``FetchError/resultChanged`` when the database no longer has the
+    ///   rows of the snapshot.
+    /// - Complexity: O(1) for a loaded batch; otherwise one query of ``FetchRequest/batchSize`` rows.
+    public func object(at path: ItemPath) throws -> Entity {
+        precondition(contains(path), "index path \(path) is outside the result")
+        let (key, offset) = batchPosition(of: path)
+        return try batch(key).entities![offset]
+    }
+
+    /// The id of the object at `path`.
+    ///
+    /// - Precondition: ``contains(_:)`` is true for `path`.
+    public func id(at path: ItemPath) throws -> Int64 {
+        precondition(contains(path), "index path \(path) is outside the result")
+        let (key, offset) = batchPosition(of: path)
+        if let ids = batches[key]?.ids { return ids[offset] }
+        return try batch(key).ids[offset]
+    }
+
+    /// The index path of `object` in the result, or nil when it is not in it.
+    ///
+    /// - Throws: ``DatabaseError``.
+    /// - Complexity: two indexed queries; the second counts the rows before the object in its section.
+    public func indexPath(for object: Entity) throws -> ItemPath? {
+        guard let id = object.rowID else { return nil }
+        return try indexPath(forID: id)
+    }
+
+    /// The index path of the row with this id, or nil when it is not in the result.
+    ///
+    /// The row's place is read from SQL: its section key, then the number of rows ordered before it
+    /// in its section.
+    public func indexPath(forID id: Int64) throws -> ItemPath? {
+        guard let query else { return nil }
+        let placeQuery = query.placeQuery(id: id)
+        return try queue.read { db -> ItemPath? in
+            guard let place = try db.fetchOne(sql: placeQuery.sql, arguments: placeQuery.arguments, { row in
+                (section: row.databaseValue(at: 0), key: (1..<row.count).map { row.databaseValue(at: $0) })
+            }) else { return nil }
+            guard let section = sections.firstIndex(where: { $0.key == place.section }) else { return nil }
+            let count = query.countBeforeQuery(section: place.section, key: place.key)
+            let row = try db.scalar(Int.self, sql: count.sql, arguments: count.arguments) ?? 0
+            return row < sections[section].numberOfObjects ? ItemPath(section: section, row: row) : nil
+        }
+    }
+
+    /// Every object of the result, in order.
+    ///
+    /// This reads the whole result into memory (a batch at a time), which a batch size is meant to
+    /// avoid: prefer ``object(at:)`` for large results.
+    public var fetchedObjects: [Entity] {
+        get throws {
+            var objects: [Entity] = []
+            objects.reserveCapacity(numberOfObjects)
+            for (section, info) in sections.enumerated() {
+                var row = 0
+                while row < info.numberOfObjects {
+                    let key = batchPosition(of: ItemPath(section: section, row: row)).key
+                    let entities = try batch(key).entities!
+                    objects += entities
+                    row += entities.count
+                }
+            }
+            return objects
+        }
+    }
+
+    /// The row ids of the whole result, read again from the database in one query per section: the
+    /// refetch-and-diff reference for live updates.
+    ///
+    /// - Throws: ``FetchError/resultChanged`` when the rows no longer fit the sections.
+    public func snapshot() throws -> FetchedSnapshot {
+        guard let query else { return FetchedSnapshot(sections: []) }
+        return try queue.read { db in
+            FetchedSnapshot(sections: try sections.map { info in
+                let rows = query.rowsQuery(section: info.key, after: nil, limit: -1, offset: 0, withEntities: false)
+                let ids = try db.fetchAll(sql: rows.sql, arguments: rows.arguments) { try $0.decode(Int64.self, at: $0.count - 1) }
+                guard ids.count == info.numberOfObjects else { throw FetchError.resultChanged }
+                return FetchedSnapshot.Section(info: info, ids: ids)
+            })
+        }
+    }
+
+    /// The number of entities held in memory now.
+    public var loadedObjectCount: Int { batches.values.reduce(0) { $0 + ($1.entities?.count ?? 0) } }
+
+    /// The number of row ids held in memory now.
+    public var loadedIDCount: Int { batches.values.reduce(0) { $0 + $1.ids.count } }
+}
+
+@available(*, unavailable, message: "A controller is used from one task at a time: it caches batches without a lock.")
+extension FetchedResultsController: Sendable {}
