@@ -188,16 +188,19 @@ public final class FetchedResultsController<Entity: FetchableEntity> {
     /// refetch-and-diff reference for live updates.
     ///
     /// - Throws: ``FetchError/resultChanged`` when the rows no longer fit the sections.
-    public func snapshot() throws -> FetchedSnapshot {
-        guard let query else { return FetchedSnapshot(sections: []) }
-        return try queue.read { db in
-            FetchedSnapshot(sections: try sections.map { info in
-                let rows = query.rowsQuery(section: info.key, after: nil, limit: -1, offset: 0, withEntities: false)
-                let ids = try db.fetchAll(sql: rows.sql, arguments: rows.arguments) { try $0.decode(Int64.self, at: $0.count - 1) }
-                guard ids.count == info.numberOfObjects else { throw FetchError.resultChanged }
-                return FetchedSnapshot.Section(info: info, ids: ids)
-            })
-        }
+    public func snapshot() throws -> ResultSnapshot {
+        guard let query else { return ResultSnapshot() }
+        return try queue.read { db in try snapshot(query, db) }
+    }
+
+    /// The row ids of the whole result, read in `db`.
+    func snapshot(_ query: FetchQuery, _ db: Database) throws -> ResultSnapshot {
+        ResultSnapshot(sections: try sections.map { info in
+            let rows = query.rowsQuery(section: info.key, after: nil, limit: -1, offset: 0, withEntities: false)
+            let ids = try db.fetchAll(sql: rows.sql, arguments: rows.arguments) { try $0.decode(Int64.self, at: $0.count - 1) }
+            guard ids.count == info.numberOfObjects else { throw FetchError.resultChanged }
+            return ResultSnapshot.Section(name: info.name, ids: ids)
+        })
     }
 
     /// The number of entities held in memory now.
