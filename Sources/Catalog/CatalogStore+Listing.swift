@@ -2,44 +2,39 @@ import FetchedResults
 import SQLiteStore
 
 extension CatalogStore {
-    /// The products of a request, sectioned and sorted.
+    /// The products of a request (its search applied), sectioned by type and sorted.
+    ///
+    /// - Throws: ``CatalogError/invalidValue(field:value:reason:)`` for a sort or scope that does not
+    ///   apply, ``DatabaseError``.
     public func sections(_ request: ListRequest) throws -> [RecordSection<Product>] {
         precondition(request.entity == .products)
-        try request.validate()
-        let direction = request.isReversed ? "DESC" : "ASC"
-        let column = switch request.sort {
-        case .year: "year_introduced"
-        case .price: "intro_price"
-        default: "name_folded"
-        }
-        var sql = "SELECT \(Product.selection) FROM products"
-        var arguments: StatementArguments = []
-        if let scope = request.scope {
-            sql += " WHERE type = ?"
-            arguments = [scope]
-        }
-        sql += " ORDER BY type ASC, \(column) \(direction), id ASC"
-        let products = try queue.read { db in try db.fetchAll(sql: sql, arguments: arguments) { try Product(row: $0) } }
-        return Self.group(products) { $0.type.title }
+        return Self.group(try records(Product.self, request)) { $0.type.title }
     }
 
-    /// The phones of a request, sectioned and sorted.
+    /// The phones of a request (its search applied), sectioned by the sort field and sorted.
+    ///
+    /// - Throws: ``CatalogError/invalidValue(field:value:reason:)`` for a sort or scope that does not
+    ///   apply, ``DatabaseError``.
     public func sections(_ request: ListRequest) throws -> [RecordSection<Phone>] {
         precondition(request.entity == .phones)
-        try request.validate()
-        let direction = request.isReversed ? "DESC" : "ASC"
-        let order = switch request.sort {
-        case .maker: "maker_folded \(direction), name_folded ASC"
-        case .year: "year_released \(direction), name_folded ASC"
-        default: "name_folded \(direction)"
-        }
-        let phones = try queue.read { db in
-            try db.fetchAll(sql: "SELECT \(Phone.selection) FROM phones ORDER BY \(order), id ASC") { try Phone(row: $0) }
-        }
+        let phones = try records(Phone.self, request)
         switch request.sort {
         case .maker: return Self.group(phones) { $0.maker }
         case .year: return Self.group(phones) { String($0.yearReleased) }
         default: return Self.group(phones) { Self.initial(of: $0.name) }
+        }
+    }
+
+    /// The records of a request (its search applied), in its order, without sections.
+    func records<Record: CatalogRecord>(_ type: Record.Type, _ request: ListRequest) throws -> [Record] {
+        precondition(request.entity == Record.entity)
+        try request.validate()
+        return try queue.read { db in
+            let plan = try Self.plan(request, db)
+            let condition = Self.condition(plan, scope: request.scope, alias: Record.tableName)
+            return try db.fetchAll(
+                sql: "SELECT \(Record.selection) FROM \(Record.tableName) WHERE \(condition.sql) ORDER BY \(request.orderClause(alias: Record.tableName))",
+                arguments: condition.arguments) { try Record(row: $0) }
         }
     }
 
