@@ -8,9 +8,19 @@ public struct SeedReport: Sendable, Equatable, Codable {
     public var phonesInserted = 0
     /// Records skipped because a record with the same name was already there.
     public var skipped = 0
+    /// Existing records (same name) whose fields were replaced, when importing with ``SeedConflictPolicy/update``.
+    public var updated = 0
 
     /// An empty report.
     public init() {}
+}
+
+/// What a seed or import does with a record whose name is already taken.
+public enum SeedConflictPolicy: Sendable {
+    /// Keep the stored record (seeding: running it twice adds nothing).
+    case skip
+    /// Replace the stored record's fields with the file's (importing).
+    case update
 }
 
 extension CatalogStore {
@@ -21,18 +31,32 @@ extension CatalogStore {
     /// let report = try store.seed(SeedFile.builtIn)  // 9 products, 42 phones
     /// ```
     ///
-    /// - Parameter progress: called with (records done, records in all) every 1,000 records and at the end.
+    /// - Parameters:
+    ///   - conflicts: what to do with a record whose name is taken: skip it (default) or update it.
+    ///   - progress: called with (records done, records in all) every 1,000 records and at the end.
     /// - Throws: ``DatabaseError``; nothing is added then.
     @discardableResult
-    public func seed(_ files: [SeedFile], progress: ((Int, Int) -> Void)? = nil) throws -> SeedReport {
+    public func seed(
+        _ files: [SeedFile], conflicts: SeedConflictPolicy = .skip, progress: ((Int, Int) -> Void)? = nil
+    ) throws -> SeedReport {
         let total = files.reduce(0) { $0 + $1.count }
         var done = 0
         return try queue.write { db in
             var report = SeedReport()
             func add<Record: CatalogRecord>(_ records: [Record]) throws -> Int {
                 var inserted = 0
+                let assignments = Record.columnNames.map { "\($0) = ?" }.joined(separator: ", ")
                 for record in records {
-                    if try Self.insert(record, db, ignoringDuplicates: true) != nil { inserted += 1 } else { report.skipped += 1 }
+                    if try Self.insert(record, db, ignoringDuplicates: true) != nil {
+                        inserted += 1
+                    } else if conflicts == .update {
+                        try db.execute(
+                            sql: "UPDATE \(Record.tableName) SET \(assignments) WHERE name = ?",
+                            arguments: StatementArguments(values: record.persistedValues + [.text(record.name)]))
+                        report.updated += 1
+                    } else {
+                        report.skipped += 1
+                    }
                     done += 1
                     if done % 1_000 == 0 { progress?(done, total) }
                 }

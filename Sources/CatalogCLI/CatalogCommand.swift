@@ -22,10 +22,14 @@ public struct CatalogCommand: ParsableCommand {
               catalog add product --type device --name "iPhone 16" --year 2024 --price 799
               catalog delete 10
               catalog seed Seeds/phones.json        Add records from a file (twice adds nothing)
+              catalog export > products.json        All products as JSON; `catalog import` reads it back
               catalog migrate --status
             """,
         version: version,
-        subcommands: [List.self, Search.self, Suggest.self, Show.self, Add.self, Delete.self, Seed.self, Migrate.self]
+        subcommands: [
+            List.self, Search.self, Suggest.self, Show.self, Add.self, Delete.self, Seed.self, Import.self, Export.self,
+            Migrate.self,
+        ]
     )
 
     public init() {}

@@ -9,8 +9,12 @@ struct DatabaseLocation {
     let path: String
     /// Whether it is the default database in the user's data directory.
     let isDefault: Bool
+    /// How long to wait for another process's lock: `$CATALOG_BUSY_TIMEOUT_MS`, else 5 seconds.
+    let busyTimeout: Duration
 
     init(explicitPath: String?, environment: [String: String]) {
+        busyTimeout = environment["CATALOG_BUSY_TIMEOUT_MS"].flatMap(Int.init).map { .milliseconds(max(0, $0)) }
+            ?? .seconds(5)
         if let explicitPath {
             path = explicitPath
             isDefault = false
@@ -35,6 +39,7 @@ struct DatabaseLocation {
     func open(readonly: Bool) throws -> CatalogStore {
         var configuration = Configuration()
         configuration.isReadonly = readonly
+        configuration.busyTimeout = busyTimeout
         let isNew = !FileManager.default.fileExists(atPath: path)
         if isDefault && isNew {
             let directory = (path as NSString).deletingLastPathComponent

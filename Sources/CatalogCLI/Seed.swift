@@ -12,9 +12,13 @@ extension CatalogCommand {
                 already taken are skipped, so seeding twice adds nothing; all files go in one transaction, \
                 so a bad file adds nothing at all.
 
+                --count N adds N synthetic products instead (names of two or three words, some with \
+                diacritics, some Japanese), the same ones for the same --seed.
+
                 Examples:
                   catalog seed
                   catalog seed Seeds/products.json Seeds/phones.json
+                  catalog seed --count 100000 --seed 7
                 """)
 
         @Argument(
@@ -22,11 +26,28 @@ extension CatalogCommand {
             completion: .file(extensions: ["json"]))
         var files: [String] = []
 
+        @Option(help: ArgumentHelp("Add this many synthetic products instead of seed files.", valueName: "n"))
+        var count: Int?
+
+        @Option(help: ArgumentHelp("The random seed of --count (default 1).", valueName: "n"))
+        var seed: UInt64 = 1
+
         @OptionGroup var store: StoreOptions
+
+        func validate() throws {
+            if let count, count < 0 || count > 10_000_000 { throw ValidationError("--count must be from 0 to 10000000") }
+            if count != nil && !files.isEmpty { throw ValidationError("give seed files or --count, not both") }
+        }
 
         func run() throws {
             try reportingFailures {
-                let seeds = files.isEmpty ? SeedFile.builtIn : try files.map { try SeedFile(contentsOf: $0) }
+                let seeds = if let count {
+                    [SeedFile.products(SyntheticCatalog.products(count: count, seed: seed))]
+                } else if files.isEmpty {
+                    SeedFile.builtIn
+                } else {
+                    try files.map { try SeedFile(contentsOf: $0) }
+                }
                 let catalog = try store.openStore()
                 let report = try catalog.seed(seeds, progress: Terminal.progress("seeding"))
                 if store.json {

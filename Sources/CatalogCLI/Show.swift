@@ -30,7 +30,7 @@ extension CatalogCommand {
         @OptionGroup var list: ListOptions
 
         func validate() throws {
-            if (path == nil) == (id == nil) { throw ValidationError("give either an index path (section.row) or --id") }
+            if (path == nil) == (id == nil) { throw ValidationError("give an index path (section.row, both numbers from 0) or --id, not both") }
         }
 
         func run() throws {

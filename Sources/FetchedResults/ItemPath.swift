@@ -42,6 +42,11 @@ public struct ItemPathParseError: Error, Sendable, Equatable, CustomStringConver
     /// The text that was read.
     public let text: String
 
+    /// Creates the error for `text`.
+    public init(text: String) {
+        self.text = text
+    }
+
     public var description: String {
         "invalid index path \(String(reflecting: String(text.prefix(40)))): expected section.row, such as 0.2"
     }

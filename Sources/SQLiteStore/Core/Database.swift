@@ -186,9 +186,12 @@ public final class Database {
                 var tail: UnsafePointer<CChar>?
                 let code = sqlite3_prepare_v3(handle, current, -1, 0, &statement, &tail)
                 guard code == SQLITE_OK else {
+                    // The tail is not set on failure: name the text up to the next semicolon.
+                    let rest = String(cString: current)
+                    let statement = rest.firstIndex(of: ";").map { String(rest[...$0]) } ?? rest
                     throw DatabaseError(
                         resultCode: ResultCode(rawValue: code), message: lastErrorMessage,
-                        sql: Self.text(from: current, to: tail))
+                        sql: statement.trimmingCharacters(in: .whitespacesAndNewlines))
                 }
                 next = tail
                 guard let statement else { continue }  // whitespace or a comment

@@ -1,0 +1,242 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// The built `catalog` binary, run end to end on temporary databases.
+struct CatalogCLITests {
+    let directory: TemporaryDirectory
+    let database: String
+
+    init() throws {
+        directory = try TemporaryDirectory()
+        database = directory.path("catalog.sqlite")
+    }
+
+    @discardableResult
+    private func catalog(_ arguments: String..., environment: [String: String] = [:]) throws -> ProcessResult {
+        try ProcessRunner.run("catalog", arguments + ["--database", database], environment: environment, home: directory.path("home"))
+    }
+
+    private func fileBytes(_ path: String) -> Data? { FileManager.default.contents(atPath: path) }
+
+    @Test func addListShowDelete() throws {
+        try catalog("seed")
+        let add = try catalog("add", "product", "--type", "device", "--name", "iPhone 16", "--year", "2024", "--price", "799")
+        #expect(add.status == 0, "\(add)")
+        #expect(add.output == "Added product 10: iPhone 16 (device, 2024, $799.00)\n")
+
+        let list = try catalog("list", "--scope", "device", "--sort", "year", "--reverse")
+        #expect(list.status == 0)
+        #expect(list.output == """
+            PATH  NAME        TYPE    YEAR   PRICE  ID
+            Device (6)
+            0.0   iPhone 16   device  2024  799.00  10
+            0.1   iPad mini   device  2012  659.00   5
+            0.2   iPad        device  2010  499.00   4
+            0.3   iPhone      device  2007  599.00   1
+            0.4   iPod touch  device  2007  210.00   3
+            0.5   iPod        device  2001  399.00   2
+
+            """)
+
+        let show = try catalog("show", "0.3", "--scope", "device", "--sort", "year", "--reverse", "--json")
+        #expect(show.status == 0)
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(show.output.utf8)) as? [String: Any])
+        #expect(json["name"] as? String == "iPhone")
+        #expect(json["path"] as? String == "0.3")
+        #expect(json["id"] as? Int == 1)
+
+        let byID = try catalog("show", "--id", "10")
+        #expect(byID.output.contains("path:             1.3"))
+        #expect(byID.output.contains("name:             iPhone 16"))
+
+        let delete = try catalog("delete", "10")
+        #expect(delete.status == 0)
+        #expect(delete.output == "Deleted product 10: iPhone 16 (device, 2024, $799.00)\n")
+        #expect(try catalog("show", "--id", "10").status == 3)
+    }
+
+    @Test func listJSONHasStableFields() throws {
+        try catalog("seed")
+        let list = try catalog("list", "phones", "--json")
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(list.output.utf8)) as? [String: Any])
+        #expect(json["entity"] as? String == "phones")
+        let sections = try #require(json["sections"] as? [[String: Any]])
+        let first = try #require(sections.first)
+        #expect(Set(first.keys) == ["name", "indexTitle", "count", "rows"])
+        let row = try #require((first["rows"] as? [[String: Any]])?.first)
+        #expect(Set(row.keys) == ["path", "id", "name", "maker", "yearReleased", "operatingSystem", "screenInches"])
+    }
+
+    @Test func phonesAsFirstWordOrOption() throws {
+        try catalog("seed")
+        let word = try catalog("list", "phones")
+        let option = try catalog("list", "--entity", "phones")
+        #expect(word.status == 0)
+        #expect(word.output == option.output)
+        #expect(word.output.contains("Galaxy S III"))
+        let add = try catalog("add", "phone", "--name", "Pixel 9", "--maker", "Google", "--year", "2024", "--os", "Android", "--screen", "6.3")
+        #expect(add.status == 0, "\(add)")
+        #expect(try catalog("list", "products", "--entity", "phones").status == 64)
+    }
+
+    @Test func seedingTwiceAddsNothingTheSecondTime() throws {
+        let first = try catalog("seed", "--json")
+        #expect(first.status == 0)
+        #expect(first.output.contains("\"productsInserted\" : 9"))
+        let second = try catalog("seed")
+        #expect(second.output.hasPrefix("Added 0 products and 0 phones"))
+    }
+
+    @Test func theDefaultDatabaseIsCreatedAndSeededOnce() throws {
+        let home = directory.path("home")
+        let first = try ProcessRunner.run("catalog", ["list"], home: home)
+        #expect(first.status == 0)
+        #expect(first.error.contains("created \(home)/data/catalog/catalog.sqlite with the built-in seeds"))
+        #expect(first.output.contains("iPod touch"))
+        let second = try ProcessRunner.run("catalog", ["list"], home: home)
+        #expect(second.error.isEmpty)
+        #expect(second.output == first.output)
+        let environment = try ProcessRunner.run("catalog", ["list"], environment: ["CATALOG_DATABASE": database], home: home)
+        #expect(environment.output.contains("No products yet"))
+    }
+
+    @Test func badInputIsOneLineNonZeroAndChangesNothing() throws {
+        try catalog("seed")
+        let before = fileBytes(database)
+        let cases: [([String], Int32, String)] = [
+            (["add", "product", "--type", "gadget", "--name", "X", "--year", "2000", "--price", "1"], 65, "invalid type \"gadget\""),
+            (["add", "product", "--type", "device", "--name", "X", "--year", "2000", "--price", "abc"], 65, "invalid price \"abc\""),
+            (["add", "product", "--type", "device", "--name", "X", "--year", "2000", "--price", "nan"], 65, "invalid price"),
+            (["add", "product", "--type", "device", "--name", "iPod", "--year", "2000", "--price", "1"], 4, "already exists"),
+            (["delete", "999"], 3, "no product with id 999"),
+            (["show", "7.0"], 3, "no row at 7.0"),
+            (["show", "0.99"], 3, "no row at 0.99"),
+            (["seed", directory.path("missing.json")], 66, "no such file"),
+        ]
+        for (arguments, status, message) in cases {
+            let result = try ProcessRunner.run("catalog", arguments + ["--database", database], home: directory.path("home"))
+            #expect(result.status == status, "\(arguments): \(result)")
+            #expect(result.error.contains(message), "\(arguments): \(result)")
+            #expect(result.error.split(separator: "\n").count == 1, "\(arguments): \(result)")
+            #expect(result.output.isEmpty)
+        }
+        #expect(fileBytes(database) == before)
+    }
+
+    @Test(arguments: ["-1.0", "1.", ".1", "a.b", "1.2.3", "1"])
+    func malformedIndexPathsAreUsageErrors(_ path: String) throws {
+        let result = try catalog("show", path)
+        #expect(result.status == 64, "\(result)")
+        #expect(result.error.contains("invalid index path") || result.error.contains("give an index path"))
+    }
+
+    @Test func missingFieldsAreUsageErrors() throws {
+        let result = try catalog("add", "product", "--name", "X")
+        #expect(result.status == 64)
+        #expect(result.error.contains("missing --type, --year, --price for a new product"))
+    }
+
+    @Test func aBadSeedFileAddsNothing() throws {
+        let file = directory.path("bad.json")
+        try Data(#"[{"type":"device","name":"A","yearIntroduced":2001,"introPrice":1},{"type":"device","name":"B"}]"#.utf8)
+            .write(to: URL(fileURLWithPath: file))
+        let result = try catalog("seed", file)
+        #expect(result.status == 65)
+        #expect(result.error.contains("record 2: missing field yearIntroduced"))
+        #expect(try catalog("list", "--json").output.contains("\"sections\" : [\n\n  ]"))
+    }
+
+    @Test func aFileThatIsNotADatabaseIsLeftUntouched() throws {
+        let notes = directory.path("notes.txt")
+        let bytes = Data("not a database, just text that is long enough to be a header\n".utf8)
+        try bytes.write(to: URL(fileURLWithPath: notes))
+        let result = try ProcessRunner.run("catalog", ["list", "--database", notes], home: directory.path("home"))
+        #expect(result.status == 6)
+        #expect(result.error == "catalog: error: the file is not an SQLite database (SQLITE_NOTADB)\n")
+        #expect(fileBytes(notes) == bytes)
+    }
+
+    @Test func aLockedDatabaseIsReportedAsBusy() throws {
+        try catalog("seed")
+        let locker = Process()
+        locker.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        // Hold the write lock from another process while `catalog add` tries to write.
+        let script = "import sqlite3,time; c=sqlite3.connect('\(database)', isolation_level=None); c.execute('BEGIN IMMEDIATE'); print('locked', flush=True); time.sleep(3)"
+        locker.arguments = ["python3", "-c", script]
+        let pipe = Pipe()
+        locker.standardOutput = pipe
+        try locker.run()
+        _ = pipe.fileHandleForReading.availableData  // waits for "locked"
+        let result = try catalog(
+            "add", "product", "--type", "device", "--name", "Blocked", "--year", "2000", "--price", "1",
+            environment: ["CATALOG_BUSY_TIMEOUT_MS": "100"])
+        locker.terminate()
+        locker.waitUntilExit()
+        #expect(result.status == 5, "\(result)")
+        #expect(result.error.contains("locked by another process"))
+        #expect(!(try catalog("list").output.contains("Blocked")))
+    }
+
+    @Test func migrateReportsStatus() throws {
+        #expect(try catalog("migrate").output.contains("schema version"))
+        let status = try catalog("migrate", "--status")
+        #expect(status.output.hasPrefix("VERSION  NAME"))
+        #expect(status.output.contains("applied"))
+    }
+
+    @Test func helpVersionAndCompletions() throws {
+        let help = try ProcessRunner.run("catalog", ["--help"])
+        #expect(help.status == 0)
+        #expect(help.output.contains("Examples:"))
+        let version = try ProcessRunner.run("catalog", ["--version"])
+        #expect(version.output == "0.1.0\n")
+        let completion = try ProcessRunner.run("catalog", ["--generate-completion-script", "bash"])
+        #expect(completion.status == 0)
+        #expect(completion.output.contains("_catalog"))
+    }
+}
+
+/// `export`, `import` and synthetic seeds.
+struct ImportExportTests {
+    let directory: TemporaryDirectory
+
+    init() throws {
+        directory = try TemporaryDirectory()
+    }
+
+    private func catalog(_ arguments: [String], database: String) throws -> ProcessResult {
+        try ProcessRunner.run("catalog", arguments + ["--database", directory.path(database)], home: directory.path("home"))
+    }
+
+    @Test func exportThenImportRebuildsTheSameCatalog() throws {
+        _ = try catalog(["seed"], database: "a.sqlite")
+        let products = directory.path("products.json")
+        #expect(try catalog(["export", "--output", products], database: "a.sqlite").status == 0)
+        let phones = try catalog(["export", "--entity", "phones"], database: "a.sqlite").output
+        try Data(phones.utf8).write(to: URL(fileURLWithPath: directory.path("phones.json")))
+        let imported = try catalog(["import", products, directory.path("phones.json")], database: "b.sqlite")
+        #expect(imported.output == "Imported 9 new products and 42 new phones; updated 0.\n")
+        for entity in ["products", "phones"] {
+            #expect(try catalog(["export", "--entity", entity], database: "a.sqlite").output
+                == catalog(["export", "--entity", entity], database: "b.sqlite").output)
+        }
+    }
+
+    @Test func importUpdatesRecordsByName() throws {
+        _ = try catalog(["seed"], database: "a.sqlite")
+        let file = directory.path("update.json")
+        try Data(#"[{"type":"desktop","name":"iPod","yearIntroduced":2001,"introPrice":1}]"#.utf8).write(to: URL(fileURLWithPath: file))
+        #expect(try catalog(["import", file], database: "a.sqlite").output.contains("updated 1"))
+        #expect(try catalog(["show", "--id", "2"], database: "a.sqlite").output.contains("type:             desktop"))
+    }
+
+    @Test func syntheticSeedsAreReproducible() throws {
+        #expect(try catalog(["seed", "--count", "500", "--seed", "9"], database: "a.sqlite").status == 0)
+        #expect(try catalog(["seed", "--count", "500", "--seed", "9"], database: "b.sqlite").status == 0)
+        let a = try catalog(["export"], database: "a.sqlite").output
+        #expect(a == (try catalog(["export"], database: "b.sqlite").output))
+        #expect(a.contains("\"name\""))
+        #expect(try catalog(["seed", "--count", "500", "--seed", "9"], database: "a.sqlite").output.contains("(500 already there)"))
+    }
+}

@@ -1,0 +1,72 @@
+import Foundation
+
+/// What a finished process printed and how it exited.
+public struct ProcessResult: Sendable, CustomStringConvertible {
+    /// The exit status.
+    public let status: Int32
+    /// Standard output, as UTF-8 text.
+    public let output: String
+    /// Standard error, as UTF-8 text.
+    public let error: String
+
+    public var description: String { "status \(status)\n--- stdout\n\(output)--- stderr\n\(error)" }
+}
+
+/// Runs executables built by this package, such as `catalog`, as a user would.
+public enum ProcessRunner {
+    /// The folder holding the package's built products (`.build/<triple>/debug`), found from the test
+    /// runner's own path.
+    public static var productsDirectory: URL {
+        var url = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+        while url.pathComponents.count > 1 {
+            url.deleteLastPathComponent()
+            if FileManager.default.fileExists(atPath: url.appendingPathComponent("catalog").path) { return url }
+        }
+        return URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent(".build/debug")
+    }
+
+    /// Runs a built product with arguments, an environment added to this process's, and optional input.
+    ///
+    /// The environment's `HOME` and `XDG_DATA_HOME` are replaced by `home` when given, so a test never
+    /// touches the user's default database.
+    public static func run(
+        _ product: String, _ arguments: [String], environment: [String: String] = [:], home: String? = nil,
+        input: String? = nil
+    ) throws -> ProcessResult {
+        let process = Process()
+        process.executableURL = productsDirectory.appendingPathComponent(product)
+        process.arguments = arguments
+        var env = ProcessInfo.processInfo.environment
+        env.removeValue(forKey: "CATALOG_DATABASE")
+        if let home {
+            env["HOME"] = home
+            env["XDG_DATA_HOME"] = home + "/data"
+        }
+        env.merge(environment) { $1 }
+        process.environment = env
+        let outputPipe = Pipe()
+        let errorPipe = Pipe()
+        let inputPipe = Pipe()
+        process.standardOutput = outputPipe
+        process.standardError = errorPipe
+        process.standardInput = inputPipe
+        try process.run()
+        if let input { inputPipe.fileHandleForWriting.write(Data(input.utf8)) }
+        try inputPipe.fileHandleForWriting.close()
+        // Read both pipes to the end before waiting, so a large output cannot block the child.
+        let group = DispatchGroup()
+        nonisolated(unsafe) var errorData = Data()
+        group.enter()
+        DispatchQueue.global().async {
+            errorData = errorPipe.fileHandleForReading.readDataToEndOfFile()
+            group.leave()
+        }
+        let outputData = outputPipe.fileHandleForReading.readDataToEndOfFile()
+        group.wait()
+        process.waitUntilExit()
+        return ProcessResult(
+            status: process.terminationStatus,
+            output: String(decoding: outputData, as: UTF8.self),
+            error: String(decoding: errorData, as: UTF8.self))
+    }
+}
