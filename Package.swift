@@ -15,6 +15,7 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-async-algorithms", from: "1.1.4"),
     ],
     targets: [
         // Debian's libsqlite3 (`apt-get install libsqlite3-dev`), seen through a module map.
@@ -30,7 +31,10 @@ let package = Package(
         // Products and phones: records, schema, seeds, search semantics.
         .target(
             name: "Catalog",
-            dependencies: ["SQLiteStore", "FetchedResults"],
+            dependencies: [
+                "SQLiteStore", "FetchedResults",
+                .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
+            ],
             plugins: [.plugin(name: "EmbedFilesPlugin")]
         ),
         // The `catalog` commands as a library, so tests can parse and run them in-process.
@@ -42,6 +46,9 @@ let package = Package(
             ]
         ),
         .executableTarget(name: "catalog", dependencies: ["CatalogCLI"]),
+        // Search latency on a million synthetic products, against a plain LIKE scan:
+        // `swift run -c release search-benchmark`.
+        .executableTarget(name: "search-benchmark", dependencies: ["Catalog", "SQLiteStore"]),
 
         // Measures the fetched-results controller on a million products; build it with -c release.
         .executableTarget(name: "frc-benchmark", dependencies: ["Catalog", "FetchedResults", "SQLiteStore"]),

@@ -12,12 +12,13 @@ public enum SortField: String, CaseIterable, Codable, Sendable {
     case maker
 }
 
-/// What to list: an entity, an optional scope and search text, a sort, and its direction.
+/// What to list: an entity, an optional scope, a search text, a sort, and its direction.
 ///
 /// Products are sectioned by type (`Desktop`, `Device`, `Portable`), sorted within a section by the
 /// sort field. Phones are sectioned by their sort field: by the first letter of the folded name
 /// (`É` files under `E`), by maker, or by year. Ties are broken by id, ascending, so the order is total
-/// and the same on every run.
+/// and the same on every run. A search (``searchText``, see ``SearchQuery``) keeps only the matching
+/// records, in the same sections and order, like a filtered table view.
 public struct ListRequest: Sendable, Hashable {
     /// The entity listed.
     public var entity: Entity
@@ -27,19 +28,44 @@ public struct ListRequest: Sendable, Hashable {
     public var sort: SortField
     /// Whether the sort field is descending.
     public var isReversed: Bool
-    /// Only records matching this search text; nil or blank for all.
-    public var searchText: String?
+    /// The search text, as typed; empty (or only white space) keeps every record.
+    public var searchText: String
 
     /// Creates a request.
     public init(
         entity: Entity = .products, scope: ProductType? = nil, sort: SortField = .name, isReversed: Bool = false,
-        searchText: String? = nil
+        searchText: String = ""
     ) {
         self.entity = entity
         self.scope = scope
         self.sort = sort
         self.isReversed = isReversed
         self.searchText = searchText
+    }
+
+    /// ``searchText`` parsed into terms.
+    public var searchQuery: SearchQuery { SearchQuery(searchText) }
+
+    /// The ORDER BY terms of the request on the entity's table named `alias`: section key first, then
+    /// the sort field, then the id, so that the order is total.
+    func orderClause(alias: String) -> String {
+        let direction = isReversed ? "DESC" : "ASC"
+        switch entity {
+        case .products:
+            let column = switch sort {
+            case .year: "year_introduced"
+            case .price: "intro_price"
+            default: "name_folded"
+            }
+            return "\(alias).type ASC, \(alias).\(column) \(direction), \(alias).id ASC"
+        case .phones:
+            let order = switch sort {
+            case .maker: "\(alias).maker_folded \(direction), \(alias).name_folded ASC"
+            case .year: "\(alias).year_released \(direction), \(alias).name_folded ASC"
+            default: "\(alias).name_folded \(direction)"
+            }
+            return order + ", \(alias).id ASC"
+        }
     }
 
     /// Checks that the sort field and scope apply to the entity.

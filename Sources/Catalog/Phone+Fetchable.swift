@@ -6,7 +6,9 @@ extension Phone {
     /// The SQL of each key path of a phone: the one place where they map to columns.
     ///
     /// Names and makers filter on the column, sort on its folded form; names section by the folded
-    /// initial (`É` under `E`), makers by the folded maker, named by its spelling.
+    /// initial (`É` under `E`; the first Unicode scalar of the folded name, which SQL can compute, so an
+    /// emoji flag files under its first regional indicator), makers by the folded maker, named by its
+    /// spelling.
     public static func column(for keyPath: PartialKeyPath<Phone>) -> EntityColumn? {
         switch keyPath {
         case \Phone.id: EntityColumn("id")
@@ -28,9 +30,10 @@ extension Phone {
         }
     }
 
-    /// Phones whose folded name or maker contains each folded term of `text`.
+    /// Phones that match `text` under the search semantics of ``SearchQuery`` (name or maker).
     public static func searchCondition(for text: String) -> SQLCondition? {
-        SearchPlaceholder.condition(for: text, columns: ["name_folded", "maker_folded"])
+        let condition = SearchQuery.sqlCondition(for: text, entity: .phones, tableAlias: tableName)
+        return SQLCondition(sql: condition.sql, arguments: condition.arguments)
     }
 
     /// Lists phones sectioned by their sort field: by name's initial, by maker or by year; a maker or

@@ -27,9 +27,10 @@ extension Product {
         }
     }
 
-    /// Products whose folded name contains every folded term of `text`.
+    /// Products that match `text` under the search semantics of ``SearchQuery``.
     public static func searchCondition(for text: String) -> SQLCondition? {
-        SearchPlaceholder.condition(for: text, columns: ["name_folded"])
+        let condition = SearchQuery.sqlCondition(for: text, entity: .products, tableAlias: tableName)
+        return SQLCondition(sql: condition.sql, arguments: condition.arguments)
     }
 
     /// Lists products in sections by type, sorted within a section by the request's field (then id).

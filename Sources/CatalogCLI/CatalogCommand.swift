@@ -17,6 +17,8 @@ public struct CatalogCommand: ParsableCommand {
               catalog list                          Products by type, with index paths
               catalog list phones --sort maker      Phones by maker
               catalog show 1.2                      The row that `list` printed at 1.2
+              catalog search mac --scope desktop    Products whose name holds "mac"
+              catalog suggest macb                  Names that start with "macb"
               catalog add product --type device --name "iPhone 16" --year 2024 --price 799
               catalog delete 10
               catalog seed Seeds/phones.json        Add records from a file (twice adds nothing)
@@ -24,7 +26,10 @@ public struct CatalogCommand: ParsableCommand {
               catalog migrate --status
             """,
         version: version,
-        subcommands: [List.self, Show.self, Add.self, Delete.self, Seed.self, Import.self, Export.self, Migrate.self]
+        subcommands: [
+            List.self, Search.self, Suggest.self, Show.self, Add.self, Delete.self, Seed.self, Import.self, Export.self,
+            Migrate.self,
+        ]
     )
 
     public init() {}

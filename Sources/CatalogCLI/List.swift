@@ -14,6 +14,7 @@ extension CatalogCommand {
                   catalog list
                   catalog list products --scope portable --sort price --reverse
                   catalog list phones --json
+                  catalog list --search "mac pro"
                 """)
 
         @Argument(
@@ -39,8 +40,7 @@ extension CatalogCommand {
             if store.json {
                 Terminal.print(try renderJSON(ListJSON(entity: request.entity, sections: sections)))
             } else if sections.isEmpty {
-                let scope = request.scope.map { " of type \($0.rawValue)" } ?? ""
-                Terminal.print("No \(request.entity.rawValue)\(scope) yet. Add one with `catalog add \(request.entity.singular) …` or `catalog seed`.")
+                Terminal.print(try emptyResultMessage(catalog, request))
             } else {
                 Terminal.print(renderSections(sections))
             }

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Catalog
 
-/// The options that shape a listed result, shared by `list`, `show` and `delete --at` so that an index
+/// The options that shape a listed result, shared by `list`, `show` and `search` so that an index
 /// path printed by one resolves to the same row in the others.
 struct ListOptions: ParsableArguments {
     @Option(
@@ -29,12 +29,15 @@ struct ListOptions: ParsableArguments {
 
     @Option(
         name: .long,
-        help: ArgumentHelp("Only records whose name (or maker) contains every word of this text.", valueName: "text"))
+        help: ArgumentHelp(
+            "Only records whose name (or maker) contains every word, ignoring case, accents and width.",
+            valueName: "text"))
     var search: String?
 
     /// The request these options describe for `entity`.
-    func request(for entity: Entity) throws -> ListRequest {
-        let request = ListRequest(entity: entity, scope: scope, sort: sort, isReversed: reverse, searchText: search)
+    func request(for entity: Entity, searchText: String? = nil) throws -> ListRequest {
+        let request = ListRequest(
+            entity: entity, scope: scope, sort: sort, isReversed: reverse, searchText: searchText ?? search ?? "")
         do {
             try request.validate()
         } catch let error as CatalogError {

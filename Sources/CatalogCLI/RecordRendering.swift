@@ -161,3 +161,13 @@ func withRecordType<Result>(_ entity: Entity, _ body: (any ListableRecord.Type) 
     case .phones: try body(Phone.self)
     }
 }
+
+/// What `list` and `search` print for an empty result: that nothing matched the search, or that there
+/// is nothing to list at all.
+func emptyResultMessage(_ catalog: CatalogStore, _ request: ListRequest) throws -> String {
+    if !request.searchQuery.isEmpty, try catalog.hasRecords(request) {
+        return "No results for \(String(reflecting: request.searchText))"
+    }
+    let scope = request.scope.map { " of type \($0.rawValue)" } ?? ""
+    return "No \(request.entity.rawValue)\(scope) yet — add one with `catalog add \(request.entity.singular) …` or `catalog seed`."
+}

@@ -8,13 +8,13 @@ extension CatalogCommand {
         static let configuration = CommandConfiguration(
             abstract: "Show one record: the row at an index path of `list` (same options), or by --id.",
             discussion: """
-                The index path is resolved against the result that `list` prints with the same --entity, \
-                --search, --scope, --sort and --reverse, so it names the row you saw.
+                The index path is resolved against the result that `list` (or `search`) prints with the \
+                same --entity, --scope, --search, --sort and --reverse, so it names the row you saw.
 
                 Examples:
                   catalog show 0.1
                   catalog show 1.0 --scope device --sort year
-                  catalog show 0.0 --search mac
+                  catalog show 0.1 --search mac
                   catalog show --id 7 --entity phones --json
                 """)
 

@@ -49,7 +49,9 @@ struct FetchQuery: Sendable, Hashable {
         if let predicate = request.predicate {
             conditions.append(try PredicateTranslation.condition(for: predicate))
         }
-        if let text = request.searchText, !text.allSatisfy(\.isWhitespace) {
+        // The entity decides what a text means, blank or not: a lone combining mark after a space is
+        // not white space to a search that splits on Unicode scalars, though `Character` says it is.
+        if let text = request.searchText, !text.isEmpty {
             guard let search = Entity.searchCondition(for: text) else { throw FetchError.searchNotSupported(Entity.tableName) }
             conditions.append(search)
         }
@@ -73,7 +75,7 @@ struct FetchQuery: Sendable, Hashable {
 
         if request.fetchLimit != nil || request.fetchOffset > 0 {
             let order = ((section.map { [$0] } ?? []) + rowOrder).map(\.sql).joined(separator: ", ")
-            source = "(SELECT * FROM \(tableName) WHERE \(filter.sql) ORDER BY \(order) LIMIT ? OFFSET ?)"
+            source = "(SELECT * FROM \(tableName) WHERE \(filter.sql) ORDER BY \(order) LIMIT ? OFFSET ?) AS \(tableName)"
             sourceArguments = filter.arguments + [request.fetchLimit ?? -1, request.fetchOffset]
             condition = .alwaysTrue
         } else {

@@ -1,0 +1,63 @@
+import SQLiteStore
+
+extension SearchQuery {
+    /// The SQL condition, and its bound values, that holds for a row of `entity`'s table exactly when the
+    /// row matches this search: for embedding in generated SQL (a fetch request's WHERE clause).
+    ///
+    /// ```swift
+    /// let (sql, arguments) = try SearchQuery("mac 2006").sqlCondition(for: .products, tableAlias: "p", db)
+    /// let rows = try db.fetchAll(sql: "SELECT p.id FROM products p WHERE \(sql) ORDER BY p.name_folded",
+    ///                            arguments: arguments) { try $0.decode(Int64.self, at: 0) }
+    /// ```
+    ///
+    /// The condition reaches rows through the FTS5 trigram index for terms of 3+ characters, and
+    /// through the short-gram index for products when all terms are shorter; the remaining terms are
+    /// checked with `instr` on the folded columns of `tableAlias`. User text only ever travels as bound
+    /// values. No term gives `1`; a term that cannot match gives `0`.
+    ///
+    /// - Parameters:
+    ///   - entity: the entity whose table `tableAlias` names.
+    ///   - tableAlias: the table's name or alias in the caller's SQL; it needs the columns `id`,
+    ///     `name_folded` (and `maker_folded` for phones, `year_introduced` and `intro_price` for products).
+    ///   - db: when given, the short-gram counts choose the rarest short term to drive the search.
+    /// - Throws: ``DatabaseError`` when the counts cannot be read.
+    public func sqlCondition(
+        for entity: Entity, tableAlias: String, _ db: Database? = nil
+    ) throws -> (sql: String, arguments: StatementArguments) {
+        let counts = try db.flatMap { try shortTermCounts(entity: entity, scope: nil, $0) }
+        let fragment = SearchPlan(self, entity: entity, shortTermCounts: counts).condition(alias: tableAlias)
+        return (fragment.sql, fragment.arguments)
+    }
+
+    /// ``sqlCondition(for:tableAlias:_:)`` for a search text, without gram counts.
+    ///
+    /// ```swift
+    /// let (sql, arguments) = SearchQuery.sqlCondition(for: "ipod", entity: .products, tableAlias: "products")
+    /// ```
+    public static func sqlCondition(
+        for text: String, entity: Entity, tableAlias: String
+    ) -> (sql: String, arguments: StatementArguments) {
+        let fragment = SearchPlan(SearchQuery(text), entity: entity).condition(alias: tableAlias)
+        return (fragment.sql, fragment.arguments)
+    }
+
+    /// The rows of each short (1-2 scalar) term in `entity`'s gram counts, within `scope`; nil for an
+    /// entity without grams.
+    func shortTermCounts(entity: Entity, scope: ProductType?, _ db: Database) throws -> [String: Int]? {
+        guard let table = entity.searchSchema.gramCountsTable else { return nil }
+        var counts: [String: Int] = [:]
+        for term in terms where term.isShort && counts[term.folded] == nil {
+            counts[term.folded] = try Self.gramCount(term.folded, scope: scope, table: table, db)
+        }
+        return counts
+    }
+
+    /// The rows whose folded name holds `gram` (1 or 2 scalars), within `scope`.
+    static func gramCount(_ gram: String, scope: ProductType?, table: String, _ db: Database) throws -> Int {
+        if let scope {
+            return try db.scalar(
+                Int.self, sql: "SELECT count FROM \(table) WHERE gram = ? AND type = ?", arguments: [gram, scope]) ?? 0
+        }
+        return try db.scalar(Int.self, sql: "SELECT coalesce(sum(count), 0) FROM \(table) WHERE gram = ?", arguments: [gram]) ?? 0
+    }
+}

@@ -1,0 +1,41 @@
+/// A search as typed in a search bar, parsed once into terms: the one definition of search in the
+/// catalog, shared by the SQL the store runs, the CLI, and the brute-force reference in the tests.
+///
+/// The rules, as in Apple's UISearchBar samples, for any script:
+/// - The text is trimmed and split on any Unicode white space (U+3000 IDEOGRAPHIC SPACE included).
+///   No terms: every record of the scope matches.
+/// - A term matches a record when the record's name (a phone's name or maker) contains the term as a
+///   substring, ignoring case, diacritics and character width: both are folded by
+///   ``TextFolding/fold(_:)`` and compared scalar by scalar. `ＭａｃＢｏｏｋ` finds `MacBook`, `cafe`
+///   finds `Café`, `京` finds `東京タワー`.
+/// - A product also matches a term that reads as a number (`599`, `2007`, `599.00`) when its year
+///   introduced or its intro price equals it.
+/// - Every term must match (AND). A term that folds to nothing (a lone combining accent) is dropped.
+/// - Input is data, never syntax: quotes, `*`, `^`, `:`, parentheses, `-`, `AND`, `OR`, `NOT`, `NEAR`
+///   and SQL are looked for literally; a term with a control character matches nothing.
+///
+/// ```swift
+/// let query = SearchQuery("iphone 599　2007")
+/// query.terms.map(\.folded)  // ["iphone", "599", "2007"]
+/// ```
+public struct SearchQuery: Sendable, Hashable, CustomStringConvertible {
+    /// The text as typed.
+    public let text: String
+    /// The terms, in the order typed.
+    public let terms: [SearchTerm]
+
+    /// Parses a search text.
+    public init(_ text: String) {
+        self.text = text
+        terms = text.unicodeScalars
+            .split(whereSeparator: { $0.properties.isWhitespace })
+            .map { SearchTerm(String(String.UnicodeScalarView($0))) }
+            .filter { !$0.folded.isEmpty }
+    }
+
+    /// Whether there is no term, so that every record matches.
+    public var isEmpty: Bool { terms.isEmpty }
+
+    /// The text as typed.
+    public var description: String { text }
+}

@@ -1,0 +1,50 @@
+import ArgumentParser
+import Catalog
+
+extension CatalogCommand {
+    /// `catalog search`: the records that match a search, in the sections and order of `list`.
+    struct Search: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Search names (and phone makers), listed like `list`, with index paths.",
+            discussion: """
+                Every word must match. A word matches a name that contains it, ignoring case, accents and \
+                width (ｍａｃ finds Mac, cafe finds Café); a product also matches a number equal to its \
+                year or price (2007, 599.00). Quotes, *, -, AND, OR and the like are looked for as typed. \
+                `catalog show PATH --search TEXT` with the same options shows the row printed at PATH.
+
+                Examples:
+                  catalog search iphone 599 2007
+                  catalog search mac --scope desktop
+                  catalog search 東京 --entity phones --json
+                """)
+
+        @Argument(
+            parsing: .allUnrecognized,
+            help: ArgumentHelp("The words to look for.", valueName: "text"))
+        var words: [String] = []
+
+        @OptionGroup var store: StoreOptions
+        @OptionGroup var list: ListOptions
+
+        func run() throws {
+            let entity = store.entity ?? .products
+            let text = ([list.search].compactMap { $0 } + words).joined(separator: " ")
+            let request = try list.request(for: entity, searchText: text)
+            try reportingFailures {
+                let catalog = try store.openStore()
+                try withRecordType(entity) { type in try print(type, catalog, request) }
+            }
+        }
+
+        private func print<Record: ListableRecord>(_ type: Record.Type, _ catalog: CatalogStore, _ request: ListRequest) throws {
+            let sections = try Record.sections(in: catalog, request)
+            if store.json {
+                Terminal.print(try renderJSON(ListJSON(entity: request.entity, sections: sections)))
+            } else if sections.isEmpty {
+                Terminal.print(try emptyResultMessage(catalog, request))
+            } else {
+                Terminal.print(renderSections(sections))
+            }
+        }
+    }
+}

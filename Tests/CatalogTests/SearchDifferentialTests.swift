@@ -1,0 +1,94 @@
+@_spi(Testing) import Catalog
+import Foundation
+import SQLiteStore
+import Testing
+
+/// The store's search against the brute-force ``SearchReference`` on random catalogs and queries:
+/// results and order must be equal. Seeded, so a failure prints a case that reruns the same way.
+struct SearchDifferentialTests {
+    static let seed: UInt64 = 0x5EA2C4
+    static let rounds = 120
+    static let queriesPerRound = 30
+
+    @Test func storeSearchEqualsTheReference() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("search-diff-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = try CatalogStore(path: directory.appendingPathComponent("catalog.sqlite").path)
+        var random = SplitMix64(seed: Self.seed)
+        var failures = 0
+        for round in 0..<Self.rounds where failures == 0 {
+            try RandomCatalog.mutate(store, &random)
+            let products = try store.fetchAll(Product.self)
+            let phones = try store.fetchAll(Phone.self)
+            let names = products.map(\.name) + phones.map(\.name) + phones.map(\.maker)
+            for index in 0..<Self.queriesPerRound where failures == 0 {
+                let text = RandomCatalog.query(names: names, products: products, &random)
+                let context = "seed \(Self.seed) round \(round) query \(index): \(String(reflecting: text))"
+                failures += try checkProducts(store, products, text, context, &random)
+                failures += try checkPhones(store, phones, text, context, &random)
+            }
+        }
+        #expect(failures == 0)
+    }
+
+    private func checkProducts(
+        _ store: CatalogStore, _ products: [Product], _ text: String, _ context: String, _ random: inout SplitMix64
+    ) throws -> Int {
+        let scope = random.next(below: 3) == 0 ? ProductType.allCases[random.next(below: 3)] : nil
+        let sort = [SortField.name, .year, .price][random.next(below: 3)]
+        let request = ListRequest(scope: scope, sort: sort, isReversed: random.next(below: 4) == 0, searchText: text)
+        let expected = SearchReference.products(products, request)
+        let sections: [RecordSection<Product>] = try store.sections(request)
+        let actual = sections.flatMap { section in section.records.map { (section.name, $0.id!) } }
+        var failures = report(expected, actual, "\(context) \(request)", products.map { ($0.id!, $0.name) })
+
+        let limit = random.next(below: 6)
+        let offset = random.next(below: 4)
+        let threshold = random.next(below: 2) == 0 ? 0 : Int.max
+        let page = try store.searchPage(Product.self, request, limit: limit, offset: offset, orderedScanThreshold: threshold)
+        let expectedPage = Array(expected.dropFirst(offset).prefix(limit)).map(\.1)
+        if page.totalCount != expected.count || page.records.map(\.id!) != expectedPage {
+            Issue.record("page \(limit)@\(offset) threshold \(threshold): expected \(expected.count) \(expectedPage), got \(page.totalCount) \(page.records.map(\.id!)) — \(context) \(request)")
+            failures += 1
+        }
+
+        // The condition for other modules' SQL, planned without gram counts.
+        let (sql, arguments) = SearchQuery.sqlCondition(for: text, entity: .products, tableAlias: "p")
+        let ids = try store.queue.read { db in
+            try db.fetchAll(sql: "SELECT p.id FROM products p WHERE \(sql) ORDER BY p.id", arguments: arguments) {
+                try $0.decode(Int64.self, at: 0)
+            }
+        }
+        let all = SearchReference.products(products, ListRequest(searchText: text)).map(\.1).sorted()
+        if ids != all {
+            Issue.record("sqlCondition: expected \(all), got \(ids) — \(context)")
+            failures += 1
+        }
+        return failures
+    }
+
+    private func checkPhones(
+        _ store: CatalogStore, _ phones: [Phone], _ text: String, _ context: String, _ random: inout SplitMix64
+    ) throws -> Int {
+        let sort = [SortField.name, .maker, .year][random.next(below: 3)]
+        let request = ListRequest(entity: .phones, sort: sort, isReversed: random.next(below: 4) == 0, searchText: text)
+        let expected = SearchReference.phones(phones, request)
+        let sections: [RecordSection<Phone>] = try store.sections(request)
+        let actual = sections.flatMap { section in section.records.map { (section.name, $0.id!) } }
+        var failures = report(expected, actual, "\(context) \(request)", phones.map { ($0.id!, "\($0.name) / \($0.maker)") })
+        let count = try store.searchCount(request)
+        if count != expected.count {
+            Issue.record("phone count: expected \(expected.count), got \(count) — \(context)")
+            failures += 1
+        }
+        return failures
+    }
+
+    private func report(_ expected: [(String, Int64)], _ actual: [(String, Int64)], _ context: String, _ names: [(Int64, String)]) -> Int {
+        guard !expected.elementsEqual(actual, by: { $0 == $1 }) else { return 0 }
+        let catalog = names.map { "\($0.0): \(String(reflecting: $0.1))" }.joined(separator: "\n")
+        Issue.record("expected \(expected)\ngot \(actual)\n\(context)\ncatalog:\n\(catalog)")
+        return 1
+    }
+}
