@@ -14,6 +14,8 @@ struct Options {
     var memoryRows = 1_000_000
     var batchSize = 50
     var workloads: Set<String> = ["W1", "W2", "W3", "W4", "W5", "W6"]
+    /// The contenders to run besides raw C (the baseline always runs); nil for all.
+    var contenders: Set<String>?
     var workDirectory = ".bench-data"
     var output: String?
     /// Set in a child process: the workload, contender and database it runs.
@@ -23,7 +25,7 @@ struct Options {
         usage: catalog-bench [--tiny] [--only W1,W2,…] [--repetitions N] [--warmups N] [--seed N]
                              [--insert-rows N] [--fetch-rows N] [--search-rows N] [--queries N]
                              [--live-sizes N,N,…] [--open-rows N] [--memory-rows N] [--batch-size N]
-                             [--work-dir DIR] [--output FILE.md]
+                             [--contenders store,GRDB,…] [--work-dir DIR] [--output FILE.md]
 
         Runs each workload for raw C, this store and GRDB, and prints a Markdown table of medians (p99 for
         W3) with each contender's ratio to raw C. Datasets are generated once per size and seed into
@@ -76,6 +78,7 @@ struct Options {
             case "--memory-rows": memoryRows = try number(argument)
             case "--batch-size": batchSize = max(1, try number(argument))
             case "--only": workloads = Set(try value(argument).uppercased().split(separator: ",").map(String.init))
+            case "--contenders": contenders = Set(try value(argument).split(separator: ",").map(String.init))
             case "--work-dir": workDirectory = try value(argument)
             case "--output": output = try value(argument)
             case "--child": childWorkload = try value(argument)

@@ -18,7 +18,10 @@ do {
         }
         try ChildProcess.serve(workload: child.workload, contender: contender, database: child.database, options: options)
     } else {
-        var runner = Runner(options: options, contenders: contenders, fetchOnlyContenders: [codable], raw: raw,
+        let selected = options.contenders
+        func isSelected(_ contender: any Contender) -> Bool { selected?.contains(contender.name) ?? true }
+        var runner = Runner(options: options, contenders: [raw] + contenders.dropFirst().filter(isSelected),
+                            fetchOnlyContenders: [codable].filter(isSelected), raw: raw,
                             migrations: migrations)
         let start = ContinuousClock.now
         try runner.run()
