@@ -67,6 +67,46 @@ struct Runner {
         }
     }
 
+    /// Runs `body` for every contender, interleaved (warm-ups, then repetition 1 of each contender,
+    /// repetition 2 of each…), so that a change in the machine's load during the run (2 shared cores)
+    /// hits all contenders alike. One cell per contender: the median, "pending …", "failed", or "wrong
+    /// result" when its fingerprint differs from the first contender's (raw C).
+    func interleaved(
+        _ contenders: [any Contender], label: String, _ body: (any Contender, Int) throws -> Measured
+    ) -> [String: Report.Cell] {
+        var durations: [String: [Duration]] = [:]
+        var fingerprints: [String: Fingerprint] = [:]
+        var cells: [String: Report.Cell] = [:]
+        let runs = (0..<options.warmups).map { -1 - $0 } + Array(0..<options.repetitions)
+        for run in runs {
+            for contender in contenders where cells[contender.name] == nil {
+                log("\(label) \(contender.name)\(run < 0 ? " (warm-up)" : " #\(run + 1)")")
+                do {
+                    let measured = try body(contender, run)
+                    guard run >= 0 else { continue }
+                    durations[contender.name, default: []].append(measured.duration)
+                    fingerprints[contender.name] = measured.fingerprint
+                } catch let pending as Pending {
+                    cells[contender.name] = .text(pending.description)
+                } catch {
+                    log("\(label) \(contender.name) failed: \(error)")
+                    cells[contender.name] = .text("failed")
+                }
+            }
+        }
+        let expected = contenders.first.flatMap { fingerprints[$0.name] }
+        for contender in contenders where cells[contender.name] == nil {
+            guard let samples = durations[contender.name] else { continue }
+            if let expected, fingerprints[contender.name] != expected {
+                log("\(label) \(contender.name): result \(fingerprints[contender.name]!) differs from \(contenders[0].name)'s \(expected)")
+                cells[contender.name] = .text("wrong result")
+            } else {
+                cells[contender.name] = .time(Samples(samples).median)
+            }
+        }
+        return cells
+    }
+
     // MARK: - Files
 
     var workDirectory: URL { URL(fileURLWithPath: options.workDirectory, isDirectory: true) }
@@ -128,16 +168,11 @@ struct Runner {
     mutating func runInsert() throws {
         let rows = options.insertRows
         let products = catalog(rows: rows)
-        var cells: [String: Report.Cell] = [:]
-        var baseline: Fingerprint?
-        for contender in contenders {
-            log("W1 \(contender.name)")
-            cells[contender.name] = medianCell(contender, baseline: &baseline) { repetition in
-                let file = path("w1-\(contender.name.replacingOccurrences(of: " ", with: "-"))-\(repetition).sqlite")
-                remove(database: file)
-                defer { remove(database: file) }
-                return try contender.insert(products, intoNewDatabaseAt: file)
-            }
+        let cells = interleaved(contenders, label: "W1") { contender, run in
+            let file = path("w1-\(contender.name.replacingOccurrences(of: " ", with: "-"))-\(run).sqlite")
+            remove(database: file)
+            defer { remove(database: file) }
+            return try contender.insert(products, intoNewDatabaseAt: file)
         }
         report.append(.init(workload: "W1 insert \(rows.formatted()) products, one transaction, FTS maintained",
                             cells: cells, target: "store ≤ 1.15×"))
@@ -145,11 +180,8 @@ struct Runner {
 
     mutating func runFetch() throws {
         let file = try dataset(rows: options.fetchRows)
-        var cells: [String: Report.Cell] = [:]
-        var baseline: Fingerprint?
-        for contender in contenders + fetchOnlyContenders {
-            log("W2 \(contender.name)")
-            cells[contender.name] = medianCell(contender, baseline: &baseline) { _ in try contender.fetchSorted(databaseAt: file) }
+        let cells = interleaved(contenders + fetchOnlyContenders, label: "W2") { contender, _ in
+            try contender.fetchSorted(databaseAt: file)
         }
         report.append(.init(workload: "W2 fetch \(options.fetchRows.formatted()) products sorted by (type, name) into structs",
                             cells: cells, target: "store ≤ 1.3×, < GRDB Codable"))
@@ -208,25 +240,24 @@ struct Runner {
     mutating func runLiveUpdate() throws {
         for size in options.liveSizes {
             let source = try dataset(rows: size)
-            var cells: [String: Report.Cell] = [:]
-            var baseline: Fingerprint?
+            var files: [String: String] = [:]
             for contender in contenders {
-                log("W4 \(contender.name), \(size) rows")
                 let file = path("w4-\(contender.name.replacingOccurrences(of: " ", with: "-"))-\(size).sqlite")
-                do { try copy(source, to: file) } catch { cells[contender.name] = .text("failed"); continue }
-                defer { remove(database: file) }
-                var run = 0
-                cells[contender.name] = medianCell(contender, baseline: &baseline) { _ in
-                    run += 1
-                    // Each run changes other rows: ids run from 1 to `size` in a dataset.
-                    let change = LiveChange(
-                        insert: SyntheticProduct(type: CatalogGenerator.types[run % 3], name: "Live Café \(run) 新製品",
-                                                 yearIntroduced: 2025, introPrice: 99),
-                        renameID: Int64(10 + 2 * run), newName: "Renamed Über \(run)", deleteID: Int64(11 + 2 * run))
-                    return try contender.liveUpdate(databaseAt: file, change: change)
-                }
+                try copy(source, to: file)
+                files[contender.name] = file
             }
-            cells["store, writer in another process"] = nil
+            defer { for file in files.values { remove(database: file) } }
+            var runs: [String: Int] = [:]
+            let cells = interleaved(contenders, label: "W4 \(size) rows") { contender, _ in
+                let run = runs[contender.name, default: 0] + 1
+                runs[contender.name] = run
+                // Each run changes other rows: ids run from 1 to `size` in a dataset.
+                let change = LiveChange(
+                    insert: SyntheticProduct(type: CatalogGenerator.types[run % 3], name: "Live Café \(run) 新製品",
+                                             yearIntroduced: 2025, introPrice: 99),
+                    renameID: Int64(10 + 2 * run), newName: "Renamed Über \(run)", deleteID: Int64(11 + 2 * run))
+                return try contender.liveUpdate(databaseAt: files[contender.name]!, change: change)
+            }
             report.append(.init(workload: "W4 live update over \(size.formatted()) products (insert + rename + delete)",
                                 cells: cells, target: "store < 20 ms"))
         }
@@ -236,11 +267,8 @@ struct Runner {
 
     mutating func runOpen() throws {
         let file = try dataset(rows: options.openRows)
-        var cells: [String: Report.Cell] = [:]
-        var baseline: Fingerprint?
-        for contender in contenders {
-            log("W5 \(contender.name)")
-            cells[contender.name] = medianCell(contender, baseline: &baseline) { _ in try contender.openFirstPage(databaseAt: file) }
+        let cells = interleaved(contenders, label: "W5") { contender, _ in
+            try contender.openFirstPage(databaseAt: file)
         }
         report.append(.init(workload: "W5 open \(options.openRows.formatted()) products, show sections + first 50 rows",
                             cells: cells, target: "store < 50 ms"))
