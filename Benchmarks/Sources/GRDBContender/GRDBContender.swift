@@ -177,6 +177,9 @@ private final class LiveState: @unchecked Sendable {
         }
         let difference = rows.difference(from: previous).inferringMoves()
         let end = ContinuousClock.now
+        // A pool's observation may notify the initial value twice (it refetches when a write may have
+        // happened while it started): an empty change set is not the commit's yet.
+        if difference.isEmpty { return }
         self.previous = rows
         finish(.success((end, difference.matches(change, insertedID: rows.idOfName(change.insert.name)))))
     }
