@@ -125,8 +125,10 @@ extension Optional: DatabaseValueConvertible where Wrapped: DatabaseValueConvert
 
 extension RawRepresentable where Self: DatabaseValueConvertible, RawValue: DatabaseValueConvertible {
     /// A raw-representable value is stored as its raw value.
+    @inlinable  // specialized for the enum in its own module, without generic metadata lookups per row
     public var databaseValue: DatabaseValue { rawValue.databaseValue }
     /// Reads the raw value, then the case with that raw value.
+    @inlinable
     public static func fromDatabaseValue(_ value: DatabaseValue) -> Self? {
         RawValue.fromDatabaseValue(value).flatMap(Self.init(rawValue:))
     }

@@ -1,0 +1,40 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+// The benchmark of issue #6: this store against the raw SQLite C API and GRDB, in one run.
+//
+// A package of its own, so that the main package's `swift build` / `swift test` never build GRDB.
+// Each contender is its own target, so that no Swift module sees two module maps of <sqlite3.h>:
+//
+//   catalog-bench (executable) → BenchmarkSupport (PRNG, catalogs, schema, runner, report)
+//                              → RawSQLiteContender → BenchSQLite (libsqlite3, hand-written loops)
+//                              → GRDBContender      → GRDB 7.10.0
+//                              → StoreContender     → Catalog, SQLiteStore (this project)
+let package = Package(
+    name: "catalog-benchmarks",
+    platforms: [.macOS(.v15)],
+    dependencies: [
+        // Named, because a path dependency is otherwise known by its folder name (a worktree, a CI clone…).
+        .package(name: "catalog", path: ".."),
+        .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
+    ],
+    targets: [
+        .systemLibrary(name: "BenchSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .target(name: "BenchmarkSupport"),
+        .target(name: "RawSQLiteContender", dependencies: ["BenchmarkSupport", "BenchSQLite"]),
+        .target(
+            name: "GRDBContender",
+            dependencies: ["BenchmarkSupport", .product(name: "GRDB", package: "GRDB.swift")]),
+        .target(
+            name: "StoreContender",
+            dependencies: [
+                "BenchmarkSupport",
+                .product(name: "Catalog", package: "catalog"),
+                .product(name: "SQLiteStore", package: "catalog"),
+            ]),
+        .executableTarget(
+            name: "catalog-bench",
+            dependencies: ["BenchmarkSupport", "RawSQLiteContender", "GRDBContender", "StoreContender"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

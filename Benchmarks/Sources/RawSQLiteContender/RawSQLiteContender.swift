@@ -1,0 +1,257 @@
+import Foundation
+import BenchSQLite
+import BenchmarkSupport
+import Dispatch
+
+/// Hand-written prepared-statement loops over the same schema: the practical limit.
+public struct RawSQLiteContender: Contender {
+    public let name = "raw C"
+    /// The schema: the store's embedded migrations, in order.
+    let migrations: [String]
+
+    public init(migrations: [String]) {
+        self.migrations = migrations
+    }
+
+    /// Creates the schema at `path` by running the store's migrations, one transaction each.
+    func createSchema(_ db: RawConnection) throws {
+        for sql in migrations { try db.execute("BEGIN IMMEDIATE; \(sql); COMMIT") }
+    }
+
+    // MARK: - W1
+
+    public func insert(_ products: [SyntheticProduct], intoNewDatabaseAt path: String) throws -> Measured {
+        let db = try RawConnection(path: path, create: true)
+        try createSchema(db)
+        let insert = try db.prepare(BenchSQL.insertProduct)
+        defer { sqlite3_finalize(insert) }
+        let duration = try ContinuousClock().measure {
+            try db.execute("BEGIN IMMEDIATE")
+            for product in products {
+                bindText(insert, 1, product.type)
+                bindText(insert, 2, product.name)
+                bindText(insert, 3, Folding.fold(product.name))
+                sqlite3_bind_int64(insert, 4, Int64(product.yearIntroduced))
+                sqlite3_bind_double(insert, 5, product.introPrice)
+                try db.run(insert)
+            }
+            try db.execute("COMMIT")
+        }
+        return Measured(duration: duration, fingerprint: try countFingerprint(db))
+    }
+
+    /// Inserts a catalog fast, into a database the store created: how datasets are filled.
+    public func fill(databaseAt path: String, with products: [SyntheticProduct]) throws {
+        let db = try RawConnection(path: path)
+        let insert = try db.prepare(BenchSQL.insertProduct)
+        defer { sqlite3_finalize(insert) }
+        try db.execute("BEGIN IMMEDIATE")
+        for product in products {
+            bindText(insert, 1, product.type)
+            bindText(insert, 2, product.name)
+            bindText(insert, 3, Folding.fold(product.name))
+            sqlite3_bind_int64(insert, 4, Int64(product.yearIntroduced))
+            sqlite3_bind_double(insert, 5, product.introPrice)
+            try db.run(insert)
+        }
+        try db.execute("COMMIT; PRAGMA optimize; PRAGMA wal_checkpoint(TRUNCATE)")
+    }
+
+    private func countFingerprint(_ db: RawConnection) throws -> Fingerprint {
+        let count = try db.prepare("SELECT count(*) FROM products")
+        defer { sqlite3_finalize(count) }
+        var fingerprint = Fingerprint()
+        fingerprint.combine(try db.scalarInt(count))
+        return fingerprint
+    }
+
+    // MARK: - W2
+
+    public func fetchSorted(databaseAt path: String) throws -> Measured {
+        let db = try RawConnection(path: path)
+        let select = try db.prepare(BenchSQL.fetchSorted)
+        defer { sqlite3_finalize(select) }
+        var products: [BenchProduct] = []
+        let duration = try ContinuousClock().measure {
+            try db.execute("BEGIN")
+            while true {
+                let code = sqlite3_step(select)
+                guard code == SQLITE_ROW else { try db.check(code); break }
+                products.append(readProduct(select))
+            }
+            sqlite3_reset(select)
+            try db.execute("COMMIT")
+        }
+        return Measured(duration: duration, fingerprint: .ofIDs(products.lazy.map(\.id)))
+    }
+
+    // MARK: - W3
+
+    public func search(databaseAt path: String, queries: [SearchQuery]) throws -> [Measured] {
+        let db = try RawConnection(path: path)
+        let pageTrigram = try db.prepare(BenchSQL.searchPageTrigram)
+        let countTrigram = try db.prepare(BenchSQL.searchCountTrigram)
+        let pageScan = try db.prepare(BenchSQL.searchPageScan)
+        let countScan = try db.prepare(BenchSQL.searchCountScan)
+        defer { for statement in [pageTrigram, countTrigram, pageScan, countScan] { sqlite3_finalize(statement) } }
+        let clock = ContinuousClock()
+        return try queries.map { query in
+            var page: [BenchProduct] = []
+            var count: Int64 = 0
+            let duration = try clock.measure {
+                let (pageStatement, countStatement, argument) = query.usesTrigrams
+                    ? (pageTrigram, countTrigram, Folding.ftsPhrase(query.term))
+                    : (pageScan, countScan, query.term)
+                try db.execute("BEGIN")
+                bindText(pageStatement, 1, argument)
+                while true {
+                    let code = sqlite3_step(pageStatement)
+                    guard code == SQLITE_ROW else { try db.check(code); break }
+                    page.append(readProduct(pageStatement))
+                }
+                sqlite3_reset(pageStatement)
+                bindText(countStatement, 1, argument)
+                count = try db.scalarInt(countStatement)
+                try db.execute("COMMIT")
+            }
+            return Measured(duration: duration, fingerprint: .ofSearch(count: count, ids: page.map(\.id)))
+        }
+    }
+
+    // MARK: - W4
+
+    /// A hand-written observer: a reader connection on its own thread which, told of a commit, refetches the
+    /// list and diffs it with the previous one (`difference(from:)`).
+    public func liveUpdate(databaseAt path: String, change: LiveChange) throws -> Measured {
+        let observer = try RawObserver(path: path)
+        let writer = try RawConnection(path: path)
+        let committed = DispatchSemaphore(value: 0)
+        let delivered = DispatchSemaphore(value: 0)
+        let observerThread = Thread {
+            committed.wait()
+            observer.refetchAndDiff(change)
+            delivered.signal()
+        }
+        observerThread.start()
+
+        let start = ContinuousClock.now
+        let insert = try writer.prepare(BenchSQL.insertProduct)
+        let rename = try writer.prepare(BenchSQL.rename)
+        let delete = try writer.prepare(BenchSQL.delete)
+        defer { for statement in [insert, rename, delete] { sqlite3_finalize(statement) } }
+        try writer.execute("BEGIN IMMEDIATE")
+        bindText(insert, 1, change.insert.type)
+        bindText(insert, 2, change.insert.name)
+        bindText(insert, 3, Folding.fold(change.insert.name))
+        sqlite3_bind_int64(insert, 4, Int64(change.insert.yearIntroduced))
+        sqlite3_bind_double(insert, 5, change.insert.introPrice)
+        try writer.run(insert)
+        bindText(rename, 1, change.newName)
+        bindText(rename, 2, Folding.fold(change.newName))
+        sqlite3_bind_int64(rename, 3, change.renameID)
+        try writer.run(rename)
+        sqlite3_bind_int64(delete, 1, change.deleteID)
+        try writer.run(delete)
+        try writer.execute("COMMIT")
+        committed.signal()  // what a commit hook would do
+        delivered.wait()
+        let (end, isCorrect) = try observer.outcome!.get()
+        guard isCorrect else { throw WrongChangeSet(contender: name) }
+        return Measured(duration: end - start, fingerprint: Fingerprint())
+    }
+
+    // MARK: - W5
+
+    public func openFirstPage(databaseAt path: String) throws -> Measured {
+        var result = FirstPage()
+        let duration = try ContinuousClock().measure {
+            let db = try RawConnection(path: path)
+            let sections = try db.prepare(BenchSQL.sectionCounts)
+            let page = try db.prepare(BenchSQL.firstPage)
+            defer { sqlite3_finalize(sections); sqlite3_finalize(page) }
+            try db.execute("BEGIN")
+            while sqlite3_step(sections) == SQLITE_ROW {
+                result.sections.append((columnText(sections, 0), Int(sqlite3_column_int64(sections, 1))))
+            }
+            while sqlite3_step(page) == SQLITE_ROW { result.rows.append(readProduct(page)) }
+            try db.execute("COMMIT")
+        }
+        return Measured(duration: duration, fingerprint: result.fingerprint)
+    }
+
+    // MARK: - W6
+
+    /// What a batched controller keeps, written by hand: the sections with their counts, every id in
+    /// order, and the rows of the first batch.
+    public func controller(databaseAt path: String, batchSize: Int) throws -> Measured {
+        var result = FirstPage()
+        let duration = try ContinuousClock().measure {
+            let db = try RawConnection(path: path)
+            let sections = try db.prepare(BenchSQL.sectionCounts)
+            let ids = try db.prepare(BenchSQL.sortedIDs)
+            let batch = try db.prepare(BenchSQL.batch(batchSize))
+            defer { for statement in [sections, ids, batch] { sqlite3_finalize(statement) } }
+            try db.execute("BEGIN")
+            while sqlite3_step(sections) == SQLITE_ROW {
+                result.sections.append((columnText(sections, 0), Int(sqlite3_column_int64(sections, 1))))
+            }
+            var allIDs: [Int64] = []
+            allIDs.reserveCapacity(result.sections.reduce(0) { $0 + $1.count })
+            while sqlite3_step(ids) == SQLITE_ROW { allIDs.append(sqlite3_column_int64(ids, 0)) }
+            let first = allIDs.prefix(batchSize)
+            for (offset, id) in first.enumerated() { sqlite3_bind_int64(batch, Int32(offset + 1), id) }
+            var byID: [Int64: BenchProduct] = [:]
+            while sqlite3_step(batch) == SQLITE_ROW {
+                let product = readProduct(batch)
+                byID[product.id] = product
+            }
+            result.rows = first.compactMap { byID[$0] }
+            try db.execute("COMMIT")
+            withExtendedLifetime(allIDs) {}
+        }
+        return Measured(duration: duration, fingerprint: result.fingerprint)
+    }
+}
+
+/// W4's hand-written observer: a reader connection and the list it last read. Told of a commit, it
+/// refetches the list and diffs it with the previous one.
+///
+/// `@unchecked Sendable`: the runner's thread creates it and reads `outcome` only after the observer
+/// thread signals that it is done; the two never touch it at the same time (the semaphores order them).
+private final class RawObserver: @unchecked Sendable {
+    let reader: RawConnection
+    let list: OpaquePointer
+    private(set) var before: [LiveRow]
+    var outcome: Result<(ContinuousClock.Instant, Bool), any Error>?
+
+    init(path: String) throws {
+        reader = try RawConnection(path: path)
+        list = try reader.prepare(BenchSQL.liveList)
+        before = []
+        before = try fetch()
+    }
+
+    deinit { sqlite3_finalize(list) }
+
+    func fetch() throws -> [LiveRow] {
+        var rows: [LiveRow] = []
+        try reader.execute("BEGIN")
+        while true {
+            let code = sqlite3_step(list)
+            guard code == SQLITE_ROW else { try reader.check(code); break }
+            rows.append(LiveRow(id: sqlite3_column_int64(list, 0), type: columnText(list, 1), name: columnText(list, 2)))
+        }
+        sqlite3_reset(list)
+        try reader.execute("COMMIT")
+        return rows
+    }
+
+    func refetchAndDiff(_ change: LiveChange) {
+        outcome = Result {
+            let after = try fetch()
+            let difference = after.difference(from: before).inferringMoves()
+            let end = ContinuousClock.now
+            return (end, difference.matches(change, insertedID: after.idOfName(change.insert.name)))
+        }
+    }
+}

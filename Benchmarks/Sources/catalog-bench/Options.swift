@@ -1,0 +1,95 @@
+import Foundation
+
+/// The benchmark's parameters. Defaults are issue #6's sizes; `--tiny` is CI's smoke configuration.
+struct Options {
+    var seed: UInt64 = 42
+    var repetitions = 3
+    var warmups = 1
+    var insertRows = 100_000
+    var fetchRows = 100_000
+    var searchRows = 1_000_000
+    var queries = 500
+    var liveSizes = [10_000, 100_000, 1_000_000]
+    var openRows = 1_000_000
+    var memoryRows = 1_000_000
+    var batchSize = 50
+    var workloads: Set<String> = ["W1", "W2", "W3", "W4", "W5", "W6"]
+    /// The contenders to run besides raw C (the baseline always runs); nil for all.
+    var contenders: Set<String>?
+    var workDirectory = ".bench-data"
+    var output: String?
+    /// Set in a child process: the workload, contender and database it runs.
+    var child: (workload: String, contender: String, database: String)?
+
+    static let usage = """
+        usage: catalog-bench [--tiny] [--only W1,W2,…] [--repetitions N] [--warmups N] [--seed N]
+                             [--insert-rows N] [--fetch-rows N] [--search-rows N] [--queries N]
+                             [--live-sizes N,N,…] [--open-rows N] [--memory-rows N] [--batch-size N]
+                             [--contenders store,GRDB,…] [--work-dir DIR] [--output FILE.md]
+
+        Runs each workload for raw C, this store and GRDB, and prints a Markdown table of medians (p99 for
+        W3) with each contender's ratio to raw C. Datasets are generated once per size and seed into
+        --work-dir (default .bench-data) and reused.
+        """
+
+    struct UsageError: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    init(arguments: [String]) throws {
+        var iterator = arguments.makeIterator()
+        func value(_ flag: String) throws -> String {
+            guard let value = iterator.next() else { throw UsageError(description: "\(flag) needs a value\n\(Self.usage)") }
+            return value
+        }
+        func number(_ flag: String) throws -> Int {
+            let text = try value(flag).replacingOccurrences(of: "_", with: "")
+            guard let number = Int(text), number >= 0 else { throw UsageError(description: "\(flag): expected a count, got \(text)") }
+            return number
+        }
+        var childWorkload: String?, childContender: String?, childDatabase: String?
+        while let argument = iterator.next() {
+            switch argument {
+            case "--tiny":
+                repetitions = 1
+                warmups = 0
+                insertRows = 2_000
+                fetchRows = 2_000
+                searchRows = 2_000
+                queries = 40
+                liveSizes = [2_000]
+                openRows = 2_000
+                memoryRows = 2_000
+            case "--seed": seed = UInt64(try number(argument))
+            case "--repetitions": repetitions = max(1, try number(argument))
+            case "--warmups": warmups = try number(argument)
+            case "--insert-rows": insertRows = try number(argument)
+            case "--fetch-rows": fetchRows = try number(argument)
+            case "--search-rows": searchRows = try number(argument)
+            case "--queries": queries = try number(argument)
+            case "--live-sizes":
+                liveSizes = try value(argument).split(separator: ",").map {
+                    guard let size = Int($0.replacingOccurrences(of: "_", with: "")), size >= 100 else {
+                        throw UsageError(description: "--live-sizes: expected sizes of 100 or more, got \($0)")
+                    }
+                    return size
+                }
+            case "--open-rows": openRows = try number(argument)
+            case "--memory-rows": memoryRows = try number(argument)
+            case "--batch-size": batchSize = max(1, try number(argument))
+            case "--only": workloads = Set(try value(argument).uppercased().split(separator: ",").map(String.init))
+            case "--contenders": contenders = Set(try value(argument).split(separator: ",").map(String.init))
+            case "--work-dir": workDirectory = try value(argument)
+            case "--output": output = try value(argument)
+            case "--child": childWorkload = try value(argument)
+            case "--contender": childContender = try value(argument)
+            case "--database": childDatabase = try value(argument)
+            case "-h", "--help": throw UsageError(description: Self.usage)
+            default: throw UsageError(description: "unknown argument \(argument)\n\(Self.usage)")
+            }
+        }
+        if let childWorkload, let childContender, let childDatabase {
+            child = (childWorkload, childContender, childDatabase)
+        }
+    }
+}

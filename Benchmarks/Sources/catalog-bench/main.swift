@@ -1,0 +1,36 @@
+import BenchmarkSupport
+import Foundation
+import GRDBContender
+import RawSQLiteContender
+import StoreContender
+
+// catalog-bench: issue #6's workloads for raw C, this store and GRDB, in one run. See ../README.md.
+do {
+    let options = try Options(arguments: Array(CommandLine.arguments.dropFirst()))
+    let migrations = StoreContender.migrations
+    let raw = RawSQLiteContender(migrations: migrations)
+    let contenders: [any Contender] = [raw, StoreContender(), GRDBContender(migrations: migrations)]
+    let codable = GRDBContender(migrations: migrations, decoding: .codable)
+
+    if let child = options.child {
+        guard let contender = contenders.first(where: { $0.name == child.contender }) else {
+            throw Options.UsageError(description: "unknown contender \(child.contender)")
+        }
+        try ChildProcess.serve(workload: child.workload, contender: contender, database: child.database, options: options)
+    } else {
+        let selected = options.contenders
+        func isSelected(_ contender: any Contender) -> Bool { selected?.contains(contender.name) ?? true }
+        var runner = Runner(options: options, contenders: [raw] + contenders.dropFirst().filter(isSelected),
+                            fetchOnlyContenders: [codable].filter(isSelected), raw: raw,
+                            migrations: migrations)
+        let start = ContinuousClock.now
+        try runner.run()
+        let markdown = runner.report.markdown
+        print(markdown)
+        if let output = options.output { try (markdown + "\n").write(toFile: output, atomically: true, encoding: .utf8) }
+        runner.log("done in \(Report.Cell.time(ContinuousClock.now - start).rendered)")
+    }
+} catch {
+    FileHandle.standardError.write(Data("catalog-bench: \(error)\n".utf8))
+    exit(1)
+}
