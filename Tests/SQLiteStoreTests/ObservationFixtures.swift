@@ -1,6 +1,5 @@
 import Foundation
 import SQLiteStore
-import Synchronization
 import Testing
 
 /// A database file in a fresh temporary directory, with a tracked table `items(id, name)`; the directory
