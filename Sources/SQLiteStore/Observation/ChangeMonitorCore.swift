@@ -26,6 +26,8 @@ final class ChangeMonitorCore: Sendable {
         /// Set when a subscriber needs the log read although nothing committed.
         var needsRead = false
         var isStopped = false
+        /// The monitor's thread, once it runs.
+        var thread: pthread_t?
         var statistics = ChangeMonitor.Statistics()
     }
 
@@ -79,7 +81,14 @@ final class ChangeMonitorCore: Sendable {
         }
         guard wasRunning else { return }
         signal.signal()
-        exited.wait()
+        // On the monitor's own thread (the last reference to the monitor released by a delivery),
+        // the loop ends after this iteration: waiting would wait for itself.
+        if !isMonitorThread { exited.wait() }
+    }
+
+    /// Whether the caller runs on the monitor's thread.
+    private var isMonitorThread: Bool {
+        state.withLock { state in state.thread.map { pthread_equal($0, pthread_self()) != 0 } ?? false }
     }
 
     /// Marks the monitor stopped and ends every subscriber's sequence; called as the thread exits.
@@ -97,6 +106,7 @@ final class ChangeMonitorCore: Sendable {
     /// The monitor's thread: opens the read connection, reports readiness, then waits for commits
     /// until stopped.
     func run(path: String, configuration: Configuration, ready: @Sendable (Result<Void, any Error>) -> Void) {
+        state.withLock { $0.thread = pthread_self() }
         defer {
             finishSubscribers()
             exited.signal()
@@ -171,10 +181,14 @@ final class ChangeMonitorCore: Sendable {
         let read = try reader.read(db, after: cursors.values.min() ?? reader.sequence, limit: options.maximumPendingChanges,
                                    acknowledging: dataVersion)
         var deliveries: [(Subscription, DatabaseChanges)] = []
+        // Strong references taken under the lock are released after it: a subscription's deinit
+        // unregisters, which takes the lock.
+        var retained: [Subscription] = []
         state.withLock { state in
             state.latestSequence = max(state.latestSequence, read.toSequence)
             for (id, cursor) in cursors {
                 guard var subscriber = state.subscribers[id], let subscription = subscriber.subscription else { continue }
+                retained.append(subscription)
                 let slice = read.dropping(through: cursor)
                 subscriber.cursor = max(cursor, slice.toSequence)
                 state.subscribers[id] = subscriber
@@ -185,6 +199,7 @@ final class ChangeMonitorCore: Sendable {
             }
         }
         for (subscription, changes) in deliveries { subscription.deliver(changes) }
+        withExtendedLifetime(retained) {}
         return true
     }
 }

@@ -11,10 +11,12 @@ struct LogReader {
 
     /// Reads the starting point.
     init(_ db: Database) throws {
+        // data_version first: a commit landing between the two reads is then both in `sequence` and
+        // seen as new by the next check (a harmless extra read), never in neither.
+        dataVersion = try Self.dataVersion(db)
         (schemaVersion, sequence) = try db.inTransaction(.deferred) {
             (try Self.schemaVersion(db), try ChangeLog.currentSequence(db))
         }
-        dataVersion = try Self.dataVersion(db)
     }
 
     /// The current `data_version` when another connection, in this process or another, committed
