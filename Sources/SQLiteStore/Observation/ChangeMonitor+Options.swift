@@ -24,7 +24,8 @@ extension ChangeMonitor {
         public var wakeUps = 0
         /// Times `PRAGMA data_version` showed a commit and the monitor read the log.
         public var logReads = 0
-        /// Change sets delivered, to all subscribers.
+        /// Change sets handed to subscribers, all subscribers together (before a busy consumer's mailbox
+        /// merges them).
         public var deliveries = 0
         /// Incomplete change sets delivered: each one makes its subscriber fall back to a full refetch.
         public var incompleteDeliveries = 0

@@ -59,7 +59,8 @@ final class ChangeMonitorCore: Sendable {
                 subscription.finish()
             } else {
                 state.subscribers[id] = Subscriber(subscription: subscription, cursor: sequence ?? state.latestSequence)
-                state.needsRead = state.needsRead || sequence != nil
+                // Read at once: the log after `sequence`, or what other subscribers were just sent.
+                state.needsRead = true
             }
             return subscription
         }
