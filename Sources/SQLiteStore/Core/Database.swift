@@ -22,6 +22,8 @@ public final class Database {
 
     private var statementCache: [String: Statement] = [:]
     private var traceBox: Unmanaged<TraceBox>?
+    /// The handlers of ``addCommitHandler(_:)``, released when the connection is deallocated.
+    var commitHandlers: Unmanaged<CommitHandlers>?
     var savepointDepth = 0
 
     /// Opens (and, unless read-only, creates) the database at `path` and configures the connection.
@@ -55,6 +57,7 @@ public final class Database {
     deinit {
         closeIgnoringErrors()
         traceBox?.release()
+        commitHandlers?.release()
     }
 
     private func setUp() throws {

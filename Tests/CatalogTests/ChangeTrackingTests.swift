@@ -1,0 +1,50 @@
+import Catalog
+import Foundation
+import SQLiteStore
+import Testing
+
+struct ChangeTrackingTests {
+    @Test func theMigrationIsTheChangeLogsGeneratedSQL() throws {
+        let migration = try #require(CatalogMigrations.all.first { $0.name == "track_changes" })
+        let generated = ChangeLog.installationSQL() + ChangeLog.trackingSQL(forTable: "products")
+            + ChangeLog.trackingSQL(forTable: "phones")
+        #expect(normalized(migration.sql) == normalized(generated))
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func productInsertsRenamesAndDeletesAreLoggedAndDelivered() async throws {
+        let directory = FileManager.default.temporaryDirectory.appending(path: "catalog-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appending(path: "catalog.sqlite").path
+        let store = try CatalogStore(path: path)
+        let old = try store.insert(Product(type: .device, name: "iPod", yearIntroduced: 2001, introPrice: 399))
+        let start = try store.queue.read { db in try ChangeLog.currentSequence(db) }
+
+        let monitor = try ChangeMonitor(path: path)
+        let changes = monitor.changes(after: start)
+        let new = try store.insert(Product(type: .device, name: "iPhone", yearIntroduced: 2007, introPrice: 599))
+        var renamed = new
+        renamed.name = "iPhone 2G"
+        try store.update(renamed)
+        try store.delete(Product.self, id: try #require(old.id))
+
+        var received = DatabaseChanges(fromSequence: start, toSequence: start, changes: [])
+        for await delivery in changes {
+            received.append(delivery)
+            if received.toSequence >= start + 3 { break }
+        }
+        #expect(received.isComplete)
+        #expect(received.changes.map { "\($0.kind) \($0.table) \($0.rowID)" } == [
+            "insert products \(new.id!)", "update products \(new.id!)", "delete products \(old.id!)",
+        ])
+    }
+
+    /// The SQL without comments and with single spaces.
+    private func normalized(_ sql: String) -> String {
+        sql.split(separator: "\n")
+            .map { $0.split(separator: "--", maxSplits: 1, omittingEmptySubsequences: false).first ?? "" }
+            .joined(separator: " ")
+            .split(whereSeparator: \.isWhitespace).joined(separator: " ")
+    }
+}
