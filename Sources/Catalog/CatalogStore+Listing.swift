@@ -60,3 +60,28 @@ extension CatalogStore {
         return try delete(Record.self, id: record.id!)
     }
 }
+
+extension CatalogStore {
+    /// A controller over the result of `request` that tracks the database's changes: fetched, with the
+    /// change-log position of its result, ready for ``FetchedResultsController/applyPendingChanges()``
+    /// or ``FetchedResultsController/changeSets(from:)``.
+    ///
+    /// For a database file the controller reads through its own connection, so that reading never
+    /// waits for this store's writes (WAL); an in-memory store shares its connection.
+    ///
+    /// - Parameter batchSize: entities loaded at a time; 0 loads them all at each read.
+    /// - Throws: ``CatalogError/invalidValue(field:value:reason:)`` for a request that does not fit the
+    ///   entity, ``DatabaseError`` when reading fails.
+    public func trackedResults<Record: CatalogRecord>(
+        _ type: Record.Type, _ request: ListRequest, batchSize: Int = 50
+    ) throws -> FetchedResultsController<Record> {
+        precondition(request.entity == Record.entity, "a \(request.entity) request for \(Record.self)")
+        try request.validate()
+        var fetch = Record.fetchRequest(for: request)
+        fetch.batchSize = batchSize
+        let reader = queue.path == ":memory:" ? queue : try DatabaseQueue(path: queue.path, configuration: queue.configuration)
+        let controller = FetchedResultsController(request: fetch, queue: reader)
+        try controller.startTracking()
+        return controller
+    }
+}
