@@ -24,15 +24,7 @@ extension CatalogStore {
 
     /// The records of a request, in sections, all loaded.
     public func sections<Record: CatalogRecord>(_ request: ListRequest) throws -> [RecordSection<Record>] {
-        let controller = try fetchedResults(Record.self, request)
-        var sections: [RecordSection<Record>] = []
-        var objects = try controller.fetchedObjects[...]
-        for section in controller.sections {
-            sections.append(RecordSection(
-                name: section.name, indexTitle: section.indexTitle, records: Array(objects.prefix(section.numberOfObjects))))
-            objects = objects.dropFirst(section.numberOfObjects)
-        }
-        return sections
+        try fetchedResults(Record.self, request).recordSections()
     }
 
     /// The record at `path` in the result of `request`, reading one batch.
@@ -83,5 +75,19 @@ extension CatalogStore {
         let controller = FetchedResultsController(request: fetch, queue: reader)
         try controller.startTracking()
         return controller
+    }
+}
+
+extension FetchedResultsController where Entity: CatalogRecord {
+    /// The whole result as sections of records, read a batch at a time.
+    public func recordSections() throws -> [RecordSection<Entity>] {
+        var sections: [RecordSection<Entity>] = []
+        var objects = try fetchedObjects[...]
+        for section in self.sections {
+            sections.append(RecordSection(
+                name: section.name, indexTitle: section.indexTitle, records: Array(objects.prefix(section.numberOfObjects))))
+            objects = objects.dropFirst(section.numberOfObjects)
+        }
+        return sections
     }
 }

@@ -49,6 +49,21 @@ func reportingFailures(_ body: () throws -> Void) throws {
     }
 }
 
+/// Runs an async command's body; a failure becomes one line on standard error and the exit code for its kind.
+func reportingFailures(_ body: () async throws -> Void) async throws {
+    do {
+        try await body()
+    } catch let error as ExitCode {
+        throw error
+    } catch let error as ValidationError {
+        throw error
+    } catch {
+        let (message, status) = explain(error)
+        Terminal.note("error: " + message)
+        throw ExitCode(status.rawValue)
+    }
+}
+
 /// The one-line message and exit status for an error.
 func explain(_ error: any Error) -> (String, ExitStatus) {
     switch error {

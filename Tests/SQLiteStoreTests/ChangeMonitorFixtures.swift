@@ -6,7 +6,7 @@ import Testing
 ///
 /// - Returns: the deliveries received, in order.
 func collect(
-    _ sequence: DatabaseChangeSequence, timeout: Duration = .seconds(5),
+    _ sequence: DatabaseChangeSequence, timeout: Duration = .seconds(20),
     until done: @escaping @Sendable ([DatabaseChanges]) -> Bool
 ) async -> [DatabaseChanges] {
     await withTaskGroup(of: [DatabaseChanges]?.self) { group in
