@@ -34,6 +34,16 @@ public struct Configuration: Sendable {
     /// The number of prepared statements ``Database/cachedStatement(sql:)`` keeps. Default 64.
     public var statementCacheCapacity = 64
 
+    /// The most pages the database file may grow to (`PRAGMA max_page_count`), or nil for SQLite's
+    /// limit. A write that needs more fails with `SQLITE_FULL` and is rolled back, as on a full disk:
+    /// use it as a quota, or to test how a program copes with a full disk. Default nil.
+    ///
+    /// The limit belongs to the connection, not the file, so every connection sets its own. It never
+    /// shrinks a file: a value below the current size acts as the current size.
+    ///
+    /// Related SQLite documentation: <https://www.sqlite.org/pragma.html#pragma_max_page_count>
+    public var maximumPageCount: Int?
+
     /// A default configuration.
     public init() {}
 
