@@ -34,12 +34,13 @@ public enum SeedFile: Sendable, Equatable {
 
     /// Reads a seed file from disk.
     ///
-    /// - Throws: ``CatalogError/invalidFile(path:reason:)`` when it cannot be read or parsed.
+    /// - Throws: ``CatalogError/inaccessibleFile(path:reason:)`` when it cannot be read,
+    ///   ``CatalogError/invalidFile(path:reason:)`` when it cannot be parsed.
     public init(contentsOf path: String) throws {
         guard let data = FileManager.default.contents(atPath: path) else {
             var isDirectory: ObjCBool = false
             let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
-            throw CatalogError.invalidFile(
+            throw CatalogError.inaccessibleFile(
                 path: path, reason: !exists ? "no such file" : isDirectory.boolValue ? "it is a directory" : "it cannot be read")
         }
         try self.init(data: data, path: path)
