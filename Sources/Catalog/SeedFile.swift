@@ -108,6 +108,10 @@ public enum SeedFile: Sendable, Equatable {
             return "\(place(context.codingPath)): expected \(type)"
         case .valueNotFound(let type, let context):
             return "\(place(context.codingPath)): expected \(type), found null"
+        case .dataCorrupted(let context) where context.codingPath.isEmpty:
+            // The text parsed as JSON already: Foundation on Linux says "not valid JSON" for a number
+            // that does not fit its field, without saying which.
+            return "a number does not fit its field (a year must be a whole number)"
         case .dataCorrupted(let context):
             return "\(place(context.codingPath)): \(context.debugDescription)"
         @unknown default:
