@@ -116,5 +116,5 @@ struct SQLInjectionTests {
         #expect(traced.count > 100)
         #expect(traced.filter { $0.contains("inj") }.isEmpty)
         #expect(try store.fetchAll(Phone.self).map(\.name).sorted() == Self.payloads.sorted())
-    }}
+    }
 }
