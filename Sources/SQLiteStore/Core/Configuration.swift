@@ -31,6 +31,15 @@ public struct Configuration: Sendable {
     /// Called with the SQL of each statement as it starts, for logging or tests.
     public var trace: (@Sendable (String) -> Void)?
 
+    /// Called with each new connection once its file is known to be a readable database, and before
+    /// the connection writes anything to it (such as switching it to WAL): a place to refuse a file
+    /// that belongs to another program, by throwing. Default nil.
+    ///
+    /// ```swift
+    /// configuration.prepareDatabase = { db in try migrator.validate(db) }
+    /// ```
+    public var prepareDatabase: (@Sendable (Database) throws -> Void)?
+
     /// The number of prepared statements ``Database/cachedStatement(sql:)`` keeps. Default 64.
     public var statementCacheCapacity = 64
 

@@ -81,6 +81,7 @@ public final class Database {
         // Reading the schema fails with SQLITE_NOTADB on a file that is not a database: fail at open.
         try execute(sql: "PRAGMA schema_version")
         try execute(sql: "PRAGMA foreign_keys = \(configuration.foreignKeysEnabled ? "ON" : "OFF")")
+        try configuration.prepareDatabase?(self)
         if !configuration.isReadonly && !isInMemory {
             try execute(sql: "PRAGMA journal_mode = \(configuration.journalMode.rawValue)")
             try execute(sql: "PRAGMA synchronous = \(configuration.synchronous.rawValue)")
