@@ -13,7 +13,7 @@ struct DamagedFileTests {
     ]
 
     enum Damage: String, CaseIterable, Sendable {
-        case notSQLite, truncatedToHalf, truncatedHeader, newerSchema
+        case notSQLite, truncatedToHalf, truncatedHeader, newerSchema, anotherProgramsDatabase
 
         /// What the error line says.
         var message: String {
@@ -21,6 +21,7 @@ struct DamagedFileTests {
             case .notSQLite: "the file is not an SQLite database (SQLITE_NOTADB)"
             case .truncatedToHalf, .truncatedHeader: "the database file is damaged"
             case .newerSchema: "the database is at schema version 9999, newer than this program knows"
+            case .anotherProgramsDatabase: "the database was made by another program: it has tables (notes) but no schema_migrations table"
             }
         }
     }
@@ -30,6 +31,18 @@ struct DamagedFileTests {
         let path = workspace.path("damaged.sqlite")
         if damage == .notSQLite {
             return try workspace.write(String(repeating: "These are my notes, not a database.\n", count: 200), to: "damaged.sqlite")
+        }
+        if damage == .anotherProgramsDatabase {
+            // Another program's database, in SQLite's default rollback-journal mode.
+            var configuration = Configuration()
+            configuration.journalMode = .delete
+            let queue = try DatabaseQueue(path: path, configuration: configuration)
+            try queue.write { db in
+                try db.execute(sql: "CREATE TABLE notes(id INTEGER PRIMARY KEY, text TEXT)")
+                try db.execute(sql: "INSERT INTO notes(text) VALUES ('do not touch')")
+            }
+            try queue.close()
+            return path
         }
         let store = try CatalogStore(path: path)
         try store.seed([SeedFile.products(SyntheticCatalog.products(count: 2_000, seed: 2))])
@@ -43,7 +56,7 @@ struct DamagedFileTests {
         switch damage {
         case .truncatedToHalf: try handle.truncate(atOffset: UInt64(fileSize(path) / 2))
         case .truncatedHeader: try handle.truncate(atOffset: 60)
-        case .notSQLite, .newerSchema: break
+        case .notSQLite, .newerSchema, .anotherProgramsDatabase: break
         }
         try handle.close()
         return path
@@ -98,6 +111,30 @@ struct DamagedFileTests {
             (error as? DatabaseError).map { ResultCode.SQLITE_READONLY ~= $0.resultCode } ?? false
         }
         try store.queue.close()
+        #expect(fileBytes(workspace.database) == bytes)
+    }
+
+    /// ``Configuration/prepareDatabase`` sees the file before the connection writes anything (such as
+    /// switching it to WAL), so a refusal leaves it as it was; the migrator refuses another program's
+    /// database without creating its table.
+    @Test func aRefusalAtOpenWritesNothing() throws {
+        let workspace = try Workspace()
+        var rollback = Configuration()
+        rollback.journalMode = .delete
+        let other = try DatabaseQueue(path: workspace.database, configuration: rollback)
+        try other.write { db in try db.execute(sql: "CREATE TABLE notes(text TEXT)") }
+        try other.close()
+        let bytes = fileBytes(workspace.database)
+
+        let migrator = try Migrator(migrations: [Migration(version: 1, name: "create_t", sql: "CREATE TABLE t(id INTEGER)")])
+        var configuration = Configuration()
+        configuration.prepareDatabase = { db in try migrator.validate(db) }
+        #expect(throws: MigrationError.self) { try DatabaseQueue(path: workspace.database, configuration: configuration) }
+        #expect(fileBytes(workspace.database) == bytes)
+
+        let unchecked = try DatabaseQueue(path: workspace.database, configuration: rollback)
+        #expect(throws: MigrationError.self) { try unchecked.writeWithoutTransaction { db in try migrator.migrate(db) } }
+        try unchecked.close()
         #expect(fileBytes(workspace.database) == bytes)
     }
 
