@@ -70,6 +70,13 @@ let package = Package(
         .testTarget(name: "FetchedResultsTests", dependencies: ["FetchedResults", "TestSupport"]),
         .testTarget(name: "CatalogTests", dependencies: ["Catalog", "TestSupport"]),
         .testTarget(name: "CatalogCLITests", dependencies: ["CatalogCLI", "TestSupport", "catalog"]),
+        // Concurrent writers, crashes, full disks, damaged files, hostile input: see README "Guarantees".
+        .testTarget(
+            name: "ReliabilityTests",
+            dependencies: ["SQLiteStore", "FetchedResults", "Catalog", "TestSupport", "catalog", "reliability-fixture"]
+        ),
+        // A tiny program the reliability tests kill in the middle of a long migration.
+        .executableTarget(name: "reliability-fixture", dependencies: ["SQLiteStore"], path: "Tests/ReliabilityFixture"),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -63,13 +63,13 @@ extension CatalogCommand {
                 case .products:
                     let product = Product(
                         type: try ProductType(parsing: type!), name: name!,
-                        yearIntroduced: try Self.parseYear(year!),
-                        introPrice: try parseAmount(price!, field: "price"))
+                        yearIntroduced: try FieldParsing.year(year!),
+                        introPrice: try FieldParsing.amount(price!, field: "price"))
                     try report(try store.openStore().insert(product))
                 case .phones:
                     let phone = Phone(
-                        name: name!, maker: maker!, yearReleased: try Self.parseYear(year!), operatingSystem: os!,
-                        screenInches: try parseAmount(screen!, field: "screen"))
+                        name: name!, maker: maker!, yearReleased: try FieldParsing.year(year!), operatingSystem: os!,
+                        screenInches: try FieldParsing.amount(screen!, field: "screen"))
                     try report(try store.openStore().insert(phone))
                 }
             }
@@ -78,20 +78,6 @@ extension CatalogCommand {
         private func report<Record: RenderableRecord>(_ record: Record) throws {
             Terminal.print(store.json ? try renderJSON(PathedRecord(path: nil, record: record)) : "Added \(record.summary)")
         }
-
-        static func parseYear(_ text: String) throws -> Int {
-            guard let year = Int(text.trimmingCharacters(in: .whitespaces)) else {
-                throw CatalogError.invalidValue(field: "year", value: text, reason: "expected a year such as 2007")
-            }
-            return year
-        }
     }
 }
 
-/// A decimal number typed by a user (`599`, `599.00`), strictly parsed.
-func parseAmount(_ text: String, field: String) throws -> Double {
-    guard let value = Double(text.trimmingCharacters(in: .whitespaces)), value.isFinite else {
-        throw CatalogError.invalidValue(field: field, value: text, reason: "expected a number such as 599.00")
-    }
-    return value
-}

@@ -72,8 +72,7 @@ func explain(_ error: any Error) -> (String, ExitStatus) {
         case .invalidValue: return (error.description, .invalidInput)
         case .notFound, .indexPathOutOfRange: return (error.description, .notFound)
         case .duplicateName: return (error.description, .conflict)
-        case .invalidFile(_, let reason) where reason == "no such file" || reason.hasPrefix("it "):
-            return (error.description, .noInput)
+        case .inaccessibleFile: return (error.description, .noInput)
         case .invalidFile: return (error.description, .invalidInput)
         }
     case let error as ItemPathParseError:
@@ -101,6 +100,9 @@ private func explain(_ error: DatabaseError) -> (String, ExitStatus) {
         return ("the database file is damaged: \(error.message) \(detail)", .unusableDatabase)
     case .SQLITE_CANTOPEN:
         return ("cannot open the database: \(error.message) \(detail)", .unusableDatabase)
+    case .SQLITE_READONLY where code == .SQLITE_READONLY_DIRECTORY:
+        return ("the database's folder is read-only: SQLite needs to create its -wal and -shm files beside the database \(detail)",
+                .unusableDatabase)
     case .SQLITE_READONLY:
         return ("the database is read-only: \(error.message) \(detail)", .unusableDatabase)
     case .SQLITE_FULL:
