@@ -64,8 +64,8 @@ extension CatalogCommand {
                     }
                     if let name { product.name = name }
                     if let type { product.type = try ProductType(parsing: type) }
-                    if let year { product.yearIntroduced = try Add.parseYear(year) }
-                    if let price { product.introPrice = try parseAmount(price, field: "price") }
+                    if let year { product.yearIntroduced = try FieldParsing.year(year) }
+                    if let price { product.introPrice = try FieldParsing.amount(price, field: "price") }
                     try catalog.update(product)
                     try report(try catalog.fetchOne(Product.self, id: id) ?? product)
                 case .phones:
@@ -75,8 +75,8 @@ extension CatalogCommand {
                     if let name { phone.name = name }
                     if let maker { phone.maker = maker }
                     if let os { phone.operatingSystem = os }
-                    if let year { phone.yearReleased = try Add.parseYear(year) }
-                    if let screen { phone.screenInches = try parseAmount(screen, field: "screen") }
+                    if let year { phone.yearReleased = try FieldParsing.year(year) }
+                    if let screen { phone.screenInches = try FieldParsing.amount(screen, field: "screen") }
                     try catalog.update(phone)
                     try report(try catalog.fetchOne(Phone.self, id: id) ?? phone)
                 }
