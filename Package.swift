@@ -73,7 +73,9 @@ let package = Package(
         // Concurrent writers, crashes, full disks, damaged files, hostile input: see README "Guarantees".
         .testTarget(
             name: "ReliabilityTests",
-            dependencies: ["SQLiteStore", "FetchedResults", "Catalog", "TestSupport", "catalog", "reliability-fixture"]
+            dependencies: [
+                "SQLiteStore", "FetchedResults", "Catalog", "TestSupport", "catalog", "reliability-fixture", "store-writer-fixture",
+            ]
         ),
         // A tiny program the reliability tests kill in the middle of a long migration.
         .executableTarget(name: "reliability-fixture", dependencies: ["SQLiteStore"], path: "Tests/ReliabilityFixture"),

@@ -22,6 +22,8 @@ struct ParserPropertyTests {
         .text("ProductType(parsing:)", corpus: ["device", "Desktop", " PORTABLE "], productType),
         .text("record name validation", corpus: ["iPod", " Café Crème ", "東京タワー", String(repeating: "n", count: 200)], name),
         ParserContract(name: "SeedFile(data:path:)", corpus: seedCorpus, check: seedFile),
+        .text("SearchQuery and the search SQL", corpus: ["mac", "iphone 599 2007", "東京　タワー", "\"*^:()- AND OR NEAR"], search),
+        .text("#Predicate translation of captured text", corpus: ["Mac", "o", "%", "_", "'"], predicate),
     ]
 
     @Test(arguments: parsers)
@@ -85,6 +87,55 @@ struct ParserPropertyTests {
             && !trimmed.unicodeScalars.contains { $0.properties.generalCategory == .control || $0 == "\u{FFFD}" }
         return outcome(valid ? trimmed : nil, field: "name") {
             try Product(type: .device, name: text, yearIntroduced: 2000, introPrice: 1).validated().name
+        }
+    }
+
+    /// The seeded catalog the search and predicate contracts run against.
+    static let catalog: CatalogStore = {
+        do {
+            let store = try CatalogStore.inMemory()
+            try store.seed(SeedFile.builtIn)
+            return store
+        } catch {
+            fatalError("cannot make the test catalog: \(error)")
+        }
+    }()
+
+    /// Terms are the text's white-space-separated runs that fold to something, and searching never
+    /// raises an SQLite error: the text is data, never syntax.
+    static func search(_ text: String) -> String? {
+        let query = SearchQuery(text)
+        let runs = text.unicodeScalars.split(whereSeparator: { $0.properties.isWhitespace })
+            .map { String(String.UnicodeScalarView($0)) }.filter { !TextFolding.fold($0).isEmpty }
+        if query.terms.map(\.text) != runs { return "terms \(query.terms.map(\.text)), expected \(runs)" }
+        do {
+            for entity in Entity.allCases {
+                let request = ListRequest(entity: entity, searchText: text)
+                _ = try catalog.searchCount(request)
+                switch entity {
+                case .products: let _: [RecordSection<Product>] = try catalog.sections(request)
+                case .phones: let _: [RecordSection<Phone>] = try catalog.sections(request)
+                }
+            }
+            return nil
+        } catch {
+            return "threw \(error)"
+        }
+    }
+
+    /// A predicate capturing the text selects in SQLite exactly the rows `Predicate.evaluate` selects.
+    static func predicate(_ text: String) -> String? {
+        let predicate = #Predicate<Product> { $0.name.contains(text) || $0.name.starts(with: text) || $0.name == text }
+        do {
+            let products = try catalog.fetchAll(Product.self)
+            let expected = Set(try products.filter { try predicate.evaluate($0) }.compactMap(\.id))
+            let request = FetchRequest<Product>(predicate: predicate, sortDescriptors: [SortDescriptor(\.name)])
+            let controller = FetchedResultsController(request: request, queue: catalog.queue)
+            try controller.performFetch()
+            let actual = Set(try controller.fetchedObjects.compactMap(\.id))
+            return actual == expected ? nil : "SQLite selected \(actual.sorted()), Swift \(expected.sorted())"
+        } catch {
+            return "threw \(error)"
         }
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import SQLiteStore
+import TestSupport
 import Testing
 
 struct ChangeMonitorTests {
