@@ -13,13 +13,20 @@ extension CatalogStore {
     public func fetchedResults<Record: CatalogRecord>(
         _ type: Record.Type, _ request: ListRequest, batchSize: Int = 0
     ) throws -> FetchedResultsController<Record> {
+        let controller = try makeController(Record.self, request, batchSize: batchSize, queue: queue)
+        try controller.performFetch()
+        return controller
+    }
+
+    /// A controller, not fetched yet, for the fetch request `request` describes, reading through `queue`.
+    private func makeController<Record: CatalogRecord>(
+        _ type: Record.Type, _ request: ListRequest, batchSize: Int, queue: DatabaseQueue
+    ) throws -> FetchedResultsController<Record> {
         precondition(request.entity == Record.entity, "a \(request.entity) request for \(Record.self)")
         try request.validate()
         var fetch = Record.fetchRequest(for: request)
         fetch.batchSize = batchSize
-        let controller = FetchedResultsController(request: fetch, queue: queue)
-        try controller.performFetch()
-        return controller
+        return FetchedResultsController(request: fetch, queue: queue)
     }
 
     /// The records of a request, in sections, all loaded.
@@ -67,12 +74,8 @@ extension CatalogStore {
     public func trackedResults<Record: CatalogRecord>(
         _ type: Record.Type, _ request: ListRequest, batchSize: Int = 50
     ) throws -> FetchedResultsController<Record> {
-        precondition(request.entity == Record.entity, "a \(request.entity) request for \(Record.self)")
-        try request.validate()
-        var fetch = Record.fetchRequest(for: request)
-        fetch.batchSize = batchSize
         let reader = queue.path == ":memory:" ? queue : try DatabaseQueue(path: queue.path, configuration: queue.configuration)
-        let controller = FetchedResultsController(request: fetch, queue: reader)
+        let controller = try makeController(Record.self, request, batchSize: batchSize, queue: reader)
         try controller.startTracking()
         return controller
     }

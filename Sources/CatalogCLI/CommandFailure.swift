@@ -38,14 +38,8 @@ enum ExitStatus: Int32 {
 func reportingFailures(_ body: () throws -> Void) throws {
     do {
         try body()
-    } catch let error as ExitCode {
-        throw error
-    } catch let error as ValidationError {
-        throw error
     } catch {
-        let (message, status) = explain(error)
-        Terminal.note("error: " + message)
-        throw ExitCode(status.rawValue)
+        throw reported(error)
     }
 }
 
@@ -53,15 +47,18 @@ func reportingFailures(_ body: () throws -> Void) throws {
 func reportingFailures(_ body: () async throws -> Void) async throws {
     do {
         try await body()
-    } catch let error as ExitCode {
-        throw error
-    } catch let error as ValidationError {
-        throw error
     } catch {
-        let (message, status) = explain(error)
-        Terminal.note("error: " + message)
-        throw ExitCode(status.rawValue)
+        throw reported(error)
     }
+}
+
+/// The error to end the command with: usage errors and exit codes as they are; any other error is
+/// written as one line on standard error and becomes the exit code for its kind.
+private func reported(_ error: any Error) -> any Error {
+    if error is ExitCode || error is ValidationError { return error }
+    let (message, status) = explain(error)
+    Terminal.note("error: " + message)
+    return ExitCode(status.rawValue)
 }
 
 /// The one-line message and exit status for an error.

@@ -49,13 +49,8 @@ extension CatalogCommand {
             let stopping = StopOnSignals { monitor.stop() }
             defer { withExtendedLifetime(stopping) {} }
 
-            let sections = try controller.recordSections()
-            if store.json {
-                Terminal.print(try renderJSON(ListJSON(entity: request.entity, sections: sections), compact: true))
-            } else {
-                Terminal.print(sections.isEmpty ? try emptyResultMessage(catalog, request) : renderSections(sections))
-                if Terminal.isInteractive { Terminal.note("watching for changes (Ctrl-C to stop)") }
-            }
+            try printSections(try controller.recordSections(), catalog, request, json: store.json, compact: true)
+            if !store.json && Terminal.isInteractive { Terminal.note("watching for changes (Ctrl-C to stop)") }
             for try await changeSet in controller.changeSets(from: monitor) {
                 if store.json {
                     Terminal.print(try renderJSON(ChangeSetJSON(changeSet, controller), compact: true))
