@@ -58,39 +58,80 @@ extension CatalogStore {
         try request.validate()
         return try queue.read { db in
             let plan = try Self.plan(request, denseThreshold: orderedScanThreshold, db)
-            let total = try Self.count(plan, scope: request.scope, db)
+            let table = Record.tableName
+            let condition = Self.condition(plan, scope: request.scope, alias: table)
+            let pageSQL = "SELECT \(Record.selection) FROM \(table) WHERE \(condition.sql)"
+                + " ORDER BY \(request.orderClause(alias: table)) LIMIT ? OFFSET ?"
+            guard let total = try Self.indexedCount(plan, scope: request.scope, db) else {
+                if !plan.isDense, limit > 0 {
+                    // The total needs the driver's rows checked one by one: read them once, for the
+                    // page and (with a window function) the total.
+                    var total = 0
+                    let records = try db.fetchAll(
+                        sql: "SELECT \(Record.selection), count(*) OVER () FROM \(table) WHERE \(condition.sql)"
+                            + " ORDER BY \(request.orderClause(alias: table)) LIMIT ? OFFSET ?",
+                        arguments: condition.arguments + [limit, offset]
+                    ) { row in
+                        total = try row.decode(Int.self, at: Record.columnNames.count + 1)
+                        return try Record(row: row)
+                    }
+                    if !records.isEmpty { return SearchPage(query: plan.query, records: records, offset: offset, totalCount: total) }
+                }
+                let total = try Self.scannedCount(plan, scope: request.scope, db)
+                let records = min(limit, max(0, total - offset)) == 0 ? []
+                    : try db.fetchAll(sql: pageSQL, arguments: condition.arguments + [limit, offset]) { try Record(row: $0) }
+                return SearchPage(query: plan.query, records: records, offset: offset, totalCount: total)
+            }
             let wanted = min(limit, max(0, total - offset))
             if wanted == 0 { return SearchPage(query: plan.query, records: [], offset: offset, totalCount: total) }
-            let table = Record.tableName
             if plan.isDense, request.sort == .name, !request.isReversed,
-               !plan.terms.contains(where: { $0.number != nil }) {
-                // Common terms: walk the (type, name_folded, id) index in order, checking the terms on
-                // the index's own name_folded, for at most `orderedScanBudget` entries.
-                let scope = request.scope.map { SQLFragment("WHERE type = ?", [$0]) } ?? SQLFragment("")
-                let filter = plan.filterCondition(ofAllTermsOn: "s")
-                let selection = Record.selection.split(separator: ", ").map { "p.\($0)" }.joined(separator: ", ")
-                let sql = """
-                    SELECT \(selection) FROM (
-                        SELECT type, name_folded, id FROM \(table) INDEXED BY products_by_type_name \(scope.sql)
-                        ORDER BY type, name_folded, id LIMIT ?
-                    ) AS s JOIN \(table) p ON p.id = s.id
-                    WHERE \(filter.sql) ORDER BY s.type, s.name_folded, s.id LIMIT ? OFFSET ?
-                    """
-                let records = try db.fetchAll(
-                    sql: sql, arguments: scope.arguments + [orderedScanBudget] + filter.arguments + [limit, offset]
-                ) { try Record(row: $0) }
-                if records.count == wanted {
-                    return SearchPage(query: plan.query, records: records, offset: offset, totalCount: total)
-                }
-                // The matches are further down the list than the walk reached (they cluster, as
-                // Japanese names sort after Latin ones): sort the driver's rows instead.
+               !plan.terms.contains(where: { $0.number != nil }),
+               let records = try Self.pageInListOrder(Record.self, plan, scope: request.scope, wanted: wanted, offset: offset, budget: orderedScanBudget, db) {
+                return SearchPage(query: plan.query, records: records, offset: offset, totalCount: total)
             }
-            let condition = Self.condition(plan, scope: request.scope, alias: table)
-            let sql = "SELECT \(Record.selection) FROM \(table) WHERE \(condition.sql)"
-                + " ORDER BY \(request.orderClause(alias: table)) LIMIT ? OFFSET ?"
-            let records = try db.fetchAll(sql: sql, arguments: condition.arguments + [limit, offset]) { try Record(row: $0) }
+            let records = try db.fetchAll(sql: pageSQL, arguments: condition.arguments + [limit, offset]) { try Record(row: $0) }
             return SearchPage(query: plan.query, records: records, offset: offset, totalCount: total)
         }
+    }
+
+    /// The `wanted` products after `offset`, in list order by name, found by walking the (type,
+    /// name_folded, id) index in order and checking the terms on the index's own name_folded, for at
+    /// most `budget` entries; nil when the walk ends before it finds them all.
+    private static func pageInListOrder<Record: CatalogRecord>(
+        _ type: Record.Type, _ plan: SearchPlan, scope: ProductType?, wanted: Int, offset: Int, budget: Int, _ db: Database
+    ) throws -> [Record]? {
+        let table = Record.tableName
+        let scoped = scope.map { SQLFragment("WHERE type = ?", [$0]) } ?? SQLFragment("")
+        let filter = plan.filterCondition(ofAllTermsOn: "s")
+        // The subquery is a co-routine that yields index entries in order; the outer query has no
+        // ORDER BY, so that it stops at the page (a sort would first read the whole budget).
+        let keys = try db.fetchAll(
+            sql: """
+                SELECT type, name_folded, id FROM (
+                    SELECT type, name_folded, id FROM \(table) INDEXED BY products_by_type_name \(scoped.sql)
+                    ORDER BY type, name_folded, id LIMIT ?
+                ) AS s WHERE \(filter.sql) LIMIT ? OFFSET ?
+                """,
+            arguments: scoped.arguments + [budget] + filter.arguments + [wanted, offset]
+        ) { row in
+            (type: Array(try row.decode(String.self, at: 0).utf8), name: Array(try row.decode(String.self, at: 1).utf8),
+             id: try row.decode(Int64.self, at: 2))
+        }
+        // Entries in list order (SQL promises no order without ORDER BY: check it, BINARY = UTF-8 bytes).
+        let isOrdered = zip(keys, keys.dropFirst()).allSatisfy { a, b in
+            if a.type != b.type { return a.type.lexicographicallyPrecedes(b.type) }
+            if a.name != b.name { return a.name.lexicographicallyPrecedes(b.name) }
+            return a.id < b.id
+        }
+        guard keys.count == wanted, isOrdered else { return nil }
+        let ids = keys.map(\.id)
+        let placeholders = Array(repeating: "?", count: ids.count).joined(separator: ", ")
+        let records = try db.fetchAll(
+            sql: "SELECT \(Record.selection) FROM \(table) WHERE id IN (\(placeholders))",
+            arguments: StatementArguments(ids)
+        ) { try Record(row: $0) }
+        let byID = Dictionary(uniqueKeysWithValues: records.map { ($0.id!, $0) })
+        return ids.compactMap { byID[$0] }
     }
 
     /// The number of records that match the request's search.
@@ -148,6 +189,12 @@ extension CatalogStore {
     }
 
     static func count(_ plan: SearchPlan, scope: ProductType?, _ db: Database) throws -> Int {
+        if let count = try indexedCount(plan, scope: scope, db) { return count }
+        return try scannedCount(plan, scope: scope, db)
+    }
+
+    /// The total when an index gives it without reading a table row per match; nil otherwise.
+    static func indexedCount(_ plan: SearchPlan, scope: ProductType?, _ db: Database) throws -> Int? {
         let schema = plan.entity.searchSchema
         if plan.matchesNothing { return 0 }
         if plan.filters.isEmpty, case .suffixes(let term) = plan.driver, term.isShort, let counts = schema.gramCountsTable {
@@ -176,6 +223,12 @@ extension CatalogStore {
                 Int.self, sql: "SELECT count(*) FROM \(schema.fullTextTable) WHERE \(schema.fullTextTable) MATCH ?",
                 arguments: [SearchPlan.fullTextPattern(plan.terms)]) ?? 0
         }
+        return nil
+    }
+
+    /// The total counted on the table: the driver's rows, each checked.
+    static func scannedCount(_ plan: SearchPlan, scope: ProductType?, _ db: Database) throws -> Int {
+        let schema = plan.entity.searchSchema
         let condition = condition(plan, scope: scope, alias: schema.table)
         return try db.scalar(Int.self, sql: "SELECT count(*) FROM \(schema.table) WHERE \(condition.sql)", arguments: condition.arguments) ?? 0
     }
