@@ -44,18 +44,30 @@ extension CatalogCommand {
 
         private func watch<Record: ListableRecord>(_ type: Record.Type, _ request: ListRequest) async throws {
             let catalog = try store.openStore()
-            let controller = try catalog.trackedResults(Record.self, request, batchSize: 50)
             let monitor = try ChangeMonitor(path: catalog.queue.path)
             let stopping = StopOnSignals { monitor.stop() }
             defer { withExtendedLifetime(stopping) {} }
 
-            try printSections(try controller.recordSections(), catalog, request, json: store.json, compact: true)
+            // The first read races other processes' writes: should a row go before its batch is read,
+            // start again from a new snapshot.
+            var attempts = 0
+            var started: (FetchedResultsController<Record>, [RecordSection<Record>])?
+            while started == nil {
+                let controller = try catalog.trackedResults(Record.self, request, batchSize: 50)
+                do {
+                    started = (controller, try controller.recordSections())
+                } catch FetchError.resultChanged where attempts < 5 {
+                    attempts += 1
+                }
+            }
+            let (controller, sections) = started!
+            try printSections(sections, catalog, request, json: store.json, compact: true)
             if !store.json && Terminal.isInteractive { Terminal.note("watching for changes (Ctrl-C to stop)") }
             for try await changeSet in controller.changeSets(from: monitor) {
                 if store.json {
                     Terminal.print(try renderJSON(ChangeSetJSON(changeSet, controller), compact: true))
                 } else {
-                    Terminal.print(try renderChangeSet(changeSet, controller))
+                    Terminal.print(renderChangeSet(changeSet, controller))
                 }
             }
         }
@@ -127,7 +139,7 @@ struct ChangeSetJSON: Encodable {
 }
 
 /// A change set as aligned lines: one per section change and per row change, with the row's name.
-func renderChangeSet<Record: RenderableRecord>(_ changeSet: ChangeSet, _ controller: FetchedResultsController<Record>) throws -> String {
+func renderChangeSet<Record: RenderableRecord>(_ changeSet: ChangeSet, _ controller: FetchedResultsController<Record>) -> String {
     var table = TextTable()
     for section in changeSet.deletedSections { table.append(["delete section", String(section.index), section.name]) }
     for section in changeSet.insertedSections { table.append(["insert section", String(section.index), section.name]) }
@@ -138,7 +150,8 @@ func renderChangeSet<Record: RenderableRecord>(_ changeSet: ChangeSet, _ control
         case .move(_, let from, let to): ("move", "\(from) → \(to)")
         case .update(_, let from, let to): ("update", from == to ? from.description : "\(from) → \(to)")
         }
-        let name = try change.newPath.map { try controller.object(at: $0).name } ?? ""
+        // A later commit, not applied yet, may have deleted the row already: then no name.
+        let name = change.newPath.flatMap { try? controller.object(at: $0).name } ?? ""
         table.append([kind, place, name, "id \(change.id)"])
     }
     let counts = changeSet.changes.reduce(into: [String: Int]()) { counts, change in
