@@ -80,7 +80,7 @@ public struct LiveChange: Sendable {
     }
 }
 
-/// The SQL all contenders run, written once: the schema's list order and the W3/W5 queries.
+/// The SQL raw C and GRDB run, written once: the schema's list order and the W1, W2, W4-W6 queries.
 public enum BenchSQL {
     /// Product columns in `BenchProduct` order.
     public static let productColumns = "id, type, name, year_introduced, intro_price"
@@ -91,17 +91,7 @@ public enum BenchSQL {
         "INSERT INTO products(type, name, name_folded, year_introduced, intro_price) VALUES (?, ?, ?, ?, ?)"
     public static let fetchSorted = "SELECT \(productColumns) FROM products ORDER BY \(listOrder)"
 
-    /// W3, three characters or more: the trigram index.
-    public static let searchPageTrigram = """
-        SELECT \(productColumns) FROM products
-        WHERE id IN (SELECT rowid FROM products_search WHERE products_search MATCH ?)
-        ORDER BY \(listOrder) LIMIT 50
-        """
-    public static let searchCountTrigram = "SELECT count(*) FROM products_search WHERE products_search MATCH ?"
-    /// W3, one or two characters: no trigram, so a scan of the folded names.
-    public static let searchPageScan =
-        "SELECT \(productColumns) FROM products WHERE instr(name_folded, ?) > 0 ORDER BY \(listOrder) LIMIT 50"
-    public static let searchCountScan = "SELECT count(*) FROM products WHERE instr(name_folded, ?) > 0"
+    // W3: see `SearchSQL`, which builds a statement per search.
 
     /// W5 and W6: the sections and their counts.
     public static let sectionCounts = "SELECT type, count(*) FROM products GROUP BY type ORDER BY type"

@@ -17,9 +17,6 @@ public struct SearchQuery: Sendable, Hashable {
     /// Terms shorter than this have no trigram: the trigram index cannot answer them.
     public static let trigramLength = 3
 
-    /// Whether the trigram index can answer the term (three characters or more).
-    public var usesTrigrams: Bool { term.count >= Self.trigramLength }
-
     /// `count` queries, each a prefix of 1 to 8 characters of a random name of `products`.
     ///
     /// Japanese terms are those that start with a Japanese character; they are a class of their own

@@ -87,30 +87,42 @@ public struct RawSQLiteContender: Contender {
 
     // MARK: - W3
 
+    /// The store's search semantics by hand (``SearchSQL``): one statement per query shape, prepared once.
     public func search(databaseAt path: String, queries: [SearchQuery]) throws -> [Measured] {
         let db = try RawConnection(path: path)
-        let pageTrigram = try db.prepare(BenchSQL.searchPageTrigram)
-        let countTrigram = try db.prepare(BenchSQL.searchCountTrigram)
-        let pageScan = try db.prepare(BenchSQL.searchPageScan)
-        let countScan = try db.prepare(BenchSQL.searchCountScan)
-        defer { for statement in [pageTrigram, countTrigram, pageScan, countScan] { sqlite3_finalize(statement) } }
+        var statements: [String: OpaquePointer] = [:]
+        defer { for statement in statements.values { sqlite3_finalize(statement) } }
+        func statement(_ sql: String) throws -> OpaquePointer {
+            if let statement = statements[sql] { return statement }
+            let statement = try db.prepare(sql)
+            statements[sql] = statement
+            return statement
+        }
+        func bind(_ statement: OpaquePointer, _ arguments: [SearchSQL.Argument]) {
+            for (offset, argument) in arguments.enumerated() {
+                switch argument {
+                case .text(let text): bindText(statement, Int32(offset + 1), text)
+                case .real(let real): sqlite3_bind_double(statement, Int32(offset + 1), real)
+                }
+            }
+        }
         let clock = ContinuousClock()
         return try queries.map { query in
             var page: [BenchProduct] = []
             var count: Int64 = 0
             let duration = try clock.measure {
-                let (pageStatement, countStatement, argument) = query.usesTrigrams
-                    ? (pageTrigram, countTrigram, Folding.ftsPhrase(query.term))
-                    : (pageScan, countScan, query.term)
+                let search = SearchSQL(searching: query.term)
+                let pageStatement = try statement(search.pageSQL)
+                let countStatement = try statement(search.countSQL)
                 try db.execute("BEGIN")
-                bindText(pageStatement, 1, argument)
+                bind(pageStatement, search.arguments)
                 while true {
                     let code = sqlite3_step(pageStatement)
                     guard code == SQLITE_ROW else { try db.check(code); break }
                     page.append(readProduct(pageStatement))
                 }
                 sqlite3_reset(pageStatement)
-                bindText(countStatement, 1, argument)
+                bind(countStatement, search.arguments)
                 count = try db.scalarInt(countStatement)
                 try db.execute("COMMIT")
             }

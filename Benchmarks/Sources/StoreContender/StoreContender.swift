@@ -1,5 +1,6 @@
 import BenchmarkSupport
 import Catalog
+import FetchedResults
 import Foundation
 import SQLiteStore
 
@@ -49,45 +50,64 @@ public struct StoreContender: Contender {
         return Measured(duration: duration, fingerprint: .ofIDs(sections.lazy.flatMap(\.records).map { $0.id! }))
     }
 
-    // MARK: - W3, W4: waiting for the search and change-tracking APIs
+    // MARK: - W3
 
-    public func search(databaseAt path: String, queries: [SearchQuery]) throws -> [Measured] {
-        throw Pending("issue 3")
+    /// `searchPage` (first page of 50 and the total), the public API, whatever plan it picks.
+    public func search(databaseAt path: String, queries: [BenchmarkSupport.SearchQuery]) throws -> [Measured] {
+        let store = try CatalogStore(path: path)
+        let clock = ContinuousClock()
+        return try queries.map { query in
+            var page: SearchPage<Product>?
+            let duration = try clock.measure {
+                page = try store.searchPage(Product.self, ListRequest(searchText: query.term), limit: 50)
+            }
+            return Measured(duration: duration,
+                            fingerprint: .ofSearch(count: Int64(page!.totalCount), ids: page!.records.map { $0.id! }))
+        }
     }
+
+    // MARK: - W4: waiting for the live controller
 
     public func liveUpdate(databaseAt path: String, change: LiveChange) throws -> Measured {
         throw Pending("issue 5")
     }
 
-    // MARK: - W5, W6: the full sectioned list today (no limit, no batches yet)
+    // MARK: - W5, W6: the fetched-results controller
 
     public func openFirstPage(databaseAt path: String) throws -> Measured {
         var result = FirstPage()
         let duration = try ContinuousClock().measure {
             let store = try CatalogStore(path: path)
-            let sections: [RecordSection<Product>] = try store.sections(ListRequest())
-            result = Self.firstPage(sections, count: 50)
+            let controller = try store.fetchedResults(Product.self, ListRequest(), batchSize: 50)
+            result = try Self.firstPage(controller, count: 50)
         }
         return Measured(duration: duration, fingerprint: result.fingerprint)
     }
 
     public func controller(databaseAt path: String, batchSize: Int) throws -> Measured {
         var result = FirstPage()
+        var controller: FetchedResultsController<Product>?
         let duration = try ContinuousClock().measure {
             let store = try CatalogStore(path: path)
-            let sections: [RecordSection<Product>] = try store.sections(ListRequest())
-            result = Self.firstPage(sections, count: batchSize)
-            withExtendedLifetime(sections) {}
+            controller = try store.fetchedResults(Product.self, ListRequest(), batchSize: batchSize)
+            result = try Self.firstPage(controller!, count: batchSize)
         }
+        withExtendedLifetime(controller) {}
         return Measured(duration: duration, fingerprint: result.fingerprint)
     }
 
-    static func firstPage(_ sections: [RecordSection<Product>], count: Int) -> FirstPage {
+    /// The sections with their counts, and the first `count` rows in list order (from the first section,
+    /// and the next ones should it hold fewer), read with `object(at:)`.
+    static func firstPage(_ controller: FetchedResultsController<Product>, count: Int) throws -> FirstPage {
         var page = FirstPage()
-        page.sections = sections.map { (name: $0.name, count: $0.records.count) }
-        page.rows = sections.lazy.flatMap(\.records).prefix(count).map {
-            BenchProduct(id: $0.id!, type: $0.type.rawValue, name: $0.name, yearIntroduced: $0.yearIntroduced,
-                         introPrice: $0.introPrice)
+        page.sections = controller.sections.map { (name: $0.name, count: $0.numberOfObjects) }
+        for (section, info) in controller.sections.enumerated() {
+            for row in 0..<min(info.numberOfObjects, count - page.rows.count) {
+                let product = try controller.object(at: ItemPath(section: section, row: row))
+                page.rows.append(BenchProduct(id: product.id!, type: product.type.rawValue, name: product.name,
+                                              yearIntroduced: product.yearIntroduced, introPrice: product.introPrice))
+            }
+            if page.rows.count == count { break }
         }
         return page
     }
