@@ -72,6 +72,12 @@ public struct StoreContender: Contender {
         throw Pending("issue 5")
     }
 
+    /// To do with the live controller: start observing `path`, then `LiveWriterProcess.run(databaseAt:
+    /// change:)`, and time from its `beginNanoseconds` to the change set's delivery (`MonotonicTime`).
+    public func liveUpdateFromAnotherProcess(databaseAt path: String, change: LiveChange) throws -> Measured {
+        throw Pending("issue 5")
+    }
+
     // MARK: - W5, W6: the fetched-results controller
 
     public func openFirstPage(databaseAt path: String) throws -> Measured {
