@@ -18,6 +18,8 @@ struct Options {
     var contenders: Set<String>?
     var workDirectory = ".bench-data"
     var output: String?
+    /// W3: a TSV file of every query's median per contender, for finding the slow ones.
+    var queryLog: String?
     /// Set in a child process: the workload, contender and database it runs.
     var child: (workload: String, contender: String, database: String)?
     /// For `--child W4-writer`: the change to commit, as JSON (``LiveChange``).
@@ -28,6 +30,7 @@ struct Options {
                              [--insert-rows N] [--fetch-rows N] [--search-rows N] [--queries N]
                              [--live-sizes N,N,…] [--open-rows N] [--memory-rows N] [--batch-size N]
                              [--contenders store,GRDB,…] [--work-dir DIR] [--output FILE.md]
+                             [--query-log FILE.tsv]
                catalog-bench --child W4-writer --database PATH [--change JSON]
 
         Runs each workload for raw C, this store and GRDB, and prints a Markdown table of medians (p99 for
@@ -88,6 +91,7 @@ struct Options {
             case "--contenders": contenders = Set(try value(argument).split(separator: ",").map(String.init))
             case "--work-dir": workDirectory = try value(argument)
             case "--output": output = try value(argument)
+            case "--query-log": queryLog = try value(argument)
             case "--child": childWorkload = try value(argument)
             case "--contender": childContender = try value(argument)
             case "--database": childDatabase = try value(argument)

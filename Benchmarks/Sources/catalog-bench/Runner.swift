@@ -204,6 +204,16 @@ struct Runner {
             }
         }
         let baselineFingerprints = (try? perContender[raw.name]?.get())?.map(\.1)
+        if let queryLog = options.queryLog {
+            var lines = ["term\tclass\t" + contenders.map { "\($0.name) ms" }.joined(separator: "\t")]
+            for (index, query) in queries.enumerated() {
+                let times = contenders.map { contender in
+                    (try? perContender[contender.name]?.get()).map { String($0[index].0.milliseconds) } ?? ""
+                }
+                lines.append(([query.term, query.termClass.rawValue] + times).joined(separator: "\t"))
+            }
+            try (lines.joined(separator: "\n") + "\n").write(toFile: queryLog, atomically: true, encoding: .utf8)
+        }
         for termClass in SearchQuery.TermClass.allCases {
             let indices = queries.indices.filter { queries[$0].termClass == termClass }
             guard !indices.isEmpty else { continue }
