@@ -69,7 +69,16 @@ let package = Package(
         .testTarget(name: "SQLiteStoreTests", dependencies: ["SQLiteStore", "TestSupport", "store-writer-fixture"]),
         .testTarget(name: "FetchedResultsTests", dependencies: ["FetchedResults", "TestSupport"]),
         .testTarget(name: "CatalogTests", dependencies: ["Catalog", "TestSupport"]),
-        .testTarget(name: "CatalogCLITests", dependencies: ["CatalogCLI", "TestSupport", "catalog"]),
+        .testTarget(name: "CatalogCLITests", dependencies: ["CatalogCLI", "Catalog", "FetchedResults", "TestSupport", "catalog"]),
+        // Concurrent writers, crashes, full disks, damaged files, hostile input: see README "Guarantees".
+        .testTarget(
+            name: "ReliabilityTests",
+            dependencies: [
+                "SQLiteStore", "FetchedResults", "Catalog", "TestSupport", "catalog", "reliability-fixture", "store-writer-fixture",
+            ]
+        ),
+        // A tiny program the reliability tests kill in the middle of a long migration.
+        .executableTarget(name: "reliability-fixture", dependencies: ["SQLiteStore"], path: "Tests/ReliabilityFixture"),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -6,8 +6,10 @@ public enum CatalogError: Error, Sendable, Equatable, CustomStringConvertible {
     case notFound(entity: Entity, id: Int64)
     /// Another record already has this name.
     case duplicateName(entity: Entity, name: String)
-    /// A seed or import file cannot be used.
+    /// A seed or import file's content cannot be used: not UTF-8, malformed JSON, a bad record.
     case invalidFile(path: String, reason: String)
+    /// A file cannot be read or written at all: it is missing, a directory, or not permitted.
+    case inaccessibleFile(path: String, reason: String)
     /// An index path is not in the result it was resolved against.
     case indexPathOutOfRange(String, sectionCount: Int)
 
@@ -19,7 +21,7 @@ public enum CatalogError: Error, Sendable, Equatable, CustomStringConvertible {
             "no \(entity.singular) with id \(id)"
         case .duplicateName(let entity, let name):
             "a \(entity.singular) named \(String(reflecting: name)) already exists"
-        case .invalidFile(let path, let reason):
+        case .invalidFile(let path, let reason), .inaccessibleFile(let path, let reason):
             "cannot use \(path): \(reason)"
         case .indexPathOutOfRange(let path, let sectionCount):
             sectionCount == 0

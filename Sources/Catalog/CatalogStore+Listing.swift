@@ -13,26 +13,25 @@ extension CatalogStore {
     public func fetchedResults<Record: CatalogRecord>(
         _ type: Record.Type, _ request: ListRequest, batchSize: Int = 0
     ) throws -> FetchedResultsController<Record> {
-        precondition(request.entity == Record.entity, "a \(request.entity) request for \(Record.self)")
-        try request.validate()
-        var fetch = Record.fetchRequest(for: request)
-        fetch.batchSize = batchSize
-        let controller = FetchedResultsController(request: fetch, queue: queue)
+        let controller = try makeController(Record.self, request, batchSize: batchSize, queue: queue)
         try controller.performFetch()
         return controller
     }
 
+    /// A controller, not fetched yet, for the fetch request `request` describes, reading through `queue`.
+    private func makeController<Record: CatalogRecord>(
+        _ type: Record.Type, _ request: ListRequest, batchSize: Int, queue: DatabaseQueue
+    ) throws -> FetchedResultsController<Record> {
+        precondition(request.entity == Record.entity, "a \(request.entity) request for \(Record.self)")
+        try request.validate()
+        var fetch = Record.fetchRequest(for: request)
+        fetch.batchSize = batchSize
+        return FetchedResultsController(request: fetch, queue: queue)
+    }
+
     /// The records of a request, in sections, all loaded.
     public func sections<Record: CatalogRecord>(_ request: ListRequest) throws -> [RecordSection<Record>] {
-        let controller = try fetchedResults(Record.self, request)
-        var sections: [RecordSection<Record>] = []
-        var objects = try controller.fetchedObjects[...]
-        for section in controller.sections {
-            sections.append(RecordSection(
-                name: section.name, indexTitle: section.indexTitle, records: Array(objects.prefix(section.numberOfObjects))))
-            objects = objects.dropFirst(section.numberOfObjects)
-        }
-        return sections
+        try fetchedResults(Record.self, request).recordSections()
     }
 
     /// The record at `path` in the result of `request`, reading one batch.
@@ -58,5 +57,40 @@ extension CatalogStore {
     public func delete<Record: CatalogRecord>(_ type: Record.Type, at path: ItemPath, in request: ListRequest) throws -> Record {
         let record = try record(Record.self, at: path, in: request)
         return try delete(Record.self, id: record.id!)
+    }
+}
+
+extension CatalogStore {
+    /// A controller over the result of `request` that tracks the database's changes: fetched, with the
+    /// change-log position of its result, ready for ``FetchedResultsController/applyPendingChanges()``
+    /// or ``FetchedResultsController/changeSets(from:)``.
+    ///
+    /// For a database file the controller reads through its own connection, so that reading never
+    /// waits for this store's writes (WAL); an in-memory store shares its connection.
+    ///
+    /// - Parameter batchSize: entities loaded at a time; 0 loads them all at each read.
+    /// - Throws: ``CatalogError/invalidValue(field:value:reason:)`` for a request that does not fit the
+    ///   entity, ``DatabaseError`` when reading fails.
+    public func trackedResults<Record: CatalogRecord>(
+        _ type: Record.Type, _ request: ListRequest, batchSize: Int = 50
+    ) throws -> FetchedResultsController<Record> {
+        let reader = queue.path == ":memory:" ? queue : try DatabaseQueue(path: queue.path, configuration: queue.configuration)
+        let controller = try makeController(Record.self, request, batchSize: batchSize, queue: reader)
+        try controller.startTracking()
+        return controller
+    }
+}
+
+extension FetchedResultsController where Entity: CatalogRecord {
+    /// The whole result as sections of records, read a batch at a time.
+    public func recordSections() throws -> [RecordSection<Entity>] {
+        var sections: [RecordSection<Entity>] = []
+        var objects = try fetchedObjects[...]
+        for section in self.sections {
+            sections.append(RecordSection(
+                name: section.name, indexTitle: section.indexTitle, records: Array(objects.prefix(section.numberOfObjects))))
+            objects = objects.dropFirst(section.numberOfObjects)
+        }
+        return sections
     }
 }

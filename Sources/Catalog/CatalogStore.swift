@@ -19,8 +19,16 @@ public final class CatalogStore: Sendable {
     /// A read-only store is not migrated; it must already be at the current schema.
     ///
     /// - Throws: ``DatabaseError`` when the file cannot be opened or is not a database, ``MigrationError``
-    ///   when its schema is newer than this code or its migrations were changed.
+    ///   when another program made it, its schema is newer than this code or its migrations were changed;
+    ///   the file is not written to then.
     public init(path: String, configuration: Configuration = Configuration()) throws {
+        var configuration = configuration
+        // Refuse another program's database, or a newer one, before the connection writes to it.
+        let prepare = configuration.prepareDatabase
+        configuration.prepareDatabase = { db in
+            try prepare?(db)
+            try CatalogMigrations.migrator.validate(db)
+        }
         queue = try DatabaseQueue(path: path, configuration: configuration)
         try migrate()
     }

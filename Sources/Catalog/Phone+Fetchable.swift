@@ -7,13 +7,13 @@ extension Phone {
     ///
     /// Names and makers filter on the column, sort on its folded form; names section by the folded
     /// initial (`É` under `E`; the first Unicode scalar of the folded name, which SQL can compute, so an
-    /// emoji flag files under its first regional indicator), makers by the folded maker, named by its
-    /// spelling.
+    /// emoji flag files under its first regional indicator), makers by the maker as spelled (a
+    /// section's name must follow from its key alone, so `Apple` and `apple` are two sections).
     public static func column(for keyPath: PartialKeyPath<Phone>) -> EntityColumn? {
         switch keyPath {
         case \Phone.id: EntityColumn("id")
         case \Phone.name: EntityColumn("name", sortedBy: "name_folded", sectionedBy: FoldedInitial.sql)
-        case \Phone.maker: EntityColumn("maker", sortedBy: "maker_folded", sectionTitle: "maker")
+        case \Phone.maker: EntityColumn("maker", sortedBy: "maker_folded", sectionedBy: "maker")
         case \Phone.yearReleased: EntityColumn("year_released")
         case \Phone.operatingSystem: EntityColumn("operating_system")
         case \Phone.screenInches: EntityColumn("screen_inches")

@@ -6,60 +6,73 @@ import SQLiteStore
 /// The one SQL builder of search: ``CatalogStore``'s search, count and page queries and
 /// ``SearchSQL/condition(for:entity:tableAlias:)`` all take their conditions from here.
 ///
-/// - Terms of 3+ scalars without a numeric reading are looked up together in the entity's trigram
-///   index (`products_search`, `phones_search`): one FTS5 query of quoted phrases joined by AND.
-/// - Otherwise a term of 3+ scalars that reads as a number drives: its phrase in the trigram index, or
-///   its value in the year and price indexes.
-/// - Otherwise (every term has 1 or 2 scalars) the product term with the fewest rows in
-///   `products_gram_counts` drives through `products_grams` (without counts: the longest term).
-///   Phones have no grams table: short phone terms are checked row by row.
+/// - Products: one term drives through `products_suffixes` (a range of the index: the term's
+///   occurrences), or through the year and price indexes too when it reads as a number. The driver is
+///   the term with the fewest estimated rows (without estimates: the longest plain term).
+/// - Phones: terms of 3+ scalars are looked up together in `phones_search` (one FTS5 query of quoted
+///   phrases joined by AND); shorter terms are checked row by row (a small table).
 struct SearchPlan {
     /// What reaches the matching rows through an index.
     enum Driver: Equatable {
         /// These terms' phrases, all in one FTS5 query.
         case fullText([SearchTerm])
-        /// One term: its phrase or gram, or its number in the year and price indexes.
-        case term(SearchTerm)
+        /// One term: its range of suffixes, or its number in the year and price indexes.
+        case suffixes(SearchTerm)
     }
 
     /// The search.
     let query: SearchQuery
     /// The entity searched.
     let entity: Entity
+    /// The terms, each once.
+    let terms: [SearchTerm]
     /// Whether some term can match no record, so that the search matches nothing.
     let matchesNothing: Bool
     /// The indexed part; nil when there is no term, or when only phone terms of 1-2 scalars remain.
     let driver: Driver?
     /// The terms checked row by row.
     let filters: [SearchTerm]
+    /// Whether the driver's estimated rows reached the dense threshold given to the planner: a page in
+    /// list order is then cheaper to find by walking the list's index than by sorting the driver's rows.
+    let isDense: Bool
 
-    /// Plans a search; `shortTermCounts` gives the rows of each short product term, to drive with the
-    /// rarest one.
-    init(_ query: SearchQuery, entity: Entity, shortTermCounts: [String: Int]? = nil) {
+    /// Plans a search.
+    ///
+    /// - Parameters:
+    ///   - estimates: rows of each folded product term (at most `denseThreshold` are counted), to drive
+    ///     with the rarest one; nil plans without them.
+    ///   - denseThreshold: the estimate from which ``isDense`` holds.
+    init(_ query: SearchQuery, entity: Entity, estimates: [String: Int]? = nil, denseThreshold: Int = .max) {
         self.query = query
         self.entity = entity
         var seen = Set<String>()
         let terms = query.terms.filter { seen.insert($0.folded).inserted }
+        self.terms = terms
         matchesNothing = terms.contains { !$0.canMatchName }
         let schema = entity.searchSchema
         let isNumeric = { (term: SearchTerm) in schema.hasNumbers && term.number != nil }
-        let plainLong = terms.filter { !$0.isShort && !isNumeric($0) }
-        if !plainLong.isEmpty {
-            driver = .fullText(plainLong)
-            filters = terms.filter { $0.isShort || isNumeric($0) }
-        } else if let numeric = terms.first(where: { !$0.isShort }) {
-            driver = .term(numeric)
-            filters = terms.filter { $0 != numeric }
-        } else if schema.gramsTable != nil, let first = terms.first {
-            let rarest = terms.min { a, b in
-                if let counts = shortTermCounts { return counts[a.folded, default: 0] < counts[b.folded, default: 0] }
+        if schema.suffixesTable != nil {
+            // A numeric term also finds rows by year and price: drive with it only when all terms are
+            // numeric. No suffix starts with a space (see migration 0002): a term whose folding starts
+            // with one (`¨` may fold to a space) is only checked row by row.
+            let plain = terms.filter { !isNumeric($0) && $0.folded.unicodeScalars.first != " " }
+            let candidates = plain.isEmpty ? terms.filter(isNumeric) : plain
+            let rarest = candidates.min { a, b in
+                if let estimates { return estimates[a.folded, default: 0] < estimates[b.folded, default: 0] }
                 return a.length > b.length
-            } ?? first
-            driver = .term(rarest)
+            }
+            driver = rarest.map { .suffixes($0) }
             filters = terms.filter { $0 != rarest }
+            if let rarest, let estimate = estimates?[rarest.folded] {
+                isDense = estimate >= denseThreshold
+            } else {
+                isDense = false
+            }
         } else {
-            driver = nil
-            filters = terms
+            let plainLong = terms.filter { !$0.isShort && !isNumeric($0) }
+            driver = plainLong.isEmpty ? nil : .fullText(plainLong)
+            filters = terms.filter { $0.isShort || isNumeric($0) }
+            isDense = false
         }
     }
 
@@ -74,11 +87,11 @@ struct SearchPlan {
         return SQLFragment(joining: parts, separator: " AND ")
     }
 
-    /// The condition of ``filters`` alone, on columns of `alias` (for scans in an index's order).
+    /// The condition of all terms checked on the folded columns of `alias` (for scans in an index's order).
     func filterCondition(ofAllTermsOn alias: String) -> SQLFragment {
         if query.isEmpty { return SQLFragment("1") }
         if matchesNothing { return SQLFragment("0") }
-        return SQLFragment(joining: query.terms.map { filter($0, alias: alias) }, separator: " AND ")
+        return SQLFragment(joining: terms.map { filter($0, alias: alias) }, separator: " AND ")
     }
 
     /// An FTS5 query that finds the rows holding every term as a phrase: `"t1" AND "t2"`, each term
@@ -87,6 +100,27 @@ struct SearchPlan {
     /// Related SQLite documentation: <https://www.sqlite.org/fts5.html#fts5_strings>
     static func fullTextPattern(_ terms: [SearchTerm]) -> String {
         terms.map { "\"" + $0.folded.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }.joined(separator: " AND ")
+    }
+
+    /// The condition on `products_suffixes` (unqualified columns) that selects the suffixes starting
+    /// with the term's first ``SearchSchema/suffixLength`` scalars: `suffix >= prefix AND suffix < next`,
+    /// where `next` is the prefix with its last scalar raised by one. Texts compare by their UTF-8
+    /// bytes (BINARY), which is the order of their scalars, so the range holds exactly the suffixes
+    /// that start with the prefix. The rows it gives hold the term itself when it is no longer.
+    static func suffixRange(_ term: SearchTerm) -> SQLFragment {
+        let prefix = Array(term.folded.unicodeScalars.prefix(SearchSchema.suffixLength))
+        var next = prefix
+        while let last = next.popLast() {
+            var value = last.value + 1
+            if (0xD800...0xDFFF).contains(value) { value = 0xE000 }
+            if let scalar = Unicode.Scalar(value) {
+                next.append(scalar)
+                let upper = String(String.UnicodeScalarView(next))
+                return SQLFragment("suffix >= ? AND suffix < ?", [String(String.UnicodeScalarView(prefix)), upper])
+            }
+            // U+10FFFF has no successor: raise the scalar before it.
+        }
+        return SQLFragment("suffix >= ?", [String(String.UnicodeScalarView(prefix))])
     }
 
     // MARK: - Term conditions
@@ -98,26 +132,21 @@ struct SearchPlan {
             return SQLFragment(
                 "\(alias).id IN (SELECT rowid FROM \(schema.fullTextTable) WHERE \(schema.fullTextTable) MATCH ?)",
                 [Self.fullTextPattern(terms)])
-        case .term(let term):
-            var parts: [SQLFragment] = []
-            if term.isShort, let grams = schema.gramsTable {
-                parts.append(SQLFragment("\(alias).id IN (SELECT id FROM \(grams) WHERE gram = ?)", [term.folded]))
-            } else if term.isShort {
-                parts += schema.textColumns.map { SQLFragment("instr(\(alias).\($0), ?) > 0", [term.folded]) }
-            } else {
-                parts.append(SQLFragment(
-                    "\(alias).id IN (SELECT rowid FROM \(schema.fullTextTable) WHERE \(schema.fullTextTable) MATCH ?)",
-                    [Self.fullTextPattern([term])]))
+        case .suffixes(let term):
+            let table = schema.suffixesTable!
+            let range = Self.suffixRange(term)
+            var text = SQLFragment("\(alias).id IN (SELECT id FROM \(table) WHERE \(range.sql))", range.arguments)
+            if term.length > SearchSchema.suffixLength {
+                text = SQLFragment(joining: [text, filter(term, alias: alias, numbers: false)], separator: " AND ").parenthesized
             }
-            parts += numberConditions(term, alias: alias)
-            return SQLFragment(joining: parts, separator: " OR ").parenthesized
+            return SQLFragment(joining: [text] + numberConditions(term, alias: alias), separator: " OR ").parenthesized
         }
     }
 
-    private func filter(_ term: SearchTerm, alias: String) -> SQLFragment {
+    private func filter(_ term: SearchTerm, alias: String, numbers: Bool = true) -> SQLFragment {
         let schema = entity.searchSchema
         let parts = schema.textColumns.map { SQLFragment("instr(\(alias).\($0), ?) > 0", [term.folded]) }
-            + numberConditions(term, alias: alias)
+            + (numbers ? numberConditions(term, alias: alias) : [])
         return SQLFragment(joining: parts, separator: " OR ").parenthesized
     }
 

@@ -10,22 +10,23 @@ extension SearchQuery {
     ///                            arguments: arguments) { try $0.decode(Int64.self, at: 0) }
     /// ```
     ///
-    /// The condition reaches rows through the FTS5 trigram index for terms of 3+ characters, and
-    /// through the short-gram index for products when all terms are shorter; the remaining terms are
-    /// checked with `instr` on the folded columns of `tableAlias`. User text only ever travels as bound
+    /// For products, the condition reaches rows through the suffixes index (one term: the rarest by
+    /// the counts when `db` is given, else the longest); for phones, through the FTS5 trigram index for
+    /// terms of 3+ characters. The remaining terms are checked with `instr` on the folded columns of
+    /// `tableAlias`. User text only ever travels as bound
     /// values. No term gives `1`; a term that cannot match gives `0`.
     ///
     /// - Parameters:
     ///   - entity: the entity whose table `tableAlias` names.
     ///   - tableAlias: the table's name or alias in the caller's SQL; it needs the columns `id`,
     ///     `name_folded` (and `maker_folded` for phones, `year_introduced` and `intro_price` for products).
-    ///   - db: when given, the short-gram counts choose the rarest short term to drive the search.
+    ///   - db: when given, the terms' counts in the indexes choose the rarest one to drive the search.
     /// - Throws: ``DatabaseError`` when the counts cannot be read.
     public func sqlCondition(
         for entity: Entity, tableAlias: String, _ db: Database? = nil
     ) throws -> (sql: String, arguments: StatementArguments) {
-        let counts = try db.flatMap { try shortTermCounts(entity: entity, scope: nil, $0) }
-        let fragment = SearchPlan(self, entity: entity, shortTermCounts: counts).condition(alias: tableAlias)
+        let estimates = try db.flatMap { try termEstimates(entity: entity, scope: nil, cap: .max, $0) }
+        let fragment = SearchPlan(self, entity: entity, estimates: estimates).condition(alias: tableAlias)
         return (fragment.sql, fragment.arguments)
     }
 
@@ -41,15 +42,25 @@ extension SearchQuery {
         return (fragment.sql, fragment.arguments)
     }
 
-    /// The rows of each short (1-2 scalar) term in `entity`'s gram counts, within `scope`; nil for an
-    /// entity without grams.
-    func shortTermCounts(entity: Entity, scope: ProductType?, _ db: Database) throws -> [String: Int]? {
-        guard let table = entity.searchSchema.gramCountsTable else { return nil }
-        var counts: [String: Int] = [:]
-        for term in terms where term.isShort && counts[term.folded] == nil {
-            counts[term.folded] = try Self.gramCount(term.folded, scope: scope, table: table, db)
+    /// The rows of each term of a products search, for choosing the rarest one to drive: for a term
+    /// of 1-2 scalars, the products holding it within `scope`, from the gram counts; for a longer term,
+    /// its occurrences in the suffixes index (all types), counted up to `cap`. Nil for an entity
+    /// without suffixes.
+    func termEstimates(entity: Entity, scope: ProductType?, cap: Int, _ db: Database) throws -> [String: Int]? {
+        let schema = entity.searchSchema
+        guard let suffixes = schema.suffixesTable, let counts = schema.gramCountsTable else { return nil }
+        var estimates: [String: Int] = [:]
+        for term in terms where estimates[term.folded] == nil {
+            if term.isShort {
+                estimates[term.folded] = try Self.gramCount(term.folded, scope: scope, table: counts, db)
+            } else {
+                let range = SearchPlan.suffixRange(term)
+                estimates[term.folded] = try db.scalar(
+                    Int.self, sql: "SELECT count(*) FROM (SELECT 1 FROM \(suffixes) WHERE \(range.sql) LIMIT ?)",
+                    arguments: range.arguments + [cap]) ?? 0
+            }
         }
-        return counts
+        return estimates
     }
 
     /// The rows whose folded name holds `gram` (1 or 2 scalars), within `scope`.

@@ -4,9 +4,9 @@ struct SearchSchema {
     let table: String
     /// Its FTS5 trigram index over the folded text columns.
     let fullTextTable: String
-    /// Its table of 1- and 2-character grams, if it has one.
-    let gramsTable: String?
-    /// Its table of rows per gram and type, if it has one.
+    /// Its table of name suffixes (`suffix`, `id`), each cut to ``suffixLength`` characters, if it has one.
+    let suffixesTable: String?
+    /// Its table of rows per 1- or 2-character gram and type, if it has one.
     let gramCountsTable: String?
     /// The folded columns a term is looked for in.
     let textColumns: [String]
@@ -14,6 +14,10 @@ struct SearchSchema {
     let numberColumns: [String]
 
     var hasNumbers: Bool { !numberColumns.isEmpty }
+
+    /// The length, in Unicode scalars, at which migration 0002 cuts the suffixes of `products_suffixes`:
+    /// terms up to this long are answered by the index alone.
+    static let suffixLength = 8
 }
 
 extension Entity {
@@ -22,12 +26,12 @@ extension Entity {
         switch self {
         case .products:
             SearchSchema(
-                table: "products", fullTextTable: "products_search", gramsTable: "products_grams",
+                table: "products", fullTextTable: "products_search", suffixesTable: "products_suffixes",
                 gramCountsTable: "products_gram_counts", textColumns: ["name_folded"],
                 numberColumns: ["year_introduced", "intro_price"])
         case .phones:
             SearchSchema(
-                table: "phones", fullTextTable: "phones_search", gramsTable: nil, gramCountsTable: nil,
+                table: "phones", fullTextTable: "phones_search", suffixesTable: nil, gramCountsTable: nil,
                 textColumns: ["name_folded", "maker_folded"], numberColumns: [])
         }
     }

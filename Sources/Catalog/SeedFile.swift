@@ -34,12 +34,13 @@ public enum SeedFile: Sendable, Equatable {
 
     /// Reads a seed file from disk.
     ///
-    /// - Throws: ``CatalogError/invalidFile(path:reason:)`` when it cannot be read or parsed.
+    /// - Throws: ``CatalogError/inaccessibleFile(path:reason:)`` when it cannot be read,
+    ///   ``CatalogError/invalidFile(path:reason:)`` when it cannot be parsed.
     public init(contentsOf path: String) throws {
         guard let data = FileManager.default.contents(atPath: path) else {
             var isDirectory: ObjCBool = false
             let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
-            throw CatalogError.invalidFile(
+            throw CatalogError.inaccessibleFile(
                 path: path, reason: !exists ? "no such file" : isDirectory.boolValue ? "it is a directory" : "it cannot be read")
         }
         try self.init(data: data, path: path)
@@ -107,6 +108,10 @@ public enum SeedFile: Sendable, Equatable {
             return "\(place(context.codingPath)): expected \(type)"
         case .valueNotFound(let type, let context):
             return "\(place(context.codingPath)): expected \(type), found null"
+        case .dataCorrupted(let context) where context.codingPath.isEmpty:
+            // The text parsed as JSON already: Foundation on Linux says "not valid JSON" for a number
+            // that does not fit its field, without saying which.
+            return "a number does not fit its field (a year must be a whole number)"
         case .dataCorrupted(let context):
             return "\(place(context.codingPath)): \(context.debugDescription)"
         @unknown default:

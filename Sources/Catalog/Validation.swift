@@ -12,7 +12,7 @@ enum Validation {
     /// A name with its surrounding white space removed.
     ///
     /// - Throws: ``CatalogError/invalidValue(field:value:reason:)`` for an empty or overlong name, or
-    ///   one holding control characters.
+    ///   one holding control characters or U+FFFD (the trace of text that was not UTF-8).
     static func name(_ text: String, field: String = "name") throws -> String {
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !trimmed.isEmpty else {
@@ -24,6 +24,11 @@ enum Validation {
         }
         guard !trimmed.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
             throw CatalogError.invalidValue(field: field, value: text, reason: "contains control characters")
+        }
+        // U+FFFD is what decoding puts in place of bytes that are not UTF-8 (an argument or a file in
+        // another encoding): the text the user meant is already lost.
+        guard !trimmed.unicodeScalars.contains("\u{FFFD}") else {
+            throw CatalogError.invalidValue(field: field, value: text, reason: "is not valid UTF-8 text (it holds U+FFFD)")
         }
         return trimmed
     }

@@ -19,57 +19,20 @@ extension CatalogCommand {
         var entityWord: Entity?
 
         @OptionGroup var store: StoreOptions
-
-        @Option(help: ArgumentHelp("The name, unique among records of its entity.", valueName: "name"))
-        var name: String?
-
-        @Option(
-            help: ArgumentHelp("Product: device, desktop or portable.", valueName: "type"),
-            completion: .list(ProductType.allCases.map(\.rawValue)))
-        var type: String?
-
-        @Option(help: ArgumentHelp("The year introduced (products) or released (phones).", valueName: "year"))
-        var year: String?
-
-        @Option(help: ArgumentHelp("Product: the introductory price in dollars, such as 599.00.", valueName: "price"))
-        var price: String?
-
-        @Option(help: ArgumentHelp("Phone: who makes it.", valueName: "maker"))
-        var maker: String?
-
-        @Option(help: ArgumentHelp("Phone: its operating system.", valueName: "os"))
-        var os: String?
-
-        @Option(help: ArgumentHelp("Phone: the screen diagonal in inches.", valueName: "inches"))
-        var screen: String?
+        @OptionGroup var fields: RecordFieldOptions
 
         func run() throws {
             let entity = try resolveEntity(word: entityWord, option: store.entity)
-            let fields: [(String, String?)] = entity == .products
-                ? [("--name", name), ("--type", type), ("--year", year), ("--price", price)]
-                : [("--name", name), ("--maker", maker), ("--year", year), ("--os", os), ("--screen", screen)]
-            let missing = fields.filter { $0.1 == nil }.map(\.0)
-            guard missing.isEmpty else {
-                throw ValidationError("missing \(missing.joined(separator: ", ")) for a new \(entity.singular)")
-            }
-            let foreign = (entity == .products
-                ? [("--maker", maker), ("--os", os), ("--screen", screen)]
-                : [("--type", type), ("--price", price)]).filter { $0.1 != nil }.map(\.0)
-            guard foreign.isEmpty else {
-                throw ValidationError("\(foreign.joined(separator: ", ")) do not apply to a \(entity.singular)")
-            }
+            try fields.validate(for: entity, complete: true)
             try reportingFailures {
                 switch entity {
                 case .products:
-                    let product = Product(
-                        type: try ProductType(parsing: type!), name: name!,
-                        yearIntroduced: try Self.parseYear(year!),
-                        introPrice: try parseAmount(price!, field: "price"))
+                    // Placeholders, each replaced by its (required) option.
+                    let product = try fields.applied(to: Product(type: .device, name: "", yearIntroduced: 0, introPrice: 0))
                     try report(try store.openStore().insert(product))
                 case .phones:
-                    let phone = Phone(
-                        name: name!, maker: maker!, yearReleased: try Self.parseYear(year!), operatingSystem: os!,
-                        screenInches: try parseAmount(screen!, field: "screen"))
+                    let phone = try fields.applied(
+                        to: Phone(name: "", maker: "", yearReleased: 0, operatingSystem: "", screenInches: 0))
                     try report(try store.openStore().insert(phone))
                 }
             }
@@ -78,20 +41,6 @@ extension CatalogCommand {
         private func report<Record: RenderableRecord>(_ record: Record) throws {
             Terminal.print(store.json ? try renderJSON(PathedRecord(path: nil, record: record)) : "Added \(record.summary)")
         }
-
-        static func parseYear(_ text: String) throws -> Int {
-            guard let year = Int(text.trimmingCharacters(in: .whitespaces)) else {
-                throw CatalogError.invalidValue(field: "year", value: text, reason: "expected a year such as 2007")
-            }
-            return year
-        }
     }
 }
 
-/// A decimal number typed by a user (`599`, `599.00`), strictly parsed.
-func parseAmount(_ text: String, field: String) throws -> Double {
-    guard let value = Double(text.trimmingCharacters(in: .whitespaces)), value.isFinite else {
-        throw CatalogError.invalidValue(field: field, value: text, reason: "expected a number such as 599.00")
-    }
-    return value
-}

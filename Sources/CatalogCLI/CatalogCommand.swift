@@ -1,7 +1,7 @@
 import ArgumentParser
 
 /// The `catalog` command: the root of the command tree.
-public struct CatalogCommand: ParsableCommand {
+public struct CatalogCommand: AsyncParsableCommand {
     /// The version printed by `catalog --version`.
     public static let version = "0.1.0"
 
@@ -20,17 +20,25 @@ public struct CatalogCommand: ParsableCommand {
               catalog search mac --scope desktop    Products whose name holds "mac"
               catalog suggest macb                  Names that start with "macb"
               catalog add product --type device --name "iPhone 16" --year 2024 --price 799
+              catalog update 10 --name "iPhone 16 Pro"
               catalog delete 10
+              catalog watch --scope device          Print the list, then each change as it commits
               catalog seed Seeds/phones.json        Add records from a file (twice adds nothing)
               catalog export > products.json        All products as JSON; `catalog import` reads it back
               catalog migrate --status
             """,
         version: version,
         subcommands: [
-            List.self, Search.self, Suggest.self, Show.self, Add.self, Delete.self, Seed.self, Import.self, Export.self,
-            Migrate.self,
+            List.self, Search.self, Suggest.self, Show.self, Watch.self, Add.self, Update.self, Delete.self, Seed.self,
+            Import.self, Export.self, Migrate.self,
         ]
     )
 
     public init() {}
+
+    /// Parses the process's arguments and runs the command they name, asynchronously (so that `watch`
+    /// can await changes): what the `catalog` executable does.
+    public static func runMain() async {
+        await Self.main(nil)
+    }
 }

@@ -38,15 +38,27 @@ enum ExitStatus: Int32 {
 func reportingFailures(_ body: () throws -> Void) throws {
     do {
         try body()
-    } catch let error as ExitCode {
-        throw error
-    } catch let error as ValidationError {
-        throw error
     } catch {
-        let (message, status) = explain(error)
-        Terminal.note("error: " + message)
-        throw ExitCode(status.rawValue)
+        throw reported(error)
     }
+}
+
+/// Runs an async command's body; a failure becomes one line on standard error and the exit code for its kind.
+func reportingFailures(_ body: () async throws -> Void) async throws {
+    do {
+        try await body()
+    } catch {
+        throw reported(error)
+    }
+}
+
+/// The error to end the command with: usage errors and exit codes as they are; any other error is
+/// written as one line on standard error and becomes the exit code for its kind.
+private func reported(_ error: any Error) -> any Error {
+    if error is ExitCode || error is ValidationError { return error }
+    let (message, status) = explain(error)
+    Terminal.note("error: " + message)
+    return ExitCode(status.rawValue)
 }
 
 /// The one-line message and exit status for an error.
@@ -57,8 +69,7 @@ func explain(_ error: any Error) -> (String, ExitStatus) {
         case .invalidValue: return (error.description, .invalidInput)
         case .notFound, .indexPathOutOfRange: return (error.description, .notFound)
         case .duplicateName: return (error.description, .conflict)
-        case .invalidFile(_, let reason) where reason == "no such file" || reason.hasPrefix("it "):
-            return (error.description, .noInput)
+        case .inaccessibleFile: return (error.description, .noInput)
         case .invalidFile: return (error.description, .invalidInput)
         }
     case let error as ItemPathParseError:
@@ -86,6 +97,9 @@ private func explain(_ error: DatabaseError) -> (String, ExitStatus) {
         return ("the database file is damaged: \(error.message) \(detail)", .unusableDatabase)
     case .SQLITE_CANTOPEN:
         return ("cannot open the database: \(error.message) \(detail)", .unusableDatabase)
+    case .SQLITE_READONLY where code == .SQLITE_READONLY_DIRECTORY:
+        return ("the database's folder is read-only: SQLite needs to create its -wal and -shm files beside the database \(detail)",
+                .unusableDatabase)
     case .SQLITE_READONLY:
         return ("the database is read-only: \(error.message) \(detail)", .unusableDatabase)
     case .SQLITE_FULL:

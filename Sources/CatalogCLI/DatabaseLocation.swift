@@ -1,3 +1,4 @@
+import ArgumentParser
 import Catalog
 import Foundation
 import SQLiteStore
@@ -11,10 +12,14 @@ struct DatabaseLocation {
     let isDefault: Bool
     /// How long to wait for another process's lock: `$CATALOG_BUSY_TIMEOUT_MS`, else 5 seconds.
     let busyTimeout: Duration
+    /// The most pages (4 KiB each) the database may grow to: `$CATALOG_MAX_PAGE_COUNT`, else no limit.
+    /// A write beyond it fails as on a full disk, which is how the tests simulate one.
+    let maximumPageCount: Int?
 
     init(explicitPath: String?, environment: [String: String]) {
         busyTimeout = environment["CATALOG_BUSY_TIMEOUT_MS"].flatMap(Int.init).map { .milliseconds(max(0, $0)) }
             ?? .seconds(5)
+        maximumPageCount = environment["CATALOG_MAX_PAGE_COUNT"].flatMap(Int.init).map { max(1, $0) }
         if let explicitPath {
             path = explicitPath
             isDefault = false
@@ -36,10 +41,17 @@ struct DatabaseLocation {
 
     /// Opens the catalog. A default database that does not exist yet is created, and seeded with the
     /// built-in records; the user is told so once, on standard error.
+    ///
+    /// - Throws: `ValidationError` when the path names no file (empty, or SQLite's `:memory:`), since
+    ///   what is written there would be lost when the command ends.
     func open(readonly: Bool) throws -> CatalogStore {
+        if path.isEmpty || path == ":memory:" {
+            throw ValidationError("--database needs the path of a file, not \(String(reflecting: path))")
+        }
         var configuration = Configuration()
         configuration.isReadonly = readonly
         configuration.busyTimeout = busyTimeout
+        configuration.maximumPageCount = maximumPageCount
         let isNew = !FileManager.default.fileExists(atPath: path)
         if isDefault && isNew {
             let directory = (path as NSString).deletingLastPathComponent

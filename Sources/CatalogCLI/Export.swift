@@ -30,7 +30,7 @@ extension CatalogCommand {
                     do {
                         try Data((json + "\n").utf8).write(to: URL(fileURLWithPath: output), options: .atomic)
                     } catch {
-                        throw CatalogError.invalidFile(path: output, reason: "it cannot be written")
+                        throw CatalogError.inaccessibleFile(path: output, reason: "it cannot be written")
                     }
                 } else {
                     Terminal.print(json)

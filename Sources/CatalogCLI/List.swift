@@ -31,19 +31,29 @@ extension CatalogCommand {
             let request = try list.request(for: entity)
             try reportingFailures {
                 let catalog = try store.openStore()
-                try withRecordType(entity) { type in try print(type, catalog, request) }
+                try withRecordType(entity) { type in try printSections(type, catalog, request, json: store.json) }
             }
         }
+    }
+}
 
-        private func print<Record: ListableRecord>(_ type: Record.Type, _ catalog: CatalogStore, _ request: ListRequest) throws {
-            let sections = try Record.sections(in: catalog, request)
-            if store.json {
-                Terminal.print(try renderJSON(ListJSON(entity: request.entity, sections: sections)))
-            } else if sections.isEmpty {
-                Terminal.print(try emptyResultMessage(catalog, request))
-            } else {
-                Terminal.print(renderSections(sections))
-            }
-        }
+/// Prints the sections of `request` as `list` does: a table, JSON, or why the result is empty (an
+/// empty store, or nothing matching the search).
+func printSections<Record: ListableRecord>(
+    _ type: Record.Type, _ catalog: CatalogStore, _ request: ListRequest, json: Bool
+) throws {
+    try printSections(try Record.sections(in: catalog, request), catalog, request, json: json)
+}
+
+/// Prints `sections`, the result of `request`, as `list` does.
+func printSections<Record: ListableRecord>(
+    _ sections: [RecordSection<Record>], _ catalog: CatalogStore, _ request: ListRequest, json: Bool, compact: Bool = false
+) throws {
+    if json {
+        Terminal.print(try renderJSON(ListJSON(entity: request.entity, sections: sections), compact: compact))
+    } else if sections.isEmpty {
+        Terminal.print(try emptyResultMessage(catalog, request))
+    } else {
+        Terminal.print(renderSections(sections))
     }
 }

@@ -29,7 +29,12 @@ extension CatalogCommand {
         func run() throws {
             try reportingFailures {
                 if status {
-                    let queue = try DatabaseQueue(path: store.location().path)
+                    // Read-only: looking must not migrate, or turn another program's file to WAL.
+                    let path = store.location().path
+                    guard FileManager.default.fileExists(atPath: path) else { throw CommandFailure.noDatabase(path) }
+                    var configuration = Configuration()
+                    configuration.isReadonly = true
+                    let queue = try DatabaseQueue(path: path, configuration: configuration)
                     let statuses = try queue.writeWithoutTransaction { db in try CatalogMigrations.migrator.status(db) }
                     try printStatus(statuses)
                 } else {

@@ -127,10 +127,10 @@ struct ListJSON<Record: Encodable>: Encodable {
     }
 }
 
-/// Encodes a value as pretty-printed JSON with sorted keys.
-func renderJSON<Value: Encodable>(_ value: Value) throws -> String {
+/// Encodes a value as JSON with sorted keys: pretty-printed, or on one line (`compact`) for streams.
+func renderJSON<Value: Encodable>(_ value: Value, compact: Bool = false) throws -> String {
     let encoder = JSONEncoder()
-    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+    encoder.outputFormatting = compact ? [.sortedKeys, .withoutEscapingSlashes] : [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
     return String(decoding: try encoder.encode(value), as: UTF8.self)
 }
 

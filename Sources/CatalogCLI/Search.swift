@@ -32,18 +32,7 @@ extension CatalogCommand {
             let request = try list.request(for: entity, searchText: text)
             try reportingFailures {
                 let catalog = try store.openStore()
-                try withRecordType(entity) { type in try print(type, catalog, request) }
-            }
-        }
-
-        private func print<Record: ListableRecord>(_ type: Record.Type, _ catalog: CatalogStore, _ request: ListRequest) throws {
-            let sections = try Record.sections(in: catalog, request)
-            if store.json {
-                Terminal.print(try renderJSON(ListJSON(entity: request.entity, sections: sections)))
-            } else if sections.isEmpty {
-                Terminal.print(try emptyResultMessage(catalog, request))
-            } else {
-                Terminal.print(renderSections(sections))
+                try withRecordType(entity) { type in try printSections(type, catalog, request, json: store.json) }
             }
         }
     }

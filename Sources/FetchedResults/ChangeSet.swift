@@ -13,7 +13,7 @@
 /// a change set to the old snapshot gives the new one.
 public struct ChangeSet: Hashable, Sendable, CustomStringConvertible {
     /// One row's change, with the row's id.
-    public enum Change: Hashable, Sendable {
+    public enum Change: Hashable, Sendable, CustomStringConvertible {
         /// A row entered the result at `at`, a new path.
         case insert(id: Int64, at: ItemPath)
         /// A row left the result from `at`, an old path.
@@ -22,6 +22,16 @@ public struct ChangeSet: Hashable, Sendable, CustomStringConvertible {
         case move(id: Int64, from: ItemPath, to: ItemPath)
         /// A row's record changed and the row stayed in place: `from` is its old path, `to` its new one.
         case update(id: Int64, from: ItemPath, to: ItemPath)
+
+        /// `insert 7 at 1.2`, `delete 7 at 1.2`, `move 7 1.2 → 0.0`, `update 7 1.2 → 1.1`.
+        public var description: String {
+            switch self {
+            case .insert(let id, let path): "insert \(id) at \(path)"
+            case .delete(let id, let path): "delete \(id) at \(path)"
+            case .move(let id, let from, let to): "move \(id) \(from) → \(to)"
+            case .update(let id, let from, let to): "update \(id) \(from) → \(to)"
+            }
+        }
 
         /// The id of the row that changed.
         public var id: Int64 {
@@ -68,14 +78,7 @@ public struct ChangeSet: Hashable, Sendable, CustomStringConvertible {
         var parts: [String] = []
         for section in deletedSections { parts.append("delete section \(section.index) (\(section.name))") }
         for section in insertedSections { parts.append("insert section \(section.index) (\(section.name))") }
-        for change in changes {
-            switch change {
-            case .insert(let id, let path): parts.append("insert \(id) at \(path)")
-            case .delete(let id, let path): parts.append("delete \(id) at \(path)")
-            case .move(let id, let from, let to): parts.append("move \(id) \(from) → \(to)")
-            case .update(let id, let from, let to): parts.append("update \(id) \(from) → \(to)")
-            }
-        }
+        parts += changes.map(\.description)
         return parts.isEmpty ? "no changes" : parts.joined(separator: ", ")
     }
 }

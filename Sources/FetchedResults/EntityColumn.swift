@@ -17,12 +17,10 @@ public struct EntityColumn: Sendable, Hashable {
     /// The SQL expression `ORDER BY` uses for a `SortDescriptor` on this key path (for text: the
     /// folded column, so that order ignores case and diacritics).
     public var sortExpression: String
-    /// The SQL expression rows are grouped by when this key path is the section key path.
+    /// The SQL expression rows are grouped by when this key path is the section key path. A section's
+    /// name is a function of this value alone (``FetchableEntity/sectionName(for:keyPath:)``), so that a
+    /// section keeps its identity while rows come and go.
     public var sectionExpression: String
-    /// An SQL expression giving a section's display value, aggregated with `min()` over the section's
-    /// rows, when it differs from ``sectionExpression`` (`maker` for sections grouped by
-    /// `maker_folded`); nil to name sections by their ``sectionExpression`` value.
-    public var sectionTitleExpression: String?
 
     /// Creates a column mapping.
     ///
@@ -30,11 +28,9 @@ public struct EntityColumn: Sendable, Hashable {
     ///   - name: the column compared by predicates.
     ///   - sortedBy: the sort expression; `name` by default.
     ///   - sectionedBy: the section expression; the sort expression by default.
-    ///   - sectionTitle: the display value of a section, if not its section expression.
-    public init(_ name: String, sortedBy: String? = nil, sectionedBy: String? = nil, sectionTitle: String? = nil) {
+    public init(_ name: String, sortedBy: String? = nil, sectionedBy: String? = nil) {
         self.name = name
         self.sortExpression = sortedBy ?? name
         self.sectionExpression = sectionedBy ?? sortedBy ?? name
-        self.sectionTitleExpression = sectionTitle
     }
 }

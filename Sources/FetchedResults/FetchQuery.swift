@@ -28,7 +28,6 @@ struct FetchQuery: Sendable, Hashable {
     /// The section term (first in the order), nil for one unnamed section.
     var section: OrderTerm?
     /// An expression naming a section (aggregated with `min`), when not the section expression itself.
-    var sectionTitleExpression: String?
     /// The order within a section: the sort descriptors' terms, then the id ascending.
     var rowOrder: [OrderTerm]
 
@@ -70,7 +69,6 @@ struct FetchQuery: Sendable, Hashable {
             let first = request.sortDescriptors.first
             let descending = first?.keyPath == sectionKeyPath && first?.order == .reverse
             section = OrderTerm(expression: sectionColumn.sectionExpression, isDescending: descending)
-            sectionTitleExpression = sectionColumn.sectionTitleExpression
         }
 
         if request.fetchLimit != nil || request.fetchOffset > 0 {
@@ -87,17 +85,16 @@ struct FetchQuery: Sendable, Hashable {
 
     // MARK: - Statements
 
-    /// `SELECT key, count(*), title FROM … GROUP BY key ORDER BY key`: one row per section, in order.
-    /// Without sections: one row, `NULL, count(*), NULL`.
+    /// `SELECT key, count(*) FROM … GROUP BY key ORDER BY key`: one row per section, in order.
+    /// Without sections: one row, `NULL, count(*)`.
     var sectionsQuery: SQLCondition {
         guard let section else {
             return SQLCondition(
-                sql: "SELECT NULL, count(*), NULL FROM \(source) WHERE \(condition.sql)",
+                sql: "SELECT NULL, count(*) FROM \(source) WHERE \(condition.sql)",
                 arguments: sourceArguments + condition.arguments)
         }
-        let title = sectionTitleExpression.map { "min(\($0))" } ?? "NULL"
         return SQLCondition(
-            sql: "SELECT \(section.expression), count(*), \(title) FROM \(source) WHERE \(condition.sql) "
+            sql: "SELECT \(section.expression), count(*) FROM \(source) WHERE \(condition.sql) "
                 + "GROUP BY \(section.expression) ORDER BY \(section.sql)",
             arguments: sourceArguments + condition.arguments)
     }
@@ -186,5 +183,35 @@ struct FetchQuery: Sendable, Hashable {
             result = bound && result
         }
         return result
+    }
+}
+
+// MARK: - Live updates
+
+extension FetchQuery {
+    /// Whether rows enter and leave the result only by changing themselves: not so with a limit or
+    /// offset, where one row's change can push another in or out.
+    var isIncrementallyMaintainable: Bool { source == tableName }
+
+    /// For each of `ids` that is in the result: its id, section key, then sort key (the row order's
+    /// expressions, the id last).
+    func placementsQuery(ids: [Int64]) -> SQLCondition {
+        let filter = condition && SQLCondition(
+            sql: "\(idColumn) IN (\(ids.map { _ in "?" }.joined(separator: ",")))",
+            arguments: StatementArguments(values: ids.map { .integer($0) }))
+        return SQLCondition(
+            sql: "SELECT \(idColumn), \(section?.expression ?? "NULL"), \(sortKeySelection) "
+                + "FROM \(source) WHERE \(filter.sql)",
+            arguments: sourceArguments + filter.arguments)
+    }
+
+    /// The section key, then the sort key, of the row with this id, whether or not it matches.
+    var sortKeyQuery: String {
+        "SELECT \(section?.expression ?? "NULL"), \(sortKeySelection) FROM \(tableName) WHERE \(idColumn) = ?"
+    }
+
+    /// Whether each component of a full sort key (section key first, then the row order) is descending.
+    var fullOrderIsDescending: [Bool] {
+        [section?.isDescending ?? false] + rowOrder.map(\.isDescending)
     }
 }

@@ -29,7 +29,7 @@ public protocol FetchableEntity: Sendable {
     static var selection: String { get }
     /// The SQL for `keyPath`, or nil when it has none.
     static func column(for keyPath: PartialKeyPath<Self>) -> EntityColumn?
-    /// The name of a section whose ``EntityColumn/sectionExpression`` (or title expression) is
+    /// The name of a section whose ``EntityColumn/sectionExpression`` is
     /// `value`, for the section key path `keyPath`. By default the value as text.
     static func sectionName(for value: DatabaseValue, keyPath: PartialKeyPath<Self>) -> String
     /// The condition that selects the entities matching a search text, or nil when the entity cannot be

@@ -61,17 +61,15 @@ extension FetchedResultsController {
         let expected = min(length, section.numberOfObjects - key.index * length)
         let sortKeyCount = query.rowOrder.count
 
-        if var known = batches[key] {
+        if let live {
+            // Tracking: the snapshot holds every id; read the batch's entities by id.
+            let start = key.index * length
+            let ids = Array(live.snapshot.sections[key.section].ids[start..<(start + expected)])
+            return try readEntities(of: Batch(ids: ids, lastSortKey: [], entities: nil), query)
+        }
+        if let known = batches[key] {
             // Evicted: read the entities again by id.
-            let byID = query.entitiesQuery(ids: known.ids)
-            let entities = try queue.read { db in
-                try db.fetchAll(sql: byID.sql, arguments: byID.arguments) { row in try Entity(row: row) }
-            }
-            let index = Dictionary(entities.compactMap { entity in entity.rowID.map { ($0, entity) } }, uniquingKeysWith: { a, _ in a })
-            let ordered = known.ids.compactMap { index[$0] }
-            guard ordered.count == known.ids.count else { throw FetchError.resultChanged }
-            known.entities = ordered
-            return known
+            return try readEntities(of: known, query)
         }
 
         // Keyset from the previous batch's last row when it is known; OFFSET for a jump.
@@ -88,5 +86,22 @@ extension FetchedResultsController {
         }
         guard rows.count == expected, let last = rows.last else { throw FetchError.resultChanged }
         return Batch(ids: rows.map(\.id), lastSortKey: last.sortKey, entities: rows.map(\.entity))
+    }
+
+    /// The batch with its entities read by id, in the batch's order.
+    ///
+    /// - Throws: ``FetchError/resultChanged`` when a row is gone (while tracking: a deletion that
+    ///   ``applyPendingChanges()`` has not applied yet).
+    private func readEntities(of batch: Batch<Entity>, _ query: FetchQuery) throws -> Batch<Entity> {
+        var known = batch
+        let byID = query.entitiesQuery(ids: known.ids)
+        let entities = try queue.read { db in
+            try db.fetchAll(sql: byID.sql, arguments: byID.arguments) { row in try Entity(row: row) }
+        }
+        let index = Dictionary(entities.compactMap { entity in entity.rowID.map { ($0, entity) } }, uniquingKeysWith: { a, _ in a })
+        let ordered = known.ids.compactMap { index[$0] }
+        guard ordered.count == known.ids.count else { throw FetchError.resultChanged }
+        known.entities = ordered
+        return known
     }
 }

@@ -39,7 +39,7 @@ public final class FetchedResultsController<Entity: FetchableEntity> {
 
     /// The sections of the last fetch, in order; empty before the first fetch and for an empty result
     /// (an unsectioned result with rows has one section named "").
-    public private(set) var sections: [FetchedSection] = []
+    public internal(set) var sections: [FetchedSection] = []
 
     /// The SQL of the last fetch.
     var query: FetchQuery?
@@ -47,6 +47,10 @@ public final class FetchedResultsController<Entity: FetchableEntity> {
     var batches: [BatchKey: Batch<Entity>] = [:]
     /// Keys of the batches holding entities, least recently used first.
     var recentlyUsed: [BatchKey] = []
+    /// While tracking changes: the whole result's ids and the change-log position they reflect.
+    var live: LiveState?
+    /// Told of each change set that ``applyPendingChanges()`` applies, in Core Data's order.
+    public weak var delegate: (any FetchedResultsControllerDelegate)?
 
     /// Creates a controller; nothing is read until ``performFetch()``.
     public init(request: FetchRequest<Entity>, queue: DatabaseQueue) {
@@ -63,27 +67,35 @@ public final class FetchedResultsController<Entity: FetchableEntity> {
     /// - Complexity: one `GROUP BY` over the matching rows (an index scan for a sectioned table).
     public func performFetch() throws {
         let query = try FetchQuery(request)
-        let sectionsQuery = query.sectionsQuery
-        let rows = try queue.read { db in
-            try db.fetchAll(sql: sectionsQuery.sql, arguments: sectionsQuery.arguments) { row in
-                (key: row.databaseValue(at: 0), count: try row.decode(Int.self, at: 1), title: row.databaseValue(at: 2))
-            }
-        }
-        var sections: [FetchedSection] = []
-        for row in rows where row.count > 0 {
-            let name = request.sectionKeyPath.map {
-                Entity.sectionName(for: row.title.isNull ? row.key : row.title, keyPath: $0)
-            } ?? ""
-            sections.append(FetchedSection(
-                name: name, indexTitle: FetchedSection.indexTitle(forSectionName: name), numberOfObjects: row.count, key: row.key))
-        }
+        let sections = try queue.read { db in try readSections(query, db) }
         self.query = query
         self.sections = sections
         batches = [:]
         recentlyUsed = []
+        live = nil
         if request.batchSize == 0 {
             for section in sections.indices { _ = try batch(BatchKey(section: section, index: 0)) }
         }
+    }
+
+    /// The sections of `query` and their counts, read in `db`.
+    func readSections(_ query: FetchQuery, _ db: Database) throws -> [FetchedSection] {
+        let sectionsQuery = query.sectionsQuery
+        let rows = try db.fetchAll(sql: sectionsQuery.sql, arguments: sectionsQuery.arguments) { row in
+            (key: row.databaseValue(at: 0), count: try row.decode(Int.self, at: 1))
+        }
+        var sections: [FetchedSection] = []
+        for row in rows where row.count > 0 {
+            sections.append(section(key: row.key, count: row.count))
+        }
+        return sections
+    }
+
+    /// A section's description from its key and its count.
+    func section(key: DatabaseValue, count: Int) -> FetchedSection {
+        let name = request.sectionKeyPath.map { Entity.sectionName(for: key, keyPath: $0) } ?? ""
+        return FetchedSection(
+            name: name, indexTitle: FetchedSection.indexTitle(forSectionName: name), numberOfObjects: count, key: key)
     }
 
     // MARK: - Reading the result
@@ -131,6 +143,7 @@ public final class FetchedResultsController<Entity: FetchableEntity> {
     /// - Precondition: ``contains(_:)`` is true for `path`.
     public func id(at path: ItemPath) throws -> Int64 {
         precondition(contains(path), "index path \(path) is outside the result")
+        if let live { return live.snapshot.sections[path.section].ids[path.row] }
         let (key, offset) = batchPosition(of: path)
         if let ids = batches[key]?.ids { return ids[offset] }
         return try batch(key).ids[offset]
@@ -148,8 +161,9 @@ public final class FetchedResultsController<Entity: FetchableEntity> {
     /// The index path of the row with this id, or nil when it is not in the result.
     ///
     /// The row's place is read from SQL: its section key, then the number of rows ordered before it
-    /// in its section.
+    /// in its section. While tracking, it is found in the tracked ids instead.
     public func indexPath(forID id: Int64) throws -> ItemPath? {
+        if let live { return live.snapshot.path(of: id) }
         guard let query else { return nil }
         let placeQuery = query.placeQuery(id: id)
         return try queue.read { db -> ItemPath? in
@@ -195,6 +209,11 @@ public final class FetchedResultsController<Entity: FetchableEntity> {
 
     /// The row ids of the whole result, read in `db`.
     func snapshot(_ query: FetchQuery, _ db: Database) throws -> ResultSnapshot {
+        try snapshot(query, sections, db)
+    }
+
+    /// The row ids of the given sections of `query`, read in `db`.
+    func snapshot(_ query: FetchQuery, _ sections: [FetchedSection], _ db: Database) throws -> ResultSnapshot {
         ResultSnapshot(sections: try sections.map { info in
             let rows = query.rowsQuery(section: info.key, after: nil, limit: -1, offset: 0, withEntities: false)
             let ids = try db.fetchAll(sql: rows.sql, arguments: rows.arguments) { try $0.decode(Int64.self, at: $0.count - 1) }

@@ -1,3 +1,3 @@
 import CatalogCLI
 
-CatalogCommand.main()
+await CatalogCommand.runMain()

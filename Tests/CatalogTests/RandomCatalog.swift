@@ -29,7 +29,7 @@ enum RandomCatalog {
     static let wide = ["Ａ", "ｂ", "Ｍ", "ａ", "ｃ", "１", "ﾀ", "ｶﾞ"]
     static let japanese = ["東", "京", "タ", "ワ", "ー", "が", "か", "ガ", "カ", "の", "日本", "ア"]
     static let emoji = ["😀", "👨‍👩‍👧", "🇯🇵", "👍🏽", "🍎"]
-    static let marks = ["\"", "*", "^", ":", "(", ")", "-", "'", "%", "_", ".", "1", "2", "0", "9"]
+    static let marks = ["¨", "\"", "*", "^", ":", "(", ")", "-", "'", "%", "_", ".", "1", "2", "0", "9"]
     static let hostile = [
         "\"", "*", "^", ":", "(", ")", "-", "AND", "OR", "NOT", "NEAR", "NEAR(", "\"a", "a*", "'", "';--", "%", "_",
         "\u{1}", "x\u{0}", "\u{7F}", "{name_folded}:", "\u{301}", "\u{200D}",
@@ -103,7 +103,7 @@ enum RandomCatalog {
         case 0...5 where !names.isEmpty:
             let name = Array(random.pick(names))
             let start = random.next(below: name.count)
-            let length = 1 + random.next(below: min(6, name.count - start))
+            let length = 1 + random.next(below: min(12, name.count - start))
             let text = String(name[start..<(start + length)]).trimmingCharacters(in: .whitespaces)
             switch random.next(below: 4) {
             case 0: return text.uppercased()

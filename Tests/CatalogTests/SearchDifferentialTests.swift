@@ -20,6 +20,7 @@ struct SearchDifferentialTests {
         for round in 0..<Self.rounds where failures == 0 {
             try RandomCatalog.mutate(store, &random)
             let products = try store.fetchAll(Product.self)
+            failures += try checkSuffixesAndGramCounts(store, products, "seed \(Self.seed) round \(round)")
             let phones = try store.fetchAll(Phone.self)
             let names = products.map(\.name) + phones.map(\.name) + phones.map(\.maker)
             for index in 0..<Self.queriesPerRound where failures == 0 {
@@ -45,11 +46,14 @@ struct SearchDifferentialTests {
 
         let limit = random.next(below: 6)
         let offset = random.next(below: 4)
-        let threshold = random.next(below: 2) == 0 ? 0 : Int.max
-        let page = try store.searchPage(Product.self, request, limit: limit, offset: offset, orderedScanThreshold: threshold)
+        let threshold = [0, 2, Int.max][random.next(below: 3)]
+        // A walk in list order that may stop short of the page, so that it falls back to the driver.
+        let budget = [0, 3, 20, Int.max][random.next(below: 4)]
+        let page = try store.searchPage(
+            Product.self, request, limit: limit, offset: offset, orderedScanThreshold: threshold, orderedScanBudget: budget)
         let expectedPage = Array(expected.dropFirst(offset).prefix(limit)).map(\.1)
         if page.totalCount != expected.count || page.records.map(\.id!) != expectedPage {
-            Issue.record("page \(limit)@\(offset) threshold \(threshold): expected \(expected.count) \(expectedPage), got \(page.totalCount) \(page.records.map(\.id!)) — \(context) \(request)")
+            Issue.record("page \(limit)@\(offset) threshold \(threshold) budget \(budget): expected \(expected.count) \(expectedPage), got \(page.totalCount) \(page.records.map(\.id!)) — \(context) \(request)")
             failures += 1
         }
 
@@ -63,6 +67,43 @@ struct SearchDifferentialTests {
         let all = SearchReference.products(products, ListRequest(searchText: text)).map(\.1).sorted()
         if ids != all {
             Issue.record("sqlCondition: expected \(all), got \(ids) — \(context)")
+            failures += 1
+        }
+        return failures
+    }
+
+    /// The tables the triggers keep, against their definition (migration 0002) computed in Swift.
+    private func checkSuffixesAndGramCounts(_ store: CatalogStore, _ products: [Product], _ context: String) throws -> Int {
+        struct Suffix: Hashable { var suffix: String, id: Int64 }
+        struct GramCount: Hashable { var gram: String, type: String, count: Int }
+        var expectedSuffixes = Set<Suffix>()
+        var counts: [[String]: Int] = [:]
+        for product in products {
+            let scalars = Array(TextFolding.fold(product.name).unicodeScalars)
+            var grams = Set<String>()
+            for n in scalars.indices {
+                let window = { (length: Int) in String(String.UnicodeScalarView(scalars[n..<min(scalars.count, n + length)])) }
+                if scalars[n] != " " { expectedSuffixes.insert(Suffix(suffix: window(8), id: product.id!)) }
+                grams.insert(window(1))
+                if n + 1 < scalars.count { grams.insert(window(2)) }
+            }
+            for gram in grams { counts[[gram, product.type.rawValue], default: 0] += 1 }
+        }
+        let expectedCounts = Set(counts.map { GramCount(gram: $0.key[0], type: $0.key[1], count: $0.value) })
+        let (suffixes, gramCounts) = try store.queue.read { db in
+            (try db.fetchAll(sql: "SELECT suffix, id FROM products_suffixes") {
+                Suffix(suffix: try $0.decode(String.self, at: 0), id: try $0.decode(Int64.self, at: 1))
+            }, try db.fetchAll(sql: "SELECT gram, type, count FROM products_gram_counts WHERE count <> 0") {
+                GramCount(gram: try $0.decode(String.self, at: 0), type: try $0.decode(String.self, at: 1), count: try $0.decode(Int.self, at: 2))
+            })
+        }
+        var failures = 0
+        if Set(suffixes) != expectedSuffixes || suffixes.count != expectedSuffixes.count {
+            Issue.record("products_suffixes: missing \(expectedSuffixes.subtracting(suffixes)), extra \(Set(suffixes).subtracting(expectedSuffixes)) — \(context)")
+            failures += 1
+        }
+        if Set(gramCounts) != expectedCounts {
+            Issue.record("products_gram_counts: missing \(expectedCounts.subtracting(gramCounts)), extra \(Set(gramCounts).subtracting(expectedCounts)) — \(context)")
             failures += 1
         }
         return failures

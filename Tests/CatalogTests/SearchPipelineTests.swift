@@ -23,8 +23,12 @@ struct SearchPipelineTests {
         var seen: [(String, [String])] = []
         for try await page in pages { seen.append((page.query.text, page.records.map(\.name))) }
         try await typist.value
-        // "mac " repeats "mac"; "macboo" and "macbook" find the same products as each other.
-        #expect(seen.map(\.0) == ["mac", "macboo", "ipod"])
+        // "mac " repeats "mac"; "macboo" and "macbook" find the same products as each other. Which text
+        // of a pair is searched depends on timing on a loaded machine; which results are emitted does not.
+        #expect(seen.count == 3)
+        #expect(["mac", "mac "].contains(seen.first?.0 ?? ""))
+        #expect(["macboo", "macbook"].contains(seen.dropFirst().first?.0 ?? ""))
+        #expect(seen.last?.0 == "ipod")
         #expect(seen.map(\.1) == [["iMac", "Mac Pro", "MacBook Air", "MacBook Pro"], ["MacBook Air", "MacBook Pro"], ["iPod", "iPod touch"]])
     }
 

@@ -59,7 +59,8 @@ enum SearchReference {
         let sorted = kept.sorted { a, b in
             let (fa, fb) = (TextFolding.fold(a.name), TextFolding.fold(b.name))
             let key: Bool? = switch request.sort {
-            case .maker: less(TextFolding.fold(a.maker), TextFolding.fold(b.maker))
+            // Maker sections are the maker as spelled, in BINARY order.
+            case .maker: less(a.maker, b.maker)
             case .year: a.yearReleased == b.yearReleased ? nil : a.yearReleased < b.yearReleased
             default: less(fa, fb)
             }

@@ -43,7 +43,7 @@ struct SeedFileTests {
 
     @Test func aMissingFileIsNamed() throws {
         let directory = try TemporaryDirectory()
-        #expect(throws: CatalogError.invalidFile(path: directory.path("none.json"), reason: "no such file")) {
+        #expect(throws: CatalogError.inaccessibleFile(path: directory.path("none.json"), reason: "no such file")) {
             try SeedFile(contentsOf: directory.path("none.json"))
         }
     }

@@ -33,8 +33,18 @@ public enum ProcessRunner {
         _ product: String, _ arguments: [String], environment: [String: String] = [:], home: String? = nil,
         input: String? = nil
     ) throws -> ProcessResult {
+        try run(
+            executable: productsDirectory.appendingPathComponent(product), arguments, environment: environment,
+            home: home, input: input)
+    }
+
+    /// Runs any executable the same way, such as a system tool wrapping a built product.
+    public static func run(
+        executable: URL, _ arguments: [String], environment: [String: String] = [:], home: String? = nil,
+        input: String? = nil
+    ) throws -> ProcessResult {
         let process = Process()
-        process.executableURL = productsDirectory.appendingPathComponent(product)
+        process.executableURL = executable
         process.arguments = arguments
         var env = ProcessInfo.processInfo.environment
         env.removeValue(forKey: "CATALOG_DATABASE")

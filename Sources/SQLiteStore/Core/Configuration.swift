@@ -31,8 +31,27 @@ public struct Configuration: Sendable {
     /// Called with the SQL of each statement as it starts, for logging or tests.
     public var trace: (@Sendable (String) -> Void)?
 
+    /// Called with each new connection once its file is known to be a readable database, and before
+    /// the connection writes anything to it (such as switching it to WAL): a place to refuse a file
+    /// that belongs to another program, by throwing. Default nil.
+    ///
+    /// ```swift
+    /// configuration.prepareDatabase = { db in try migrator.validate(db) }
+    /// ```
+    public var prepareDatabase: (@Sendable (Database) throws -> Void)?
+
     /// The number of prepared statements ``Database/cachedStatement(sql:)`` keeps. Default 64.
     public var statementCacheCapacity = 64
+
+    /// The most pages the database file may grow to (`PRAGMA max_page_count`), or nil for SQLite's
+    /// limit. A write that needs more fails with `SQLITE_FULL` and is rolled back, as on a full disk:
+    /// use it as a quota, or to test how a program copes with a full disk. Default nil.
+    ///
+    /// The limit belongs to the connection, not the file, so every connection sets its own. It never
+    /// shrinks a file: a value below the current size acts as the current size.
+    ///
+    /// Related SQLite documentation: <https://www.sqlite.org/pragma.html#pragma_max_page_count>
+    public var maximumPageCount: Int?
 
     /// A default configuration.
     public init() {}

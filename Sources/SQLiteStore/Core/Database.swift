@@ -28,6 +28,10 @@ public final class Database {
 
     /// Opens (and, unless read-only, creates) the database at `path` and configures the connection.
     ///
+    /// `path` is a file path, taken literally: `:memory:` and the empty string are SQLite's in-memory and
+    /// temporary databases, but a path such as `file:notes.sqlite?mode=memory` names a file, although
+    /// Debian's SQLite reads URIs in file names (`SQLITE_USE_URI`).
+    ///
     /// - Throws: ``DatabaseError``: `SQLITE_CANTOPEN` for a missing directory or unreadable file,
     ///   `SQLITE_NOTADB` for a file that is not a database.
     public init(path: String, configuration: Configuration = Configuration()) throws {
@@ -36,7 +40,7 @@ public final class Database {
         var handle: SQLiteConnection?
         var flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
         flags |= configuration.isReadonly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
-        let code = sqlite3_open_v2(path, &handle, flags, nil)
+        let code = sqlite3_open_v2(Self.literalFileName(path), &handle, flags, nil)
         guard code == SQLITE_OK, let handle else {
             let message = handle.map { String(cString: sqlite3_errmsg($0)) }
             // > Whether or not an error occurs when it is opened, resources associated with the database
@@ -80,14 +84,28 @@ public final class Database {
         // Reading the schema fails with SQLITE_NOTADB on a file that is not a database: fail at open.
         try execute(sql: "PRAGMA schema_version")
         try execute(sql: "PRAGMA foreign_keys = \(configuration.foreignKeysEnabled ? "ON" : "OFF")")
+        try configuration.prepareDatabase?(self)
         if !configuration.isReadonly && !isInMemory {
             try execute(sql: "PRAGMA journal_mode = \(configuration.journalMode.rawValue)")
             try execute(sql: "PRAGMA synchronous = \(configuration.synchronous.rawValue)")
         }
+        if let pages = configuration.maximumPageCount {
+            try execute(sql: "PRAGMA max_page_count = \(max(1, pages))")
+        }
     }
 
-    /// Whether the database lives in memory only.
-    public var isInMemory: Bool { path == ":memory:" || path.isEmpty || path.hasPrefix("file::memory:") }
+    /// Whether the database lives in memory (`:memory:`) or in a temporary file deleted on close (`""`).
+    public var isInMemory: Bool { path == ":memory:" || path.isEmpty }
+
+    /// `path` as a file name SQLite cannot read as a URI.
+    ///
+    /// > If URI filename interpretation is enabled, and the filename argument begins with "file:", then
+    /// > the filename is interpreted as a URI. (https://www.sqlite.org/c3ref/open.html)
+    ///
+    /// Debian builds SQLite with URI names on, so a relative path that starts with `file:` gets `./`.
+    static func literalFileName(_ path: String) -> String {
+        path.hasPrefix("file:") ? "./" + path : path
+    }
 
     /// The open handle.
     ///

@@ -48,6 +48,7 @@ public struct Migrator: Sendable {
     @discardableResult
     public func migrate(_ db: Database, upTo version: Int? = nil) throws -> [Migration] {
         precondition(!db.isInsideTransaction, "Migrator.migrate must run outside a transaction")
+        try validate(db)
         try db.execute(sql: """
             CREATE TABLE IF NOT EXISTS \(Self.tableName) (
                 version INTEGER PRIMARY KEY,
@@ -77,6 +78,25 @@ public struct Migrator: Sendable {
             if didApply { applied.append(migration) }
         }
         return applied
+    }
+
+    /// Checks, without writing, that the migrator may work on this database: it is empty or records
+    /// its migrations, it is not newer than the code, and no applied migration changed.
+    ///
+    /// ``migrate(_:upTo:)`` calls it first; call it from ``Configuration/prepareDatabase`` to refuse a
+    /// file before the connection writes anything to it.
+    ///
+    /// - Throws: ``MigrationError/unrecognizedDatabase(tables:)``,
+    ///   ``MigrationError/databaseIsNewer(databaseVersion:knownVersion:)``,
+    ///   ``MigrationError/checksumMismatch(version:name:recorded:current:)``, or ``DatabaseError``.
+    public func validate(_ db: Database) throws {
+        let tables = try db.fetchAll(
+            sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name"
+        ) { try $0.decode(String.self, at: 0) }
+        if !tables.isEmpty && !tables.contains(Self.tableName) {
+            throw MigrationError.unrecognizedDatabase(tables: tables)
+        }
+        try validate(try appliedMigrations(db))
     }
 
     /// The migrations recorded in the database, in version order; empty when it has none.

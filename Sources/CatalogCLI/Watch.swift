@@ -1,0 +1,155 @@
+import ArgumentParser
+import Catalog
+import Dispatch
+import FetchedResults
+import Foundation
+import SQLiteStore
+
+extension CatalogCommand {
+    /// `catalog watch`: the listed result, then each change to it as it happens, from any process.
+    struct Watch: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Print a list, then every change to it as commits happen, from this or any other process.",
+            discussion: """
+                Takes the options of `list`. Each change set lists section insertions and deletions, then \
+                row deletions (old index paths), insertions (new paths), moves (old → new) and updates, as \
+                a table view applies them. --json prints the list as one line of JSON, then one line per \
+                change set. Ctrl-C stops watching.
+
+                Examples:
+                  catalog watch
+                  catalog watch --scope portable --json
+                  catalog watch phones --search pixel
+                """)
+
+        @Argument(
+            help: ArgumentHelp("products or phones (same as --entity).", valueName: "entity"),
+            completion: .list(["products", "phones"]),
+            transform: parseEntity)
+        var entityWord: Entity?
+
+        @OptionGroup var store: StoreOptions
+        @OptionGroup var list: ListOptions
+
+        func run() async throws {
+            let entity = try resolveEntity(word: entityWord, option: store.entity)
+            let request = try list.request(for: entity)
+            try await reportingFailures {
+                switch entity {
+                case .products: try await watch(Product.self, request)
+                case .phones: try await watch(Phone.self, request)
+                }
+            }
+        }
+
+        private func watch<Record: ListableRecord>(_ type: Record.Type, _ request: ListRequest) async throws {
+            let catalog = try store.openStore()
+            let controller = try catalog.trackedResults(Record.self, request, batchSize: 50)
+            let monitor = try ChangeMonitor(path: catalog.queue.path)
+            let stopping = StopOnSignals { monitor.stop() }
+            defer { withExtendedLifetime(stopping) {} }
+
+            try printSections(try controller.recordSections(), catalog, request, json: store.json, compact: true)
+            if !store.json && Terminal.isInteractive { Terminal.note("watching for changes (Ctrl-C to stop)") }
+            for try await changeSet in controller.changeSets(from: monitor) {
+                if store.json {
+                    Terminal.print(try renderJSON(ChangeSetJSON(changeSet, controller), compact: true))
+                } else {
+                    Terminal.print(try renderChangeSet(changeSet, controller))
+                }
+            }
+        }
+    }
+}
+
+/// Calls `action` once when the process gets SIGINT or SIGTERM, instead of dying.
+final class StopOnSignals {
+    private let sources: [any DispatchSourceSignal]
+
+    init(_ action: @escaping @Sendable () -> Void) {
+        sources = [SIGINT, SIGTERM].map { number in
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler(handler: action)
+            source.resume()
+            return source
+        }
+    }
+
+    deinit {
+        for source in sources { source.cancel() }
+    }
+}
+
+// MARK: - Rendering change sets
+
+/// A change set in JSON: `deletedSections`, `insertedSections` (`index`, `name`), `changes` (`kind`,
+/// `id`, `path` or `from`/`to`) and the `sections` after it (`name`, `count`).
+struct ChangeSetJSON: Encodable {
+    struct Section: Encodable {
+        let index: Int
+        let name: String
+    }
+
+    struct Change: Encodable {
+        let kind: String
+        let id: Int64
+        let path: String?
+        let from: String?
+        let to: String?
+    }
+
+    struct Count: Encodable {
+        let name: String
+        let count: Int
+    }
+
+    let deletedSections: [Section]
+    let insertedSections: [Section]
+    let changes: [Change]
+    let sections: [Count]
+
+    init<Entity>(_ changeSet: ChangeSet, _ controller: FetchedResultsController<Entity>) {
+        deletedSections = changeSet.deletedSections.map { Section(index: $0.index, name: $0.name) }
+        insertedSections = changeSet.insertedSections.map { Section(index: $0.index, name: $0.name) }
+        changes = changeSet.changes.map { change in
+            switch change {
+            case .insert(let id, let path): Change(kind: "insert", id: id, path: path.description, from: nil, to: nil)
+            case .delete(let id, let path): Change(kind: "delete", id: id, path: path.description, from: nil, to: nil)
+            case .move(let id, let from, let to):
+                Change(kind: "move", id: id, path: nil, from: from.description, to: to.description)
+            case .update(let id, let from, let to):
+                Change(kind: "update", id: id, path: nil, from: from.description, to: to.description)
+            }
+        }
+        sections = controller.sections.map { Count(name: $0.name, count: $0.numberOfObjects) }
+    }
+}
+
+/// A change set as aligned lines: one per section change and per row change, with the row's name.
+func renderChangeSet<Record: RenderableRecord>(_ changeSet: ChangeSet, _ controller: FetchedResultsController<Record>) throws -> String {
+    var table = TextTable()
+    for section in changeSet.deletedSections { table.append(["delete section", String(section.index), section.name]) }
+    for section in changeSet.insertedSections { table.append(["insert section", String(section.index), section.name]) }
+    for change in changeSet.changes {
+        let (kind, place): (String, String) = switch change {
+        case .insert(_, let path): ("insert", path.description)
+        case .delete(_, let path): ("delete", path.description)
+        case .move(_, let from, let to): ("move", "\(from) → \(to)")
+        case .update(_, let from, let to): ("update", from == to ? from.description : "\(from) → \(to)")
+        }
+        let name = try change.newPath.map { try controller.object(at: $0).name } ?? ""
+        table.append([kind, place, name, "id \(change.id)"])
+    }
+    let counts = changeSet.changes.reduce(into: [String: Int]()) { counts, change in
+        let kind = switch change {
+        case .insert: "insert"
+        case .delete: "delete"
+        case .move: "move"
+        case .update: "update"
+        }
+        counts[kind, default: 0] += 1
+    }
+    let summary = ["insert", "delete", "move", "update"].compactMap { kind in counts[kind].map { "\($0) \(kind)" } }
+    return "— " + summary.joined(separator: ", ") + "\n" + table.render().split(separator: "\n").map { "  " + $0 }.joined(separator: "\n")
+}

@@ -1,0 +1,142 @@
+import SQLiteStore
+
+/// What a controller that tracks changes keeps: the whole result as ids, and where in the store's
+/// change log that result stands.
+struct LiveState {
+    var snapshot: ResultSnapshot
+    var sequence: Int64
+    var schemaVersion: Int
+    var statistics = TrackingStatistics()
+}
+
+/// How a tracking controller has kept up with the database.
+public struct TrackingStatistics: Sendable, Hashable {
+    /// Change sets computed by moving only the changed rows.
+    public var incrementalUpdates = 0
+    /// Change sets computed by refetching the whole result and diffing it (the fallback: a gap in the
+    /// change log, a schema change, a request with a limit or offset, or more changed rows than
+    /// ``FetchedResultsController/incrementalLimit``).
+    public var refetches = 0
+    /// Rows read again to place changed rows (binary-search probes included).
+    public var rowsRead = 0
+}
+
+extension FetchedResultsController {
+    // MARK: - Tracking changes
+
+    /// Fetches the request and starts tracking the database's changes: reads the sections, the ids of
+    /// the whole result (8 bytes a row) and the change log's position, in one read transaction.
+    ///
+    /// The database must have the store's change log installed for the entity's table
+    /// (``ChangeLog/installTracking(forTable:in:)``). Then, whenever it changes — through any
+    /// connection, in any process — ``applyPendingChanges()`` brings the controller up to date and
+    /// returns the change set; ``changeSets(from:)`` does it as each commit is noticed.
+    ///
+    /// - Throws: ``FetchError`` for a request that cannot be translated, ``DatabaseError`` (for instance
+    ///   when the change log is missing).
+    public func startTracking() throws {
+        let query = try FetchQuery(request)
+        let (sections, live) = try queue.read { db in
+            let sequence = try ChangeLog.currentSequence(db)
+            let schemaVersion = try db.scalar(Int.self, sql: "PRAGMA schema_version") ?? 0
+            let sections = try readSections(query, db)
+            let snapshot = try self.snapshot(query, sections, db)
+            return (sections, LiveState(snapshot: snapshot, sequence: sequence, schemaVersion: schemaVersion))
+        }
+        self.query = query
+        self.sections = sections
+        self.live = live
+        batches = [:]
+        recentlyUsed = []
+    }
+
+    /// Whether the controller tracks changes (``startTracking()`` was called since the last
+    /// ``performFetch()``).
+    public var isTracking: Bool { live != nil }
+
+    /// The change-log position the controller's result reflects, while tracking.
+    public var changeLogPosition: Int64? { live?.sequence }
+
+    /// How the controller kept up so far, while tracking.
+    public var trackingStatistics: TrackingStatistics? { live?.statistics }
+
+    /// The whole result as ids, while tracking.
+    public var trackedSnapshot: ResultSnapshot? { live?.snapshot }
+
+    /// The most changed rows of the entity's table that one change set moves one by one; above it, the
+    /// controller refetches and diffs, which is then cheaper.
+    public static var incrementalLimit: Int { 256 }
+
+    /// Brings the controller up to date with every commit since its last update, and reports the
+    /// change set (empty when no committed change touched the result).
+    ///
+    /// In one read transaction it reads the change log after its position; if the entity's table has
+    /// changed rows, it re-reads only those (and the O(log n) rows a binary search compares them with)
+    /// and moves them in its snapshot (``ResultSnapshot/update(changedIDs:from:)``). When that cannot be
+    /// trusted — a gap in the log, a schema change, a request with a limit or offset, too many changed
+    /// rows — it refetches the whole result and diffs it (``ChangeSet/init(from:to:updatedIDs:)``),
+    /// counted in ``trackingStatistics``. Then it tells the ``delegate``.
+    ///
+    /// - Precondition: ``isTracking``.
+    /// - Throws: ``DatabaseError``, ``FetchError``; the controller is unchanged then.
+    /// - Complexity: O(k · n) memory scans and O(k log n) single-row reads for k changed rows among n,
+    ///   when incremental.
+    @discardableResult
+    public func applyPendingChanges() throws -> ChangeSet {
+        guard var live, let query else { preconditionFailure("applyPendingChanges() needs startTracking() first") }
+        let old = live.snapshot
+        let oldSections = sections
+        let result = try queue.read { db -> (ChangeSet, [FetchedSection], FetchQuery)? in
+            let schemaVersion = try db.scalar(Int.self, sql: "PRAGMA schema_version") ?? 0
+            let changes = try ChangeLog.changes(db, after: live.sequence)
+            if changes.isEmpty && schemaVersion == live.schemaVersion { return nil }
+            live.sequence = changes.toSequence
+            let changedIDs = changes.rowIDs(inTable: Entity.tableName)
+            let mustRefetch = schemaVersion != live.schemaVersion || !changes.isComplete
+                || !query.isIncrementallyMaintainable || changedIDs.count > Self.incrementalLimit
+            live.schemaVersion = schemaVersion
+            if mustRefetch {
+                let newQuery = try FetchQuery(request)
+                let newSections = try readSections(newQuery, db)
+                let snapshot = try self.snapshot(newQuery, newSections, db)
+                // Without a complete log every row that stays may have changed: report them all.
+                let updated = changes.isComplete ? changedIDs : Set(old.sections.flatMap(\.ids))
+                live.snapshot = snapshot
+                live.statistics.refetches += 1
+                return (ChangeSet(from: old, to: snapshot, updatedIDs: updated), newSections, newQuery)
+            }
+            if changedIDs.isEmpty { return nil }
+            let source = SQLRowPlacing(query: query, db: db) { key in self.section(key: key, count: 0).name }
+            let changeSet = try live.snapshot.update(changedIDs: changedIDs, from: source)
+            live.statistics.incrementalUpdates += 1
+            live.statistics.rowsRead += changedIDs.count + source.probes
+            let byName = Dictionary(oldSections.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+            let newSections = live.snapshot.sections.map { section -> FetchedSection in
+                var info = byName[section.name] ?? self.section(key: source.sectionKeys[section.name]!, count: 0)
+                info.numberOfObjects = section.ids.count
+                return info
+            }
+            return (changeSet, newSections, query)
+        }
+        guard let (changeSet, newSections, newQuery) = result else {
+            self.live = live
+            return ChangeSet()
+        }
+        self.live = live
+        self.query = newQuery
+        sections = newSections
+        batches = [:]
+        recentlyUsed = []
+        if !changeSet.isEmpty { notifyDelegate(of: changeSet) }
+        return changeSet
+    }
+
+    private func notifyDelegate(of changeSet: ChangeSet) {
+        guard let delegate else { return }
+        delegate.controllerWillChangeContent()
+        for section in changeSet.deletedSections { delegate.controllerDidChangeSection(section, isInsertion: false) }
+        for section in changeSet.insertedSections { delegate.controllerDidChangeSection(section, isInsertion: true) }
+        for change in changeSet.changes { delegate.controllerDidChangeObject(change) }
+        delegate.controllerDidChangeContent(changeSet)
+    }
+}

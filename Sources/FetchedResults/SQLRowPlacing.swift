@@ -1,0 +1,66 @@
+import SQLiteStore
+
+/// The rows of a fetch request's result as the incremental update sees them, read in one transaction.
+///
+/// A sort key is the row's section key followed by its row order (the id last), compared as SQLite's
+/// `ORDER BY` compares them (BINARY collation), so Swift and SQL agree on every row's place.
+final class SQLRowPlacing: RowPlacing {
+    typealias SortKey = [DatabaseValue]
+
+    private let query: FetchQuery
+    private let db: Database
+    private let descending: [Bool]
+    /// The section key of each section name met among the placed rows.
+    private(set) var sectionKeys: [String: DatabaseValue] = [:]
+    private let sectionName: (DatabaseValue) -> String
+    /// The single-row reads made for binary-search probes.
+    private(set) var probes = 0
+
+    init(query: FetchQuery, db: Database, sectionName: @escaping (_ key: DatabaseValue) -> String) {
+        self.query = query
+        self.db = db
+        self.descending = query.fullOrderIsDescending
+        self.sectionName = sectionName
+    }
+
+    func placements(of ids: [Int64]) throws -> [Int64: RowPlacement<SortKey>] {
+        var result: [Int64: RowPlacement<SortKey>] = [:]
+        // Bounded IN lists: SQLite limits the number of parameters of a statement.
+        for chunk in stride(from: 0, to: ids.count, by: 500).map({ Array(ids[$0..<min($0 + 500, ids.count)]) }) {
+            let placements = query.placementsQuery(ids: chunk)
+            try db.forEachRow(sql: placements.sql, arguments: placements.arguments) { row in
+                let id = try row.decode(Int64.self, at: 0)
+                let key = row.databaseValue(at: 1)
+                let name = sectionName(key)
+                sectionKeys[name] = key
+                let sortKey = [key] + (2..<row.count).map { row.databaseValue(at: $0) }
+                result[id] = RowPlacement(sectionName: name, sortKey: sortKey)
+            }
+        }
+        return result
+    }
+
+    func sortKey(of id: Int64) throws -> SortKey {
+        probes += 1
+        let key = try db.fetchOne(sql: query.sortKeyQuery, arguments: [id]) { row in
+            (0..<row.count).map { row.databaseValue(at: $0) }
+        }
+        guard let key else { throw FetchError.resultChanged }
+        return key
+    }
+
+    func precedes(_ lhs: SortKey, _ rhs: SortKey) -> Bool {
+        for (index, (left, right)) in zip(lhs, rhs).enumerated() {
+            let order = DatabaseValue.sqliteOrder(left, right)
+            if order != 0 { return descending[index] ? order > 0 : order < 0 }
+        }
+        return false
+    }
+}
+
+extension Database {
+    /// Runs a query and calls `body` with each row.
+    func forEachRow(sql: String, arguments: StatementArguments, _ body: (Row) throws -> Void) throws {
+        try cachedStatement(sql: sql).forEachRow(arguments: arguments, body)
+    }
+}

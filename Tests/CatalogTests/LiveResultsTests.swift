@@ -1,0 +1,216 @@
+import Catalog
+import FetchedResults
+import Foundation
+import SQLiteStore
+import TestSupport
+import Testing
+
+/// The live controller, model-checked: after every random history of commits and rollbacks, applying
+/// its change set to the previous snapshot gives exactly a fresh fetch, under random requests.
+struct LiveResultsTests {
+    struct Rollback: Error {}
+
+    static let words = ["Mac", "iPod", "Café", "Crème", "東京", "Pro", "mini", "Air", "Book", "a", "Zed", "Über"]
+
+    static func randomName(_ random: inout SplitMix64) -> String {
+        (0..<Int.random(in: 1...3, using: &random)).map { _ in words.randomElement(using: &random)! }.joined(separator: " ")
+            + " " + String(Int.random(in: 0...999, using: &random))
+    }
+
+    static func randomRequest(_ random: inout SplitMix64) -> ListRequest {
+        ListRequest(
+            entity: .products,
+            scope: [nil, nil, ProductType.device, .desktop].randomElement(using: &random)!,
+            sort: [SortField.name, .year, .price].randomElement(using: &random)!,
+            isReversed: Bool.random(using: &random),
+            searchText: ["", "", "a", "mac", "cafe", "東", "1", "pro 2"].randomElement(using: &random)!)
+    }
+
+    /// One random write: an insert, a rename, a retype, a reprice or a delete.
+    static func randomWrite(_ db: Database, _ store: CatalogStore, _ random: inout SplitMix64) throws {
+        let ids = try db.fetchAll(sql: "SELECT id FROM products ORDER BY id") { try $0.decode(Int64.self, at: 0) }
+        let choice = ids.isEmpty ? 0 : Int.random(in: 0..<6, using: &random)
+        switch choice {
+        case 0, 1:
+            let product = Product(
+                type: ProductType.allCases.randomElement(using: &random)!, name: randomName(&random),
+                yearIntroduced: Int.random(in: 2000...2005, using: &random), introPrice: Double(Int.random(in: 1...5, using: &random)))
+            try db.execute(
+                sql: "INSERT INTO products(\(Product.columnNames.joined(separator: ", "))) VALUES (?, ?, ?, ?, ?) ON CONFLICT(name) DO NOTHING",
+                arguments: StatementArguments(values: product.persistedValues))
+        case 2:
+            let name = randomName(&random)
+            try db.execute(
+                sql: "UPDATE OR IGNORE products SET name = ?, name_folded = ? WHERE id = ?",
+                arguments: [name, TextFolding.fold(name), ids.randomElement(using: &random)!])
+        case 3:
+            try db.execute(
+                sql: "UPDATE products SET type = ? WHERE id = ?",
+                arguments: [ProductType.allCases.randomElement(using: &random)!, ids.randomElement(using: &random)!])
+        case 4:
+            try db.execute(
+                sql: "UPDATE products SET intro_price = ?, year_introduced = ? WHERE id = ?",
+                arguments: [Double(Int.random(in: 1...5, using: &random)), Int.random(in: 2000...2005, using: &random), ids.randomElement(using: &random)!])
+        default:
+            try db.execute(sql: "DELETE FROM products WHERE id = ?", arguments: [ids.randomElement(using: &random)!])
+        }
+    }
+
+    /// The result of `request` fetched afresh, as sections of ids.
+    static func freshSnapshot(_ store: CatalogStore, _ request: ListRequest) throws -> (ResultSnapshot, [FetchedSection]) {
+        let controller = try store.fetchedResults(Product.self, request, batchSize: 10)
+        return (try controller.snapshot(), controller.sections)
+    }
+
+    @Test(arguments: 0..<80)
+    func changeSetsRebuildAFreshFetch(seed: UInt64) throws {
+        let directory = try TemporaryDirectory()
+        let store = try CatalogStore(path: directory.path())
+        var random = SplitMix64(seed: seed &+ 1000)
+        try store.queue.write { db in
+            for _ in 0..<Int.random(in: 0...25, using: &random) { try Self.randomWrite(db, store, &random) }
+        }
+        let request = Self.randomRequest(&random)
+        let controller = try store.trackedResults(Product.self, request, batchSize: 7)
+        var previous = try #require(controller.trackedSnapshot)
+        #expect(previous == (try Self.freshSnapshot(store, request).0))
+
+        for step in 0..<30 {
+            // A few commits, some rolled back, some with several writes.
+            for _ in 0..<Int.random(in: 1...3, using: &random) {
+                let rollsBack = Int.random(in: 0..<5, using: &random) == 0
+                do {
+                    try store.queue.write { db in
+                        for _ in 0..<Int.random(in: 1...3, using: &random) { try Self.randomWrite(db, store, &random) }
+                        if rollsBack { throw Rollback() }
+                    }
+                } catch is Rollback {}
+            }
+            let changeSet = try controller.applyPendingChanges()
+            let (fresh, freshSections) = try Self.freshSnapshot(store, request)
+            let context = "seed \(seed) step \(step) \(request)"
+            #expect(try previous.applying(changeSet) == fresh, "\(context): \(previous) + \(changeSet)")
+            #expect(controller.trackedSnapshot == fresh, "\(context)")
+            #expect(controller.sections == freshSections, "\(context)")
+            if let first = fresh.sections.first?.ids.first {
+                #expect(try controller.object(at: ItemPath(section: 0, row: 0)).id == first)
+            }
+            previous = fresh
+        }
+        let statistics = try #require(controller.trackingStatistics)
+        #expect(statistics.refetches == 0, "no gap, no schema change: every change set is incremental")
+    }
+
+    /// Phones section by initial, maker or year: renames and maker changes move rows across sections.
+    @Test(arguments: 0..<30)
+    func phoneChangeSetsRebuildAFreshFetch(seed: UInt64) throws {
+        let store = try CatalogStore.inMemory()
+        var random = SplitMix64(seed: seed &+ 5000)
+        let makers = ["Apple", "apple", "Sony", "ソニー", "Nokia"]
+        func write(_ db: Database) throws {
+            let ids = try db.fetchAll(sql: "SELECT id FROM phones") { try $0.decode(Int64.self, at: 0) }
+            switch ids.isEmpty ? 0 : Int.random(in: 0..<4, using: &random) {
+            case 0:
+                let phone = Phone(
+                    name: Self.randomName(&random), maker: makers.randomElement(using: &random)!,
+                    yearReleased: Int.random(in: 2000...2003, using: &random), operatingSystem: "X", screenInches: 5)
+                try db.execute(
+                    sql: "INSERT OR IGNORE INTO phones(\(Phone.columnNames.joined(separator: ", "))) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    arguments: StatementArguments(values: phone.persistedValues))
+            case 1:
+                let name = Self.randomName(&random)
+                try db.execute(
+                    sql: "UPDATE OR IGNORE phones SET name = ?, name_folded = ? WHERE id = ?",
+                    arguments: [name, TextFolding.fold(name), ids.randomElement(using: &random)!])
+            case 2:
+                let maker = makers.randomElement(using: &random)!
+                try db.execute(
+                    sql: "UPDATE phones SET maker = ?, maker_folded = ?, year_released = ? WHERE id = ?",
+                    arguments: [maker, TextFolding.fold(maker), Int.random(in: 2000...2003, using: &random), ids.randomElement(using: &random)!])
+            default:
+                try db.execute(sql: "DELETE FROM phones WHERE id = ?", arguments: [ids.randomElement(using: &random)!])
+            }
+        }
+        try store.queue.write { db in for _ in 0..<15 { try write(db) } }
+        let request = ListRequest(
+            entity: .phones, sort: [SortField.name, .maker, .year].randomElement(using: &random)!,
+            isReversed: Bool.random(using: &random), searchText: ["", "a", "ソ", "mac 1"].randomElement(using: &random)!)
+        let controller = try store.trackedResults(Phone.self, request, batchSize: 5)
+        var previous = try #require(controller.trackedSnapshot)
+        for step in 0..<30 {
+            try store.queue.write { db in for _ in 0..<Int.random(in: 1...3, using: &random) { try write(db) } }
+            let changeSet = try controller.applyPendingChanges()
+            let fresh = try store.fetchedResults(Phone.self, request).snapshot()
+            #expect(try previous.applying(changeSet) == fresh, "seed \(seed) step \(step) \(request): \(previous) + \(changeSet)")
+            #expect(controller.trackedSnapshot == fresh)
+            previous = fresh
+        }
+    }
+
+    @Test func aGapInTheLogFallsBackToRefetching() throws {
+        let directory = try TemporaryDirectory()
+        let store = try CatalogStore(path: directory.path())
+        try store.seed(SeedFile.builtIn)
+        let controller = try store.trackedResults(Product.self, ListRequest())
+        let before = try #require(controller.trackedSnapshot)
+        try store.insert(Product(type: .desktop, name: "Mac mini", yearIntroduced: 2005, introPrice: 499))
+        try store.queue.write { db in _ = try ChangeLog.prune(db, keepingLatest: 0) }
+        let changeSet = try controller.applyPendingChanges()
+        #expect(controller.trackingStatistics?.refetches == 1)
+        #expect(try before.applying(changeSet) == (try Self.freshSnapshot(store, ListRequest()).0))
+        #expect(changeSet.changes.contains { if case .insert = $0 { true } else { false } })
+    }
+
+    final class Recorder: FetchedResultsControllerDelegate {
+        var events: [String] = []
+        func controllerWillChangeContent() { events.append("will") }
+        func controllerDidChangeSection(_ section: ChangeSet.SectionChange, isInsertion: Bool) {
+            events.append("\(isInsertion ? "insert" : "delete") section \(section.name)")
+        }
+        func controllerDidChangeObject(_ change: ChangeSet.Change) { events.append("\(change)") }
+        func controllerDidChangeContent(_ changeSet: ChangeSet) { events.append("did") }
+    }
+
+    @Test func theDelegateHearsCoreDataOrder() throws {
+        let store = try CatalogStore.inMemory()
+        try store.seed(SeedFile.builtIn)
+        let controller = try store.trackedResults(Product.self, ListRequest(scope: .portable))
+        let recorder = Recorder()
+        controller.delegate = recorder
+        let air = try #require(try store.fetchAll(Product.self).first { $0.name == "MacBook Air" })
+        try store.queue.write { db in
+            try db.execute(sql: "UPDATE products SET type = 'desktop' WHERE id = ?", arguments: [air.id!])
+            try db.execute(sql: "UPDATE products SET intro_price = 1 WHERE name = 'MacBook Pro'")
+        }
+        let changeSet = try controller.applyPendingChanges()
+        #expect(recorder.events == [
+            "will",
+            "delete \(air.id!) at 0.0",
+            "update \(air.id! + 1) 0.1 → 0.0",
+            "did",
+        ])
+        #expect(changeSet.changes.count == 2)
+        #expect(try controller.object(at: ItemPath(section: 0, row: 0)).introPrice == 1)
+
+        try store.queue.write { db in try db.execute(sql: "DELETE FROM products WHERE type = 'portable'") }
+        recorder.events = []
+        try controller.applyPendingChanges()
+        #expect(recorder.events == ["will", "delete section Portable", "delete \(air.id! + 1) at 0.0", "did"])
+        #expect(controller.sections.isEmpty)
+    }
+
+    @Test func theSequenceDeliversChangesFromAnotherConnection() async throws {
+        let directory = try TemporaryDirectory()
+        let store = try CatalogStore(path: directory.path())
+        try store.seed(SeedFile.builtIn)
+        let controller = try store.trackedResults(Product.self, ListRequest(scope: .device))
+        let monitor = try ChangeMonitor(path: directory.path())
+        defer { monitor.stop() }
+        let writer = try CatalogStore(path: directory.path())
+        try writer.insert(Product(type: .device, name: "iPhone 16", yearIntroduced: 2024, introPrice: 799))
+        var iterator = controller.changeSets(from: monitor).makeAsyncIterator()
+        let changeSet = try #require(try await iterator.next())
+        #expect(changeSet.changes.count == 1)
+        #expect(controller.sections.map(\.numberOfObjects) == [6])
+    }
+}
