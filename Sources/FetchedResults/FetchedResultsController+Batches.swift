@@ -77,15 +77,24 @@ extension FetchedResultsController {
         let rowsQuery = query.rowsQuery(
             section: section.key, after: previous?.lastSortKey, limit: expected,
             offset: previous == nil ? key.index * length : 0, withEntities: true)
-        let rows = try queue.read { db in
-            try db.fetchAll(sql: rowsQuery.sql, arguments: rowsQuery.arguments) { row in
-                let first = row.count - sortKeyCount
-                let sortKey = (first..<row.count).map { row.databaseValue(at: $0) }
-                return (entity: try Entity(row: row), id: try row.decode(Int64.self, at: row.count - 1), sortKey: sortKey)
+        // Straight into the batch's two arrays; the sort key only of the last row, the only one kept
+        // (a whole section without a batch size: no per-row key values, no array of tuples to split).
+        var ids: [Int64] = []
+        var entities: [Entity] = []
+        var lastSortKey: [DatabaseValue] = []
+        ids.reserveCapacity(expected)
+        entities.reserveCapacity(expected)
+        try queue.read { db in
+            try db.cachedStatement(sql: rowsQuery.sql).forEachRow(arguments: rowsQuery.arguments) { row in
+                entities.append(try Entity(row: row))
+                ids.append(try row.decode(Int64.self, at: row.count - 1))
+                if ids.count == expected {
+                    lastSortKey = (row.count - sortKeyCount..<row.count).map { row.databaseValue(at: $0) }
+                }
             }
         }
-        guard rows.count == expected, let last = rows.last else { throw FetchError.resultChanged }
-        return Batch(ids: rows.map(\.id), lastSortKey: last.sortKey, entities: rows.map(\.entity))
+        guard ids.count == expected, !ids.isEmpty else { throw FetchError.resultChanged }
+        return Batch(ids: ids, lastSortKey: lastSortKey, entities: entities)
     }
 
     /// The batch with its entities read by id, in the batch's order.
