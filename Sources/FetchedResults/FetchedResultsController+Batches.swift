@@ -97,6 +97,41 @@ extension FetchedResultsController {
         return Batch(ids: ids, lastSortKey: lastSortKey, entities: entities)
     }
 
+    /// The whole result of a request without a batch size: its sections with their counts (the
+    /// `GROUP BY` of ``readSections(_:_:)``), then every row in one query, cut into one batch per
+    /// section by those counts. Both read in `db`'s transaction, so they agree; one query over the
+    /// table rather than one per section.
+    func readWholeResult(_ query: FetchQuery, _ db: Database) throws -> ([FetchedSection], [BatchKey: Batch<Entity>]) {
+        let sections = try readSections(query, db)
+        var batches: [BatchKey: Batch<Entity>] = [:]
+        var section = 0
+        var ids: [Int64] = []
+        var entities: [Entity] = []
+        if let first = sections.first {
+            ids.reserveCapacity(first.numberOfObjects)
+            entities.reserveCapacity(first.numberOfObjects)
+        }
+        let all = query.allRowsQuery
+        try db.cachedStatement(sql: all.sql).forEachRow(arguments: all.arguments) { row in
+            guard section < sections.count else { throw FetchError.resultChanged }
+            let entity = try Entity(row: row)
+            guard let id = entity.rowID else { preconditionFailure("\(Entity.self).init(row:) read no row id") }
+            ids.append(id)
+            entities.append(entity)
+            if ids.count == sections[section].numberOfObjects {
+                batches[BatchKey(section: section, index: 0)] = Batch(ids: ids, lastSortKey: [], entities: entities)
+                section += 1
+                let next = section < sections.count ? sections[section].numberOfObjects : 0
+                ids = []
+                entities = []
+                ids.reserveCapacity(next)
+                entities.reserveCapacity(next)
+            }
+        }
+        guard section == sections.count else { throw FetchError.resultChanged }
+        return (sections, batches)
+    }
+
     /// The batch with its entities read by id, in the batch's order.
     ///
     /// - Throws: ``FetchError/resultChanged`` when a row is gone (while tracking: a deletion that
@@ -114,3 +149,4 @@ extension FetchedResultsController {
         return known
     }
 }
+
