@@ -1,5 +1,6 @@
 import BenchmarkSupport
 import Catalog
+import Dispatch
 import FetchedResults
 import Foundation
 import SQLiteStore
@@ -66,16 +67,87 @@ public struct StoreContender: Contender {
         }
     }
 
-    // MARK: - W4: waiting for the live controller
+    // MARK: - W4: the live controller
 
+    /// A tracking controller (batch size 50) woken by a `ChangeMonitor`; another connection of this
+    /// process commits the change (the monitor is told of its commits, as an app tells it of its own
+    /// connection). Timed from the writer's `BEGIN` until `applyPendingChanges()` returns the change set.
     public func liveUpdate(databaseAt path: String, change: LiveChange) throws -> Measured {
-        throw Pending("issue 5")
+        let writer = try CatalogStore(path: path)
+        return try observeLiveUpdate(databaseAt: path, change: change, observingCommitsOf: writer) {
+            let begin = MonotonicTime.nanoseconds()
+            let insertedID = try writer.queue.write { db in
+                try db.execute(sql: BenchSQL.insertProduct, arguments: [
+                    change.insert.type, change.insert.name, Folding.fold(change.insert.name),
+                    change.insert.yearIntroduced, change.insert.introPrice])
+                let insertedID = db.lastInsertedRowID
+                try db.execute(sql: BenchSQL.rename, arguments: [change.newName, Folding.fold(change.newName), change.renameID])
+                try db.execute(sql: BenchSQL.delete, arguments: [change.deleteID])
+                return insertedID
+            }
+            return (begin, insertedID)
+        }
     }
 
-    /// To do with the live controller: start observing `path`, then `LiveWriterProcess.run(databaseAt:
-    /// change:)`, and time from its `beginNanoseconds` to the change set's delivery (`MonotonicTime`).
+    /// The same controller, with the change committed by `LiveWriterProcess` (its own connection in a
+    /// process of its own): the monitor learns of it from the file system (inotify on Linux).
     public func liveUpdateFromAnotherProcess(databaseAt path: String, change: LiveChange) throws -> Measured {
-        throw Pending("issue 5")
+        try observeLiveUpdate(databaseAt: path, change: change, observingCommitsOf: nil) {
+            let report = try LiveWriterProcess.run(databaseAt: path, change: change)
+            return (report.beginNanoseconds, report.insertedID)
+        }
+    }
+
+    /// Starts tracking the list of `path`, runs `write` on another thread (it returns the time of its
+    /// `BEGIN` and the inserted id), and on this thread applies the changes each time the monitor
+    /// wakes, until the change set arrives.
+    private func observeLiveUpdate(
+        databaseAt path: String, change: LiveChange, observingCommitsOf writer: CatalogStore?,
+        write: @escaping @Sendable () throws -> (begin: Int64, insertedID: Int64)
+    ) throws -> Measured {
+        let store = try CatalogStore(path: path)
+        let controller = try store.fetchedResults(Product.self, ListRequest(), batchSize: 50)
+        try controller.startTracking()
+        let monitor = try ChangeMonitor(path: path)
+        defer { monitor.stop() }
+        if let writer { try monitor.observeCommits(of: writer.queue) }
+
+        // The monitor's wake-ups, as semaphore signals: the controller stays on this thread.
+        let woken = DispatchSemaphore(value: 0)
+        let position = controller.changeLogPosition
+        let wakeUps = Task {
+            for await _ in monitor.changes(after: position) { woken.signal() }
+        }
+        defer { wakeUps.cancel() }
+
+        let written = WriteOutcome()
+        DispatchQueue.global().async {
+            written.result = Result { try write() }
+            written.done.signal()
+        }
+        var changeSet = ChangeSet()
+        while changeSet.isEmpty {
+            guard woken.wait(timeout: .now() + 10) == .success else { throw LiveUpdateTimeout() }
+            changeSet = try controller.applyPendingChanges()
+        }
+        let end = MonotonicTime.nanoseconds()
+        written.done.wait()
+        let (begin, insertedID) = try written.result!.get()
+
+        var removed = Set<Int64>()
+        var inserted = Set<Int64>()
+        for step in changeSet.changes {
+            switch step {
+            case .insert(let id, _): inserted.insert(id)
+            case .delete(let id, _): removed.insert(id)
+            case .move(let id, _, _): removed.insert(id); inserted.insert(id)
+            case .update: break
+            }
+        }
+        guard change.isMatched(removedIDs: removed, insertedIDs: inserted, insertedID: insertedID) else {
+            throw WrongChangeSet(contender: name)
+        }
+        return Measured(duration: .nanoseconds(end - begin), fingerprint: Fingerprint())
     }
 
     // MARK: - W5, W6: the fetched-results controller
@@ -117,4 +189,18 @@ public struct StoreContender: Contender {
         }
         return page
     }
+}
+
+/// The writer thread's outcome, read after `done` is signaled.
+///
+/// `@unchecked Sendable`: written once by the writer thread before it signals `done`, read by the
+/// observing thread only after waiting on `done`; the semaphore orders the two.
+private final class WriteOutcome: @unchecked Sendable {
+    let done = DispatchSemaphore(value: 0)
+    var result: Result<(begin: Int64, insertedID: Int64), any Error>?
+}
+
+/// The monitor did not wake the controller within 10 seconds.
+struct LiveUpdateTimeout: Error, CustomStringConvertible {
+    var description: String { "W4: no change set within 10 s" }
 }
