@@ -30,6 +30,7 @@ let package = Package(
             dependencies: [
                 "BenchmarkSupport",
                 .product(name: "Catalog", package: "catalog"),
+                .product(name: "FetchedResults", package: "catalog"),
                 .product(name: "SQLiteStore", package: "catalog"),
             ]),
         .executableTarget(

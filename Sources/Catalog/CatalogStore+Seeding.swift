@@ -45,14 +45,17 @@ extension CatalogStore {
             var report = SeedReport()
             func add<Record: CatalogRecord>(_ records: [Record]) throws -> Int {
                 var inserted = 0
+                // One statement each for the whole file: no SQL is built or looked up per record.
+                let insert = try db.cachedStatement(sql: Self.insertSQL(Record.self, ignoringDuplicates: true))
                 let assignments = Record.columnNames.map { "\($0) = ?" }.joined(separator: ", ")
+                let update = conflicts == .update
+                    ? try db.cachedStatement(sql: "UPDATE \(Record.tableName) SET \(assignments) WHERE name = ?")
+                    : nil
                 for record in records {
-                    if try Self.insert(record, db, ignoringDuplicates: true) != nil {
+                    if try Self.insert(record, with: insert, db) != nil {
                         inserted += 1
-                    } else if conflicts == .update {
-                        try db.execute(
-                            sql: "UPDATE \(Record.tableName) SET \(assignments) WHERE name = ?",
-                            arguments: StatementArguments(values: record.persistedValues + [.text(record.name)]))
+                    } else if let update {
+                        try update.execute(arguments: StatementArguments(values: record.persistedValues + [.text(record.name)]))
                         report.updated += 1
                     } else {
                         report.skipped += 1

@@ -103,14 +103,27 @@ public final class CatalogStore: Sendable {
     }
 
     static func insert<Record: CatalogRecord>(_ record: Record, _ db: Database, ignoringDuplicates: Bool = false) throws -> Int64? {
-        let placeholders = Array(repeating: "?", count: Record.columnNames.count).joined(separator: ", ")
-        let conflict = ignoringDuplicates ? " ON CONFLICT(name) DO NOTHING" : ""
+        let statement = try db.cachedStatement(sql: insertSQL(Record.self, ignoringDuplicates: ignoringDuplicates))
+        return try insert(record, with: statement, db)
+    }
+
+    /// Runs `statement`, compiled from ``insertSQL(_:ignoringDuplicates:)`` for `Record`, for one record:
+    /// how a bulk insert saves each record without building and looking up its SQL again.
+    ///
+    /// - Returns: the new row's id, or nil when a duplicate name was skipped.
+    static func insert<Record: CatalogRecord>(_ record: Record, with statement: Statement, _ db: Database) throws -> Int64? {
         try mapConstraintErrors(record) {
-            try db.execute(
-                sql: "INSERT INTO \(Record.tableName)(\(Record.columnNames.joined(separator: ", "))) VALUES (\(placeholders))\(conflict)",
-                arguments: StatementArguments(values: record.persistedValues))
+            try statement.execute(arguments: StatementArguments(values: record.persistedValues))
         }
         return db.changesCount == 1 ? db.lastInsertedRowID : nil
+    }
+
+    /// `INSERT INTO <table>(<columns>) VALUES (?, …)`, bound with ``CatalogRecord/persistedValues``; with
+    /// `ON CONFLICT(name) DO NOTHING` when duplicate names are skipped.
+    static func insertSQL<Record: CatalogRecord>(_ type: Record.Type, ignoringDuplicates: Bool) -> String {
+        let placeholders = Array(repeating: "?", count: Record.columnNames.count).joined(separator: ", ")
+        let conflict = ignoringDuplicates ? " ON CONFLICT(name) DO NOTHING" : ""
+        return "INSERT INTO \(Record.tableName)(\(Record.columnNames.joined(separator: ", "))) VALUES (\(placeholders))\(conflict)"
     }
 
     private static func mapConstraintErrors<Record: CatalogRecord>(_ record: Record, _ body: () throws -> Void) throws {

@@ -124,6 +124,15 @@ struct FetchQuery: Sendable, Hashable {
             arguments: sourceArguments + filter.arguments + [limit, offset])
     }
 
+    /// Every row of the result in order, sections first: the entity's selection. How a request without
+    /// a batch size is read at once.
+    var allRowsQuery: SQLCondition {
+        let order = ((section.map { [$0] } ?? []) + rowOrder).map(\.sql).joined(separator: ", ")
+        return SQLCondition(
+            sql: "SELECT \(selection) FROM \(source) WHERE \(condition.sql) ORDER BY \(order)",
+            arguments: sourceArguments + condition.arguments)
+    }
+
     /// `SELECT <selection> FROM table WHERE id IN (…)`.
     func entitiesQuery(ids: [Int64]) -> SQLCondition {
         SQLCondition(

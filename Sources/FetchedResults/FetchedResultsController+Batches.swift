@@ -77,15 +77,59 @@ extension FetchedResultsController {
         let rowsQuery = query.rowsQuery(
             section: section.key, after: previous?.lastSortKey, limit: expected,
             offset: previous == nil ? key.index * length : 0, withEntities: true)
-        let rows = try queue.read { db in
-            try db.fetchAll(sql: rowsQuery.sql, arguments: rowsQuery.arguments) { row in
-                let first = row.count - sortKeyCount
-                let sortKey = (first..<row.count).map { row.databaseValue(at: $0) }
-                return (entity: try Entity(row: row), id: try row.decode(Int64.self, at: row.count - 1), sortKey: sortKey)
+        // Straight into the batch's two arrays; the sort key only of the last row, the only one kept
+        // (a whole section without a batch size: no per-row key values, no array of tuples to split).
+        var ids: [Int64] = []
+        var entities: [Entity] = []
+        var lastSortKey: [DatabaseValue] = []
+        ids.reserveCapacity(expected)
+        entities.reserveCapacity(expected)
+        try queue.read { db in
+            try db.cachedStatement(sql: rowsQuery.sql).forEachRow(arguments: rowsQuery.arguments) { row in
+                entities.append(try Entity(row: row))
+                ids.append(try row.decode(Int64.self, at: row.count - 1))
+                if ids.count == expected {
+                    lastSortKey = (row.count - sortKeyCount..<row.count).map { row.databaseValue(at: $0) }
+                }
             }
         }
-        guard rows.count == expected, let last = rows.last else { throw FetchError.resultChanged }
-        return Batch(ids: rows.map(\.id), lastSortKey: last.sortKey, entities: rows.map(\.entity))
+        guard ids.count == expected, !ids.isEmpty else { throw FetchError.resultChanged }
+        return Batch(ids: ids, lastSortKey: lastSortKey, entities: entities)
+    }
+
+    /// The whole result of a request without a batch size: its sections with their counts (the
+    /// `GROUP BY` of ``readSections(_:_:)``), then every row in one query, cut into one batch per
+    /// section by those counts. Both read in `db`'s transaction, so they agree; one query over the
+    /// table rather than one per section.
+    func readWholeResult(_ query: FetchQuery, _ db: Database) throws -> ([FetchedSection], [BatchKey: Batch<Entity>]) {
+        let sections = try readSections(query, db)
+        var batches: [BatchKey: Batch<Entity>] = [:]
+        var section = 0
+        var ids: [Int64] = []
+        var entities: [Entity] = []
+        if let first = sections.first {
+            ids.reserveCapacity(first.numberOfObjects)
+            entities.reserveCapacity(first.numberOfObjects)
+        }
+        let all = query.allRowsQuery
+        try db.cachedStatement(sql: all.sql).forEachRow(arguments: all.arguments) { row in
+            guard section < sections.count else { throw FetchError.resultChanged }
+            let entity = try Entity(row: row)
+            guard let id = entity.rowID else { preconditionFailure("\(Entity.self).init(row:) read no row id") }
+            ids.append(id)
+            entities.append(entity)
+            if ids.count == sections[section].numberOfObjects {
+                batches[BatchKey(section: section, index: 0)] = Batch(ids: ids, lastSortKey: [], entities: entities)
+                section += 1
+                let next = section < sections.count ? sections[section].numberOfObjects : 0
+                ids = []
+                entities = []
+                ids.reserveCapacity(next)
+                entities.reserveCapacity(next)
+            }
+        }
+        guard section == sections.count else { throw FetchError.resultChanged }
+        return (sections, batches)
     }
 
     /// The batch with its entities read by id, in the batch's order.
@@ -105,3 +149,4 @@ extension FetchedResultsController {
         return known
     }
 }
+

@@ -67,15 +67,21 @@ public final class FetchedResultsController<Entity: FetchableEntity> {
     /// - Complexity: one `GROUP BY` over the matching rows (an index scan for a sectioned table).
     public func performFetch() throws {
         let query = try FetchQuery(request)
+        if request.batchSize == 0 {
+            let (sections, batches) = try queue.read { db in try readWholeResult(query, db) }
+            self.query = query
+            self.sections = sections
+            self.batches = batches
+            recentlyUsed = sections.indices.map { BatchKey(section: $0, index: 0) }
+            live = nil
+            return
+        }
         let sections = try queue.read { db in try readSections(query, db) }
         self.query = query
         self.sections = sections
         batches = [:]
         recentlyUsed = []
         live = nil
-        if request.batchSize == 0 {
-            for section in sections.indices { _ = try batch(BatchKey(section: section, index: 0)) }
-        }
     }
 
     /// The sections of `query` and their counts, read in `db`.

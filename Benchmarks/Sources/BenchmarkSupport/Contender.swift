@@ -25,6 +25,12 @@ public protocol Contender: Sendable {
     /// `change`, and times until the observer holds the change set that `change` makes.
     func liveUpdate(databaseAt path: String, change: LiveChange) throws -> Measured
 
+    /// W4 from another process: observes the list of the database at `path`, has
+    /// ``LiveWriterProcess/run(databaseAt:change:)`` commit `change` in a process of its own, and times
+    /// from the writer's `BEGIN` (its ``LiveWriterProcess/Report/beginNanoseconds``) until the observer
+    /// holds the change set, read with ``MonotonicTime``. Measured for the store only.
+    func liveUpdateFromAnotherProcess(databaseAt path: String, change: LiveChange) throws -> Measured
+
     /// W5: opens the database at `path` and reads what a list shows first: its sections with their
     /// counts and the first 50 rows (timed, open included).
     func openFirstPage(databaseAt path: String) throws -> Measured
@@ -32,6 +38,12 @@ public protocol Contender: Sendable {
     /// W6: sets up a controller over the whole sorted list with a batch size of 50 and reads its sections
     /// and the first batch. Runs in a process of its own, which reports its peak memory.
     func controller(databaseAt path: String, batchSize: Int) throws -> Measured
+}
+
+extension Contender {
+    public func liveUpdateFromAnotherProcess(databaseAt path: String, change: LiveChange) throws -> Measured {
+        throw Pending("not measured")
+    }
 }
 
 /// A duration and a fingerprint of the result it produced.
@@ -53,7 +65,7 @@ public struct Pending: Error, Sendable, CustomStringConvertible {
 }
 
 /// The three writes of W4, committed together by another connection.
-public struct LiveChange: Sendable {
+public struct LiveChange: Sendable, Codable {
     /// A new product (its name unique in the database).
     public var insert: SyntheticProduct
     /// The product renamed, and its new name.
@@ -69,6 +81,15 @@ public struct LiveChange: Sendable {
         self.deleteID = deleteID
     }
 
+    /// The change of a W4 run (from 1): each run changes other rows, as ids run from 1 to the dataset's
+    /// size, and inserts a name of its own.
+    public static func forRun(_ run: Int) -> LiveChange {
+        LiveChange(
+            insert: SyntheticProduct(type: CatalogGenerator.types[run % 3], name: "Live Café \(run) 新製品",
+                                     yearIntroduced: 2025, introPrice: 99),
+            renameID: Int64(10 + 2 * run), newName: "Renamed Über \(run)", deleteID: Int64(11 + 2 * run))
+    }
+
     /// Whether a change set, reduced to the ids it removes and inserts, is the one this change makes:
     /// the new row inserted, the deleted one removed, the renamed one removed and inserted (a move) or
     /// updated in place. `insertedID` is the id the insert got.
@@ -80,7 +101,7 @@ public struct LiveChange: Sendable {
     }
 }
 
-/// The SQL all contenders run, written once: the schema's list order and the W3/W5 queries.
+/// The SQL raw C and GRDB run, written once: the schema's list order and the W1, W2, W4-W6 queries.
 public enum BenchSQL {
     /// Product columns in `BenchProduct` order.
     public static let productColumns = "id, type, name, year_introduced, intro_price"
@@ -91,17 +112,7 @@ public enum BenchSQL {
         "INSERT INTO products(type, name, name_folded, year_introduced, intro_price) VALUES (?, ?, ?, ?, ?)"
     public static let fetchSorted = "SELECT \(productColumns) FROM products ORDER BY \(listOrder)"
 
-    /// W3, three characters or more: the trigram index.
-    public static let searchPageTrigram = """
-        SELECT \(productColumns) FROM products
-        WHERE id IN (SELECT rowid FROM products_search WHERE products_search MATCH ?)
-        ORDER BY \(listOrder) LIMIT 50
-        """
-    public static let searchCountTrigram = "SELECT count(*) FROM products_search WHERE products_search MATCH ?"
-    /// W3, one or two characters: no trigram, so a scan of the folded names.
-    public static let searchPageScan =
-        "SELECT \(productColumns) FROM products WHERE instr(name_folded, ?) > 0 ORDER BY \(listOrder) LIMIT 50"
-    public static let searchCountScan = "SELECT count(*) FROM products WHERE instr(name_folded, ?) > 0"
+    // W3: see `SearchSQL`, which builds a statement per search.
 
     /// W5 and W6: the sections and their counts.
     public static let sectionCounts = "SELECT type, count(*) FROM products GROUP BY type ORDER BY type"

@@ -14,24 +14,25 @@ public struct SearchQuery: Sendable, Hashable {
     /// The term's class.
     public var termClass: TermClass
 
-    /// Terms shorter than this have no trigram: the trigram index cannot answer them.
+    /// Words shorter than this have no trigram: the trigram index cannot answer them.
     public static let trigramLength = 3
-
-    /// Whether the trigram index can answer the term (three characters or more).
-    public var usesTrigrams: Bool { term.count >= Self.trigramLength }
 
     /// `count` queries, each a prefix of 1 to 8 characters of a random name of `products`.
     ///
     /// Japanese terms are those that start with a Japanese character; they are a class of their own
-    /// whatever their length.
+    /// whatever their length. Otherwise a query is in the 3+ class when one of its words (the store
+    /// splits the text on white space, and every word must match) has 3 characters or more, which the
+    /// trigram index can look up, and in the 1-2 class when all its words are shorter: `3 a` and `go s`
+    /// are 1-2 character searches, `pro pa` a 3+ one.
     public static func generate(count: Int, from products: [SyntheticProduct], seed: UInt64) -> [SearchQuery] {
         var random = SplitMix64(seed: seed ^ 0x5EA2C4)
         return (0..<count).map { _ in
             let name = products[Int.random(in: 0..<products.count, using: &random)].name
             let length = Int.random(in: 1...8, using: &random)
             let term = Folding.fold(String(name.prefix(length))).trimmingCharacters(in: .whitespaces)
+            let longestWord = term.split(separator: " ").map(\.unicodeScalars.count).max() ?? 0
             let termClass: TermClass =
-                isJapanese(term) ? .japanese : term.count < trigramLength ? .short : .long
+                isJapanese(term) ? .japanese : longestWord < trigramLength ? .short : .long
             return SearchQuery(term: term.isEmpty ? "a" : term, termClass: termClass)
         }
     }

@@ -1,7 +1,7 @@
 import Foundation
 
 /// A product of a generated catalog, before it is stored: what each contender inserts.
-public struct SyntheticProduct: Sendable, Hashable {
+public struct SyntheticProduct: Sendable, Hashable, Codable {
     /// `device`, `desktop` or `portable`: the schema's product types and the list's sections.
     public var type: String
     /// Two or three words of ``Vocabulary/words``, unique in its catalog.

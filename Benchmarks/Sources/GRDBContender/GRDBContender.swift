@@ -72,6 +72,7 @@ public struct GRDBContender: Contender {
 
     // MARK: - W3
 
+    /// The store's search semantics by hand (``SearchSQL``), with GRDB's cached statements.
     public func search(databaseAt path: String, queries: [SearchQuery]) throws -> [Measured] {
         let pool = try openPool(path)
         defer { try? pool.close() }
@@ -80,12 +81,16 @@ public struct GRDBContender: Contender {
             var page: [GRDBProduct] = []
             var count: Int64 = 0
             let duration = try clock.measure {
+                let search = SearchSQL(searching: query.term)
+                let arguments = StatementArguments(search.arguments.map { argument -> any DatabaseValueConvertible in
+                    switch argument {
+                    case .text(let text): text
+                    case .real(let real): real
+                    }
+                })
                 try pool.read { db in
-                    let (pageSQL, countSQL, argument) = query.usesTrigrams
-                        ? (BenchSQL.searchPageTrigram, BenchSQL.searchCountTrigram, Folding.ftsPhrase(query.term))
-                        : (BenchSQL.searchPageScan, BenchSQL.searchCountScan, query.term)
-                    page = try GRDBProduct.fetchAll(db.cachedStatement(sql: pageSQL), arguments: [argument])
-                    count = try Int64.fetchOne(db.cachedStatement(sql: countSQL), arguments: [argument]) ?? 0
+                    page = try GRDBProduct.fetchAll(db.cachedStatement(sql: search.pageSQL), arguments: arguments)
+                    count = try Int64.fetchOne(db.cachedStatement(sql: search.countSQL), arguments: arguments) ?? 0
                 }
             }
             return Measured(duration: duration, fingerprint: .ofSearch(count: count, ids: page.map(\.id)))

@@ -87,30 +87,42 @@ public struct RawSQLiteContender: Contender {
 
     // MARK: - W3
 
+    /// The store's search semantics by hand (``SearchSQL``): one statement per query shape, prepared once.
     public func search(databaseAt path: String, queries: [SearchQuery]) throws -> [Measured] {
         let db = try RawConnection(path: path)
-        let pageTrigram = try db.prepare(BenchSQL.searchPageTrigram)
-        let countTrigram = try db.prepare(BenchSQL.searchCountTrigram)
-        let pageScan = try db.prepare(BenchSQL.searchPageScan)
-        let countScan = try db.prepare(BenchSQL.searchCountScan)
-        defer { for statement in [pageTrigram, countTrigram, pageScan, countScan] { sqlite3_finalize(statement) } }
+        var statements: [String: OpaquePointer] = [:]
+        defer { for statement in statements.values { sqlite3_finalize(statement) } }
+        func statement(_ sql: String) throws -> OpaquePointer {
+            if let statement = statements[sql] { return statement }
+            let statement = try db.prepare(sql)
+            statements[sql] = statement
+            return statement
+        }
+        func bind(_ statement: OpaquePointer, _ arguments: [SearchSQL.Argument]) {
+            for (offset, argument) in arguments.enumerated() {
+                switch argument {
+                case .text(let text): bindText(statement, Int32(offset + 1), text)
+                case .real(let real): sqlite3_bind_double(statement, Int32(offset + 1), real)
+                }
+            }
+        }
         let clock = ContinuousClock()
         return try queries.map { query in
             var page: [BenchProduct] = []
             var count: Int64 = 0
             let duration = try clock.measure {
-                let (pageStatement, countStatement, argument) = query.usesTrigrams
-                    ? (pageTrigram, countTrigram, Folding.ftsPhrase(query.term))
-                    : (pageScan, countScan, query.term)
+                let search = SearchSQL(searching: query.term)
+                let pageStatement = try statement(search.pageSQL)
+                let countStatement = try statement(search.countSQL)
                 try db.execute("BEGIN")
-                bindText(pageStatement, 1, argument)
+                bind(pageStatement, search.arguments)
                 while true {
                     let code = sqlite3_step(pageStatement)
                     guard code == SQLITE_ROW else { try db.check(code); break }
                     page.append(readProduct(pageStatement))
                 }
                 sqlite3_reset(pageStatement)
-                bindText(countStatement, 1, argument)
+                bind(countStatement, search.arguments)
                 count = try db.scalarInt(countStatement)
                 try db.execute("COMMIT")
             }
@@ -135,29 +147,70 @@ public struct RawSQLiteContender: Contender {
         observerThread.start()
 
         let start = ContinuousClock.now
-        let insert = try writer.prepare(BenchSQL.insertProduct)
-        let rename = try writer.prepare(BenchSQL.rename)
-        let delete = try writer.prepare(BenchSQL.delete)
-        defer { for statement in [insert, rename, delete] { sqlite3_finalize(statement) } }
-        try writer.execute("BEGIN IMMEDIATE")
-        bindText(insert, 1, change.insert.type)
-        bindText(insert, 2, change.insert.name)
-        bindText(insert, 3, Folding.fold(change.insert.name))
-        sqlite3_bind_int64(insert, 4, Int64(change.insert.yearIntroduced))
-        sqlite3_bind_double(insert, 5, change.insert.introPrice)
-        try writer.run(insert)
-        bindText(rename, 1, change.newName)
-        bindText(rename, 2, Folding.fold(change.newName))
-        sqlite3_bind_int64(rename, 3, change.renameID)
-        try writer.run(rename)
-        sqlite3_bind_int64(delete, 1, change.deleteID)
-        try writer.run(delete)
-        try writer.execute("COMMIT")
+        _ = try Self.commit(change, on: writer)
         committed.signal()  // what a commit hook would do
         delivered.wait()
         let (end, isCorrect) = try observer.outcome!.get()
         guard isCorrect else { throw WrongChangeSet(contender: name) }
         return Measured(duration: end - start, fingerprint: Fingerprint())
+    }
+
+    /// Commits W4's insert, rename and delete in one transaction; returns the inserted id.
+    static func commit(_ change: LiveChange, on writer: RawConnection) throws -> Int64 {
+        let insert = try writer.prepare(BenchSQL.insertProduct)
+        let rename = try writer.prepare(BenchSQL.rename)
+        let delete = try writer.prepare(BenchSQL.delete)
+        defer { for statement in [insert, rename, delete] { sqlite3_finalize(statement) } }
+        try writer.execute("BEGIN IMMEDIATE")
+        do {
+            bindText(insert, 1, change.insert.type)
+            bindText(insert, 2, change.insert.name)
+            bindText(insert, 3, Folding.fold(change.insert.name))
+            sqlite3_bind_int64(insert, 4, Int64(change.insert.yearIntroduced))
+            sqlite3_bind_double(insert, 5, change.insert.introPrice)
+            try writer.run(insert)
+            let insertedID = sqlite3_last_insert_rowid(writer.handle)
+            bindText(rename, 1, change.newName)
+            bindText(rename, 2, Folding.fold(change.newName))
+            sqlite3_bind_int64(rename, 3, change.renameID)
+            try writer.run(rename)
+            sqlite3_bind_int64(delete, 1, change.deleteID)
+            try writer.run(delete)
+            try writer.execute("COMMIT")
+            return insertedID
+        } catch {
+            try? writer.execute("ROLLBACK")
+            throw error
+        }
+    }
+
+    /// The W4 writer process's work (`--child W4-writer`): opens its own connection to `path`, commits
+    /// `change`, and reports the times of `BEGIN` and of the commit.
+    public static func writeInThisProcess(_ change: LiveChange, databaseAt path: String) throws -> LiveWriterProcess.Report {
+        let writer = try RawConnection(path: path)
+        let begin = MonotonicTime.nanoseconds()
+        let insertedID = try commit(change, on: writer)
+        return LiveWriterProcess.Report(
+            beginNanoseconds: begin, commitNanoseconds: MonotonicTime.nanoseconds(), insertedID: insertedID)
+    }
+
+    /// Whether `path` holds what `change` committed by the writer process (`report`) leaves: the new row,
+    /// the rename, and no deleted row. How the runner checks the writer process.
+    public static func holdsChange(_ change: LiveChange, _ report: LiveWriterProcess.Report, databaseAt path: String) throws -> Bool {
+        let db = try RawConnection(path: path)
+        let check = try db.prepare("""
+            SELECT (SELECT count(*) FROM products WHERE id = ?1 AND name = ?2)
+                 + (SELECT count(*) FROM products WHERE id = ?3 AND name = ?4 AND name_folded = ?5)
+                 + (SELECT count(*) = 0 FROM products WHERE id = ?6)
+            """)
+        defer { sqlite3_finalize(check) }
+        sqlite3_bind_int64(check, 1, report.insertedID)
+        bindText(check, 2, change.insert.name)
+        sqlite3_bind_int64(check, 3, change.renameID)
+        bindText(check, 4, change.newName)
+        bindText(check, 5, Folding.fold(change.newName))
+        sqlite3_bind_int64(check, 6, change.deleteID)
+        return try db.scalarInt(check) == 3
     }
 
     // MARK: - W5

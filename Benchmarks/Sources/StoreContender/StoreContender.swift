@@ -1,5 +1,7 @@
 import BenchmarkSupport
 import Catalog
+import Dispatch
+import FetchedResults
 import Foundation
 import SQLiteStore
 
@@ -49,46 +51,156 @@ public struct StoreContender: Contender {
         return Measured(duration: duration, fingerprint: .ofIDs(sections.lazy.flatMap(\.records).map { $0.id! }))
     }
 
-    // MARK: - W3, W4: waiting for the search and change-tracking APIs
+    // MARK: - W3
 
-    public func search(databaseAt path: String, queries: [SearchQuery]) throws -> [Measured] {
-        throw Pending("issue 3")
+    /// `searchPage` (first page of 50 and the total), the public API, whatever plan it picks.
+    public func search(databaseAt path: String, queries: [BenchmarkSupport.SearchQuery]) throws -> [Measured] {
+        let store = try CatalogStore(path: path)
+        let clock = ContinuousClock()
+        return try queries.map { query in
+            var page: SearchPage<Product>?
+            let duration = try clock.measure {
+                page = try store.searchPage(Product.self, ListRequest(searchText: query.term), limit: 50)
+            }
+            return Measured(duration: duration,
+                            fingerprint: .ofSearch(count: Int64(page!.totalCount), ids: page!.records.map { $0.id! }))
+        }
     }
 
+    // MARK: - W4: the live controller
+
+    /// A tracking controller (batch size 50) woken by a `ChangeMonitor`; another connection of this
+    /// process commits the change (the monitor is told of its commits, as an app tells it of its own
+    /// connection). Timed from the writer's `BEGIN` until `applyPendingChanges()` returns the change set.
     public func liveUpdate(databaseAt path: String, change: LiveChange) throws -> Measured {
-        throw Pending("issue 5")
+        let writer = try CatalogStore(path: path)
+        return try observeLiveUpdate(databaseAt: path, change: change, observingCommitsOf: writer) {
+            let begin = MonotonicTime.nanoseconds()
+            let insertedID = try writer.queue.write { db in
+                try db.execute(sql: BenchSQL.insertProduct, arguments: [
+                    change.insert.type, change.insert.name, Folding.fold(change.insert.name),
+                    change.insert.yearIntroduced, change.insert.introPrice])
+                let insertedID = db.lastInsertedRowID
+                try db.execute(sql: BenchSQL.rename, arguments: [change.newName, Folding.fold(change.newName), change.renameID])
+                try db.execute(sql: BenchSQL.delete, arguments: [change.deleteID])
+                return insertedID
+            }
+            return (begin, insertedID)
+        }
     }
 
-    // MARK: - W5, W6: the full sectioned list today (no limit, no batches yet)
+    /// The same controller, with the change committed by `LiveWriterProcess` (its own connection in a
+    /// process of its own): the monitor learns of it from the file system (inotify on Linux).
+    public func liveUpdateFromAnotherProcess(databaseAt path: String, change: LiveChange) throws -> Measured {
+        try observeLiveUpdate(databaseAt: path, change: change, observingCommitsOf: nil) {
+            let report = try LiveWriterProcess.run(databaseAt: path, change: change)
+            return (report.beginNanoseconds, report.insertedID)
+        }
+    }
+
+    /// Starts tracking the list of `path`, runs `write` on another thread (it returns the time of its
+    /// `BEGIN` and the inserted id), and on this thread applies the changes each time the monitor
+    /// wakes, until the change set arrives.
+    private func observeLiveUpdate(
+        databaseAt path: String, change: LiveChange, observingCommitsOf writer: CatalogStore?,
+        write: @escaping @Sendable () throws -> (begin: Int64, insertedID: Int64)
+    ) throws -> Measured {
+        let store = try CatalogStore(path: path)
+        let controller = try store.fetchedResults(Product.self, ListRequest(), batchSize: 50)
+        try controller.startTracking()
+        let monitor = try ChangeMonitor(path: path)
+        defer { monitor.stop() }
+        if let writer { try monitor.observeCommits(of: writer.queue) }
+
+        // The monitor's wake-ups, as semaphore signals: the controller stays on this thread.
+        let woken = DispatchSemaphore(value: 0)
+        let position = controller.changeLogPosition
+        let wakeUps = Task {
+            for await _ in monitor.changes(after: position) { woken.signal() }
+        }
+        defer { wakeUps.cancel() }
+
+        let written = WriteOutcome()
+        DispatchQueue.global().async {
+            written.result = Result { try write() }
+            written.done.signal()
+        }
+        var changeSet = ChangeSet()
+        while changeSet.isEmpty {
+            guard woken.wait(timeout: .now() + 10) == .success else { throw LiveUpdateTimeout() }
+            changeSet = try controller.applyPendingChanges()
+        }
+        let end = MonotonicTime.nanoseconds()
+        written.done.wait()
+        let (begin, insertedID) = try written.result!.get()
+
+        var removed = Set<Int64>()
+        var inserted = Set<Int64>()
+        for step in changeSet.changes {
+            switch step {
+            case .insert(let id, _): inserted.insert(id)
+            case .delete(let id, _): removed.insert(id)
+            case .move(let id, _, _): removed.insert(id); inserted.insert(id)
+            case .update: break
+            }
+        }
+        guard change.isMatched(removedIDs: removed, insertedIDs: inserted, insertedID: insertedID) else {
+            throw WrongChangeSet(contender: name)
+        }
+        return Measured(duration: .nanoseconds(end - begin), fingerprint: Fingerprint())
+    }
+
+    // MARK: - W5, W6: the fetched-results controller
 
     public func openFirstPage(databaseAt path: String) throws -> Measured {
         var result = FirstPage()
         let duration = try ContinuousClock().measure {
             let store = try CatalogStore(path: path)
-            let sections: [RecordSection<Product>] = try store.sections(ListRequest())
-            result = Self.firstPage(sections, count: 50)
+            let controller = try store.fetchedResults(Product.self, ListRequest(), batchSize: 50)
+            result = try Self.firstPage(controller, count: 50)
         }
         return Measured(duration: duration, fingerprint: result.fingerprint)
     }
 
     public func controller(databaseAt path: String, batchSize: Int) throws -> Measured {
         var result = FirstPage()
+        var controller: FetchedResultsController<Product>?
         let duration = try ContinuousClock().measure {
             let store = try CatalogStore(path: path)
-            let sections: [RecordSection<Product>] = try store.sections(ListRequest())
-            result = Self.firstPage(sections, count: batchSize)
-            withExtendedLifetime(sections) {}
+            controller = try store.fetchedResults(Product.self, ListRequest(), batchSize: batchSize)
+            result = try Self.firstPage(controller!, count: batchSize)
         }
+        withExtendedLifetime(controller) {}
         return Measured(duration: duration, fingerprint: result.fingerprint)
     }
 
-    static func firstPage(_ sections: [RecordSection<Product>], count: Int) -> FirstPage {
+    /// The sections with their counts, and the first `count` rows in list order (from the first section,
+    /// and the next ones should it hold fewer), read with `object(at:)`.
+    static func firstPage(_ controller: FetchedResultsController<Product>, count: Int) throws -> FirstPage {
         var page = FirstPage()
-        page.sections = sections.map { (name: $0.name, count: $0.records.count) }
-        page.rows = sections.lazy.flatMap(\.records).prefix(count).map {
-            BenchProduct(id: $0.id!, type: $0.type.rawValue, name: $0.name, yearIntroduced: $0.yearIntroduced,
-                         introPrice: $0.introPrice)
+        page.sections = controller.sections.map { (name: $0.name, count: $0.numberOfObjects) }
+        for (section, info) in controller.sections.enumerated() {
+            for row in 0..<min(info.numberOfObjects, count - page.rows.count) {
+                let product = try controller.object(at: ItemPath(section: section, row: row))
+                page.rows.append(BenchProduct(id: product.id!, type: product.type.rawValue, name: product.name,
+                                              yearIntroduced: product.yearIntroduced, introPrice: product.introPrice))
+            }
+            if page.rows.count == count { break }
         }
         return page
     }
+}
+
+/// The writer thread's outcome, read after `done` is signaled.
+///
+/// `@unchecked Sendable`: written once by the writer thread before it signals `done`, read by the
+/// observing thread only after waiting on `done`; the semaphore orders the two.
+private final class WriteOutcome: @unchecked Sendable {
+    let done = DispatchSemaphore(value: 0)
+    var result: Result<(begin: Int64, insertedID: Int64), any Error>?
+}
+
+/// The monitor did not wake the controller within 10 seconds.
+struct LiveUpdateTimeout: Error, CustomStringConvertible {
+    var description: String { "W4: no change set within 10 s" }
 }

@@ -1,8 +1,10 @@
 import BenchmarkSupport
 import Foundation
+import RawSQLiteContender
 
-/// Workloads that measure memory run in a process of their own: the runner re-executes itself with
-/// `--child W6 --contender NAME --database PATH`, and the child prints one result line.
+/// Work that runs in a process of its own: the runner re-executes itself with `--child W6 --contender
+/// NAME --database PATH` (W6 measures memory), or with `--child W4-writer --database PATH --change
+/// JSON` (W4's writer in another process, see ``LiveWriterProcess``); the child prints one result line.
 enum ChildProcess {
     struct Result {
         var measured: Measured
@@ -42,7 +44,7 @@ enum ChildProcess {
 
     /// The child's side: runs the workload and prints `RESULT <ns> <fingerprint> <VmHWM kB>`.
     static func serve(workload: String, contender: any Contender, database: String, options: Options) throws {
-        precondition(workload == "W6", "only W6 runs in a child process")
+        guard workload == "W6" else { throw Options.UsageError(description: "--child: W6 or W4-writer, not \(workload)") }
         do {
             let measured = try contender.controller(databaseAt: database, batchSize: options.batchSize)
             let nanoseconds = Int64(measured.duration.milliseconds * 1e6)
@@ -50,6 +52,15 @@ enum ChildProcess {
         } catch let pending as Pending {
             print("PENDING \(pending.reason)")
         }
+    }
+
+    /// The W4 writer's side: commits the change (run 1's unless `--change` gives one) and prints
+    /// `WROTE <begin ns> <commit ns> <inserted id>`.
+    static func serveWriter(database: String, options: Options) throws {
+        let change = try options.change.map { try JSONDecoder().decode(LiveChange.self, from: Data($0.utf8)) }
+            ?? LiveChange.forRun(1)
+        let report = try RawSQLiteContender.writeInThisProcess(change, databaseAt: database)
+        print(report.line)
     }
 
     /// The process's peak resident set size so far: `VmHWM` in `/proc/self/status`, in kB.

@@ -18,18 +18,28 @@ struct Options {
     var contenders: Set<String>?
     var workDirectory = ".bench-data"
     var output: String?
+    /// W3: a TSV file of every query's median per contender, for finding the slow ones.
+    var queryLog: String?
     /// Set in a child process: the workload, contender and database it runs.
     var child: (workload: String, contender: String, database: String)?
+    /// For `--child W4-writer`: the change to commit, as JSON (``LiveChange``).
+    var change: String?
 
     static let usage = """
         usage: catalog-bench [--tiny] [--only W1,W2,…] [--repetitions N] [--warmups N] [--seed N]
                              [--insert-rows N] [--fetch-rows N] [--search-rows N] [--queries N]
                              [--live-sizes N,N,…] [--open-rows N] [--memory-rows N] [--batch-size N]
                              [--contenders store,GRDB,…] [--work-dir DIR] [--output FILE.md]
+                             [--query-log FILE.tsv]
+               catalog-bench --child W4-writer --database PATH [--change JSON]
 
         Runs each workload for raw C, this store and GRDB, and prints a Markdown table of medians (p99 for
         W3) with each contender's ratio to raw C. Datasets are generated once per size and seed into
         --work-dir (default .bench-data) and reused.
+
+        --child W4-writer is W4's writer in another process: it commits one insert, one rename and one
+        delete (the JSON of a LiveChange, by default run 1's) to PATH, prints
+        `WROTE <begin ns> <commit ns> <inserted id>` (CLOCK_MONOTONIC) and exits.
         """
 
     struct UsageError: Error, CustomStringConvertible {
@@ -81,15 +91,19 @@ struct Options {
             case "--contenders": contenders = Set(try value(argument).split(separator: ",").map(String.init))
             case "--work-dir": workDirectory = try value(argument)
             case "--output": output = try value(argument)
+            case "--query-log": queryLog = try value(argument)
             case "--child": childWorkload = try value(argument)
             case "--contender": childContender = try value(argument)
             case "--database": childDatabase = try value(argument)
+            case "--change": change = try value(argument)
             case "-h", "--help": throw UsageError(description: Self.usage)
             default: throw UsageError(description: "unknown argument \(argument)\n\(Self.usage)")
             }
         }
-        if let childWorkload, let childContender, let childDatabase {
-            child = (childWorkload, childContender, childDatabase)
+        if let childWorkload {
+            guard let childDatabase else { throw UsageError(description: "--child needs --database\n\(Self.usage)") }
+            // The writer is always the raw C API, whatever observes it.
+            child = (childWorkload, childContender ?? (childWorkload == "W4-writer" ? "raw C" : ""), childDatabase)
         }
     }
 }

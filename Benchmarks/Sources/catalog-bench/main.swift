@@ -12,7 +12,9 @@ do {
     let contenders: [any Contender] = [raw, StoreContender(), GRDBContender(migrations: migrations)]
     let codable = GRDBContender(migrations: migrations, decoding: .codable)
 
-    if let child = options.child {
+    if let child = options.child, child.workload == "W4-writer" {
+        try ChildProcess.serveWriter(database: child.database, options: options)
+    } else if let child = options.child {
         guard let contender = contenders.first(where: { $0.name == child.contender }) else {
             throw Options.UsageError(description: "unknown contender \(child.contender)")
         }
