@@ -8,7 +8,8 @@ import SQLiteStore
 ///
 /// - Products: one term drives through `products_suffixes` (a range of the index: the term's
 ///   occurrences), or through the year and price indexes too when it reads as a number. The driver is
-///   the term with the fewest estimated rows (without estimates: the longest plain term).
+///   the term with the fewest estimated rows, numbers included (without estimates: the longest plain
+///   term).
 /// - Phones: terms of 3+ scalars are looked up together in `phones_search` (one FTS5 query of quoted
 ///   phrases joined by AND); shorter terms are checked row by row (a small table).
 struct SearchPlan {
@@ -52,14 +53,18 @@ struct SearchPlan {
         let schema = entity.searchSchema
         let isNumeric = { (term: SearchTerm) in schema.hasNumbers && term.number != nil }
         if schema.suffixesTable != nil {
-            // A numeric term also finds rows by year and price: drive with it only when all terms are
-            // numeric. No suffix starts with a space (see migration 0002): a term whose folding starts
-            // with one (`¨` may fold to a space) is only checked row by row.
-            let plain = terms.filter { !isNumeric($0) && $0.folded.unicodeScalars.first != " " }
-            let candidates = plain.isEmpty ? terms.filter(isNumeric) : plain
-            let rarest = candidates.min { a, b in
-                if let estimates { return estimates[a.folded, default: 0] < estimates[b.folded, default: 0] }
-                return a.length > b.length
+            // A numeric term also finds rows by year and price: it drives through the union of its
+            // suffix range and the year and price indexes, and its estimate is the sum of the three.
+            // No suffix starts with a space (see migration 0002): a term whose folding starts with one
+            // (`¨` may fold to a space) is only checked row by row.
+            let indexable = terms.filter { $0.folded.unicodeScalars.first != " " }
+            let rarest: SearchTerm?
+            if let estimates {
+                rarest = indexable.min { a, b in estimates[a.folded, default: 0] < estimates[b.folded, default: 0] }
+            } else {
+                // Without estimates: the longest plain term, a number only when nothing else is indexable.
+                let plain = indexable.filter { !isNumeric($0) }
+                rarest = (plain.isEmpty ? indexable : plain).min { a, b in a.length > b.length }
             }
             driver = rarest.map { .suffixes($0) }
             filters = terms.filter { $0 != rarest }

@@ -44,21 +44,42 @@ extension SearchQuery {
 
     /// The rows of each term of a products search, for choosing the rarest one to drive: for a term
     /// of 1-2 scalars, the products holding it within `scope`, from the gram counts; for a longer term,
-    /// its occurrences in the suffixes index (all types), counted up to `cap`. Nil for an entity
-    /// without suffixes.
+    /// its occurrences in the suffixes index (all types), counted up to `cap`, and past `cap` the
+    /// products of its rarest 2-scalar gram (a bound read from the gram counts, so that common terms
+    /// still compare). A term that reads as a number adds its rows in the year and price indexes
+    /// (each counted up to `cap`). Nil for an entity without suffixes.
     func termEstimates(entity: Entity, scope: ProductType?, cap: Int, _ db: Database) throws -> [String: Int]? {
         let schema = entity.searchSchema
         guard let suffixes = schema.suffixesTable, let counts = schema.gramCountsTable else { return nil }
         var estimates: [String: Int] = [:]
         for term in terms where estimates[term.folded] == nil {
+            var estimate: Int
             if term.isShort {
-                estimates[term.folded] = try Self.gramCount(term.folded, scope: scope, table: counts, db)
+                estimate = try Self.gramCount(term.folded, scope: scope, table: counts, db)
             } else {
                 let range = SearchPlan.suffixRange(term)
-                estimates[term.folded] = try db.scalar(
+                estimate = try db.scalar(
                     Int.self, sql: "SELECT count(*) FROM (SELECT 1 FROM \(suffixes) WHERE \(range.sql) LIMIT ?)",
                     arguments: range.arguments + [cap]) ?? 0
+                if estimate >= cap {
+                    let scalars = Array(term.folded.unicodeScalars)
+                    var bound = Int.max
+                    for start in 0..<(scalars.count - 1) {
+                        let gram = String(String.UnicodeScalarView(scalars[start...start + 1]))
+                        bound = min(bound, try Self.gramCount(gram, scope: scope, table: counts, db))
+                    }
+                    estimate = max(estimate, bound)
+                }
             }
+            if let number = term.number {
+                for column in schema.numberColumns {
+                    estimate += try db.scalar(
+                        Int.self,
+                        sql: "SELECT count(*) FROM (SELECT 1 FROM \(schema.table) WHERE \(column) = ? LIMIT ?)",
+                        arguments: [number, cap]) ?? 0
+                }
+            }
+            estimates[term.folded] = estimate
         }
         return estimates
     }
