@@ -25,7 +25,7 @@ struct SearchPlan {
     let query: SearchQuery
     /// The entity searched.
     let entity: Entity
-    /// The terms, each once.
+    /// The terms, each once, without those implied by a longer one.
     let terms: [SearchTerm]
     /// Whether some term can match no record, so that the search matches nothing.
     let matchesNothing: Bool
@@ -47,10 +47,19 @@ struct SearchPlan {
         self.query = query
         self.entity = entity
         var seen = Set<String>()
-        let terms = query.terms.filter { seen.insert($0.folded).inserted }
-        self.terms = terms
-        matchesNothing = terms.contains { !$0.canMatchName }
+        let distinct = query.terms.filter { seen.insert($0.folded).inserted }
+        matchesNothing = distinct.contains { !$0.canMatchName }
         let schema = entity.searchSchema
+        // A term inside another term that is not a number is implied by it (`a` by `max`, `ca` by
+        // `cafe`): a name or maker holding the longer one holds it too. (A number may match by year or
+        // price instead, so it implies nothing.) Scalars compare as SQLite's `instr` does: bytes.
+        let terms = distinct.filter { term in
+            !distinct.contains { other in
+                other.folded != term.folded && !(schema.hasNumbers && other.number != nil)
+                    && Self.contains(Array(other.folded.utf8), Array(term.folded.utf8))
+            }
+        }
+        self.terms = terms
         let isNumeric = { (term: SearchTerm) in schema.hasNumbers && term.number != nil }
         if schema.suffixesTable != nil {
             // A numeric term also finds rows by year and price: it drives through the union of its
@@ -126,6 +135,14 @@ struct SearchPlan {
             // U+10FFFF has no successor: raise the scalar before it.
         }
         return SQLFragment("suffix >= ?", [String(String.UnicodeScalarView(prefix))])
+    }
+
+    /// Whether `needle` occurs in `haystack`, byte for byte.
+    private static func contains(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {
+        guard needle.count <= haystack.count else { return false }
+        return (0...(haystack.count - needle.count)).contains { start in
+            haystack[start..<(start + needle.count)].elementsEqual(needle)
+        }
     }
 
     // MARK: - Term conditions
