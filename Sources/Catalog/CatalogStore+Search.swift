@@ -63,7 +63,7 @@ extension CatalogStore {
             let pageSQL = "SELECT \(Record.selection) FROM \(table) WHERE \(condition.sql)"
                 + " ORDER BY \(request.orderClause(alias: table)) LIMIT ? OFFSET ?"
             guard let total = try Self.indexedCount(plan, scope: request.scope, db) else {
-                if !plan.isDense, limit > 0 {
+                if !plan.isDense || plan.driverEstimate.map({ $0 <= Self.onePassLimit }) == true, limit > 0 {
                     // The total needs the driver's rows checked one by one: read them once, for the
                     // page and (with a window function) the total.
                     var total = 0
@@ -84,9 +84,22 @@ extension CatalogStore {
             }
             let wanted = min(limit, max(0, total - offset))
             if wanted == 0 { return SearchPage(query: plan.query, records: [], offset: offset, totalCount: total) }
+            // Terms all in the trigram index: its rows of all of them are the matches, read `total` rows.
+            let fullText = plan.terms.count > 1 ? plan.fullTextCondition(alias: table).map { Self.scoped($0, scope: request.scope, alias: table) } : nil
+            let fullTextPageSQL = fullText.map {
+                "SELECT \(Record.selection) FROM \(table) WHERE \($0.sql) ORDER BY \(request.orderClause(alias: table)) LIMIT ? OFFSET ?"
+            }
+            if let fullText, let fullTextPageSQL, total <= Self.orderedScanThreshold {
+                let records = try db.fetchAll(sql: fullTextPageSQL, arguments: fullText.arguments + [limit, offset]) { try Record(row: $0) }
+                return SearchPage(query: plan.query, records: records, offset: offset, totalCount: total)
+            }
             if plan.isDense, request.sort == .name, !request.isReversed,
                !plan.terms.contains(where: { $0.number != nil }),
                let records = try Self.pageInListOrder(Record.self, plan, scope: request.scope, wanted: wanted, offset: offset, budget: orderedScanBudget, db) {
+                return SearchPage(query: plan.query, records: records, offset: offset, totalCount: total)
+            }
+            if let fullText, let fullTextPageSQL {
+                let records = try db.fetchAll(sql: fullTextPageSQL, arguments: fullText.arguments + [limit, offset]) { try Record(row: $0) }
                 return SearchPage(query: plan.query, records: records, offset: offset, totalCount: total)
             }
             let records = try db.fetchAll(sql: pageSQL, arguments: condition.arguments + [limit, offset]) { try Record(row: $0) }
@@ -165,6 +178,11 @@ extension CatalogStore {
     /// driver's rows (one table lookup each) is cheaper than walking about `limit × products / rows`
     /// index entries; measured on 1,000,000 products, the two meet between 2,000 and 5,000 rows.
     static let orderedScanThreshold = 4_000
+
+    /// The driver's estimated rows up to which, when the total needs every driver row checked, the
+    /// page and the total are read in one pass over them (a window function), rather than a count
+    /// then a walk in list order that may fall back to a second pass.
+    static let onePassLimit = 60_000
 
     /// How many index entries a walk in list order may read: enough for matches spread evenly among
     /// 1,000,000 products at the threshold's density, with room; clustered matches fall back.

@@ -36,6 +36,8 @@ struct SearchPlan {
     /// Whether the driver's estimated rows reached the dense threshold given to the planner: a page in
     /// list order is then cheaper to find by walking the list's index than by sorting the driver's rows.
     let isDense: Bool
+    /// The driver's estimated rows, when the planner had estimates.
+    let driverEstimate: Int?
 
     /// Plans a search.
     ///
@@ -79,14 +81,17 @@ struct SearchPlan {
             filters = terms.filter { $0 != rarest }
             if let rarest, let estimate = estimates?[rarest.folded] {
                 isDense = estimate >= denseThreshold
+                driverEstimate = estimate
             } else {
                 isDense = false
+                driverEstimate = nil
             }
         } else {
             let plainLong = terms.filter { !$0.isShort && !isNumeric($0) }
             driver = plainLong.isEmpty ? nil : .fullText(plainLong)
             filters = terms.filter { $0.isShort || isNumeric($0) }
             isDense = false
+            driverEstimate = nil
         }
     }
 
@@ -99,6 +104,17 @@ struct SearchPlan {
         if let driver { parts.append(indexed(driver, alias: alias)) }
         parts += filters.map { filter($0, alias: alias) }
         return SQLFragment(joining: parts, separator: " AND ")
+    }
+
+    /// For products whose terms are all of 3+ scalars and not numbers: the condition that finds the
+    /// rows through the FTS5 trigram index of all terms at once (exact since migration 0002), which
+    /// reads the index's doclists and only the matching rows. Nil otherwise.
+    func fullTextCondition(alias: String) -> SQLFragment? {
+        let schema = entity.searchSchema
+        guard schema.suffixesTable != nil, !query.isEmpty, !matchesNothing, !terms.isEmpty,
+              terms.allSatisfy({ !$0.isShort && !(schema.hasNumbers && $0.number != nil) })
+        else { return nil }
+        return indexed(.fullText(terms), alias: alias)
     }
 
     /// The condition of all terms checked on the folded columns of `alias` (for scans in an index's order).

@@ -52,16 +52,20 @@ extension SearchQuery {
         let schema = entity.searchSchema
         guard let suffixes = schema.suffixesTable, let counts = schema.gramCountsTable else { return nil }
         var estimates: [String: Int] = [:]
-        for term in terms where estimates[term.folded] == nil {
+        // Short terms first (one row each); then, with other terms, a long term is counted past `cap`
+        // up to the rarest estimate so far (at most `Self.driverCountLimit`): enough to tell which drives.
+        var rarest = Int.max
+        for term in terms.filter(\.isShort) + terms.filter({ !$0.isShort }) where estimates[term.folded] == nil {
             var estimate: Int
             if term.isShort {
                 estimate = try Self.gramCount(term.folded, scope: scope, table: counts, db)
             } else {
                 let range = SearchPlan.suffixRange(term)
+                let limit = terms.count > 1 ? max(cap, min(rarest, Self.driverCountLimit)) : cap
                 estimate = try db.scalar(
                     Int.self, sql: "SELECT count(*) FROM (SELECT 1 FROM \(suffixes) WHERE \(range.sql) LIMIT ?)",
-                    arguments: range.arguments + [cap]) ?? 0
-                if estimate >= cap {
+                    arguments: range.arguments + [limit]) ?? 0
+                if estimate >= limit {
                     let scalars = Array(term.folded.unicodeScalars)
                     var bound = Int.max
                     for start in 0..<(scalars.count - 1) {
@@ -80,9 +84,13 @@ extension SearchQuery {
                 }
             }
             estimates[term.folded] = estimate
+            rarest = min(rarest, estimate)
         }
         return estimates
     }
+
+    /// How many suffix rows a long term of a search of several terms is counted up to, to choose the driver.
+    static let driverCountLimit = 100_000
 
     /// The rows whose folded name holds `gram` (1 or 2 scalars), within `scope`.
     static func gramCount(_ gram: String, scope: ProductType?, table: String, _ db: Database) throws -> Int {
