@@ -184,6 +184,10 @@ extension CatalogStore {
     /// then a walk in list order that may fall back to a second pass.
     static let onePassLimit = 60_000
 
+    /// The length from which one common term's total is counted from its suffixes (distinct ids)
+    /// rather than its phrase in the trigram index: measured on 1,000,000 products, about even at 4.
+    static let distinctIDsMinimumLength = 5
+
     /// How many index entries a walk in list order may read: enough for matches spread evenly among
     /// 1,000,000 products at the threshold's density, with room; clustered matches fall back.
     static func orderedScanBudget(limit: Int, offset: Int) -> Int {
@@ -232,6 +236,30 @@ extension CatalogStore {
             let range = SearchPlan.suffixRange(term)
             return try db.scalar(
                 Int.self, sql: "SELECT count(DISTINCT id) FROM \(suffixes) WHERE \(range.sql)", arguments: range.arguments) ?? 0
+        }
+        if plan.filters.isEmpty, scope == nil, case .suffixes(let term) = plan.driver, term.number == nil, plan.isDense,
+           term.length >= Self.distinctIDsMinimumLength, term.length <= SearchSchema.suffixLength,
+           let suffixes = schema.suffixesTable {
+            // One common term of 5-8 scalars: its distinct products in its range of the suffixes index,
+            // told apart here, which reads the range once (its phrase in FTS5 reads L - 2 doclists).
+            // A bit per id up to the largest (ids are the table's rowids: dense in practice), else a set.
+            let range = SearchPlan.suffixRange(term)
+            let statement = try db.cachedStatement(sql: "SELECT id FROM \(suffixes) WHERE \(range.sql)")
+            let largest = try db.scalar(Int64.self, sql: "SELECT max(id) FROM \(schema.table)") ?? 0
+            if (0..<(1 << 27)).contains(largest) {
+                var bits = [UInt64](repeating: 0, count: Int(largest >> 6) + 1)
+                var count = 0
+                try statement.forEachRow(arguments: range.arguments) { row in
+                    let id = try row.decode(Int64.self, at: 0)
+                    guard (0...largest).contains(id) else { return }
+                    let (word, bit) = (Int(id >> 6), UInt64(1) << UInt64(id & 63))
+                    if bits[word] & bit == 0 { bits[word] |= bit; count += 1 }
+                }
+                return count
+            }
+            var ids = Set<Int64>(minimumCapacity: plan.driverEstimate ?? 0)
+            try statement.forEachRow(arguments: range.arguments) { row in ids.insert(try row.decode(Int64.self, at: 0)) }
+            return ids.count
         }
         let plainLong = plan.terms.allSatisfy { !$0.isShort && (!schema.hasNumbers || $0.number == nil) }
         if scope == nil, plainLong, plan.isDense || (plan.filters.isEmpty && plan.driver.map { if case .fullText = $0 { true } else { false } } == true) {
