@@ -94,7 +94,7 @@ extension CatalogStore {
                 return SearchPage(query: plan.query, records: records, offset: offset, totalCount: total)
             }
             if plan.isDense, request.sort == .name, !request.isReversed,
-               !plan.terms.contains(where: { $0.number != nil }),
+               !plan.terms.contains(where: plan.isNumeric),
                let records = try Self.pageInListOrder(Record.self, plan, scope: request.scope, wanted: wanted, offset: offset, budget: orderedScanBudget, db) {
                 return SearchPage(query: plan.query, records: records, offset: offset, totalCount: total)
             }
@@ -198,7 +198,23 @@ extension CatalogStore {
     static func plan(_ request: ListRequest, denseThreshold: Int, _ db: Database) throws -> SearchPlan {
         let query = request.searchQuery
         let estimates = try query.termEstimates(entity: request.entity, scope: request.scope, cap: denseThreshold, db)
-        return SearchPlan(query, entity: request.entity, estimates: estimates, denseThreshold: denseThreshold)
+        let plan = SearchPlan(query, entity: request.entity, estimates: estimates, denseThreshold: denseThreshold)
+        // A numeric term matches by year or price too; when, in this read, every product of that year
+        // or price has the number in its name anyway (`500`, `3`: none or a few rows, checked until
+        // one is found), it is a plain term: its total and page come from the name indexes alone.
+        let numeric = plan.terms.filter(plan.isNumeric)
+        guard !numeric.isEmpty, !plan.matchesNothing else { return plan }
+        let schema = request.entity.searchSchema
+        for term in numeric {
+            let byNumber = schema.numberColumns.map { "\($0) = ?" }.joined(separator: " OR ")
+            let numberOnly = try db.scalar(
+                Bool.self,
+                sql: "SELECT EXISTS (SELECT 1 FROM \(schema.table) WHERE (\(byNumber)) AND instr(name_folded, ?) = 0)",
+                arguments: StatementArguments(schema.numberColumns.map { _ in term.number! }) + [term.folded]) ?? true
+            if numberOnly { return plan }
+        }
+        return SearchPlan(
+            query, entity: request.entity, estimates: estimates, denseThreshold: denseThreshold, matchesNumbers: false)
     }
 
     static func condition(_ plan: SearchPlan, scope: ProductType?, alias: String) -> SQLFragment {
@@ -222,7 +238,7 @@ extension CatalogStore {
         if plan.filters.isEmpty, case .suffixes(let term) = plan.driver, term.isShort, let counts = schema.gramCountsTable {
             // One short product term: its gram count, plus the rows its number finds that its name does not.
             var total = try SearchQuery.gramCount(term.folded, scope: scope, table: counts, db)
-            if let number = term.number {
+            if plan.isNumeric(term), let number = term.number {
                 let extra = scoped(
                     SQLFragment("(year_introduced = ? OR intro_price = ?) AND instr(name_folded, ?) = 0", [number, number, term.folded]),
                     scope: scope, alias: schema.table)
@@ -230,14 +246,14 @@ extension CatalogStore {
             }
             return total
         }
-        if plan.filters.isEmpty, scope == nil, case .suffixes(let term) = plan.driver, term.number == nil,
+        if plan.filters.isEmpty, scope == nil, case .suffixes(let term) = plan.driver, !plan.isNumeric(term),
            !plan.isDense, term.length <= SearchSchema.suffixLength, let suffixes = schema.suffixesTable {
             // One rare term: its distinct products in the suffixes index, with no table lookup.
             let range = SearchPlan.suffixRange(term)
             return try db.scalar(
                 Int.self, sql: "SELECT count(DISTINCT id) FROM \(suffixes) WHERE \(range.sql)", arguments: range.arguments) ?? 0
         }
-        if plan.filters.isEmpty, scope == nil, case .suffixes(let term) = plan.driver, term.number == nil, plan.isDense,
+        if plan.filters.isEmpty, scope == nil, case .suffixes(let term) = plan.driver, !plan.isNumeric(term), plan.isDense,
            term.length >= Self.distinctIDsMinimumLength, term.length <= SearchSchema.suffixLength,
            let suffixes = schema.suffixesTable {
             // One common term of 5-8 scalars: its distinct products in its range of the suffixes index,
@@ -261,7 +277,7 @@ extension CatalogStore {
             try statement.forEachRow(arguments: range.arguments) { row in ids.insert(try row.decode(Int64.self, at: 0)) }
             return ids.count
         }
-        let plainLong = plan.terms.allSatisfy { !$0.isShort && (!schema.hasNumbers || $0.number == nil) }
+        let plainLong = plan.terms.allSatisfy { !$0.isShort && !plan.isNumeric($0) }
         if scope == nil, plainLong, plan.isDense || (plan.filters.isEmpty && plan.driver.map { if case .fullText = $0 { true } else { false } } == true) {
             // Common terms of 3+ characters only: the trigram index answers alone, reading each term's
             // doclists rather than one table row per match.

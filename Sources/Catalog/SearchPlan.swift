@@ -38,6 +38,9 @@ struct SearchPlan {
     let isDense: Bool
     /// The driver's estimated rows, when the planner had estimates.
     let driverEstimate: Int?
+    /// Whether a numeric term also matches by year and price (false: the caller checked, within one
+    /// read, that no record has such a year or price without the number in its name).
+    let matchesNumbers: Bool
 
     /// Plans a search.
     ///
@@ -45,24 +48,30 @@ struct SearchPlan {
     ///   - estimates: rows of each folded product term (at most `denseThreshold` are counted), to drive
     ///     with the rarest one; nil plans without them.
     ///   - denseThreshold: the estimate from which ``isDense`` holds.
-    init(_ query: SearchQuery, entity: Entity, estimates: [String: Int]? = nil, denseThreshold: Int = .max) {
+    ///   - matchesNumbers: false when no record matches a numeric term by year or price alone, so that
+    ///     numeric terms are planned as plain ones (only valid within the read that checked it).
+    init(
+        _ query: SearchQuery, entity: Entity, estimates: [String: Int]? = nil, denseThreshold: Int = .max,
+        matchesNumbers: Bool = true
+    ) {
         self.query = query
         self.entity = entity
+        self.matchesNumbers = matchesNumbers
         var seen = Set<String>()
         let distinct = query.terms.filter { seen.insert($0.folded).inserted }
         matchesNothing = distinct.contains { !$0.canMatchName }
         let schema = entity.searchSchema
+        let isNumeric = { (term: SearchTerm) in matchesNumbers && schema.hasNumbers && term.number != nil }
         // A term inside another term that is not a number is implied by it (`a` by `max`, `ca` by
         // `cafe`): a name or maker holding the longer one holds it too. (A number may match by year or
         // price instead, so it implies nothing.) Scalars compare as SQLite's `instr` does: bytes.
         let terms = distinct.filter { term in
             !distinct.contains { other in
-                other.folded != term.folded && !(schema.hasNumbers && other.number != nil)
+                other.folded != term.folded && !isNumeric(other)
                     && Self.contains(Array(other.folded.utf8), Array(term.folded.utf8))
             }
         }
         self.terms = terms
-        let isNumeric = { (term: SearchTerm) in schema.hasNumbers && term.number != nil }
         if schema.suffixesTable != nil {
             // A numeric term also finds rows by year and price: it drives through the union of its
             // suffix range and the year and price indexes, and its estimate is the sum of the three.
@@ -112,7 +121,7 @@ struct SearchPlan {
     func fullTextCondition(alias: String) -> SQLFragment? {
         let schema = entity.searchSchema
         guard schema.suffixesTable != nil, !query.isEmpty, !matchesNothing, !terms.isEmpty,
-              terms.allSatisfy({ !$0.isShort && !(schema.hasNumbers && $0.number != nil) })
+              terms.allSatisfy({ !$0.isShort && !isNumeric($0) })
         else { return nil }
         return indexed(.fullText(terms), alias: alias)
     }
@@ -188,8 +197,13 @@ struct SearchPlan {
         return SQLFragment(joining: parts, separator: " OR ").parenthesized
     }
 
+    /// Whether the term also matches by year and price in this plan.
+    func isNumeric(_ term: SearchTerm) -> Bool {
+        matchesNumbers && entity.searchSchema.hasNumbers && term.number != nil
+    }
+
     private func numberConditions(_ term: SearchTerm, alias: String) -> [SQLFragment] {
-        guard let number = term.number else { return [] }
+        guard matchesNumbers, let number = term.number else { return [] }
         return entity.searchSchema.numberColumns.map { SQLFragment("\(alias).\($0) = ?", [number]) }
     }
 }
