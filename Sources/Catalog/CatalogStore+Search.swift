@@ -58,6 +58,11 @@ extension CatalogStore {
         try request.validate()
         return try queue.read { db in
             let plan = try Self.plan(request, denseThreshold: orderedScanThreshold, db)
+            if let page = try Self.numericTermPage(
+                Record.self, plan, request, limit: limit, offset: offset, orderedScanThreshold: orderedScanThreshold,
+                budget: orderedScanBudget, db) {
+                return page
+            }
             let table = Record.tableName
             let condition = Self.condition(plan, scope: request.scope, alias: table)
             let pageSQL = "SELECT \(Record.selection) FROM \(table) WHERE \(condition.sql)"
@@ -105,6 +110,57 @@ extension CatalogStore {
             let records = try db.fetchAll(sql: pageSQL, arguments: condition.arguments + [limit, offset]) { try Record(row: $0) }
             return SearchPage(query: plan.query, records: records, offset: offset, totalCount: total)
         }
+    }
+
+    /// A search of one numeric term that few products (at most 1,000) match by year or price alone:
+    /// the total is its name matches' (counted as a plain term's) plus those, and the page is read
+    /// among the first `offset + limit` name matches and those rows. Nil when it does not apply.
+    private static func numericTermPage<Record: CatalogRecord>(
+        _ type: Record.Type, _ plan: SearchPlan, _ request: ListRequest, limit: Int, offset: Int,
+        orderedScanThreshold: Int, budget: Int, _ db: Database
+    ) throws -> SearchPage<Record>? {
+        guard plan.terms.count == 1, let term = plan.terms.first, plan.isNumeric(term), let number = term.number,
+              limit > 0, offset + limit <= 10_000
+        else { return nil }
+        let schema = plan.entity.searchSchema
+        let table = Record.tableName
+        let byNumber = schema.numberColumns.map { "\(table).\($0) = ?" }.joined(separator: " OR ")
+        let numberOnly = scoped(
+            SQLFragment(
+                "(\(byNumber)) AND instr(\(table).name_folded, ?) = 0",
+                StatementArguments(schema.numberColumns.map { _ in number }) + [term.folded]),
+            scope: request.scope, alias: table)
+        let numberIDs = try db.fetchAll(
+            sql: "SELECT id FROM \(table) WHERE \(numberOnly.sql) LIMIT 1001", arguments: numberOnly.arguments
+        ) { try $0.decode(Int64.self, at: 0) }
+        guard numberIDs.count <= 1_000 else { return nil }
+        let namePlan = try Self.plan(request, denseThreshold: orderedScanThreshold, matchesNumbers: false, db)
+        let nameTotal = try count(namePlan, scope: request.scope, db)
+        let total = nameTotal + numberIDs.count
+        if min(limit, max(0, total - offset)) == 0 {
+            return SearchPage(query: plan.query, records: [], offset: offset, totalCount: total)
+        }
+        let nameWanted = min(offset + limit, nameTotal)
+        var nameIDs: [Int64]
+        if namePlan.isDense, request.sort == .name, !request.isReversed,
+           let records = try pageInListOrder(
+            Record.self, namePlan, scope: request.scope, wanted: nameWanted, offset: 0, budget: budget, db) {
+            nameIDs = records.map { $0.id! }
+        } else {
+            let condition = condition(namePlan, scope: request.scope, alias: table)
+            nameIDs = try db.fetchAll(
+                sql: "SELECT \(table).id FROM \(table) WHERE \(condition.sql) ORDER BY \(request.orderClause(alias: table)) LIMIT ?",
+                arguments: condition.arguments + [nameWanted]
+            ) { try $0.decode(Int64.self, at: 0) }
+        }
+        let ids = nameIDs + numberIDs
+        let placeholders = Array(repeating: "?", count: ids.count).joined(separator: ", ")
+        let records = try db.fetchAll(
+            sql: "SELECT \(Record.selection) FROM \(table) WHERE \(table).id IN (\(placeholders))"
+                + " ORDER BY \(request.orderClause(alias: table)) LIMIT ? OFFSET ?",
+            arguments: StatementArguments(ids) + [limit, offset]
+        ) { try Record(row: $0) }
+        return SearchPage(query: plan.query, records: records, offset: offset, totalCount: total)
     }
 
     /// The `wanted` products after `offset`, in list order by name, found by walking the (type,
@@ -195,10 +251,15 @@ extension CatalogStore {
         return overflow ? .max : max(product, 10_000)
     }
 
-    static func plan(_ request: ListRequest, denseThreshold: Int, _ db: Database) throws -> SearchPlan {
+    /// The plan of the request's search, within the current read; `matchesNumbers: false` plans
+    /// numeric terms as plain ones.
+    static func plan(
+        _ request: ListRequest, denseThreshold: Int, matchesNumbers: Bool = true, _ db: Database
+    ) throws -> SearchPlan {
         let query = request.searchQuery
         let estimates = try query.termEstimates(entity: request.entity, scope: request.scope, cap: denseThreshold, db)
-        let plan = SearchPlan(query, entity: request.entity, estimates: estimates, denseThreshold: denseThreshold)
+        let plan = SearchPlan(
+            query, entity: request.entity, estimates: estimates, denseThreshold: denseThreshold, matchesNumbers: matchesNumbers)
         // A numeric term matches by year or price too; when, in this read, every product of that year
         // or price has the number in its name anyway (`500`, `3`: none or a few rows, checked until
         // one is found), it is a plain term: its total and page come from the name indexes alone.
