@@ -32,11 +32,13 @@ extension CatalogStore {
     /// ```
     ///
     /// Products: the rarest term drives (its range of `products_suffixes`, or its gram count for 1-2
-    /// characters, tells how rare). The total comes from the gram counts for one short term, from the
-    /// suffixes index for one rare term, from the trigram index for common terms of 3+ characters,
-    /// and otherwise from the driver's rows with the other terms checked on them. When even the
+    /// characters, tells how rare; a number adds its year and price rows). The total comes from the
+    /// gram counts for one short term, from the suffixes index for one term of up to 8 characters,
+    /// from the trigram index for common terms of 3+ characters, and otherwise from the driver's rows
+    /// with the other terms checked on them, read once for the total and the page. When even the
     /// rarest term is common, a page sorted by name is found by walking the `products_by_type_name`
-    /// index in order, for a bounded number of entries, and from the driver's rows if that falls short.
+    /// index in order, for a bounded number of entries, and from the trigram index of all terms or
+    /// the driver's rows if that falls short.
     ///
     /// - Throws: ``CatalogError/invalidValue(field:value:reason:)``, ``DatabaseError``.
     public func searchPage<Record: CatalogRecord>(
