@@ -8,7 +8,8 @@ import SQLiteStore
 ///
 /// - Products: one term drives through `products_suffixes` (a range of the index: the term's
 ///   occurrences), or through the year and price indexes too when it reads as a number. The driver is
-///   the term with the fewest estimated rows (without estimates: the longest plain term).
+///   the term with the fewest estimated rows, numbers included (without estimates: the longest plain
+///   term).
 /// - Phones: terms of 3+ scalars are looked up together in `phones_search` (one FTS5 query of quoted
 ///   phrases joined by AND); shorter terms are checked row by row (a small table).
 struct SearchPlan {
@@ -24,7 +25,7 @@ struct SearchPlan {
     let query: SearchQuery
     /// The entity searched.
     let entity: Entity
-    /// The terms, each once.
+    /// The terms, each once, without those implied by a longer one.
     let terms: [SearchTerm]
     /// Whether some term can match no record, so that the search matches nothing.
     let matchesNothing: Bool
@@ -35,6 +36,11 @@ struct SearchPlan {
     /// Whether the driver's estimated rows reached the dense threshold given to the planner: a page in
     /// list order is then cheaper to find by walking the list's index than by sorting the driver's rows.
     let isDense: Bool
+    /// The driver's estimated rows, when the planner had estimates.
+    let driverEstimate: Int?
+    /// Whether a numeric term also matches by year and price (false: the caller checked, within one
+    /// read, that no record has such a year or price without the number in its name).
+    let matchesNumbers: Bool
 
     /// Plans a search.
     ///
@@ -42,37 +48,59 @@ struct SearchPlan {
     ///   - estimates: rows of each folded product term (at most `denseThreshold` are counted), to drive
     ///     with the rarest one; nil plans without them.
     ///   - denseThreshold: the estimate from which ``isDense`` holds.
-    init(_ query: SearchQuery, entity: Entity, estimates: [String: Int]? = nil, denseThreshold: Int = .max) {
+    ///   - matchesNumbers: false when no record matches a numeric term by year or price alone, so that
+    ///     numeric terms are planned as plain ones (only valid within the read that checked it).
+    init(
+        _ query: SearchQuery, entity: Entity, estimates: [String: Int]? = nil, denseThreshold: Int = .max,
+        matchesNumbers: Bool = true
+    ) {
         self.query = query
         self.entity = entity
+        self.matchesNumbers = matchesNumbers
         var seen = Set<String>()
-        let terms = query.terms.filter { seen.insert($0.folded).inserted }
-        self.terms = terms
-        matchesNothing = terms.contains { !$0.canMatchName }
+        let distinct = query.terms.filter { seen.insert($0.folded).inserted }
+        matchesNothing = distinct.contains { !$0.canMatchName }
         let schema = entity.searchSchema
-        let isNumeric = { (term: SearchTerm) in schema.hasNumbers && term.number != nil }
+        let isNumeric = { (term: SearchTerm) in matchesNumbers && schema.hasNumbers && term.number != nil }
+        // A term inside another term that is not a number is implied by it (`a` by `max`, `ca` by
+        // `cafe`): a name or maker holding the longer one holds it too. (A number may match by year or
+        // price instead, so it implies nothing.) Scalars compare as SQLite's `instr` does: bytes.
+        let terms = distinct.filter { term in
+            !distinct.contains { other in
+                other.folded != term.folded && !isNumeric(other)
+                    && Self.contains(Array(other.folded.utf8), Array(term.folded.utf8))
+            }
+        }
+        self.terms = terms
         if schema.suffixesTable != nil {
-            // A numeric term also finds rows by year and price: drive with it only when all terms are
-            // numeric. No suffix starts with a space (see migration 0002): a term whose folding starts
-            // with one (`¨` may fold to a space) is only checked row by row.
-            let plain = terms.filter { !isNumeric($0) && $0.folded.unicodeScalars.first != " " }
-            let candidates = plain.isEmpty ? terms.filter(isNumeric) : plain
-            let rarest = candidates.min { a, b in
-                if let estimates { return estimates[a.folded, default: 0] < estimates[b.folded, default: 0] }
-                return a.length > b.length
+            // A numeric term also finds rows by year and price: it drives through the union of its
+            // suffix range and the year and price indexes, and its estimate is the sum of the three.
+            // No suffix starts with a space (see migration 0002): a term whose folding starts with one
+            // (`¨` may fold to a space) is only checked row by row.
+            let indexable = terms.filter { $0.folded.unicodeScalars.first != " " }
+            let rarest: SearchTerm?
+            if let estimates {
+                rarest = indexable.min { a, b in estimates[a.folded, default: 0] < estimates[b.folded, default: 0] }
+            } else {
+                // Without estimates: the longest plain term, a number only when nothing else is indexable.
+                let plain = indexable.filter { !isNumeric($0) }
+                rarest = (plain.isEmpty ? indexable : plain).min { a, b in a.length > b.length }
             }
             driver = rarest.map { .suffixes($0) }
             filters = terms.filter { $0 != rarest }
             if let rarest, let estimate = estimates?[rarest.folded] {
                 isDense = estimate >= denseThreshold
+                driverEstimate = estimate
             } else {
                 isDense = false
+                driverEstimate = nil
             }
         } else {
             let plainLong = terms.filter { !$0.isShort && !isNumeric($0) }
             driver = plainLong.isEmpty ? nil : .fullText(plainLong)
             filters = terms.filter { $0.isShort || isNumeric($0) }
             isDense = false
+            driverEstimate = nil
         }
     }
 
@@ -85,6 +113,17 @@ struct SearchPlan {
         if let driver { parts.append(indexed(driver, alias: alias)) }
         parts += filters.map { filter($0, alias: alias) }
         return SQLFragment(joining: parts, separator: " AND ")
+    }
+
+    /// For products whose terms are all of 3+ scalars and not numbers: the condition that finds the
+    /// rows through the FTS5 trigram index of all terms at once (exact since migration 0002), which
+    /// reads the index's doclists and only the matching rows. Nil otherwise.
+    func fullTextCondition(alias: String) -> SQLFragment? {
+        let schema = entity.searchSchema
+        guard schema.suffixesTable != nil, !query.isEmpty, !matchesNothing, !terms.isEmpty,
+              terms.allSatisfy({ !$0.isShort && !isNumeric($0) })
+        else { return nil }
+        return indexed(.fullText(terms), alias: alias)
     }
 
     /// The condition of all terms checked on the folded columns of `alias` (for scans in an index's order).
@@ -123,6 +162,14 @@ struct SearchPlan {
         return SQLFragment("suffix >= ?", [String(String.UnicodeScalarView(prefix))])
     }
 
+    /// Whether `needle` occurs in `haystack`, byte for byte.
+    private static func contains(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {
+        guard needle.count <= haystack.count else { return false }
+        return (0...(haystack.count - needle.count)).contains { start in
+            haystack[start..<(start + needle.count)].elementsEqual(needle)
+        }
+    }
+
     // MARK: - Term conditions
 
     private func indexed(_ driver: Driver, alias: String) -> SQLFragment {
@@ -150,8 +197,13 @@ struct SearchPlan {
         return SQLFragment(joining: parts, separator: " OR ").parenthesized
     }
 
+    /// Whether the term also matches by year and price in this plan.
+    func isNumeric(_ term: SearchTerm) -> Bool {
+        matchesNumbers && entity.searchSchema.hasNumbers && term.number != nil
+    }
+
     private func numberConditions(_ term: SearchTerm, alias: String) -> [SQLFragment] {
-        guard let number = term.number else { return [] }
+        guard matchesNumbers, let number = term.number else { return [] }
         return entity.searchSchema.numberColumns.map { SQLFragment("\(alias).\($0) = ?", [number]) }
     }
 }

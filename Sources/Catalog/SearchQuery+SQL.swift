@@ -44,24 +44,53 @@ extension SearchQuery {
 
     /// The rows of each term of a products search, for choosing the rarest one to drive: for a term
     /// of 1-2 scalars, the products holding it within `scope`, from the gram counts; for a longer term,
-    /// its occurrences in the suffixes index (all types), counted up to `cap`. Nil for an entity
-    /// without suffixes.
+    /// its occurrences in the suffixes index (all types), counted up to `cap`, and past `cap` the
+    /// products of its rarest 2-scalar gram (a bound read from the gram counts, so that common terms
+    /// still compare). A term that reads as a number adds its rows in the year and price indexes
+    /// (each counted up to `cap`). Nil for an entity without suffixes.
     func termEstimates(entity: Entity, scope: ProductType?, cap: Int, _ db: Database) throws -> [String: Int]? {
         let schema = entity.searchSchema
         guard let suffixes = schema.suffixesTable, let counts = schema.gramCountsTable else { return nil }
         var estimates: [String: Int] = [:]
-        for term in terms where estimates[term.folded] == nil {
+        // Short terms first (one row each); then, with other terms, a long term is counted past `cap`
+        // up to the rarest estimate so far (at most `Self.driverCountLimit`): enough to tell which drives.
+        var rarest = Int.max
+        for term in terms.filter(\.isShort) + terms.filter({ !$0.isShort }) where estimates[term.folded] == nil {
+            var estimate: Int
             if term.isShort {
-                estimates[term.folded] = try Self.gramCount(term.folded, scope: scope, table: counts, db)
+                estimate = try Self.gramCount(term.folded, scope: scope, table: counts, db)
             } else {
                 let range = SearchPlan.suffixRange(term)
-                estimates[term.folded] = try db.scalar(
+                let limit = terms.count > 1 ? max(cap, min(rarest, Self.driverCountLimit)) : cap
+                estimate = try db.scalar(
                     Int.self, sql: "SELECT count(*) FROM (SELECT 1 FROM \(suffixes) WHERE \(range.sql) LIMIT ?)",
-                    arguments: range.arguments + [cap]) ?? 0
+                    arguments: range.arguments + [limit]) ?? 0
+                if estimate >= limit {
+                    let scalars = Array(term.folded.unicodeScalars)
+                    var bound = Int.max
+                    for start in 0..<(scalars.count - 1) {
+                        let gram = String(String.UnicodeScalarView(scalars[start...start + 1]))
+                        bound = min(bound, try Self.gramCount(gram, scope: scope, table: counts, db))
+                    }
+                    estimate = max(estimate, bound)
+                }
             }
+            if let number = term.number {
+                for column in schema.numberColumns {
+                    estimate += try db.scalar(
+                        Int.self,
+                        sql: "SELECT count(*) FROM (SELECT 1 FROM \(schema.table) WHERE \(column) = ? LIMIT ?)",
+                        arguments: [number, cap]) ?? 0
+                }
+            }
+            estimates[term.folded] = estimate
+            rarest = min(rarest, estimate)
         }
         return estimates
     }
+
+    /// How many suffix rows a long term of a search of several terms is counted up to, to choose the driver.
+    static let driverCountLimit = 100_000
 
     /// The rows whose folded name holds `gram` (1 or 2 scalars), within `scope`.
     static func gramCount(_ gram: String, scope: ProductType?, table: String, _ db: Database) throws -> Int {

@@ -80,6 +80,14 @@ struct SearchSeedTests {
         #expect(page.records.map(\.name) == ["iPad", "iPad mini"])
     }
 
+    @Test func aPageOfANumberCountsItsYearAndPriceMatches() throws {
+        let page = try store.searchPage(Product.self, ListRequest(searchText: "2007"), limit: 1, offset: 1)
+        #expect(page.totalCount == 2)
+        #expect(page.records.map(\.name) == ["iPod touch"])
+        let all = try store.searchPage(Product.self, ListRequest(searchText: "2007"), limit: 50)
+        #expect(all.records.map(\.name) == ["iPhone", "iPod touch"])
+    }
+
     @Test func phonesMatchOnNameOrMaker() throws {
         let sections: [RecordSection<Phone>] = try store.search(SearchQuery("samsung galaxy"), in: ListRequest(entity: .phones))
         #expect(!sections.isEmpty)
