@@ -3,18 +3,6 @@ import Testing
 
 /// The reference difference obeys the batch-update contract: applied to the old snapshot, it gives the new one.
 struct ChangeSetTests {
-    /// A deterministic generator for reproducible random histories.
-    struct Generator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     /// Rows with a section and a sort key, arranged as a sectioned, sorted result.
     static func snapshot(_ rows: [Int64: (section: String, key: Int)]) -> ResultSnapshot {
         let sorted = rows.sorted { ($0.value.section, $0.value.key, $0.key) < ($1.value.section, $1.value.key, $1.key) }
@@ -77,7 +65,7 @@ struct ChangeSetTests {
     /// and every row that stays is a move only when its order relative to the others changed.
     @Test(arguments: 0..<40)
     func randomHistories(seed: UInt64) throws {
-        var generator = Generator(state: seed)
+        var generator = SplitMix64(state: seed)
         let sectionNames = ["A", "B", "C", "D", "E"]
         var rows: [Int64: (section: String, key: Int)] = [:]
         var nextID: Int64 = 1

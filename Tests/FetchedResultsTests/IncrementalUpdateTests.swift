@@ -45,7 +45,7 @@ struct IncrementalUpdateTests {
 
     @Test(arguments: 0..<60)
     func matchesAFreshSnapshot(seed: UInt64) throws {
-        var generator = ChangeSetTests.Generator(state: seed &* 7919)
+        var generator = SplitMix64(state: seed &* 7919)
         let sectionNames = ["A", "B", "C", "D"]
         var rows: Rows = [:]
         var nextID: Int64 = 1
