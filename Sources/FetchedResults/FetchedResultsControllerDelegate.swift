@@ -16,6 +16,7 @@ public protocol FetchedResultsControllerDelegate: AnyObject {
     func controllerDidChangeContent(_ changeSet: ChangeSet)
 }
 
+// Empty defaults, so that a delegate implements only what it needs.
 extension FetchedResultsControllerDelegate {
     public func controllerWillChangeContent() {}
     public func controllerDidChangeSection(_ section: ChangeSet.SectionChange, isInsertion: Bool) {}

@@ -41,6 +41,7 @@ public struct ResultCode: RawRepresentable, Hashable, Sendable, CustomStringConv
 }
 
 extension ResultCode {
+    // The primary result codes, named as in <sqlite3.h>.
     public static let SQLITE_OK = ResultCode(rawValue: 0)
     public static let SQLITE_ERROR = ResultCode(rawValue: 1)
     public static let SQLITE_INTERNAL = ResultCode(rawValue: 2)
@@ -73,6 +74,7 @@ extension ResultCode {
     public static let SQLITE_ROW = ResultCode(rawValue: 100)
     public static let SQLITE_DONE = ResultCode(rawValue: 101)
 
+    // Extended result codes the library and its users match on, named as in <sqlite3.h>.
     public static let SQLITE_BUSY_SNAPSHOT = ResultCode(rawValue: 5 | (2 << 8))
     public static let SQLITE_BUSY_TIMEOUT = ResultCode(rawValue: 5 | (3 << 8))
     public static let SQLITE_IOERR_SHORT_READ = ResultCode(rawValue: 10 | (2 << 8))
