@@ -11,15 +11,7 @@ import Catalog
 import Foundation
 import SQLiteStore
 
-struct SplitMix64 {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
+extension SplitMix64 {
     mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
     mutating func pick<T>(_ elements: [T]) -> T { elements[below(elements.count)] }
 }
@@ -27,7 +19,7 @@ struct SplitMix64 {
 let arguments = CommandLine.arguments
 let count = arguments.count > 1 ? Int(arguments[1]) ?? 1_000_000 : 1_000_000
 let path = arguments.count > 2 ? arguments[2] : NSTemporaryDirectory() + "search-benchmark-\(count).sqlite"
-var random = SplitMix64(state: 2024)
+var random = SplitMix64(seed: 2024)
 
 // MARK: - Vocabulary: Latin words, some with diacritics, and Japanese words.
 
@@ -107,7 +99,7 @@ let total = try store.count(Product.self)
 let products = try store.queue.read { db in
     try db.fetchAll(sql: "SELECT \(Product.selection) FROM products WHERE id % 997 = 0 ORDER BY id") { try Product(row: $0) }
 }
-var sampler = SplitMix64(state: 7)
+var sampler = SplitMix64(seed: 7)
 let sample = (0..<60).map { _ in sampler.pick(products) }
 
 enum Kind: String, CaseIterable { case short = "1-2 chars", long = "3+ chars", japanese = "Japanese (1-8 chars)" }

@@ -46,14 +46,7 @@ public enum ProcessRunner {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
-        var env = ProcessInfo.processInfo.environment
-        env.removeValue(forKey: "CATALOG_DATABASE")
-        if let home {
-            env["HOME"] = home
-            env["XDG_DATA_HOME"] = home + "/data"
-        }
-        env.merge(environment) { $1 }
-        process.environment = env
+        process.environment = Self.environment(home: home, adding: environment)
         let outputPipe = Pipe()
         let errorPipe = Pipe()
         let inputPipe = Pipe()
@@ -78,5 +71,19 @@ public enum ProcessRunner {
             status: process.terminationStatus,
             output: String(decoding: outputData, as: UTF8.self),
             error: String(decoding: errorData, as: UTF8.self))
+    }
+
+    /// This process's environment for a child: without `CATALOG_DATABASE`, with `HOME` and
+    /// `XDG_DATA_HOME` under `home` when given (so a test never touches the user's default database),
+    /// and with `additions` on top.
+    public static func environment(home: String?, adding additions: [String: String] = [:]) -> [String: String] {
+        var environment = ProcessInfo.processInfo.environment
+        environment.removeValue(forKey: "CATALOG_DATABASE")
+        if let home {
+            environment["HOME"] = home
+            environment["XDG_DATA_HOME"] = home + "/data"
+        }
+        environment.merge(additions) { $1 }
+        return environment
     }
 }

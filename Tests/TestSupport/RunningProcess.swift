@@ -12,13 +12,7 @@ public final class RunningProcess {
     public init(_ product: String, _ arguments: [String], home: String? = nil) throws {
         process.executableURL = ProcessRunner.productsDirectory.appendingPathComponent(product)
         process.arguments = arguments
-        var environment = ProcessInfo.processInfo.environment
-        environment.removeValue(forKey: "CATALOG_DATABASE")
-        if let home {
-            environment["HOME"] = home
-            environment["XDG_DATA_HOME"] = home + "/data"
-        }
-        process.environment = environment
+        process.environment = ProcessRunner.environment(home: home)
         process.standardOutput = output
         process.standardError = errors
         process.standardInput = FileHandle.nullDevice
