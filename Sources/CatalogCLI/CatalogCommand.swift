@@ -23,13 +23,14 @@ public struct CatalogCommand: AsyncParsableCommand {
               catalog update 10 --name "iPhone 16 Pro"
               catalog delete 10
               catalog watch --scope device          Print the list, then each change as it commits
+              catalog browse                        Search as you type, live, full screen
               catalog seed Seeds/phones.json        Add records from a file (twice adds nothing)
               catalog export > products.json        All products as JSON; `catalog import` reads it back
               catalog migrate --status
             """,
         version: version,
         subcommands: [
-            List.self, Search.self, Suggest.self, Show.self, Watch.self, Add.self, Update.self, Delete.self, Seed.self,
+            List.self, Search.self, Suggest.self, Show.self, Watch.self, Browse.self, Add.self, Update.self, Delete.self, Seed.self,
             Import.self, Export.self, Migrate.self,
         ]
     )

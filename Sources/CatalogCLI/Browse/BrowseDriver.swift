@@ -1,0 +1,114 @@
+import Catalog
+import Dispatch
+import Foundation
+import SQLiteStore
+
+/// Runs the browse screen on the terminal: feeds keys, resizes, timers, commits and the answers of
+/// effects into ``BrowseState/update(_:)``, performs the effects it returns, and draws
+/// ``BrowseState/render()`` after each change. Everything it does not own (what to show, what to
+/// fetch) is the screen model's.
+struct BrowseDriver {
+    let catalog: CatalogStore
+    let terminal: TerminalSession
+
+    /// Runs until a quit key, SIGINT, SIGTERM or the end of input; returns the last state.
+    func run(_ initial: BrowseState) async throws -> BrowseState {
+        let (events, sink) = AsyncStream.makeStream(of: BrowseEvent.self)
+        let worker = BrowseWorker(catalog: catalog)
+
+        let keys = try KeyReader()
+        keys.start { batch in
+            for key in batch ?? [.control("q")] { sink.yield(.key(key)) }
+        }
+        defer { keys.stop() }
+
+        // SIGWINCH redraws at the new size; SIGINT and SIGTERM quit (the terminal is restored on the way out).
+        let signals = [SIGWINCH, SIGINT, SIGTERM].map { number in
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler {
+                sink.yield(number == SIGWINCH ? .resize(TerminalSize.current) : .key(.control("c")))
+            }
+            source.resume()
+            return source
+        }
+        defer {
+            for source in signals { source.cancel() }
+        }
+
+        // Commits from any process: the monitor wakes the screen, which then asks for the change set.
+        let monitor = try? ChangeMonitor(path: catalog.queue.path)
+        try? monitor?.observeCommits(of: catalog.queue)
+        let watcher = Task {
+            guard let monitor else { return }
+            for await _ in monitor.changes() { sink.yield(.commitNoticed) }
+        }
+        defer {
+            watcher.cancel()
+            monitor?.stop()
+        }
+
+        var iterator = events.makeAsyncIterator()
+        var state = initial
+        var pending = state.start()
+        terminal.draw(state.render())
+        while true {
+            if pending.contains(.quit) { break }
+            for effect in pending { perform(effect, worker, sink) }
+            guard let event = await iterator.next() else { break }
+            if case .resize = event { terminal.invalidate() }
+            let before = state
+            pending = state.update(event)
+            if state != before { terminal.draw(state.render()) }
+        }
+        return state
+    }
+
+    /// Starts the work of an effect; its outcome comes back through `sink`.
+    private func perform(_ effect: BrowseEffect, _ worker: BrowseWorker, _ sink: AsyncStream<BrowseEvent>.Continuation) {
+        switch effect {
+        case .startTimer(let edit, let delay):
+            Task {
+                try await Task.sleep(for: delay)
+                sink.yield(.debounceElapsed(edit: edit))
+            }
+        case .suggest(let edit, let prefix, let entity):
+            let catalog = catalog
+            Task.detached {
+                let names = (try? catalog.suggest(prefix: prefix, limit: BrowseState.completionLimit, entity: entity)) ?? []
+                sink.yield(.completions(edit: edit, names))
+            }
+        case .fetch(let order):
+            worker.noteRequested(order.version)
+            Task {
+                for event in await worker.fetch(order) { sink.yield(event) }
+                for event in await worker.startTracking(order) { sink.yield(event) }
+            }
+        case .loadRows(let stamp, let range):
+            Task {
+                for event in await worker.rows(stamp: stamp, range: range) { sink.yield(event) }
+            }
+        case .applyChanges(let order):
+            Task {
+                for event in await worker.applyChanges(order) { sink.yield(event) }
+            }
+        case .delete(let entity, let id):
+            Task {
+                for event in await worker.delete(entity: entity, id: id) { sink.yield(event) }
+            }
+        case .quit:
+            break
+        }
+    }
+}
+
+extension TerminalSize {
+    /// The size of the terminal on standard output.
+    static var current: TerminalSize {
+        var window = winsize()
+        guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &window) == 0, window.ws_col > 0, window.ws_row > 0 else {
+            return .minimum
+        }
+        return TerminalSize(columns: Int(window.ws_col), lines: Int(window.ws_row))
+    }
+}
