@@ -28,18 +28,18 @@ extension BrowseState {
 
     // MARK: - Top
 
+    /// The entity, the scope bar (products) and the sort, the chosen ones in brackets.
     private func titleBar() -> ScreenLine {
-        var line = ScreenLine(" catalog browse  ", .title)
-        for candidate in Entity.allCases {
-            line.append(candidate == entity ? "[\(candidate.rawValue)]" : " \(candidate.rawValue) ", candidate == entity ? .chosen : .title)
+        var line = ScreenLine("", .title)
+        func add(_ name: String, chosen: Bool) {
+            line.append(" ", .title)
+            line.append(chosen ? "[\(name)]" : name, chosen ? .chosen : .title)
         }
+        for candidate in Entity.allCases { add(candidate.rawValue, chosen: candidate == entity) }
         if entity == .products {
             line.append("   Scope:", .title)
-            let scopes: [ProductType?] = [nil] + ProductType.allCases.map { $0 }
-            for candidate in scopes {
-                let name = candidate?.title ?? "All"
-                line.append(candidate == scope ? "[\(name)]" : " \(name) ", candidate == scope ? .chosen : .title)
-            }
+            add("All", chosen: scope == nil)
+            for candidate in ProductType.allCases { add(candidate.title, chosen: candidate == scope) }
         }
         line.append("   Sort: \(sort.rawValue) \(isReversed ? "↓ desc" : "↑ asc")", .title)
         return line
@@ -176,8 +176,9 @@ extension BrowseState {
             if count > 0 { parts.append("row \(selection + 1) of \(count)") }
         }
         parts.append("last change " + (lastChange ?? "none yet"))
-        var line = ScreenLine(" " + parts.joined(separator: " · "), .dim)
-        if let message { line.append("  " + message, .alert) }
+        var line = ScreenLine()
+        if let message { line.append(" " + message + " ·", .alert) }
+        line.append(" " + parts.joined(separator: " · "), .dim)
         return line
     }
 

@@ -10,16 +10,30 @@
 /// Wide characters are those whose East Asian Width is W or F in Unicode 14.0, plus the CJK planes 2
 /// and 3 (wide by default): the ranges of ``wideRanges``, generated from Python's
 /// `unicodedata.east_asian_width` (see that table). Zero-width scalars are read from the scalar's own
-/// properties: nonspacing and enclosing marks, format characters (ZWJ, ZWSP, variation selectors are
-/// marks), and Hangul medial and final jamo. Tests compare the whole table with the independent
-/// `wcwidth` package's answers.
+/// properties: nonspacing, spacing and enclosing marks (as `wcwidth` counts them), format characters
+/// (ZWJ, ZWSP) but for the prepended concatenation marks, and Hangul medial and final jamo. Tests
+/// compare every code point with the independent `wcwidth` package's answers.
 enum DisplayWidth {
     /// The columns `text` takes.
     static func of<Text: StringProtocol>(_ text: Text) -> Int {
         var width = 0
-        for scalar in text.unicodeScalars { width += of(scalar) }
+        var isFirst = true
+        for scalar in text.unicodeScalars {
+            // A skin-tone modifier after an emoji joins it (👍🏽 is one wide glyph).
+            width += !isFirst && emojiModifiers.contains(scalar.value) ? 0 : of(scalar)
+            isFirst = false
+        }
         return width
     }
+
+    /// The format characters that show as a sign over the digits after them (Unicode's
+    /// Prepended_Concatenation_Mark property, PropList.txt), which Swift does not expose.
+    private static let prependedConcatenationMarks: Set<UInt32> = [
+        0x600, 0x601, 0x602, 0x603, 0x604, 0x605, 0x6DD, 0x70F, 0x890, 0x891, 0x8E2, 0x110BD, 0x110CD,
+    ]
+
+    /// The Fitzpatrick skin-tone modifiers.
+    private static let emojiModifiers: ClosedRange<UInt32> = 0x1F3FB...0x1F3FF
 
     /// The columns `scalar` takes: 0, 1 or 2 (a control character counts 0: it is never drawn).
     static func of(_ scalar: Unicode.Scalar) -> Int {
@@ -28,8 +42,10 @@ enum DisplayWidth {
         if value < 0xA0 { return 0 }
         if value == 0xAD { return 1 }  // the soft hyphen shows as a hyphen
         if (0x1160...0x11FF).contains(value) || (0xD7B0...0xD7FF).contains(value) { return 0 }  // Hangul jamo that join
+        if value == 0x3164 || value == 0xFFA0 { return 0 }  // Hangul fillers: invisible
+        if prependedConcatenationMarks.contains(value) { return 1 }  // U+0600 and kin show as a sign
         switch scalar.properties.generalCategory {
-        case .nonspacingMark, .enclosingMark, .format: return 0
+        case .nonspacingMark, .spacingMark, .enclosingMark, .format, .lineSeparator, .paragraphSeparator: return 0
         default: break
         }
         return isWide(value) ? 2 : 1
@@ -81,9 +97,10 @@ enum DisplayWidth {
 
 extension DisplayWidth {
     /// The East Asian Width W and F ranges of Unicode 14.0 (unassigned code points between two wide ones
-    /// joined to them), and planes 2 and 3. Generated with Python 3.11's `unicodedata` (Unicode 14.0):
+    /// joined to them), planes 2 and 3, and the ranges Unicode 16.0 made wide; sorted, for a binary
+    /// search. Generated with Python 3.11's `unicodedata` (Unicode 14.0):
     /// a scalar is wide when `unicodedata.east_asian_width(c) in ("W", "F")`.
-    static let wideRanges: [ClosedRange<UInt32>] = [
+    static let wideRanges: [ClosedRange<UInt32>] = ([
         0x1100...0x115F, 0x231A...0x231B, 0x2329...0x232A, 0x23E9...0x23EC, 0x23F0...0x23F0, 0x23F3...0x23F3,
         0x25FD...0x25FE, 0x2614...0x2615, 0x2648...0x2653, 0x267F...0x267F, 0x2693...0x2693, 0x26A1...0x26A1,
         0x26AA...0x26AB, 0x26BD...0x26BE, 0x26C4...0x26C5, 0x26CE...0x26CE, 0x26D4...0x26D4, 0x26EA...0x26EA,
@@ -98,6 +115,10 @@ extension DisplayWidth {
         0x1F54B...0x1F54E, 0x1F550...0x1F567, 0x1F57A...0x1F57A, 0x1F595...0x1F596, 0x1F5A4...0x1F5A4,
         0x1F5FB...0x1F64F, 0x1F680...0x1F6C5, 0x1F6CC...0x1F6CC, 0x1F6D0...0x1F6D2, 0x1F6D5...0x1F6DF,
         0x1F6EB...0x1F6EC, 0x1F6F4...0x1F6FC, 0x1F7E0...0x1F7F0, 0x1F90C...0x1F93A, 0x1F93C...0x1F945,
-        0x1F947...0x1F9FF, 0x1FA70...0x1FAF6, 0x20000...0x3FFFD
-    ]
+        0x1F947...0x1F9FF, 0x1FA70...0x1FAF6, 0x20000...0x3FFFD,
+    ] + [
+        // Made wide by Unicode 16.0 (EastAsianWidth-16.0.0.txt): trigrams, digrams, hexagrams, Tai Xuan
+        // Jing and counting rod symbols; and the regional indicators, which terminals draw as emoji.
+        0x2630...0x2637, 0x268A...0x268F, 0x4DC0...0x4DFF, 0x1D300...0x1D356, 0x1D360...0x1D376, 0x1F1E6...0x1F1FF,
+    ]).sorted { $0.lowerBound < $1.lowerBound }
 }
