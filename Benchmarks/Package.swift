@@ -33,6 +33,8 @@ let package = Package(
                 .product(name: "FetchedResults", package: "catalog"),
                 .product(name: "SQLiteStore", package: "catalog"),
             ]),
+        // `catalog browse` driven through its screen model with scripted keystrokes (issue #14).
+        .executableTarget(name: "browse-bench", dependencies: [.product(name: "CatalogCLI", package: "catalog")]),
         .executableTarget(
             name: "catalog-bench",
             dependencies: ["BenchmarkSupport", "RawSQLiteContender", "GRDBContender", "StoreContender"]),

@@ -83,6 +83,7 @@ struct BrowseState: Hashable, Sendable {
         isReversed = saved?.isReversed ?? false
         if !BrowseState.sortFields(of: entity).contains(sort) { sort = .name }
         field = SearchField(saved?.searchText ?? "")
+        searchedText = field.text
         selectedID = saved?.selectedID
     }
 

@@ -88,7 +88,7 @@ struct BrowseInputTests {
         guard case .loaded(let saved) = SavedBrowseState.load(from: url) else { Issue.record("not loaded"); return }
         let restored = BrowseState(size: TerminalSize.minimum, saved: saved)
         #expect(restored.scope == .portable && restored.sort == .price && restored.isReversed)
-        #expect(restored.field.text == "macbook" && restored.selectedID == 8)
+        #expect(restored.field.text == "macbook" && restored.searchedText == "macbook" && restored.selectedID == 8)
         #expect(saved.restored(forDatabase: "/db/other.sqlite").selectedID == nil)
 
         try Data("{not json".utf8).write(to: url)

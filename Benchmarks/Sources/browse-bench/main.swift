@@ -1,0 +1,109 @@
+@_spi(Benchmarks) import CatalogCLI
+import Foundation
+
+// browse-bench: `catalog browse` on a big catalog, driven through its screen model with scripted
+// keystrokes (CatalogCLI's `ScriptedBrowse`: the model, its effects carried out against the database
+// file, a fake clock for the debounce). See ../../README.md, "browse".
+//
+//   browse-bench --database PATH [--repetitions N] [--columns C] [--lines L]
+//
+// Times, per repetition:
+// - first screen: open the store, fetch the first request (section counts, the first rows) and render
+//   the screen, as `catalog browse` does before anything else;
+// - keystroke: for each character of the typing scripts, the debounce timer firing (every key is
+//   searched: the worst case, a user pausing after each one) until the new screen is rendered;
+// - tracking: starting to track changes to that result afterwards (the driver does it once the screen
+//   is drawn; typing does not wait for it, but the next result's fetch queues behind it).
+
+struct Options {
+    var database = ""
+    var repetitions = 3
+    var columns = 80
+    var lines = 24
+
+    init(_ arguments: [String]) throws {
+        var rest = arguments[...]
+        while let argument = rest.popFirst() {
+            guard let value = rest.popFirst() else { throw UsageError(message: "\(argument) needs a value") }
+            switch argument {
+            case "--database": database = value
+            case "--repetitions": repetitions = Int(value) ?? 3
+            case "--columns": columns = Int(value) ?? 80
+            case "--lines": lines = Int(value) ?? 24
+            default: throw UsageError(message: "unknown option \(argument)")
+            }
+        }
+        if database.isEmpty { throw UsageError(message: "usage: browse-bench --database PATH [--repetitions N]") }
+    }
+}
+
+struct UsageError: Error {
+    let message: String
+}
+
+/// What a person types: words of the synthetic catalog's names (brands, models, editions), Japanese,
+/// half-width kana, accents, a number, and a search that finds nothing.
+let scripts = ["mac pro", "iphone max 2", "東京タワー", "ｶﾒﾗ", "cafe", "zenith duo", "straße", "halo 2008", "xyz"]
+
+func milliseconds(_ duration: Duration) -> Double {
+    Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15
+}
+
+func percentile(_ values: [Double], _ fraction: Double) -> Double {
+    let sorted = values.sorted()
+    guard !sorted.isEmpty else { return 0 }
+    return sorted[min(sorted.count - 1, Int((Double(sorted.count - 1) * fraction).rounded(.up)))]
+}
+
+func report(_ name: String, _ values: [Double]) {
+    print(String(
+        format: "| %@ | %d | %.2f ms | %.2f ms | %.2f ms |", name, values.count, percentile(values, 0.5),
+        percentile(values, 0.99), values.max() ?? 0))
+}
+
+do {
+    let options = try Options(Array(CommandLine.arguments.dropFirst()))
+    let clock = ContinuousClock()
+    var firstScreens: [Double] = []
+    var keystrokes: [Double] = []
+    var trackings: [Double] = []
+    var slowest: [(Double, String)] = []
+    for _ in 0..<options.repetitions {
+        var screen: ScriptedBrowse?
+        var lines: [String] = []
+        firstScreens.append(milliseconds(clock.measure {
+            screen = try? ScriptedBrowse(databasePath: options.database, columns: options.columns, lines: options.lines)
+            lines = screen?.screen ?? []
+        }))
+        guard let screen, lines.count == options.lines else { throw UsageError(message: "cannot open \(options.database)") }
+        trackings.append(milliseconds(clock.measure { screen.settle() }))
+        for script in scripts {
+            var typed = ""
+            for character in script {
+                typed.append(character)
+                screen.type(String(character), tracking: false)
+                let time = milliseconds(clock.measure {
+                    screen.elapse(tracking: false)
+                    lines = screen.screen
+                })
+                keystrokes.append(time)
+                slowest.append((time, typed))
+                trackings.append(milliseconds(clock.measure { screen.settle() }))
+            }
+            screen.clearField()
+        }
+    }
+    print("| What | samples | median | p99 | max |")
+    print("| --- | --- | --- | --- | --- |")
+    report("first screen (open, fetch, first rows, render)", firstScreens)
+    report("keystroke: debounce fired → new results rendered", keystrokes)
+    report("start tracking the result (after it is drawn)", trackings)
+    let worst = slowest.sorted { $0.0 > $1.0 }.prefix(5).map { String(format: "%@ %.1f ms", $0.1, $0.0) }
+    print("\nslowest keystrokes: " + worst.joined(separator: ", "))
+} catch let error as UsageError {
+    FileHandle.standardError.write(Data("browse-bench: \(error.message)\n".utf8))
+    exit(64)
+} catch {
+    FileHandle.standardError.write(Data("browse-bench: \(error)\n".utf8))
+    exit(1)
+}

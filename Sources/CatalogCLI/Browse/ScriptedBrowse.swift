@@ -1,0 +1,128 @@
+import Catalog
+import FetchedResults
+
+/// The browse screen without a terminal: the screen model fed with scripted events, its effects
+/// carried out at once, in order, against the database, and a fake clock (the debounce timer fires
+/// when ``elapse()`` says so). The tests and the browse benchmark drive the screen through it.
+///
+/// As in the terminal driver, a fetch answers first and tracking starts afterwards (it reads the ids
+/// of the whole result): ``settle()`` does that part, and ``send(_:)`` calls it unless told not to, so
+/// a benchmark can time the answer drawn on screen apart from the tracking that follows.
+@_spi(Benchmarks) public final class ScriptedBrowse {
+    let catalog: CatalogStore
+    var state: BrowseState
+    private let products: ResultSource<Product>
+    private let phones: ResultSource<Phone>
+    /// The debounce timers started and not fired yet: the fake clock.
+    private(set) var timers: [Int] = []
+    /// Fetches answered whose tracking has not started yet.
+    private var untracked: [FetchOrder] = []
+    /// Every effect the model asked for, in order.
+    private(set) var effects: [BrowseEffect] = []
+    /// Whether the model asked to quit.
+    private(set) var didQuit = false
+
+    /// A screen of `size` on `catalog`, started: the first fetch answered (and tracked unless
+    /// `tracking` is false).
+    init(catalog: CatalogStore, size: TerminalSize, saved: SavedBrowseState? = nil, tracking: Bool = true) {
+        self.catalog = catalog
+        products = ResultSource(catalog: catalog)
+        phones = ResultSource(catalog: catalog)
+        state = BrowseState(size: size, saved: saved)
+        run(state.start(), tracking: tracking)
+    }
+
+    /// Opens the catalog at `databasePath` and shows products by name on a `columns`×`lines` screen:
+    /// the first screen is drawn when this returns (tracking not started yet: see ``settle()``).
+    public convenience init(databasePath: String, columns: Int = 80, lines: Int = 24) throws {
+        self.init(catalog: try CatalogStore(path: databasePath), size: TerminalSize(columns: columns, lines: lines), tracking: false)
+    }
+
+    /// The screen as text lines.
+    public var screen: [String] { state.render().text }
+
+    /// Types text one key per character; only timers start (see ``elapse()``).
+    public func type(_ text: String, tracking: Bool = true) {
+        for character in text { send(.key(.text(String(character))), tracking: tracking) }
+    }
+
+    /// Empties the search field (Ctrl-U) and lets the search of the empty text run.
+    public func clearField(tracking: Bool = true) {
+        send(.key(.control("u")), tracking: tracking)
+        elapse(tracking: tracking)
+    }
+
+    /// Lets the debounce delay pass: fires every pending timer, oldest first, and carries out the
+    /// search the last one starts.
+    public func elapse(tracking: Bool = true) {
+        let due = timers
+        timers = []
+        for edit in due { send(.debounceElapsed(edit: edit), tracking: tracking) }
+    }
+
+    /// Starts tracking the fetches answered so far, as the terminal driver does after drawing.
+    public func settle() {
+        while !untracked.isEmpty {
+            let order = untracked.removeFirst()
+            // A newer fetch replaced this one's controller: nothing to track.
+            guard untracked.isEmpty else { continue }
+            do {
+                let arrival = order.request.entity == .products
+                    ? try products.startTracking(window: order.window, selection: order.fallback)
+                    : try phones.startTracking(window: order.window, selection: order.fallback)
+                if let arrival { run(state.update(.changesApplied(arrival)), tracking: false) }
+            } catch {
+                run(state.update(.failed("error: " + explain(error).0)), tracking: false)
+            }
+        }
+    }
+
+    /// Sends an event and carries out the effects it leads to, and theirs, until none is left.
+    func send(_ event: BrowseEvent, tracking: Bool = true) {
+        run(state.update(event), tracking: tracking)
+    }
+
+    private func run(_ initial: [BrowseEffect], tracking: Bool) {
+        var queue = initial
+        while !queue.isEmpty {
+            let effect = queue.removeFirst()
+            effects.append(effect)
+            for event in perform(effect) { queue += state.update(event) }
+        }
+        if tracking { settle() }
+    }
+
+    private func perform(_ effect: BrowseEffect) -> [BrowseEvent] {
+        do {
+            switch effect {
+            case .startTimer(let edit, _):
+                timers.append(edit)
+                return []
+            case .suggest(let edit, let prefix, let entity):
+                return [.completions(edit: edit, try catalog.suggest(prefix: prefix, limit: BrowseState.completionLimit, entity: entity))]
+            case .fetch(let order):
+                untracked.append(order)
+                let arrival = order.request.entity == .products ? try products.fetch(order) : try phones.fetch(order)
+                return [.resultArrived(arrival)]
+            case .loadRows(let stamp, let range):
+                let rows = state.entity == .products ? try products.rows(range) : try phones.rows(range)
+                return [.rowsLoaded(stamp: stamp, rows: rows)]
+            case .applyChanges(let order):
+                let arrival = state.entity == .products ? try products.applyChanges(order) : try phones.applyChanges(order)
+                return [arrival.map(BrowseEvent.changesApplied) ?? .nothingChanged]
+            case .delete(let entity, let id):
+                let summary = entity == .products
+                    ? try catalog.delete(Product.self, id: id).summary : try catalog.delete(Phone.self, id: id).summary
+                return [.deleted(summary)]
+            case .quit:
+                didQuit = true
+                return []
+            }
+        } catch {
+            return [.failed("error: " + explain(error).0)]
+        }
+    }
+}
+
+@available(*, unavailable, message: "It holds controllers, which are used from one task at a time.")
+extension ScriptedBrowse: Sendable {}
