@@ -45,7 +45,20 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .executableTarget(name: "catalog", dependencies: ["CatalogCLI"]),
+        // The Swift runtime and Foundation linked in (Linux): a process starts without loading and
+        // relocating a dozen shared libraries, which was most of a short command's time (README, W7).
+        .executableTarget(
+            name: "catalog", dependencies: ["CatalogCLI"],
+            linkerSettings: [
+                .unsafeFlags(["-static-stdlib"], .when(platforms: [.linux])),
+                // Static Foundation's own dependencies, which only its shared libraries name; each
+                // archive before the ones it uses.
+                .linkedLibrary("CoreFoundation", .when(platforms: [.linux])),
+                .linkedLibrary("_FoundationICU", .when(platforms: [.linux])),
+                .linkedLibrary("_FoundationCollections", .when(platforms: [.linux])),
+                .linkedLibrary("_FoundationCShims", .when(platforms: [.linux])),
+                .linkedLibrary("stdc++", .when(platforms: [.linux])),
+            ]),
         // Search latency on a million synthetic products, against a plain LIKE scan:
         // `swift run -c release search-benchmark`.
         .executableTarget(name: "search-benchmark", dependencies: ["Catalog", "SQLiteStore"]),
