@@ -29,7 +29,7 @@ import Foundation
 ///
 /// Several processes may migrate one file at once: each migration runs in an IMMEDIATE transaction
 /// that first checks whether another process applied it meanwhile. A database with nothing pending is
-/// checked in one read transaction and takes no write lock.
+/// checked in one read transaction and takes no write lock, so opening it never waits for a writer.
 public struct Migrator: Sendable {
     /// The sets, in the order they are applied.
     public let sets: [MigrationSet]
