@@ -45,19 +45,21 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        // The Swift runtime and Foundation linked in (Linux): a process starts without loading and
-        // relocating a dozen shared libraries, which was most of a short command's time (README, W7).
+        // Release builds on Linux link the Swift runtime and Foundation in: a process starts without
+        // loading and relocating a dozen shared libraries, which was most of a short command's time
+        // (README, W7). Not debug builds: the test bundle links this target's code with XCTest and
+        // Swift Testing, which exist as shared libraries only.
         .executableTarget(
             name: "catalog", dependencies: ["CatalogCLI"],
             linkerSettings: [
-                .unsafeFlags(["-static-stdlib"], .when(platforms: [.linux])),
+                .unsafeFlags(["-static-stdlib"], .when(platforms: [.linux], configuration: .release)),
                 // Static Foundation's own dependencies, which only its shared libraries name; each
                 // archive before the ones it uses.
-                .linkedLibrary("CoreFoundation", .when(platforms: [.linux])),
-                .linkedLibrary("_FoundationICU", .when(platforms: [.linux])),
-                .linkedLibrary("_FoundationCollections", .when(platforms: [.linux])),
-                .linkedLibrary("_FoundationCShims", .when(platforms: [.linux])),
-                .linkedLibrary("stdc++", .when(platforms: [.linux])),
+                .linkedLibrary("CoreFoundation", .when(platforms: [.linux], configuration: .release)),
+                .linkedLibrary("_FoundationICU", .when(platforms: [.linux], configuration: .release)),
+                .linkedLibrary("_FoundationCollections", .when(platforms: [.linux], configuration: .release)),
+                .linkedLibrary("_FoundationCShims", .when(platforms: [.linux], configuration: .release)),
+                .linkedLibrary("stdc++", .when(platforms: [.linux], configuration: .release)),
             ]),
         // Search latency on a million synthetic products, against a plain LIKE scan:
         // `swift run -c release search-benchmark`.

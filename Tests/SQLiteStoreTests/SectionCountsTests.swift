@@ -57,11 +57,12 @@ struct SectionCountsTests {
                     if rollsBack { throw CancellationError() }
                 }
             } catch is CancellationError {}
-            try queue.read { db in
-                for section in Self.sections {
-                    for descending in [false, true] {
-                        #expect(try counted(section, descending: descending, db) == reference(section, descending: descending, db), "\(sql)")
+            for section in Self.sections {
+                for descending in [false, true] {
+                    let (counts, expected) = try queue.read { db in
+                        (try counted(section, descending: descending, db), try reference(section, descending: descending, db))
                     }
+                    #expect(counts == expected, "\(sql)")
                 }
             }
         }
@@ -70,30 +71,38 @@ struct SectionCountsTests {
     @Test func aFailedStatementLeavesTheCountsAsTheyWere() throws {
         let directory = try TemporaryDirectory()
         let queue = try makeQueue(directory)
-        #expect(throws: DatabaseError.self) {
+        let failed = Result {
             try queue.write { db in try db.execute(sql: "UPDATE items SET name = 'apple', grp = 'z' WHERE name = 'banana'") }
         }
-        try queue.read { db in #expect(try counted("grp", descending: false, db) == reference("grp", descending: false, db)) }
+        #expect(throws: DatabaseError.self) { try failed.get() }
+        let (counts, expected) = try queue.read { db in
+            (try counted("grp", descending: false, db), try reference("grp", descending: false, db))
+        }
+        #expect(counts == expected)
     }
 
     @Test func uncountedPairsAndDatabasesHaveNoCounts() throws {
         let directory = try TemporaryDirectory()
         let plain = try DatabaseQueue(path: directory.path("plain.sqlite"))
         try plain.write { db in try db.execute(sql: "CREATE TABLE items(id INTEGER PRIMARY KEY, grp)") }
-        try plain.read { db in #expect(try SectionCounts.counts(forTable: "items", section: "grp", in: db) == nil) }
+        let uninstalled = try plain.read { db in try SectionCounts.counts(forTable: "items", section: "grp", in: db) }
+        #expect(uninstalled == nil)
 
         let queue = try makeQueue(directory)
-        try queue.read { db in
-            #expect(try SectionCounts.counts(forTable: "items", section: "name", in: db) == nil)
-            #expect(try SectionCounts.counts(forTable: "other", section: "grp", in: db) == nil)
+        let (otherSection, otherTable) = try queue.read { db in
+            (try SectionCounts.counts(forTable: "items", section: "name", in: db),
+             try SectionCounts.counts(forTable: "other", section: "grp", in: db))
         }
+        #expect(otherSection == nil)
+        #expect(otherTable == nil)
     }
 
     @Test func anEmptyCountedTableHasNoSections() throws {
         let directory = try TemporaryDirectory()
         let queue = try makeQueue(directory)
         try queue.write { db in try db.execute(sql: "DELETE FROM items") }
-        try queue.read { db in #expect(try SectionCounts.counts(forTable: "items", section: "grp", in: db)?.isEmpty == true) }
+        let counts = try queue.read { db in try SectionCounts.counts(forTable: "items", section: "grp", in: db) }
+        #expect(counts?.isEmpty == true)
     }
 }
 

@@ -9,7 +9,7 @@
 /// rollback takes its counts with it. A count that falls to 0 stays as a row that counts nothing.
 ///
 /// ```swift
-/// // In a migration (or paste the generated SQL into an NNNN_section_counts.sql file):
+/// // In a migration (or paste the SQL of installationSQL and countingSQL into an .sql file):
 /// try SectionCounts.installCounting(forTable: "products", section: "type", in: db)
 /// // Later, anywhere:
 /// let counts = try SectionCounts.counts(forTable: "products", section: "type", in: db)  // [(key, count)]?
@@ -19,7 +19,7 @@
 /// the `BINARY` collation (a column declared `COLLATE NOCASE` would group differently). Rows deleted by
 /// `REPLACE` conflict resolution fire delete triggers only when the writing connection has
 /// `PRAGMA recursive_triggers = ON` (SQLite's rule), so writers that replace rows must turn it on or the
-/// counts overcount. Each counted row write runs two more statements (an index lookup each).
+/// counts overcount. Each counted row write runs two or three more statements (an index lookup each).
 ///
 /// Related SQLite documentation: <https://www.sqlite.org/lang_createtrigger.html>
 public enum SectionCounts {
@@ -46,45 +46,43 @@ public enum SectionCounts {
 
         """
 
-    /// The SQL that counts the rows of `table` by `section` from now on: its four triggers, the counts
+    /// The SQL that counts the rows of `table` by `section` from now on: its three triggers, the counts
     /// of the rows already there, and its entry in the registry.
     ///
     /// ```swift
-    /// print(SectionCounts.countingSQL(forTable: "products", section: "type"))  // for a migration file
+    /// print(SectionCounts.countingSQL(forTable: "products", columns: ["id", "type", "name"], section: "type"))
     /// ```
     ///
-    /// The tables must exist first (``installationSQL``). Triggers evaluate `section` on the row in the
-    /// table (after an insert or update, before a delete or update), so it is written exactly as a
-    /// query over the table would be.
-    public static func countingSQL(forTable table: String, section: String) -> String {
+    /// The tables must exist first (``installationSQL``). `columns` are the table's columns (as
+    /// `PRAGMA table_info` lists them): the triggers, all `AFTER` ones, evaluate `section` over a row of
+    /// them made from the trigger's `new` or `old` values, so it is written exactly as a query over the
+    /// table would be. (A `BEFORE` trigger would run even for a row that `OR IGNORE` then leaves alone.)
+    public static func countingSQL(forTable table: String, columns: [String], section: String) -> String {
         let tableLiteral = ChangeLog.literal(table)
         let sectionLiteral = ChangeLog.literal(section)
         let counted = "table_name = \(tableLiteral) AND section = \(sectionLiteral)"
         let prefix = "\(tableName)_\(table)_\(FNV1a.hexadecimal(section))"
         func key(of row: String) -> String {
-            "(SELECT \(section) FROM \(ChangeLog.identifier(table)) WHERE rowid = \(row).rowid)"
+            let values = columns.map { "\(row).\(ChangeLog.identifier($0)) AS \(ChangeLog.identifier($0))" }
+            return "(SELECT \(section) FROM (SELECT \(values.joined(separator: ", "))))"
         }
-        func add(_ row: String) -> String {
-            """
+        let add = """
                 INSERT INTO \(tableName)(table_name, section, key, count)
-                    SELECT \(tableLiteral), \(sectionLiteral), \(key(of: row)), 0
-                    WHERE NOT EXISTS (SELECT 1 FROM \(tableName) WHERE \(counted) AND key IS \(key(of: row)));
-                UPDATE \(tableName) SET count = count + 1 WHERE \(counted) AND key IS \(key(of: row));
+                    SELECT \(tableLiteral), \(sectionLiteral), \(key(of: "new")), 0
+                    WHERE NOT EXISTS (SELECT 1 FROM \(tableName) WHERE \(counted) AND key IS \(key(of: "new")));
+                UPDATE \(tableName) SET count = count + 1 WHERE \(counted) AND key IS \(key(of: "new"));
             """
-        }
         let remove = "    UPDATE \(tableName) SET count = count - 1 WHERE \(counted) AND key IS \(key(of: "old"));"
         return """
             CREATE TRIGGER IF NOT EXISTS \(ChangeLog.identifier(prefix + "_insert")) AFTER INSERT ON \(ChangeLog.identifier(table)) BEGIN
-            \(add("new"))
+            \(add)
             END;
-            CREATE TRIGGER IF NOT EXISTS \(ChangeLog.identifier(prefix + "_delete")) BEFORE DELETE ON \(ChangeLog.identifier(table)) BEGIN
+            CREATE TRIGGER IF NOT EXISTS \(ChangeLog.identifier(prefix + "_delete")) AFTER DELETE ON \(ChangeLog.identifier(table)) BEGIN
             \(remove)
             END;
-            CREATE TRIGGER IF NOT EXISTS \(ChangeLog.identifier(prefix + "_update_old")) BEFORE UPDATE ON \(ChangeLog.identifier(table)) BEGIN
+            CREATE TRIGGER IF NOT EXISTS \(ChangeLog.identifier(prefix + "_update")) AFTER UPDATE ON \(ChangeLog.identifier(table)) BEGIN
             \(remove)
-            END;
-            CREATE TRIGGER IF NOT EXISTS \(ChangeLog.identifier(prefix + "_update_new")) AFTER UPDATE ON \(ChangeLog.identifier(table)) BEGIN
-            \(add("new"))
+            \(add)
             END;
             DELETE FROM \(tableName) WHERE \(counted);
             INSERT INTO \(tableName)(table_name, section, key, count)
@@ -101,8 +99,14 @@ public enum SectionCounts {
     /// - Throws: ``DatabaseError`` when `table` does not exist, `section` is not valid SQL over it, or
     ///   the database cannot be written.
     public static func installCounting(forTable table: String, section: String, in db: Database) throws {
+        let columns = try db.fetchAll(sql: "SELECT name FROM pragma_table_info(?) ORDER BY cid", arguments: [table]) {
+            try $0.decode(String.self, at: 0)
+        }
+        guard !columns.isEmpty else {
+            throw DatabaseError(resultCode: .SQLITE_ERROR, message: "no such table: \(table)")
+        }
         try db.execute(sql: installationSQL)
-        try db.execute(sql: countingSQL(forTable: table, section: section))
+        try db.execute(sql: countingSQL(forTable: table, columns: columns, section: section))
     }
 
     /// The counts of the rows of `table` by `section`, in the order of the key (`BINARY`, NULL first
