@@ -39,7 +39,7 @@ extension CatalogCommand {
                     try printStatus(statuses)
                 } else {
                     let catalog = try store.openStore()
-                    let version = try catalog.queue.read { db in
+                    let version = try catalog.database.read { db in
                         try CatalogMigrations.migrator.appliedMigrations(db).last?.version ?? 0
                     }
                     if store.json {

@@ -51,7 +51,7 @@ func generate() throws {
     }
     let syllables = ["ma", "cbo", "ok", "pro", "air", "pad", "pho", "ne", "mi", "ni", "to", "uch", "wa", "tch", "Ma", "i"]
     let types = ProductType.allCases
-    try store.queue.write { db in
+    try store.database.write { db in
         for index in 0..<rows {
             var name = ""
             for _ in 0..<4 { name += syllables[Int(next() % UInt64(syllables.count))] }
@@ -97,7 +97,7 @@ func controller() throws -> [String: Double] {
 func structs() throws -> [String: Double] {
     let start = ContinuousClock.now
     let store = try CatalogStore(path: path)
-    let products = try store.queue.read { db in
+    let products = try store.database.read { db in
         try db.fetchAll(sql: "SELECT \(Product.selection) FROM products ORDER BY type, name_folded, id") { try Product(row: $0) }
     }
     var sections: [(name: String, products: ArraySlice<Product>)] = []

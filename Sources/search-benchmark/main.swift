@@ -96,7 +96,7 @@ let total = try store.count(Product.self)
 
 // MARK: - Queries
 
-let products = try store.queue.read { db in
+let products = try store.database.read { db in
     try db.fetchAll(sql: "SELECT \(Product.selection) FROM products WHERE id % 997 = 0 ORDER BY id") { try Product(row: $0) }
 }
 var sampler = SplitMix64(seed: 7)
@@ -125,7 +125,7 @@ func milliseconds(_ body: () throws -> Void) rethrows -> Double {
     }
     let condition = terms.isEmpty ? "1" : terms.map { _ in "name_folded LIKE ? ESCAPE '\\'" }.joined(separator: " AND ")
     let values = StatementArguments(terms)
-    return try store.queue.read { db in
+    return try store.database.read { db in
         let count = try db.scalar(Int.self, sql: "SELECT count(*) FROM products WHERE \(condition)", arguments: values) ?? 0
         let page = try db.fetchAll(
             sql: "SELECT \(Product.selection) FROM products WHERE \(condition) ORDER BY type, name_folded, id LIMIT 50",
@@ -171,7 +171,7 @@ func row(_ label: String, _ sample: Sample) -> String {
 }
 
 print("")
-let version = try store.queue.read { db in try db.scalar(String.self, sql: "SELECT sqlite_version()") } ?? "?"
+let version = try store.database.read { db in try db.scalar(String.self, sql: "SELECT sqlite_version()") } ?? "?"
 print("\(total) products, SQLite \(version), page of 50 + total count, milliseconds")
 print("")
 print("| query | n | search median | search p99 | n LIKE | LIKE median | LIKE p99 | median ratio |")
