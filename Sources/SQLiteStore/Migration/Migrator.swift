@@ -16,7 +16,8 @@ import Foundation
 /// A migration that fails is rolled back whole, and the ones before it stay applied.
 ///
 /// Several processes may migrate one file at once: each migration runs in an IMMEDIATE transaction
-/// that first checks whether another process applied it meanwhile.
+/// that first checks whether another process applied it meanwhile. A database with nothing pending is
+/// checked in one read transaction and takes no write lock, so opening it never waits for a writer.
 public struct Migrator: Sendable {
     /// The migrations, in version order.
     public let migrations: [Migration]
@@ -48,7 +49,14 @@ public struct Migrator: Sendable {
     @discardableResult
     public func migrate(_ db: Database, upTo version: Int? = nil) throws -> [Migration] {
         precondition(!db.isInsideTransaction, "Migrator.migrate must run outside a transaction")
-        try validate(db)
+        // One read first, which never waits for a writer: with nothing pending, no write lock is taken.
+        let wanted = migrations.filter { $0.version <= (version ?? Int.max) }
+        let recorded = try db.inTransaction(.deferred) { () throws -> [AppliedMigration] in
+            try validate(db)
+            return try appliedMigrations(db)
+        }
+        let recordedVersions = Set(recorded.map(\.version))
+        guard wanted.contains(where: { !recordedVersions.contains($0.version) }) else { return [] }
         try db.execute(sql: """
             CREATE TABLE IF NOT EXISTS \(Self.tableName) (
                 version INTEGER PRIMARY KEY,
@@ -59,7 +67,7 @@ public struct Migrator: Sendable {
             """)
         try validate(try appliedMigrations(db))
         var applied: [Migration] = []
-        for migration in migrations where migration.version <= (version ?? Int.max) {
+        for migration in wanted {
             let didApply = try db.inTransaction(.immediate) { () throws -> Bool in
                 // Checked again under the write lock: another process may have applied it meanwhile.
                 let recorded = try appliedMigrations(db)
