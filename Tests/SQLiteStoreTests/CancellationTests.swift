@@ -31,13 +31,17 @@ struct CancellationTests {
     /// A query that never ends on its own: counting the rows of an endless recursive CTE.
     static let endlessQuery = "WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n) SELECT count(*) FROM n"
 
-    /// Starts `body` in a task, waits until it reports that it is running, cancels the task and
-    /// returns what the task threw.
-    func cancelWhileRunning(_ body: @escaping @Sendable (_ started: @escaping @Sendable () -> Void) async throws -> Void) async -> (any Error)? {
+    /// Starts `body` in a task, waits until it reports that it is running, cancels the task, signals
+    /// `cancelled`, and returns what the task threw.
+    func cancelWhileRunning(
+        cancelled: DispatchSemaphore = DispatchSemaphore(value: 0),
+        _ body: @escaping @Sendable (_ started: @escaping @Sendable () -> Void) async throws -> Void
+    ) async -> (any Error)? {
         let (started, startedInput) = AsyncStream.makeStream(of: Void.self)
         let task = Task { try await body { startedInput.yield() } }
         for await _ in started { break }
         task.cancel()
+        cancelled.signal()
         do {
             try await task.value
             return nil
@@ -78,11 +82,12 @@ struct CancellationTests {
     @Test(arguments: Kind.allCases) func aWriteCancelledBetweenStatementsRollsBack(kind: Kind) async throws {
         // No statement is running when the task is cancelled: the write still must not commit.
         let writer = try open(kind)
-        let error = await cancelWhileRunning { started in
+        let cancelled = DispatchSemaphore(value: 0)
+        let error = await cancelWhileRunning(cancelled: cancelled) { started in
             try await writer.write { db in
                 try db.execute(sql: "INSERT INTO t(v) VALUES ('a')")
                 started()
-                usleep(50_000)  // the cancellation arrives during this pause
+                cancelled.wait()
             }
         }
         #expect(error is CancellationError)
