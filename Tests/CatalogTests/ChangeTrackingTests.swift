@@ -30,7 +30,7 @@ struct ChangeTrackingTests {
         moved.type = .portable
         try store.update(moved)
         try store.delete(Product.self, id: try #require(store.fetchAll(Product.self).first { $0.type == .desktop }?.id))
-        let (counts, reference) = try store.queue.read { db in
+        let (counts, reference) = try store.database.read { db in
             (try SectionCounts.counts(forTable: "products", section: "type", in: db),
              try db.fetchAll(sql: "SELECT type, count(*) FROM products GROUP BY type ORDER BY type") {
                  "\($0.databaseValue(at: 0)) \(try $0.decode(Int.self, at: 1))"
