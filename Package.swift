@@ -43,17 +43,27 @@ let package = Package(
         .target(
             name: "CatalogCLI",
             dependencies: [
-                "Catalog",
+                "Catalog", "FetchedResults", "SQLiteStore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .executableTarget(name: "catalog", dependencies: ["CatalogCLI"]),
-        // Search latency on a million synthetic products, against a plain LIKE scan:
-        // `swift run -c release search-benchmark`.
-        .executableTarget(name: "search-benchmark", dependencies: ["Catalog", "SQLiteStore"]),
-
-        // Measures the fetched-results controller on a million products; build it with -c release.
-        .executableTarget(name: "frc-benchmark", dependencies: ["Catalog", "FetchedResults", "SQLiteStore"]),
+        // Release builds on Linux link the Swift runtime and Foundation in: a process starts without
+        // loading and relocating a dozen shared libraries, which was most of a short command's time
+        // (README, W7). Not debug builds: the test bundle links this target's code with XCTest and
+        // Swift Testing, which exist as shared libraries only.
+        .executableTarget(
+            name: "catalog", dependencies: ["CatalogCLI"],
+            linkerSettings: [
+                .unsafeFlags(["-static-stdlib"], .when(platforms: [.linux], configuration: .release)),
+                // Static Foundation's own dependencies, which only its shared libraries name; each
+                // archive before the ones it uses.
+                .linkedLibrary("CoreFoundation", .when(platforms: [.linux], configuration: .release)),
+                .linkedLibrary("_FoundationICU", .when(platforms: [.linux], configuration: .release)),
+                .linkedLibrary("_FoundationCollections", .when(platforms: [.linux], configuration: .release)),
+                .linkedLibrary("_FoundationCShims", .when(platforms: [.linux], configuration: .release)),
+                .linkedLibrary("stdc++", .when(platforms: [.linux], configuration: .release)),
+            ]),
+        // Benchmarks (W1-W7, against raw C and GRDB) are the separate package in Benchmarks/.
 
         // Build-time embedding of the top-level Migrations/ and Seeds/ folders into the Catalog module,
         // so the library and an installed `catalog` binary never read them from the current directory.
@@ -69,7 +79,7 @@ let package = Package(
         // A second process for the change-monitor tests: runs SQL lines from standard input.
         .executableTarget(name: "store-writer-fixture", dependencies: ["SQLiteStore"], path: "Tests/store-writer-fixture"),
         .testTarget(name: "SQLiteStoreTests", dependencies: ["SQLiteStore", "TestSupport", "store-writer-fixture"]),
-        .testTarget(name: "FetchedResultsTests", dependencies: ["FetchedResults", "TestSupport"]),
+        .testTarget(name: "FetchedResultsTests", dependencies: ["FetchedResults", "TestSupport", "Catalog"]),
         .testTarget(name: "CatalogTests", dependencies: ["Catalog", "TestSupport"]),
         .testTarget(name: "CatalogCLITests", dependencies: ["CatalogCLI", "Catalog", "FetchedResults", "TestSupport", "catalog"]),
         // Concurrent writers, crashes, full disks, damaged files, hostile input: see README "Guarantees".

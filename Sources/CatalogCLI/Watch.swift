@@ -9,6 +9,7 @@ extension CatalogCommand {
     /// `catalog watch`: the listed result, then each change to it as it happens, from any process.
     struct Watch: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "watch",
             abstract: "Print a list, then every change to it as commits happen, from this or any other process.",
             discussion: """
                 Takes the options of `list`. Each change set lists section insertions and deletions, then \
@@ -44,7 +45,7 @@ extension CatalogCommand {
 
         private func watch<Record: ListableRecord>(_ type: Record.Type, _ request: ListRequest) async throws {
             let catalog = try store.openStore()
-            let monitor = try ChangeMonitor(path: catalog.queue.path)
+            let monitor = try ChangeMonitor(path: catalog.database.path)
             let stopping = StopOnSignals { monitor.stop() }
             defer { withExtendedLifetime(stopping) {} }
 
