@@ -37,8 +37,8 @@ struct BrowseDriver {
         }
 
         // Commits from any process: the monitor wakes the screen, which then asks for the change set.
-        let monitor = try? ChangeMonitor(path: catalog.queue.path)
-        try? monitor?.observeCommits(of: catalog.queue)
+        let monitor = try? ChangeMonitor(path: catalog.database.path)
+        try? monitor?.observeCommits(of: catalog.database)
         let watcher = Task {
             guard let monitor else { return }
             for await _ in monitor.changes() { sink.yield(.commitNoticed) }
