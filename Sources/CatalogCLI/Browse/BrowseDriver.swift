@@ -74,8 +74,9 @@ struct BrowseDriver {
             }
         case .suggest(let edit, let prefix, let entity):
             let catalog = catalog
-            Task.detached {
-                let names = (try? catalog.suggest(prefix: prefix, limit: BrowseState.completionLimit, entity: entity)) ?? []
+            Task {
+                // On a reader connection, off the cooperative pool's threads.
+                let names = (try? await catalog.suggest(prefix: prefix, limit: BrowseState.completionLimit, entity: entity)) ?? []
                 sink.yield(.completions(edit: edit, names))
             }
         case .fetch(let order):

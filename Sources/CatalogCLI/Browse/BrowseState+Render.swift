@@ -60,7 +60,7 @@ extension BrowseState {
             line.append(" ")
             line.append(offset == completionIndex ? "[\(name)]" : " \(name) ", offset == completionIndex ? .selected : .plain)
         }
-        line.append("   Tab takes it · Enter searches as typed", .dim)
+        line.append("   (Tab takes it)", .dim)
         return line
     }
 

@@ -66,7 +66,7 @@ struct BrowseScreenTests {
         let harness = try ScreenHarness()
         harness.type("macb")
         #expect(harness.state.completions == ["MacBook Air", "MacBook Pro"])
-        #expect(harness.screen[2].contains("[MacBook Air]") && harness.screen[2].contains("MacBook Pro"))
+        #expect(harness.screen[2].contains("[MacBook Air]") && harness.screen[2].contains("MacBook Pro") && harness.screen[2].contains("(Tab takes it)"))
         harness.press(.control("n"))
         #expect(harness.screen[2].contains("[MacBook Pro]"))
         harness.press(.tab)
