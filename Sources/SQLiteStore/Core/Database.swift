@@ -86,11 +86,37 @@ public final class Database {
         try execute(sql: "PRAGMA foreign_keys = \(configuration.foreignKeysEnabled ? "ON" : "OFF")")
         try configuration.prepareDatabase?(self)
         if !configuration.isReadonly && !isInMemory {
-            try execute(sql: "PRAGMA journal_mode = \(configuration.journalMode.rawValue)")
+            // Switching a new file to WAL upgrades a read lock to a write lock, which SQLite refuses at
+            // once while another connection holds the write lock (waiting could deadlock): wait here.
+            try retryingWhileBusy { try execute(sql: "PRAGMA journal_mode = \(configuration.journalMode.rawValue)") }
             try execute(sql: "PRAGMA synchronous = \(configuration.synchronous.rawValue)")
         }
         if let pages = configuration.maximumPageCount {
             try execute(sql: "PRAGMA max_page_count = \(max(1, pages))")
+        }
+    }
+
+    /// The first pause of ``retryingWhileBusy(_:)``, doubled after each attempt up to
+    /// ``longestBusyRetryPause``: SQLite's own busy handler sleeps 1, 2, 5, 10… ms the same way.
+    static let firstBusyRetryPause = Duration.milliseconds(1)
+    /// The longest pause between two attempts of ``retryingWhileBusy(_:)`` (SQLite's busy handler's is 100 ms).
+    static let longestBusyRetryPause = Duration.milliseconds(50)
+
+    /// Runs `body`, again and again while it fails with `SQLITE_BUSY`, until ``Configuration/busyTimeout``
+    /// has passed: for the statements that SQLite fails at once instead of calling its busy handler,
+    /// because waiting for the lock could deadlock (a connection upgrading its read lock to a write lock
+    /// while another holds the write lock). `body` must hold no lock between attempts.
+    func retryingWhileBusy<T>(_ body: () throws -> T) throws -> T {
+        let clock = ContinuousClock()
+        let deadline = clock.now + configuration.busyTimeout
+        var pause = Self.firstBusyRetryPause
+        while true {
+            do {
+                return try body()
+            } catch let error as DatabaseError where error.resultCode.primaryResultCode == .SQLITE_BUSY && clock.now + pause < deadline {
+                Thread.sleep(forTimeInterval: Double(pause.milliseconds) / 1000)
+                pause = min(pause * 2, Self.longestBusyRetryPause)
+            }
         }
     }
 
