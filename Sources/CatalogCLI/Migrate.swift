@@ -30,7 +30,7 @@ extension CatalogCommand {
             try reportingFailures {
                 if status {
                     // Read-only: looking must not migrate, or turn another program's file to WAL.
-                    let path = store.location().path
+                    let path = try store.location().path
                     guard FileManager.default.fileExists(atPath: path) else { throw CommandFailure.noDatabase(path) }
                     var configuration = Configuration()
                     configuration.isReadonly = true
