@@ -4,28 +4,27 @@ import Catalog
 /// The fields of a record as options, shared by `add` (which needs those of its entity) and `update`
 /// (which takes any of them).
 struct RecordFieldOptions: ParsableArguments {
-    @Option(parsing: .unconditional, help: ArgumentHelp("The name, unique among records of its entity.", valueName: "name"))
+    @Option(help: ArgumentHelp("The name, unique among records of its entity.", valueName: "name"))
     var name: String?
 
     @Option(
-        parsing: .unconditional,
         help: ArgumentHelp("Product: device, desktop or portable.", valueName: "type"),
         completion: .list(ProductType.allCases.map(\.rawValue)))
     var type: String?
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("The year introduced (products) or released (phones).", valueName: "year"))
+    @Option(help: ArgumentHelp("The year introduced (products) or released (phones).", valueName: "year"))
     var year: String?
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Product: the introductory price in dollars, such as 599.00.", valueName: "price"))
+    @Option(help: ArgumentHelp("Product: the introductory price in dollars, such as 599.00.", valueName: "price"))
     var price: String?
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Phone: who makes it.", valueName: "maker"))
+    @Option(help: ArgumentHelp("Phone: who makes it.", valueName: "maker"))
     var maker: String?
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Phone: its operating system.", valueName: "os"))
+    @Option(help: ArgumentHelp("Phone: its operating system.", valueName: "os"))
     var os: String?
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Phone: the screen diagonal in inches.", valueName: "inches"))
+    @Option(help: ArgumentHelp("Phone: the screen diagonal in inches.", valueName: "inches"))
     var screen: String?
 
     /// The options of an entity's fields, by flag.

@@ -55,7 +55,5 @@ func resolveEntity(word: Entity?, option: Entity?) throws -> Entity {
 /// parser takes for an unknown option: so that `show -0.0` can say the index path is invalid, rather than
 /// missing.
 func negativeNumberArgument() -> String? {
-    CommandLine.arguments.dropFirst().first { word in
-        word.hasPrefix("-") && word.dropFirst().first.map { $0.isASCII && ($0.isNumber || $0 == ".") } == true
-    }
+    CommandLine.arguments.dropFirst().first(where: CatalogCommand.looksLikeANegativeNumber)
 }

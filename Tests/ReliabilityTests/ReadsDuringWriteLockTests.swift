@@ -71,7 +71,7 @@ struct ReadsDuringWriteLockTests {
         let workspace = try Workspace()
         let queue = try DatabaseQueue(path: workspace.database)
         let latest = CatalogMigrations.migrator.latestVersion
-        try queue.writeWithoutTransaction { db in try CatalogMigrations.migrator.migrate(db, upTo: latest - 1) }
+        _ = try queue.writeWithoutTransaction { db in try CatalogMigrations.migrator.migrate(db, upTo: latest - 1) }
         try queue.close()
 
         let writer = try WriterProcess(path: workspace.database)
