@@ -70,8 +70,10 @@ struct ReadsDuringWriteLockTests {
     @Test func aPendingMigrationWaitsForTheLock() throws {
         let workspace = try Workspace()
         let queue = try DatabaseQueue(path: workspace.database)
-        let latest = CatalogMigrations.migrator.latestVersion
-        _ = try queue.writeWithoutTransaction { db in try CatalogMigrations.migrator.migrate(db, upTo: latest - 1) }
+        let latest = CatalogMigrations.set.latestVersion
+        try queue.writeWithoutTransaction { db in
+            _ = try CatalogMigrations.migrator().migrate(db, upTo: [CatalogMigrations.identity: latest - 1])
+        }
         try queue.close()
 
         let writer = try WriterProcess(path: workspace.database)
