@@ -32,6 +32,8 @@ enum ExitStatus: Int32 {
     /// The database cannot be used: not a database, damaged, newer than this program, changed
     /// migrations, read-only, or missing.
     case unusableDatabase = 6
+    /// The database file `watch` was watching was deleted, replaced or overwritten.
+    case databaseFileChanged = 7
     /// The command line or the environment is malformed (EX_USAGE).
     case usage = 64
     /// Bad input: an invalid value, index path or file (EX_DATAERR).
@@ -87,6 +89,8 @@ func explain(_ error: any Error) -> (String, ExitStatus) {
         case .noDatabase: return (error.description, .unusableDatabase)
         case .usage: return (error.description, .usage)
         }
+    case let error as DatabaseFileError:
+        return (error.description, .databaseFileChanged)
     case let error as DatabaseError:
         return explain(error)
     default:

@@ -37,6 +37,10 @@ public final class Database {
     public init(path: String, configuration: Configuration = Configuration()) throws {
         self.path = path
         self.configuration = configuration
+        if !isInMemory, let kind = Self.specialFileKind(at: path) {
+            // SQLite would block on a FIFO, and treat a device as an empty database with a journal beside it.
+            throw DatabaseError(resultCode: .SQLITE_CANTOPEN, message: "\(path) is \(kind), not a database file")
+        }
         var handle: SQLiteConnection?
         var flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
         flags |= configuration.isReadonly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
@@ -88,7 +92,9 @@ public final class Database {
         if !configuration.isReadonly && !isInMemory {
             // Switching a new file to WAL upgrades a read lock to a write lock, which SQLite refuses at
             // once while another connection holds the write lock (waiting could deadlock): wait here.
-            try retryingWhileBusy { try execute(sql: "PRAGMA journal_mode = \(configuration.journalMode.rawValue)") }
+            if let journalMode = configuration.journalMode {
+                try retryingWhileBusy { try execute(sql: "PRAGMA journal_mode = \(journalMode.rawValue)") }
+            }
             try execute(sql: "PRAGMA synchronous = \(configuration.synchronous.rawValue)")
         }
         if let pages = configuration.maximumPageCount {
@@ -117,6 +123,22 @@ public final class Database {
                 Thread.sleep(forTimeInterval: Double(pause.milliseconds) / 1000)
                 pause = min(pause * 2, Self.longestBusyRetryPause)
             }
+        }
+    }
+
+    /// What the file at `path` is when it exists and is not a regular file (nor a link to one), such as
+    /// `"a FIFO"`; nil otherwise.
+    static func specialFileKind(at path: String) -> String? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        switch info.st_mode & S_IFMT {
+        case S_IFREG: return nil
+        case S_IFDIR: return "a folder"
+        case S_IFIFO: return "a FIFO"
+        case S_IFCHR: return "a character device"
+        case S_IFBLK: return "a block device"
+        case S_IFSOCK: return "a socket"
+        default: return "not a regular file"
         }
     }
 
