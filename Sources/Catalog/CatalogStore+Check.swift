@@ -18,15 +18,15 @@ extension CatalogStore {
     /// - Returns: one line per problem; empty when there is none.
     /// - Throws: ``DatabaseError`` when the file cannot be read at all.
     public func check() throws -> [String] {
-        let integrity = try queue.read { db in try db.integrityProblems(limit: Self.integrityProblemLimit) }
+        let integrity = try database.read { db in try db.integrityProblems(limit: Self.integrityProblemLimit) }
         // Past damage to the file itself, what the indexes say cannot be trusted.
         guard integrity.isEmpty else { return integrity }
         var problems: [String] = []
         for entity in Entity.allCases {
             let table = entity.searchSchema.fullTextTable
-            if let problem = try queue.write({ db in try db.fullTextIndexProblem(table) }) { problems.append(problem) }
+            if let problem = try database.write({ db in try db.fullTextIndexProblem(table) }) { problems.append(problem) }
         }
-        problems += try queue.read { db in
+        problems += try database.read { db in
             try Entity.allCases.flatMap { entity in try SearchIndexCheck(schema: entity.searchSchema).problems(db) }
         }
         return problems

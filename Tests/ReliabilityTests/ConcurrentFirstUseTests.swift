@@ -43,7 +43,7 @@ struct ConcurrentFirstUseTests {
                     } else {
                         _ = try store.count(Product.self)
                     }
-                    try store.queue.close()
+                    try store.database.close()
                 } catch {
                     failures.withLock { $0.append("round \(round), connection \(index): \(error)") }
                 }
