@@ -6,6 +6,7 @@ extension CatalogCommand {
     /// `catalog browse`: the interactive search screen.
     struct Browse: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "browse",
             abstract: "Search and browse products or phones interactively, live (a full-screen terminal UI).",
             discussion: """
                 Type to search: results narrow as you type (after a 150 ms pause), in sections with counts, \
@@ -68,7 +69,7 @@ extension CatalogCommand {
             }
             let environment = ProcessInfo.processInfo.environment
             try await reportingFailures {
-                let location = DatabaseLocation(explicitPath: database, environment: environment)
+                let location = try DatabaseLocation(explicitPath: database, environment: environment)
                 let catalog = try location.open(readonly: false)
                 let databasePath = URL(fileURLWithPath: location.path).standardizedFileURL.path
                 let stateURL = SavedBrowseState.fileURL(environment: environment)
