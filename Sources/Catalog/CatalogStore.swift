@@ -1,3 +1,4 @@
+import Entities
 import Foundation
 import SQLiteStore
 
@@ -66,8 +67,8 @@ public final class CatalogStore: Sendable {
     ///   ``CatalogError/duplicateName(entity:name:)``, or ``DatabaseError``.
     @discardableResult
     public func insert<Record: CatalogRecord>(_ record: Record) throws -> Record {
-        var saved = try record.validated()
-        saved.id = try queue.write { db in try Self.insert(saved, db) }
+        var saved = record
+        try queue.write { db in try Self.mappingErrors(of: Record.self, name: record.name) { try saved.insert(db) } }
         return saved
     }
 
@@ -75,17 +76,8 @@ public final class CatalogStore: Sendable {
     ///
     /// - Throws: ``CatalogError/notFound(entity:id:)`` when no record has its id.
     public func update<Record: CatalogRecord>(_ record: Record) throws {
-        guard let id = record.id else { throw CatalogError.invalidValue(field: "id", value: "nil", reason: "the record was never saved") }
-        let valid = try record.validated()
-        try queue.write { db in
-            let assignments = Record.columnNames.map { "\($0) = ?" }.joined(separator: ", ")
-            try Self.mapConstraintErrors(valid) {
-                try db.execute(
-                    sql: "UPDATE \(Record.tableName) SET \(assignments) WHERE id = ?",
-                    arguments: StatementArguments(values: valid.persistedValues + [.integer(id)]))
-            }
-            guard db.changesCount == 1 else { throw CatalogError.notFound(entity: Record.entity, id: id) }
-        }
+        guard record.id != nil else { throw CatalogError.invalidValue(field: "id", value: "nil", reason: "the record was never saved") }
+        try queue.write { db in try Self.mappingErrors(of: Record.self, name: record.name) { try record.update(db) } }
     }
 
     /// Deletes the record with this id and returns it.
@@ -93,13 +85,7 @@ public final class CatalogStore: Sendable {
     /// - Throws: ``CatalogError/notFound(entity:id:)`` when there is none.
     @discardableResult
     public func delete<Record: CatalogRecord>(_ type: Record.Type, id: Int64) throws -> Record {
-        try queue.write { db in
-            guard let record = try Self.fetchOne(Record.self, id: id, db) else {
-                throw CatalogError.notFound(entity: Record.entity, id: id)
-            }
-            try db.execute(sql: "DELETE FROM \(Record.tableName) WHERE id = ?", arguments: [id])
-            return record
-        }
+        try queue.write { db in try Self.mappingErrors(of: Record.self, name: nil) { try Record.delete(db, id: id) } }
     }
 
     static func insert<Record: CatalogRecord>(_ record: Record, _ db: Database, ignoringDuplicates: Bool = false) throws -> Int64? {
@@ -107,30 +93,33 @@ public final class CatalogStore: Sendable {
         return try insert(record, with: statement, db)
     }
 
-    /// Runs `statement`, compiled from ``insertSQL(_:ignoringDuplicates:)`` for `Record`, for one record:
-    /// how a bulk insert saves each record without building and looking up its SQL again.
+    /// Runs `statement`, compiled from ``insertSQL(_:ignoringDuplicates:)`` for `Record`, for one
+    /// validated record: how a bulk insert saves each record without building and looking up its SQL
+    /// again.
     ///
     /// - Returns: the new row's id, or nil when a duplicate name was skipped.
     static func insert<Record: CatalogRecord>(_ record: Record, with statement: Statement, _ db: Database) throws -> Int64? {
-        try mapConstraintErrors(record) {
+        try mappingErrors(of: Record.self, name: record.name) {
             try statement.execute(arguments: StatementArguments(values: record.persistedValues))
         }
         return db.changesCount == 1 ? db.lastInsertedRowID : nil
     }
 
-    /// `INSERT INTO <table>(<columns>) VALUES (?, …)`, bound with ``CatalogRecord/persistedValues``; with
-    /// `ON CONFLICT(name) DO NOTHING` when duplicate names are skipped.
+    /// The declaration's INSERT, skipping a record whose name is taken when `ignoringDuplicates`.
     static func insertSQL<Record: CatalogRecord>(_ type: Record.Type, ignoringDuplicates: Bool) -> String {
-        let placeholders = Array(repeating: "?", count: Record.columnNames.count).joined(separator: ", ")
-        let conflict = ignoringDuplicates ? " ON CONFLICT(name) DO NOTHING" : ""
-        return "INSERT INTO \(Record.tableName)(\(Record.columnNames.joined(separator: ", "))) VALUES (\(placeholders))\(conflict)"
+        Record.declaration.insertSQL(skippingConflicts: ignoringDuplicates)
     }
 
-    private static func mapConstraintErrors<Record: CatalogRecord>(_ record: Record, _ body: () throws -> Void) throws {
+    /// Runs `body`, saying in the catalog's words what went wrong: a taken name, an unknown id.
+    private static func mappingErrors<Record: CatalogRecord, Result>(
+        of type: Record.Type, name: String?, _ body: () throws -> Result
+    ) throws -> Result {
         do {
-            try body()
-        } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT_UNIQUE {
-            throw CatalogError.duplicateName(entity: Record.entity, name: record.name)
+            return try body()
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT_UNIQUE && name != nil {
+            throw CatalogError.duplicateName(entity: Record.entity, name: name!)
+        } catch EntityError.notFound(_, let id) {
+            throw CatalogError.notFound(entity: Record.entity, id: id)
         }
     }
 
@@ -138,24 +127,16 @@ public final class CatalogStore: Sendable {
 
     /// The record with this id, if any.
     public func fetchOne<Record: CatalogRecord>(_ type: Record.Type, id: Int64) throws -> Record? {
-        try queue.read { db in try Self.fetchOne(Record.self, id: id, db) }
-    }
-
-    static func fetchOne<Record: CatalogRecord>(_ type: Record.Type, id: Int64, _ db: Database) throws -> Record? {
-        try db.fetchOne(sql: "SELECT \(Record.selection) FROM \(Record.tableName) WHERE id = ?", arguments: [id]) {
-            try Record(row: $0)
-        }
+        try queue.read { db in try Record.fetchOne(db, id: id) }
     }
 
     /// Every record of a type, by id.
     public func fetchAll<Record: CatalogRecord>(_ type: Record.Type) throws -> [Record] {
-        try queue.read { db in
-            try db.fetchAll(sql: "SELECT \(Record.selection) FROM \(Record.tableName) ORDER BY id") { try Record(row: $0) }
-        }
+        try queue.read { db in try Record.fetchAll(db) }
     }
 
     /// The number of records of a type.
     public func count<Record: CatalogRecord>(_ type: Record.Type) throws -> Int {
-        try queue.read { db in try db.scalar(Int.self, sql: "SELECT count(*) FROM \(Record.tableName)") ?? 0 }
+        try queue.read { db in try Record.fetchCount(db) }
     }
 }

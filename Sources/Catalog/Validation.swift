@@ -51,31 +51,3 @@ enum Validation {
         return value
     }
 }
-
-extension Product {
-    /// The product with its fields checked and its name trimmed.
-    ///
-    /// - Throws: ``CatalogError/invalidValue(field:value:reason:)`` naming the first bad field.
-    public func validated() throws -> Product {
-        var product = self
-        product.name = try Validation.name(name)
-        product.yearIntroduced = try Validation.year(yearIntroduced, field: "year")
-        product.introPrice = try Validation.amount(introPrice, field: "price")
-        return product
-    }
-}
-
-extension Phone {
-    /// The phone with its fields checked and its texts trimmed.
-    ///
-    /// - Throws: ``CatalogError/invalidValue(field:value:reason:)`` naming the first bad field.
-    public func validated() throws -> Phone {
-        var phone = self
-        phone.name = try Validation.name(name)
-        phone.maker = try Validation.name(maker, field: "maker")
-        phone.operatingSystem = try Validation.name(operatingSystem, field: "os")
-        phone.yearReleased = try Validation.year(yearReleased, field: "year")
-        phone.screenInches = try Validation.amount(screenInches, field: "screen")
-        return phone
-    }
-}
