@@ -101,7 +101,7 @@ public final class CatalogStore: Sendable {
     /// - Throws: ``CatalogError/notFound(entity:id:)`` when there is none.
     @discardableResult
     public func delete<Record: CatalogRecord>(_ type: Record.Type, id: Int64) throws -> Record {
-        try queue.write { db in try Self.mappingErrors(of: Record.self, name: nil) { try Record.delete(db, id: id) } }
+        try queue.write { db in try Self.mappingErrors(of: Record.self, name: nil) { try Record.delete(id: id, db) } }
     }
 
     static func insert<Record: CatalogRecord>(_ record: Record, _ db: Database, ignoringDuplicates: Bool = false) throws -> Int64? {
@@ -143,7 +143,7 @@ public final class CatalogStore: Sendable {
 
     /// The record with this id, if any.
     public func fetchOne<Record: CatalogRecord>(_ type: Record.Type, id: Int64) throws -> Record? {
-        try queue.read { db in try Record.fetchOne(db, id: id) }
+        try queue.read { db in try Record.fetchOne(id: id, db) }
     }
 
     /// Every record of a type, by id.

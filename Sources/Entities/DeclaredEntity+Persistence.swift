@@ -51,14 +51,14 @@ extension DeclaredEntity {
     ///
     /// - Throws: ``EntityError/notFound(table:id:)`` when there is none; ``DatabaseError``.
     @discardableResult
-    public static func delete(_ db: Database, id: Int64) throws -> Self {
-        guard let entity = try fetchOne(db, id: id) else { throw EntityError.notFound(table: tableName, id: id) }
+    public static func delete(id: Int64, _ db: Database) throws -> Self {
+        guard let entity = try fetchOne(id: id, db) else { throw EntityError.notFound(table: tableName, id: id) }
         try db.cachedStatement(sql: "DELETE FROM \(tableName) WHERE id = ?").execute(arguments: [id])
         return entity
     }
 
     /// The entity with this id, if any.
-    public static func fetchOne(_ db: Database, id: Int64) throws -> Self? {
+    public static func fetchOne(id: Int64, _ db: Database) throws -> Self? {
         try db.fetchOne(sql: "SELECT \(selection) FROM \(tableName) WHERE id = ?", arguments: [id]) { try Self(row: $0) }
     }
 

@@ -7,7 +7,7 @@ import SQLiteStore
 /// ```swift
 /// var book = Book(title: "Dune", author: "Frank Herbert", year: 1965)
 /// try queue.write { db in try book.insert(db) }          // book.id is set
-/// let found = try queue.read { db in try Book.fetchOne(db, id: book.id!) }
+/// let found = try queue.read { db in try Book.fetchOne(id: book.id!, db) }
 /// ```
 public protocol DeclaredEntity: FetchableEntity, Identifiable where ID == Int64? {
     /// The entity's declaration: its table and attributes.

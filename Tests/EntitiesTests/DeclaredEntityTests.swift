@@ -32,7 +32,7 @@ struct DeclaredEntityTests {
         #expect(note.id == 1 && note.title == "Café")
         let folded = try queue.read { db in try db.scalar(String.self, sql: "SELECT title_folded FROM notes") }
         #expect(folded == "cafe")
-        #expect(try queue.read { db in try Note.fetchOne(db, id: 1) } == note)
+        #expect(try queue.read { db in try Note.fetchOne(id: 1, db) } == note)
     }
 
     @Test func aRefusedValueWritesNothing() throws {
@@ -56,8 +56,8 @@ struct DeclaredEntityTests {
         #expect(throws: EntityError.notSaved(table: "notes")) {
             try queue.write { db in try Note(title: "x", kind: .idea, priority: 1).update(db) }
         }
-        #expect(try queue.write { db in try Note.delete(db, id: note.id!) } == note)
-        #expect(throws: EntityError.notFound(table: "notes", id: note.id!)) { try queue.write { db in try Note.delete(db, id: note.id!) } }
+        #expect(try queue.write { db in try Note.delete(id: note.id!, db) } == note)
+        #expect(throws: EntityError.notFound(table: "notes", id: note.id!)) { try queue.write { db in try Note.delete(id: note.id!, db) } }
     }
 
     @Test func insertUnlessConflictingSkipsATakenUniqueValueOnly() throws {
