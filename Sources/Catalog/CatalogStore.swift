@@ -22,8 +22,9 @@ import SQLiteStore
 /// let store = try CatalogStore(path: "/tmp/catalog.sqlite", migrationSets: [notes])
 /// ```
 public final class CatalogStore: Sendable {
-    /// The connection.
-    public let queue: DatabaseQueue
+    /// The database: a ``DatabasePool`` for a file (reads run beside the writer and each other), a
+    /// ``DatabaseQueue`` in memory.
+    public let database: any DatabaseWriter
 
     /// The catalog's migration set, then the additional ones this store was opened with.
     public let migrator: Migrator
@@ -47,7 +48,9 @@ public final class CatalogStore: Sendable {
             try migrator.validate(db)
         }
         self.migrator = migrator
-        queue = try DatabaseQueue(path: path, configuration: configuration)
+        database = path == ":memory:"
+            ? try DatabaseQueue(path: path, configuration: configuration)
+            : try DatabasePool(path: path, configuration: configuration)
         try migrate()
     }
 
@@ -61,8 +64,8 @@ public final class CatalogStore: Sendable {
     /// - Returns: the records of the migrations applied now.
     @discardableResult
     public func migrate() throws -> [AppliedMigration] {
-        try queue.writeWithoutTransaction { db in
-            if queue.configuration.isReadonly {
+        try database.writeWithoutTransaction { db in
+            if database.configuration.isReadonly {
                 let pending = try migrator.status(db).filter { $0.state == .pending || $0.state == .modified }
                 if let first = pending.first {
                     throw DatabaseError(
@@ -84,7 +87,7 @@ public final class CatalogStore: Sendable {
     @discardableResult
     public func insert<Record: CatalogRecord>(_ record: Record) throws -> Record {
         var saved = record
-        try queue.write { db in try Self.mappingErrors(of: Record.self, name: record.name) { try saved.insert(db) } }
+        try database.write { db in try Self.mappingErrors(of: Record.self, name: record.name) { try saved.insert(db) } }
         return saved
     }
 
@@ -93,7 +96,7 @@ public final class CatalogStore: Sendable {
     /// - Throws: ``CatalogError/notFound(entity:id:)`` when no record has its id.
     public func update<Record: CatalogRecord>(_ record: Record) throws {
         guard record.id != nil else { throw CatalogError.invalidValue(field: "id", value: "nil", reason: "the record was never saved") }
-        try queue.write { db in try Self.mappingErrors(of: Record.self, name: record.name) { try record.update(db) } }
+        try database.write { db in try Self.mappingErrors(of: Record.self, name: record.name) { try record.update(db) } }
     }
 
     /// Deletes the record with this id and returns it.
@@ -101,7 +104,7 @@ public final class CatalogStore: Sendable {
     /// - Throws: ``CatalogError/notFound(entity:id:)`` when there is none.
     @discardableResult
     public func delete<Record: CatalogRecord>(_ type: Record.Type, id: Int64) throws -> Record {
-        try queue.write { db in try Self.mappingErrors(of: Record.self, name: nil) { try Record.delete(id: id, db) } }
+        try database.write { db in try Self.mappingErrors(of: Record.self, name: nil) { try Record.delete(id: id, db) } }
     }
 
     static func insert<Record: CatalogRecord>(_ record: Record, _ db: Database, ignoringDuplicates: Bool = false) throws -> Int64? {
@@ -143,16 +146,16 @@ public final class CatalogStore: Sendable {
 
     /// The record with this id, if any.
     public func fetchOne<Record: CatalogRecord>(_ type: Record.Type, id: Int64) throws -> Record? {
-        try queue.read { db in try Record.fetchOne(id: id, db) }
+        try database.read { db in try Record.fetchOne(id: id, db) }
     }
 
     /// Every record of a type, by id.
     public func fetchAll<Record: CatalogRecord>(_ type: Record.Type) throws -> [Record] {
-        try queue.read { db in try Record.fetchAll(db) }
+        try database.read { db in try Record.fetchAll(db) }
     }
 
     /// The number of records of a type.
     public func count<Record: CatalogRecord>(_ type: Record.Type) throws -> Int {
-        try queue.read { db in try Record.fetchCount(db) }
+        try database.read { db in try Record.fetchCount(db) }
     }
 }

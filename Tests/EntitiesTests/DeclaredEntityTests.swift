@@ -78,7 +78,7 @@ struct DeclaredEntityTests {
             }
         }
         let byTitle = FetchedResultsController(
-            request: FetchRequest<Note>(sortDescriptors: [SortDescriptor(\.title)], sectionKeyPath: \Note.title), queue: queue)
+            request: FetchRequest<Note>(sortDescriptors: [SortDescriptor(\.title)], sectionKeyPath: \Note.title), reader: queue)
         try byTitle.performFetch()
         #expect(byTitle.sections.map(\.name) == ["A", "B", "E"])
         #expect(try byTitle.fetchedObjects.map(\.title) == ["Apple", "banana", "éclair", "egg"])
@@ -87,7 +87,7 @@ struct DeclaredEntityTests {
             request: FetchRequest<Note>(
                 predicate: #Predicate { $0.priority > 1 }, sortDescriptors: [SortDescriptor(\.priority, order: .reverse)],
                 sectionKeyPath: \Note.kind),
-            queue: queue)
+            reader: queue)
         try byKind.performFetch()
         #expect(byKind.sections.map(\.name) == ["Kind idea", "Kind task"])
         #expect(try byKind.fetchedObjects.map(\.priority) == [3, 2, 4])

@@ -82,7 +82,7 @@ public final class Bookshelf: Sendable {
 
     /// The result of `request`, fetched.
     public func books(_ request: FetchRequest<Book>) throws -> FetchedResultsController<Book> {
-        let controller = FetchedResultsController(request: request, queue: queue)
+        let controller = FetchedResultsController(request: request, reader: queue)
         try controller.performFetch()
         return controller
     }
@@ -91,7 +91,7 @@ public final class Bookshelf: Sendable {
     /// `applyPendingChanges()` (or iterate `changeSets(from:)` of a `ChangeMonitor`) for change sets.
     public func trackedBooks(_ request: FetchRequest<Book>) throws -> FetchedResultsController<Book> {
         let reader = queue.path == ":memory:" ? queue : try DatabaseQueue(path: queue.path)
-        let controller = FetchedResultsController(request: request, queue: reader)
+        let controller = FetchedResultsController(request: request, reader: reader)
         try controller.startTracking()
         return controller
     }
