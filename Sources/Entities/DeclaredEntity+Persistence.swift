@@ -6,7 +6,7 @@ extension DeclaredEntity {
     /// Validates the entity, saves it as a new row and sets its ``DeclaredEntity/id``.
     ///
     /// ```swift
-    /// try queue.write { db in try book.insert(db) }
+    /// try queue.write { db in try film.insert(db) }
     /// ```
     ///
     /// - Throws: what a check throws for an invalid attribute; ``DatabaseError`` (such as

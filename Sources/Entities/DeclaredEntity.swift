@@ -5,9 +5,9 @@ import SQLiteStore
 /// delete, decoding and fetching (``FetchableEntity``) are derived from it.
 ///
 /// ```swift
-/// var book = Book(title: "Dune", author: "Frank Herbert", year: 1965)
-/// try queue.write { db in try book.insert(db) }          // book.id is set
-/// let found = try queue.read { db in try Book.fetchOne(id: book.id!, db) }
+/// var film = Film(title: "Solaris", director: "Andrei Tarkovsky", year: 1972)
+/// try queue.write { db in try film.insert(db) }          // film.id is set
+/// let found = try queue.read { db in try Film.fetchOne(id: film.id!, db) }
 /// ```
 public protocol DeclaredEntity: FetchableEntity, Identifiable where ID == Int64? {
     /// The entity's declaration: its table and attributes.

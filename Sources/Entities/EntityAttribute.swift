@@ -5,7 +5,7 @@ import SQLiteStore
 /// its column, and how it is validated, folded, sorted, sectioned, searched and shown.
 ///
 /// ```swift
-/// .text("title", \.title, folded: true, searched: true, sections: .initial, check: Book.checkTitle)
+/// .text("title", \.title, folded: true, searched: true, sections: .initial, check: Film.checkTitle)
 /// .value("year", \.year, searchedAsNumber: true, title: "YEAR")
 /// ```
 ///

@@ -4,12 +4,12 @@ import SQLiteStore
 /// An entity declared once: its table, the record reading starts from, and its attributes.
 ///
 /// ```swift
-/// extension Book: DeclaredEntity {
-///     static let declaration = EntityDeclaration<Book>(
-///         table: "books", template: Book(title: "", author: "", year: 0), folding: TextFolding.fold,
+/// extension Film: DeclaredEntity {
+///     static let declaration = EntityDeclaration<Film>(
+///         table: "films", template: Film(title: "", director: "", year: 0), folding: TextFolding.fold,
 ///         attributes: [
-///             .text("title", \.title, folded: true, searched: true, sections: .initial, check: Book.checkTitle),
-///             .text("author", \.author, folded: true, searched: true, sections: .initial),
+///             .text("title", \.title, folded: true, searched: true, sections: .initial, check: Film.checkTitle),
+///             .text("director", \.director, folded: true, searched: true, sections: .initial),
 ///             .value("year", \.year, searchedAsNumber: true),
 ///         ])
 /// }
@@ -75,7 +75,7 @@ public struct EntityDeclaration<Entity: DeclaredEntity>: Sendable {
         return isIDKeyPath(keyPath) ? EntityColumn("id") : nil
     }
 
-    /// Whether `keyPath` is the entity's `id`. A concrete key path (`\Book.id`, as `#Predicate` and
+    /// Whether `keyPath` is the entity's `id`. A concrete key path (`\Film.id`, as `#Predicate` and
     /// sort descriptors write it) is not equal to the protocol's `\Entity.id`, so it is told by what it
     /// does: writing through it sets the id.
     private func isIDKeyPath(_ keyPath: PartialKeyPath<Entity>) -> Bool {
