@@ -86,9 +86,7 @@ public final class CatalogStore: Sendable {
     ///   ``CatalogError/duplicateName(entity:name:)``, or ``DatabaseError``.
     @discardableResult
     public func insert<Record: CatalogRecord>(_ record: Record) throws -> Record {
-        var saved = record
-        try database.write { db in try Self.mappingErrors(of: Record.self, name: record.name) { try saved.insert(db) } }
-        return saved
+        try database.write { db in try Self.insert(record, db) }
     }
 
     /// Replaces the stored fields of a saved record.
@@ -96,7 +94,7 @@ public final class CatalogStore: Sendable {
     /// - Throws: ``CatalogError/notFound(entity:id:)`` when no record has its id.
     public func update<Record: CatalogRecord>(_ record: Record) throws {
         guard record.id != nil else { throw CatalogError.invalidValue(field: "id", value: "nil", reason: "the record was never saved") }
-        try database.write { db in try Self.mappingErrors(of: Record.self, name: record.name) { try record.update(db) } }
+        try database.write { db in try Self.update(record, db) }
     }
 
     /// Deletes the record with this id and returns it.
@@ -104,12 +102,24 @@ public final class CatalogStore: Sendable {
     /// - Throws: ``CatalogError/notFound(entity:id:)`` when there is none.
     @discardableResult
     public func delete<Record: CatalogRecord>(_ type: Record.Type, id: Int64) throws -> Record {
-        try database.write { db in try Self.mappingErrors(of: Record.self, name: nil) { try Record.delete(id: id, db) } }
+        try database.write { db in try Self.delete(Record.self, id: id, db) }
     }
 
-    static func insert<Record: CatalogRecord>(_ record: Record, _ db: Database, ignoringDuplicates: Bool = false) throws -> Int64? {
-        let statement = try db.cachedStatement(sql: insertSQL(Record.self, ignoringDuplicates: ignoringDuplicates))
-        return try insert(record, with: statement, db)
+    /// Validates and saves a new record (``DeclaredEntity/insert(_:)``), in the catalog's words on failure.
+    static func insert<Record: CatalogRecord>(_ record: Record, _ db: Database) throws -> Record {
+        var saved = record
+        try mappingErrors(of: Record.self, name: record.name) { try saved.insert(db) }
+        return saved
+    }
+
+    /// Validates a saved record and replaces its row (``DeclaredEntity/update(_:)``).
+    static func update<Record: CatalogRecord>(_ record: Record, _ db: Database) throws {
+        try mappingErrors(of: Record.self, name: record.name) { try record.update(db) }
+    }
+
+    /// Deletes the row with this id (``DeclaredEntity/delete(id:_:)``) and returns its record.
+    static func delete<Record: CatalogRecord>(_ type: Record.Type, id: Int64, _ db: Database) throws -> Record {
+        try mappingErrors(of: Record.self, name: nil) { try Record.delete(id: id, db) }
     }
 
     /// Runs `statement`, compiled from ``insertSQL(_:ignoringDuplicates:)`` for `Record`, for one
