@@ -2,6 +2,10 @@ import Entities
 import SQLiteStore
 
 extension Phone: DeclaredEntity {
+    /// The most decimals of a screen size: hundredths of an inch, as makers quote them (`6.39"`, and the
+    /// built-in seeds). A size with more is refused, so that the size shown is the one stored.
+    public static let screenDecimals = 2
+
     /// The one place a phone's table and fields are described; SQL, decoding, validation, search
     /// columns and table columns follow from it.
     ///
@@ -17,6 +21,6 @@ extension Phone: DeclaredEntity {
             .text("maker", \.maker, folded: true, searched: true, check: { try Validation.name($0, field: "maker") }),
             .value("yearReleased", \.yearReleased, title: "YEAR", check: { try Validation.year($0, field: "year") }),
             .text("operatingSystem", \.operatingSystem, title: "OS", check: { try Validation.name($0, field: "os") }),
-            .value("screenInches", \.screenInches, title: "SCREEN", check: { try Validation.amount($0, field: "screen") }),
+            .value("screenInches", \.screenInches, title: "SCREEN", check: { try Validation.amount($0, field: "screen", decimals: screenDecimals) }),
         ])
 }

@@ -2,6 +2,10 @@ import Entities
 import SQLiteStore
 
 extension Product: DeclaredEntity {
+    /// The most decimals of a price: cents. A price with more is refused, so that the price shown (with
+    /// 2 decimals) and searched is the one stored.
+    public static let priceDecimals = 2
+
     /// The one place a product's table and fields are described; SQL, decoding, validation, search
     /// columns and table columns follow from it.
     ///
@@ -21,6 +25,6 @@ extension Product: DeclaredEntity {
                     return ProductType(rawValue: raw)?.title ?? raw
                 }),
             .value("yearIntroduced", \.yearIntroduced, searchedAsNumber: true, title: "YEAR", check: { try Validation.year($0, field: "year") }),
-            .value("introPrice", \.introPrice, searchedAsNumber: true, title: "PRICE", check: { try Validation.amount($0, field: "price") }),
+            .value("introPrice", \.introPrice, searchedAsNumber: true, title: "PRICE", check: { try Validation.amount($0, field: "price", decimals: priceDecimals) }),
         ])
 }
