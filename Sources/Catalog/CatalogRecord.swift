@@ -1,5 +1,6 @@
 import FetchedResults
 import SQLiteStore
+import TextSearch
 
 /// What the store needs to know of a record type to save, read and list it: its table and its columns,
 /// declared once here. Its key paths map to SQL in its `FetchableEntity` conformance

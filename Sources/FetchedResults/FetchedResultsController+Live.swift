@@ -35,13 +35,13 @@ extension FetchedResultsController {
     /// - Throws: ``FetchError`` for a request that cannot be translated, ``DatabaseError`` (for instance
     ///   when the change log is missing).
     public func startTracking() throws {
-        let query = try FetchQuery(request)
-        let (sections, live) = try queue.read { db in
+        let (query, sections, live) = try queue.read { db in
+            let query = try FetchQuery(request, db)
             let sequence = try ChangeLog.currentSequence(db)
             let schemaVersion = try db.scalar(Int.self, sql: "PRAGMA schema_version") ?? 0
             let sections = try readSections(query, db)
             let snapshot = try self.snapshot(query, sections, db)
-            return (sections, LiveState(snapshot: snapshot, sequence: sequence, schemaVersion: schemaVersion))
+            return (query, sections, LiveState(snapshot: snapshot, sequence: sequence, schemaVersion: schemaVersion))
         }
         self.query = query
         self.sections = sections
@@ -96,7 +96,7 @@ extension FetchedResultsController {
                 || !query.isIncrementallyMaintainable || changedIDs.count > Self.incrementalLimit
             live.schemaVersion = schemaVersion
             if mustRefetch {
-                let newQuery = try FetchQuery(request)
+                let newQuery = try FetchQuery(request, db)
                 let newSections = try readSections(newQuery, db)
                 let snapshot = try self.snapshot(newQuery, newSections, db)
                 // Without a complete log every row that stays may have changed: report them all.

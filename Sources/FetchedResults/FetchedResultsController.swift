@@ -66,9 +66,12 @@ public final class FetchedResultsController<Entity: FetchableEntity> {
     ///   fails. The previous result stays then.
     /// - Complexity: one `GROUP BY` over the matching rows (an index scan for a sectioned table).
     public func performFetch() throws {
-        let query = try FetchQuery(request)
         if request.batchSize == 0 {
-            let (sections, batches) = try queue.read { db in try readWholeResult(query, db) }
+            let (query, sections, batches) = try queue.read { db in
+                let query = try FetchQuery(request, db)
+                let (sections, batches) = try readWholeResult(query, db)
+                return (query, sections, batches)
+            }
             self.query = query
             self.sections = sections
             self.batches = batches
@@ -76,7 +79,10 @@ public final class FetchedResultsController<Entity: FetchableEntity> {
             live = nil
             return
         }
-        let sections = try queue.read { db in try readSections(query, db) }
+        let (query, sections) = try queue.read { db in
+            let query = try FetchQuery(request, db)
+            return (query, try readSections(query, db))
+        }
         self.query = query
         self.sections = sections
         batches = [:]

@@ -4,6 +4,7 @@
 // sorted by name, against fetching every product into structs. Each contender runs in its own process
 // (this executable, with --contender), so that each peak resident memory (VmHWM) is its own.
 // Build with `swift build -c release --product frc-benchmark`.
+import TextSearch
 import Catalog
 import FetchedResults
 import Foundation

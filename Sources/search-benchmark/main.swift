@@ -7,6 +7,7 @@
 // The catalog is generated from a fixed seed and kept at the path, so later runs skip generation; a
 // file whose migrations changed since (another schema) is generated anew. LIKE runs on every 4th
 // name and on every Japanese one.
+import TextSearch
 import Catalog
 import Foundation
 import SQLiteStore

@@ -79,4 +79,26 @@ struct SearchCommandTests {
             #expect(result.err.isEmpty, "\(result.err)")
         }
     }
+
+    /// `search --search=X`, `search --search X`, `search X` and `search -- X` print the same, whatever
+    /// X starts with; a text that matches nothing is quoted as typed.
+    @Test(arguments: ["mac", "\u{301}mac", "\u{FE0F}", "\u{3099}", "\u{1F3FD}", "\u{301}", "a'", "ﾃﾞ", "--", "ｍａｃ ｐｒｏ"])
+    func everyArgumentFormSearchesTheSame(_ text: String) throws {
+        // A text that starts with `-` reads as an option unless it follows `=` or `--`.
+        let forms = [["--search=" + text], ["--", text]] + (text.hasPrefix("-") ? [] : [["--search", text], [text]])
+        let results = try forms.map { try Self.run(["search", "--database", database] + $0) }
+        for (form, result) in zip(forms, results) {
+            #expect(result.status == 0 && result.out == results[0].out, "\(form): \(result)")
+        }
+        if results[0].out.hasPrefix("No results") {
+            #expect(results[0].out == "No results for \"\(text)\"\n")
+        }
+    }
+
+    @Test func halfWidthKanaFindFullWidthNames() throws {
+        #expect(try Self.run(["add", "product", "--type", "device", "--name", "デジタル カメラ", "--year", "2020", "--price", "1",
+                              "--database", database]).status == 0)
+        #expect(try Self.run(["search", "ﾃﾞｼﾞﾀﾙ", "--database", database]).out.contains("デジタル カメラ"))
+        #expect(try Self.run(["suggest", "ﾃﾞ", "--database", database]).out == "デジタル カメラ\n")
+    }
 }
