@@ -28,7 +28,7 @@ extension FetchedResultsController {
     /// the whole result (8 bytes a row) and the change log's position, in one read transaction.
     ///
     /// The database must have the store's change log installed for the entity's table
-    /// (``ChangeLog/installTracking(forTable:in:)``). Then, whenever it changes — through any
+    /// (``ChangeLog/installTracking(forTable:_:)``). Then, whenever it changes — through any
     /// connection, in any process — ``applyPendingChanges()`` brings the controller up to date and
     /// returns the change set; ``changeSets(from:)`` does it as each commit is noticed.
     ///
@@ -88,7 +88,7 @@ extension FetchedResultsController {
         let oldSections = sections
         let result = try queue.read { db -> (ChangeSet, [FetchedSection], FetchQuery)? in
             let schemaVersion = try db.scalar(Int.self, sql: "PRAGMA schema_version") ?? 0
-            let changes = try ChangeLog.changes(db, after: live.sequence)
+            let changes = try ChangeLog.changes(after: live.sequence, db)
             if changes.isEmpty && schemaVersion == live.schemaVersion { return nil }
             live.sequence = changes.toSequence
             let changedIDs = changes.rowIDs(inTable: Entity.tableName)

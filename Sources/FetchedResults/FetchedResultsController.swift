@@ -122,14 +122,16 @@ public final class FetchedResultsController<Entity: FetchableEntity> {
         return sections.map(\.indexTitle).filter { seen.insert($0).inserted }
     }
 
-    /// The section a section index title stands for: the first section with that title.
+    /// The section a section index title stands for: the first section with that title, or nil when
+    /// no section has it (a title from an older result, or one the caller made up).
     ///
-    /// - Precondition: `title` is one of ``sectionIndexTitles``.
-    public func section(forSectionIndexTitle title: String) -> Int {
-        guard let index = sections.firstIndex(where: { $0.indexTitle == title }) else {
-            preconditionFailure("\(title) is not a section index title")
-        }
-        return index
+    /// ```swift
+    /// controller.sectionIndexTitles                        // ["D", "P"]
+    /// controller.section(forSectionIndexTitle: "P")        // 2
+    /// controller.section(forSectionIndexTitle: "Z")        // nil
+    /// ```
+    public func section(forSectionIndexTitle title: String) -> Int? {
+        sections.firstIndex { $0.indexTitle == title }
     }
 
     /// Whether `path` names an object of the result.

@@ -155,7 +155,7 @@ struct LiveResultsTests {
         let controller = try store.trackedResults(Product.self, ListRequest())
         let before = try #require(controller.trackedSnapshot)
         try store.insert(Product(type: .desktop, name: "Mac mini", yearIntroduced: 2005, introPrice: 499))
-        try store.queue.write { db in _ = try ChangeLog.prune(db, keepingLatest: 0) }
+        try store.queue.write { db in _ = try ChangeLog.prune(keepingLatest: 0, db) }
         let changeSet = try controller.applyPendingChanges()
         #expect(controller.trackingStatistics?.refetches == 1)
         #expect(try before.applying(changeSet) == (try Self.freshSnapshot(store, ListRequest()).0))

@@ -2,6 +2,7 @@ import FetchedResults
 import Foundation
 import SQLiteStore
 import Testing
+import struct Catalog.SplitMix64
 
 /// Sections, index titles, index paths and batches of a controller over random items, checked
 /// against the same result computed in Swift.
@@ -83,7 +84,7 @@ import Testing
         let batched = FetchedResultsController(request: Self.request(descending: false, secondByScore: false, batchSize: 5), queue: database.queue)
         batched.cachedBatchLimit = 1
         try batched.performFetch()
-        var random = SplitMix64(state: 11)
+        var random = SplitMix64(seed: 11)
         for _ in 0..<300 {
             let section = Int.random(in: 0..<reference.sections.count, using: &random)
             let path = ItemPath(section: section, row: Int.random(in: 0..<reference.sections[section].numberOfObjects, using: &random))
@@ -133,6 +134,9 @@ import Testing
         #expect(controller.sections.map(\.name) == ["A", "B", "C"])
         #expect(controller.sectionIndexTitles == ["A", "B", "C"])
         #expect(controller.section(forSectionIndexTitle: "B") == 1)
+        for unknown in ["Z", "b", "", "AB"] {
+            #expect(controller.section(forSectionIndexTitle: unknown) == nil)
+        }
     }
 
     @Test func searchOnAnEntityWithoutSearchIsAnError() throws {

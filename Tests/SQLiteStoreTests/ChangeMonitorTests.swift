@@ -143,7 +143,7 @@ struct ChangeMonitorTests {
         #expect(all.changes.map(\.sequence) == [start + 1, start + 2])
         let (names, logged) = try store.queue.read { db in
             (try db.fetchAll(sql: "SELECT name FROM items ORDER BY id") { try $0.decode(String.self, at: 0) },
-             try ChangeLog.changes(db, after: start))
+             try ChangeLog.changes(after: start, db))
         }
         #expect(names == ["before", "committed elsewhere", "after"])
         #expect(logged == DatabaseChanges(fromSequence: start, toSequence: start + 2, changes: all.changes))
@@ -154,7 +154,7 @@ struct ChangeMonitorTests {
         let monitor = try ChangeMonitor(path: store.path)
         let start = try store.sequence()
         try store.write("INSERT INTO items(id, name) VALUES (1, 'a'), (2, 'b'), (3, 'c')")
-        try store.queue.writeWithoutTransaction { db in _ = try ChangeLog.prune(db, keepingLatest: 1) }
+        try store.queue.writeWithoutTransaction { db in _ = try ChangeLog.prune(keepingLatest: 1, db) }
         let received = await collect(monitor.changes(after: start)) { !$0.isEmpty }
         let first = try #require(received.first)
         #expect(!first.isComplete && first.gap == .fellBehind)

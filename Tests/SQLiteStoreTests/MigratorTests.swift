@@ -20,7 +20,7 @@ struct MigratorTests {
     private func migrate(_ migrations: [Migration], upTo version: Int? = nil) throws -> [AppliedMigration] {
         let migrator = try Migrator(migrations: migrations)
         return try queue.writeWithoutTransaction { db in
-            try migrator.migrate(db, upTo: version.map { [Migrator.defaultSetIdentity: $0] } ?? [:])
+            try migrator.migrate(upTo: version.map { [Migrator.defaultSetIdentity: $0] } ?? [:], db)
         }
     }
 
