@@ -54,19 +54,18 @@ struct SearchCommandTests {
     func everyArgumentFormSearchesTheSame(_ text: String) throws {
         // A text that starts with `-` reads as an option unless it follows `=` or `--`.
         let forms = [["--search=" + text], ["--", text]] + (text.hasPrefix("-") ? [] : [["--search", text], [text]])
-        let results = try forms.map { try Self.run(["search", "--database", database] + $0) }
+        let results = try forms.map { try workspace.catalog(["search"] + $0) }
         for (form, result) in zip(forms, results) {
-            #expect(result.status == 0 && result.out == results[0].out, "\(form): \(result)")
+            #expect(result.status == 0 && result.output == results[0].output, "\(form): \(result)")
         }
-        if results[0].out.hasPrefix("No results") {
-            #expect(results[0].out == "No results for \"\(text)\"\n")
+        if results[0].output.hasPrefix("No results") {
+            #expect(results[0].output == "No results for \"\(text)\"\n")
         }
     }
 
     @Test func halfWidthKanaFindFullWidthNames() throws {
-        #expect(try Self.run(["add", "product", "--type", "device", "--name", "デジタル カメラ", "--year", "2020", "--price", "1",
-                              "--database", database]).status == 0)
-        #expect(try Self.run(["search", "ﾃﾞｼﾞﾀﾙ", "--database", database]).out.contains("デジタル カメラ"))
-        #expect(try Self.run(["suggest", "ﾃﾞ", "--database", database]).out == "デジタル カメラ\n")
+        #expect(try workspace.catalog(["add", "product", "--type", "device", "--name", "デジタル カメラ", "--year", "2020", "--price", "1"]).status == 0)
+        #expect(try workspace.catalog(["search", "ﾃﾞｼﾞﾀﾙ"]).output.contains("デジタル カメラ"))
+        #expect(try workspace.catalog(["suggest", "ﾃﾞ"]).output == "デジタル カメラ\n")
     }
 }

@@ -40,7 +40,7 @@ struct SearchMigrationTests {
         // A database at migration 4, with a name folded the old way (the half-width voiced marks apart).
         let queue = try DatabaseQueue(path: path)
         try queue.writeWithoutTransaction { db in
-            _ = try CatalogMigrations.migrator().migrate(db, upTo: [CatalogMigrations.identity: 4])
+            _ = try CatalogMigrations.migrator().migrate(upTo: [CatalogMigrations.identity: 4], db)
             try db.execute(sql: """
                 INSERT INTO products(type, name, name_folded, year_introduced, intro_price)
                 VALUES ('device', 'ﾃﾞｼﾞﾀﾙ カメラ', 'テﾞシﾞタル カメラ', 2020, 1)
