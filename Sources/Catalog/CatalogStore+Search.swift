@@ -48,7 +48,7 @@ extension CatalogStore {
         precondition(request.entity == Record.entity && limit >= 0 && offset >= 0)
         try request.validate()
         let query = request.searchQuery
-        let page = try queue.read { db in
+        let page = try database.read { db in
             try Record.entity.searchDescription.page(
                 query, scope: request.scope?.databaseValue, order: request.searchOrder, limit: limit, offset: offset,
                 selection: Record.selection, thresholds: thresholds, db, decode: Record.init(row:))
@@ -61,7 +61,7 @@ extension CatalogStore {
     /// - Throws: ``CatalogError/invalidValue(field:value:reason:)``, ``DatabaseError``.
     public func searchCount(_ request: ListRequest) throws -> Int {
         try request.validate()
-        return try queue.read { db in
+        return try database.read { db in
             try request.entity.searchDescription.count(request.searchQuery, scope: request.scope?.databaseValue, db)
         }
     }
@@ -72,7 +72,7 @@ extension CatalogStore {
     /// - Throws: ``DatabaseError``.
     public func hasRecords(_ request: ListRequest) throws -> Bool {
         let table = request.entity.searchDescription.table
-        return try queue.read { db in
+        return try database.read { db in
             if let scope = request.scope, request.entity == .products {
                 return try db.scalar(Bool.self, sql: "SELECT EXISTS (SELECT 1 FROM \(table) WHERE type = ?)", arguments: [scope]) ?? false
             }

@@ -24,7 +24,7 @@ extension CatalogStore {
         precondition(limit >= 0)
         let description = entity.searchDescription
         let range = description.completionCondition(forPrefix: prefix) ?? .alwaysTrue
-        return try queue.read { db in
+        return try database.read { db in
             try db.fetchAll(
                 sql: "SELECT name FROM \(description.table) WHERE \(range.sql) ORDER BY name_folded, id LIMIT ?",
                 arguments: range.arguments + [limit]) { try $0.decode(String.self, at: 0) }
