@@ -21,7 +21,7 @@ struct SearchMigrationTests {
     @Test func theMigratedSchemaIsTheGeneratedSQL() throws {
         let directory = try TemporaryDirectory()
         let store = try CatalogStore(path: directory.path("catalog.sqlite"))
-        let (migrated, tables) = try store.queue.read { db in
+        let (migrated, tables) = try store.database.read { db in
             (try Self.searchObjects(db), try db.fetchAll(
                 sql: "SELECT sql FROM sqlite_master WHERE name IN ('products', 'phones') ORDER BY name") { try $0.decode(String.self, at: 0) })
         }
@@ -48,7 +48,7 @@ struct SearchMigrationTests {
         }
         try queue.close()
         let store = try CatalogStore(path: path)
-        let folded = try store.queue.read { db in try db.scalar(String.self, sql: "SELECT name_folded FROM products") }
+        let folded = try store.database.read { db in try db.scalar(String.self, sql: "SELECT name_folded FROM products") }
         #expect(folded == "デジタル カメラ")
         for text in ["デジタル", "ﾃﾞｼﾞ", "ﾀﾙ ｶﾒ", "デ"] {
             #expect(try store.searchCount(ListRequest(searchText: text)) == 1, "\(text)")
