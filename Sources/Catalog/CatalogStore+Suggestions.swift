@@ -22,12 +22,15 @@ extension CatalogStore {
     /// - Throws: ``DatabaseError``.
     public func suggest(prefix: String, limit: Int = 10, entity: Entity = .products) throws -> [String] {
         precondition(limit >= 0)
+        return try database.read { db in try Self.suggestions(prefix: prefix, limit: limit, entity: entity, db) }
+    }
+
+    /// The names that complete `prefix`, read in `db`: see ``suggest(prefix:limit:entity:)``.
+    static func suggestions(prefix: String, limit: Int, entity: Entity, _ db: Database) throws -> [String] {
         let description = entity.searchDescription
         let range = description.completionCondition(forPrefix: prefix) ?? .alwaysTrue
-        return try database.read { db in
-            try db.fetchAll(
-                sql: "SELECT name FROM \(description.table) WHERE \(range.sql) ORDER BY name_folded, id LIMIT ?",
-                arguments: range.arguments + [limit]) { try $0.decode(String.self, at: 0) }
-        }
+        return try db.fetchAll(
+            sql: "SELECT name FROM \(description.table) WHERE \(range.sql) ORDER BY name_folded, id LIMIT ?",
+            arguments: range.arguments + [limit]) { try $0.decode(String.self, at: 0) }
     }
 }
