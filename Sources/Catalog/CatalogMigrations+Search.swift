@@ -2,7 +2,7 @@ import SQLiteStore
 import TextSearch
 
 extension CatalogMigrations {
-    /// Migration 5: every name and maker folded again by ``TextFolding/fold(_:)`` (canonical
+    /// Migration 6: every name and maker folded again by ``TextFolding/fold(_:)`` (canonical
     /// equivalence, half-width voiced kana), and the search structures of migrations 1 and 2 replaced
     /// by those ``Product/searchDescription`` and ``Phone/searchDescription`` generate
     /// (``SearchDescription/installSQL``), built in bulk after the new folding.
@@ -10,7 +10,7 @@ extension CatalogMigrations {
     /// Its revision is the generated SQL: a change to what the descriptions generate makes databases
     /// that applied the old SQL report this migration as changed; add a migration instead.
     static let searchIndexes = Migration(
-        version: 5, name: "search_refold_and_generated_indexes",
+        version: 6, name: "search_refold_and_generated_indexes",
         revision: Product.searchDescription.installSQL + Phone.searchDescription.installSQL
     ) { db in
         try db.execute(sql: legacySearchStructures.map { "DROP \($0.kind) IF EXISTS \($0.name);\n" }.joined())

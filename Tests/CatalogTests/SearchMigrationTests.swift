@@ -4,7 +4,7 @@ import TestSupport
 import Testing
 import TextSearch
 
-/// Migration 5: the search structures a catalog database ends with are exactly what the products'
+/// Migration 6: the search structures a catalog database ends with are exactly what the products'
 /// and phones' search descriptions generate, and names folded by older code are folded again.
 struct SearchMigrationTests {
     /// The search objects of a database (tables, FTS5 shadow tables, triggers) and their SQL.
