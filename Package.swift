@@ -3,7 +3,7 @@ import PackageDescription
 
 // Layers, each depending only on the ones below it:
 //
-//   catalog (executable) → CatalogCLI → Catalog (domain) → FetchedResults → SQLiteStore → CSQLite (libsqlite3)
+//   catalog (executable) → CatalogCLI → Catalog (domain) → Entities → FetchedResults → SQLiteStore → CSQLite (libsqlite3)
 //                                                 Catalog → TextSearch → SQLiteStore
 let package = Package(
     name: "catalog",
@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "SQLiteStore", targets: ["SQLiteStore"]),
         .library(name: "FetchedResults", targets: ["FetchedResults"]),
         .library(name: "TextSearch", targets: ["TextSearch"]),
+        .library(name: "Entities", targets: ["Entities"]),
         .library(name: "Catalog", targets: ["Catalog"]),
         .executable(name: "catalog", targets: ["catalog"]),
     ],
@@ -38,11 +39,13 @@ let package = Package(
                 .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
             ]
         ),
+        // Entities declared once (table, attributes, rules), with insert/update/delete and decoding derived.
+        .target(name: "Entities", dependencies: ["FetchedResults", "SQLiteStore"]),
         // Products and phones: records, schema, seeds, their search descriptions.
         .target(
             name: "Catalog",
             dependencies: [
-                "SQLiteStore", "FetchedResults", "TextSearch",
+                "SQLiteStore", "FetchedResults", "Entities", "TextSearch",
                 .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
             ],
             plugins: [.plugin(name: "EmbedFilesPlugin")]
@@ -89,6 +92,7 @@ let package = Package(
         .testTarget(name: "SQLiteStoreTests", dependencies: ["SQLiteStore", "TestSupport", "store-writer-fixture"]),
         .testTarget(name: "FetchedResultsTests", dependencies: ["FetchedResults", "TestSupport", "Catalog"]),
         .testTarget(name: "TextSearchTests", dependencies: ["TextSearch", "SQLiteStore", "TestSupport"]),
+        .testTarget(name: "EntitiesTests", dependencies: ["Entities", "FetchedResults", "SQLiteStore", "TestSupport", "Catalog"]),
         .testTarget(name: "CatalogTests", dependencies: ["Catalog", "TextSearch", "TestSupport"]),
         .testTarget(name: "CatalogCLITests", dependencies: ["CatalogCLI", "Catalog", "FetchedResults", "TestSupport", "catalog"]),
         // Concurrent writers, crashes, full disks, damaged files, hostile input: see README "Guarantees".
