@@ -32,6 +32,7 @@ let package = Package(
                 .product(name: "Catalog", package: "catalog"),
                 .product(name: "FetchedResults", package: "catalog"),
                 .product(name: "SQLiteStore", package: "catalog"),
+                .product(name: "TextSearch", package: "catalog"),
             ]),
         // `catalog browse` driven through its screen model with scripted keystrokes (issue #14).
         .executableTarget(name: "browse-bench", dependencies: [.product(name: "CatalogCLI", package: "catalog")]),

@@ -1,5 +1,6 @@
 import Catalog
 import FetchedResults
+import TextSearch
 
 extension BrowseState {
     /// The screen for this state: `size.lines` lines, each `size.columns` wide.

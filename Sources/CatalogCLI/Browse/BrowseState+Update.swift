@@ -1,5 +1,6 @@
 import Catalog
 import FetchedResults
+import TextSearch
 
 extension BrowseState {
     /// Applies `event` and returns the work it calls for: the `update(state, event) -> (state,
