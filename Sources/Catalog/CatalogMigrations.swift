@@ -18,7 +18,7 @@ public enum CatalogMigrations {
 
     /// A migrator for the catalog's set, then `additional` ones (an embedder's), in that order.
     ///
-    /// - Throws: ``MigrationError/duplicateSet(_:)`` when an additional set is named ``identity`` or two
+    /// - Throws: `MigrationError/duplicateSet(_:)` when an additional set is named ``identity`` or two
     ///   share a name.
     public static func migrator(with additional: [MigrationSet] = []) throws -> Migrator {
         try Migrator(sets: [set] + additional)

@@ -8,7 +8,7 @@ extension CatalogStore {
     /// let sections: [RecordSection<Product>] = try store.search(SearchQuery("mac"), in: ListRequest(scope: .desktop))
     /// ```
     ///
-    /// - Throws: ``CatalogError/invalidValue(field:value:reason:)``, ``DatabaseError``.
+    /// - Throws: ``CatalogError/invalidValue(field:value:reason:)``, `DatabaseError`.
     public func search(_ query: SearchQuery, in request: ListRequest) throws -> [RecordSection<Product>] {
         var request = request
         request.searchText = query.text
@@ -17,7 +17,7 @@ extension CatalogStore {
 
     /// The phones that match `query` within `request`, in its sections and order.
     ///
-    /// - Throws: ``CatalogError/invalidValue(field:value:reason:)``, ``DatabaseError``.
+    /// - Throws: ``CatalogError/invalidValue(field:value:reason:)``, `DatabaseError`.
     public func search(_ query: SearchQuery, in request: ListRequest) throws -> [RecordSection<Phone>] {
         var request = request
         request.searchText = query.text
@@ -40,7 +40,7 @@ extension CatalogStore {
     /// index in order, for a bounded number of entries, and from the trigram index of all terms or
     /// the driver's rows if that falls short.
     ///
-    /// - Throws: ``CatalogError/invalidValue(field:value:reason:)``, ``DatabaseError``.
+    /// - Throws: ``CatalogError/invalidValue(field:value:reason:)``, `DatabaseError`.
     public func searchPage<Record: CatalogRecord>(
         _ type: Record.Type, _ request: ListRequest, limit: Int = 50, offset: Int = 0
     ) throws -> SearchPage<Record> {
@@ -206,7 +206,7 @@ extension CatalogStore {
 
     /// The number of records that match the request's search.
     ///
-    /// - Throws: ``CatalogError/invalidValue(field:value:reason:)``, ``DatabaseError``.
+    /// - Throws: ``CatalogError/invalidValue(field:value:reason:)``, `DatabaseError`.
     public func searchCount(_ request: ListRequest) throws -> Int {
         try request.validate()
         return try queue.read { db in
@@ -217,7 +217,7 @@ extension CatalogStore {
     /// Whether the request's entity has any record in its scope, search aside: tells "the store is
     /// empty" from "nothing matched this search".
     ///
-    /// - Throws: ``DatabaseError``.
+    /// - Throws: `DatabaseError`.
     public func hasRecords(_ request: ListRequest) throws -> Bool {
         let table = request.entity.searchSchema.table
         return try queue.read { db in

@@ -16,7 +16,7 @@ extension CatalogStore {
     ///   - prefix: what the user typed so far.
     ///   - limit: the most names returned.
     ///   - entity: whose names: products (default) or phones.
-    /// - Throws: ``DatabaseError``.
+    /// - Throws: `DatabaseError`.
     public func suggest(prefix: String, limit: Int = 10, entity: Entity = .products) throws -> [String] {
         precondition(limit >= 0)
         let folded = TextFolding.fold(String(prefix.drop { $0.isWhitespace }))

@@ -21,7 +21,7 @@ extension SearchQuery {
     ///   - tableAlias: the table's name or alias in the caller's SQL; it needs the columns `id`,
     ///     `name_folded` (and `maker_folded` for phones, `year_introduced` and `intro_price` for products).
     ///   - db: when given, the terms' counts in the indexes choose the rarest one to drive the search.
-    /// - Throws: ``DatabaseError`` when the counts cannot be read.
+    /// - Throws: `DatabaseError` when the counts cannot be read.
     public func sqlCondition(
         for entity: Entity, tableAlias: String, _ db: Database? = nil
     ) throws -> (sql: String, arguments: StatementArguments) {

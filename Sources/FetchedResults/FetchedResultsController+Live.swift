@@ -28,11 +28,11 @@ extension FetchedResultsController {
     /// the whole result (8 bytes a row) and the change log's position, in one read transaction.
     ///
     /// The database must have the store's change log installed for the entity's table
-    /// (``ChangeLog/installTracking(forTable:_:)``). Then, whenever it changes — through any
+    /// (`ChangeLog/installTracking(forTable:_:)`). Then, whenever it changes — through any
     /// connection, in any process — ``applyPendingChanges()`` brings the controller up to date and
     /// returns the change set; ``changeSets(from:)`` does it as each commit is noticed.
     ///
-    /// - Throws: ``FetchError`` for a request that cannot be translated, ``DatabaseError`` (for instance
+    /// - Throws: ``FetchError`` for a request that cannot be translated, `DatabaseError` (for instance
     ///   when the change log is missing).
     public func startTracking() throws {
         let query = try FetchQuery(request)
@@ -78,7 +78,7 @@ extension FetchedResultsController {
     /// counted in ``trackingStatistics``. Then it tells the ``delegate``.
     ///
     /// - Precondition: ``isTracking``.
-    /// - Throws: ``DatabaseError``, ``FetchError``; the controller is unchanged then.
+    /// - Throws: `DatabaseError`, ``FetchError``; the controller is unchanged then.
     /// - Complexity: O(k · n) memory scans and O(k log n) single-row reads for k changed rows among n,
     ///   when incremental.
     @discardableResult

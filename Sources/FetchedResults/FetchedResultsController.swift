@@ -62,7 +62,7 @@ public final class FetchedResultsController<Entity: FetchableEntity> {
 
     /// Runs the request: reads the sections and their counts, and, without a batch size, every entity.
     ///
-    /// - Throws: ``FetchError`` for a request that cannot be translated, ``DatabaseError`` when reading
+    /// - Throws: ``FetchError`` for a request that cannot be translated, `DatabaseError` when reading
     ///   fails. The previous result stays then.
     /// - Complexity: one `GROUP BY` over the matching rows (an index scan for a sectioned table).
     public func performFetch() throws {
@@ -137,7 +137,7 @@ public final class FetchedResultsController<Entity: FetchableEntity> {
     ///
     /// - Precondition: ``contains(_:)`` is true for `path` (a bad path is a programming error; check
     ///   user input with ``contains(_:)`` first).
-    /// - Throws: ``DatabaseError``, or ``FetchError/resultChanged`` when the database no longer has the
+    /// - Throws: `DatabaseError`, or ``FetchError/resultChanged`` when the database no longer has the
     ///   rows of the snapshot.
     /// - Complexity: O(1) for a loaded batch; otherwise one query of ``FetchRequest/batchSize`` rows.
     public func object(at path: ItemPath) throws -> Entity {
@@ -159,7 +159,7 @@ public final class FetchedResultsController<Entity: FetchableEntity> {
 
     /// The index path of `object` in the result, or nil when it is not in it.
     ///
-    /// - Throws: ``DatabaseError``.
+    /// - Throws: `DatabaseError`.
     /// - Complexity: two indexed queries; the second counts the rows before the object in its section.
     public func indexPath(for object: Entity) throws -> ItemPath? {
         guard let id = object.rowID else { return nil }
@@ -232,9 +232,6 @@ public final class FetchedResultsController<Entity: FetchableEntity> {
 
     /// The number of entities held in memory now.
     public var loadedObjectCount: Int { batches.values.reduce(0) { $0 + ($1.entities?.count ?? 0) } }
-
-    /// The number of row ids held in memory now.
-    public var loadedIDCount: Int { batches.values.reduce(0) { $0 + $1.ids.count } }
 }
 
 @available(*, unavailable, message: "A controller is used from one task at a time: it caches batches without a lock.")
