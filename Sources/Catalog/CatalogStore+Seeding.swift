@@ -42,7 +42,7 @@ extension CatalogStore {
     ) throws -> SeedReport {
         let total = files.reduce(0) { $0 + $1.count }
         var done = 0
-        return try queue.write { db in
+        return try database.write { db in
             var report = SeedReport()
             func add<Record: CatalogRecord>(_ records: [Record]) throws -> Int {
                 var inserted = 0

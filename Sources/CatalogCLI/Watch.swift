@@ -44,7 +44,7 @@ extension CatalogCommand {
 
         private func watch<Record: ListableRecord>(_ type: Record.Type, _ request: ListRequest) async throws {
             let catalog = try store.openStore()
-            let monitor = try ChangeMonitor(path: catalog.queue.path)
+            let monitor = try ChangeMonitor(path: catalog.database.path)
             let stopping = StopOnSignals { monitor.stop() }
             defer { withExtendedLifetime(stopping) {} }
 

@@ -36,7 +36,7 @@ extension FetchedResultsController {
     ///   when the change log is missing).
     public func startTracking() throws {
         let query = try FetchQuery(request)
-        let (sections, live) = try queue.read { db in
+        let (sections, live) = try reader.read { db in
             let sequence = try ChangeLog.currentSequence(db)
             let schemaVersion = try db.scalar(Int.self, sql: "PRAGMA schema_version") ?? 0
             let sections = try readSections(query, db)
@@ -86,7 +86,7 @@ extension FetchedResultsController {
         guard var live, let query else { preconditionFailure("applyPendingChanges() needs startTracking() first") }
         let old = live.snapshot
         let oldSections = sections
-        let result = try queue.read { db -> (ChangeSet, [FetchedSection], FetchQuery)? in
+        let result = try reader.read { db -> (ChangeSet, [FetchedSection], FetchQuery)? in
             let schemaVersion = try db.scalar(Int.self, sql: "PRAGMA schema_version") ?? 0
             let changes = try ChangeLog.changes(after: live.sequence, db)
             if changes.isEmpty && schemaVersion == live.schemaVersion { return nil }

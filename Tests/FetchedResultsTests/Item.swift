@@ -97,7 +97,7 @@ final class ItemDatabase {
 
     /// The ids of the items matching `predicate`, as SQLite finds them.
     func ids(matching predicate: Predicate<Item>) throws -> Set<Int64> {
-        let controller = FetchedResultsController(request: FetchRequest(predicate: predicate), queue: queue)
+        let controller = FetchedResultsController(request: FetchRequest(predicate: predicate), reader: queue)
         try controller.performFetch()
         return Set(try controller.fetchedObjects.map { $0.id! })
     }

@@ -125,6 +125,6 @@ struct MigratorTests {
             try await group.waitForAll()
         }
         #expect(try appliedVersions() == [1, 2, 10])
-        #expect(try queue.read { db in try db.scalar(Int.self, sql: "SELECT count(*) FROM b") } == 1)
+        #expect(try await queue.read { db in try db.scalar(Int.self, sql: "SELECT count(*) FROM b") } == 1)
     }
 }

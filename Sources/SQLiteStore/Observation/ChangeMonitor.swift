@@ -128,14 +128,14 @@ public final class ChangeMonitor: Sendable {
         DatabaseChangeSequence(subscription: core.register(after: sequence, owner: self))
     }
 
-    /// Wakes the monitor right after each commit of `queue`'s connection, instead of waiting for the
+    /// Wakes the monitor right after each commit of `writer`'s connection, instead of waiting for the
     /// file event (or, without inotify, the next timer tick).
     ///
     /// The hook stays on the connection after the monitor stops, and then does nothing.
     ///
-    /// - Throws: ``DatabaseError`` when the queue is closed.
-    public func observeCommits(of queue: DatabaseQueue) throws {
-        try queue.writeWithoutTransaction { db in
+    /// - Throws: ``DatabaseError`` when the writer is closed.
+    public func observeCommits(of writer: any DatabaseWriter) throws {
+        try writer.writeWithoutTransaction { db in
             try db.addCommitHandler { [weak core] in core?.signal.signal() }
         }
     }
