@@ -98,7 +98,7 @@ var request = FetchRequest<Album>(
     sortDescriptors: [SortDescriptor(\.year)],
     sectionKeyPath: \Album.year)
 request.searchText = "r"                            // the entity's search condition, AND-ed
-let controller = FetchedResultsController(request: request, queue: queue)
+let controller = FetchedResultsController(request: request, reader: queue)
 try controller.performFetch()
 print(controller.sections.map(\.name))              // ["1960s", "1980s"]
 // snippet.end

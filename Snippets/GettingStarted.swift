@@ -10,7 +10,8 @@ let path = directory.appendingPathComponent("notes.sqlite").path
 // snippet.show
 
 // snippet.open
-let queue = try DatabaseQueue(path: path)   // WAL, foreign keys on, a 5 s busy timeout
+// One writer and concurrent readers, in WAL mode, with foreign keys on and a 5 s busy timeout.
+let database = try DatabasePool(path: path)
 // snippet.end
 
 // snippet.migrate
@@ -20,16 +21,16 @@ let schema = try MigrationSet(identity: "com.example.notes", migrations: [
         CREATE INDEX note_by_folder_title ON note(folder, title, id);
         """),
 ])
-_ = try queue.writeWithoutTransaction { db in try Migrator(sets: [schema]).migrate(db) }
+_ = try database.writeWithoutTransaction { db in try Migrator(sets: [schema]).migrate(db) }
 // snippet.end
 
 // snippet.write
-try queue.write { db in   // one IMMEDIATE transaction: all or nothing
+try database.write { db in   // one IMMEDIATE transaction: all or nothing
     for (title, folder) in [("Groceries", "Home"), ("Plumber", "Home"), ("Quarterly report", "Work")] {
         try db.execute(sql: "INSERT INTO note(title, folder) VALUES (?, ?)", arguments: [title, folder])
     }
 }
-let count = try queue.read { db in try db.scalar(Int.self, sql: "SELECT count(*) FROM note") }
+let count = try database.read { db in try db.scalar(Int.self, sql: "SELECT count(*) FROM note") }
 // snippet.end
 
 // snippet.entity
@@ -64,7 +65,7 @@ let request = FetchRequest<Note>(
     sortDescriptors: [SortDescriptor(\.folder), SortDescriptor(\.title)],
     sectionKeyPath: \Note.folder,
     batchSize: 50)
-let controller = FetchedResultsController(request: request, queue: queue)
+let controller = FetchedResultsController(request: request, reader: database)
 try controller.performFetch()
 for section in controller.sections {
     print(section.name, section.numberOfObjects)           // Home 2, Work 1

@@ -41,7 +41,7 @@ struct Note: FetchableEntity {
 
 // snippet.track
 let controller = FetchedResultsController(
-    request: FetchRequest<Note>(sortDescriptors: [SortDescriptor(\.title)]), queue: queue)
+    request: FetchRequest<Note>(sortDescriptors: [SortDescriptor(\.title)]), reader: queue)
 try controller.startTracking()                      // the result as ids, and the log's position
 
 // Any connection, any process:

@@ -21,8 +21,8 @@ import SQLiteStore
 /// let store = try CatalogStore(path: "/tmp/catalog.sqlite", migrationSets: [notes])
 /// ```
 public final class CatalogStore: Sendable {
-    /// The database: a ``DatabasePool`` for a file (reads run beside the writer and each other), a
-    /// ``DatabaseQueue`` in memory.
+    /// The database: a `DatabasePool` for a file (reads run beside the writer and each other), a
+    /// `DatabaseQueue` in memory.
     public let database: any DatabaseWriter
 
     /// The catalog's migration set, then the additional ones this store was opened with.

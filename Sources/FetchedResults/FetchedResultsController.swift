@@ -30,8 +30,8 @@ import SQLiteStore
 /// Change ``request`` (its search text, predicate or sort) and call ``performFetch()`` again, as a
 /// search bar does.
 public final class FetchedResultsController<Entity: FetchableEntity> {
-    /// The database rows are read from: a ``DatabasePool`` (each read on a reader connection, beside
-    /// the writer) or a ``DatabaseQueue``.
+    /// The database rows are read from: a `DatabasePool` (each read on a reader connection, beside
+    /// the writer) or a `DatabaseQueue`.
     public let reader: any DatabaseReader
     /// The request; a change takes effect at the next ``performFetch()``.
     public var request: FetchRequest<Entity>
