@@ -6,6 +6,7 @@ extension CatalogCommand {
     /// `catalog export`: writes every record of an entity as JSON.
     struct Export: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "export",
             abstract: "Export every record of an entity as a JSON file that `import` and `seed` read.",
             discussion: """
                 Examples:

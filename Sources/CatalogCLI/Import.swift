@@ -5,6 +5,7 @@ extension CatalogCommand {
     /// `catalog import`: adds or updates records from JSON files.
     struct Import: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "import",
             abstract: "Import records from JSON files, updating records whose name already exists.",
             discussion: """
                 Files have the format `export` writes (and `seed` reads). All files go in one transaction: \

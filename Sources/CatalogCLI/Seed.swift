@@ -5,6 +5,7 @@ extension CatalogCommand {
     /// `catalog seed`: adds records from seed files, or the built-in ones.
     struct Seed: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "seed",
             abstract: "Add records from JSON seed files (default: the built-in products and phones).",
             discussion: """
                 A file is a JSON array of products (objects with type, name, yearIntroduced, introPrice) or of \
