@@ -29,7 +29,7 @@ extension FetchedResultsController {
     ///
     /// The database must have the store's change log installed for the entity's table
     /// (`ChangeLog/installTracking(forTable:_:)`). Then, whenever it changes — through any
-    /// connection, in any process — ``applyPendingChanges()`` brings the controller up to date and
+    /// connection, in any process — `applyPendingChanges()` brings the controller up to date and
     /// returns the change set; ``changeSets(from:)`` does it as each commit is noticed.
     ///
     /// - Throws: ``FetchError`` for a request that cannot be translated, `DatabaseError` (for instance
@@ -44,7 +44,7 @@ extension FetchedResultsController {
     /// suspending the calling task meanwhile.
     ///
     /// - Throws: `CancellationError` when the calling task is cancelled before the read ends;
-    ///   ``FetchError``; ``DatabaseError``.
+    ///   ``FetchError``; `DatabaseError`.
     nonisolated(nonsending) public func startTracking() async throws {
         let query = try FetchQuery(request)
         let request = self.request
@@ -70,8 +70,8 @@ extension FetchedResultsController {
         recentlyUsed = []
     }
 
-    /// Whether the controller tracks changes (``startTracking()`` was called since the last
-    /// ``performFetch()``).
+    /// Whether the controller tracks changes (`startTracking()` was called since the last
+    /// `performFetch()`).
     public var isTracking: Bool { live != nil }
 
     /// The change-log position the controller's result reflects, while tracking.
@@ -113,7 +113,7 @@ extension FetchedResultsController {
     ///
     /// - Precondition: ``isTracking``.
     /// - Throws: `CancellationError` when the calling task is cancelled before the read ends;
-    ///   ``DatabaseError``; ``FetchError``. The controller is unchanged then.
+    ///   `DatabaseError`; ``FetchError``. The controller is unchanged then.
     @discardableResult
     nonisolated(nonsending) public func applyPendingChanges() async throws -> ChangeSet {
         guard let live, let query else { preconditionFailure("applyPendingChanges() needs startTracking() first") }

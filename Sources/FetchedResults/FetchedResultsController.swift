@@ -14,27 +14,27 @@ import SQLiteStore
 /// ```
 ///
 /// # Memory model
-/// ``performFetch()`` runs one `GROUP BY` query for the sections and their counts (or, for a whole
-/// table whose sections ``SectionCounts`` maintains, reads those counts), and loads nothing
+/// `performFetch()` runs one `GROUP BY` query for the sections and their counts (or, for a whole
+/// table whose sections `SectionCounts` maintains, reads those counts), and loads nothing
 /// else when the request has a ``FetchRequest/batchSize``. Rows are then read a batch at a time, when
 /// ``object(at:)`` first asks for one: one query returns the batch's entities, ids and sort keys
 /// (keyset pagination from the previous batch's last sort key, `OFFSET` only for a jump). The ids of
 /// every batch read stay (8 bytes a row); entities stay for the last ``cachedBatchLimit`` batches
 /// used, and older ones are evicted and read again by id when needed. So a result of a million rows
 /// holds a few hundred entities, however far it is scrolled. Without a batch size, every entity is
-/// loaded by ``performFetch()``.
+/// loaded by `performFetch()`.
 ///
-/// Batches read after ``performFetch()`` see the database as it is then; should it have changed so
+/// Batches read after `performFetch()` see the database as it is then; should it have changed so
 /// that a batch no longer fits the sections, the read fails with ``FetchError/resultChanged`` and the
 /// result must be fetched again. (Live updates are the next layer's job.)
 ///
-/// Change ``request`` (its search text, predicate or sort) and call ``performFetch()`` again, as a
+/// Change ``request`` (its search text, predicate or sort) and call `performFetch()` again, as a
 /// search bar does.
 public final class FetchedResultsController<Entity: FetchableEntity> {
     /// The database rows are read from: a `DatabasePool` (each read on a reader connection, beside
     /// the writer) or a `DatabaseQueue`.
     public let reader: any DatabaseReader
-    /// The request; a change takes effect at the next ``performFetch()``.
+    /// The request; a change takes effect at the next `performFetch()`.
     public var request: FetchRequest<Entity>
     /// How many batches of entities stay loaded when the request has a batch size (at least 1).
     public var cachedBatchLimit = 4
@@ -51,10 +51,10 @@ public final class FetchedResultsController<Entity: FetchableEntity> {
     var recentlyUsed: [BatchKey] = []
     /// While tracking changes: the whole result's ids and the change-log position they reflect.
     var live: LiveState?
-    /// Told of each change set that ``applyPendingChanges()`` applies, in Core Data's order.
+    /// Told of each change set that `applyPendingChanges()` applies, in Core Data's order.
     public weak var delegate: (any FetchedResultsControllerDelegate)?
 
-    /// Creates a controller; nothing is read until ``performFetch()``.
+    /// Creates a controller; nothing is read until `performFetch()`.
     public init(request: FetchRequest<Entity>, reader: any DatabaseReader) {
         self.request = request
         self.reader = reader
@@ -69,7 +69,7 @@ public final class FetchedResultsController<Entity: FetchableEntity> {
     /// - Throws: ``FetchError`` for a request that cannot be translated, `DatabaseError` when reading
     ///   fails. The previous result stays then.
     /// - Complexity: one `GROUP BY` over the matching rows (an index scan for a sectioned table), or,
-    ///   for a whole table whose sections ``SectionCounts`` counts, a read of one row per section.
+    ///   for a whole table whose sections `SectionCounts` counts, a read of one row per section.
     public func performFetch() throws {
         let query = try FetchQuery(request)
         let request = self.request
@@ -86,7 +86,7 @@ public final class FetchedResultsController<Entity: FetchableEntity> {
     /// ```
     ///
     /// - Throws: `CancellationError` when the calling task is cancelled before the read ends (its
-    ///   query is interrupted); ``FetchError``; ``DatabaseError``. The previous result stays then.
+    ///   query is interrupted); ``FetchError``; `DatabaseError`. The previous result stays then.
     nonisolated(nonsending) public func performFetch() async throws {
         let query = try FetchQuery(request)
         let request = self.request
