@@ -63,39 +63,3 @@ enum Validation {
         "at most \(decimals) decimal\(decimals == 1 ? "" : "s") (what is shown, stored and searched), and from 0 to \(Int(maximumAmount))"
     }
 }
-
-extension Product {
-    /// The most decimals of a price: cents. A price with more is refused, so that the price shown (with
-    /// 2 decimals) and searched is the one stored.
-    public static let priceDecimals = 2
-
-    /// The product with its fields checked and its name trimmed.
-    ///
-    /// - Throws: ``CatalogError/invalidValue(field:value:reason:)`` naming the first bad field.
-    public func validated() throws -> Product {
-        var product = self
-        product.name = try Validation.name(name)
-        product.yearIntroduced = try Validation.year(yearIntroduced, field: "year")
-        product.introPrice = try Validation.amount(introPrice, field: "price", decimals: Product.priceDecimals)
-        return product
-    }
-}
-
-extension Phone {
-    /// The most decimals of a screen size: hundredths of an inch, as makers quote them (`6.39"`, and the
-    /// built-in seeds). A size with more is refused, so that the size shown is the one stored.
-    public static let screenDecimals = 2
-
-    /// The phone with its fields checked and its texts trimmed.
-    ///
-    /// - Throws: ``CatalogError/invalidValue(field:value:reason:)`` naming the first bad field.
-    public func validated() throws -> Phone {
-        var phone = self
-        phone.name = try Validation.name(name)
-        phone.maker = try Validation.name(maker, field: "maker")
-        phone.operatingSystem = try Validation.name(operatingSystem, field: "os")
-        phone.yearReleased = try Validation.year(yearReleased, field: "year")
-        phone.screenInches = try Validation.amount(screenInches, field: "screen", decimals: Phone.screenDecimals)
-        return phone
-    }
-}
