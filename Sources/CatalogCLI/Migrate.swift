@@ -40,7 +40,7 @@ extension CatalogCommand {
                     let statuses = try CatalogStore.migrationStatus(path: location.path, configuration: configuration)
                     try printStatus(statuses)
                 } else {
-                    let catalog = try store.openStore()
+                    let catalog = try store.openStoreForWriting()
                     let version = try catalog.schemaVersion()
                     if store.json {
                         Terminal.print(try renderJSON(["version": version]))
