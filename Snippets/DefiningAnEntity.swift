@@ -65,7 +65,7 @@ struct Album: FetchableEntity, Hashable {
     }
 
     /// What `FetchRequest.searchText` selects: every word in the folded title.
-    static func searchCondition(for text: String) -> SQLFragment? {
+    static func searchCondition(for text: String, _ db: Database) throws -> SQLFragment? {
         let words = text.split(whereSeparator: \.isWhitespace).map { fold(String($0)) }
         guard !words.isEmpty else { return .alwaysTrue }
         return SQLFragment(

@@ -6,7 +6,7 @@ public enum CatalogMigrations {
     /// The catalog's set in `schema_migrations`: `catalog`.
     public static let identity = "catalog"
 
-    /// The migrations, in version order: the files, then ``searchIndexes``.
+    /// The migrations, in version order: the files, then `searchIndexes`.
     public static let all: [Migration] = EmbeddedFiles.migrations.map { file in
         do { return try Migration(fileName: file.name, sql: file.text) } catch { fatalError("\(error)") }
     } + [searchIndexes]

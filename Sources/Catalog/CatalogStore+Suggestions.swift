@@ -10,9 +10,9 @@ extension CatalogStore {
     /// ```
     ///
     /// Leading white space is ignored; the rest of the prefix is folded like a search term
-    /// (``TextFolding/fold(_:)``), so `ｍａｃ` and `MÀC` complete like `mac`, and `ﾃﾞ` like `デ`. A
+    /// (`TextFolding/fold(_:)`), so `ｍａｃ` and `MÀC` complete like `mac`, and `ﾃﾞ` like `デ`. A
     /// range on the `name_folded` index finds the names
-    /// (``SearchDescription/completionCondition(forPrefix:)``), so the cost depends on `limit`, not
+    /// (`SearchDescription/completionCondition(forPrefix:)`), so the cost depends on `limit`, not
     /// on the catalog's size.
     ///
     /// - Parameters:
