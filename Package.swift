@@ -3,13 +3,14 @@ import PackageDescription
 
 // Layers, each depending only on the ones below it:
 //
-//   catalog (executable) → CatalogCLI → Catalog (domain) → FetchedResults → SQLiteStore → CSQLite (libsqlite3)
+//   catalog (executable) → CatalogCLI → Catalog (domain) → Entities → FetchedResults → SQLiteStore → CSQLite (libsqlite3)
 let package = Package(
     name: "catalog",
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "SQLiteStore", targets: ["SQLiteStore"]),
         .library(name: "FetchedResults", targets: ["FetchedResults"]),
+        .library(name: "Entities", targets: ["Entities"]),
         .library(name: "Catalog", targets: ["Catalog"]),
         .executable(name: "catalog", targets: ["catalog"]),
     ],
@@ -28,11 +29,13 @@ let package = Package(
         .target(name: "SQLiteStore", dependencies: ["CSQLite"]),
         // Sectioned, sorted results of a request, with index paths (and, later, live change sets).
         .target(name: "FetchedResults", dependencies: ["SQLiteStore"]),
+        // Entities declared once (table, attributes, rules), with insert/update/delete and decoding derived.
+        .target(name: "Entities", dependencies: ["FetchedResults", "SQLiteStore"]),
         // Products and phones: records, schema, seeds, search semantics.
         .target(
             name: "Catalog",
             dependencies: [
-                "SQLiteStore", "FetchedResults",
+                "SQLiteStore", "FetchedResults", "Entities",
                 .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
             ],
             plugins: [.plugin(name: "EmbedFilesPlugin")]
@@ -78,6 +81,7 @@ let package = Package(
         .executableTarget(name: "store-writer-fixture", dependencies: ["SQLiteStore"], path: "Tests/store-writer-fixture"),
         .testTarget(name: "SQLiteStoreTests", dependencies: ["SQLiteStore", "TestSupport", "store-writer-fixture"]),
         .testTarget(name: "FetchedResultsTests", dependencies: ["FetchedResults", "TestSupport", "Catalog"]),
+        .testTarget(name: "EntitiesTests", dependencies: ["Entities", "FetchedResults", "SQLiteStore", "TestSupport", "Catalog"]),
         .testTarget(name: "CatalogTests", dependencies: ["Catalog", "TestSupport"]),
         .testTarget(name: "CatalogCLITests", dependencies: ["CatalogCLI", "Catalog", "FetchedResults", "TestSupport", "catalog"]),
         // Concurrent writers, crashes, full disks, damaged files, hostile input: see README "Guarantees".

@@ -111,7 +111,7 @@ public enum SeedFile: Sendable, Equatable {
         case .dataCorrupted(let context) where context.codingPath.isEmpty:
             // The text parsed as JSON already: Foundation on Linux says "not valid JSON" for a number
             // that does not fit its field, without saying which.
-            return "a number does not fit its field (a year must be a whole number)"
+            return "a number does not fit its field (years are whole numbers from \(Validation.years.lowerBound) to \(Validation.years.upperBound); prices and screen sizes plain decimals from 0 to \(Int(Validation.maximumAmount)))"
         case .dataCorrupted(let context):
             return "\(place(context.codingPath)): \(context.debugDescription)"
         @unknown default:
