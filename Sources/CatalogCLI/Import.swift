@@ -28,7 +28,7 @@ extension CatalogCommand {
         func run() throws {
             try reportingFailures {
                 let seeds = try files.map { try SeedFile(contentsOf: $0) }
-                let report = try store.openStore().seed(seeds, conflicts: .update, progress: Terminal.progress("importing"))
+                let report = try store.openStoreForWriting().seed(seeds, conflicts: .update, progress: Terminal.progress("importing"))
                 if store.json {
                     Terminal.print(try renderJSON(report))
                 } else {

@@ -46,7 +46,7 @@ extension CatalogCommand {
                     try queue.close()
                     try printStatus(statuses)
                 } else {
-                    let catalog = try store.openStore()
+                    let catalog = try store.openStoreForWriting()
                     let version = try catalog.database.read { db in
                         try catalog.migrator.appliedMigrations(db).last { $0.set == CatalogMigrations.identity }?.version ?? 0
                     }

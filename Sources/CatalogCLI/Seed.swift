@@ -49,7 +49,7 @@ extension CatalogCommand {
                 } else {
                     try files.map { try SeedFile(contentsOf: $0) }
                 }
-                let catalog = try store.openStore()
+                let catalog = try store.openStoreForWriting()
                 let report = try catalog.seed(seeds, progress: Terminal.progress("seeding"))
                 if store.json {
                     Terminal.print(try renderJSON(report))
