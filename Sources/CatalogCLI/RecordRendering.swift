@@ -166,7 +166,8 @@ func withRecordType<Result>(_ entity: Entity, _ body: (any ListableRecord.Type) 
 /// is nothing to list at all.
 func emptyResultMessage(_ catalog: CatalogStore, _ request: ListRequest) throws -> String {
     if !request.searchQuery.isEmpty, try catalog.hasRecords(request) {
-        return "No results for \(String(reflecting: request.searchText))"
+        // The text as typed, between quotes, nothing escaped (`a'` stays `a'`).
+        return "No results for \"\(request.searchText)\""
     }
     let scope = request.scope.map { " of type \($0.rawValue)" } ?? ""
     return "No \(request.entity.rawValue)\(scope) yet — add one with `catalog add \(request.entity.singular) …` or `catalog seed`."

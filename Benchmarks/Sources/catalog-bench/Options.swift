@@ -13,10 +13,13 @@ struct Options {
     var openRows = 1_000_000
     var memoryRows = 1_000_000
     var batchSize = 50
-    var workloads: Set<String> = ["W1", "W2", "W3", "W4", "W5", "W6", "W7"]
+    var workloads: Set<String> = ["W1", "W2", "W3", "W4", "W5", "W6", "W7", "W8"]
     /// W7: the `catalog` executable to start, and how many times each command runs.
     var catalogBinary = "../.build/release/catalog"
     var startUpRuns = 30
+    /// W8's database size and how long each of its runs lasts.
+    var concurrencyRows = 1_000_000
+    var concurrencyWindow = Duration.seconds(3)
     /// The contenders to run besides raw C (the baseline always runs); nil for all.
     var contenders: Set<String>?
     var workDirectory = ".bench-data"
@@ -32,6 +35,7 @@ struct Options {
         usage: catalog-bench [--tiny] [--only W1,W2,…] [--repetitions N] [--warmups N] [--seed N]
                              [--insert-rows N] [--fetch-rows N] [--search-rows N] [--queries N]
                              [--live-sizes N,N,…] [--open-rows N] [--memory-rows N] [--batch-size N]
+                             [--concurrency-rows N] [--concurrency-seconds N]
                              [--contenders store,GRDB,…] [--work-dir DIR] [--output FILE.md]
                              [--query-log FILE.tsv] [--catalog PATH] [--start-up-runs N]
                catalog-bench --child W4-writer --database PATH [--change JSON]
@@ -75,6 +79,8 @@ struct Options {
                 openRows = 2_000
                 memoryRows = 2_000
                 startUpRuns = 3
+                concurrencyRows = 2_000
+                concurrencyWindow = .milliseconds(200)
             case "--seed": seed = UInt64(try number(argument))
             case "--repetitions": repetitions = max(1, try number(argument))
             case "--warmups": warmups = try number(argument)
@@ -92,6 +98,8 @@ struct Options {
             case "--open-rows": openRows = try number(argument)
             case "--memory-rows": memoryRows = try number(argument)
             case "--batch-size": batchSize = max(1, try number(argument))
+            case "--concurrency-rows": concurrencyRows = try number(argument)
+            case "--concurrency-seconds": concurrencyWindow = .seconds(max(1, try number(argument)))
             case "--only": workloads = Set(try value(argument).uppercased().split(separator: ",").map(String.init))
             case "--contenders": contenders = Set(try value(argument).split(separator: ",").map(String.init))
             case "--work-dir": workDirectory = try value(argument)
