@@ -3,7 +3,7 @@ import FetchedResults
 import SQLiteStore
 import TextSearch
 
-/// A record type of the catalog: a ``DeclaredEntity`` (its table and attributes declared once, in
+/// A record type of the catalog: a `DeclaredEntity` (its table and attributes declared once, in
 /// `Product+Declaration.swift` and `Phone+Declaration.swift`) with a unique name, a word the CLI calls
 /// it by, and the fetch request of a ``ListRequest``.
 public protocol CatalogRecord: DeclaredEntity, Codable, Hashable, Sendable {
@@ -17,7 +17,7 @@ public protocol CatalogRecord: DeclaredEntity, Codable, Hashable, Sendable {
 }
 
 extension CatalogRecord {
-    /// The stored columns other than `id`: the declaration's ``EntityDeclaration/storedColumns``.
+    /// The stored columns other than `id`: the declaration's `EntityDeclaration/storedColumns`.
     public static var columnNames: [String] { declaration.storedColumns }
 
     /// The values of ``columnNames``, in order, including derived columns such as `name_folded`.

@@ -45,7 +45,7 @@ extension CatalogCommand {
 
         private func watch<Record: ListableRecord>(_ type: Record.Type, _ request: ListRequest) async throws {
             let catalog = try store.openStore()
-            let monitor = try ChangeMonitor(path: catalog.database.path)
+            let monitor = try ChangeMonitor(path: catalog.path)
             let stopping = StopOnSignals { monitor.stop() }
             defer { withExtendedLifetime(stopping) {} }
 
