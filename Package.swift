@@ -4,12 +4,14 @@ import PackageDescription
 // Layers, each depending only on the ones below it:
 //
 //   catalog (executable) → CatalogCLI → Catalog (domain) → FetchedResults → SQLiteStore → CSQLite (libsqlite3)
+//                                                      → RecordFormats (data formats of any record type)
 let package = Package(
     name: "catalog",
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "SQLiteStore", targets: ["SQLiteStore"]),
         .library(name: "FetchedResults", targets: ["FetchedResults"]),
+        .library(name: "RecordFormats", targets: ["RecordFormats"]),
         .library(name: "Catalog", targets: ["Catalog"]),
         .executable(name: "catalog", targets: ["catalog"]),
     ],
@@ -26,13 +28,15 @@ let package = Package(
         ),
         // Entity-agnostic persistence: connections, statements, transactions, migrations.
         .target(name: "SQLiteStore", dependencies: ["CSQLite"]),
+        // Records of any type in and out of JSON, JSON lines, CSV and TSV, streamed, given their fields.
+        .target(name: "RecordFormats"),
         // Sectioned, sorted results of a request, with index paths (and, later, live change sets).
         .target(name: "FetchedResults", dependencies: ["SQLiteStore"]),
         // Products and phones: records, schema, seeds, search semantics.
         .target(
             name: "Catalog",
             dependencies: [
-                "SQLiteStore", "FetchedResults",
+                "SQLiteStore", "FetchedResults", "RecordFormats",
                 .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
             ],
             plugins: [.plugin(name: "EmbedFilesPlugin")]
@@ -41,7 +45,7 @@ let package = Package(
         .target(
             name: "CatalogCLI",
             dependencies: [
-                "Catalog",
+                "Catalog", "RecordFormats",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -68,6 +72,7 @@ let package = Package(
         .executableTarget(name: "store-writer-fixture", dependencies: ["SQLiteStore"], path: "Tests/store-writer-fixture"),
         .testTarget(name: "SQLiteStoreTests", dependencies: ["SQLiteStore", "TestSupport", "store-writer-fixture"]),
         .testTarget(name: "FetchedResultsTests", dependencies: ["FetchedResults", "TestSupport"]),
+        .testTarget(name: "RecordFormatsTests", dependencies: ["RecordFormats"]),
         .testTarget(name: "CatalogTests", dependencies: ["Catalog", "TestSupport"]),
         .testTarget(name: "CatalogCLITests", dependencies: ["CatalogCLI", "Catalog", "FetchedResults", "TestSupport", "catalog"]),
         // Concurrent writers, crashes, full disks, damaged files, hostile input: see README "Guarantees".

@@ -1,4 +1,5 @@
 import FetchedResults
+import RecordFormats
 import SQLiteStore
 
 /// What the store needs to know of a record type to save, read and list it: its table and its columns,
@@ -23,6 +24,9 @@ public protocol CatalogRecord: FetchableEntity, Codable, Hashable, Sendable, Ide
     func validated() throws -> Self
     /// Reads a record from a row of `SELECT id, <columnNames> FROM <tableName>`.
     init(row: Row) throws
+    /// The record's fields as the data formats read and write them (seed, import and export files):
+    /// its JSON property names, each value checked as it is read.
+    static var layout: RecordLayout<Self> { get }
     /// The fetch request that lists the records as `request` says: its scope, search, sort and
     /// sections.
     static func fetchRequest(for request: ListRequest) -> FetchRequest<Self>

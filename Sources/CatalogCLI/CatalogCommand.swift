@@ -25,12 +25,14 @@ public struct CatalogCommand: AsyncParsableCommand {
               catalog watch --scope device          Print the list, then each change as it commits
               catalog seed Seeds/phones.json        Add records from a file (twice adds nothing)
               catalog export > products.json        All products as JSON; `catalog import` reads it back
+              catalog export --format csv | catalog import - --format csv --keep-ids --database copy.sqlite
+              catalog backup ~/catalog-copy.sqlite  A consistent copy, while others write
               catalog migrate --status
             """,
         version: version,
         subcommands: [
             List.self, Search.self, Suggest.self, Show.self, Watch.self, Add.self, Update.self, Delete.self, Seed.self,
-            Import.self, Export.self, Migrate.self,
+            Import.self, Export.self, Backup.self, Migrate.self,
         ]
     )
 

@@ -7,10 +7,13 @@ import SQLiteStore
 enum CommandFailure: Error, CustomStringConvertible {
     /// A read-only command was pointed at a file that does not exist.
     case noDatabase(String)
+    /// A backup's destination exists, and `--force` was not given.
+    case destinationExists(String)
 
     var description: String {
         switch self {
         case .noDatabase(let path): "no database at \(path)"
+        case .destinationExists(let path): "\(path) already exists; give --force to replace it"
         }
     }
 }
@@ -21,7 +24,7 @@ enum ExitStatus: Int32 {
     case failure = 1
     /// No record has that id, or no row is at that index path.
     case notFound = 3
-    /// A record with that name already exists.
+    /// A record with that name already exists, or a backup's destination does (without `--force`).
     case conflict = 4
     /// The database stayed locked by another process for the whole busy timeout.
     case busy = 5
@@ -77,7 +80,10 @@ func explain(_ error: any Error) -> (String, ExitStatus) {
     case let error as MigrationError:
         return (error.description, .unusableDatabase)
     case let error as CommandFailure:
-        return (error.description, .unusableDatabase)
+        switch error {
+        case .noDatabase: return (error.description, .unusableDatabase)
+        case .destinationExists: return (error.description, .conflict)
+        }
     case let error as DatabaseError:
         return explain(error)
     default:
