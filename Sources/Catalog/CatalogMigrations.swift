@@ -1,14 +1,26 @@
 import SQLiteStore
 
-/// The catalog's schema: the `.sql` files of the package's `Migrations/` folder, embedded at build time.
+/// The catalog's schema: the `.sql` files of the package's `Migrations/` folder, embedded at build time,
+/// as the migration set ``identity``.
 public enum CatalogMigrations {
+    /// The catalog's set in `schema_migrations`: `catalog`.
+    public static let identity = "catalog"
+
     /// The migrations, in version order.
     public static let all: [Migration] = EmbeddedFiles.migrations.map { file in
         do { return try Migration(fileName: file.name, sql: file.text) } catch { fatalError("\(error)") }
     }
 
-    /// A migrator for ``all``.
-    public static var migrator: Migrator {
-        do { return try Migrator(migrations: all) } catch { fatalError("invalid embedded migrations: \(error)") }
+    /// The catalog's migration set: ``all`` under ``identity``.
+    public static var set: MigrationSet {
+        do { return try MigrationSet(identity: identity, migrations: all) } catch { fatalError("invalid embedded migrations: \(error)") }
+    }
+
+    /// A migrator for the catalog's set, then `additional` ones (an embedder's), in that order.
+    ///
+    /// - Throws: ``MigrationError/duplicateSet(_:)`` when an additional set is named ``identity`` or two
+    ///   share a name.
+    public static func migrator(with additional: [MigrationSet] = []) throws -> Migrator {
+        try Migrator(sets: [set] + additional)
     }
 }

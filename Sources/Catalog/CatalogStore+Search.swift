@@ -129,8 +129,8 @@ extension CatalogStore {
         let byNumber = schema.numberColumns.map { "\(table).\($0) = ?" }.joined(separator: " OR ")
         let numberOnly = scoped(
             SQLFragment(
-                "(\(byNumber)) AND instr(\(table).name_folded, ?) = 0",
-                StatementArguments(schema.numberColumns.map { _ in number }) + [term.folded]),
+                sql: "(\(byNumber)) AND instr(\(table).name_folded, ?) = 0",
+                arguments: StatementArguments(schema.numberColumns.map { _ in number }) + [term.folded]),
             scope: request.scope, alias: table)
         let numberIDs = try db.fetchAll(
             sql: "SELECT id FROM \(table) WHERE \(numberOnly.sql) LIMIT 1001", arguments: numberOnly.arguments
@@ -156,11 +156,11 @@ extension CatalogStore {
             ) { try $0.decode(Int64.self, at: 0) }
         }
         let ids = nameIDs + numberIDs
-        let placeholders = Array(repeating: "?", count: ids.count).joined(separator: ", ")
+        let idList = SQLFragment.list(ids)
         let records = try db.fetchAll(
-            sql: "SELECT \(Record.selection) FROM \(table) WHERE \(table).id IN (\(placeholders))"
+            sql: "SELECT \(Record.selection) FROM \(table) WHERE \(table).id IN \(idList.sql)"
                 + " ORDER BY \(request.orderClause(alias: table)) LIMIT ? OFFSET ?",
-            arguments: StatementArguments(ids) + [limit, offset]
+            arguments: idList.arguments + [limit, offset]
         ) { try Record(row: $0) }
         return SearchPage(query: plan.query, records: records, offset: offset, totalCount: total)
     }
@@ -172,7 +172,7 @@ extension CatalogStore {
         _ type: Record.Type, _ plan: SearchPlan, scope: ProductType?, wanted: Int, offset: Int, budget: Int, _ db: Database
     ) throws -> [Record]? {
         let table = Record.tableName
-        let scoped = scope.map { SQLFragment("WHERE type = ?", [$0]) } ?? SQLFragment("")
+        let scoped = scope.map { SQLFragment(sql: "WHERE type = ?", arguments: [$0]) } ?? SQLFragment(sql: "")
         let filter = plan.filterCondition(ofAllTermsOn: "s")
         // The subquery is a co-routine that yields index entries in order; the outer query has no
         // ORDER BY, so that it stops at the page (a sort would first read the whole budget).
@@ -196,10 +196,9 @@ extension CatalogStore {
         }
         guard keys.count == wanted, isOrdered else { return nil }
         let ids = keys.map(\.id)
-        let placeholders = Array(repeating: "?", count: ids.count).joined(separator: ", ")
+        let idList = SQLFragment.list(ids)
         let records = try db.fetchAll(
-            sql: "SELECT \(Record.selection) FROM \(table) WHERE id IN (\(placeholders))",
-            arguments: StatementArguments(ids)
+            sql: "SELECT \(Record.selection) FROM \(table) WHERE id IN \(idList.sql)", arguments: idList.arguments
         ) { try Record(row: $0) }
         let byID = Dictionary(uniqueKeysWithValues: records.map { ($0.id!, $0) })
         return ids.compactMap { byID[$0] }
@@ -286,7 +285,7 @@ extension CatalogStore {
 
     static func scoped(_ condition: SQLFragment, scope: ProductType?, alias: String) -> SQLFragment {
         guard let scope else { return condition }
-        return SQLFragment(joining: [condition, SQLFragment("\(alias).type = ?", [scope])], separator: " AND ")
+        return SQLFragment(joining: [condition, SQLFragment(sql: "\(alias).type = ?", arguments: [scope])], separator: " AND ")
     }
 
     static func count(_ plan: SearchPlan, scope: ProductType?, _ db: Database) throws -> Int {
@@ -303,7 +302,7 @@ extension CatalogStore {
             var total = try SearchQuery.gramCount(term.folded, scope: scope, table: counts, db)
             if plan.isNumeric(term), let number = term.number {
                 let extra = scoped(
-                    SQLFragment("(year_introduced = ? OR intro_price = ?) AND instr(name_folded, ?) = 0", [number, number, term.folded]),
+                    SQLFragment(sql: "(year_introduced = ? OR intro_price = ?) AND instr(name_folded, ?) = 0", arguments: [number, number, term.folded]),
                     scope: scope, alias: schema.table)
                 total += try db.scalar(Int.self, sql: "SELECT count(*) FROM \(schema.table) WHERE \(extra.sql)", arguments: extra.arguments) ?? 0
             }

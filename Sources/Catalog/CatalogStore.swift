@@ -10,25 +10,42 @@ import SQLiteStore
 /// ```
 ///
 /// Every write is one transaction: it happens whole or not at all.
+///
+/// A program that keeps its own tables in the same file passes its migrations as another set; they are
+/// applied after the catalog's and judged on their own (versions, checksums, "newer"):
+///
+/// ```swift
+/// let notes = try MigrationSet(identity: "com.example.notes", migrations: [
+///     Migration(version: 1, name: "create_note", sql: "CREATE TABLE note(id INTEGER PRIMARY KEY, text TEXT NOT NULL)"),
+/// ])
+/// let store = try CatalogStore(path: "/tmp/catalog.sqlite", migrationSets: [notes])
+/// ```
 public final class CatalogStore: Sendable {
     /// The connection.
     public let queue: DatabaseQueue
+
+    /// The catalog's migration set, then the additional ones this store was opened with.
+    public let migrator: Migrator
 
     /// Opens the catalog at `path`, creating and migrating it as needed.
     ///
     /// A read-only store is not migrated; it must already be at the current schema.
     ///
+    /// - Parameter migrationSets: other owners' migrations kept in the same file, applied after the
+    ///   catalog's, in this order.
     /// - Throws: ``DatabaseError`` when the file cannot be opened or is not a database, ``MigrationError``
-    ///   when another program made it, its schema is newer than this code or its migrations were changed;
-    ///   the file is not written to then.
-    public init(path: String, configuration: Configuration = Configuration()) throws {
+    ///   when another program made it, one of its migration sets is newer than this code or its
+    ///   migrations were changed (the file is not written to then), or two sets share an identity.
+    public init(path: String, configuration: Configuration = Configuration(), migrationSets: [MigrationSet] = []) throws {
+        let migrator = try CatalogMigrations.migrator(with: migrationSets)
         var configuration = configuration
         // Refuse another program's database, or a newer one, before the connection writes to it.
         let prepare = configuration.prepareDatabase
         configuration.prepareDatabase = { db in
             try prepare?(db)
-            try CatalogMigrations.migrator.validate(db)
+            try migrator.validate(db)
         }
+        self.migrator = migrator
         queue = try DatabaseQueue(path: path, configuration: configuration)
         try migrate()
     }
@@ -40,17 +57,16 @@ public final class CatalogStore: Sendable {
 
     /// Applies pending migrations (a read-only store is only checked).
     ///
-    /// - Returns: the migrations applied now.
+    /// - Returns: the records of the migrations applied now.
     @discardableResult
-    public func migrate() throws -> [Migration] {
-        let migrator = CatalogMigrations.migrator
-        return try queue.writeWithoutTransaction { db in
+    public func migrate() throws -> [AppliedMigration] {
+        try queue.writeWithoutTransaction { db in
             if queue.configuration.isReadonly {
-                let pending = try migrator.status(db).filter { $0.state != .applied }
+                let pending = try migrator.status(db).filter { $0.state == .pending || $0.state == .modified }
                 if let first = pending.first {
                     throw DatabaseError(
                         resultCode: .SQLITE_READONLY,
-                        message: "the database is read-only and its migration \(first.version) (\(first.name)) is \(first.state.rawValue)")
+                        message: "the database is read-only and its \(first.set) migration \(first.version) (\(first.name)) is \(first.state.rawValue)")
                 }
                 return []
             }

@@ -31,9 +31,9 @@ extension Phone {
     }
 
     /// Phones that match `text` under the search semantics of ``SearchQuery`` (name or maker).
-    public static func searchCondition(for text: String) -> SQLCondition? {
+    public static func searchCondition(for text: String) -> SQLFragment? {
         let condition = SearchQuery.sqlCondition(for: text, entity: .phones, tableAlias: tableName)
-        return SQLCondition(sql: condition.sql, arguments: condition.arguments)
+        return SQLFragment(sql: condition.sql, arguments: condition.arguments)
     }
 
     /// Lists phones sectioned by their sort field: by name's initial, by maker or by year; a maker or

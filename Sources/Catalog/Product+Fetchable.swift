@@ -28,9 +28,9 @@ extension Product {
     }
 
     /// Products that match `text` under the search semantics of ``SearchQuery``.
-    public static func searchCondition(for text: String) -> SQLCondition? {
+    public static func searchCondition(for text: String) -> SQLFragment? {
         let condition = SearchQuery.sqlCondition(for: text, entity: .products, tableAlias: tableName)
-        return SQLCondition(sql: condition.sql, arguments: condition.arguments)
+        return SQLFragment(sql: condition.sql, arguments: condition.arguments)
     }
 
     /// Lists products in sections by type, sorted within a section by the request's field (then id).

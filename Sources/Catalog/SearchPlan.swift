@@ -107,8 +107,8 @@ struct SearchPlan {
     /// The condition on a row of the entity's table, named `alias`, that holds exactly when the row
     /// matches the search.
     func condition(alias: String) -> SQLFragment {
-        if query.isEmpty { return SQLFragment("1") }
-        if matchesNothing { return SQLFragment("0") }
+        if query.isEmpty { return SQLFragment(sql: "1") }
+        if matchesNothing { return SQLFragment(sql: "0") }
         var parts: [SQLFragment] = []
         if let driver { parts.append(indexed(driver, alias: alias)) }
         parts += filters.map { filter($0, alias: alias) }
@@ -128,8 +128,8 @@ struct SearchPlan {
 
     /// The condition of all terms checked on the folded columns of `alias` (for scans in an index's order).
     func filterCondition(ofAllTermsOn alias: String) -> SQLFragment {
-        if query.isEmpty { return SQLFragment("1") }
-        if matchesNothing { return SQLFragment("0") }
+        if query.isEmpty { return SQLFragment(sql: "1") }
+        if matchesNothing { return SQLFragment(sql: "0") }
         return SQLFragment(joining: terms.map { filter($0, alias: alias) }, separator: " AND ")
     }
 
@@ -155,11 +155,11 @@ struct SearchPlan {
             if let scalar = Unicode.Scalar(value) {
                 next.append(scalar)
                 let upper = String(String.UnicodeScalarView(next))
-                return SQLFragment("suffix >= ? AND suffix < ?", [String(String.UnicodeScalarView(prefix)), upper])
+                return SQLFragment(sql: "suffix >= ? AND suffix < ?", arguments: [String(String.UnicodeScalarView(prefix)), upper])
             }
             // U+10FFFF has no successor: raise the scalar before it.
         }
-        return SQLFragment("suffix >= ?", [String(String.UnicodeScalarView(prefix))])
+        return SQLFragment(sql: "suffix >= ?", arguments: [String(String.UnicodeScalarView(prefix))])
     }
 
     /// Whether `needle` occurs in `haystack`, byte for byte.
@@ -177,12 +177,12 @@ struct SearchPlan {
         switch driver {
         case .fullText(let terms):
             return SQLFragment(
-                "\(alias).id IN (SELECT rowid FROM \(schema.fullTextTable) WHERE \(schema.fullTextTable) MATCH ?)",
-                [Self.fullTextPattern(terms)])
+                sql: "\(alias).id IN (SELECT rowid FROM \(schema.fullTextTable) WHERE \(schema.fullTextTable) MATCH ?)",
+                arguments: [Self.fullTextPattern(terms)])
         case .suffixes(let term):
             let table = schema.suffixesTable!
             let range = Self.suffixRange(term)
-            var text = SQLFragment("\(alias).id IN (SELECT id FROM \(table) WHERE \(range.sql))", range.arguments)
+            var text = SQLFragment(sql: "\(alias).id IN (SELECT id FROM \(table) WHERE \(range.sql))", arguments: range.arguments)
             if term.length > SearchSchema.suffixLength {
                 text = SQLFragment(joining: [text, filter(term, alias: alias, numbers: false)], separator: " AND ").parenthesized
             }
@@ -192,7 +192,7 @@ struct SearchPlan {
 
     private func filter(_ term: SearchTerm, alias: String, numbers: Bool = true) -> SQLFragment {
         let schema = entity.searchSchema
-        let parts = schema.textColumns.map { SQLFragment("instr(\(alias).\($0), ?) > 0", [term.folded]) }
+        let parts = schema.textColumns.map { SQLFragment(sql: "instr(\(alias).\($0), ?) > 0", arguments: [term.folded]) }
             + (numbers ? numberConditions(term, alias: alias) : [])
         return SQLFragment(joining: parts, separator: " OR ").parenthesized
     }
@@ -204,6 +204,6 @@ struct SearchPlan {
 
     private func numberConditions(_ term: SearchTerm, alias: String) -> [SQLFragment] {
         guard matchesNumbers, let number = term.number else { return [] }
-        return entity.searchSchema.numberColumns.map { SQLFragment("\(alias).\($0) = ?", [number]) }
+        return entity.searchSchema.numberColumns.map { SQLFragment(sql: "\(alias).\($0) = ?", arguments: [number]) }
     }
 }

@@ -28,6 +28,7 @@ extension CatalogCommand {
         @OptionGroup var store: StoreOptions
 
         private struct StatusJSON: Encodable {
+            let set: String
             let version: Int
             let name: String
             let state: String
@@ -43,13 +44,13 @@ extension CatalogCommand {
                     var configuration = Configuration()
                     configuration.isReadonly = true
                     let queue = try DatabaseQueue(path: path, configuration: configuration)
-                    let statuses = try queue.writeWithoutTransaction { db in try CatalogMigrations.migrator.status(db) }
+                    let statuses = try queue.writeWithoutTransaction { db in try CatalogMigrations.migrator().status(db) }
                     try printStatus(statuses)
                 } else {
                     let backup = noBackup ? nil : try backUpBeforeMigrating()
                     let catalog = try store.openStore()
                     let version = try catalog.queue.read { db in
-                        try CatalogMigrations.migrator.appliedMigrations(db).last?.version ?? 0
+                        try catalog.migrator.appliedMigrations(db).last { $0.set == CatalogMigrations.identity }?.version ?? 0
                     }
                     if store.json {
                         Terminal.print(try renderJSON(MigratedJSON(version: version, backup: backup)))
@@ -89,15 +90,15 @@ extension CatalogCommand {
             let formatter = ISO8601DateFormatter()
             if store.json {
                 Terminal.print(try renderJSON(statuses.map {
-                    StatusJSON(version: $0.version, name: $0.name, state: $0.state.rawValue,
+                    StatusJSON(set: $0.set, version: $0.version, name: $0.name, state: $0.state.rawValue,
                                appliedAt: $0.appliedAt.map(formatter.string(from:)))
                 }))
                 return
             }
-            var table = TextTable(rightAligned: [0])
-            table.append(["VERSION", "NAME", "STATE", "APPLIED AT"])
+            var table = TextTable(rightAligned: [1])
+            table.append(["SET", "VERSION", "NAME", "STATE", "APPLIED AT"])
             for status in statuses {
-                table.append([String(status.version), status.name, status.state.rawValue,
+                table.append([status.set, String(status.version), status.name, status.state.rawValue,
                               status.appliedAt.map(formatter.string(from:)) ?? ""])
             }
             Terminal.print(table.render())

@@ -24,7 +24,7 @@ struct FetchQuery: Sendable, Hashable {
     /// Arguments of ``source``.
     var sourceArguments: StatementArguments
     /// `WHERE` this, on ``source``.
-    var condition: SQLCondition
+    var condition: SQLFragment
     /// The section term (first in the order), nil for one unnamed section.
     var section: OrderTerm?
     /// An expression naming a section (aggregated with `min`), when not the section expression itself.
@@ -44,7 +44,7 @@ struct FetchQuery: Sendable, Hashable {
             return column
         }
 
-        var conditions: [SQLCondition] = []
+        var conditions: [SQLFragment] = []
         if let predicate = request.predicate {
             conditions.append(try PredicateTranslation.condition(for: predicate))
         }
@@ -54,7 +54,7 @@ struct FetchQuery: Sendable, Hashable {
             guard let search = Entity.searchCondition(for: text) else { throw FetchError.searchNotSupported(Entity.tableName) }
             conditions.append(search)
         }
-        let filter = conditions.isEmpty ? SQLCondition.alwaysTrue : conditions.dropFirst().reduce(conditions[0], &&)
+        let filter = conditions.isEmpty ? SQLFragment.alwaysTrue : conditions.dropFirst().reduce(conditions[0], &&)
 
         rowOrder = try request.sortDescriptors.map { descriptor in
             guard let keyPath = descriptor.keyPath else {
@@ -87,24 +87,24 @@ struct FetchQuery: Sendable, Hashable {
 
     /// `SELECT key, count(*) FROM … GROUP BY key ORDER BY key`: one row per section, in order.
     /// Without sections: one row, `NULL, count(*)`.
-    var sectionsQuery: SQLCondition {
+    var sectionsQuery: SQLFragment {
         guard let section else {
-            return SQLCondition(
+            return SQLFragment(
                 sql: "SELECT NULL, count(*) FROM \(source) WHERE \(condition.sql)",
                 arguments: sourceArguments + condition.arguments)
         }
-        return SQLCondition(
+        return SQLFragment(
             sql: "SELECT \(section.expression), count(*) FROM \(source) WHERE \(condition.sql) "
                 + "GROUP BY \(section.expression) ORDER BY \(section.sql)",
             arguments: sourceArguments + condition.arguments)
     }
 
     /// The condition that keeps the rows of the section whose key is `key`.
-    func sectionCondition(_ key: DatabaseValue) -> SQLCondition {
+    func sectionCondition(_ key: DatabaseValue) -> SQLFragment {
         guard let section else { return .alwaysTrue }
         return key.isNull
-            ? SQLCondition(sql: "\(section.expression) IS NULL")
-            : SQLCondition(sql: "\(section.expression) = ?", arguments: [key])
+            ? SQLFragment(sql: "\(section.expression) IS NULL")
+            : SQLFragment(sql: "\(section.expression) = ?", arguments: [key])
     }
 
     /// The sort key columns read with each row id: the row order's expressions (the id last).
@@ -113,45 +113,43 @@ struct FetchQuery: Sendable, Hashable {
     /// Rows of one section in order, `LIMIT limit OFFSET offset`, after the row with sort key `after`
     /// (keyset pagination) when given: the entity's selection (if asked), then the sort key, whose last
     /// column is the id.
-    func rowsQuery(section key: DatabaseValue, after: [DatabaseValue]?, limit: Int, offset: Int, withEntities: Bool) -> SQLCondition {
+    func rowsQuery(section key: DatabaseValue, after: [DatabaseValue]?, limit: Int, offset: Int, withEntities: Bool) -> SQLFragment {
         var filter = condition && sectionCondition(key)
         if let after { filter = filter && keyset(after: after) }
         let order = ((section.map { [$0] } ?? []) + rowOrder).map(\.sql).joined(separator: ", ")
         // The entity's columns first, as `init(row:)` reads them from column 0; the sort key last.
         let columns = (withEntities ? selection + ", " : "") + sortKeySelection
-        return SQLCondition(
+        return SQLFragment(
             sql: "SELECT \(columns) FROM \(source) WHERE \(filter.sql) ORDER BY \(order) LIMIT ? OFFSET ?",
             arguments: sourceArguments + filter.arguments + [limit, offset])
     }
 
     /// Every row of the result in order, sections first: the entity's selection. How a request without
     /// a batch size is read at once.
-    var allRowsQuery: SQLCondition {
+    var allRowsQuery: SQLFragment {
         let order = ((section.map { [$0] } ?? []) + rowOrder).map(\.sql).joined(separator: ", ")
-        return SQLCondition(
+        return SQLFragment(
             sql: "SELECT \(selection) FROM \(source) WHERE \(condition.sql) ORDER BY \(order)",
             arguments: sourceArguments + condition.arguments)
     }
 
     /// `SELECT <selection> FROM table WHERE id IN (…)`.
-    func entitiesQuery(ids: [Int64]) -> SQLCondition {
-        SQLCondition(
-            sql: "SELECT \(selection) FROM \(tableName) WHERE \(idColumn) IN (\(ids.map { _ in "?" }.joined(separator: ",")))",
-            arguments: StatementArguments(values: ids.map { .integer($0) }))
+    func entitiesQuery(ids: [Int64]) -> SQLFragment {
+        SQLFragment(sql: "SELECT \(selection) FROM \(tableName) WHERE \(idColumn) IN ") + .list(ids)
     }
 
     /// The section key and sort key of the row with this id, if it is in the result.
-    func placeQuery(id: Int64) -> SQLCondition {
-        let filter = condition && SQLCondition(sql: "\(idColumn) = ?", arguments: [id])
-        return SQLCondition(
+    func placeQuery(id: Int64) -> SQLFragment {
+        let filter = condition && SQLFragment(sql: "\(idColumn) = ?", arguments: [id])
+        return SQLFragment(
             sql: "SELECT \(section?.expression ?? "NULL"), \(sortKeySelection) FROM \(source) WHERE \(filter.sql)",
             arguments: sourceArguments + filter.arguments)
     }
 
     /// The number of rows of a section placed before the row with sort key `key`.
-    func countBeforeQuery(section sectionKey: DatabaseValue, key: [DatabaseValue]) -> SQLCondition {
+    func countBeforeQuery(section sectionKey: DatabaseValue, key: [DatabaseValue]) -> SQLFragment {
         let filter = condition && sectionCondition(sectionKey) && keyset(before: key)
-        return SQLCondition(sql: "SELECT count(*) FROM \(source) WHERE \(filter.sql)", arguments: sourceArguments + filter.arguments)
+        return SQLFragment(sql: "SELECT count(*) FROM \(source) WHERE \(filter.sql)", arguments: sourceArguments + filter.arguments)
     }
 
     // MARK: - Keyset conditions
@@ -161,34 +159,34 @@ struct FetchQuery: Sendable, Hashable {
     /// `(t1 after v1) OR (t1 IS v1 AND t2 after v2) OR …`, plus a redundant bound on the first term so
     /// that SQLite seeks in the index instead of scanning from the section's start. NULL sorts first
     /// ascending and last descending, as in SQLite's ORDER BY.
-    func keyset(after key: [DatabaseValue]) -> SQLCondition { keyset(key, after: true) }
+    func keyset(after key: [DatabaseValue]) -> SQLFragment { keyset(key, after: true) }
 
     /// Rows before the row with sort key `key` in the row order.
-    func keyset(before key: [DatabaseValue]) -> SQLCondition { keyset(key, after: false) }
+    func keyset(before key: [DatabaseValue]) -> SQLFragment { keyset(key, after: false) }
 
-    private func keyset(_ key: [DatabaseValue], after: Bool) -> SQLCondition {
+    private func keyset(_ key: [DatabaseValue], after: Bool) -> SQLFragment {
         precondition(key.count == rowOrder.count, "a sort key has one value per order term")
-        var alternatives: [SQLCondition] = []
-        var equalities: [SQLCondition] = []
+        var alternatives: [SQLFragment] = []
+        var equalities: [SQLFragment] = []
         for (term, value) in zip(rowOrder, key) {
             // Whether later rows have greater values of this term (NULL being the least).
             let greater = term.isDescending != after
-            let strict: SQLCondition? = switch (greater, value.isNull) {
-            case (true, true): SQLCondition(sql: "\(term.expression) IS NOT NULL")
-            case (true, false): SQLCondition(sql: "\(term.expression) > ?", arguments: [value])
+            let strict: SQLFragment? = switch (greater, value.isNull) {
+            case (true, true): SQLFragment(sql: "\(term.expression) IS NOT NULL")
+            case (true, false): SQLFragment(sql: "\(term.expression) > ?", arguments: [value])
             case (false, true): nil
-            case (false, false): SQLCondition(sql: "(\(term.expression) < ? OR \(term.expression) IS NULL)", arguments: [value])
+            case (false, false): SQLFragment(sql: "(\(term.expression) < ? OR \(term.expression) IS NULL)", arguments: [value])
             }
-            if let strict { alternatives.append(SQLCondition.join(equalities + [strict], separator: " AND ")) }
-            equalities.append(SQLCondition(sql: "\(term.expression) IS ?", arguments: [value]))
+            if let strict { alternatives.append(SQLFragment(joining: equalities + [strict], separator: " AND ")) }
+            equalities.append(SQLFragment(sql: "\(term.expression) IS ?", arguments: [value]))
         }
-        guard !alternatives.isEmpty else { return SQLCondition(sql: "0") }
-        var result = SQLCondition.join(alternatives.map { SQLCondition(sql: "(\($0.sql))", arguments: $0.arguments) }, separator: " OR ")
+        guard !alternatives.isEmpty else { return SQLFragment(sql: "0") }
+        var result = SQLFragment(joining: alternatives.map { SQLFragment(sql: "(\($0.sql))", arguments: $0.arguments) }, separator: " OR ")
         if let first = rowOrder.first, let value = key.first, !value.isNull {
             // Later rows are >= the first value, or (going down) <= it or NULL, since NULL is the least.
             let bound = first.isDescending != after
-                ? SQLCondition(sql: "\(first.expression) >= ?", arguments: [value])
-                : SQLCondition(sql: "(\(first.expression) <= ? OR \(first.expression) IS NULL)", arguments: [value])
+                ? SQLFragment(sql: "\(first.expression) >= ?", arguments: [value])
+                : SQLFragment(sql: "(\(first.expression) <= ? OR \(first.expression) IS NULL)", arguments: [value])
             result = bound && result
         }
         return result
@@ -204,11 +202,9 @@ extension FetchQuery {
 
     /// For each of `ids` that is in the result: its id, section key, then sort key (the row order's
     /// expressions, the id last).
-    func placementsQuery(ids: [Int64]) -> SQLCondition {
-        let filter = condition && SQLCondition(
-            sql: "\(idColumn) IN (\(ids.map { _ in "?" }.joined(separator: ",")))",
-            arguments: StatementArguments(values: ids.map { .integer($0) }))
-        return SQLCondition(
+    func placementsQuery(ids: [Int64]) -> SQLFragment {
+        let filter = condition && (SQLFragment(sql: "\(idColumn) IN ") + .list(ids))
+        return SQLFragment(
             sql: "SELECT \(idColumn), \(section?.expression ?? "NULL"), \(sortKeySelection) "
                 + "FROM \(source) WHERE \(filter.sql)",
             arguments: sourceArguments + filter.arguments)

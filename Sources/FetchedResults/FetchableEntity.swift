@@ -35,7 +35,7 @@ public protocol FetchableEntity: Sendable {
     /// The condition that selects the entities matching a search text, or nil when the entity cannot be
     /// searched (the default); then a request with a search text fails with
     /// ``FetchError/searchNotSupported(_:)``.
-    static func searchCondition(for text: String) -> SQLCondition?
+    static func searchCondition(for text: String) -> SQLFragment?
     /// Reads an entity from a row of `SELECT <selection> FROM <tableName>`.
     init(row: Row) throws
     /// The entity's row id; nil for an entity that was never saved.
@@ -53,5 +53,5 @@ extension FetchableEntity {
         }
     }
 
-    public static func searchCondition(for text: String) -> SQLCondition? { nil }
+    public static func searchCondition(for text: String) -> SQLFragment? { nil }
 }

@@ -7,14 +7,14 @@ import SQLiteStore
 // MARK: - Leaves: key paths, variables, values, nil
 
 extension PredicateExpressions.KeyPath: SQLPredicateExpression {
-    func sql(in translation: inout PredicateTranslation) throws -> SQLCondition {
+    func sql(in translation: inout PredicateTranslation) throws -> SQLFragment {
         guard let variable = root as? any VariableExpression, variable.variableKey == translation.root else {
             throw FetchError.unmappedKeyPath(String(describing: keyPath))
         }
         guard let column = translation.column(keyPath) else {
             throw FetchError.unmappedKeyPath(String(describing: keyPath))
         }
-        return SQLCondition(sql: column.name)
+        return SQLFragment(sql: column.name)
     }
 }
 
@@ -28,7 +28,7 @@ extension PredicateExpressions.Variable: VariableExpression {
 }
 
 extension PredicateExpressions.Variable: SQLPredicateExpression {
-    func sql(in translation: inout PredicateTranslation) throws -> SQLCondition {
+    func sql(in translation: inout PredicateTranslation) throws -> SQLFragment {
         // The root variable alone (`$0 == other`) is a whole entity: no SQL value.
         guard let bound = translation.variables[key] else { throw FetchError.unsupportedPredicate("Variable") }
         return bound
@@ -45,8 +45,8 @@ extension PredicateExpressions.Value: CapturedValueExpression {
 }
 
 extension PredicateExpressions.Value: SQLPredicateExpression {
-    func sql(in translation: inout PredicateTranslation) throws -> SQLCondition {
-        SQLCondition(sql: "?", arguments: StatementArguments(values: [try Self.databaseValue(value)]))
+    func sql(in translation: inout PredicateTranslation) throws -> SQLFragment {
+        SQLFragment(sql: "?", arguments: StatementArguments(values: [try Self.databaseValue(value)]))
     }
 
     /// The value to bind for a captured Swift value.
@@ -59,34 +59,34 @@ extension PredicateExpressions.Value: SQLPredicateExpression {
 }
 
 extension PredicateExpressions.NilLiteral: SQLPredicateExpression {
-    func sql(in translation: inout PredicateTranslation) throws -> SQLCondition { SQLCondition(sql: "NULL") }
+    func sql(in translation: inout PredicateTranslation) throws -> SQLFragment { SQLFragment(sql: "NULL") }
 }
 
 // MARK: - Logic
 
 extension PredicateExpressions.Conjunction: SQLPredicateExpression {
-    func sql(in translation: inout PredicateTranslation) throws -> SQLCondition {
+    func sql(in translation: inout PredicateTranslation) throws -> SQLFragment {
         try binary(translation: &translation, lhs, "AND", rhs)
     }
 }
 
 extension PredicateExpressions.Disjunction: SQLPredicateExpression {
-    func sql(in translation: inout PredicateTranslation) throws -> SQLCondition {
+    func sql(in translation: inout PredicateTranslation) throws -> SQLFragment {
         try binary(translation: &translation, lhs, "OR", rhs)
     }
 }
 
 extension PredicateExpressions.Negation: SQLPredicateExpression {
-    func sql(in translation: inout PredicateTranslation) throws -> SQLCondition {
+    func sql(in translation: inout PredicateTranslation) throws -> SQLFragment {
         let operand = try translation.translate(wrapped)
-        return SQLCondition(sql: "(NOT \(operand.sql))", arguments: operand.arguments)
+        return SQLFragment(sql: "(NOT \(operand.sql))", arguments: operand.arguments)
     }
 }
 
 extension PredicateExpressions.Conditional: SQLPredicateExpression {
-    func sql(in translation: inout PredicateTranslation) throws -> SQLCondition {
+    func sql(in translation: inout PredicateTranslation) throws -> SQLFragment {
         let parts = [try translation.translate(test), try translation.translate(trueBranch), try translation.translate(falseBranch)]
-        return SQLCondition(
+        return SQLFragment(
             sql: "(CASE WHEN \(parts[0].sql) THEN \(parts[1].sql) ELSE \(parts[2].sql) END)",
             arguments: parts[0].arguments + parts[1].arguments + parts[2].arguments)
     }
@@ -95,20 +95,20 @@ extension PredicateExpressions.Conditional: SQLPredicateExpression {
 // MARK: - Comparisons
 
 extension PredicateExpressions.Equal: SQLPredicateExpression {
-    func sql(in translation: inout PredicateTranslation) throws -> SQLCondition {
+    func sql(in translation: inout PredicateTranslation) throws -> SQLFragment {
         // `IS` compares NULL with NULL as true, as Swift compares nil with nil, and is never NULL.
         try binary(translation: &translation, lhs, "IS", rhs)
     }
 }
 
 extension PredicateExpressions.NotEqual: SQLPredicateExpression {
-    func sql(in translation: inout PredicateTranslation) throws -> SQLCondition {
+    func sql(in translation: inout PredicateTranslation) throws -> SQLFragment {
         try binary(translation: &translation, lhs, "IS NOT", rhs)
     }
 }
 
 extension PredicateExpressions.Comparison: SQLPredicateExpression {
-    func sql(in translation: inout PredicateTranslation) throws -> SQLCondition {
+    func sql(in translation: inout PredicateTranslation) throws -> SQLFragment {
         let symbol = switch op {
         case .lessThan: "<"
         case .lessThanOrEqual: "<="
@@ -122,7 +122,7 @@ extension PredicateExpressions.Comparison: SQLPredicateExpression {
 // MARK: - Arithmetic
 
 extension PredicateExpressions.Arithmetic: SQLPredicateExpression {
-    func sql(in translation: inout PredicateTranslation) throws -> SQLCondition {
+    func sql(in translation: inout PredicateTranslation) throws -> SQLFragment {
         let symbol = switch op {
         case .add: "+"
         case .subtract: "-"
@@ -133,51 +133,51 @@ extension PredicateExpressions.Arithmetic: SQLPredicateExpression {
 }
 
 extension PredicateExpressions.FloatDivision: SQLPredicateExpression {
-    func sql(in translation: inout PredicateTranslation) throws -> SQLCondition {
+    func sql(in translation: inout PredicateTranslation) throws -> SQLFragment {
         try binary(translation: &translation, lhs, "/", rhs)
     }
 }
 
 extension PredicateExpressions.IntDivision: SQLPredicateExpression {
-    func sql(in translation: inout PredicateTranslation) throws -> SQLCondition {
+    func sql(in translation: inout PredicateTranslation) throws -> SQLFragment {
         // SQLite's integer division truncates toward zero, as Swift's does.
         try binary(translation: &translation, lhs, "/", rhs)
     }
 }
 
 extension PredicateExpressions.IntRemainder: SQLPredicateExpression {
-    func sql(in translation: inout PredicateTranslation) throws -> SQLCondition {
+    func sql(in translation: inout PredicateTranslation) throws -> SQLFragment {
         // SQLite's `%` takes the dividend's sign, as Swift's `%` does.
         try binary(translation: &translation, lhs, "%", rhs)
     }
 }
 
 extension PredicateExpressions.UnaryMinus: SQLPredicateExpression {
-    func sql(in translation: inout PredicateTranslation) throws -> SQLCondition {
+    func sql(in translation: inout PredicateTranslation) throws -> SQLFragment {
         let operand = try translation.translate(wrapped)
-        return SQLCondition(sql: "(- \(operand.sql))", arguments: operand.arguments)
+        return SQLFragment(sql: "(- \(operand.sql))", arguments: operand.arguments)
     }
 }
 
 // MARK: - Optionals
 
 extension PredicateExpressions.OptionalFlatMap: SQLPredicateExpression {
-    func sql(in translation: inout PredicateTranslation) throws -> SQLCondition {
+    func sql(in translation: inout PredicateTranslation) throws -> SQLFragment {
         // `wrapped.flatMap { v in transform }`: NULL when wrapped is NULL, else transform with v = wrapped.
         let value = try translation.translate(wrapped)
         translation.variables[variable.key] = value
         defer { translation.variables[variable.key] = nil }
         let body = try translation.translate(transform)
-        return SQLCondition(
+        return SQLFragment(
             sql: "(CASE WHEN \(value.sql) IS NULL THEN NULL ELSE \(body.sql) END)",
             arguments: value.arguments + body.arguments)
     }
 }
 
 extension PredicateExpressions.NilCoalesce: SQLPredicateExpression {
-    func sql(in translation: inout PredicateTranslation) throws -> SQLCondition {
+    func sql(in translation: inout PredicateTranslation) throws -> SQLFragment {
         let parts = [try translation.translate(lhs), try translation.translate(rhs)]
-        return SQLCondition(sql: "coalesce(\(parts[0].sql), \(parts[1].sql))", arguments: parts[0].arguments + parts[1].arguments)
+        return SQLFragment(sql: "coalesce(\(parts[0].sql), \(parts[1].sql))", arguments: parts[0].arguments + parts[1].arguments)
     }
 }
 
@@ -185,24 +185,24 @@ extension PredicateExpressions.NilCoalesce: SQLPredicateExpression {
 
 extension PredicateExpressions.CollectionContainsCollection: SQLPredicateExpression
 where Base.Output == String, Other.Output == String {
-    func sql(in translation: inout PredicateTranslation) throws -> SQLCondition {
+    func sql(in translation: inout PredicateTranslation) throws -> SQLFragment {
         // Case-sensitive, as Swift's `contains`; `instr` of an empty string is 1, as "" is contained.
         let parts = [try translation.translate(base), try translation.translate(other)]
-        return SQLCondition(sql: "(instr(\(parts[0].sql), \(parts[1].sql)) > 0)", arguments: parts[0].arguments + parts[1].arguments)
+        return SQLFragment(sql: "(instr(\(parts[0].sql), \(parts[1].sql)) > 0)", arguments: parts[0].arguments + parts[1].arguments)
     }
 }
 
 extension PredicateExpressions.SequenceStartsWith: SQLPredicateExpression
 where Base.Output == String, Prefix.Output == String {
-    func sql(in translation: inout PredicateTranslation) throws -> SQLCondition {
+    func sql(in translation: inout PredicateTranslation) throws -> SQLFragment {
         // The first occurrence is at 1 exactly when the text starts with the prefix (and "" starts all).
         let parts = [try translation.translate(base), try translation.translate(prefix)]
-        return SQLCondition(sql: "(instr(\(parts[0].sql), \(parts[1].sql)) = 1)", arguments: parts[0].arguments + parts[1].arguments)
+        return SQLFragment(sql: "(instr(\(parts[0].sql), \(parts[1].sql)) = 1)", arguments: parts[0].arguments + parts[1].arguments)
     }
 }
 
 extension PredicateExpressions.SequenceContains: SQLPredicateExpression {
-    func sql(in translation: inout PredicateTranslation) throws -> SQLCondition {
+    func sql(in translation: inout PredicateTranslation) throws -> SQLFragment {
         // Only a captured collection: `ids.contains($0.id)` becomes `id IN (?, ?, …)`.
         guard let captured = sequence as? any CapturedValueExpression, let values = captured.capturedValue as? any Sequence else {
             throw FetchError.unsupportedPredicate("SequenceContains (on anything but a captured collection)")
@@ -221,8 +221,8 @@ extension PredicateExpressions.SequenceContains: SQLPredicateExpression {
             parts.append("coalesce(\(item.sql) IN (\(nonNull.map { _ in "?" }.joined(separator: ", "))), 0)")
             arguments += item.arguments + StatementArguments(values: nonNull)
         }
-        if parts.isEmpty { return SQLCondition(sql: "0") }
-        return SQLCondition(sql: "(" + parts.joined(separator: " OR ") + ")", arguments: arguments)
+        if parts.isEmpty { return SQLFragment(sql: "0") }
+        return SQLFragment(sql: "(" + parts.joined(separator: " OR ") + ")", arguments: arguments)
     }
 
     private static func elements<S: Sequence>(of sequence: S) -> [Any] { sequence.map { $0 } }
@@ -231,8 +231,8 @@ extension PredicateExpressions.SequenceContains: SQLPredicateExpression {
 // MARK: - Helpers
 
 /// `(lhs op rhs)`, with both sides translated.
-private func binary(translation: inout PredicateTranslation, _ lhs: Any, _ symbol: String, _ rhs: Any) throws -> SQLCondition {
+private func binary(translation: inout PredicateTranslation, _ lhs: Any, _ symbol: String, _ rhs: Any) throws -> SQLFragment {
     let left = try translation.translate(lhs)
     let right = try translation.translate(rhs)
-    return SQLCondition(sql: "(\(left.sql) \(symbol) \(right.sql))", arguments: left.arguments + right.arguments)
+    return SQLFragment(sql: "(\(left.sql) \(symbol) \(right.sql))", arguments: left.arguments + right.arguments)
 }

@@ -19,12 +19,12 @@ struct PredicateTranslation {
     /// The predicate's input: a key path on it is a column.
     let root: PredicateExpressions.VariableID
     /// Variables bound by `flatMap` closures, to the SQL of their (non-nil) value.
-    var variables: [PredicateExpressions.VariableID: SQLCondition] = [:]
+    var variables: [PredicateExpressions.VariableID: SQLFragment] = [:]
 
     /// The condition of `predicate` for `Entity`.
     ///
     /// - Throws: ``FetchError/unsupportedPredicate(_:)`` or ``FetchError/unmappedKeyPath(_:)``.
-    static func condition<Entity: FetchableEntity>(for predicate: Predicate<Entity>) throws -> SQLCondition {
+    static func condition<Entity: FetchableEntity>(for predicate: Predicate<Entity>) throws -> SQLFragment {
         var translation = PredicateTranslation(
             column: { keyPath in (keyPath as? PartialKeyPath<Entity>).flatMap(Entity.column(for:)) },
             root: predicate.variable.key)
@@ -32,7 +32,7 @@ struct PredicateTranslation {
     }
 
     /// The SQL of one expression node.
-    mutating func translate(_ expression: Any) throws -> SQLCondition {
+    mutating func translate(_ expression: Any) throws -> SQLFragment {
         guard let expression = expression as? any SQLPredicateExpression else {
             throw FetchError.unsupportedPredicate(Self.constructName(of: expression))
         }
@@ -49,5 +49,5 @@ struct PredicateTranslation {
 /// A `PredicateExpressions` node with an SQL translation.
 protocol SQLPredicateExpression {
     /// The node's SQL, translating its children with `translation`.
-    func sql(in translation: inout PredicateTranslation) throws -> SQLCondition
+    func sql(in translation: inout PredicateTranslation) throws -> SQLFragment
 }

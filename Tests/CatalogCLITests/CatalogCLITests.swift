@@ -181,7 +181,7 @@ struct CatalogCLITests {
     @Test func migrateReportsStatus() throws {
         #expect(try catalog("migrate").output.contains("schema version"))
         let status = try catalog("migrate", "--status")
-        #expect(status.output.hasPrefix("VERSION  NAME"))
+        #expect(status.output.hasPrefix("SET      VERSION  NAME"))
         #expect(status.output.contains("applied"))
     }
 

@@ -30,7 +30,7 @@ struct CatalogStoreTests {
     }
 
     @Test func embeddedMigrationsApply() throws {
-        let versions = try store.queue.read { db in try CatalogMigrations.migrator.appliedMigrations(db).map(\.version) }
+        let versions = try store.queue.read { db in try store.migrator.appliedMigrations(db).map(\.version) }
         #expect(versions == CatalogMigrations.all.map(\.version))
         #expect(!versions.isEmpty)
     }

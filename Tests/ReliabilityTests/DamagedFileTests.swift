@@ -20,7 +20,7 @@ struct DamagedFileTests {
             switch self {
             case .notSQLite: "the file is not an SQLite database (SQLITE_NOTADB)"
             case .truncatedToHalf, .truncatedHeader: "the database file is damaged"
-            case .newerSchema: "the database is at schema version 9999, newer than this program knows"
+            case .newerSchema: "the database is at catalog schema version 9999, newer than this program knows"
             case .anotherProgramsDatabase: "the database was made by another program: it has tables (notes) but no schema_migrations table"
             }
         }
@@ -48,7 +48,7 @@ struct DamagedFileTests {
         try store.seed([SeedFile.products(SyntheticCatalog.products(count: 2_000, seed: 2))])
         if damage == .newerSchema {
             try store.queue.writeWithoutTransaction { db in
-                try db.execute(sql: "INSERT INTO schema_migrations VALUES (9999, 'future', '0', 0)")
+                try db.execute(sql: "INSERT INTO schema_migrations(migration_set, version, name, checksum, applied_at) VALUES ('catalog', 9999, 'future', '0', 0)")
             }
         }
         try store.queue.close()

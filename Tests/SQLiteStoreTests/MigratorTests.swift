@@ -17,9 +17,11 @@ struct MigratorTests {
     static let two = Migration(version: 2, name: "create_b", sql: "CREATE TABLE b(id INTEGER PRIMARY KEY); INSERT INTO b VALUES (1);")
     static let three = Migration(version: 10, name: "add_column", sql: "ALTER TABLE a ADD COLUMN name TEXT;")
 
-    private func migrate(_ migrations: [Migration], upTo version: Int? = nil) throws -> [Migration] {
+    private func migrate(_ migrations: [Migration], upTo version: Int? = nil) throws -> [AppliedMigration] {
         let migrator = try Migrator(migrations: migrations)
-        return try queue.writeWithoutTransaction { db in try migrator.migrate(db, upTo: version) }
+        return try queue.writeWithoutTransaction { db in
+            try migrator.migrate(db, upTo: version.map { [Migrator.defaultSetIdentity: $0] } ?? [:])
+        }
     }
 
     private func tables() throws -> [String] {
@@ -51,7 +53,7 @@ struct MigratorTests {
         #expect {
             try migrate([changed, Self.two])
         } throws: { error in
-            guard case MigrationError.checksumMismatch(let version, _, _, _) = error else { return false }
+            guard case MigrationError.checksumMismatch(_, let version, _, _, _) = error else { return false }
             return version == 1
         }
         #expect(try tables() == ["a", "schema_migrations"])
@@ -60,12 +62,12 @@ struct MigratorTests {
     @Test func aFailingMigrationRollsBackWhole() throws {
         let broken = Migration(version: 2, name: "broken", sql: "CREATE TABLE b(id); INSERT INTO missing VALUES (1);")
         let error = try #require(throws: MigrationError.self) { try migrate([Self.one, broken, Self.three]) }
-        guard case .migrationFailed(let version, _, let underlying) = error else {
+        guard case .migrationFailed(_, let version, _, let underlying) = error else {
             Issue.record("unexpected \(error)")
             return
         }
         #expect(version == 2)
-        #expect(underlying.resultCode == .SQLITE_ERROR)
+        #expect((underlying as? DatabaseError)?.resultCode == .SQLITE_ERROR)
         #expect(error.description.contains("no such table: missing"))
         #expect(try tables() == ["a", "schema_migrations"])
         #expect(try appliedVersions() == [1])
@@ -74,7 +76,7 @@ struct MigratorTests {
     @Test func refusesADatabaseNewerThanTheCode() throws {
         _ = try migrate([Self.one, Self.two])
         let error = try #require(throws: MigrationError.self) { try migrate([Self.one]) }
-        guard case .databaseIsNewer(let databaseVersion, let knownVersion) = error else {
+        guard case .databaseIsNewer(_, let databaseVersion, let knownVersion) = error else {
             Issue.record("unexpected \(error)")
             return
         }
@@ -107,7 +109,7 @@ struct MigratorTests {
     @Test func checksumDependsOnTheSQL() {
         #expect(Self.one.checksum.count == 16)
         #expect(Self.one.checksum != Self.two.checksum)
-        #expect(Self.one.checksum == Migration(version: 1, name: "other", sql: Self.one.sql).checksum)
+        #expect(Self.one.checksum == Migration(version: 1, name: "other", sql: "CREATE TABLE a(id INTEGER PRIMARY KEY);").checksum)
     }
 
     @Test func concurrentMigratorsApplyEachMigrationOnce() async throws {

@@ -8,11 +8,12 @@ public final class RunningProcess {
     private let errors = Pipe()
     private var buffer = Data()
 
-    /// Starts `product` with `arguments`; `HOME` and `XDG_DATA_HOME` point under `home` when given.
-    public init(_ product: String, _ arguments: [String], home: String? = nil) throws {
+    /// Starts `product` with `arguments`; `HOME` and `XDG_DATA_HOME` point under `home` when given, and
+    /// `environment` is added to this process's.
+    public init(_ product: String, _ arguments: [String], home: String? = nil, environment: [String: String] = [:]) throws {
         process.executableURL = ProcessRunner.productsDirectory.appendingPathComponent(product)
         process.arguments = arguments
-        process.environment = ProcessRunner.environment(home: home)
+        process.environment = ProcessRunner.environment(home: home, adding: environment)
         process.standardOutput = output
         process.standardError = errors
         process.standardInput = FileHandle.nullDevice

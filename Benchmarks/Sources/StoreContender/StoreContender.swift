@@ -12,7 +12,7 @@ public struct StoreContender: Contender {
     public init() {}
 
     /// The SQL of the store's embedded migrations, in order: the schema every contender creates.
-    public static var migrations: [String] { CatalogMigrations.all.map(\.sql) }
+    public static var migrations: [String] { CatalogMigrations.all.compactMap(\.sql) }
 
     /// The store's folding of names and search terms (the one definition; the others must agree).
     public static func fold(_ text: String) -> String { TextFolding.fold(text) }

@@ -1,20 +1,57 @@
-/// One versioned schema change: the SQL of a file named `NNNN_description.sql`.
-public struct Migration: Sendable, Hashable {
-    /// The version: the file name's leading number. Migrations run in increasing version order.
-    public let version: Int
-    /// The description: the file name after the number, without its extension.
-    public let name: String
-    /// The SQL to run, possibly several statements.
-    public let sql: String
+/// One versioned schema change of a ``MigrationSet``: SQL (usually a file named
+/// `NNNN_description.sql`) or Swift code.
+///
+/// ```swift
+/// let createNotes = Migration(version: 1, name: "create_notes", sql: "CREATE TABLE note(id INTEGER PRIMARY KEY, text TEXT NOT NULL)")
+/// let fromFile = try Migration(fileName: "0002_index_notes.sql", sql: text)   // version 2
+/// let refold = Migration(version: 3, name: "refold_notes", revision: "1") { db in
+///     for (id, text) in try db.fetchAll(sql: "SELECT id, text FROM note", { (try $0.decode(Int64.self, at: 0), try $0.decode(String.self, at: 1)) }) {
+///         try db.execute(sql: "UPDATE note SET text = ? WHERE id = ?", arguments: [text.lowercased(), id])
+///     }
+/// }
+/// ```
+///
+/// A Swift migration runs inside the migration's transaction with its `Database`: whatever it writes is
+/// committed with the migration's record, or rolled back with it when it throws. The code cannot be
+/// fingerprinted, so its ``checksum`` is that of the `revision` string you give it: keep the revision
+/// while the step does the same thing, and change it only to make databases that applied the old
+/// step refuse to open (they report the migration as changed). To change what an applied step did,
+/// add a new migration instead.
+public struct Migration: Sendable {
+    /// What a migration runs.
+    public enum Body: Sendable {
+        /// SQL text, possibly several statements.
+        case sql(String)
+        /// Swift code run with the migration's `Database`, inside its transaction; `revision` stands for
+        /// the code in the ``Migration/checksum``.
+        case code(revision: String, apply: @Sendable (Database) throws -> Void)
+    }
 
-    /// Creates a migration.
+    /// The version within its set: migrations run in increasing version order.
+    public let version: Int
+    /// The description: for a file, its name after the number, without its extension.
+    public let name: String
+    /// What the migration runs.
+    public let body: Body
+
+    /// Creates an SQL migration.
     public init(version: Int, name: String, sql: String) {
         self.version = version
         self.name = name
-        self.sql = sql
+        self.body = .sql(sql)
     }
 
-    /// Creates a migration from a file's name and text.
+    /// Creates a Swift migration: `apply` runs with the migration's `Database`, inside its transaction.
+    ///
+    /// - Parameter revision: what ``checksum`` is computed from, in place of the code: an applied
+    ///   migration whose revision changed is refused like a changed SQL file.
+    public init(version: Int, name: String, revision: String, apply: @escaping @Sendable (Database) throws -> Void) {
+        self.version = version
+        self.name = name
+        self.body = .code(revision: revision, apply: apply)
+    }
+
+    /// Creates an SQL migration from a file's name and text.
     ///
     /// ```swift
     /// let migration = try Migration(fileName: "0001_create_products.sql", sql: text)  // version 1
@@ -32,13 +69,24 @@ public struct Migration: Sendable, Hashable {
         self.init(version: version, name: String(stem.dropFirst(digits.count + 1)), sql: sql)
     }
 
-    /// A fingerprint of ``sql``: 64-bit FNV-1a of its UTF-8 bytes, as 16 hexadecimal digits.
+    /// The SQL of an SQL migration; nil for a Swift one.
+    public var sql: String? {
+        guard case .sql(let sql) = body else { return nil }
+        return sql
+    }
+
+    /// A fingerprint of the SQL, or of a Swift migration's revision string: 64-bit FNV-1a of its UTF-8
+    /// bytes, as 16 hexadecimal digits.
     ///
-    /// It tells a changed migration file from the one that was applied; it is not a cryptographic hash
+    /// It tells a changed migration from the one that was applied; it is not a cryptographic hash
     /// (nothing here defends against someone forging a file on purpose).
     public var checksum: String {
+        let text = switch body {
+        case .sql(let sql): sql
+        case .code(let revision, _): revision
+        }
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in sql.utf8 {
+        for byte in text.utf8 {
             hash ^= UInt64(byte)
             hash &*= 0x0000_0100_0000_01b3
         }
@@ -50,5 +98,13 @@ public struct Migration: Sendable, Hashable {
     public var identifier: String {
         let number = String(version)
         return String(repeating: "0", count: max(0, 4 - number.count)) + number + "_" + name
+    }
+
+    /// Runs the migration on `db`, inside the caller's transaction.
+    func apply(_ db: Database) throws {
+        switch body {
+        case .sql(let sql): try db.execute(sql: sql)
+        case .code(_, let apply): try apply(db)
+        }
     }
 }

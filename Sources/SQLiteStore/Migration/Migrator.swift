@@ -1,94 +1,119 @@
 import Foundation
 
-/// Applies versioned SQL migrations in order, each in its own transaction, and records them.
+/// Applies the migrations of one or more ``MigrationSet``s in order, each in its own transaction, and
+/// records them.
 ///
 /// ```swift
-/// let migrator = try Migrator(migrations: [
-///     Migration(version: 1, name: "create_t", sql: "CREATE TABLE t(id INTEGER PRIMARY KEY, name TEXT)"),
+/// let migrator = try Migrator(sets: [
+///     MigrationSet(identity: "com.example.notes", migrations: [
+///         Migration(version: 1, name: "create_note", sql: "CREATE TABLE note(id INTEGER PRIMARY KEY, text TEXT)"),
+///     ]),
 /// ])
 /// try queue.writeWithoutTransaction { db in try migrator.migrate(db) }
 /// ```
 ///
-/// Applied migrations are recorded in `schema_migrations(version, name, checksum, applied_at)`. Before
-/// applying anything, the migrator refuses a database whose recorded migrations it does not know
-/// (``MigrationError/databaseIsNewer(databaseVersion:knownVersion:)``) or whose recorded checksum no
-/// longer matches the migration's SQL (``MigrationError/checksumMismatch(version:name:recorded:current:)``).
-/// A migration that fails is rolled back whole, and the ones before it stay applied.
+/// Applied migrations are recorded in `schema_migrations(migration_set, version, name, checksum,
+/// applied_at)`, one row per set and version. Before applying anything, the migrator refuses a database
+/// that has tables but no such record (``MigrationError/unrecognizedDatabase(tables:)``), one that holds
+/// migrations of one of its sets that the set does not know
+/// (``MigrationError/databaseIsNewer(set:databaseVersion:knownVersion:)``), or one whose recorded
+/// checksum no longer matches the migration
+/// (``MigrationError/checksumMismatch(set:version:name:recorded:current:)``). Each set is judged on its
+/// own: records of a set the migrator was not given belong to another program and are left alone.
+/// Sets are applied in the order given, each in version order; a migration that fails is rolled back
+/// whole, and the ones before it stay applied.
+///
+/// Databases whose `schema_migrations` predates sets (`version, name, checksum, applied_at`, as
+/// written before migration sets existed) are read as they are, their records belonging to the first
+/// set, and upgraded in place, in one transaction, the first time the migrator writes.
 ///
 /// Several processes may migrate one file at once: each migration runs in an IMMEDIATE transaction
-/// that first checks whether another process applied it meanwhile.
+/// that first checks whether another process applied it meanwhile. A database with nothing pending is
+/// checked in one read transaction and takes no write lock, so opening it never waits for a writer.
 public struct Migrator: Sendable {
-    /// The migrations, in version order.
-    public let migrations: [Migration]
+    /// The sets, in the order they are applied.
+    public let sets: [MigrationSet]
 
     /// The name of the table that records applied migrations.
     public static let tableName = "schema_migrations"
 
-    /// Creates a migrator.
+    /// The identity of the set made by ``init(migrations:)``.
+    public static let defaultSetIdentity = "main"
+
+    /// Creates a migrator for several sets, applied in this order.
     ///
-    /// - Throws: ``MigrationError/duplicateVersion(_:)`` when two migrations share a version.
-    public init(migrations: [Migration]) throws {
-        let sorted = migrations.sorted { $0.version < $1.version }
-        for (previous, next) in zip(sorted, sorted.dropFirst()) where previous.version == next.version {
-            throw MigrationError.duplicateVersion(next.version)
+    /// - Throws: ``MigrationError/duplicateSet(_:)`` when two sets share an identity.
+    public init(sets: [MigrationSet]) throws {
+        var identities: Set<String> = []
+        for set in sets where !identities.insert(set.identity).inserted {
+            throw MigrationError.duplicateSet(set.identity)
         }
-        self.migrations = sorted
+        self.sets = sets
     }
 
-    /// The highest version this migrator knows, or 0 without migrations.
-    public var latestVersion: Int { migrations.last?.version ?? 0 }
+    /// Creates a migrator for one set named ``defaultSetIdentity``.
+    ///
+    /// - Throws: ``MigrationError/duplicateVersion(set:version:)`` when two migrations share a version.
+    public init(migrations: [Migration]) throws {
+        try self.init(sets: [MigrationSet(identity: Self.defaultSetIdentity, migrations: migrations)])
+    }
 
-    /// Applies the pending migrations up to `version` (all of them by default).
+    /// Applies the pending migrations of every set, set by set, each set up to its version in
+    /// `versions` (all of a set not named there).
     ///
     /// Call it outside any transaction: ``DatabaseQueue/writeWithoutTransaction(_:)``.
     ///
-    /// - Returns: the migrations applied by this call, in order.
+    /// - Returns: the records this call wrote, in the order they were applied.
     /// - Throws: ``MigrationError`` (nothing is applied when the checks fail; a failing migration is
     ///   rolled back), or ``DatabaseError`` when the database cannot be read or written.
     @discardableResult
-    public func migrate(_ db: Database, upTo version: Int? = nil) throws -> [Migration] {
+    public func migrate(_ db: Database, upTo versions: [String: Int] = [:]) throws -> [AppliedMigration] {
         precondition(!db.isInsideTransaction, "Migrator.migrate must run outside a transaction")
-        try validate(db)
-        try db.execute(sql: """
-            CREATE TABLE IF NOT EXISTS \(Self.tableName) (
-                version INTEGER PRIMARY KEY,
-                name TEXT NOT NULL,
-                checksum TEXT NOT NULL,
-                applied_at REAL NOT NULL
-            )
-            """)
-        try validate(try appliedMigrations(db))
-        var applied: [Migration] = []
-        for migration in migrations where migration.version <= (version ?? Int.max) {
-            let didApply = try db.inTransaction(.immediate) { () throws -> Bool in
+        let wanted = sets.flatMap { set in
+            set.migrations.filter { $0.version <= (versions[set.identity] ?? Int.max) }.map { (set: set.identity, migration: $0) }
+        }
+        // One read first, which never waits for a writer: with nothing pending, no write lock is taken.
+        let hasWork = try db.inTransaction(.deferred) { () throws -> Bool in
+            try validate(db)
+            if try recordLayout(db) == .withoutSets { return true }
+            let recorded = Set(try appliedMigrations(db).map { RecordKey(set: $0.set, version: $0.version) })
+            return wanted.contains { !recorded.contains(RecordKey(set: $0.set, version: $0.migration.version)) }
+        }
+        guard hasWork else { return [] }
+        try db.inTransaction(.immediate) { try prepareRecordTable(db) }
+        var applied: [AppliedMigration] = []
+        for (set, migration) in wanted {
+            let record = try db.inTransaction(.immediate) { () throws -> AppliedMigration? in
                 // Checked again under the write lock: another process may have applied it meanwhile.
                 let recorded = try appliedMigrations(db)
                 try validate(recorded)
-                if recorded.contains(where: { $0.version == migration.version }) { return false }
+                if recorded.contains(where: { $0.set == set && $0.version == migration.version }) { return nil }
                 do {
-                    try db.execute(sql: migration.sql)
-                } catch let error as DatabaseError {
-                    throw MigrationError.migrationFailed(version: migration.version, name: migration.name, error: error)
+                    try migration.apply(db)
+                } catch {
+                    throw MigrationError.migrationFailed(set: set, version: migration.version, name: migration.name, error: error)
                 }
+                let record = AppliedMigration(
+                    set: set, version: migration.version, name: migration.name, checksum: migration.checksum, appliedAt: Date())
                 try db.execute(
-                    sql: "INSERT INTO \(Self.tableName)(version, name, checksum, applied_at) VALUES (?, ?, ?, ?)",
-                    arguments: [migration.version, migration.name, migration.checksum, Date()])
-                return true
+                    sql: "INSERT INTO \(Self.tableName)(migration_set, version, name, checksum, applied_at) VALUES (?, ?, ?, ?, ?)",
+                    arguments: [record.set, record.version, record.name, record.checksum, record.appliedAt])
+                return record
             }
-            if didApply { applied.append(migration) }
+            if let record { applied.append(record) }
         }
         return applied
     }
 
     /// Checks, without writing, that the migrator may work on this database: it is empty or records
-    /// its migrations, it is not newer than the code, and no applied migration changed.
+    /// its migrations, none of its sets is newer than the code, and no applied migration changed.
     ///
     /// ``migrate(_:upTo:)`` calls it first; call it from ``Configuration/prepareDatabase`` to refuse a
     /// file before the connection writes anything to it.
     ///
     /// - Throws: ``MigrationError/unrecognizedDatabase(tables:)``,
-    ///   ``MigrationError/databaseIsNewer(databaseVersion:knownVersion:)``,
-    ///   ``MigrationError/checksumMismatch(version:name:recorded:current:)``, or ``DatabaseError``.
+    ///   ``MigrationError/databaseIsNewer(set:databaseVersion:knownVersion:)``,
+    ///   ``MigrationError/checksumMismatch(set:version:name:recorded:current:)``, or ``DatabaseError``.
     public func validate(_ db: Database) throws {
         let tables = try db.fetchAll(
             sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name"
@@ -99,84 +124,128 @@ public struct Migrator: Sendable {
         try validate(try appliedMigrations(db))
     }
 
-    /// The migrations recorded in the database, in version order; empty when it has none.
+    /// The migrations recorded in the database, of every set (this migrator's or not), by set and
+    /// version; empty when it has none.
     public func appliedMigrations(_ db: Database) throws -> [AppliedMigration] {
-        let exists = try db.scalar(
-            Int.self, sql: "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = ?",
-            arguments: [Self.tableName]) ?? 0
-        guard exists > 0 else { return [] }
-        return try db.fetchAll(sql: "SELECT version, name, checksum, applied_at FROM \(Self.tableName) ORDER BY version") {
-            AppliedMigration(
-                version: try $0.decode(Int.self, at: 0), name: try $0.decode(String.self, at: 1),
-                checksum: try $0.decode(String.self, at: 2), appliedAt: try $0.decode(Date.self, at: 3))
+        switch try recordLayout(db) {
+        case .none:
+            return []
+        case .withoutSets:
+            let owner = sets.first?.identity ?? Self.defaultSetIdentity
+            return try db.fetchAll(sql: "SELECT version, name, checksum, applied_at FROM \(Self.tableName) ORDER BY version") {
+                AppliedMigration(
+                    set: owner, version: try $0.decode(Int.self, at: 0), name: try $0.decode(String.self, at: 1),
+                    checksum: try $0.decode(String.self, at: 2), appliedAt: try $0.decode(Date.self, at: 3))
+            }
+        case .withSets:
+            return try db.fetchAll(
+                sql: "SELECT migration_set, version, name, checksum, applied_at FROM \(Self.tableName) ORDER BY migration_set, version"
+            ) {
+                AppliedMigration(
+                    set: try $0.decode(String.self, at: 0), version: try $0.decode(Int.self, at: 1),
+                    name: try $0.decode(String.self, at: 2), checksum: try $0.decode(String.self, at: 3),
+                    appliedAt: try $0.decode(Date.self, at: 4))
+            }
         }
     }
 
-    /// Each known migration with whether it is applied, plus any recorded migration this code does not know.
+    /// Each known migration with whether it is applied, set by set, then every recorded migration this
+    /// migrator does not know (of its sets: a newer program's; of other sets: another program's).
     ///
     /// - Throws: ``DatabaseError`` when the database cannot be read.
     public func status(_ db: Database) throws -> [MigrationStatus] {
-        let recorded = Dictionary(try appliedMigrations(db).map { ($0.version, $0) }, uniquingKeysWith: { $1 })
-        var statuses = migrations.map { migration -> MigrationStatus in
-            guard let applied = recorded[migration.version] else {
-                return MigrationStatus(version: migration.version, name: migration.name, state: .pending, appliedAt: nil)
+        let recorded = try appliedMigrations(db)
+        let byKey = Dictionary(recorded.map { (RecordKey(set: $0.set, version: $0.version), $0) }, uniquingKeysWith: { $1 })
+        var known: Set<RecordKey> = []
+        var statuses: [MigrationStatus] = []
+        for set in sets {
+            for migration in set.migrations {
+                let key = RecordKey(set: set.identity, version: migration.version)
+                known.insert(key)
+                let applied = byKey[key]
+                let state: MigrationStatus.State =
+                    if let applied { applied.checksum == migration.checksum ? .applied : .modified } else { .pending }
+                statuses.append(MigrationStatus(
+                    set: set.identity, version: migration.version, name: migration.name, state: state, appliedAt: applied?.appliedAt))
             }
-            let state: MigrationStatus.State = applied.checksum == migration.checksum ? .applied : .modified
-            return MigrationStatus(version: migration.version, name: migration.name, state: state, appliedAt: applied.appliedAt)
         }
-        let known = Set(migrations.map(\.version))
-        for applied in recorded.values.sorted(by: { $0.version < $1.version }) where !known.contains(applied.version) {
-            statuses.append(MigrationStatus(version: applied.version, name: applied.name, state: .unknown, appliedAt: applied.appliedAt))
+        for applied in recorded where !known.contains(RecordKey(set: applied.set, version: applied.version)) {
+            statuses.append(MigrationStatus(
+                set: applied.set, version: applied.version, name: applied.name, state: .unknown, appliedAt: applied.appliedAt))
         }
         return statuses
     }
 
     private func validate(_ recorded: [AppliedMigration]) throws {
-        let known = Dictionary(uniqueKeysWithValues: migrations.map { ($0.version, $0) })
-        for applied in recorded {
-            guard let migration = known[applied.version] else {
-                throw MigrationError.databaseIsNewer(
-                    databaseVersion: recorded.map(\.version).max() ?? applied.version, knownVersion: latestVersion)
-            }
-            if migration.checksum != applied.checksum {
-                throw MigrationError.checksumMismatch(
-                    version: applied.version, name: applied.name, recorded: applied.checksum, current: migration.checksum)
+        for set in sets {
+            let records = recorded.filter { $0.set == set.identity }
+            let known = Dictionary(uniqueKeysWithValues: set.migrations.map { ($0.version, $0) })
+            for applied in records {
+                guard let migration = known[applied.version] else {
+                    throw MigrationError.databaseIsNewer(
+                        set: set.identity, databaseVersion: records.map(\.version).max() ?? applied.version,
+                        knownVersion: set.latestVersion)
+                }
+                if migration.checksum != applied.checksum {
+                    throw MigrationError.checksumMismatch(
+                        set: set.identity, version: applied.version, name: applied.name, recorded: applied.checksum,
+                        current: migration.checksum)
+                }
             }
         }
     }
-}
 
-/// A migration as recorded in the database.
-public struct AppliedMigration: Sendable, Hashable {
-    /// The migration's version.
-    public let version: Int
-    /// The migration's name when it was applied.
-    public let name: String
-    /// The checksum of its SQL when it was applied.
-    public let checksum: String
-    /// When it was applied.
-    public let appliedAt: Date
-}
-
-/// A migration's state in one database, for `catalog migrate --status`.
-public struct MigrationStatus: Sendable, Hashable {
-    /// Whether and how a migration is applied.
-    public enum State: String, Sendable {
-        /// Applied, with the same SQL as now.
-        case applied
-        /// Not applied yet.
-        case pending
-        /// Applied, but its SQL changed since.
-        case modified
-        /// Recorded in the database but unknown to this code (a newer program applied it).
-        case unknown
+    /// A set and a version: what identifies a migration in `schema_migrations`.
+    private struct RecordKey: Hashable {
+        let set: String
+        let version: Int
     }
-    /// The migration's version.
-    public let version: Int
-    /// The migration's name.
-    public let name: String
-    /// Its state.
-    public let state: State
-    /// When it was applied, if it was.
-    public let appliedAt: Date?
+
+    /// The shape of `schema_migrations` in a database.
+    private enum RecordLayout {
+        /// No such table.
+        case none
+        /// `version, name, checksum, applied_at`, as written before migration sets.
+        case withoutSets
+        /// With `migration_set`.
+        case withSets
+    }
+
+    private func recordLayout(_ db: Database) throws -> RecordLayout {
+        let columns = try db.fetchAll(sql: "SELECT name FROM pragma_table_info(?)", arguments: [Self.tableName]) {
+            try $0.decode(String.self, at: 0)
+        }
+        if columns.isEmpty { return .none }
+        return columns.contains("migration_set") ? .withSets : .withoutSets
+    }
+
+    /// Creates `schema_migrations`, or upgrades one without sets in place, its records going to the first
+    /// set. Runs inside the caller's IMMEDIATE transaction, so another process's upgrade is seen.
+    private func prepareRecordTable(_ db: Database) throws {
+        let layout = try recordLayout(db)
+        if layout == .withSets { return }
+        let createSQL = { (name: String) in
+            """
+            CREATE TABLE \(name) (
+                migration_set TEXT NOT NULL,
+                version INTEGER NOT NULL,
+                name TEXT NOT NULL,
+                checksum TEXT NOT NULL,
+                applied_at REAL NOT NULL,
+                PRIMARY KEY (migration_set, version)
+            )
+            """
+        }
+        guard layout == .withoutSets else {
+            try db.execute(sql: createSQL(Self.tableName))
+            return
+        }
+        let upgraded = Self.tableName + "_with_sets"
+        try db.execute(sql: createSQL(upgraded))
+        try db.execute(
+            sql: "INSERT INTO \(upgraded)(migration_set, version, name, checksum, applied_at) SELECT ?, version, name, checksum, applied_at FROM \(Self.tableName)",
+            arguments: [sets.first?.identity ?? Self.defaultSetIdentity])
+        try db.execute(sql: "DROP TABLE \(Self.tableName)")
+        try db.execute(sql: "ALTER TABLE \(upgraded) RENAME TO \(Self.tableName)")
+    }
 }

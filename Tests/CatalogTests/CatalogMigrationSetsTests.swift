@@ -1,0 +1,123 @@
+import Catalog
+import Foundation
+import SQLiteStore
+import TestSupport
+import Testing
+
+/// An embedder's migrations beside the catalog's in one file, and catalog databases written before
+/// migration sets existed, upgraded in place.
+struct CatalogMigrationSetsTests {
+    let directory: TemporaryDirectory
+    let path: String
+
+    init() throws {
+        directory = try TemporaryDirectory()
+        path = directory.path()
+    }
+
+    /// An embedder's set: its own version 1 (the catalog has one too) and a 1001.
+    static let notes = try! MigrationSet(identity: "com.example.notes", migrations: [
+        Migration(version: 1, name: "create_note", sql: "CREATE TABLE note(id INTEGER PRIMARY KEY, text TEXT NOT NULL);"),
+        Migration(version: 1001, name: "index_note", revision: "1") { db in
+            try db.execute(sql: "CREATE INDEX note_by_text ON note(text)")
+        },
+    ])
+
+    /// A catalog database exactly as the code before migration sets wrote it: its single-set
+    /// `schema_migrations` (created outside a transaction, then one IMMEDIATE transaction per migration
+    /// holding its SQL and its record), and two products.
+    private func makeDatabaseWithoutSets() throws {
+        let queue = try DatabaseQueue(path: path)
+        try queue.writeWithoutTransaction { db in
+            try db.execute(sql: """
+                CREATE TABLE IF NOT EXISTS schema_migrations (
+                    version INTEGER PRIMARY KEY,
+                    name TEXT NOT NULL,
+                    checksum TEXT NOT NULL,
+                    applied_at REAL NOT NULL
+                )
+                """)
+            for migration in CatalogMigrations.all {
+                try db.inTransaction(.immediate) {
+                    try db.execute(sql: try #require(migration.sql))
+                    try db.execute(
+                        sql: "INSERT INTO schema_migrations(version, name, checksum, applied_at) VALUES (?, ?, ?, ?)",
+                        arguments: [migration.version, migration.name, migration.checksum, Date()])
+                }
+            }
+        }
+        try queue.write { db in
+            try db.execute(sql: """
+                INSERT INTO products(type, name, name_folded, year_introduced, intro_price)
+                VALUES ('device', 'iPhone', 'iphone', 2007, 599), ('portable', 'MacBook Air', 'macbook air', 2008, 1799)
+                """)
+        }
+        try queue.close()
+    }
+
+    private func columns(_ store: CatalogStore) throws -> [String] {
+        try store.queue.read { db in
+            try db.fetchAll(sql: "SELECT name FROM pragma_table_info('schema_migrations') ORDER BY cid") { try $0.decode(String.self, at: 0) }
+        }
+    }
+
+    @Test func aCatalogDatabaseWithoutSetsIsUpgradedInPlace() throws {
+        try makeDatabaseWithoutSets()
+        let store = try CatalogStore(path: path)
+        #expect(try columns(store) == ["migration_set", "version", "name", "checksum", "applied_at"])
+        let records = try store.queue.read { db in try store.migrator.appliedMigrations(db) }
+        #expect(records.map(\.set) == Array(repeating: "catalog", count: CatalogMigrations.all.count))
+        #expect(records.map(\.version) == CatalogMigrations.all.map(\.version))
+        #expect(try store.fetchAll(Product.self).map(\.name) == ["iPhone", "MacBook Air"])
+        let found: [RecordSection<Product>] = try store.search(SearchQuery("air"), in: ListRequest())
+        #expect(found.flatMap(\.records).map(\.name) == ["MacBook Air"])
+    }
+
+    @Test func anEmbeddersSetIsAppliedBesideTheCatalogs() throws {
+        try makeDatabaseWithoutSets()
+        let store = try CatalogStore(path: path, migrationSets: [Self.notes])
+        let records = try store.queue.read { db in try store.migrator.appliedMigrations(db) }
+        #expect(records.filter { $0.set == "com.example.notes" }.map(\.version) == [1, 1001])
+        try store.queue.write { db in try db.execute(sql: "INSERT INTO note(text) VALUES ('beside the catalog')") }
+        try store.queue.close()
+
+        // The catalog alone (the `catalog` CLI) opens the file: the embedder's 1 is not "changed" and
+        // its 1001 not "newer" for the catalog's set.
+        let catalogOnly = try CatalogStore(path: path)
+        #expect(try catalogOnly.count(Product.self) == 2)
+        let statuses = try catalogOnly.queue.read { db in try catalogOnly.migrator.status(db) }
+        #expect(statuses.filter { $0.set == "catalog" }.allSatisfy { $0.state == .applied })
+        #expect(statuses.filter { $0.set == "com.example.notes" }.map(\.state) == [.unknown, .unknown])
+        try catalogOnly.queue.close()
+
+        // And so does the embedder again, with nothing to do.
+        let again = try CatalogStore(path: path, migrationSets: [Self.notes])
+        #expect(try again.migrate().isEmpty)
+    }
+
+    @Test func anEmbeddersNewerOrChangedSetIsRefusedBeforeWriting() throws {
+        _ = try CatalogStore(path: path, migrationSets: [Self.notes]).queue.close()
+        let older = try MigrationSet(identity: "com.example.notes", migrations: [Self.notes.migrations[0]])
+        #expect {
+            try CatalogStore(path: path, migrationSets: [older])
+        } throws: { error in
+            guard case MigrationError.databaseIsNewer(let set, 1001, 1) = error else { return false }
+            return set == "com.example.notes"
+        }
+        let revised = try MigrationSet(identity: "com.example.notes", migrations: [
+            Self.notes.migrations[0],
+            Migration(version: 1001, name: "index_note", revision: "2") { _ in },
+        ])
+        #expect {
+            try CatalogStore(path: path, migrationSets: [revised])
+        } throws: { error in
+            guard case MigrationError.checksumMismatch(let set, 1001, _, _, _) = error else { return false }
+            return set == "com.example.notes"
+        }
+    }
+
+    @Test func anEmbedderCannotTakeTheCatalogsIdentity() throws {
+        let impostor = try MigrationSet(identity: CatalogMigrations.identity, migrations: [])
+        #expect(throws: MigrationError.self) { try CatalogStore(path: path, migrationSets: [impostor]) }
+    }
+}
