@@ -73,10 +73,11 @@ extension CatalogCommand {
             guard FileManager.default.fileExists(atPath: location.path) else { return nil }
             let source = try location.openForBackup()
             let (pending, hasData) = try source.writeWithoutTransaction { db in
-                let migrator = CatalogMigrations.migrator
+                let migrator = try CatalogMigrations.migrator()
                 try migrator.validate(db)
-                let applied = try migrator.appliedMigrations(db).last?.version ?? 0
-                return (applied < migrator.latestVersion ? applied : nil, try CatalogMigrations.hasRecords(db))
+                let isPending = try migrator.status(db).contains { $0.state == .pending }
+                let applied = try migrator.appliedMigrations(db).last { $0.set == CatalogMigrations.identity }?.version ?? 0
+                return (isPending ? applied : nil, try CatalogMigrations.hasRecords(db))
             }
             guard let version = pending, hasData else { return nil }
             let stamp = ISO8601DateFormatter().string(from: Date()).replacingOccurrences(of: ":", with: "")

@@ -74,7 +74,7 @@ struct BackupCommandTests {
     private func oldDatabase(_ name: String, withData: Bool) throws -> String {
         let path = directory.path(name)
         let queue = try DatabaseQueue(path: path)
-        try queue.writeWithoutTransaction { db in _ = try CatalogMigrations.migrator.migrate(db, upTo: 3) }
+        try queue.writeWithoutTransaction { db in _ = try CatalogMigrations.migrator().migrate(db, upTo: [CatalogMigrations.identity: 3]) }
         if withData {
             try queue.write { db in
                 try db.execute(sql: """
