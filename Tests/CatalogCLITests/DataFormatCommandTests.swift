@@ -197,6 +197,27 @@ struct DataFormatCommandTests {
         #expect(count.error.isEmpty)
     }
 
+    /// Runs `catalog` with its standard streams on a terminal (`script` gives it one) and returns what
+    /// the terminal showed.
+    private func onATerminal(_ arguments: [String]) throws -> String {
+        let command = ([ProcessRunner.productsDirectory.appendingPathComponent("catalog").path] + arguments + ["--database", database])
+            .map { "'" + $0 + "'" }.joined(separator: " ")
+        let result = try ProcessRunner.run(executable: URL(fileURLWithPath: "/usr/bin/script"), ["-qec", command, "/dev/null"])
+        #expect(result.status == 0, "\(result)")
+        return result.output
+    }
+
+    @Test func progressShowsOnATerminalWithItsLastLineOnce() throws {
+        let seeding = try onATerminal(["seed", "--count", "5000"]).split(separator: "\n")
+        #expect(seeding.filter { $0.contains("seeding:") }.count == 1, "\(seeding)")
+        #expect(seeding.first { $0.contains("seeding:") }?.contains("seeding: 5,000 records, ") == true, "\(seeding)")
+        let file = directory.path("products.csv")
+        let exporting = try onATerminal(["export", "--output", file]).split(separator: "\n")
+        #expect(exporting.filter { $0.contains("exporting: 5,000 records, ") }.count == 1, "\(exporting)")
+        let importing = try onATerminal(["import", file, "--keep-ids"]).split(separator: "\n")
+        #expect(importing.filter { $0.contains("importing: 5,000 records, ") }.count == 1, "\(importing)")
+    }
+
     // MARK: - Hostile files
 
     @Test func hostileCSVIsOneLineWithItsLineNumberAndWritesNothing() throws {
