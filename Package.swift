@@ -45,17 +45,12 @@ let package = Package(
         .target(
             name: "CatalogCLI",
             dependencies: [
-                "Catalog", "RecordFormats",
+                "Catalog", "FetchedResults", "SQLiteStore", "RecordFormats",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .executableTarget(name: "catalog", dependencies: ["CatalogCLI"]),
-        // Search latency on a million synthetic products, against a plain LIKE scan:
-        // `swift run -c release search-benchmark`.
-        .executableTarget(name: "search-benchmark", dependencies: ["Catalog", "SQLiteStore"]),
-
-        // Measures the fetched-results controller on a million products; build it with -c release.
-        .executableTarget(name: "frc-benchmark", dependencies: ["Catalog", "FetchedResults", "SQLiteStore"]),
+        // Benchmarks (W1-W6, against raw C and GRDB) are the separate package in Benchmarks/.
 
         // Build-time embedding of the top-level Migrations/ and Seeds/ folders into the Catalog module,
         // so the library and an installed `catalog` binary never read them from the current directory.
@@ -71,7 +66,7 @@ let package = Package(
         // A second process for the change-monitor tests: runs SQL lines from standard input.
         .executableTarget(name: "store-writer-fixture", dependencies: ["SQLiteStore"], path: "Tests/store-writer-fixture"),
         .testTarget(name: "SQLiteStoreTests", dependencies: ["SQLiteStore", "TestSupport", "store-writer-fixture"]),
-        .testTarget(name: "FetchedResultsTests", dependencies: ["FetchedResults", "TestSupport"]),
+        .testTarget(name: "FetchedResultsTests", dependencies: ["FetchedResults", "TestSupport", "Catalog"]),
         .testTarget(name: "RecordFormatsTests", dependencies: ["RecordFormats"]),
         .testTarget(name: "CatalogTests", dependencies: ["Catalog", "TestSupport"]),
         .testTarget(name: "CatalogCLITests", dependencies: ["CatalogCLI", "Catalog", "FetchedResults", "TestSupport", "catalog"]),

@@ -9,7 +9,7 @@ extension CatalogStore {
     /// try store.forEachRecord(Product.self) { product in print(product.name) }
     /// ```
     public func forEachRecord<Record: CatalogRecord>(_ type: Record.Type, _ body: (Record) throws -> Void) throws {
-        try queue.read { db in
+        try database.read { db in
             try db.makeStatement(sql: "SELECT \(Record.selection) FROM \(Record.tableName) ORDER BY id").forEachRow { row in
                 try body(try Record(row: row))
             }

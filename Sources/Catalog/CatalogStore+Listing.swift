@@ -13,20 +13,21 @@ extension CatalogStore {
     public func fetchedResults<Record: CatalogRecord>(
         _ type: Record.Type, _ request: ListRequest, batchSize: Int = 0
     ) throws -> FetchedResultsController<Record> {
-        let controller = try makeController(Record.self, request, batchSize: batchSize, queue: queue)
+        let controller = try makeController(Record.self, request, batchSize: batchSize)
         try controller.performFetch()
         return controller
     }
 
-    /// A controller, not fetched yet, for the fetch request `request` describes, reading through `queue`.
+    /// A controller, not fetched yet, for the fetch request `request` describes, reading through
+    /// ``database``.
     private func makeController<Record: CatalogRecord>(
-        _ type: Record.Type, _ request: ListRequest, batchSize: Int, queue: DatabaseQueue
+        _ type: Record.Type, _ request: ListRequest, batchSize: Int
     ) throws -> FetchedResultsController<Record> {
         precondition(request.entity == Record.entity, "a \(request.entity) request for \(Record.self)")
         try request.validate()
         var fetch = Record.fetchRequest(for: request)
         fetch.batchSize = batchSize
-        return FetchedResultsController(request: fetch, queue: queue)
+        return FetchedResultsController(request: fetch, reader: database)
     }
 
     /// The records of a request, in sections, all loaded.
@@ -65,8 +66,8 @@ extension CatalogStore {
     /// change-log position of its result, ready for ``FetchedResultsController/applyPendingChanges()``
     /// or ``FetchedResultsController/changeSets(from:)``.
     ///
-    /// For a database file the controller reads through its own connection, so that reading never
-    /// waits for this store's writes (WAL); an in-memory store shares its connection.
+    /// For a database file the controller reads on the pool's reader connections, so that reading
+    /// never waits for this store's writes (WAL); an in-memory store shares its one connection.
     ///
     /// - Parameter batchSize: entities loaded at a time; 0 loads them all at each read.
     /// - Throws: ``CatalogError/invalidValue(field:value:reason:)`` for a request that does not fit the
@@ -74,8 +75,7 @@ extension CatalogStore {
     public func trackedResults<Record: CatalogRecord>(
         _ type: Record.Type, _ request: ListRequest, batchSize: Int = 50
     ) throws -> FetchedResultsController<Record> {
-        let reader = queue.path == ":memory:" ? queue : try DatabaseQueue(path: queue.path, configuration: queue.configuration)
-        let controller = try makeController(Record.self, request, batchSize: batchSize, queue: reader)
+        let controller = try makeController(Record.self, request, batchSize: batchSize)
         try controller.startTracking()
         return controller
     }

@@ -58,7 +58,7 @@ extension CatalogStore {
     ) throws -> SearchPage<Record> {
         precondition(request.entity == Record.entity && limit >= 0 && offset >= 0 && orderedScanBudget >= 0)
         try request.validate()
-        return try queue.read { db in
+        return try database.read { db in
             let plan = try Self.plan(request, denseThreshold: orderedScanThreshold, db)
             if let page = try Self.numericTermPage(
                 Record.self, plan, request, limit: limit, offset: offset, orderedScanThreshold: orderedScanThreshold,
@@ -209,7 +209,7 @@ extension CatalogStore {
     /// - Throws: ``CatalogError/invalidValue(field:value:reason:)``, ``DatabaseError``.
     public func searchCount(_ request: ListRequest) throws -> Int {
         try request.validate()
-        return try queue.read { db in
+        return try database.read { db in
             try Self.count(try Self.plan(request, denseThreshold: Self.orderedScanThreshold, db), scope: request.scope, db)
         }
     }
@@ -220,7 +220,7 @@ extension CatalogStore {
     /// - Throws: ``DatabaseError``.
     public func hasRecords(_ request: ListRequest) throws -> Bool {
         let table = request.entity.searchSchema.table
-        return try queue.read { db in
+        return try database.read { db in
             if let scope = request.scope, request.entity == .products {
                 return try db.scalar(Bool.self, sql: "SELECT EXISTS (SELECT 1 FROM \(table) WHERE type = ?)", arguments: [scope]) ?? false
             }

@@ -48,13 +48,13 @@ extension CatalogStore {
     /// Adds the records of the sources, read one at a time as they are stored, in one transaction: a
     /// record that cannot be read or stored rolls back everything.
     ///
-    /// - Parameters:
-    ///   - conflicts: what to do with a record whose name is taken (by a record with another id): skip
-    ///     it or update that record.
-
     /// A record with an `id` (sources drop ids unless opened keeping them) keeps it: the record with
     /// that id is replaced, or it is added with that id; another record with its name is then a
     /// conflict, ``CatalogError/duplicateName(entity:name:)``.
+    ///
+    /// - Parameters:
+    ///   - conflicts: what to do with a record whose name is taken (by a record with another id): skip
+    ///     it or update that record.
     ///   - progress: called with the records done so far every ``progressInterval`` records.
     /// - Throws: ``CatalogError`` for a bad record, saying where it is; ``DatabaseError``. Nothing is
     ///   added then.
@@ -62,7 +62,7 @@ extension CatalogStore {
     public func seed(
         _ sources: [SeedSource], conflicts: SeedConflictPolicy = .skip, progress: ((Int) -> Void)? = nil
     ) throws -> SeedReport {
-        try queue.write { db in
+        try database.write { db in
             let sink = StatementSeedSink(db: db, conflicts: conflicts, progress: progress)
             for source in sources { try source.feed(sink) }
             return sink.report

@@ -21,7 +21,7 @@ extension CatalogStore {
         precondition(limit >= 0)
         let folded = TextFolding.fold(String(prefix.drop { $0.isWhitespace }))
         let table = entity.searchSchema.table
-        return try queue.read { db in
+        return try database.read { db in
             // Every text that starts with `folded` sorts from `folded` to `folded` followed by the
             // highest scalar; substr() then keeps exactly those that start with it.
             try db.fetchAll(

@@ -21,8 +21,9 @@ import SQLiteStore
 /// let store = try CatalogStore(path: "/tmp/catalog.sqlite", migrationSets: [notes])
 /// ```
 public final class CatalogStore: Sendable {
-    /// The connection.
-    public let queue: DatabaseQueue
+    /// The database: a ``DatabasePool`` for a file (reads run beside the writer and each other), a
+    /// ``DatabaseQueue`` in memory.
+    public let database: any DatabaseWriter
 
     /// The catalog's migration set, then the additional ones this store was opened with.
     public let migrator: Migrator
@@ -46,7 +47,9 @@ public final class CatalogStore: Sendable {
             try migrator.validate(db)
         }
         self.migrator = migrator
-        queue = try DatabaseQueue(path: path, configuration: configuration)
+        database = path == ":memory:"
+            ? try DatabaseQueue(path: path, configuration: configuration)
+            : try DatabasePool(path: path, configuration: configuration)
         try migrate()
     }
 
@@ -60,8 +63,8 @@ public final class CatalogStore: Sendable {
     /// - Returns: the records of the migrations applied now.
     @discardableResult
     public func migrate() throws -> [AppliedMigration] {
-        try queue.writeWithoutTransaction { db in
-            if queue.configuration.isReadonly {
+        try database.writeWithoutTransaction { db in
+            if database.configuration.isReadonly {
                 let pending = try migrator.status(db).filter { $0.state == .pending || $0.state == .modified }
                 if let first = pending.first {
                     throw DatabaseError(
@@ -83,7 +86,7 @@ public final class CatalogStore: Sendable {
     @discardableResult
     public func insert<Record: CatalogRecord>(_ record: Record) throws -> Record {
         var saved = try record.validated()
-        saved.id = try queue.write { db in try Self.insert(saved, db) }
+        saved.id = try database.write { db in try Self.insert(saved, db) }
         return saved
     }
 
@@ -93,7 +96,7 @@ public final class CatalogStore: Sendable {
     public func update<Record: CatalogRecord>(_ record: Record) throws {
         guard let id = record.id else { throw CatalogError.invalidValue(field: "id", value: "nil", reason: "the record was never saved") }
         let valid = try record.validated()
-        try queue.write { db in
+        try database.write { db in
             let assignments = Record.columnNames.map { "\($0) = ?" }.joined(separator: ", ")
             try Self.mapConstraintErrors(valid) {
                 try db.execute(
@@ -109,7 +112,7 @@ public final class CatalogStore: Sendable {
     /// - Throws: ``CatalogError/notFound(entity:id:)`` when there is none.
     @discardableResult
     public func delete<Record: CatalogRecord>(_ type: Record.Type, id: Int64) throws -> Record {
-        try queue.write { db in
+        try database.write { db in
             guard let record = try Self.fetchOne(Record.self, id: id, db) else {
                 throw CatalogError.notFound(entity: Record.entity, id: id)
             }
@@ -154,7 +157,7 @@ public final class CatalogStore: Sendable {
 
     /// The record with this id, if any.
     public func fetchOne<Record: CatalogRecord>(_ type: Record.Type, id: Int64) throws -> Record? {
-        try queue.read { db in try Self.fetchOne(Record.self, id: id, db) }
+        try database.read { db in try Self.fetchOne(Record.self, id: id, db) }
     }
 
     static func fetchOne<Record: CatalogRecord>(_ type: Record.Type, id: Int64, _ db: Database) throws -> Record? {
@@ -165,13 +168,13 @@ public final class CatalogStore: Sendable {
 
     /// Every record of a type, by id.
     public func fetchAll<Record: CatalogRecord>(_ type: Record.Type) throws -> [Record] {
-        try queue.read { db in
+        try database.read { db in
             try db.fetchAll(sql: "SELECT \(Record.selection) FROM \(Record.tableName) ORDER BY id") { try Record(row: $0) }
         }
     }
 
     /// The number of records of a type.
     public func count<Record: CatalogRecord>(_ type: Record.Type) throws -> Int {
-        try queue.read { db in try db.scalar(Int.self, sql: "SELECT count(*) FROM \(Record.tableName)") ?? 0 }
+        try database.read { db in try db.scalar(Int.self, sql: "SELECT count(*) FROM \(Record.tableName)") ?? 0 }
     }
 }

@@ -49,7 +49,7 @@ extension CatalogCommand {
                 } else {
                     let backup = noBackup ? nil : try backUpBeforeMigrating()
                     let catalog = try store.openStore()
-                    let version = try catalog.queue.read { db in
+                    let version = try catalog.database.read { db in
                         try catalog.migrator.appliedMigrations(db).last { $0.set == CatalogMigrations.identity }?.version ?? 0
                     }
                     if store.json {

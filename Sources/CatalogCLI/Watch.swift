@@ -53,7 +53,7 @@ extension CatalogCommand {
             _ type: Record.Type, _ request: ListRequest, _ format: OutputFormat
         ) async throws {
             let catalog = try store.openStore()
-            let monitor = try ChangeMonitor(path: catalog.queue.path)
+            let monitor = try ChangeMonitor(path: catalog.database.path)
             let stopping = StopOnSignals { monitor.stop() }
             defer { withExtendedLifetime(stopping) {} }
 

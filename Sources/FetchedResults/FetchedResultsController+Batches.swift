@@ -84,7 +84,7 @@ extension FetchedResultsController {
         var lastSortKey: [DatabaseValue] = []
         ids.reserveCapacity(expected)
         entities.reserveCapacity(expected)
-        try queue.read { db in
+        try reader.read { db in
             try db.cachedStatement(sql: rowsQuery.sql).forEachRow(arguments: rowsQuery.arguments) { row in
                 entities.append(try Entity(row: row))
                 ids.append(try row.decode(Int64.self, at: row.count - 1))
@@ -139,7 +139,7 @@ extension FetchedResultsController {
     private func readEntities(of batch: Batch<Entity>, _ query: FetchQuery) throws -> Batch<Entity> {
         var known = batch
         let byID = query.entitiesQuery(ids: known.ids)
-        let entities = try queue.read { db in
+        let entities = try reader.read { db in
             try db.fetchAll(sql: byID.sql, arguments: byID.arguments) { row in try Entity(row: row) }
         }
         let index = Dictionary(entities.compactMap { entity in entity.rowID.map { ($0, entity) } }, uniquingKeysWith: { a, _ in a })

@@ -28,7 +28,7 @@ extension FetchedResultsController {
     /// the whole result (8 bytes a row) and the change log's position, in one read transaction.
     ///
     /// The database must have the store's change log installed for the entity's table
-    /// (``ChangeLog/installTracking(forTable:in:)``). Then, whenever it changes — through any
+    /// (``ChangeLog/installTracking(forTable:_:)``). Then, whenever it changes — through any
     /// connection, in any process — ``applyPendingChanges()`` brings the controller up to date and
     /// returns the change set; ``changeSets(from:)`` does it as each commit is noticed.
     ///
@@ -36,7 +36,7 @@ extension FetchedResultsController {
     ///   when the change log is missing).
     public func startTracking() throws {
         let query = try FetchQuery(request)
-        let (sections, live) = try queue.read { db in
+        let (sections, live) = try reader.read { db in
             let sequence = try ChangeLog.currentSequence(db)
             let schemaVersion = try db.scalar(Int.self, sql: "PRAGMA schema_version") ?? 0
             let sections = try readSections(query, db)
@@ -86,9 +86,9 @@ extension FetchedResultsController {
         guard var live, let query else { preconditionFailure("applyPendingChanges() needs startTracking() first") }
         let old = live.snapshot
         let oldSections = sections
-        let result = try queue.read { db -> (ChangeSet, [FetchedSection], FetchQuery)? in
+        let result = try reader.read { db -> (ChangeSet, [FetchedSection], FetchQuery)? in
             let schemaVersion = try db.scalar(Int.self, sql: "PRAGMA schema_version") ?? 0
-            let changes = try ChangeLog.changes(db, after: live.sequence)
+            let changes = try ChangeLog.changes(after: live.sequence, db)
             if changes.isEmpty && schemaVersion == live.schemaVersion { return nil }
             live.sequence = changes.toSequence
             let changedIDs = changes.rowIDs(inTable: Entity.tableName)

@@ -5,8 +5,8 @@ import SQLiteStore
 /// `NSFetchedResultsController` on an SQLite file.
 ///
 /// ```swift
-/// let controller = FetchedResultsController(request: request, queue: queue)
-/// try controller.performFetch()
+/// let controller = FetchedResultsController(request: request, reader: pool)
+/// try await controller.performFetch()   // or, in synchronous code, try controller.performFetch()
 /// for (index, section) in controller.sections.enumerated() {
 ///     print(section.name, section.numberOfObjects)
 ///     let first = try controller.object(at: ItemPath(section: index, row: 0))
@@ -30,8 +30,9 @@ import SQLiteStore
 /// Change ``request`` (its search text, predicate or sort) and call ``performFetch()`` again, as a
 /// search bar does.
 public final class FetchedResultsController<Entity: FetchableEntity> {
-    /// The connection rows are read from.
-    public let queue: DatabaseQueue
+    /// The database rows are read from: a ``DatabasePool`` (each read on a reader connection, beside
+    /// the writer) or a ``DatabaseQueue``.
+    public let reader: any DatabaseReader
     /// The request; a change takes effect at the next ``performFetch()``.
     public var request: FetchRequest<Entity>
     /// How many batches of entities stay loaded when the request has a batch size (at least 1).
@@ -53,9 +54,9 @@ public final class FetchedResultsController<Entity: FetchableEntity> {
     public weak var delegate: (any FetchedResultsControllerDelegate)?
 
     /// Creates a controller; nothing is read until ``performFetch()``.
-    public init(request: FetchRequest<Entity>, queue: DatabaseQueue) {
+    public init(request: FetchRequest<Entity>, reader: any DatabaseReader) {
         self.request = request
-        self.queue = queue
+        self.reader = reader
     }
 
     // MARK: - Fetching
@@ -68,7 +69,7 @@ public final class FetchedResultsController<Entity: FetchableEntity> {
     public func performFetch() throws {
         let query = try FetchQuery(request)
         if request.batchSize == 0 {
-            let (sections, batches) = try queue.read { db in try readWholeResult(query, db) }
+            let (sections, batches) = try reader.read { db in try readWholeResult(query, db) }
             self.query = query
             self.sections = sections
             self.batches = batches
@@ -76,7 +77,7 @@ public final class FetchedResultsController<Entity: FetchableEntity> {
             live = nil
             return
         }
-        let sections = try queue.read { db in try readSections(query, db) }
+        let sections = try reader.read { db in try readSections(query, db) }
         self.query = query
         self.sections = sections
         batches = [:]
@@ -116,14 +117,16 @@ public final class FetchedResultsController<Entity: FetchableEntity> {
         return sections.map(\.indexTitle).filter { seen.insert($0).inserted }
     }
 
-    /// The section a section index title stands for: the first section with that title.
+    /// The section a section index title stands for: the first section with that title, or nil when
+    /// no section has it (a title from an older result, or one the caller made up).
     ///
-    /// - Precondition: `title` is one of ``sectionIndexTitles``.
-    public func section(forSectionIndexTitle title: String) -> Int {
-        guard let index = sections.firstIndex(where: { $0.indexTitle == title }) else {
-            preconditionFailure("\(title) is not a section index title")
-        }
-        return index
+    /// ```swift
+    /// controller.sectionIndexTitles                        // ["D", "P"]
+    /// controller.section(forSectionIndexTitle: "P")        // 2
+    /// controller.section(forSectionIndexTitle: "Z")        // nil
+    /// ```
+    public func section(forSectionIndexTitle title: String) -> Int? {
+        sections.firstIndex { $0.indexTitle == title }
     }
 
     /// Whether `path` names an object of the result.
@@ -172,7 +175,7 @@ public final class FetchedResultsController<Entity: FetchableEntity> {
         if let live { return live.snapshot.path(of: id) }
         guard let query else { return nil }
         let placeQuery = query.placeQuery(id: id)
-        return try queue.read { db -> ItemPath? in
+        return try reader.read { db -> ItemPath? in
             guard let place = try db.fetchOne(sql: placeQuery.sql, arguments: placeQuery.arguments, { row in
                 (section: row.databaseValue(at: 0), key: (1..<row.count).map { row.databaseValue(at: $0) })
             }) else { return nil }
@@ -210,7 +213,7 @@ public final class FetchedResultsController<Entity: FetchableEntity> {
     /// - Throws: ``FetchError/resultChanged`` when the rows no longer fit the sections.
     public func snapshot() throws -> ResultSnapshot {
         guard let query else { return ResultSnapshot() }
-        return try queue.read { db in try snapshot(query, db) }
+        return try reader.read { db in try snapshot(query, db) }
     }
 
     /// The row ids of the whole result, read in `db`.

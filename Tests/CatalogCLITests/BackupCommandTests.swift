@@ -6,17 +6,17 @@ import Testing
 
 /// `catalog backup` copies a consistent snapshot while others write; `migrate` backs up first.
 struct BackupCommandTests {
-    let directory: TemporaryDirectory
-    let database: String
+    let workspace: Workspace
+    var directory: TemporaryDirectory { workspace.directory }
+    var database: String { workspace.database }
 
     init() throws {
-        directory = try TemporaryDirectory()
-        database = directory.path("catalog.sqlite")
+        workspace = try Workspace()
     }
 
     @discardableResult
     private func catalog(_ arguments: [String], database: String? = nil) throws -> ProcessResult {
-        try ProcessRunner.run("catalog", arguments + ["--database", database ?? self.database], home: directory.path("home"))
+        try workspace.catalog(arguments, database: database)
     }
 
     private func count(_ path: String) throws -> Int {
@@ -74,7 +74,7 @@ struct BackupCommandTests {
     private func oldDatabase(_ name: String, withData: Bool) throws -> String {
         let path = directory.path(name)
         let queue = try DatabaseQueue(path: path)
-        try queue.writeWithoutTransaction { db in _ = try CatalogMigrations.migrator().migrate(db, upTo: [CatalogMigrations.identity: 3]) }
+        try queue.writeWithoutTransaction { db in _ = try CatalogMigrations.migrator().migrate(upTo: [CatalogMigrations.identity: 3], db) }
         if withData {
             try queue.write { db in
                 try db.execute(sql: """

@@ -4,28 +4,23 @@ import Testing
 
 /// The built `catalog` binary, run end to end on temporary databases.
 struct CatalogCLITests {
-    let directory: TemporaryDirectory
-    let database: String
+    let workspace: Workspace
+    var directory: TemporaryDirectory { workspace.directory }
+    var database: String { workspace.database }
 
     init() throws {
-        directory = try TemporaryDirectory()
-        database = directory.path("catalog.sqlite")
-    }
-
-    @discardableResult
-    private func catalog(_ arguments: String..., environment: [String: String] = [:]) throws -> ProcessResult {
-        try ProcessRunner.run("catalog", arguments + ["--database", database], environment: environment, home: directory.path("home"))
+        workspace = try Workspace()
     }
 
     private func fileBytes(_ path: String) -> Data? { FileManager.default.contents(atPath: path) }
 
     @Test func addListShowDelete() throws {
-        try catalog("seed")
-        let add = try catalog("add", "product", "--type", "device", "--name", "iPhone 16", "--year", "2024", "--price", "799")
+        try workspace.catalog("seed")
+        let add = try workspace.catalog("add", "product", "--type", "device", "--name", "iPhone 16", "--year", "2024", "--price", "799")
         #expect(add.status == 0, "\(add)")
         #expect(add.output == "Added product 10: iPhone 16 (device, 2024, $799.00)\n")
 
-        let list = try catalog("list", "--scope", "device", "--sort", "year", "--reverse")
+        let list = try workspace.catalog("list", "--scope", "device", "--sort", "year", "--reverse")
         #expect(list.status == 0)
         #expect(list.output == """
             PATH  NAME        TYPE    YEAR   PRICE  ID
@@ -39,26 +34,26 @@ struct CatalogCLITests {
 
             """)
 
-        let show = try catalog("show", "0.3", "--scope", "device", "--sort", "year", "--reverse", "--json")
+        let show = try workspace.catalog("show", "0.3", "--scope", "device", "--sort", "year", "--reverse", "--json")
         #expect(show.status == 0)
         let json = try #require(try JSONSerialization.jsonObject(with: Data(show.output.utf8)) as? [String: Any])
         #expect(json["name"] as? String == "iPhone")
         #expect(json["path"] as? String == "0.3")
         #expect(json["id"] as? Int == 1)
 
-        let byID = try catalog("show", "--id", "10")
+        let byID = try workspace.catalog("show", "--id", "10")
         #expect(byID.output.contains("path:             1.3"))
         #expect(byID.output.contains("name:             iPhone 16"))
 
-        let delete = try catalog("delete", "10")
+        let delete = try workspace.catalog("delete", "10")
         #expect(delete.status == 0)
         #expect(delete.output == "Deleted product 10: iPhone 16 (device, 2024, $799.00)\n")
-        #expect(try catalog("show", "--id", "10").status == 3)
+        #expect(try workspace.catalog("show", "--id", "10").status == 3)
     }
 
     @Test func listJSONHasStableFields() throws {
-        try catalog("seed")
-        let list = try catalog("list", "phones", "--json")
+        try workspace.catalog("seed")
+        let list = try workspace.catalog("list", "phones", "--json")
         let json = try #require(try JSONSerialization.jsonObject(with: Data(list.output.utf8)) as? [String: Any])
         #expect(json["entity"] as? String == "phones")
         let sections = try #require(json["sections"] as? [[String: Any]])
@@ -69,22 +64,22 @@ struct CatalogCLITests {
     }
 
     @Test func phonesAsFirstWordOrOption() throws {
-        try catalog("seed")
-        let word = try catalog("list", "phones")
-        let option = try catalog("list", "--entity", "phones")
+        try workspace.catalog("seed")
+        let word = try workspace.catalog("list", "phones")
+        let option = try workspace.catalog("list", "--entity", "phones")
         #expect(word.status == 0)
         #expect(word.output == option.output)
         #expect(word.output.contains("Galaxy S III"))
-        let add = try catalog("add", "phone", "--name", "Pixel 9", "--maker", "Google", "--year", "2024", "--os", "Android", "--screen", "6.3")
+        let add = try workspace.catalog("add", "phone", "--name", "Pixel 9", "--maker", "Google", "--year", "2024", "--os", "Android", "--screen", "6.3")
         #expect(add.status == 0, "\(add)")
-        #expect(try catalog("list", "products", "--entity", "phones").status == 64)
+        #expect(try workspace.catalog("list", "products", "--entity", "phones").status == 64)
     }
 
     @Test func seedingTwiceAddsNothingTheSecondTime() throws {
-        let first = try catalog("seed", "--json")
+        let first = try workspace.catalog("seed", "--json")
         #expect(first.status == 0)
         #expect(first.output.contains("\"productsInserted\" : 9"))
-        let second = try catalog("seed")
+        let second = try workspace.catalog("seed")
         #expect(second.output.hasPrefix("Added 0 products and 0 phones"))
     }
 
@@ -102,7 +97,7 @@ struct CatalogCLITests {
     }
 
     @Test func badInputIsOneLineNonZeroAndChangesNothing() throws {
-        try catalog("seed")
+        try workspace.catalog("seed")
         let before = fileBytes(database)
         let cases: [([String], Int32, String)] = [
             (["add", "product", "--type", "gadget", "--name", "X", "--year", "2000", "--price", "1"], 65, "invalid type \"gadget\""),
@@ -115,7 +110,7 @@ struct CatalogCLITests {
             (["seed", directory.path("missing.json")], 66, "no such file"),
         ]
         for (arguments, status, message) in cases {
-            let result = try ProcessRunner.run("catalog", arguments + ["--database", database], home: directory.path("home"))
+            let result = try workspace.catalog(arguments)
             #expect(result.status == status, "\(arguments): \(result)")
             #expect(result.error.contains(message), "\(arguments): \(result)")
             #expect(result.error.split(separator: "\n").count == 1, "\(arguments): \(result)")
@@ -126,13 +121,13 @@ struct CatalogCLITests {
 
     @Test(arguments: ["-1.0", "1.", ".1", "a.b", "1.2.3", "1"])
     func malformedIndexPathsAreUsageErrors(_ path: String) throws {
-        let result = try catalog("show", path)
+        let result = try workspace.catalog("show", path)
         #expect(result.status == 64, "\(result)")
         #expect(result.error.contains("invalid index path") || result.error.contains("give an index path"))
     }
 
     @Test func missingFieldsAreUsageErrors() throws {
-        let result = try catalog("add", "product", "--name", "X")
+        let result = try workspace.catalog("add", "product", "--name", "X")
         #expect(result.status == 64)
         #expect(result.error.contains("missing --type, --year, --price for a new product"))
     }
@@ -141,24 +136,24 @@ struct CatalogCLITests {
         let file = directory.path("bad.json")
         try Data(#"[{"type":"device","name":"A","yearIntroduced":2001,"introPrice":1},{"type":"device","name":"B"}]"#.utf8)
             .write(to: URL(fileURLWithPath: file))
-        let result = try catalog("seed", file)
+        let result = try workspace.catalog("seed", file)
         #expect(result.status == 65)
         #expect(result.error.contains("line 1: missing fields yearIntroduced, introPrice"))
-        #expect(try catalog("list", "--json").output.contains("\"sections\" : [\n\n  ]"))
+        #expect(try workspace.catalog("list", "--json").output.contains("\"sections\" : [\n\n  ]"))
     }
 
     @Test func aFileThatIsNotADatabaseIsLeftUntouched() throws {
         let notes = directory.path("notes.txt")
         let bytes = Data("not a database, just text that is long enough to be a header\n".utf8)
         try bytes.write(to: URL(fileURLWithPath: notes))
-        let result = try ProcessRunner.run("catalog", ["list", "--database", notes], home: directory.path("home"))
+        let result = try workspace.catalog(["list"], database: notes)
         #expect(result.status == 6)
         #expect(result.error == "catalog: error: the file is not an SQLite database (SQLITE_NOTADB)\n")
         #expect(fileBytes(notes) == bytes)
     }
 
     @Test func aLockedDatabaseIsReportedAsBusy() throws {
-        try catalog("seed")
+        try workspace.catalog("seed")
         let locker = Process()
         locker.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         // Hold the write lock from another process while `catalog add` tries to write.
@@ -168,19 +163,19 @@ struct CatalogCLITests {
         locker.standardOutput = pipe
         try locker.run()
         _ = pipe.fileHandleForReading.availableData  // waits for "locked"
-        let result = try catalog(
+        let result = try workspace.catalog(
             "add", "product", "--type", "device", "--name", "Blocked", "--year", "2000", "--price", "1",
             environment: ["CATALOG_BUSY_TIMEOUT_MS": "100"])
         locker.terminate()
         locker.waitUntilExit()
         #expect(result.status == 5, "\(result)")
         #expect(result.error.contains("locked by another process"))
-        #expect(!(try catalog("list").output.contains("Blocked")))
+        #expect(!(try workspace.catalog("list").output.contains("Blocked")))
     }
 
     @Test func migrateReportsStatus() throws {
-        #expect(try catalog("migrate").output.contains("schema version"))
-        let status = try catalog("migrate", "--status")
+        #expect(try workspace.catalog("migrate").output.contains("schema version"))
+        let status = try workspace.catalog("migrate", "--status")
         #expect(status.output.hasPrefix("SET      VERSION  NAME"))
         #expect(status.output.contains("applied"))
     }
@@ -199,14 +194,15 @@ struct CatalogCLITests {
 
 /// `export`, `import` and synthetic seeds.
 struct ImportExportTests {
-    let directory: TemporaryDirectory
+    let workspace: Workspace
+    var directory: TemporaryDirectory { workspace.directory }
 
     init() throws {
-        directory = try TemporaryDirectory()
+        workspace = try Workspace()
     }
 
     private func catalog(_ arguments: [String], database: String) throws -> ProcessResult {
-        try ProcessRunner.run("catalog", arguments + ["--database", directory.path(database)], home: directory.path("home"))
+        try workspace.catalog(arguments, database: workspace.path(database))
     }
 
     @Test func exportThenImportRebuildsTheSameCatalog() throws {

@@ -5,24 +5,21 @@ import Testing
 
 /// `--format` output, imports in every format, exact round trips with ids, and hostile input files.
 struct DataFormatCommandTests {
-    let directory: TemporaryDirectory
-    let database: String
+    let workspace: Workspace
+    var directory: TemporaryDirectory { workspace.directory }
+    var database: String { workspace.database }
 
     init() throws {
-        directory = try TemporaryDirectory()
-        database = directory.path("catalog.sqlite")
+        workspace = try Workspace()
     }
 
     @discardableResult
     private func catalog(_ arguments: [String], database: String? = nil, input: String? = nil) throws -> ProcessResult {
-        try ProcessRunner.run(
-            "catalog", arguments + ["--database", database ?? self.database], home: directory.path("home"), input: input)
+        try workspace.catalog(arguments, database: database, input: input)
     }
 
     private func write(_ bytes: [UInt8], to name: String) throws -> String {
-        let path = directory.path(name)
-        try Data(bytes).write(to: URL(fileURLWithPath: path))
-        return path
+        try workspace.write(Data(bytes), to: name)
     }
 
     // MARK: - Output

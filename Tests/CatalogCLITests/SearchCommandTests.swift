@@ -1,70 +1,39 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `catalog search` and `catalog suggest`, run as the built binary on a temp database.
 struct SearchCommandTests {
-    let database: String
+    let workspace: Workspace
 
     init() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("search-cli-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        database = directory.appendingPathComponent("catalog.sqlite").path
-        #expect(try Self.run(["seed", "--database", database]).status == 0)
-    }
-
-    /// The `catalog` binary built next to this test bundle.
-    static var binary: URL {
-        let candidates = [Bundle.main.bundleURL.deletingLastPathComponent(),
-                          URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent(),
-                          URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../.build/debug")]
-        let found = candidates.map { $0.appendingPathComponent("catalog") }
-            .first { FileManager.default.isExecutableFile(atPath: $0.path) }
-        return found ?? candidates[0].appendingPathComponent("catalog")
-    }
-
-    /// Runs `catalog` with `arguments`; returns its exit status, standard output and standard error.
-    static func run(_ arguments: [String]) throws -> (status: Int32, out: String, err: String) {
-        let process = Process()
-        process.executableURL = binary
-        process.arguments = arguments
-        var environment = ProcessInfo.processInfo.environment
-        environment["CATALOG_DATABASE"] = "/nonexistent/never-used.sqlite"
-        process.environment = environment
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let output = out.fileHandleForReading.readDataToEndOfFile()
-        let error = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: output, as: UTF8.self), String(decoding: error, as: UTF8.self))
+        workspace = try Workspace()
+        #expect(try workspace.catalog("seed").status == 0)
     }
 
     @Test func searchPrintsSectionsWithIndexPaths() throws {
-        let result = try Self.run(["search", "mac", "--scope", "desktop", "--database", database])
+        let result = try workspace.catalog(["search", "mac", "--scope", "desktop"])
         #expect(result.status == 0)
-        #expect(result.out == """
+        #expect(result.output == """
             PATH  NAME     TYPE     YEAR     PRICE  ID
             Desktop (2)
             0.0   iMac     desktop  1997  1,299.00   6
             0.1   Mac Pro  desktop  2006  2,499.00   7
 
             """)
-        let shown = try Self.run(["show", "0.1", "--search", "mac", "--scope", "desktop", "--database", database])
-        #expect(shown.out.contains("Mac Pro"))
+        let shown = try workspace.catalog(["show", "0.1", "--search", "mac", "--scope", "desktop"])
+        #expect(shown.output.contains("Mac Pro"))
     }
 
     @Test func noMatchIsToldApartFromAnEmptyStore() throws {
-        #expect(try Self.run(["search", "zzz", "--database", database]).out == "No results for \"zzz\"\n")
-        let empty = database + "-empty.sqlite"
-        let result = try Self.run(["search", "mac", "--database", empty])
-        #expect(result.out.hasPrefix("No products yet — "))
+        #expect(try workspace.catalog(["search", "zzz"]).output == "No results for \"zzz\"\n")
+        let result = try workspace.catalog(["search", "mac"], database: workspace.path("empty.sqlite"))
+        #expect(result.output.hasPrefix("No products yet — "))
     }
 
     @Test func suggestCompletesNames() throws {
-        #expect(try Self.run(["suggest", "macb", "--database", database]).out == "MacBook Air\nMacBook Pro\n")
-        #expect(try Self.run(["suggest", "i", "--limit", "2", "--json", "--database", database]).out == "[\n  \"iMac\",\n  \"iPad\"\n]\n")
+        #expect(try workspace.catalog(["suggest", "macb"]).output == "MacBook Air\nMacBook Pro\n")
+        #expect(try workspace.catalog(["suggest", "i", "--limit", "2", "--json"]).output == "[\n  \"iMac\",\n  \"iPad\"\n]\n")
     }
 
     @Test(arguments: ["\"", "*", "^", ":", "(", ")", "-", "--x", "-s", "AND", "OR", "NOT", "NEAR", "NEAR(a b, 2)", "a OR b",
@@ -72,11 +41,10 @@ struct SearchCommandTests {
                       String(repeating: "x\"*", count: 3_334)])
     /// Text that looks like an option goes after `--`, or in `--search=…`, as with any command.
     func hostileInputExitsZeroWithoutError(_ text: String) throws {
-        for command in [["search", "--database", database, text], ["search", "--database", database, "--entity", "phones", text],
-                        ["list", "--database", database, "--search=" + text], ["suggest", "--database", database, "--", text]] {
-            let result = try Self.run(command)
-            #expect(result.status == 0, "\(command.prefix(4)): \(result.err)")
-            #expect(result.err.isEmpty, "\(result.err)")
+        for command in [["search", text], ["search", "--entity", "phones", text], ["list", "--search=" + text], ["suggest", "--", text]] {
+            let result = try workspace.catalog(command)
+            #expect(result.status == 0, "\(command.prefix(4)): \(result.error)")
+            #expect(result.error.isEmpty, "\(result.error)")
         }
     }
 }

@@ -7,17 +7,11 @@ import Testing
 
 /// `catalog watch` sees other processes' writes as change sets, and Ctrl-C ends it cleanly.
 struct WatchCommandTests {
-    let directory: TemporaryDirectory
-    let database: String
+    let workspace: Workspace
+    var database: String { workspace.database }
 
     init() throws {
-        directory = try TemporaryDirectory()
-        database = directory.path("catalog.sqlite")
-    }
-
-    @discardableResult
-    private func catalog(_ arguments: String...) throws -> ProcessResult {
-        try ProcessRunner.run("catalog", arguments + ["--database", database], home: directory.path("home"))
+        workspace = try Workspace()
     }
 
     private func json(_ line: String?) throws -> [String: Any] {
@@ -35,26 +29,26 @@ struct WatchCommandTests {
     }
 
     @Test func seesAnotherProcessAddRenameAndDelete() throws {
-        try catalog("seed")
+        try workspace.catalog("seed")
         let watch = try RunningProcess("catalog", ["watch", "--scope", "device", "--json", "--database", database])
         let initial = try json(watch.nextLine())
         let sections = try #require(initial["sections"] as? [[String: Any]])
         #expect(sections.map { $0["count"] as? Int } == [5])
 
-        #expect(try catalog("add", "product", "--type", "device", "--name", "iPhone 16", "--year", "2024", "--price", "799").status == 0)
+        #expect(try workspace.catalog("add", "product", "--type", "device", "--name", "iPhone 16", "--year", "2024", "--price", "799").status == 0)
         #expect(changes(try json(watch.nextLine())) == ["insert 10 0.3"])
 
         // iPod (id 2, at 0.3 before iPod touch) renamed "Apple iPod": it moves to the top.
-        #expect(try catalog("update", "2", "--name", "Apple iPod").status == 0)
+        #expect(try workspace.catalog("update", "2", "--name", "Apple iPod").status == 0)
         #expect(changes(try json(watch.nextLine())) == ["move 2 0.4→0.0"])
 
-        #expect(try catalog("delete", "4").status == 0)  // iPad
+        #expect(try workspace.catalog("delete", "4").status == 0)  // iPad
         let deletion = try json(watch.nextLine())
         #expect(changes(deletion) == ["delete 4 0.1"])
         #expect((deletion["sections"] as? [[String: Any]])?.first?["count"] as? Int == 5)
 
         // Moving the last portables away deletes their section; the list of devices does not see it.
-        #expect(try catalog("update", "3", "--type", "portable").status == 0)  // iPod touch leaves devices
+        #expect(try workspace.catalog("update", "3", "--type", "portable").status == 0)  // iPod touch leaves devices
         #expect(changes(try json(watch.nextLine())) == ["delete 3 0.4"])
 
         let (status, error) = watch.stop()
@@ -63,13 +57,13 @@ struct WatchCommandTests {
     }
 
     @Test func printsChangeSetsAsATable() throws {
-        try catalog("seed")
+        try workspace.catalog("seed")
         let watch = try RunningProcess("catalog", ["watch", "--scope", "portable", "--database", database])
         #expect(watch.nextLine() == "PATH  NAME         TYPE      YEAR     PRICE  ID")
         #expect(watch.nextLine() == "Portable (2)")
         _ = watch.nextLine()
         _ = watch.nextLine()
-        #expect(try catalog("update", "6", "--type", "portable").status == 0)  // iMac becomes portable
+        #expect(try workspace.catalog("update", "6", "--type", "portable").status == 0)  // iMac becomes portable
         #expect(watch.nextLine() == "— 1 insert")
         #expect(watch.nextLine() == "  insert  0.0  iMac  id 6")
         #expect(watch.stop().status == 0)
@@ -80,8 +74,8 @@ struct WatchCommandTests {
 /// A controller in this process follows commits made by other processes.
 struct CrossProcessTrackingTests {
     @Test func severalCommitsInOtherProcessesCollapseIntoOneChangeSet() throws {
-        let directory = try TemporaryDirectory()
-        let database = directory.path("catalog.sqlite")
+        let workspace = try Workspace()
+        let database = workspace.database
         let store = try CatalogStore(path: database)
         try store.seed(SeedFile.builtIn)
         let request = ListRequest(sort: .price)
@@ -94,7 +88,7 @@ struct CrossProcessTrackingTests {
             ["delete", "5"],
             ["update", "9", "--price", "1"],
         ] {
-            let result = try ProcessRunner.run("catalog", arguments + ["--database", database], home: directory.path("home"))
+            let result = try workspace.catalog(arguments)
             #expect(result.status == 0, "\(result)")
         }
         let changeSet = try controller.applyPendingChanges()
@@ -107,17 +101,15 @@ struct CrossProcessTrackingTests {
     }
 
     @Test func theChangeSetSequenceWakesForAnotherProcess() async throws {
-        let directory = try TemporaryDirectory()
-        let database = directory.path("catalog.sqlite")
+        let workspace = try Workspace()
+        let database = workspace.database
         let store = try CatalogStore(path: database)
         try store.seed(SeedFile.builtIn)
         let controller = try store.trackedResults(Product.self, ListRequest(scope: .desktop))
         let monitor = try ChangeMonitor(path: database)
         defer { monitor.stop() }
         var changeSets = controller.changeSets(from: monitor).makeAsyncIterator()
-        let result = try ProcessRunner.run(
-            "catalog", ["add", "product", "--type", "desktop", "--name", "Mac Studio", "--year", "2022", "--price", "1999",
-                        "--database", database], home: directory.path("home"))
+        let result = try workspace.catalog("add", "product", "--type", "desktop", "--name", "Mac Studio", "--year", "2022", "--price", "1999")
         #expect(result.status == 0)
         let changeSet = try #require(try await changeSets.next())
         #expect(changeSet.changes == [.insert(id: 10, at: ItemPath(section: 0, row: 2))])  // iMac, Mac Pro, Mac Studio

@@ -56,7 +56,7 @@ struct CatalogMigrationSetsTests {
     }
 
     private func columns(_ store: CatalogStore) throws -> [String] {
-        try store.queue.read { db in
+        try store.database.read { db in
             try db.fetchAll(sql: "SELECT name FROM pragma_table_info('schema_migrations') ORDER BY cid") { try $0.decode(String.self, at: 0) }
         }
     }
@@ -65,7 +65,7 @@ struct CatalogMigrationSetsTests {
         try makeDatabaseWithoutSets()
         let store = try CatalogStore(path: path)
         #expect(try columns(store) == ["migration_set", "version", "name", "checksum", "applied_at"])
-        let records = try store.queue.read { db in try store.migrator.appliedMigrations(db) }
+        let records = try store.database.read { db in try store.migrator.appliedMigrations(db) }
         #expect(records.map(\.set) == Array(repeating: "catalog", count: CatalogMigrations.all.count))
         #expect(records.map(\.version) == CatalogMigrations.all.map(\.version))
         #expect(try store.fetchAll(Product.self).map(\.name) == ["iPhone", "MacBook Air"])
@@ -76,19 +76,19 @@ struct CatalogMigrationSetsTests {
     @Test func anEmbeddersSetIsAppliedBesideTheCatalogs() throws {
         try makeDatabaseWithoutSets()
         let store = try CatalogStore(path: path, migrationSets: [Self.notes])
-        let records = try store.queue.read { db in try store.migrator.appliedMigrations(db) }
+        let records = try store.database.read { db in try store.migrator.appliedMigrations(db) }
         #expect(records.filter { $0.set == "com.example.notes" }.map(\.version) == [1, 1001])
-        try store.queue.write { db in try db.execute(sql: "INSERT INTO note(text) VALUES ('beside the catalog')") }
-        try store.queue.close()
+        try store.database.write { db in try db.execute(sql: "INSERT INTO note(text) VALUES ('beside the catalog')") }
+        try store.database.close()
 
         // The catalog alone (the `catalog` CLI) opens the file: the embedder's 1 is not "changed" and
         // its 1001 not "newer" for the catalog's set.
         let catalogOnly = try CatalogStore(path: path)
         #expect(try catalogOnly.count(Product.self) == 2)
-        let statuses = try catalogOnly.queue.read { db in try catalogOnly.migrator.status(db) }
+        let statuses = try catalogOnly.database.read { db in try catalogOnly.migrator.status(db) }
         #expect(statuses.filter { $0.set == "catalog" }.allSatisfy { $0.state == .applied })
         #expect(statuses.filter { $0.set == "com.example.notes" }.map(\.state) == [.unknown, .unknown])
-        try catalogOnly.queue.close()
+        try catalogOnly.database.close()
 
         // And so does the embedder again, with nothing to do.
         let again = try CatalogStore(path: path, migrationSets: [Self.notes])
@@ -96,7 +96,7 @@ struct CatalogMigrationSetsTests {
     }
 
     @Test func anEmbeddersNewerOrChangedSetIsRefusedBeforeWriting() throws {
-        _ = try CatalogStore(path: path, migrationSets: [Self.notes]).queue.close()
+        _ = try CatalogStore(path: path, migrationSets: [Self.notes]).database.close()
         let older = try MigrationSet(identity: "com.example.notes", migrations: [Self.notes.migrations[0]])
         #expect {
             try CatalogStore(path: path, migrationSets: [older])

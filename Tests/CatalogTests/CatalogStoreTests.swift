@@ -15,7 +15,7 @@ struct CatalogStoreTests {
     }
 
     private func searchIDs(_ table: String, _ term: String) throws -> [Int64] {
-        try store.queue.read { db in
+        try store.database.read { db in
             try db.fetchAll(
                 sql: "SELECT rowid FROM \(table)_search WHERE \(table)_search MATCH ? ORDER BY rowid",
                 arguments: ["\"" + term + "\""]) { try $0.decode(Int64.self, at: 0) }
@@ -23,14 +23,14 @@ struct CatalogStoreTests {
     }
 
     private func checkSearchIndexIntegrity() throws {
-        try store.queue.write { db in
+        try store.database.write { db in
             try db.execute(sql: "INSERT INTO products_search(products_search) VALUES ('integrity-check')")
             try db.execute(sql: "INSERT INTO phones_search(phones_search) VALUES ('integrity-check')")
         }
     }
 
     @Test func embeddedMigrationsApply() throws {
-        let versions = try store.queue.read { db in try store.migrator.appliedMigrations(db).map(\.version) }
+        let versions = try store.database.read { db in try store.migrator.appliedMigrations(db).map(\.version) }
         #expect(versions == CatalogMigrations.all.map(\.version))
         #expect(!versions.isEmpty)
     }

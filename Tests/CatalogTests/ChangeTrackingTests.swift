@@ -20,7 +20,7 @@ struct ChangeTrackingTests {
         let path = directory.appending(path: "catalog.sqlite").path
         let store = try CatalogStore(path: path)
         let old = try store.insert(Product(type: .device, name: "iPod", yearIntroduced: 2001, introPrice: 399))
-        let start = try store.queue.read { db in try ChangeLog.currentSequence(db) }
+        let start = try await store.database.read { db in try ChangeLog.currentSequence(db) }
 
         let monitor = try ChangeMonitor(path: path)
         let changes = monitor.changes(after: start)

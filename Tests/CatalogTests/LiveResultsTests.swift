@@ -67,7 +67,7 @@ struct LiveResultsTests {
         let directory = try TemporaryDirectory()
         let store = try CatalogStore(path: directory.path())
         var random = SplitMix64(seed: seed &+ 1000)
-        try store.queue.write { db in
+        try store.database.write { db in
             for _ in 0..<Int.random(in: 0...25, using: &random) { try Self.randomWrite(db, store, &random) }
         }
         let request = Self.randomRequest(&random)
@@ -80,7 +80,7 @@ struct LiveResultsTests {
             for _ in 0..<Int.random(in: 1...3, using: &random) {
                 let rollsBack = Int.random(in: 0..<5, using: &random) == 0
                 do {
-                    try store.queue.write { db in
+                    try store.database.write { db in
                         for _ in 0..<Int.random(in: 1...3, using: &random) { try Self.randomWrite(db, store, &random) }
                         if rollsBack { throw Rollback() }
                     }
@@ -131,14 +131,14 @@ struct LiveResultsTests {
                 try db.execute(sql: "DELETE FROM phones WHERE id = ?", arguments: [ids.randomElement(using: &random)!])
             }
         }
-        try store.queue.write { db in for _ in 0..<15 { try write(db) } }
+        try store.database.write { db in for _ in 0..<15 { try write(db) } }
         let request = ListRequest(
             entity: .phones, sort: [SortField.name, .maker, .year].randomElement(using: &random)!,
             isReversed: Bool.random(using: &random), searchText: ["", "a", "ソ", "mac 1"].randomElement(using: &random)!)
         let controller = try store.trackedResults(Phone.self, request, batchSize: 5)
         var previous = try #require(controller.trackedSnapshot)
         for step in 0..<30 {
-            try store.queue.write { db in for _ in 0..<Int.random(in: 1...3, using: &random) { try write(db) } }
+            try store.database.write { db in for _ in 0..<Int.random(in: 1...3, using: &random) { try write(db) } }
             let changeSet = try controller.applyPendingChanges()
             let fresh = try store.fetchedResults(Phone.self, request).snapshot()
             #expect(try previous.applying(changeSet) == fresh, "seed \(seed) step \(step) \(request): \(previous) + \(changeSet)")
@@ -154,7 +154,7 @@ struct LiveResultsTests {
         let controller = try store.trackedResults(Product.self, ListRequest())
         let before = try #require(controller.trackedSnapshot)
         try store.insert(Product(type: .desktop, name: "Mac mini", yearIntroduced: 2005, introPrice: 499))
-        try store.queue.write { db in _ = try ChangeLog.prune(db, keepingLatest: 0) }
+        try store.database.write { db in _ = try ChangeLog.prune(keepingLatest: 0, db) }
         let changeSet = try controller.applyPendingChanges()
         #expect(controller.trackingStatistics?.refetches == 1)
         #expect(try before.applying(changeSet) == (try Self.freshSnapshot(store, ListRequest()).0))
@@ -178,7 +178,7 @@ struct LiveResultsTests {
         let recorder = Recorder()
         controller.delegate = recorder
         let air = try #require(try store.fetchAll(Product.self).first { $0.name == "MacBook Air" })
-        try store.queue.write { db in
+        try store.database.write { db in
             try db.execute(sql: "UPDATE products SET type = 'desktop' WHERE id = ?", arguments: [air.id!])
             try db.execute(sql: "UPDATE products SET intro_price = 1 WHERE name = 'MacBook Pro'")
         }
@@ -192,7 +192,7 @@ struct LiveResultsTests {
         #expect(changeSet.changes.count == 2)
         #expect(try controller.object(at: ItemPath(section: 0, row: 0)).introPrice == 1)
 
-        try store.queue.write { db in try db.execute(sql: "DELETE FROM products WHERE type = 'portable'") }
+        try store.database.write { db in try db.execute(sql: "DELETE FROM products WHERE type = 'portable'") }
         recorder.events = []
         try controller.applyPendingChanges()
         #expect(recorder.events == ["will", "delete section Portable", "delete \(air.id! + 1) at 0.0", "did"])

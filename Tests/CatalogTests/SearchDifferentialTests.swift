@@ -59,7 +59,7 @@ struct SearchDifferentialTests {
 
         // The condition for other modules' SQL, planned without gram counts.
         let (sql, arguments) = SearchQuery.sqlCondition(for: text, entity: .products, tableAlias: "p")
-        let ids = try store.queue.read { db in
+        let ids = try store.database.read { db in
             try db.fetchAll(sql: "SELECT p.id FROM products p WHERE \(sql) ORDER BY p.id", arguments: arguments) {
                 try $0.decode(Int64.self, at: 0)
             }
@@ -90,7 +90,7 @@ struct SearchDifferentialTests {
             for gram in grams { counts[[gram, product.type.rawValue], default: 0] += 1 }
         }
         let expectedCounts = Set(counts.map { GramCount(gram: $0.key[0], type: $0.key[1], count: $0.value) })
-        let (suffixes, gramCounts) = try store.queue.read { db in
+        let (suffixes, gramCounts) = try store.database.read { db in
             (try db.fetchAll(sql: "SELECT suffix, id FROM products_suffixes") {
                 Suffix(suffix: try $0.decode(String.self, at: 0), id: try $0.decode(Int64.self, at: 1))
             }, try db.fetchAll(sql: "SELECT gram, type, count FROM products_gram_counts WHERE count <> 0") {

@@ -105,7 +105,7 @@ struct SearchSeedTests {
     @Test func normalTermsUseTheIndexes() throws {
         func plan(_ text: String) throws -> [String] {
             let (sql, arguments) = SearchQuery.sqlCondition(for: text, entity: .products, tableAlias: "p")
-            return try store.queue.read { db in
+            return try store.database.read { db in
                 try db.fetchAll(sql: "EXPLAIN QUERY PLAN SELECT p.id FROM products p WHERE \(sql)", arguments: arguments) {
                     try $0.decode(String.self, at: 3)
                 }

@@ -1,5 +1,6 @@
 import FetchedResults
 import Testing
+import struct Catalog.SplitMix64
 
 /// The reference difference obeys the batch-update contract: applied to the old snapshot, it gives the new one.
 struct ChangeSetTests {
@@ -65,7 +66,7 @@ struct ChangeSetTests {
     /// and every row that stays is a move only when its order relative to the others changed.
     @Test(arguments: 0..<40)
     func randomHistories(seed: UInt64) throws {
-        var generator = SplitMix64(state: seed)
+        var generator = SplitMix64(seed: seed)
         let sectionNames = ["A", "B", "C", "D", "E"]
         var rows: [Int64: (section: String, key: Int)] = [:]
         var nextID: Int64 = 1

@@ -2,6 +2,7 @@ import FetchedResults
 import Foundation
 import SQLiteStore
 import Testing
+import struct Catalog.SplitMix64
 
 /// Sections, index titles, index paths and batches of a controller over random items, checked
 /// against the same result computed in Swift.
@@ -53,7 +54,7 @@ import Testing
         let expected = Self.expectedOrder(database.items, descendingName: descending, secondByScore: secondByScore)
         let controller = FetchedResultsController(
             request: Self.request(descending: descending, secondByScore: secondByScore, batchSize: batchSize),
-            queue: database.queue)
+            reader: database.queue)
         controller.cachedBatchLimit = 2
         try controller.performFetch()
 
@@ -78,12 +79,12 @@ import Testing
     @Test func jumpsAndEvictedBatchesReadTheSameRows() throws {
         let database = try ItemDatabase()
         try database.insert(ItemDatabase.randomItems(200, seed: 3))
-        let reference = FetchedResultsController(request: Self.request(descending: false, secondByScore: false, batchSize: 0), queue: database.queue)
+        let reference = FetchedResultsController(request: Self.request(descending: false, secondByScore: false, batchSize: 0), reader: database.queue)
         try reference.performFetch()
-        let batched = FetchedResultsController(request: Self.request(descending: false, secondByScore: false, batchSize: 5), queue: database.queue)
+        let batched = FetchedResultsController(request: Self.request(descending: false, secondByScore: false, batchSize: 5), reader: database.queue)
         batched.cachedBatchLimit = 1
         try batched.performFetch()
-        var random = SplitMix64(state: 11)
+        var random = SplitMix64(seed: 11)
         for _ in 0..<300 {
             let section = Int.random(in: 0..<reference.sections.count, using: &random)
             let path = ItemPath(section: section, row: Int.random(in: 0..<reference.sections[section].numberOfObjects, using: &random))
@@ -97,7 +98,7 @@ import Testing
         try database.insert((0..<10).map { Item(name: "same", nick: nil, score: $0 % 2, price: 1, flag: false) })
         for order in [SortOrder.forward, .reverse] {
             let controller = FetchedResultsController(
-                request: FetchRequest(sortDescriptors: [SortDescriptor(\Item.name, order: order)], batchSize: 3), queue: database.queue)
+                request: FetchRequest(sortDescriptors: [SortDescriptor(\Item.name, order: order)], batchSize: 3), reader: database.queue)
             try controller.performFetch()
             #expect(try controller.fetchedObjects.map(\.id!) == Array(1...10))
         }
@@ -109,7 +110,7 @@ import Testing
         var request = FetchRequest<Item>(
             predicate: #Predicate { $0.flag }, sortDescriptors: [SortDescriptor(\.score), SortDescriptor(\.price, order: .reverse)],
             fetchLimit: 10, fetchOffset: 3, batchSize: 4)
-        let controller = FetchedResultsController(request: request, queue: database.queue)
+        let controller = FetchedResultsController(request: request, reader: database.queue)
         try controller.performFetch()
         let all = database.items.filter(\.flag).sorted { ($0.score, -$0.price, $0.id!) < ($1.score, -$1.price, $1.id!) }
         #expect(controller.sections.map(\.name) == [""])
@@ -128,16 +129,19 @@ import Testing
     @Test func sectionIndexTitlesAreDistinct() throws {
         let database = try ItemDatabase()
         try database.insert(["apple", "Avocado", "banana", "Cherry"].map { Item(name: $0, nick: nil, score: 0, price: 0, flag: true) })
-        let controller = FetchedResultsController(request: Self.request(descending: false, secondByScore: false, batchSize: 0), queue: database.queue)
+        let controller = FetchedResultsController(request: Self.request(descending: false, secondByScore: false, batchSize: 0), reader: database.queue)
         try controller.performFetch()
         #expect(controller.sections.map(\.name) == ["A", "B", "C"])
         #expect(controller.sectionIndexTitles == ["A", "B", "C"])
         #expect(controller.section(forSectionIndexTitle: "B") == 1)
+        for unknown in ["Z", "b", "", "AB"] {
+            #expect(controller.section(forSectionIndexTitle: unknown) == nil)
+        }
     }
 
     @Test func searchOnAnEntityWithoutSearchIsAnError() throws {
         let database = try ItemDatabase()
-        let controller = FetchedResultsController(request: FetchRequest<Item>(searchText: "a"), queue: database.queue)
+        let controller = FetchedResultsController(request: FetchRequest<Item>(searchText: "a"), reader: database.queue)
         #expect(throws: FetchError.searchNotSupported("items")) { try controller.performFetch() }
     }
 }

@@ -1,5 +1,6 @@
 import FetchedResults
 import Testing
+import struct Catalog.SplitMix64
 
 /// The incremental update moves only the changed rows, and its change set is exactly as good as the
 /// reference: applied to the old snapshot, it gives a fresh snapshot of the new rows.
@@ -45,7 +46,7 @@ struct IncrementalUpdateTests {
 
     @Test(arguments: 0..<60)
     func matchesAFreshSnapshot(seed: UInt64) throws {
-        var generator = SplitMix64(state: seed &* 7919)
+        var generator = SplitMix64(seed: seed &* 7919)
         let sectionNames = ["A", "B", "C", "D"]
         var rows: Rows = [:]
         var nextID: Int64 = 1

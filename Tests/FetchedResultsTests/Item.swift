@@ -2,6 +2,10 @@ import FetchedResults
 import Foundation
 import SQLiteStore
 
+// The library's seeded generator, so that random rows are the same on every run; only it, so that
+// no catalog type is visible to these tests of the generic layer.
+import struct Catalog.SplitMix64
+
 /// A test entity covering each kind of column: text, optional text, integers, reals, booleans.
 struct Item: FetchableEntity, Hashable {
     var id: Int64?
@@ -36,18 +40,6 @@ struct Item: FetchableEntity, Hashable {
             id: try row.decode(Int64.self, at: 0), name: try row.decode(String.self, at: 1),
             nick: try row.decode(String?.self, at: 2), score: try row.decode(Int.self, at: 3),
             price: try row.decode(Double.self, at: 4), flag: try row.decode(Bool.self, at: 5))
-    }
-}
-
-/// A seeded generator (SplitMix64), so that random rows are the same on every run.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
 
@@ -92,7 +84,7 @@ final class ItemDatabase {
     /// `count` random items: short names over a small alphabet (so that ties and substrings are
     /// common), nil nicks one time in three, small numbers.
     static func randomItems(_ count: Int, seed: UInt64) -> [Item] {
-        var random = SplitMix64(state: seed)
+        var random = SplitMix64(seed: seed)
         let letters = Array("abcAB é")
         func word() -> String { String((0..<Int.random(in: 1...4, using: &random)).map { _ in letters.randomElement(using: &random)! }) }
         return (0..<count).map { _ in
@@ -105,7 +97,7 @@ final class ItemDatabase {
 
     /// The ids of the items matching `predicate`, as SQLite finds them.
     func ids(matching predicate: Predicate<Item>) throws -> Set<Int64> {
-        let controller = FetchedResultsController(request: FetchRequest(predicate: predicate), queue: queue)
+        let controller = FetchedResultsController(request: FetchRequest(predicate: predicate), reader: queue)
         try controller.performFetch()
         return Set(try controller.fetchedObjects.map { $0.id! })
     }

@@ -47,11 +47,11 @@ struct DamagedFileTests {
         let store = try CatalogStore(path: path)
         try store.seed([SeedFile.products(SyntheticCatalog.products(count: 2_000, seed: 2))])
         if damage == .newerSchema {
-            try store.queue.writeWithoutTransaction { db in
+            try store.database.writeWithoutTransaction { db in
                 try db.execute(sql: "INSERT INTO schema_migrations(migration_set, version, name, checksum, applied_at) VALUES ('catalog', 9999, 'future', '0', 0)")
             }
         }
-        try store.queue.close()
+        try store.database.close()
         let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
         switch damage {
         case .truncatedToHalf: try handle.truncate(atOffset: UInt64(fileSize(path) / 2))
@@ -110,7 +110,7 @@ struct DamagedFileTests {
         } throws: { error in
             (error as? DatabaseError).map { ResultCode.SQLITE_READONLY ~= $0.resultCode } ?? false
         }
-        try store.queue.close()
+        try store.database.close()
         #expect(fileBytes(workspace.database) == bytes)
     }
 

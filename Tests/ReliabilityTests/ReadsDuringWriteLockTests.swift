@@ -72,7 +72,7 @@ struct ReadsDuringWriteLockTests {
         let queue = try DatabaseQueue(path: workspace.database)
         let latest = CatalogMigrations.set.latestVersion
         try queue.writeWithoutTransaction { db in
-            _ = try CatalogMigrations.migrator().migrate(db, upTo: [CatalogMigrations.identity: latest - 1])
+            _ = try CatalogMigrations.migrator().migrate(upTo: [CatalogMigrations.identity: latest - 1], db)
         }
         try queue.close()
 

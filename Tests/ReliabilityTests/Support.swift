@@ -3,43 +3,6 @@ import SQLiteStore
 import TestSupport
 import Testing
 
-/// A temporary directory with a catalog database path in it, and the built `catalog` run against it.
-struct Workspace {
-    let directory: TemporaryDirectory
-    /// The database the commands use unless told otherwise.
-    let database: String
-
-    init() throws {
-        directory = try TemporaryDirectory()
-        database = directory.path("catalog.sqlite")
-    }
-
-    /// The path of `name` in the directory.
-    func path(_ name: String) -> String { directory.path(name) }
-
-    /// Runs `catalog` with `arguments`, then `--database` (this workspace's unless given).
-    @discardableResult
-    func catalog(_ arguments: [String], database: String? = nil, environment: [String: String] = [:]) throws -> ProcessResult {
-        try ProcessRunner.run(
-            "catalog", arguments + ["--database", database ?? self.database], environment: environment,
-            home: path("home"))
-    }
-
-    /// Writes `text` to `name` in the directory and returns its path.
-    @discardableResult
-    func write(_ text: String, to name: String) throws -> String {
-        try write(Data(text.utf8), to: name)
-    }
-
-    /// Writes `data` to `name` in the directory and returns its path.
-    @discardableResult
-    func write(_ data: Data, to name: String) throws -> String {
-        let file = path(name)
-        try data.write(to: URL(fileURLWithPath: file))
-        return file
-    }
-}
-
 /// The bytes of a file, or nil when it does not exist.
 func fileBytes(_ path: String) -> Data? { FileManager.default.contents(atPath: path) }
 

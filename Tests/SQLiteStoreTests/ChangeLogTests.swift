@@ -11,7 +11,7 @@ struct ChangeLogTests {
             try db.execute(sql: "UPDATE items SET name = 'c' WHERE id = 1")
             try db.execute(sql: "DELETE FROM items WHERE id = 2")
         }
-        let changes = try store.queue.read { db in try ChangeLog.changes(db, after: start) }
+        let changes = try store.queue.read { db in try ChangeLog.changes(after: start, db) }
         #expect(changes.isComplete)
         #expect(summary(changes.changes) == ["insert items 1", "insert items 2", "update items 1", "delete items 2"])
         #expect(changes.changes.map(\.sequence) == Array(start + 1...start + 4))
@@ -24,7 +24,7 @@ struct ChangeLogTests {
         try store.write("INSERT INTO items(id, name) VALUES (1, 'a')")
         let start = try store.sequence()
         try store.write("UPDATE items SET id = 7 WHERE id = 1")
-        let changes = try store.queue.read { db in try ChangeLog.changes(db, after: start) }
+        let changes = try store.queue.read { db in try ChangeLog.changes(after: start, db) }
         #expect(summary(changes.changes) == ["delete items 1", "insert items 7"])
     }
 
@@ -46,7 +46,7 @@ struct ChangeLogTests {
                 throw Failure()
             }
         }
-        let changes = try store.queue.read { db in try ChangeLog.changes(db, after: start) }
+        let changes = try store.queue.read { db in try ChangeLog.changes(after: start, db) }
         #expect(summary(changes.changes) == ["insert items 2"])
         #expect(changes.changes.first?.sequence == start + 1)
     }
@@ -59,8 +59,8 @@ struct ChangeLogTests {
         let (count, horizon, late, recent) = try store.queue.read { db in
             (try db.scalar(Int.self, sql: "SELECT count(*) FROM store_changes") ?? 0,
              try ChangeLog.prunedThrough(db),
-             try ChangeLog.changes(db, after: 0),
-             try ChangeLog.changes(db, after: 595))
+             try ChangeLog.changes(after: 0, db),
+             try ChangeLog.changes(after: 595, db))
         }
         #expect((10...265).contains(count))
         #expect(horizon == 512 - 10)
@@ -71,25 +71,25 @@ struct ChangeLogTests {
     @Test func explicitPruningMovesTheHorizon() throws {
         let store = try TrackedDatabase()
         try store.write("INSERT INTO items(id, name) VALUES (1, 'a'), (2, 'b'), (3, 'c')")
-        let deleted = try store.queue.writeWithoutTransaction { db in try ChangeLog.prune(db, keepingLatest: 1) }
+        let deleted = try store.queue.writeWithoutTransaction { db in try ChangeLog.prune(keepingLatest: 1, db) }
         #expect(deleted == 2)
         let (behind, current) = try store.queue.read { db in
-            (try ChangeLog.changes(db, after: 1), try ChangeLog.changes(db, after: 2))
+            (try ChangeLog.changes(after: 1, db), try ChangeLog.changes(after: 2, db))
         }
         #expect(behind.gap == .fellBehind)
         #expect(summary(current.changes) == ["insert items 3"])
         // Positions are never reused, even once the log is empty.
-        try store.queue.writeWithoutTransaction { db in _ = try ChangeLog.prune(db, keepingLatest: 0) }
+        try store.queue.writeWithoutTransaction { db in _ = try ChangeLog.prune(keepingLatest: 0, db) }
         try store.write("INSERT INTO items(id, name) VALUES (4, 'd')")
-        #expect(try store.queue.read { db in try ChangeLog.changes(db, after: 3) }.changes.map(\.sequence) == [4])
+        #expect(try store.queue.read { db in try ChangeLog.changes(after: 3, db) }.changes.map(\.sequence) == [4])
     }
 
     @Test func trackingNeedsAnExistingRowidTable() throws {
         let store = try TrackedDatabase()
         try store.queue.write { db in
             try db.execute(sql: "CREATE TABLE pairs (a INTEGER, b INTEGER, PRIMARY KEY (a, b)) WITHOUT ROWID")
-            #expect(throws: DatabaseError.self) { try ChangeLog.installTracking(forTable: "pairs", in: db) }
-            #expect(throws: DatabaseError.self) { try ChangeLog.installTracking(forTable: "missing", in: db) }
+            #expect(throws: DatabaseError.self) { try ChangeLog.installTracking(forTable: "pairs", db) }
+            #expect(throws: DatabaseError.self) { try ChangeLog.installTracking(forTable: "missing", db) }
         }
     }
 
@@ -97,10 +97,10 @@ struct ChangeLogTests {
         let store = try TrackedDatabase()
         try store.queue.write { db in
             try db.execute(sql: #"CREATE TABLE "it's ""odd""" (id INTEGER PRIMARY KEY)"#)
-            try ChangeLog.installTracking(forTable: #"it's "odd""#, in: db)
+            try ChangeLog.installTracking(forTable: #"it's "odd""#, db)
             try db.execute(sql: #"INSERT INTO "it's ""odd""" VALUES (5)"#)
         }
-        let changes = try store.queue.read { db in try ChangeLog.changes(db, after: 0) }
+        let changes = try store.queue.read { db in try ChangeLog.changes(after: 0, db) }
         #expect(summary(changes.changes) == [#"insert it's "odd" 5"#])
     }
 }

@@ -14,7 +14,7 @@ struct ChangeMonitorTests {
         #expect(monitor.statistics.usesFileEvents == usesFileEvents)
         let start = try store.sequence()
         let changes = monitor.changes(after: start)
-        try store.queue.write { db in
+        try await store.queue.write { db in
             try db.execute(sql: "INSERT INTO items(id, name) VALUES (3, 'c')")
             try db.execute(sql: "UPDATE items SET name = 'z' WHERE id = 1")
             try db.execute(sql: "DELETE FROM items WHERE id = 2")
@@ -47,7 +47,7 @@ struct ChangeMonitorTests {
         let start = try store.sequence()
         let changes = monitor.changes(after: start)
         struct Failure: Error {}
-        _ = try? store.queue.write { db in
+        _ = try? await store.queue.write { db in
             try db.execute(sql: "INSERT INTO items(id, name) VALUES (1, 'rolled back')")
             throw Failure()
         }
@@ -141,9 +141,9 @@ struct ChangeMonitorTests {
         #expect(all.isComplete)
         #expect(summary(all.changes) == ["insert items 2", "insert items 4"])
         #expect(all.changes.map(\.sequence) == [start + 1, start + 2])
-        let (names, logged) = try store.queue.read { db in
+        let (names, logged) = try await store.queue.read { db in
             (try db.fetchAll(sql: "SELECT name FROM items ORDER BY id") { try $0.decode(String.self, at: 0) },
-             try ChangeLog.changes(db, after: start))
+             try ChangeLog.changes(after: start, db))
         }
         #expect(names == ["before", "committed elsewhere", "after"])
         #expect(logged == DatabaseChanges(fromSequence: start, toSequence: start + 2, changes: all.changes))
@@ -154,7 +154,7 @@ struct ChangeMonitorTests {
         let monitor = try ChangeMonitor(path: store.path)
         let start = try store.sequence()
         try store.write("INSERT INTO items(id, name) VALUES (1, 'a'), (2, 'b'), (3, 'c')")
-        try store.queue.writeWithoutTransaction { db in _ = try ChangeLog.prune(db, keepingLatest: 1) }
+        try await store.queue.writeWithoutTransaction { db in _ = try ChangeLog.prune(keepingLatest: 1, db) }
         let received = await collect(monitor.changes(after: start)) { !$0.isEmpty }
         let first = try #require(received.first)
         #expect(!first.isComplete && first.gap == .fellBehind)
@@ -166,7 +166,7 @@ struct ChangeMonitorTests {
         let store = try TrackedDatabase()
         let monitor = try ChangeMonitor(path: store.path)
         let changes = monitor.changes()
-        try store.queue.write { db in
+        try await store.queue.write { db in
             try db.execute(sql: "ALTER TABLE items ADD COLUMN price REAL")
             try db.execute(sql: "INSERT INTO items(id, name) VALUES (1, 'a')")
         }

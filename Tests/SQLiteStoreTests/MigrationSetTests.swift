@@ -26,7 +26,7 @@ struct MigrationSetTests {
     @discardableResult
     private func migrate(_ sets: [MigrationSet], upTo versions: [String: Int] = [:]) throws -> [AppliedMigration] {
         let migrator = try Migrator(sets: sets)
-        return try queue.writeWithoutTransaction { db in try migrator.migrate(db, upTo: versions) }
+        return try queue.writeWithoutTransaction { db in try migrator.migrate(upTo: versions, db) }
     }
 
     private func records() throws -> [String] {

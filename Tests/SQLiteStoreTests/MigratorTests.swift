@@ -20,7 +20,7 @@ struct MigratorTests {
     private func migrate(_ migrations: [Migration], upTo version: Int? = nil) throws -> [AppliedMigration] {
         let migrator = try Migrator(migrations: migrations)
         return try queue.writeWithoutTransaction { db in
-            try migrator.migrate(db, upTo: version.map { [Migrator.defaultSetIdentity: $0] } ?? [:])
+            try migrator.migrate(upTo: version.map { [Migrator.defaultSetIdentity: $0] } ?? [:], db)
         }
     }
 
@@ -125,6 +125,6 @@ struct MigratorTests {
             try await group.waitForAll()
         }
         #expect(try appliedVersions() == [1, 2, 10])
-        #expect(try queue.read { db in try db.scalar(Int.self, sql: "SELECT count(*) FROM b") } == 1)
+        #expect(try await queue.read { db in try db.scalar(Int.self, sql: "SELECT count(*) FROM b") } == 1)
     }
 }

@@ -16,8 +16,8 @@ final class TrackedDatabase {
         queue = try DatabaseQueue(path: path)
         try queue.write { db in
             try db.execute(sql: "CREATE TABLE items (id INTEGER PRIMARY KEY, name TEXT NOT NULL)")
-            try ChangeLog.install(db, retaining: retention)
-            try ChangeLog.installTracking(forTable: "items", in: db)
+            try ChangeLog.install(retaining: retention, db)
+            try ChangeLog.installTracking(forTable: "items", db)
         }
     }
 

@@ -5,6 +5,10 @@
 /// var random = SplitMix64(seed: 42)
 /// let word = vocabulary.randomElement(using: &random)
 /// ```
+///
+/// Not the library's `Catalog.SplitMix64`: `BenchmarkSupport` is shared by the raw-C and GRDB
+/// contenders, and importing `Catalog` here would put the store's CSQLite module map of `<sqlite3.h>`
+/// beside GRDB's in their modules (see Package.swift). The algorithm and constants are the same.
 public struct SplitMix64: RandomNumberGenerator, Sendable {
     private var state: UInt64
 

@@ -76,7 +76,7 @@ public struct StoreContender: Contender {
         let writer = try CatalogStore(path: path)
         return try observeLiveUpdate(databaseAt: path, change: change, observingCommitsOf: writer) {
             let begin = MonotonicTime.nanoseconds()
-            let insertedID = try writer.queue.write { db in
+            let insertedID = try writer.database.write { db in
                 try db.execute(sql: BenchSQL.insertProduct, arguments: [
                     change.insert.type, change.insert.name, Folding.fold(change.insert.name),
                     change.insert.yearIntroduced, change.insert.introPrice])
@@ -110,7 +110,7 @@ public struct StoreContender: Contender {
         try controller.startTracking()
         let monitor = try ChangeMonitor(path: path)
         defer { monitor.stop() }
-        if let writer { try monitor.observeCommits(of: writer.queue) }
+        if let writer { try monitor.observeCommits(of: writer.database) }
 
         // The monitor's wake-ups, as semaphore signals: the controller stays on this thread.
         let woken = DispatchSemaphore(value: 0)

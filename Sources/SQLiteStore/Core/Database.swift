@@ -6,8 +6,8 @@ public typealias SQLiteConnection = OpaquePointer
 
 /// A connection to an SQLite database.
 ///
-/// A `Database` is not thread-safe: use it through a ``DatabaseQueue``, which serialises access to it
-/// and hands it to closures (`queue.write { db in … }`). Opening sets up the connection from its
+/// A `Database` is not thread-safe: use it through a ``DatabaseQueue`` or a ``DatabasePool``, which
+/// serialise access to each connection and hand it to closures (`writer.write { db in … }`). Opening sets up the connection from its
 /// ``Configuration``: extended result codes, busy timeout, foreign keys, WAL and `synchronous`, and no
 /// double-quoted string literals.
 ///
@@ -25,6 +25,8 @@ public final class Database {
     /// The handlers of ``addCommitHandler(_:)``, released when the connection is deallocated.
     var commitHandlers: Unmanaged<CommitHandlers>?
     var savepointDepth = 0
+    /// What the progress handler checks for cancellation (``cancellable(by:_:)``).
+    let progressContext = ProgressHandlerContext()
 
     /// Opens (and, unless read-only, creates) the database at `path` and configures the connection.
     ///
@@ -71,6 +73,7 @@ public final class Database {
         // Double-quoted strings are identifiers only, as the SQL standard says.
         try check(csqlite_db_config_bool(handle, SQLITE_DBCONFIG_DQS_DML, 0))
         try check(csqlite_db_config_bool(handle, SQLITE_DBCONFIG_DQS_DDL, 0))
+        installCancellationCheck(handle)
         if let trace = configuration.trace {
             let box = Unmanaged.passRetained(TraceBox(trace))
             traceBox = box
@@ -292,7 +295,7 @@ public final class Database {
     }
 }
 
-@available(*, unavailable, message: "A connection is used by one thread at a time: go through DatabaseQueue.")
+@available(*, unavailable, message: "A connection is used by one thread at a time: go through a DatabaseQueue or DatabasePool.")
 extension Database: Sendable {}
 
 /// Holds the trace closure for SQLite's C callback.

@@ -8,25 +8,21 @@ import Foundation
 ///     try db.execute(sql: "INSERT INTO t(name) VALUES (?)", arguments: ["a"])
 /// }
 /// let count = try queue.read { db in try db.scalar(Int.self, sql: "SELECT count(*) FROM t") }
+/// let names = try await queue.read { db in try db.fetchAll(sql: "SELECT name FROM t") { try $0.decode(String.self, at: 0) } }
 /// ```
 ///
-/// Every access to the connection goes through one lock, so a
-/// `Database` is never reached from two threads at once. Calls block the calling thread while another
-/// closure runs; keep closures short, and never call the queue again from inside one (the mutex is not
-/// reentrant).
+/// Reads and writes take turns on the one connection. For a database file read by several tasks at
+/// once, prefer a ``DatabasePool``; a queue is for in-memory databases and single-threaded programs.
+/// Both are a ``DatabaseWriter``.
 ///
-/// Why `@unchecked Sendable`: `Mutex<Database>` (Synchronization) would be checked, but region-based isolation cannot
-/// express lending its non-`Sendable` value to a caller's non-`@Sendable` closure for the duration of
-/// the lock (`'inout sending' parameter cannot be task-isolated`). Requiring `@Sendable` closures
-/// instead would forbid closures that capture the caller's state, which is most of them. The
-/// invariant the compiler cannot see: `connection` is read only while `lock` is held, and no
-/// closure lets the `Database` escape (it is not `Sendable`, so it cannot be sent elsewhere).
+/// Every access runs on the connection's serial dispatch queue: the synchronous calls block the calling
+/// thread meanwhile, the `async` ones suspend the calling task (see ``DatabaseReader``). Never call the
+/// queue again from inside one of its closures (it is not reentrant).
 ///
 /// Open each file once per process: several queues on one file work (SQLite locks the file), but
 /// writers then wait for each other's locks, up to ``Configuration/busyTimeout``.
-public final class DatabaseQueue: @unchecked Sendable {
-    private let lock = NSLock()
-    private let connection: Database
+public final class DatabaseQueue: DatabaseWriter {
+    private let connection: SerializedDatabase
     /// The path of the database file.
     public let path: String
     /// The configuration of the connection.
@@ -38,7 +34,8 @@ public final class DatabaseQueue: @unchecked Sendable {
     public init(path: String, configuration: Configuration = Configuration()) throws {
         self.path = path
         self.configuration = configuration
-        connection = try Database(path: path, configuration: configuration)
+        connection = SerializedDatabase(
+            label: "SQLiteStore.DatabaseQueue", connection: try Database(path: path, configuration: configuration))
     }
 
     /// An in-memory database, private to this queue.
@@ -46,23 +43,16 @@ public final class DatabaseQueue: @unchecked Sendable {
         try DatabaseQueue(path: ":memory:", configuration: configuration)
     }
 
-    deinit {
-        connection.closeIgnoringErrors()
-    }
-
-    private func withConnection<T>(_ body: (Database) throws -> T) rethrows -> T {
-        lock.lock()
-        defer { lock.unlock() }
-        return try body(connection)
-    }
-
     /// Runs `body` in a deferred transaction, so that it sees one consistent snapshot of the database.
     ///
-    /// Writes inside `body` are possible but not advised; use ``write(_:)``.
+    /// Writes inside `body` are possible but not advised; use `write`.
     public func read<T>(_ body: (Database) throws -> T) throws -> T {
-        try withConnection { db in
-            try db.inTransaction(.deferred) { try body(db) }
-        }
+        try connection.read(body)
+    }
+
+    /// Runs `body` in a deferred transaction on the connection's queue: see ``DatabaseReader``.
+    public func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        try await connection.read(body)
     }
 
     /// Runs `body` in an immediate transaction: committed when it returns, rolled back when it throws.
@@ -70,19 +60,27 @@ public final class DatabaseQueue: @unchecked Sendable {
     /// The write lock is taken before `body` runs, waiting up to ``Configuration/busyTimeout`` for
     /// another connection to release it.
     public func write<T>(_ body: (Database) throws -> T) throws -> T {
-        try withConnection { db in
-            try db.inTransaction(.immediate) { try body(db) }
-        }
+        try connection.write(body)
+    }
+
+    /// Runs `body` in an immediate transaction on the connection's queue: see ``DatabaseWriter``.
+    public func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        try await connection.write(body)
     }
 
     /// Runs `body` with the connection and no transaction: for pragmas, VACUUM, or work that manages its
     /// own transactions (like ``Migrator``).
     public func writeWithoutTransaction<T>(_ body: (Database) throws -> T) throws -> T {
-        try withConnection { db in try body(db) }
+        try connection.sync(body)
+    }
+
+    /// Runs `body` with the connection and no transaction, on its queue: see ``DatabaseWriter``.
+    public func writeWithoutTransaction<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        try await connection.writeWithoutTransaction(body)
     }
 
     /// Closes the connection. Later calls fail with `SQLITE_MISUSE`.
     public func close() throws {
-        try withConnection { try $0.close() }
+        try connection.close()
     }
 }

@@ -67,7 +67,7 @@ public struct Migrator: Sendable {
     /// - Throws: ``MigrationError`` (nothing is applied when the checks fail; a failing migration is
     ///   rolled back), or ``DatabaseError`` when the database cannot be read or written.
     @discardableResult
-    public func migrate(_ db: Database, upTo versions: [String: Int] = [:]) throws -> [AppliedMigration] {
+    public func migrate(upTo versions: [String: Int] = [:], _ db: Database) throws -> [AppliedMigration] {
         precondition(!db.isInsideTransaction, "Migrator.migrate must run outside a transaction")
         let wanted = sets.flatMap { set in
             set.migrations.filter { $0.version <= (versions[set.identity] ?? Int.max) }.map { (set: set.identity, migration: $0) }
@@ -108,7 +108,7 @@ public struct Migrator: Sendable {
     /// Checks, without writing, that the migrator may work on this database: it is empty or records
     /// its migrations, none of its sets is newer than the code, and no applied migration changed.
     ///
-    /// ``migrate(_:upTo:)`` calls it first; call it from ``Configuration/prepareDatabase`` to refuse a
+    /// ``migrate(upTo:_:)`` calls it first; call it from ``Configuration/prepareDatabase`` to refuse a
     /// file before the connection writes anything to it.
     ///
     /// - Throws: ``MigrationError/unrecognizedDatabase(tables:)``,

@@ -4,7 +4,7 @@ extension ChangeLog {
     /// The position of the last entry ever logged, or 0 when nothing was logged.
     ///
     /// Read it in the same transaction as a snapshot of the data: the snapshot then includes every
-    /// event up to this position, and ``changes(_:after:limit:)`` with it gives what follows.
+    /// event up to this position, and ``changes(after:limit:_:)`` with it gives what follows.
     ///
     /// - Throws: ``DatabaseError`` when the log is not installed.
     public static func currentSequence(_ db: Database) throws -> Int64 {
@@ -27,7 +27,7 @@ extension ChangeLog {
     ///
     /// - Complexity: O(log n + k) for k new events: `seq` is the table's rowid.
     /// - Throws: ``DatabaseError`` when the log is not installed or cannot be read.
-    public static func changes(_ db: Database, after sequence: Int64, limit: Int = 100_000) throws -> DatabaseChanges {
+    public static func changes(after sequence: Int64, limit: Int = 100_000, _ db: Database) throws -> DatabaseChanges {
         try db.inTransaction(.deferred) {
             let current = try currentSequence(db)
             if try prunedThrough(db) > sequence {
@@ -56,7 +56,7 @@ extension ChangeLog {
     /// - Returns: the number of entries deleted.
     /// - Throws: ``DatabaseError`` when the log is not installed or the database cannot be written.
     @discardableResult
-    public static func prune(_ db: Database, keepingLatest count: Int) throws -> Int {
+    public static func prune(keepingLatest count: Int, _ db: Database) throws -> Int {
         precondition(count >= 0, "cannot keep a negative number of entries")
         return try db.inTransaction(.immediate) {
             let through = try currentSequence(db) - Int64(count)

@@ -13,15 +13,15 @@
 /// ```swift
 /// // In a migration (or paste the generated SQL into an NNNN_track_changes.sql file):
 /// try ChangeLog.install(db)
-/// try ChangeLog.installTracking(forTable: "products", in: db)
+/// try ChangeLog.installTracking(forTable: "products", db)
 /// // Later, anywhere:
-/// let changes = try ChangeLog.changes(db, after: lastSeenSequence)
+/// let changes = try ChangeLog.changes(after: lastSeenSequence, db)
 /// ```
 ///
 /// **Bounded size.** A trigger on the log itself prunes it as writers append: every 256th entry
 /// deletes the entries older than the last `retention` (``defaultRetention`` by default), so the log
 /// keeps between `retention` and `retention + 255` entries at an amortised cost of one sequential
-/// delete per entry. ``prune(_:keepingLatest:)`` prunes on demand. Pruning records the highest
+/// delete per entry. ``prune(keepingLatest:_:)`` prunes on demand. Pruning records the highest
 /// position it removed in `store_changes_horizon`; a reader whose last position is below it learns
 /// that it fell behind (``DatabaseChanges/Gap/fellBehind``) instead of silently missing events.
 ///
@@ -99,10 +99,10 @@ public enum ChangeLog {
 
     /// Creates the log if needed (``installationSQL(retaining:)``).
     ///
-    /// Run it in a migration's transaction, before ``installTracking(forTable:in:)``.
+    /// Run it in a migration's transaction, before ``installTracking(forTable:_:)``.
     ///
     /// - Throws: ``DatabaseError`` when the database cannot be written.
-    public static func install(_ db: Database, retaining retention: Int = defaultRetention) throws {
+    public static func install(retaining retention: Int = defaultRetention, _ db: Database) throws {
         try db.execute(sql: installationSQL(retaining: retention))
     }
 
@@ -110,7 +110,7 @@ public enum ChangeLog {
     ///
     /// - Throws: ``DatabaseError`` with `SQLITE_ERROR` when `table` does not exist or is a
     ///   `WITHOUT ROWID` table, or when the database cannot be written.
-    public static func installTracking(forTable table: String, in db: Database) throws {
+    public static func installTracking(forTable table: String, _ db: Database) throws {
         // Fails for a missing table, and for a WITHOUT ROWID table, which has no rowid to log.
         try db.execute(sql: "SELECT rowid FROM \(identifier(table)) LIMIT 0")
         try install(db)

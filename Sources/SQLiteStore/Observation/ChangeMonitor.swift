@@ -5,7 +5,7 @@ import Synchronization
 ///
 /// ```swift
 /// try queue.write { db in
-///     try ChangeLog.installTracking(forTable: "products", in: db)   // usually in a migration
+///     try ChangeLog.installTracking(forTable: "products", db)   // usually in a migration
 /// }
 /// let monitor = try ChangeMonitor(path: path)
 /// try monitor.observeCommits(of: queue)    // optional: same-process commits without waiting for the file event
@@ -83,7 +83,7 @@ public final class ChangeMonitor: Sendable {
     /// Opens a read-only connection to the database at `path` on a new thread and starts watching it.
     ///
     /// - Parameters:
-    ///   - path: the database file, which must already have its change log (``ChangeLog/install(_:retaining:)``).
+    ///   - path: the database file, which must already have its change log (``ChangeLog/install(retaining:_:)``).
     ///   - configuration: how to open the connection; it is always opened read-only.
     ///   - options: how to notice commits.
     /// - Throws: ``DatabaseError`` when the file cannot be opened, or with `SQLITE_ERROR` when it has
@@ -128,14 +128,14 @@ public final class ChangeMonitor: Sendable {
         DatabaseChangeSequence(subscription: core.register(after: sequence, owner: self))
     }
 
-    /// Wakes the monitor right after each commit of `queue`'s connection, instead of waiting for the
+    /// Wakes the monitor right after each commit of `writer`'s connection, instead of waiting for the
     /// file event (or, without inotify, the next timer tick).
     ///
     /// The hook stays on the connection after the monitor stops, and then does nothing.
     ///
-    /// - Throws: ``DatabaseError`` when the queue is closed.
-    public func observeCommits(of queue: DatabaseQueue) throws {
-        try queue.writeWithoutTransaction { db in
+    /// - Throws: ``DatabaseError`` when the writer is closed.
+    public func observeCommits(of writer: any DatabaseWriter) throws {
+        try writer.writeWithoutTransaction { db in
             try db.addCommitHandler { [weak core] in core?.signal.signal() }
         }
     }

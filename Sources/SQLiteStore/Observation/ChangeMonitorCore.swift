@@ -121,7 +121,7 @@ final class ChangeMonitorCore: Sendable {
             guard try ChangeLog.isInstalled(db) else {
                 throw DatabaseError(
                     resultCode: .SQLITE_ERROR,
-                    message: "no change log in \(path): install it with ChangeLog.install(_:) and ChangeLog.installTracking(forTable:in:)")
+                    message: "no change log in \(path): install it with ChangeLog.install(retaining:_:) and ChangeLog.installTracking(forTable:_:)")
             }
             reader = try LogReader(db)
             let start = reader.sequence
@@ -153,7 +153,7 @@ final class ChangeMonitorCore: Sendable {
             let confirmed: Bool
             var failed = false
             do {
-                confirmed = try check(db, &reader, forced: forced)
+                confirmed = try check(&reader, forced: forced, db)
             } catch {
                 // A transient failure (SQLITE_BUSY during WAL recovery, I/O): try again shortly.
                 confirmed = false
@@ -172,7 +172,7 @@ final class ChangeMonitorCore: Sendable {
     /// Reads the log when `data_version` moved (or when `forced`) and delivers to each subscriber.
     ///
     /// - Returns: whether a commit was seen.
-    private func check(_ db: Database, _ reader: inout LogReader, forced: Bool) throws -> Bool {
+    private func check(_ reader: inout LogReader, forced: Bool, _ db: Database) throws -> Bool {
         let dataVersion = try reader.newDataVersion(db)
         guard dataVersion != nil || forced else { return false }
         let cursors = state.withLock { state in

@@ -37,7 +37,7 @@ struct LogReader {
         let (schema, changes) = try db.inTransaction(.deferred) { () throws -> (Int64, DatabaseChanges?) in
             let schema = try Self.schemaVersion(db)
             guard try ChangeLog.isInstalled(db) else { return (schema, nil) }
-            return (schema, try ChangeLog.changes(db, after: cursor, limit: limit))
+            return (schema, try ChangeLog.changes(after: cursor, limit: limit, db))
         }
         var result = changes ?? DatabaseChanges(fromSequence: cursor, toSequence: cursor, changes: [], gap: .schemaChanged)
         if schema != schemaVersion {
