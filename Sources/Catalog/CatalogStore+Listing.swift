@@ -20,7 +20,7 @@ extension CatalogStore {
 
     /// A controller, not fetched yet, for the fetch request `request` describes, reading through
     /// ``database``.
-    private func makeController<Record: CatalogRecord>(
+    func makeController<Record: CatalogRecord>(
         _ type: Record.Type, _ request: ListRequest, batchSize: Int
     ) throws -> FetchedResultsController<Record> {
         precondition(request.entity == Record.entity, "a \(request.entity) request for \(Record.self)")

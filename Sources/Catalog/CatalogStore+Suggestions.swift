@@ -19,18 +19,21 @@ extension CatalogStore {
     /// - Throws: ``DatabaseError``.
     public func suggest(prefix: String, limit: Int = 10, entity: Entity = .products) throws -> [String] {
         precondition(limit >= 0)
+        return try database.read { db in try Self.suggestions(prefix: prefix, limit: limit, entity: entity, db) }
+    }
+
+    /// The names that complete `prefix`, read in `db`: see ``suggest(prefix:limit:entity:)``.
+    static func suggestions(prefix: String, limit: Int, entity: Entity, _ db: Database) throws -> [String] {
         let folded = TextFolding.fold(String(prefix.drop { $0.isWhitespace }))
         let table = entity.searchSchema.table
-        return try database.read { db in
-            // Every text that starts with `folded` sorts from `folded` to `folded` followed by the
-            // highest scalar; substr() then keeps exactly those that start with it.
-            try db.fetchAll(
-                sql: """
-                    SELECT name FROM \(table)
-                    WHERE name_folded >= ?1 AND name_folded <= ?2 AND substr(name_folded, 1, length(?1)) = ?1
-                    ORDER BY name_folded, id LIMIT ?3
-                    """,
-                arguments: [folded, folded + "\u{10FFFF}\u{10FFFF}", limit]) { try $0.decode(String.self, at: 0) }
-        }
+        // Every text that starts with `folded` sorts from `folded` to `folded` followed by the
+        // highest scalar; substr() then keeps exactly those that start with it.
+        return try db.fetchAll(
+            sql: """
+                SELECT name FROM \(table)
+                WHERE name_folded >= ?1 AND name_folded <= ?2 AND substr(name_folded, 1, length(?1)) = ?1
+                ORDER BY name_folded, id LIMIT ?3
+                """,
+            arguments: [folded, folded + "\u{10FFFF}\u{10FFFF}", limit]) { try $0.decode(String.self, at: 0) }
     }
 }

@@ -96,15 +96,17 @@ public final class CatalogStore: Sendable {
     public func update<Record: CatalogRecord>(_ record: Record) throws {
         guard let id = record.id else { throw CatalogError.invalidValue(field: "id", value: "nil", reason: "the record was never saved") }
         let valid = try record.validated()
-        try database.write { db in
-            let assignments = Record.columnNames.map { "\($0) = ?" }.joined(separator: ", ")
-            try Self.mapConstraintErrors(valid) {
-                try db.execute(
-                    sql: "UPDATE \(Record.tableName) SET \(assignments) WHERE id = ?",
-                    arguments: StatementArguments(values: valid.persistedValues + [.integer(id)]))
-            }
-            guard db.changesCount == 1 else { throw CatalogError.notFound(entity: Record.entity, id: id) }
+        try database.write { db in try Self.update(valid, id: id, db) }
+    }
+
+    static func update<Record: CatalogRecord>(_ valid: Record, id: Int64, _ db: Database) throws {
+        let assignments = Record.columnNames.map { "\($0) = ?" }.joined(separator: ", ")
+        try mapConstraintErrors(valid) {
+            try db.execute(
+                sql: "UPDATE \(Record.tableName) SET \(assignments) WHERE id = ?",
+                arguments: StatementArguments(values: valid.persistedValues + [.integer(id)]))
         }
+        guard db.changesCount == 1 else { throw CatalogError.notFound(entity: Record.entity, id: id) }
     }
 
     /// Deletes the record with this id and returns it.
@@ -112,13 +114,15 @@ public final class CatalogStore: Sendable {
     /// - Throws: ``CatalogError/notFound(entity:id:)`` when there is none.
     @discardableResult
     public func delete<Record: CatalogRecord>(_ type: Record.Type, id: Int64) throws -> Record {
-        try database.write { db in
-            guard let record = try Self.fetchOne(Record.self, id: id, db) else {
-                throw CatalogError.notFound(entity: Record.entity, id: id)
-            }
-            try db.execute(sql: "DELETE FROM \(Record.tableName) WHERE id = ?", arguments: [id])
-            return record
+        try database.write { db in try Self.delete(Record.self, id: id, db) }
+    }
+
+    static func delete<Record: CatalogRecord>(_ type: Record.Type, id: Int64, _ db: Database) throws -> Record {
+        guard let record = try fetchOne(Record.self, id: id, db) else {
+            throw CatalogError.notFound(entity: Record.entity, id: id)
         }
+        try db.execute(sql: "DELETE FROM \(Record.tableName) WHERE id = ?", arguments: [id])
+        return record
     }
 
     static func insert<Record: CatalogRecord>(_ record: Record, _ db: Database, ignoringDuplicates: Bool = false) throws -> Int64? {
@@ -168,13 +172,19 @@ public final class CatalogStore: Sendable {
 
     /// Every record of a type, by id.
     public func fetchAll<Record: CatalogRecord>(_ type: Record.Type) throws -> [Record] {
-        try database.read { db in
-            try db.fetchAll(sql: "SELECT \(Record.selection) FROM \(Record.tableName) ORDER BY id") { try Record(row: $0) }
-        }
+        try database.read { db in try Self.fetchAll(Record.self, db) }
+    }
+
+    static func fetchAll<Record: CatalogRecord>(_ type: Record.Type, _ db: Database) throws -> [Record] {
+        try db.fetchAll(sql: "SELECT \(Record.selection) FROM \(Record.tableName) ORDER BY id") { try Record(row: $0) }
     }
 
     /// The number of records of a type.
     public func count<Record: CatalogRecord>(_ type: Record.Type) throws -> Int {
-        try database.read { db in try db.scalar(Int.self, sql: "SELECT count(*) FROM \(Record.tableName)") ?? 0 }
+        try database.read { db in try Self.count(Record.self, db) }
+    }
+
+    static func count<Record: CatalogRecord>(_ type: Record.Type, _ db: Database) throws -> Int {
+        try db.scalar(Int.self, sql: "SELECT count(*) FROM \(Record.tableName)") ?? 0
     }
 }

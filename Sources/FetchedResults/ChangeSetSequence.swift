@@ -49,7 +49,7 @@ public struct ChangeSetSequence<Entity: FetchableEntity>: AsyncSequence {
         public mutating func next(isolation actor: isolated (any Actor)?) async throws(any Error) -> ChangeSet? {
             while await commits.next(isolation: actor) != nil {
                 try Task.checkCancellation()
-                let changeSet = try controller.applyPendingChanges()
+                let changeSet = try await controller.applyPendingChanges()
                 if !changeSet.isEmpty { return changeSet }
             }
             return nil

@@ -8,7 +8,7 @@ struct BatchKey: Hashable {
 
 /// A batch of rows read from the database: their ids, the sort key of the last one (to read the
 /// next batch by keyset), and, unless evicted, their entities.
-struct Batch<Entity> {
+struct Batch<Entity: Sendable>: Sendable {
     var ids: [Int64]
     var lastSortKey: [DatabaseValue]
     var entities: [Entity]?
@@ -98,11 +98,13 @@ extension FetchedResultsController {
     }
 
     /// The whole result of a request without a batch size: its sections with their counts (the
-    /// `GROUP BY` of ``readSections(_:_:)``), then every row in one query, cut into one batch per
+    /// `GROUP BY` of ``readSections(_:_:_:)``), then every row in one query, cut into one batch per
     /// section by those counts. Both read in `db`'s transaction, so they agree; one query over the
     /// table rather than one per section.
-    func readWholeResult(_ query: FetchQuery, _ db: Database) throws -> ([FetchedSection], [BatchKey: Batch<Entity>]) {
-        let sections = try readSections(query, db)
+    static func readWholeResult(
+        _ query: FetchQuery, _ request: FetchRequest<Entity>, _ db: Database
+    ) throws -> ([FetchedSection], [BatchKey: Batch<Entity>]) {
+        let sections = try readSections(query, request, db)
         var batches: [BatchKey: Batch<Entity>] = [:]
         var section = 0
         var ids: [Int64] = []

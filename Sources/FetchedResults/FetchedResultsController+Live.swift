@@ -36,16 +36,36 @@ extension FetchedResultsController {
     ///   when the change log is missing).
     public func startTracking() throws {
         let query = try FetchQuery(request)
-        let (sections, live) = try reader.read { db in
-            let sequence = try ChangeLog.currentSequence(db)
-            let schemaVersion = try db.scalar(Int.self, sql: "PRAGMA schema_version") ?? 0
-            let sections = try readSections(query, db)
-            let snapshot = try self.snapshot(query, sections, db)
-            return (sections, LiveState(snapshot: snapshot, sequence: sequence, schemaVersion: schemaVersion))
-        }
+        let request = self.request
+        didStartTracking(query, try reader.read { db in try Self.readTrackedResult(query, request, db) })
+    }
+
+    /// Fetches the request and starts tracking like ``startTracking()``, on a connection's own queue,
+    /// suspending the calling task meanwhile.
+    ///
+    /// - Throws: `CancellationError` when the calling task is cancelled before the read ends;
+    ///   ``FetchError``; ``DatabaseError``.
+    nonisolated(nonsending) public func startTracking() async throws {
+        let query = try FetchQuery(request)
+        let request = self.request
+        didStartTracking(query, try await reader.read { db in try Self.readTrackedResult(query, request, db) })
+    }
+
+    /// The sections, the whole result's ids and the change log's position, read in one transaction.
+    private static func readTrackedResult(
+        _ query: FetchQuery, _ request: FetchRequest<Entity>, _ db: Database
+    ) throws -> (sections: [FetchedSection], live: LiveState) {
+        let sequence = try ChangeLog.currentSequence(db)
+        let schemaVersion = try db.scalar(Int.self, sql: "PRAGMA schema_version") ?? 0
+        let sections = try readSections(query, request, db)
+        let snapshot = try Self.snapshot(query, sections, db)
+        return (sections, LiveState(snapshot: snapshot, sequence: sequence, schemaVersion: schemaVersion))
+    }
+
+    private func didStartTracking(_ query: FetchQuery, _ result: (sections: [FetchedSection], live: LiveState)) {
         self.query = query
-        self.sections = sections
-        self.live = live
+        sections = result.sections
+        live = result.live
         batches = [:]
         recentlyUsed = []
     }
@@ -83,47 +103,69 @@ extension FetchedResultsController {
     ///   when incremental.
     @discardableResult
     public func applyPendingChanges() throws -> ChangeSet {
-        guard var live, let query else { preconditionFailure("applyPendingChanges() needs startTracking() first") }
+        guard let live, let query else { preconditionFailure("applyPendingChanges() needs startTracking() first") }
+        let (request, sections) = (self.request, self.sections)
+        return didReadChanges(try reader.read { db in try Self.readChanges(live, query, request, sections, db) })
+    }
+
+    /// Brings the controller up to date like ``applyPendingChanges()``, on a connection's own queue,
+    /// suspending the calling task meanwhile: what ``changeSets(from:)`` calls at each commit.
+    ///
+    /// - Precondition: ``isTracking``.
+    /// - Throws: `CancellationError` when the calling task is cancelled before the read ends;
+    ///   ``DatabaseError``; ``FetchError``. The controller is unchanged then.
+    @discardableResult
+    nonisolated(nonsending) public func applyPendingChanges() async throws -> ChangeSet {
+        guard let live, let query else { preconditionFailure("applyPendingChanges() needs startTracking() first") }
+        let (request, sections) = (self.request, self.sections)
+        return didReadChanges(try await reader.read { db in try Self.readChanges(live, query, request, sections, db) })
+    }
+
+    /// What the commits after `live`'s position changed, read in one transaction: the new tracking
+    /// state, and the change set with the new sections and query, or nil when the result is unchanged.
+    private static func readChanges(
+        _ live: LiveState, _ query: FetchQuery, _ request: FetchRequest<Entity>, _ oldSections: [FetchedSection],
+        _ db: Database
+    ) throws -> (live: LiveState, change: (ChangeSet, [FetchedSection], FetchQuery)?) {
+        var live = live
         let old = live.snapshot
-        let oldSections = sections
-        let result = try reader.read { db -> (ChangeSet, [FetchedSection], FetchQuery)? in
-            let schemaVersion = try db.scalar(Int.self, sql: "PRAGMA schema_version") ?? 0
-            let changes = try ChangeLog.changes(after: live.sequence, db)
-            if changes.isEmpty && schemaVersion == live.schemaVersion { return nil }
-            live.sequence = changes.toSequence
-            let changedIDs = changes.rowIDs(inTable: Entity.tableName)
-            let mustRefetch = schemaVersion != live.schemaVersion || !changes.isComplete
-                || !query.isIncrementallyMaintainable || changedIDs.count > Self.incrementalLimit
-            live.schemaVersion = schemaVersion
-            if mustRefetch {
-                let newQuery = try FetchQuery(request)
-                let newSections = try readSections(newQuery, db)
-                let snapshot = try self.snapshot(newQuery, newSections, db)
-                // Without a complete log every row that stays may have changed: report them all.
-                let updated = changes.isComplete ? changedIDs : Set(old.sections.flatMap(\.ids))
-                live.snapshot = snapshot
-                live.statistics.refetches += 1
-                return (ChangeSet(from: old, to: snapshot, updatedIDs: updated), newSections, newQuery)
-            }
-            if changedIDs.isEmpty { return nil }
-            let source = SQLRowPlacing(query: query, db: db) { key in self.section(key: key, count: 0).name }
-            let changeSet = try live.snapshot.update(changedIDs: changedIDs, from: source)
-            live.statistics.incrementalUpdates += 1
-            live.statistics.rowsRead += changedIDs.count + source.probes
-            let byName = Dictionary(oldSections.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
-            let newSections = live.snapshot.sections.map { section -> FetchedSection in
-                var info = byName[section.name] ?? self.section(key: source.sectionKeys[section.name]!, count: 0)
-                info.numberOfObjects = section.ids.count
-                return info
-            }
-            return (changeSet, newSections, query)
+        let schemaVersion = try db.scalar(Int.self, sql: "PRAGMA schema_version") ?? 0
+        let changes = try ChangeLog.changes(after: live.sequence, db)
+        if changes.isEmpty && schemaVersion == live.schemaVersion { return (live, nil) }
+        live.sequence = changes.toSequence
+        let changedIDs = changes.rowIDs(inTable: Entity.tableName)
+        let mustRefetch = schemaVersion != live.schemaVersion || !changes.isComplete
+            || !query.isIncrementallyMaintainable || changedIDs.count > Self.incrementalLimit
+        live.schemaVersion = schemaVersion
+        if mustRefetch {
+            let newQuery = try FetchQuery(request)
+            let newSections = try readSections(newQuery, request, db)
+            let snapshot = try Self.snapshot(newQuery, newSections, db)
+            // Without a complete log every row that stays may have changed: report them all.
+            let updated = changes.isComplete ? changedIDs : Set(old.sections.flatMap(\.ids))
+            live.snapshot = snapshot
+            live.statistics.refetches += 1
+            return (live, (ChangeSet(from: old, to: snapshot, updatedIDs: updated), newSections, newQuery))
         }
-        guard let (changeSet, newSections, newQuery) = result else {
-            self.live = live
-            return ChangeSet()
+        if changedIDs.isEmpty { return (live, nil) }
+        let source = SQLRowPlacing(query: query, db: db) { key in section(key: key, count: 0, request).name }
+        let changeSet = try live.snapshot.update(changedIDs: changedIDs, from: source)
+        live.statistics.incrementalUpdates += 1
+        live.statistics.rowsRead += changedIDs.count + source.probes
+        let byName = Dictionary(oldSections.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        let newSections = live.snapshot.sections.map { section -> FetchedSection in
+            var info = byName[section.name] ?? Self.section(key: source.sectionKeys[section.name]!, count: 0, request)
+            info.numberOfObjects = section.ids.count
+            return info
         }
-        self.live = live
-        self.query = newQuery
+        return (live, (changeSet, newSections, query))
+    }
+
+    /// Installs what ``readChanges(_:_:_:_:_:)`` read and tells the delegate.
+    private func didReadChanges(_ result: (live: LiveState, change: (ChangeSet, [FetchedSection], FetchQuery)?)) -> ChangeSet {
+        live = result.live
+        guard let (changeSet, newSections, newQuery) = result.change else { return ChangeSet() }
+        query = newQuery
         sections = newSections
         batches = [:]
         recentlyUsed = []

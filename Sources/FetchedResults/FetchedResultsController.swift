@@ -63,43 +63,66 @@ public final class FetchedResultsController<Entity: FetchableEntity> {
 
     /// Runs the request: reads the sections and their counts, and, without a batch size, every entity.
     ///
+    /// This blocks the calling thread while it reads; from async code, prefer the `async` overload.
+    ///
     /// - Throws: ``FetchError`` for a request that cannot be translated, ``DatabaseError`` when reading
     ///   fails. The previous result stays then.
     /// - Complexity: one `GROUP BY` over the matching rows (an index scan for a sectioned table).
     public func performFetch() throws {
         let query = try FetchQuery(request)
-        if request.batchSize == 0 {
-            let (sections, batches) = try reader.read { db in try readWholeResult(query, db) }
-            self.query = query
-            self.sections = sections
-            self.batches = batches
-            recentlyUsed = sections.indices.map { BatchKey(section: $0, index: 0) }
-            live = nil
-            return
-        }
-        let sections = try reader.read { db in try readSections(query, db) }
+        let request = self.request
+        didFetch(query, try reader.read { db in try Self.readResult(query, request, db) })
+    }
+
+    /// Runs the request like ``performFetch()``, on a connection's own queue (a pool's reader),
+    /// suspending the calling task meanwhile, so that no thread of the cooperative pool waits for
+    /// SQLite.
+    ///
+    /// ```swift
+    /// controller.request.searchText = text
+    /// try await controller.performFetch()   // a newer keystroke cancels this task: the query stops
+    /// ```
+    ///
+    /// - Throws: `CancellationError` when the calling task is cancelled before the read ends (its
+    ///   query is interrupted); ``FetchError``; ``DatabaseError``. The previous result stays then.
+    nonisolated(nonsending) public func performFetch() async throws {
+        let query = try FetchQuery(request)
+        let request = self.request
+        didFetch(query, try await reader.read { db in try Self.readResult(query, request, db) })
+    }
+
+    /// The sections of `query`, and every entity when `request` has no batch size, read in `db`.
+    static func readResult(
+        _ query: FetchQuery, _ request: FetchRequest<Entity>, _ db: Database
+    ) throws -> (sections: [FetchedSection], batches: [BatchKey: Batch<Entity>]) {
+        if request.batchSize == 0 { return try readWholeResult(query, request, db) }
+        return (try readSections(query, request, db), [:])
+    }
+
+    /// Installs a fetched result.
+    private func didFetch(_ query: FetchQuery, _ result: (sections: [FetchedSection], batches: [BatchKey: Batch<Entity>])) {
         self.query = query
-        self.sections = sections
-        batches = [:]
-        recentlyUsed = []
+        sections = result.sections
+        batches = result.batches
+        recentlyUsed = result.batches.isEmpty ? [] : result.sections.indices.map { BatchKey(section: $0, index: 0) }
         live = nil
     }
 
     /// The sections of `query` and their counts, read in `db`.
-    func readSections(_ query: FetchQuery, _ db: Database) throws -> [FetchedSection] {
+    static func readSections(_ query: FetchQuery, _ request: FetchRequest<Entity>, _ db: Database) throws -> [FetchedSection] {
         let sectionsQuery = query.sectionsQuery
         let rows = try db.fetchAll(sql: sectionsQuery.sql, arguments: sectionsQuery.arguments) { row in
             (key: row.databaseValue(at: 0), count: try row.decode(Int.self, at: 1))
         }
         var sections: [FetchedSection] = []
         for row in rows where row.count > 0 {
-            sections.append(section(key: row.key, count: row.count))
+            sections.append(section(key: row.key, count: row.count, request))
         }
         return sections
     }
 
     /// A section's description from its key and its count.
-    func section(key: DatabaseValue, count: Int) -> FetchedSection {
+    static func section(key: DatabaseValue, count: Int, _ request: FetchRequest<Entity>) -> FetchedSection {
         let name = request.sectionKeyPath.map { Entity.sectionName(for: key, keyPath: $0) } ?? ""
         return FetchedSection(
             name: name, indexTitle: FetchedSection.indexTitle(forSectionName: name), numberOfObjects: count, key: key)
@@ -213,16 +236,12 @@ public final class FetchedResultsController<Entity: FetchableEntity> {
     /// - Throws: ``FetchError/resultChanged`` when the rows no longer fit the sections.
     public func snapshot() throws -> ResultSnapshot {
         guard let query else { return ResultSnapshot() }
-        return try reader.read { db in try snapshot(query, db) }
-    }
-
-    /// The row ids of the whole result, read in `db`.
-    func snapshot(_ query: FetchQuery, _ db: Database) throws -> ResultSnapshot {
-        try snapshot(query, sections, db)
+        let sections = self.sections
+        return try reader.read { db in try Self.snapshot(query, sections, db) }
     }
 
     /// The row ids of the given sections of `query`, read in `db`.
-    func snapshot(_ query: FetchQuery, _ sections: [FetchedSection], _ db: Database) throws -> ResultSnapshot {
+    static func snapshot(_ query: FetchQuery, _ sections: [FetchedSection], _ db: Database) throws -> ResultSnapshot {
         ResultSnapshot(sections: try sections.map { info in
             let rows = query.rowsQuery(section: info.key, after: nil, limit: -1, offset: 0, withEntities: false)
             let ids = try db.fetchAll(sql: rows.sql, arguments: rows.arguments) { try $0.decode(Int64.self, at: $0.count - 1) }

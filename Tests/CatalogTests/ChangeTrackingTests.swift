@@ -19,16 +19,16 @@ struct ChangeTrackingTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appending(path: "catalog.sqlite").path
         let store = try CatalogStore(path: path)
-        let old = try store.insert(Product(type: .device, name: "iPod", yearIntroduced: 2001, introPrice: 399))
+        let old = try await store.insert(Product(type: .device, name: "iPod", yearIntroduced: 2001, introPrice: 399))
         let start = try await store.database.read { db in try ChangeLog.currentSequence(db) }
 
         let monitor = try ChangeMonitor(path: path)
         let changes = monitor.changes(after: start)
-        let new = try store.insert(Product(type: .device, name: "iPhone", yearIntroduced: 2007, introPrice: 599))
+        let new = try await store.insert(Product(type: .device, name: "iPhone", yearIntroduced: 2007, introPrice: 599))
         var renamed = new
         renamed.name = "iPhone 2G"
-        try store.update(renamed)
-        try store.delete(Product.self, id: try #require(old.id))
+        try await store.update(renamed)
+        try await store.delete(Product.self, id: try #require(old.id))
 
         var received = DatabaseChanges(fromSequence: start, toSequence: start, changes: [])
         for await delivery in changes {

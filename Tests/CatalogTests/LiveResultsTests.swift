@@ -207,7 +207,7 @@ struct LiveResultsTests {
         let monitor = try ChangeMonitor(path: directory.path())
         defer { monitor.stop() }
         let writer = try CatalogStore(path: directory.path())
-        try writer.insert(Product(type: .device, name: "iPhone 16", yearIntroduced: 2024, introPrice: 799))
+        try await writer.insert(Product(type: .device, name: "iPhone 16", yearIntroduced: 2024, introPrice: 799))
         var iterator = controller.changeSets(from: monitor).makeAsyncIterator()
         let changeSet = try #require(try await iterator.next())
         #expect(changeSet.changes.count == 1)

@@ -132,10 +132,10 @@ struct ConcurrentWriterTests {
             }
             return try await group.reduce(into: [:]) { $0.merge($1) { a, _ in a } }
         }
-        let stored = try shared.fetchAll(Product.self)
+        let stored = try await shared.fetchAll(Product.self)
         #expect(Dictionary(uniqueKeysWithValues: stored.map { ($0.name, $0) }) == kept)
         #expect(stored.count == stores.count * (items - items / 3))
-        #expect(try shared.fetchAll(Phone.self).map(\.screenInches) == Array(repeating: Double(items - 1), count: stores.count))
+        await #expect(try shared.fetchAll(Phone.self).map(\.screenInches) == Array(repeating: Double(items - 1), count: stores.count))
         for store in others { try store.database.close() }
         try shared.database.close()
         #expect(try DatabaseCheck.integrity(workspace.database) == ["ok"])

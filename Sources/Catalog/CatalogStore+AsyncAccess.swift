@@ -1,0 +1,93 @@
+import FetchedResults
+import SQLiteStore
+
+/// The store from async code: each call runs on a connection's own queue (a pool reader for reads,
+/// the writer for writes) while the calling task is suspended, so no thread of the cooperative pool
+/// waits for SQLite, and reads run beside each other and beside a write.
+///
+/// ```swift
+/// let store = try CatalogStore(path: "/tmp/catalog.sqlite")
+/// let iPhone = try await store.insert(Product(type: .device, name: "iPhone", yearIntroduced: 2007, introPrice: 599))
+/// async let names = store.suggest(prefix: "ip")
+/// async let count = store.count(Product.self)
+/// print(try await names, try await count)
+/// ```
+///
+/// Cancelling the calling task interrupts the running statement: the call throws `CancellationError`,
+/// and a write is rolled back, leaving nothing.
+extension CatalogStore {
+    // MARK: - Writing
+
+    /// Saves a new record and returns it with its id: ``insert(_:)-(Record)`` from async code.
+    ///
+    /// - Throws: `CancellationError`, ``CatalogError/invalidValue(field:value:reason:)``,
+    ///   ``CatalogError/duplicateName(entity:name:)``, or ``DatabaseError``.
+    @discardableResult
+    public func insert<Record: CatalogRecord>(_ record: Record) async throws -> Record {
+        var saved = try record.validated()
+        let valid = saved
+        saved.id = try await database.write { db in try Self.insert(valid, db) }
+        return saved
+    }
+
+    /// Replaces the stored fields of a saved record: ``update(_:)-(Record)`` from async code.
+    ///
+    /// - Throws: `CancellationError`, ``CatalogError/notFound(entity:id:)`` when no record has its id.
+    public func update<Record: CatalogRecord>(_ record: Record) async throws {
+        guard let id = record.id else { throw CatalogError.invalidValue(field: "id", value: "nil", reason: "the record was never saved") }
+        let valid = try record.validated()
+        try await database.write { db in try Self.update(valid, id: id, db) }
+    }
+
+    /// Deletes the record with this id and returns it: ``delete(_:id:)-(Record.Type,_)`` from async code.
+    ///
+    /// - Throws: `CancellationError`, ``CatalogError/notFound(entity:id:)`` when there is none.
+    @discardableResult
+    public func delete<Record: CatalogRecord>(_ type: Record.Type, id: Int64) async throws -> Record {
+        try await database.write { db in try Self.delete(Record.self, id: id, db) }
+    }
+
+    // MARK: - Reading
+
+    /// The record with this id, if any.
+    ///
+    /// - Throws: `CancellationError`, ``DatabaseError``.
+    public func fetchOne<Record: CatalogRecord>(_ type: Record.Type, id: Int64) async throws -> Record? {
+        try await database.read { db in try Self.fetchOne(Record.self, id: id, db) }
+    }
+
+    /// Every record of a type, by id.
+    ///
+    /// - Throws: `CancellationError`, ``DatabaseError``.
+    public func fetchAll<Record: CatalogRecord>(_ type: Record.Type) async throws -> [Record] {
+        try await database.read { db in try Self.fetchAll(Record.self, db) }
+    }
+
+    /// The number of records of a type.
+    ///
+    /// - Throws: `CancellationError`, ``DatabaseError``.
+    public func count<Record: CatalogRecord>(_ type: Record.Type) async throws -> Int {
+        try await database.read { db in try Self.count(Record.self, db) }
+    }
+
+    /// Names that complete a typed prefix: ``suggest(prefix:limit:entity:)`` from async code, so that a
+    /// newer keystroke can cancel it.
+    ///
+    /// - Throws: `CancellationError`, ``DatabaseError``.
+    public func suggest(prefix: String, limit: Int = 10, entity: Entity = .products) async throws -> [String] {
+        precondition(limit >= 0)
+        return try await database.read { db in try Self.suggestions(prefix: prefix, limit: limit, entity: entity, db) }
+    }
+
+    /// The controller of a listed result, fetched on a reader connection: ``fetchedResults(_:_:batchSize:)``
+    /// from async code.
+    ///
+    /// - Throws: `CancellationError`, ``CatalogError/invalidValue(field:value:reason:)``, ``DatabaseError``.
+    public func fetchedResults<Record: CatalogRecord>(
+        _ type: Record.Type, _ request: ListRequest, batchSize: Int = 0
+    ) async throws -> FetchedResultsController<Record> {
+        let controller = try makeController(Record.self, request, batchSize: batchSize)
+        try await controller.performFetch()
+        return controller
+    }
+}
