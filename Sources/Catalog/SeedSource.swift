@@ -4,7 +4,7 @@ import RecordFormats
 /// The records of one seed or import input, of one entity, read and checked one at a time as they
 /// are stored: a file in any ``DataFormat``, standard input, or records in memory.
 ///
-/// Reading is kept apart from storing: ``CatalogStore/seed(_:conflicts:progress:)-([SeedSource],_,_)`` pulls
+/// Reading is kept apart from storing: `CatalogStore.seed(_:conflicts:progress:)` pulls
 /// the records through a ``SeedSink``, so another way of storing them can take the same sources.
 ///
 /// ```swift

@@ -7,16 +7,9 @@ import Testing
 /// `catalog backup` copies a consistent snapshot while others write; `migrate` backs up first.
 struct BackupCommandTests {
     let workspace: Workspace
-    var directory: TemporaryDirectory { workspace.directory }
-    var database: String { workspace.database }
 
     init() throws {
         workspace = try Workspace()
-    }
-
-    @discardableResult
-    private func catalog(_ arguments: [String], database: String? = nil) throws -> ProcessResult {
-        try workspace.catalog(arguments, database: database)
     }
 
     private func count(_ path: String) throws -> Int {
@@ -27,44 +20,44 @@ struct BackupCommandTests {
     }
 
     @Test func aBackupIsACopyAndIsNotOverwrittenWithoutForce() throws {
-        try catalog(["seed"])
-        let copy = directory.path("copy.sqlite")
-        let first = try catalog(["backup", copy])
+        try workspace.catalog(["seed"])
+        let copy = workspace.path("copy.sqlite")
+        let first = try workspace.catalog(["backup", copy])
         #expect(first.status == 0, "\(first)")
-        #expect(first.output == "Backed up \(database) to \(copy).\n")
-        #expect(try catalog(["export"], database: copy).output == catalog(["export"]).output)
+        #expect(first.output == "Backed up \(workspace.database) to \(copy).\n")
+        #expect(try workspace.catalog(["export"], database: copy).output == workspace.catalog(["export"]).output)
 
-        try catalog(["delete", "1"])
-        let again = try catalog(["backup", copy])
+        try workspace.catalog(["delete", "1"])
+        let again = try workspace.catalog(["backup", copy])
         #expect(again.status == 4)
         #expect(again.error == "catalog: error: \(copy) already exists; give --force to replace it\n")
         #expect(try count(copy) == 9)
-        #expect(try catalog(["backup", copy, "--force"]).status == 0)
+        #expect(try workspace.catalog(["backup", copy, "--force"]).status == 0)
         #expect(try count(copy) == 8)
-        #expect(try catalog(["backup", directory.path("x.sqlite")], database: directory.path("none.sqlite")).status == 6)
-        #expect(!FileManager.default.fileExists(atPath: directory.path("none.sqlite")))
+        #expect(try workspace.catalog(["backup", workspace.path("x.sqlite")], database: workspace.path("none.sqlite")).status == 6)
+        #expect(!FileManager.default.fileExists(atPath: workspace.path("none.sqlite")))
     }
 
     @Test func aBackupTakenWhileAnotherProcessWritesIsOneSnapshot() throws {
-        try catalog(["seed"])
+        try workspace.catalog(["seed"])
         // One transaction of 20,000 products (a few names repeat) in another process: every backup has all or none of them.
         let writer = Process()
         writer.executableURL = ProcessRunner.productsDirectory.appendingPathComponent("catalog")
-        writer.arguments = ["seed", "--count", "20000", "--database", database]
+        writer.arguments = ["seed", "--count", "20000", "--database", workspace.database]
         writer.standardOutput = FileHandle.nullDevice
         try writer.run()
         var counts: Set<Int> = []
         var index = 0
         while writer.isRunning || index < 2 {
-            let copy = directory.path("copy-\(index).sqlite")
-            let result = try catalog(["backup", copy])
+            let copy = workspace.path("copy-\(index).sqlite")
+            let result = try workspace.catalog(["backup", copy])
             #expect(result.status == 0, "\(result)")
             counts.insert(try count(copy))
             index += 1
         }
         writer.waitUntilExit()
         #expect(writer.terminationStatus == 0)
-        let final = try count(database)
+        let final = try count(workspace.database)
         #expect(final > 9)
         #expect(counts.isSubset(of: [9, final]), "\(counts)")
         #expect(counts.contains(final))
@@ -72,7 +65,7 @@ struct BackupCommandTests {
 
     /// A database at schema version 3 holding one product.
     private func oldDatabase(_ name: String, withData: Bool) throws -> String {
-        let path = directory.path(name)
+        let path = workspace.path(name)
         let queue = try DatabaseQueue(path: path)
         try queue.writeWithoutTransaction { db in _ = try CatalogMigrations.migrator().migrate(upTo: [CatalogMigrations.identity: 3], db) }
         if withData {
@@ -88,7 +81,7 @@ struct BackupCommandTests {
 
     @Test func migrateBacksUpADatabaseWithDataFirst() throws {
         let old = try oldDatabase("old.sqlite", withData: true)
-        let result = try catalog(["migrate"], database: old)
+        let result = try workspace.catalog(["migrate"], database: old)
         #expect(result.status == 0, "\(result)")
         let lines = result.output.split(separator: "\n")
         #expect(lines.count == 2)
@@ -96,15 +89,15 @@ struct BackupCommandTests {
         #expect(lines.first?.hasPrefix(prefix) == true, "\(result.output)")
         let backup = String(lines[0].dropFirst("Backed up the database to ".count).dropLast(" before migrating.".count))
         #expect(FileManager.default.fileExists(atPath: backup))
-        let status = try catalog(["migrate", "--status", "--json"], database: backup)
+        let status = try workspace.catalog(["migrate", "--status", "--json"], database: backup)
         #expect(status.output.contains("\"pending\""), "the backup is of the database before migrating")
         #expect(try count(backup) == 1)
 
         let skipped = try oldDatabase("skipped.sqlite", withData: true)
-        #expect(try catalog(["migrate", "--no-backup"], database: skipped).output == "The database is at schema version 4, the latest.\n")
+        #expect(try workspace.catalog(["migrate", "--no-backup"], database: skipped).output == "The database is at schema version 4, the latest.\n")
         let empty = try oldDatabase("empty.sqlite", withData: false)
-        #expect(try catalog(["migrate"], database: empty).output == "The database is at schema version 4, the latest.\n")
-        let backups = try FileManager.default.contentsOfDirectory(atPath: directory.path(""))
+        #expect(try workspace.catalog(["migrate"], database: empty).output == "The database is at schema version 4, the latest.\n")
+        let backups = try FileManager.default.contentsOfDirectory(atPath: workspace.path(""))
             .filter { $0.contains("before-migration") && !$0.hasPrefix("old.sqlite") }
         #expect(backups.isEmpty, "\(backups)")
     }
