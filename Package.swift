@@ -49,8 +49,23 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .executableTarget(name: "catalog", dependencies: ["CatalogCLI"]),
-        // Benchmarks (W1-W6, against raw C and GRDB) are the separate package in Benchmarks/.
+        // Release builds on Linux link the Swift runtime and Foundation in: a process starts without
+        // loading and relocating a dozen shared libraries, which was most of a short command's time
+        // (README, W7). Not debug builds: the test bundle links this target's code with XCTest and
+        // Swift Testing, which exist as shared libraries only.
+        .executableTarget(
+            name: "catalog", dependencies: ["CatalogCLI"],
+            linkerSettings: [
+                .unsafeFlags(["-static-stdlib"], .when(platforms: [.linux], configuration: .release)),
+                // Static Foundation's own dependencies, which only its shared libraries name; each
+                // archive before the ones it uses.
+                .linkedLibrary("CoreFoundation", .when(platforms: [.linux], configuration: .release)),
+                .linkedLibrary("_FoundationICU", .when(platforms: [.linux], configuration: .release)),
+                .linkedLibrary("_FoundationCollections", .when(platforms: [.linux], configuration: .release)),
+                .linkedLibrary("_FoundationCShims", .when(platforms: [.linux], configuration: .release)),
+                .linkedLibrary("stdc++", .when(platforms: [.linux], configuration: .release)),
+            ]),
+        // Benchmarks (W1-W7, against raw C and GRDB) are the separate package in Benchmarks/.
 
         // Build-time embedding of the top-level Migrations/ and Seeds/ folders into the Catalog module,
         // so the library and an installed `catalog` binary never read them from the current directory.

@@ -5,6 +5,7 @@ extension CatalogCommand {
     /// `catalog add`: a new product or phone.
     struct Add: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "add",
             abstract: "Add a product or a phone.",
             discussion: """
                 Examples:

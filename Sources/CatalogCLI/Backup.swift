@@ -7,6 +7,7 @@ extension CatalogCommand {
     /// `catalog backup`: a consistent copy of the database, taken while others keep writing.
     struct Backup: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "backup",
             abstract: "Copy the database to a new file, consistently, while other processes keep writing.",
             discussion: """
                 Uses SQLite's online backup API: the copy is one snapshot of the database, taken in a read \

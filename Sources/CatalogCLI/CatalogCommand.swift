@@ -30,6 +30,9 @@ public struct CatalogCommand: AsyncParsableCommand {
               catalog migrate --status
             """,
         version: version,
+        // Every command names itself (`commandName:`): ArgumentParser's default derives the name from
+        // `String(describing: Self.self)`, whose dynamic casts scan every protocol conformance in the
+        // program on first use, about 15% of a whole `catalog show` process (perf, 2026-11-22).
         subcommands: [
             List.self, Search.self, Suggest.self, Show.self, Watch.self, Add.self, Update.self, Delete.self, Seed.self,
             Import.self, Export.self, Backup.self, Migrate.self,

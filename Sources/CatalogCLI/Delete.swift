@@ -6,6 +6,7 @@ extension CatalogCommand {
     /// `catalog delete`: removes a record by id, or the row at an index path of a listed result.
     struct Delete: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "delete",
             abstract: "Delete a record by id, or the row at an index path of `list` (same options).",
             discussion: """
                 With --at, the index path is resolved against the result that `list` prints with the same \

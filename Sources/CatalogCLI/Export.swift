@@ -6,6 +6,7 @@ extension CatalogCommand {
     /// `catalog export`: writes every record of an entity in a data format, streaming.
     struct Export: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "export",
             abstract: "Export every record of an entity (with ids) as JSON, JSON lines, CSV or TSV, for `import`.",
             discussion: """
                 The format is --format, else the one --output's extension names (.json, .jsonl, .csv, .tsv), \

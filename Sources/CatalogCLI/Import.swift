@@ -5,6 +5,7 @@ extension CatalogCommand {
     /// `catalog import`: adds or updates records from data files.
     struct Import: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "import",
             abstract: "Import records from JSON, JSON lines, CSV or TSV files, updating records whose name already exists.",
             discussion: """
                 Files have the fields `export` writes (the JSON property names; `id` optional); the format is \

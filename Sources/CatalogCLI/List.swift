@@ -5,6 +5,7 @@ extension CatalogCommand {
     /// `catalog list`: the sectioned, sorted records, each with its index path.
     struct List: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "list",
             abstract: "List records in sections, each row with its index path (section.row).",
             discussion: """
                 Products are in sections by type; phones by the first letter of their name (or by maker or \

@@ -7,6 +7,7 @@ extension CatalogCommand {
     /// `catalog migrate`: brings the database to the current schema, or shows where it stands.
     struct Migrate: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "migrate",
             abstract: "Apply pending schema migrations (every command also does on open), or show their status.",
             discussion: """
                 When migrations are pending and the database holds data, `migrate` first backs the database \

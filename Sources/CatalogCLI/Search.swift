@@ -5,6 +5,7 @@ extension CatalogCommand {
     /// `catalog search`: the records that match a search, in the sections and order of `list`.
     struct Search: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "search",
             abstract: "Search names (and phone makers), listed like `list`, with index paths.",
             discussion: """
                 Every word must match. A word matches a name that contains it, ignoring case, accents and \

@@ -5,6 +5,7 @@ extension CatalogCommand {
     /// `catalog seed`: adds records from seed files, or the built-in ones.
     struct Seed: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "seed",
             abstract: "Add records from seed files (default: the built-in products and phones).",
             discussion: """
                 A file holds products (fields type, name, yearIntroduced, introPrice) or phones (name, maker, \

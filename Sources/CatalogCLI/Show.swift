@@ -7,6 +7,7 @@ extension CatalogCommand {
     /// `catalog show`: one record, by index path in a listed result or by id.
     struct Show: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "show",
             abstract: "Show one record: the row at an index path of `list` (same options), or by --id.",
             discussion: """
                 The index path is resolved against the result that `list` (or `search`) prints with the \

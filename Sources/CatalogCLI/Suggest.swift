@@ -6,6 +6,7 @@ extension CatalogCommand {
     /// `catalog suggest`: names that complete a typed prefix.
     struct Suggest: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "suggest",
             abstract: "Names that start with a prefix, ignoring case, accents and width.",
             discussion: """
                 Examples:

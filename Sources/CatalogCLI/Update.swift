@@ -5,6 +5,7 @@ extension CatalogCommand {
     /// `catalog update`: changes fields of a record, by id.
     struct Update: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "update",
             abstract: "Change fields of a record by id (rename, retype, reprice…).",
             discussion: """
                 Examples:

@@ -10,6 +10,7 @@ extension CatalogCommand {
     /// `catalog watch`: the listed result, then each change to it as it happens, from any process.
     struct Watch: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "watch",
             abstract: "Print a list, then every change to it as commits happen, from this or any other process.",
             discussion: """
                 Takes the options of `list`. Each change set lists section insertions and deletions, then \

@@ -99,6 +99,12 @@ struct FetchQuery: Sendable, Hashable {
             arguments: sourceArguments + condition.arguments)
     }
 
+    /// The section term of a result that is the whole table (no condition, limit or offset), whose
+    /// sections may be read from maintained counts (``SectionCounts``); nil otherwise.
+    var wholeTableSection: OrderTerm? {
+        source == tableName && condition == .alwaysTrue ? section : nil
+    }
+
     /// The condition that keeps the rows of the section whose key is `key`.
     func sectionCondition(_ key: DatabaseValue) -> SQLFragment {
         guard let section else { return .alwaysTrue }

@@ -14,7 +14,8 @@ import SQLiteStore
 /// ```
 ///
 /// # Memory model
-/// ``performFetch()`` runs one `GROUP BY` query for the sections and their counts, and loads nothing
+/// ``performFetch()`` runs one `GROUP BY` query for the sections and their counts (or, for a whole
+/// table whose sections ``SectionCounts`` maintains, reads those counts), and loads nothing
 /// else when the request has a ``FetchRequest/batchSize``. Rows are then read a batch at a time, when
 /// ``object(at:)`` first asks for one: one query returns the batch's entities, ids and sort keys
 /// (keyset pagination from the previous batch's last sort key, `OFFSET` only for a jump). The ids of
@@ -67,7 +68,8 @@ public final class FetchedResultsController<Entity: FetchableEntity> {
     ///
     /// - Throws: ``FetchError`` for a request that cannot be translated, ``DatabaseError`` when reading
     ///   fails. The previous result stays then.
-    /// - Complexity: one `GROUP BY` over the matching rows (an index scan for a sectioned table).
+    /// - Complexity: one `GROUP BY` over the matching rows (an index scan for a sectioned table), or,
+    ///   for a whole table whose sections ``SectionCounts`` counts, a read of one row per section.
     public func performFetch() throws {
         let query = try FetchQuery(request)
         let request = self.request
@@ -109,9 +111,18 @@ public final class FetchedResultsController<Entity: FetchableEntity> {
     }
 
     /// The sections of `query` and their counts, read in `db`.
+    ///
+    /// Sections of a whole table (no predicate, search, limit or offset) by an expression that
+    /// ``SectionCounts`` maintains are its few rows of counts; any other result is counted by a
+    /// `GROUP BY` over its rows.
     static func readSections(_ query: FetchQuery, _ request: FetchRequest<Entity>, _ db: Database) throws -> [FetchedSection] {
+        var maintained: [(key: DatabaseValue, count: Int)]?
+        if let section = query.wholeTableSection {
+            maintained = try SectionCounts.counts(
+                forTable: query.tableName, section: section.expression, descending: section.isDescending, in: db)
+        }
         let sectionsQuery = query.sectionsQuery
-        let rows = try db.fetchAll(sql: sectionsQuery.sql, arguments: sectionsQuery.arguments) { row in
+        let rows = try maintained ?? db.fetchAll(sql: sectionsQuery.sql, arguments: sectionsQuery.arguments) { row in
             (key: row.databaseValue(at: 0), count: try row.decode(Int.self, at: 1))
         }
         var sections: [FetchedSection] = []

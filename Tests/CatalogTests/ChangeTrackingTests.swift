@@ -12,6 +12,33 @@ struct ChangeTrackingTests {
         #expect(normalized(sql) == normalized(generated))
     }
 
+    @Test func theSectionCountsMigrationIsTheGeneratedSQL() throws {
+        let migration = try #require(CatalogMigrations.all.first { $0.name == "section_counts" })
+        let sql = try #require(migration.sql)
+        let columns = ["id", "type", "name", "name_folded", "year_introduced", "intro_price"]
+        let generated = SectionCounts.installationSQL
+            + SectionCounts.countingSQL(forTable: "products", columns: columns, section: "type")
+            + "DROP INDEX products_by_type;"
+        #expect(normalized(sql) == normalized(generated))
+    }
+
+    @Test func productSectionCountsFollowTheStoresWrites() throws {
+        let store = try CatalogStore.inMemory()
+        try store.seed(SeedFile.builtIn)
+        let newton = try store.insert(Product(type: .device, name: "Newton", yearIntroduced: 1993, introPrice: 699))
+        var moved = newton
+        moved.type = .portable
+        try store.update(moved)
+        try store.delete(Product.self, id: try #require(store.fetchAll(Product.self).first { $0.type == .desktop }?.id))
+        let (counts, reference) = try store.database.read { db in
+            (try SectionCounts.counts(forTable: "products", section: "type", in: db),
+             try db.fetchAll(sql: "SELECT type, count(*) FROM products GROUP BY type ORDER BY type") {
+                 "\($0.databaseValue(at: 0)) \(try $0.decode(Int.self, at: 1))"
+             })
+        }
+        #expect(try #require(counts).map { "\($0.key) \($0.count)" } == reference)
+    }
+
     @Test(.timeLimit(.minutes(1)))
     func productInsertsRenamesAndDeletesAreLoggedAndDelivered() async throws {
         let directory = FileManager.default.temporaryDirectory.appending(path: "catalog-\(UUID().uuidString)")

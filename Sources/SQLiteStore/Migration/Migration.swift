@@ -85,13 +85,7 @@ public struct Migration: Sendable {
         case .sql(let sql): sql
         case .code(let revision, _): revision
         }
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in text.utf8 {
-            hash ^= UInt64(byte)
-            hash &*= 0x0000_0100_0000_01b3
-        }
-        let hex = String(hash, radix: 16)
-        return String(repeating: "0", count: 16 - hex.count) + hex
+        return FNV1a.hexadecimal(text)
     }
 
     /// `NNNN_name`, as the file was called.

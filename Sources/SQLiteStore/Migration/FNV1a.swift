@@ -1,0 +1,16 @@
+/// 64-bit FNV-1a of a text's UTF-8 bytes: a short, stable fingerprint of SQL (a migration's checksum,
+/// a trigger's name), not a cryptographic hash.
+///
+/// Related: <http://www.isthe.com/chongo/tech/comp/fnv/>
+enum FNV1a {
+    /// The hash as 16 lowercase hexadecimal digits.
+    static func hexadecimal(_ text: String) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in text.utf8 {
+            hash ^= UInt64(byte)
+            hash &*= 0x0000_0100_0000_01b3
+        }
+        let hex = String(hash, radix: 16)
+        return String(repeating: "0", count: 16 - hex.count) + hex
+    }
+}
