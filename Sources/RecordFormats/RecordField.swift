@@ -74,7 +74,7 @@ public struct RecordField<Record>: Sendable {
     /// `parse` reads the text (throwing for an unknown one).
     public static func text<Value: RawRepresentable>(
         _ name: String, _ keyPath: WritableKeyPath<Record, Value> & Sendable, parse: @escaping @Sendable (String) throws -> Value
-    ) -> RecordField where Value.RawValue == String {
+    ) -> RecordField where Value.RawValue == String, Value: SendableMetatype {
         RecordField(name: name, kind: .text, value: { .text($0[keyPath: keyPath].rawValue) }) { record, value in
             guard case .text(let text) = value else { return }
             record[keyPath: keyPath] = try parse(text)
