@@ -3,7 +3,7 @@ import PackageDescription
 
 // Layers, each depending only on the ones below it:
 //
-//   catalog (executable) → CatalogCLI → Catalog (domain) → FetchedResults → SQLiteStore → CSQLite (libsqlite3)
+//   catalog (executable) → CatalogCLI → Catalog (domain) → Entities → FetchedResults → SQLiteStore → CSQLite (libsqlite3)
 //                                                      → RecordFormats (data formats of any record type)
 let package = Package(
     name: "catalog",
@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "SQLiteStore", targets: ["SQLiteStore"]),
         .library(name: "FetchedResults", targets: ["FetchedResults"]),
         .library(name: "RecordFormats", targets: ["RecordFormats"]),
+        .library(name: "Entities", targets: ["Entities"]),
         .library(name: "Catalog", targets: ["Catalog"]),
         .executable(name: "catalog", targets: ["catalog"]),
     ],
@@ -32,11 +33,13 @@ let package = Package(
         .target(name: "RecordFormats"),
         // Sectioned, sorted results of a request, with index paths (and, later, live change sets).
         .target(name: "FetchedResults", dependencies: ["SQLiteStore"]),
+        // Entities declared once (table, attributes, rules), with insert/update/delete and decoding derived.
+        .target(name: "Entities", dependencies: ["FetchedResults", "SQLiteStore"]),
         // Products and phones: records, schema, seeds, search semantics.
         .target(
             name: "Catalog",
             dependencies: [
-                "SQLiteStore", "FetchedResults", "RecordFormats",
+                "SQLiteStore", "FetchedResults", "Entities", "RecordFormats",
                 .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
             ],
             plugins: [.plugin(name: "EmbedFilesPlugin")]
@@ -83,6 +86,7 @@ let package = Package(
         .testTarget(name: "SQLiteStoreTests", dependencies: ["SQLiteStore", "TestSupport", "store-writer-fixture"]),
         .testTarget(name: "FetchedResultsTests", dependencies: ["FetchedResults", "TestSupport", "Catalog"]),
         .testTarget(name: "RecordFormatsTests", dependencies: ["RecordFormats"]),
+        .testTarget(name: "EntitiesTests", dependencies: ["Entities", "FetchedResults", "SQLiteStore", "TestSupport"]),
         .testTarget(name: "CatalogTests", dependencies: ["Catalog", "TestSupport"]),
         .testTarget(name: "CatalogCLITests", dependencies: ["CatalogCLI", "Catalog", "FetchedResults", "TestSupport", "catalog"]),
         // Concurrent writers, crashes, full disks, damaged files, hostile input: see README "Guarantees".

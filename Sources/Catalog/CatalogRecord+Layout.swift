@@ -13,7 +13,7 @@ extension Product {
                     product.yearIntroduced = try Validation.year(value, field: "year")
                 },
                 RecordField(name: "introPrice", kind: .decimal, value: { .decimal($0.introPrice) }) { product, value in
-                    product.introPrice = try Validation.amount(value, field: "price")
+                    product.introPrice = try Validation.amount(value, field: "price", decimals: Product.priceDecimals)
                 },
             ])
     }
@@ -34,7 +34,7 @@ extension Phone {
                 },
                 .text("operatingSystem", \.operatingSystem) { try Validation.name($0, field: "os") },
                 RecordField(name: "screenInches", kind: .decimal, value: { .decimal($0.screenInches) }) { phone, value in
-                    phone.screenInches = try Validation.amount(value, field: "screen")
+                    phone.screenInches = try Validation.amount(value, field: "screen", decimals: Phone.screenDecimals)
                 },
             ])
     }
@@ -47,9 +47,9 @@ extension Validation {
         return try year(whole, field: field)
     }
 
-    /// An amount read from a file, as ``amount(_:field:)-(Double,_)`` checks it.
-    static func amount(_ value: FieldValue, field: String) throws -> Double {
+    /// An amount read from a file, as ``amount(_:field:decimals:)-(Double,_,_)`` checks it.
+    static func amount(_ value: FieldValue, field: String, decimals: Int) throws -> Double {
         guard case .decimal(let number) = value else { return 0 }
-        return try amount(number, field: field)
+        return try amount(number, field: field, decimals: decimals)
     }
 }

@@ -24,19 +24,15 @@ extension CatalogStore {
     ///   ``CatalogError/duplicateName(entity:name:)``, or ``DatabaseError``.
     @discardableResult
     public func insert<Record: CatalogRecord>(_ record: Record) async throws -> Record {
-        var saved = try record.validated()
-        let valid = saved
-        saved.id = try await database.write { db in try Self.insert(valid, db) }
-        return saved
+        try await database.write { db in try Self.insert(record, db) }
     }
 
     /// Replaces the stored fields of a saved record: ``update(_:)-(Record)`` from async code.
     ///
     /// - Throws: `CancellationError`, ``CatalogError/notFound(entity:id:)`` when no record has its id.
     public func update<Record: CatalogRecord>(_ record: Record) async throws {
-        guard let id = record.id else { throw CatalogError.invalidValue(field: "id", value: "nil", reason: "the record was never saved") }
-        let valid = try record.validated()
-        try await database.write { db in try Self.update(valid, id: id, db) }
+        guard record.id != nil else { throw CatalogError.invalidValue(field: "id", value: "nil", reason: "the record was never saved") }
+        try await database.write { db in try Self.update(record, db) }
     }
 
     /// Deletes the record with this id and returns it: ``delete(_:id:)-(Record.Type,_)`` from async code.
@@ -53,21 +49,21 @@ extension CatalogStore {
     ///
     /// - Throws: `CancellationError`, ``DatabaseError``.
     public func fetchOne<Record: CatalogRecord>(_ type: Record.Type, id: Int64) async throws -> Record? {
-        try await database.read { db in try Self.fetchOne(Record.self, id: id, db) }
+        try await database.read { db in try Record.fetchOne(id: id, db) }
     }
 
     /// Every record of a type, by id.
     ///
     /// - Throws: `CancellationError`, ``DatabaseError``.
     public func fetchAll<Record: CatalogRecord>(_ type: Record.Type) async throws -> [Record] {
-        try await database.read { db in try Self.fetchAll(Record.self, db) }
+        try await database.read { db in try Record.fetchAll(db) }
     }
 
     /// The number of records of a type.
     ///
     /// - Throws: `CancellationError`, ``DatabaseError``.
     public func count<Record: CatalogRecord>(_ type: Record.Type) async throws -> Int {
-        try await database.read { db in try Self.count(Record.self, db) }
+        try await database.read { db in try Record.fetchCount(db) }
     }
 
     /// Names that complete a typed prefix: ``suggest(prefix:limit:entity:)`` from async code, so that a

@@ -1,3 +1,4 @@
+import Entities
 import Foundation
 import SQLiteStore
 
@@ -85,28 +86,15 @@ public final class CatalogStore: Sendable {
     ///   ``CatalogError/duplicateName(entity:name:)``, or ``DatabaseError``.
     @discardableResult
     public func insert<Record: CatalogRecord>(_ record: Record) throws -> Record {
-        var saved = try record.validated()
-        saved.id = try database.write { db in try Self.insert(saved, db) }
-        return saved
+        try database.write { db in try Self.insert(record, db) }
     }
 
     /// Replaces the stored fields of a saved record.
     ///
     /// - Throws: ``CatalogError/notFound(entity:id:)`` when no record has its id.
     public func update<Record: CatalogRecord>(_ record: Record) throws {
-        guard let id = record.id else { throw CatalogError.invalidValue(field: "id", value: "nil", reason: "the record was never saved") }
-        let valid = try record.validated()
-        try database.write { db in try Self.update(valid, id: id, db) }
-    }
-
-    static func update<Record: CatalogRecord>(_ valid: Record, id: Int64, _ db: Database) throws {
-        let assignments = Record.columnNames.map { "\($0) = ?" }.joined(separator: ", ")
-        try mapConstraintErrors(valid) {
-            try db.execute(
-                sql: "UPDATE \(Record.tableName) SET \(assignments) WHERE id = ?",
-                arguments: StatementArguments(values: valid.persistedValues + [.integer(id)]))
-        }
-        guard db.changesCount == 1 else { throw CatalogError.notFound(entity: Record.entity, id: id) }
+        guard record.id != nil else { throw CatalogError.invalidValue(field: "id", value: "nil", reason: "the record was never saved") }
+        try database.write { db in try Self.update(record, db) }
     }
 
     /// Deletes the record with this id and returns it.
@@ -117,43 +105,50 @@ public final class CatalogStore: Sendable {
         try database.write { db in try Self.delete(Record.self, id: id, db) }
     }
 
+    /// Validates and saves a new record (``DeclaredEntity/insert(_:)``), in the catalog's words on failure.
+    static func insert<Record: CatalogRecord>(_ record: Record, _ db: Database) throws -> Record {
+        var saved = record
+        try mappingErrors(of: Record.self, name: record.name) { try saved.insert(db) }
+        return saved
+    }
+
+    /// Validates a saved record and replaces its row (``DeclaredEntity/update(_:)``).
+    static func update<Record: CatalogRecord>(_ record: Record, _ db: Database) throws {
+        try mappingErrors(of: Record.self, name: record.name) { try record.update(db) }
+    }
+
+    /// Deletes the row with this id (``DeclaredEntity/delete(id:_:)``) and returns its record.
     static func delete<Record: CatalogRecord>(_ type: Record.Type, id: Int64, _ db: Database) throws -> Record {
-        guard let record = try fetchOne(Record.self, id: id, db) else {
-            throw CatalogError.notFound(entity: Record.entity, id: id)
-        }
-        try db.execute(sql: "DELETE FROM \(Record.tableName) WHERE id = ?", arguments: [id])
-        return record
+        try mappingErrors(of: Record.self, name: nil) { try Record.delete(id: id, db) }
     }
 
-    static func insert<Record: CatalogRecord>(_ record: Record, _ db: Database, ignoringDuplicates: Bool = false) throws -> Int64? {
-        let statement = try db.cachedStatement(sql: insertSQL(Record.self, ignoringDuplicates: ignoringDuplicates))
-        return try insert(record, with: statement, db)
-    }
-
-    /// Runs `statement`, compiled from ``insertSQL(_:ignoringDuplicates:)`` for `Record`, for one record:
-    /// how a bulk insert saves each record without building and looking up its SQL again.
+    /// Runs `statement`, compiled from ``insertSQL(_:ignoringDuplicates:)`` for `Record`, for one
+    /// validated record: how a bulk insert saves each record without building and looking up its SQL
+    /// again.
     ///
     /// - Returns: the new row's id, or nil when a duplicate name was skipped.
     static func insert<Record: CatalogRecord>(_ record: Record, with statement: Statement, _ db: Database) throws -> Int64? {
-        try mapConstraintErrors(record) {
+        try mappingErrors(of: Record.self, name: record.name) {
             try statement.execute(arguments: StatementArguments(values: record.persistedValues))
         }
         return db.changesCount == 1 ? db.lastInsertedRowID : nil
     }
 
-    /// `INSERT INTO <table>(<columns>) VALUES (?, …)`, bound with ``CatalogRecord/persistedValues``; with
-    /// `ON CONFLICT(name) DO NOTHING` when duplicate names are skipped.
+    /// The declaration's INSERT, skipping a record whose name is taken when `ignoringDuplicates`.
     static func insertSQL<Record: CatalogRecord>(_ type: Record.Type, ignoringDuplicates: Bool) -> String {
-        let placeholders = Array(repeating: "?", count: Record.columnNames.count).joined(separator: ", ")
-        let conflict = ignoringDuplicates ? " ON CONFLICT(name) DO NOTHING" : ""
-        return "INSERT INTO \(Record.tableName)(\(Record.columnNames.joined(separator: ", "))) VALUES (\(placeholders))\(conflict)"
+        Record.declaration.insertSQL(skippingConflicts: ignoringDuplicates)
     }
 
-    private static func mapConstraintErrors<Record: CatalogRecord>(_ record: Record, _ body: () throws -> Void) throws {
+    /// Runs `body`, saying in the catalog's words what went wrong: a taken name, an unknown id.
+    private static func mappingErrors<Record: CatalogRecord, Result>(
+        of type: Record.Type, name: String?, _ body: () throws -> Result
+    ) throws -> Result {
         do {
-            try body()
-        } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT_UNIQUE {
-            throw CatalogError.duplicateName(entity: Record.entity, name: record.name)
+            return try body()
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT_UNIQUE && name != nil {
+            throw CatalogError.duplicateName(entity: Record.entity, name: name!)
+        } catch EntityError.notFound(_, let id) {
+            throw CatalogError.notFound(entity: Record.entity, id: id)
         }
     }
 
@@ -161,30 +156,16 @@ public final class CatalogStore: Sendable {
 
     /// The record with this id, if any.
     public func fetchOne<Record: CatalogRecord>(_ type: Record.Type, id: Int64) throws -> Record? {
-        try database.read { db in try Self.fetchOne(Record.self, id: id, db) }
-    }
-
-    static func fetchOne<Record: CatalogRecord>(_ type: Record.Type, id: Int64, _ db: Database) throws -> Record? {
-        try db.fetchOne(sql: "SELECT \(Record.selection) FROM \(Record.tableName) WHERE id = ?", arguments: [id]) {
-            try Record(row: $0)
-        }
+        try database.read { db in try Record.fetchOne(id: id, db) }
     }
 
     /// Every record of a type, by id.
     public func fetchAll<Record: CatalogRecord>(_ type: Record.Type) throws -> [Record] {
-        try database.read { db in try Self.fetchAll(Record.self, db) }
-    }
-
-    static func fetchAll<Record: CatalogRecord>(_ type: Record.Type, _ db: Database) throws -> [Record] {
-        try db.fetchAll(sql: "SELECT \(Record.selection) FROM \(Record.tableName) ORDER BY id") { try Record(row: $0) }
+        try database.read { db in try Record.fetchAll(db) }
     }
 
     /// The number of records of a type.
     public func count<Record: CatalogRecord>(_ type: Record.Type) throws -> Int {
-        try database.read { db in try Self.count(Record.self, db) }
-    }
-
-    static func count<Record: CatalogRecord>(_ type: Record.Type, _ db: Database) throws -> Int {
-        try db.scalar(Int.self, sql: "SELECT count(*) FROM \(Record.tableName)") ?? 0
+        try database.read { db in try Record.fetchCount(db) }
     }
 }

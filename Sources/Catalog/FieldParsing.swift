@@ -7,7 +7,7 @@ import Foundation
 /// validation (``Product/validated()``, ``Phone/validated()``).
 ///
 /// ```swift
-/// let price = try FieldParsing.amount("599.00", field: "price")   // 599.0
+/// let price = try FieldParsing.amount("599.00", field: "price", decimals: 2)   // 599.0
 /// let year = try FieldParsing.year("2007")                         // 2007
 /// ```
 public enum FieldParsing {
@@ -25,17 +25,22 @@ public enum FieldParsing {
         return year
     }
 
-    /// An amount such as `599` or `599.00`: ASCII digits with an optional fraction after one dot.
+    /// An amount such as `599` or `599.00`: ASCII digits with an optional fraction after one dot, of at
+    /// most `decimals` digits once trailing zeros are dropped (`599.990` is `599.99`).
     ///
     /// - Throws: ``CatalogError/invalidValue(field:value:reason:)`` for anything else, including signs,
-    ///   exponents, hexadecimal, `nan` and `inf`.
-    public static func amount(_ text: String, field: String) throws -> Double {
+    ///   exponents, hexadecimal, `nan`, `inf`, and more decimals than are kept, shown and searched.
+    public static func amount(_ text: String, field: String, decimals: Int) throws -> Double {
         let number = text.trimmingCharacters(in: .whitespaces)
         let parts = number.utf8.split(separator: UInt8(ascii: "."), maxSplits: 1, omittingEmptySubsequences: false)
         guard number.utf8.count <= maximumLength,
               parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy(isDigit) }),
               let value = Double(number), value.isFinite else {
             throw CatalogError.invalidValue(field: field, value: text, reason: "expected a number such as 599.00")
+        }
+        let fraction = parts.count == 2 ? parts[1].reversed().drop { $0 == UInt8(ascii: "0") }.count : 0
+        guard fraction <= decimals else {
+            throw CatalogError.invalidValue(field: field, value: text, reason: Validation.decimalsReason(decimals))
         }
         return value
     }

@@ -20,6 +20,21 @@ public enum ProductType: String, CaseIterable, Codable, Sendable, DatabaseValueC
         }
     }
 
+    /// Reads a type from JSON: one of the raw values.
+    ///
+    /// - Throws: `DecodingError.dataCorrupted` naming the allowed values, for a seed or import file's
+    ///   error line.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        let text = try container.decode(String.self)
+        guard let type = ProductType(rawValue: text) else {
+            throw DecodingError.dataCorruptedError(
+                in: container,
+                debugDescription: "expected one of \(Self.allCases.map(\.rawValue).joined(separator: ", ")), not \(String(reflecting: String(text.prefix(40))))")
+        }
+        self = type
+    }
+
     /// The title shown for the type: a section name or a scope button.
     public var title: String {
         switch self {

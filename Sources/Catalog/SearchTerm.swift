@@ -32,15 +32,20 @@ public struct SearchTerm: Sendable, Hashable {
     public var isShort: Bool { length < 3 }
 
     /// `599`, `599.5`, `599.`: ASCII digits (after folding, so full-width digits count) with at most one
-    /// dot; finite values only.
+    /// dot; finite values only. The whole part may be grouped by thousands with commas, as prices are
+    /// shown (`1,299`, `1,299.00`).
     private static func number(in folded: String) -> Double? {
         let scalars = folded.unicodeScalars
         guard let first = scalars.first, ("0"..."9").contains(first), scalars.count <= 40 else { return nil }
         var dots = 0
         for scalar in scalars {
-            if scalar == "." { dots += 1 } else if !("0"..."9").contains(scalar) { return nil }
+            if scalar == "." { dots += 1 } else if !("0"..."9").contains(scalar) && scalar != "," { return nil }
         }
-        guard dots <= 1, let value = Double(folded), value.isFinite else { return nil }
+        let whole = folded.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)[0]
+        let groups = whole.split(separator: ",", omittingEmptySubsequences: false)
+        let isGrouped = groups.count == 1 || (groups[0].count <= 3 && groups.dropFirst().allSatisfy { $0.count == 3 })
+        guard dots <= 1, isGrouped, !folded.dropFirst(whole.count).contains(","),
+              let value = Double(folded.replacingOccurrences(of: ",", with: "")), value.isFinite else { return nil }
         return value
     }
 }

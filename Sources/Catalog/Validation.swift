@@ -42,40 +42,24 @@ enum Validation {
         return year
     }
 
-    /// A finite, non-negative amount no larger than ``maximumAmount``.
-    static func amount(_ value: Double, field: String) throws -> Double {
+    /// A finite, non-negative amount no larger than ``maximumAmount``, with at most `decimals` decimals:
+    /// what is shown (with that many decimals) and searched is then exactly what is stored.
+    static func amount(_ value: Double, field: String, decimals: Int) throws -> Double {
         guard value.isFinite, value >= 0, value <= maximumAmount else {
             throw CatalogError.invalidValue(
                 field: field, value: String(value), reason: "expected a number from 0 to \(Int(maximumAmount))")
         }
+        // A decimal such as 599.99 is not exact in binary: scaled, it lands within a few ulps of a whole
+        // number, while one more decimal (599.999) lands a tenth or more away.
+        let scaled = value * pow(10, Double(decimals))
+        guard abs(scaled - scaled.rounded()) <= 4 * scaled.ulp else {
+            throw CatalogError.invalidValue(field: field, value: String(value), reason: decimalsReason(decimals))
+        }
         return value
     }
-}
 
-extension Product {
-    /// The product with its fields checked and its name trimmed.
-    ///
-    /// - Throws: ``CatalogError/invalidValue(field:value:reason:)`` naming the first bad field.
-    public func validated() throws -> Product {
-        var product = self
-        product.name = try Validation.name(name)
-        product.yearIntroduced = try Validation.year(yearIntroduced, field: "year")
-        product.introPrice = try Validation.amount(introPrice, field: "price")
-        return product
-    }
-}
-
-extension Phone {
-    /// The phone with its fields checked and its texts trimmed.
-    ///
-    /// - Throws: ``CatalogError/invalidValue(field:value:reason:)`` naming the first bad field.
-    public func validated() throws -> Phone {
-        var phone = self
-        phone.name = try Validation.name(name)
-        phone.maker = try Validation.name(maker, field: "maker")
-        phone.operatingSystem = try Validation.name(operatingSystem, field: "os")
-        phone.yearReleased = try Validation.year(yearReleased, field: "year")
-        phone.screenInches = try Validation.amount(screenInches, field: "screen")
-        return phone
+    /// Why an amount with too many decimals is refused.
+    static func decimalsReason(_ decimals: Int) -> String {
+        "at most \(decimals) decimal\(decimals == 1 ? "" : "s") (what is shown, stored and searched), and from 0 to \(Int(maximumAmount))"
     }
 }

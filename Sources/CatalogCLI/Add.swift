@@ -24,8 +24,8 @@ extension CatalogCommand {
 
         func run() throws {
             let entity = try resolveEntity(word: entityWord, option: store.entity)
-            try fields.validate(for: entity, complete: true)
             try reportingFailures {
+                try fields.validate(for: entity, complete: true)
                 switch entity {
                 case .products:
                     // Placeholders, each replaced by its (required) option.

@@ -28,6 +28,7 @@ public struct CatalogCommand: AsyncParsableCommand {
               catalog export --format csv | catalog import - --format csv --keep-ids --database copy.sqlite
               catalog backup ~/catalog-copy.sqlite  A consistent copy, while others write
               catalog migrate --status
+              catalog check                         Every page and the search indexes: ok, or what is wrong
             """,
         version: version,
         // Every command names itself (`commandName:`): ArgumentParser's default derives the name from
@@ -35,7 +36,7 @@ public struct CatalogCommand: AsyncParsableCommand {
         // program on first use, about 15% of a whole `catalog show` process (perf, 2026-11-22).
         subcommands: [
             List.self, Search.self, Suggest.self, Show.self, Watch.self, Add.self, Update.self, Delete.self, Seed.self,
-            Import.self, Export.self, Backup.self, Migrate.self,
+            Import.self, Export.self, Backup.self, Migrate.self, Check.self,
         ]
     )
 
@@ -44,6 +45,34 @@ public struct CatalogCommand: AsyncParsableCommand {
     /// Parses the process's arguments and runs the command they name, asynchronously (so that `watch`
     /// can await changes): what the `catalog` executable does.
     public static func runMain() async {
-        await Self.main(nil)
+        await Self.main(joiningNegativeValues(Array(CommandLine.arguments.dropFirst())))
+    }
+
+    /// The options of record fields whose value may be typed as a negative number (to be refused with the field's own
+    /// error, not taken for a missing value).
+    static let numericOptions: Set<String> = ["--price", "--year", "--screen"]
+
+    /// `arguments` with `--price -0` written `--price=-0`: the parser takes any word that starts with `-`
+    /// for an option, so it would report a negative value as a missing one.
+    static func joiningNegativeValues(_ arguments: [String]) -> [String] {
+        var result: [String] = []
+        var index = arguments.startIndex
+        while index < arguments.endIndex {
+            let word = arguments[index]
+            if word == "--" { return result + arguments[index...] }
+            if numericOptions.contains(word), index + 1 < arguments.endIndex, looksLikeANegativeNumber(arguments[index + 1]) {
+                result.append(word + "=" + arguments[index + 1])
+                index += 2
+            } else {
+                result.append(word)
+                index += 1
+            }
+        }
+        return result
+    }
+
+    /// Whether `word` reads as a negative number (`-1`, `-0.0`, `-.5`) rather than an option.
+    static func looksLikeANegativeNumber(_ word: String) -> Bool {
+        word.hasPrefix("-") && word.dropFirst().first.map { $0.isASCII && ($0.isNumber || $0 == ".") } == true
     }
 }

@@ -9,11 +9,15 @@ enum CommandFailure: Error, CustomStringConvertible {
     case noDatabase(String)
     /// A backup's destination exists, and `--force` was not given.
     case destinationExists(String)
+    /// The command line or the environment asks for something that cannot be done (exit 64): one
+    /// sentence, without the usage text.
+    case usage(String)
 
     var description: String {
         switch self {
         case .noDatabase(let path): "no database at \(path)"
         case .destinationExists(let path): "\(path) already exists; give --force to replace it"
+        case .usage(let message): message
         }
     }
 }
@@ -31,6 +35,10 @@ enum ExitStatus: Int32 {
     /// The database cannot be used: not a database, damaged, newer than this program, changed
     /// migrations, read-only, or missing.
     case unusableDatabase = 6
+    /// The database file `watch` was watching was deleted, replaced or overwritten.
+    case databaseFileChanged = 7
+    /// The command line or the environment is malformed (EX_USAGE).
+    case usage = 64
     /// Bad input: an invalid value, index path or file (EX_DATAERR).
     case invalidInput = 65
     /// An input file does not exist or cannot be read (EX_NOINPUT).
@@ -60,7 +68,7 @@ func reportingFailures(_ body: () async throws -> Void) async throws {
 private func reported(_ error: any Error) -> any Error {
     if error is ExitCode || error is ValidationError { return error }
     let (message, status) = explain(error)
-    Terminal.note("error: " + message)
+    Terminal.note("error: " + Terminal.oneLine(message))
     return ExitCode(status.rawValue)
 }
 
@@ -83,7 +91,10 @@ func explain(_ error: any Error) -> (String, ExitStatus) {
         switch error {
         case .noDatabase: return (error.description, .unusableDatabase)
         case .destinationExists: return (error.description, .conflict)
+        case .usage: return (error.description, .usage)
         }
+    case let error as DatabaseFileError:
+        return (error.description, .databaseFileChanged)
     case let error as DatabaseError:
         return explain(error)
     default:

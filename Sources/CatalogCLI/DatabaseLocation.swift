@@ -16,20 +16,51 @@ struct DatabaseLocation {
     /// A write beyond it fails as on a full disk, which is how the tests simulate one.
     let maximumPageCount: Int?
 
-    init(explicitPath: String?, environment: [String: String]) {
-        busyTimeout = environment["CATALOG_BUSY_TIMEOUT_MS"].flatMap(Int.init).map { .milliseconds(max(0, $0)) }
-            ?? .seconds(5)
-        maximumPageCount = environment["CATALOG_MAX_PAGE_COUNT"].flatMap(Int.init).map { max(1, $0) }
+    /// The longest busy timeout `$CATALOG_BUSY_TIMEOUT_MS` may set: one day, past which a wait is a hang.
+    static let longestBusyTimeoutMilliseconds = 86_400_000
+    /// The most pages `$CATALOG_MAX_PAGE_COUNT` may set: SQLite's largest page number.
+    /// (<https://www.sqlite.org/limits.html>, "Maximum Number Of Pages In A Database File")
+    static let largestPageCount = 4_294_967_294
+
+    /// Reads the location from `--database` and the environment.
+    ///
+    /// - Throws: ``CommandFailure/usage(_:)`` naming the variable or option whose value is malformed or
+    ///   out of range, or that names no file (empty, or SQLite's `:memory:`, where what is written would be
+    ///   lost when the command ends). A set variable is never silently replaced by the default.
+    init(explicitPath: String?, environment: [String: String]) throws {
+        busyTimeout = try Self.wholeNumber("CATALOG_BUSY_TIMEOUT_MS", environment, in: 0...Self.longestBusyTimeoutMilliseconds)
+            .map { .milliseconds($0) } ?? .seconds(5)
+        maximumPageCount = try Self.wholeNumber("CATALOG_MAX_PAGE_COUNT", environment, in: 1...Self.largestPageCount)
         if let explicitPath {
-            path = explicitPath
+            path = try Self.filePath(explicitPath, source: "--database")
             isDefault = false
-        } else if let path = environment["CATALOG_DATABASE"], !path.isEmpty {
-            self.path = path
+        } else if let path = environment["CATALOG_DATABASE"] {
+            self.path = try Self.filePath(path, source: "CATALOG_DATABASE")
             isDefault = false
         } else {
             path = Self.defaultPath(environment: environment)
             isDefault = true
         }
+    }
+
+    /// The value of the environment variable `name`, which must be plain decimal digits within `range`;
+    /// nil when it is not set.
+    private static func wholeNumber(_ name: String, _ environment: [String: String], in range: ClosedRange<Int>) throws -> Int? {
+        guard let text = environment[name] else { return nil }
+        guard !text.isEmpty, text.utf8.count <= 10, text.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }),
+              let value = Int(text), range.contains(value) else {
+            throw CommandFailure.usage(
+                "\(name) must be a whole number from \(range.lowerBound) to \(range.upperBound), not \(String(reflecting: text))")
+        }
+        return value
+    }
+
+    /// `path`, unless it names no file.
+    private static func filePath(_ path: String, source: String) throws -> String {
+        if path.isEmpty || path == ":memory:" {
+            throw CommandFailure.usage("\(source) needs the path of a file, not \(String(reflecting: path))")
+        }
+        return path
     }
 
     /// `$XDG_DATA_HOME/catalog/catalog.sqlite`, or `~/.local/share/catalog/catalog.sqlite`.
@@ -41,13 +72,7 @@ struct DatabaseLocation {
 
     /// Opens the catalog. A default database that does not exist yet is created, and seeded with the
     /// built-in records; the user is told so once, on standard error.
-    ///
-    /// - Throws: `ValidationError` when the path names no file (empty, or SQLite's `:memory:`), since
-    ///   what is written there would be lost when the command ends.
     func open(readonly: Bool) throws -> CatalogStore {
-        if path.isEmpty || path == ":memory:" {
-            throw ValidationError("--database needs the path of a file, not \(String(reflecting: path))")
-        }
         var configuration = Configuration()
         configuration.isReadonly = readonly
         configuration.busyTimeout = busyTimeout

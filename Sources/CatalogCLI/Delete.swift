@@ -31,7 +31,13 @@ extension CatalogCommand {
         @OptionGroup var list: ListOptions
 
         func validate() throws {
-            if (at == nil) == (id == nil) { throw ValidationError("give either an id or --at section.row") }
+            if at == nil && id == nil {
+                if let word = negativeNumberArgument() {
+                    throw ValidationError("invalid id \(String(reflecting: word)): expected a record's id, such as 7")
+                }
+                throw ValidationError("give an id or --at section.row")
+            }
+            if at != nil && id != nil { throw ValidationError("give an id or --at section.row, not both") }
         }
 
         func run() throws {

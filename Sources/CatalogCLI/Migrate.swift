@@ -39,13 +39,19 @@ extension CatalogCommand {
         func run() throws {
             try reportingFailures {
                 if status {
-                    // Read-only: looking must not migrate, or turn another program's file to WAL.
-                    let path = store.location().path
-                    guard FileManager.default.fileExists(atPath: path) else { throw CommandFailure.noDatabase(path) }
+                    // Looking must not migrate, nor change the journal mode, and refuses what every
+                    // command refuses. Not a read-only connection: SQLite leaves the -wal and -shm files
+                    // of a read-only connection behind, and removes a read-write one's as it closes.
+                    let location = try store.location()
+                    guard FileManager.default.fileExists(atPath: location.path) else { throw CommandFailure.noDatabase(location.path) }
+                    let migrator = try CatalogMigrations.migrator()
                     var configuration = Configuration()
-                    configuration.isReadonly = true
-                    let queue = try DatabaseQueue(path: path, configuration: configuration)
-                    let statuses = try queue.writeWithoutTransaction { db in try CatalogMigrations.migrator().status(db) }
+                    configuration.journalMode = nil
+                    configuration.busyTimeout = location.busyTimeout
+                    configuration.prepareDatabase = { db in try migrator.validate(db) }
+                    let queue = try DatabaseQueue(path: location.path, configuration: configuration)
+                    let statuses = try queue.read { db in try migrator.status(db) }
+                    try queue.close()
                     try printStatus(statuses)
                 } else {
                     let backup = noBackup ? nil : try backUpBeforeMigrating()
@@ -70,7 +76,7 @@ extension CatalogCommand {
 
         /// Backs the database up beside itself when it has pending migrations and data; returns where.
         private func backUpBeforeMigrating() throws -> String? {
-            let location = store.location()
+            let location = try store.location()
             guard FileManager.default.fileExists(atPath: location.path) else { return nil }
             let source = try location.openForBackup()
             let (pending, hasData) = try source.writeWithoutTransaction { db in

@@ -40,17 +40,19 @@ struct RecordFieldOptions: ParsableArguments {
     /// Checks that no option of the other entity's fields is given, and, when `complete`, that every
     /// field of `entity` is.
     ///
-    /// - Throws: `ValidationError` naming the options at fault.
+    /// - Throws: ``CommandFailure/usage(_:)`` naming the options at fault, in one sentence.
     func validate(for entity: Entity, complete: Bool) throws {
         let own = fields(of: entity)
         let foreign = fields(of: entity == .products ? .phones : .products)
             .filter { field in field.value != nil && !own.contains { $0.flag == field.flag } }.map(\.flag)
         guard foreign.isEmpty else {
-            throw ValidationError("\(foreign.joined(separator: ", ")) do not apply to a \(entity.singular)")
+            let other: Entity = entity == .products ? .phones : .products
+            throw CommandFailure.usage(
+                "\(foreign.joined(separator: ", ")) \(foreign.count == 1 ? "applies" : "apply") only to a \(other.singular), not to a \(entity.singular)")
         }
         let missing = own.filter { $0.value == nil }.map(\.flag)
         if complete && !missing.isEmpty {
-            throw ValidationError("missing \(missing.joined(separator: ", ")) for a new \(entity.singular)")
+            throw CommandFailure.usage("missing \(missing.joined(separator: ", ")) for a new \(entity.singular)")
         }
     }
 
@@ -62,7 +64,7 @@ struct RecordFieldOptions: ParsableArguments {
         if let name { product.name = name }
         if let type { product.type = try ProductType(parsing: type) }
         if let year { product.yearIntroduced = try FieldParsing.year(year) }
-        if let price { product.introPrice = try FieldParsing.amount(price, field: "price") }
+        if let price { product.introPrice = try FieldParsing.amount(price, field: "price", decimals: Product.priceDecimals) }
         return product
     }
 
@@ -75,7 +77,7 @@ struct RecordFieldOptions: ParsableArguments {
         if let maker { phone.maker = maker }
         if let os { phone.operatingSystem = os }
         if let year { phone.yearReleased = try FieldParsing.year(year) }
-        if let screen { phone.screenInches = try FieldParsing.amount(screen, field: "screen") }
+        if let screen { phone.screenInches = try FieldParsing.amount(screen, field: "screen", decimals: Phone.screenDecimals) }
         return phone
     }
 }

@@ -58,7 +58,7 @@ func formatAmount(_ value: Double) -> String {
 
 /// `6.1` → `6.1"`.
 func formatScreen(_ inches: Double) -> String {
-    var text = String(format: "%.2f", inches)
+    var text = String(format: "%.\(Phone.screenDecimals)f", inches)
     while text.hasSuffix("0") { text.removeLast() }
     if text.hasSuffix(".") { text.removeLast() }
     return text + "\""

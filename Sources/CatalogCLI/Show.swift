@@ -34,7 +34,11 @@ extension CatalogCommand {
         @OptionGroup var output: OutputFormatOptions
 
         func validate() throws {
-            if (path == nil) == (id == nil) { throw ValidationError("give an index path (section.row, both numbers from 0) or --id, not both") }
+            if path == nil && id == nil {
+                if let word = negativeNumberArgument() { throw ValidationError(ItemPathParseError(text: word).description) }
+                throw ValidationError("give an index path (section.row, both numbers from 0) or --id")
+            }
+            if path != nil && id != nil { throw ValidationError("give an index path or --id, not both") }
         }
 
         func run() throws {

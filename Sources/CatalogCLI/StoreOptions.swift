@@ -23,8 +23,10 @@ struct StoreOptions: ParsableArguments {
     var json = false
 
     /// Where the database is, and whether it is the default one.
-    func location() -> DatabaseLocation {
-        DatabaseLocation(explicitPath: database, environment: ProcessInfo.processInfo.environment)
+    ///
+    /// - Throws: ``CommandFailure/usage(_:)`` for a malformed `CATALOG_…` variable or an empty path.
+    func location() throws -> DatabaseLocation {
+        try DatabaseLocation(explicitPath: database, environment: ProcessInfo.processInfo.environment)
     }
 
     /// Opens (creating, migrating and, for a new default database, seeding) the catalog.
@@ -47,4 +49,11 @@ func resolveEntity(word: Entity?, option: Entity?) throws -> Entity {
         throw ValidationError("the entity is given twice: \(word.rawValue) and --entity \(option.rawValue)")
     }
     return word ?? option ?? .products
+}
+
+/// The first argument of the process that reads as a negative number (`-1`, `-0.0`), which the argument
+/// parser takes for an unknown option: so that `show -0.0` can say the index path is invalid, rather than
+/// missing.
+func negativeNumberArgument() -> String? {
+    CommandLine.arguments.dropFirst().first(where: CatalogCommand.looksLikeANegativeNumber)
 }

@@ -10,6 +10,20 @@ enum Terminal {
         FileHandle.standardError.write(Data("catalog: \(message)\n".utf8))
     }
 
+    /// `text` with each control character (a newline, an escape sequence…) written as a Swift escape
+    /// (`\n`, `\u{1B}`), so that a path or value holding one cannot break an error into several lines,
+    /// forge one, or drive the terminal.
+    static func oneLine(_ text: String) -> String {
+        var result = ""
+        for scalar in text.unicodeScalars {
+            switch scalar.properties.generalCategory {
+            case .control, .lineSeparator, .paragraphSeparator: result += scalar.escaped(asASCII: true)
+            default: result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
+    }
+
     /// Writes data to standard output.
     static func print(_ text: String) {
         FileHandle.standardOutput.write(Data((text.hasSuffix("\n") ? text : text + "\n").utf8))

@@ -26,8 +26,8 @@ extension CatalogCommand {
 
         func run() throws {
             let entity = store.entity ?? .products
-            try fields.validate(for: entity, complete: false)
             try reportingFailures {
+                try fields.validate(for: entity, complete: false)
                 let catalog = try store.openStore()
                 switch entity {
                 case .products:

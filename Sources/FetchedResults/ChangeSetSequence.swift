@@ -14,7 +14,8 @@ extension FetchedResultsController {
     /// The monitor only wakes the sequence up; each step calls ``applyPendingChanges()`` in the
     /// iterating task, so the controller is used from that task alone (on the actor the caller chooses)
     /// and the ``delegate`` is called there too. Commits that change nothing in the result give no
-    /// element. The sequence ends when the monitor stops or the task is cancelled.
+    /// element. The sequence ends when the monitor stops or the task is cancelled; it throws
+    /// ``DatabaseFileError`` when the database file was deleted, replaced or can no longer be read.
     ///
     /// - Precondition: ``isTracking``.
     public func changeSets(from monitor: ChangeMonitor) -> ChangeSetSequence<Entity> {
@@ -52,6 +53,8 @@ public struct ChangeSetSequence<Entity: FetchableEntity>: AsyncSequence {
                 let changeSet = try await controller.applyPendingChanges()
                 if !changeSet.isEmpty { return changeSet }
             }
+            // The database file was deleted or replaced: what the controller shows is no longer it.
+            if let failure = commits.failure { throw failure }
             return nil
         }
     }

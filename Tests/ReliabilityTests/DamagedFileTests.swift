@@ -27,7 +27,7 @@ struct DamagedFileTests {
     }
 
     /// A seeded database, checkpointed into its main file, then damaged.
-    private func damagedDatabase(_ damage: Damage, in workspace: Workspace) throws -> String {
+    static func damagedDatabase(_ damage: Damage, in workspace: Workspace) throws -> String {
         let path = workspace.path("damaged.sqlite")
         if damage == .notSQLite {
             return try workspace.write(String(repeating: "These are my notes, not a database.\n", count: 200), to: "damaged.sqlite")
@@ -65,7 +65,7 @@ struct DamagedFileTests {
     @Test(arguments: Damage.allCases)
     func everyCommandRefusesAndLeavesTheFile(_ damage: Damage) throws {
         let workspace = try Workspace()
-        let path = try damagedDatabase(damage, in: workspace)
+        let path = try Self.damagedDatabase(damage, in: workspace)
         let bytes = try #require(fileBytes(path))
         for command in Self.commands {
             let result = try workspace.catalog(command, database: path)

@@ -18,8 +18,10 @@ public struct Configuration: Sendable {
     /// Default 5 seconds.
     public var busyTimeout: Duration = .seconds(5)
 
-    /// The journal mode set on a writable file database. Default ``JournalMode/wal``.
-    public var journalMode: JournalMode = .wal
+    /// The journal mode set on a writable file database. Default ``JournalMode/wal``; nil leaves the
+    /// file in the mode it has (a new, empty file then stays in SQLite's rollback-journal mode), for a
+    /// connection that only looks.
+    public var journalMode: JournalMode? = .wal
 
     /// The `synchronous` setting. Default ``Synchronous/normal``, which in WAL mode is durable across
     /// application crashes, and across power loss loses at most the last transactions.

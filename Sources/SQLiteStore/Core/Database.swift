@@ -39,6 +39,10 @@ public final class Database {
     public init(path: String, configuration: Configuration = Configuration()) throws {
         self.path = path
         self.configuration = configuration
+        if !isInMemory, let kind = Self.specialFileKind(at: path) {
+            // SQLite would block on a FIFO, and treat a device as an empty database with a journal beside it.
+            throw DatabaseError(resultCode: .SQLITE_CANTOPEN, message: "\(path) is \(kind), not a database file")
+        }
         var handle: SQLiteConnection?
         var flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
         flags |= configuration.isReadonly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
@@ -89,11 +93,55 @@ public final class Database {
         try execute(sql: "PRAGMA foreign_keys = \(configuration.foreignKeysEnabled ? "ON" : "OFF")")
         try configuration.prepareDatabase?(self)
         if !configuration.isReadonly && !isInMemory {
-            try execute(sql: "PRAGMA journal_mode = \(configuration.journalMode.rawValue)")
+            // Switching a new file to WAL upgrades a read lock to a write lock, which SQLite refuses at
+            // once while another connection holds the write lock (waiting could deadlock): wait here.
+            if let journalMode = configuration.journalMode {
+                try retryingWhileBusy { try execute(sql: "PRAGMA journal_mode = \(journalMode.rawValue)") }
+            }
             try execute(sql: "PRAGMA synchronous = \(configuration.synchronous.rawValue)")
         }
         if let pages = configuration.maximumPageCount {
             try execute(sql: "PRAGMA max_page_count = \(max(1, pages))")
+        }
+    }
+
+    /// The first pause of ``retryingWhileBusy(_:)``, doubled after each attempt up to
+    /// ``longestBusyRetryPause``: SQLite's own busy handler sleeps 1, 2, 5, 10… ms the same way.
+    static let firstBusyRetryPause = Duration.milliseconds(1)
+    /// The longest pause between two attempts of ``retryingWhileBusy(_:)`` (SQLite's busy handler's is 100 ms).
+    static let longestBusyRetryPause = Duration.milliseconds(50)
+
+    /// Runs `body`, again and again while it fails with `SQLITE_BUSY`, until ``Configuration/busyTimeout``
+    /// has passed: for the statements that SQLite fails at once instead of calling its busy handler,
+    /// because waiting for the lock could deadlock (a connection upgrading its read lock to a write lock
+    /// while another holds the write lock). `body` must hold no lock between attempts.
+    func retryingWhileBusy<T>(_ body: () throws -> T) throws -> T {
+        let clock = ContinuousClock()
+        let deadline = clock.now + configuration.busyTimeout
+        var pause = Self.firstBusyRetryPause
+        while true {
+            do {
+                return try body()
+            } catch let error as DatabaseError where error.resultCode.primaryResultCode == .SQLITE_BUSY && clock.now + pause < deadline {
+                Thread.sleep(forTimeInterval: Double(pause.milliseconds) / 1000)
+                pause = min(pause * 2, Self.longestBusyRetryPause)
+            }
+        }
+    }
+
+    /// What the file at `path` is when it exists and is not a regular file (nor a link to one), such as
+    /// `"a FIFO"`; nil otherwise.
+    static func specialFileKind(at path: String) -> String? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        switch info.st_mode & S_IFMT {
+        case S_IFREG: return nil
+        case S_IFDIR: return "a folder"
+        case S_IFIFO: return "a FIFO"
+        case S_IFCHR: return "a character device"
+        case S_IFBLK: return "a block device"
+        case S_IFSOCK: return "a socket"
+        default: return "not a regular file"
         }
     }
 

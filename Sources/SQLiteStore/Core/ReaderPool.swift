@@ -1,10 +1,17 @@
 import Dispatch
+import Foundation
 import Synchronization
 
 /// A pool's reader connections: handed out one access at a time, opened when first needed, up to a
 /// maximum; an access that finds them all busy waits for one, suspending its task (async) or blocking
 /// its thread (sync), first come first served.
-final class ReaderPool: Sendable {
+///
+/// Why `@unchecked Sendable` and `NSLock` rather than `Mutex` (which would be checked): on Linux,
+/// `Synchronization.Mutex` locks with futexes that ThreadSanitizer cannot see, so the TSan run of CI
+/// reported every pair of accesses to the pool's state as a race; `NSLock` is a pthread mutex, which
+/// TSan understands. The invariant the compiler cannot check: `state` is read and written only inside
+/// `lock.withLock`.
+final class ReaderPool: @unchecked Sendable {
     /// Someone waiting for a reader, resumed with it (or with `CancellationError`).
     private struct Waiter {
         var id: Int
@@ -22,7 +29,8 @@ final class ReaderPool: Sendable {
     /// The most readers opened.
     let maximumCount: Int
     private let makeReader: @Sendable () -> SerializedDatabase
-    private let state = Mutex(State())
+    private let lock = NSLock()
+    private var unsafeState = State()
 
     init(maximumCount: Int, makeReader: @escaping @Sendable () -> SerializedDatabase) {
         precondition(maximumCount >= 1, "a pool needs at least one reader")
@@ -30,12 +38,16 @@ final class ReaderPool: Sendable {
         self.makeReader = makeReader
     }
 
+    private func withState<T>(_ body: (inout State) throws -> T) rethrows -> T {
+        try lock.withLock { try body(&unsafeState) }
+    }
+
     /// The number of readers made so far (a reader's connection opens at its first access).
-    var count: Int { state.withLock { $0.all.count } }
+    var count: Int { withState { $0.all.count } }
 
     /// A free reader, or a new one, or nil after registering `waiter`.
     private func take(orEnqueue waiter: (inout State) -> Waiter?) throws -> SerializedDatabase? {
-        try state.withLock { state in
+        try withState { state in
             if state.isClosed { throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "the pool is closed") }
             if let reader = state.idle.popLast() { return reader }
             if state.all.count < maximumCount {
@@ -52,7 +64,7 @@ final class ReaderPool: Sendable {
     ///
     /// - Throws: `CancellationError` when the task is cancelled while it waits.
     func acquire() async throws -> SerializedDatabase {
-        let id = state.withLock { state in
+        let id = withState { state in
             defer { state.nextWaiterID += 1 }
             return state.nextWaiterID
         }
@@ -77,7 +89,7 @@ final class ReaderPool: Sendable {
                 }
             }
         } onCancel: {
-            let waiter = state.withLock { state in
+            let waiter = withState { state in
                 state.waiters.firstIndex { $0.id == id }.map { state.waiters.remove(at: $0) }
             }
             waiter?.resume(.failure(CancellationError()))
@@ -96,7 +108,7 @@ final class ReaderPool: Sendable {
 
     /// Gives a reader back, to the longest waiter if any.
     func release(_ reader: SerializedDatabase) {
-        let waiter = state.withLock { state -> Waiter? in
+        let waiter = withState { state -> Waiter? in
             if !state.waiters.isEmpty { return state.waiters.removeFirst() }
             state.idle.append(reader)
             return nil
@@ -106,7 +118,7 @@ final class ReaderPool: Sendable {
 
     /// Closes every reader, once its running access ends; later acquisitions fail.
     func close() throws {
-        let (readers, waiters) = state.withLock { state in
+        let (readers, waiters) = withState { state in
             state.isClosed = true
             defer { state.waiters = [] }
             return (state.all, state.waiters)

@@ -32,6 +32,10 @@ import Synchronization
 ///   checked again after 1, 2, 5, 10, 25, 50 and 100 ms. Where inotify is unavailable (macOS, or
 ///   ``Options/usesFileEvents`` off), the monitor checks `PRAGMA data_version` every
 ///   ``Options/pollInterval``: a read of the WAL index header, not of any table.
+/// - **The file itself**: at least every ``identityCheckInterval`` and on each file event, the monitor
+///   checks that the path still names the file it opened (device and inode). When the database is
+///   deleted, replaced by another file, or can no longer be read (damaged, overwritten in place with
+///   something else), it stops, its sequences end, and ``failure`` says why (``DatabaseFileError``).
 /// - **Connections it is told about** (``observeCommits(of:)``): a WAL hook on that connection wakes the
 ///   monitor right after each commit, on every platform.
 ///
@@ -147,4 +151,13 @@ public final class ChangeMonitor: Sendable {
 
     /// What the monitor has done so far.
     public var statistics: Statistics { core.statistics }
+
+    /// Why the monitor stopped by itself, if it did: the file at ``path`` was deleted or replaced, or
+    /// can no longer be read. Every sequence from it has then ended.
+    public var failure: DatabaseFileError? { core.failure }
+
+    /// How often, at least, the monitor checks that the file at ``path`` is still the one it opened
+    /// (its device and inode): a deleted or replaced database is noticed within this time. 250 ms: a
+    /// `stat` call, negligible next to the wake-ups of commits.
+    public static let identityCheckInterval = Duration.milliseconds(250)
 }

@@ -29,6 +29,8 @@ final class ChangeMonitorCore: Sendable {
         /// The monitor's thread, once it runs.
         var thread: pthread_t?
         var statistics = ChangeMonitor.Statistics()
+        /// Why the monitor stopped by itself, if it did.
+        var failure: DatabaseFileError?
     }
 
     let options: ChangeMonitor.Options
@@ -46,6 +48,9 @@ final class ChangeMonitorCore: Sendable {
     }
 
     var statistics: ChangeMonitor.Statistics { state.withLock { $0.statistics } }
+
+    /// Why the monitor stopped by itself, if it did.
+    var failure: DatabaseFileError? { state.withLock { $0.failure } }
 
     // MARK: - Subscribers
 
@@ -131,14 +136,19 @@ final class ChangeMonitorCore: Sendable {
             return
         }
         defer { db.closeIgnoringErrors() }
+        // The file the connection opened; checked again below, since a connection keeps reading it
+        // even after another file takes its path.
+        let identity = FileIdentity(path: path)
+        let pageSize = (try? db.scalar(Int.self, sql: "PRAGMA page_size")) ?? 0
         let watcher = options.usesFileEvents ? FileChangeWatcher(databasePath: path) : nil
         state.withLock { $0.statistics.usesFileEvents = watcher != nil }
         ready(.success(()))
 
         var recheckStep: Int?
         while true {
+            let identityCheck = Int(ChangeMonitor.identityCheckInterval.milliseconds)
             let timeout = recheckStep.map { Self.recheckDelays[$0] }
-                ?? (watcher == nil ? Int(options.pollInterval.milliseconds) : -1)
+                ?? (watcher == nil ? min(Int(options.pollInterval.milliseconds), identityCheck) : identityCheck)
             var descriptors = [pollfd(fd: signal.readDescriptor, events: Int16(POLLIN), revents: 0)]
             if let watcher { descriptors.append(pollfd(fd: watcher.fileDescriptor, events: Int16(POLLIN), revents: 0)) }
             if poll(&descriptors, nfds_t(descriptors.count), Int32(timeout)) < 0 && errno != EINTR { break }
@@ -150,10 +160,18 @@ final class ChangeMonitorCore: Sendable {
                 return (state.isStopped, state.needsRead)
             }
             if stopped { break }
+            if let change = identity.map({ $0.change(at: path, pageSize: pageSize) }) ?? .some(.removed(path: path)) {
+                state.withLock { $0.failure = change }
+                break
+            }
             let confirmed: Bool
             var failed = false
             do {
                 confirmed = try check(&reader, forced: forced, db)
+            } catch let error as DatabaseError
+                where [.SQLITE_CORRUPT, .SQLITE_NOTADB].contains(error.resultCode.primaryResultCode) {
+                state.withLock { $0.failure = .unreadable(path: path, reason: error.message) }
+                break
             } catch {
                 // A transient failure (SQLITE_BUSY during WAL recovery, I/O): try again shortly.
                 confirmed = false

@@ -16,7 +16,7 @@ import Synchronization
 /// pending events, the merged delivery is marked ``DatabaseChanges/Gap/fellBehind`` and drops its events.
 ///
 /// Iterate it once. The sequence ends when the iterating task is cancelled, when the monitor stops, or
-/// when the monitor could no longer read the database. It keeps its monitor alive while it exists.
+/// when the database file was deleted, replaced or can no longer be read (``Iterator/failure`` says so). It keeps its monitor alive while it exists.
 public struct DatabaseChangeSequence: AsyncSequence, Sendable {
     /// The changes delivered at once.
     public typealias Element = DatabaseChanges
@@ -36,6 +36,9 @@ public struct DatabaseChangeSequence: AsyncSequence, Sendable {
         public mutating func next() async -> DatabaseChanges? {
             await subscription.next()
         }
+
+        /// Why the sequence ended by itself, once it has: the monitor's ``ChangeMonitor/failure``.
+        public var failure: DatabaseFileError? { subscription.owner.core.failure }
     }
 }
 
@@ -51,7 +54,7 @@ final class Subscription: Sendable {
     private let maximumPendingChanges: Int
     private let state = Mutex(State())
     /// Keeps the monitor running while the subscription exists; `unregister` on deinit.
-    private let owner: ChangeMonitor
+    let owner: ChangeMonitor
 
     init(id: Int, owner: ChangeMonitor, maximumPendingChanges: Int) {
         self.id = id

@@ -27,7 +27,7 @@ final class FileChangeWatcher {
         let file = slash.map { String(databasePath[databasePath.index(after: $0)...]) } ?? databasePath
         let descriptor = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
         guard descriptor >= 0 else { return nil }
-        let mask = UInt32(IN_MODIFY | IN_CLOSE_WRITE | IN_CREATE | IN_MOVED_TO | IN_DELETE)
+        let mask = UInt32(IN_MODIFY | IN_CLOSE_WRITE | IN_CREATE | IN_MOVED_TO | IN_MOVED_FROM | IN_DELETE)
         guard inotify_add_watch(descriptor, directory, mask) >= 0 else {
             close(descriptor)
             return nil

@@ -1,0 +1,57 @@
+import Catalog
+import Entities
+import Foundation
+import SQLiteStore
+
+/// A book on the shelf: the example embedder's own entity.
+public struct Book: Codable, Hashable, Sendable {
+    /// The row id; nil until the book is saved.
+    public var id: Int64?
+    /// The title, unique on the shelf.
+    public var title: String
+    /// Who wrote it.
+    public var author: String
+    /// The year it was first published.
+    public var year: Int
+    /// Words the reader files it under, separated by spaces (`sf classic`).
+    public var tags: String
+
+    /// Creates a book.
+    public init(id: Int64? = nil, title: String, author: String, year: Int, tags: String = "") {
+        self.id = id
+        self.title = title
+        self.author = author
+        self.year = year
+        self.tags = tags
+    }
+
+    /// Why a book is refused.
+    public struct Invalid: Error, Equatable, CustomStringConvertible {
+        /// The field at fault.
+        public var field: String
+        /// An error for `field`.
+        public init(field: String) { self.field = field }
+        public var description: String { "invalid \(field)" }
+    }
+}
+
+extension Book: DeclaredEntity {
+    /// The book, declared once: everything the library does with books follows from this.
+    public static let declaration = EntityDeclaration<Book>(
+        table: "books", template: Book(title: "", author: "", year: 0), folding: TextFolding.fold,
+        attributes: [
+            .text("title", \.title, folded: true, searched: true, sections: .initial, check: { try nonEmpty($0, "title") }),
+            .text("author", \.author, folded: true, searched: true, sections: .initial, check: { try nonEmpty($0, "author") }),
+            .value("year", \.year, searchedAsNumber: true, check: { year in
+                guard (-3000...3000).contains(year) else { throw Invalid(field: "year") }
+                return year
+            }),
+            .text("tags", \.tags, folded: true, searched: true),
+        ])
+
+    private static func nonEmpty(_ text: String, _ field: String) throws -> String {
+        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !trimmed.isEmpty else { throw Invalid(field: field) }
+        return trimmed
+    }
+}

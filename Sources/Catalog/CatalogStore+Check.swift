@@ -1,0 +1,34 @@
+import SQLiteStore
+
+extension CatalogStore {
+    /// The most problems ``check()`` reports from `PRAGMA integrity_check`.
+    static let integrityProblemLimit = 100
+
+    /// Checks the whole database: `PRAGMA integrity_check` (every page), then, if the file is sound,
+    /// each entity's FTS5 index against its table, and a recount of its other search structures from
+    /// the names (``SearchIndexCheck``).
+    ///
+    /// ```swift
+    /// let problems = try store.check()   // [] when everything is sound
+    /// ```
+    ///
+    /// The integrity check and the recount each read one snapshot; the FTS5 check is a command SQLite
+    /// runs as a write, so it takes the write lock for its duration (it changes nothing).
+    ///
+    /// - Returns: one line per problem; empty when there is none.
+    /// - Throws: ``DatabaseError`` when the file cannot be read at all.
+    public func check() throws -> [String] {
+        let integrity = try database.read { db in try db.integrityProblems(limit: Self.integrityProblemLimit) }
+        // Past damage to the file itself, what the indexes say cannot be trusted.
+        guard integrity.isEmpty else { return integrity }
+        var problems: [String] = []
+        for entity in Entity.allCases {
+            let table = entity.searchSchema.fullTextTable
+            if let problem = try database.write({ db in try db.fullTextIndexProblem(table) }) { problems.append(problem) }
+        }
+        problems += try database.read { db in
+            try Entity.allCases.flatMap { entity in try SearchIndexCheck(schema: entity.searchSchema).problems(db) }
+        }
+        return problems
+    }
+}

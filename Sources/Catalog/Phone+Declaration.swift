@@ -1,0 +1,26 @@
+import Entities
+import SQLiteStore
+
+extension Phone: DeclaredEntity {
+    /// The most decimals of a screen size: hundredths of an inch, as makers quote them (`6.39"`, and the
+    /// built-in seeds). A size with more is refused, so that the size shown is the one stored.
+    public static let screenDecimals = 2
+
+    /// The one place a phone's table and fields are described; SQL, decoding, validation, search
+    /// columns and table columns follow from it.
+    ///
+    /// Names and makers are stored with their folded forms, which sort them and are searched. Names
+    /// section by folded initial (`É` under `E`); makers by the maker as spelled (a section's name must
+    /// follow from its key alone, so `Apple` and `apple` are two sections); years by the year.
+    public static let declaration = EntityDeclaration<Phone>(
+        table: "phones",
+        template: Phone(name: "", maker: "", yearReleased: 0, operatingSystem: "", screenInches: 0),
+        folding: TextFolding.fold,
+        attributes: [
+            .text("name", \.name, folded: true, searched: true, sections: .initial, check: { try Validation.name($0) }),
+            .text("maker", \.maker, folded: true, searched: true, check: { try Validation.name($0, field: "maker") }),
+            .value("yearReleased", \.yearReleased, title: "YEAR", check: { try Validation.year($0, field: "year") }),
+            .text("operatingSystem", \.operatingSystem, title: "OS", check: { try Validation.name($0, field: "os") }),
+            .value("screenInches", \.screenInches, title: "SCREEN", check: { try Validation.amount($0, field: "screen", decimals: screenDecimals) }),
+        ])
+}

@@ -1,0 +1,30 @@
+import Entities
+import SQLiteStore
+
+extension Product: DeclaredEntity {
+    /// The most decimals of a price: cents. A price with more is refused, so that the price shown (with
+    /// 2 decimals) and searched is the one stored.
+    public static let priceDecimals = 2
+
+    /// The one place a product's table and fields are described; SQL, decoding, validation, search
+    /// columns and table columns follow from it.
+    ///
+    /// Names are stored with their folded form (`name_folded`), which sorts them, is searched, and
+    /// sections them by initial; types section by type, named by their title (`Device`); a search's
+    /// numbers match the year or the price.
+    public static let declaration = EntityDeclaration<Product>(
+        table: "products",
+        template: Product(type: .device, name: "", yearIntroduced: 0, introPrice: 0),
+        folding: TextFolding.fold,
+        attributes: [
+            .text("name", \.name, folded: true, searched: true, sections: .initial, check: { try Validation.name($0) }),
+            .value(
+                "type", \.type,
+                sections: .value { value in
+                    guard case .text(let raw) = value else { return AttributeSections.text(value) }
+                    return ProductType(rawValue: raw)?.title ?? raw
+                }),
+            .value("yearIntroduced", \.yearIntroduced, searchedAsNumber: true, title: "YEAR", check: { try Validation.year($0, field: "year") }),
+            .value("introPrice", \.introPrice, searchedAsNumber: true, title: "PRICE", check: { try Validation.amount($0, field: "price", decimals: priceDecimals) }),
+        ])
+}

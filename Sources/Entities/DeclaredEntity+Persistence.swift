@@ -1,0 +1,74 @@
+import SQLiteStore
+
+/// Writing and reading declared entities, in the caller's transaction: `db` is the connection a
+/// `DatabaseQueue.write` or `read` closure receives.
+extension DeclaredEntity {
+    /// Validates the entity, saves it as a new row and sets its ``DeclaredEntity/id``.
+    ///
+    /// ```swift
+    /// try queue.write { db in try film.insert(db) }
+    /// ```
+    ///
+    /// - Throws: what a check throws for an invalid attribute; ``DatabaseError`` (such as
+    ///   `SQLITE_CONSTRAINT_UNIQUE`) when the row cannot be written.
+    public mutating func insert(_ db: Database) throws {
+        let valid = try validated()
+        try db.cachedStatement(sql: Self.declaration.insertSQL())
+            .execute(arguments: StatementArguments(values: Self.declaration.storedValues(of: valid)))
+        self = valid
+        id = db.lastInsertedRowID
+    }
+
+    /// Validates the entity and saves it as a new row unless that would break a uniqueness constraint
+    /// (another row has its unique name, say): how seeding twice adds nothing the second time.
+    ///
+    /// - Returns: whether it was saved; its ``DeclaredEntity/id`` is set then.
+    /// - Throws: what a check throws; ``DatabaseError`` for any other failure.
+    @discardableResult
+    public mutating func insertUnlessConflicting(_ db: Database) throws -> Bool {
+        let valid = try validated()
+        try db.cachedStatement(sql: Self.declaration.insertSQL(skippingConflicts: true))
+            .execute(arguments: StatementArguments(values: Self.declaration.storedValues(of: valid)))
+        guard db.changesCount == 1 else { return false }
+        self = valid
+        id = db.lastInsertedRowID
+        return true
+    }
+
+    /// Validates the entity and replaces the stored attributes of its row.
+    ///
+    /// - Throws: ``EntityError/notSaved`` without an id, ``EntityError/notFound(table:id:)`` when no
+    ///   row has it; what a check throws; ``DatabaseError``.
+    public func update(_ db: Database) throws {
+        guard let id else { throw EntityError.notSaved(table: Self.tableName) }
+        let valid = try validated()
+        try db.cachedStatement(sql: Self.declaration.updateSQL())
+            .execute(arguments: StatementArguments(values: Self.declaration.storedValues(of: valid) + [.integer(id)]))
+        guard db.changesCount == 1 else { throw EntityError.notFound(table: Self.tableName, id: id) }
+    }
+
+    /// Deletes the row with this id and returns the entity it held.
+    ///
+    /// - Throws: ``EntityError/notFound(table:id:)`` when there is none; ``DatabaseError``.
+    @discardableResult
+    public static func delete(id: Int64, _ db: Database) throws -> Self {
+        guard let entity = try fetchOne(id: id, db) else { throw EntityError.notFound(table: tableName, id: id) }
+        try db.cachedStatement(sql: "DELETE FROM \(tableName) WHERE id = ?").execute(arguments: [id])
+        return entity
+    }
+
+    /// The entity with this id, if any.
+    public static func fetchOne(id: Int64, _ db: Database) throws -> Self? {
+        try db.fetchOne(sql: "SELECT \(selection) FROM \(tableName) WHERE id = ?", arguments: [id]) { try Self(row: $0) }
+    }
+
+    /// Every entity, by id.
+    public static func fetchAll(_ db: Database) throws -> [Self] {
+        try db.fetchAll(sql: "SELECT \(selection) FROM \(tableName) ORDER BY id") { try Self(row: $0) }
+    }
+
+    /// The number of stored entities.
+    public static func fetchCount(_ db: Database) throws -> Int {
+        try db.scalar(Int.self, sql: "SELECT count(*) FROM \(tableName)") ?? 0
+    }
+}

@@ -1,0 +1,149 @@
+import FetchedResults
+import SQLiteStore
+
+/// An entity declared once: its table, the record reading starts from, and its attributes.
+///
+/// ```swift
+/// extension Film: DeclaredEntity {
+///     static let declaration = EntityDeclaration<Film>(
+///         table: "films", template: Film(title: "", director: "", year: 0), folding: TextFolding.fold,
+///         attributes: [
+///             .text("title", \.title, folded: true, searched: true, sections: .initial, check: Film.checkTitle),
+///             .text("director", \.director, folded: true, searched: true, sections: .initial),
+///             .value("year", \.year, searchedAsNumber: true),
+///         ])
+/// }
+/// ```
+///
+/// Everything else is derived from it: the SQL of insert, update and delete, decoding, the columns of
+/// `#Predicate`, sort descriptors and section key paths, the search columns, the change-tracking
+/// triggers, and the fields of tables and files. The table must have an `INTEGER PRIMARY KEY` column
+/// `id`, the attributes' columns, and a `<column>_folded` column for each folded text attribute.
+public struct EntityDeclaration<Entity: DeclaredEntity>: Sendable {
+    /// The table holding the entities.
+    public let table: String
+    /// The entity that decoding starts from before it sets each attribute.
+    public let template: Entity
+    /// The attributes, in the order tables and files show them.
+    public let attributes: [EntityAttribute<Entity>]
+    /// How folded columns are computed from text: the same function a search folds its terms with.
+    public let folding: @Sendable (String) -> String
+
+    /// The stored columns after `id`, in the order of ``storedValues(of:)``.
+    public let storedColumns: [String]
+    /// `id, <storedColumns>`: the columns a row is decoded from.
+    public let selection: String
+    /// The row position of each attribute's column in ``selection``.
+    let positions: [Int]
+
+    /// Declares an entity.
+    ///
+    /// - Parameters:
+    ///   - table: the table holding the entities.
+    ///   - template: the entity decoding starts from; every attribute is then set from the row.
+    ///   - folding: how folded columns are computed from text.
+    ///   - attributes: the stored properties other than `id`, with distinct names and columns.
+    public init(
+        table: String, template: Entity, folding: @escaping @Sendable (String) -> String,
+        attributes: [EntityAttribute<Entity>]
+    ) {
+        precondition(Set(attributes.map(\.name)).count == attributes.count, "two attributes of \(table) have the same name")
+        self.table = table
+        self.template = template
+        self.attributes = attributes
+        self.folding = folding
+        storedColumns = attributes.flatMap(\.storedColumns)
+        precondition(Set(storedColumns).count == storedColumns.count, "two attributes of \(table) have the same column")
+        selection = (["id"] + storedColumns).joined(separator: ", ")
+        var position = 1
+        var positions: [Int] = []
+        for attribute in attributes {
+            positions.append(position)
+            position += attribute.storedColumns.count
+        }
+        self.positions = positions
+    }
+
+    /// The attribute of a key path, if it is one.
+    public func attribute(for keyPath: PartialKeyPath<Entity>) -> EntityAttribute<Entity>? {
+        attributes.first { $0.keyPath == keyPath }
+    }
+
+    /// How predicates, sort descriptors and sections read `keyPath` in SQL: the id, or an attribute.
+    func column(for keyPath: PartialKeyPath<Entity>) -> EntityColumn? {
+        if let attribute = attribute(for: keyPath) { return attribute.entityColumn }
+        return isIDKeyPath(keyPath) ? EntityColumn("id") : nil
+    }
+
+    /// Whether `keyPath` is the entity's `id`. A concrete key path (`\Film.id`, as `#Predicate` and
+    /// sort descriptors write it) is not equal to the protocol's `\Entity.id`, so it is told by what it
+    /// does: writing through it sets the id.
+    private func isIDKeyPath(_ keyPath: PartialKeyPath<Entity>) -> Bool {
+        if keyPath == \Entity.id { return true }
+        guard let writable = keyPath as? WritableKeyPath<Entity, Int64?> else { return false }
+        var probe = template
+        probe.id = nil
+        probe[keyPath: writable] = .min
+        return probe.id == .min
+    }
+
+    /// The attribute with this name, if any.
+    public func attribute(named name: String) -> EntityAttribute<Entity>? {
+        attributes.first { $0.name == name }
+    }
+
+    // MARK: - Values
+
+    /// The values of ``storedColumns`` for `entity`, folded columns computed.
+    public func storedValues(of entity: Entity) -> [DatabaseValue] {
+        attributes.flatMap { $0.storedValues(entity, folding) }
+    }
+
+    /// Reads an entity from a row of `SELECT <selection> FROM <table>`.
+    public func decode(_ row: Row) throws -> Entity {
+        var entity = template
+        entity.id = try row.decode(Int64.self, at: 0)
+        for (attribute, position) in zip(attributes, positions) {
+            try attribute.read(&entity, row, position)
+        }
+        return entity
+    }
+
+    /// `entity` with each attribute checked (and normalised) in order.
+    ///
+    /// - Throws: what the first refusing attribute's check throws.
+    public func validated(_ entity: Entity) throws -> Entity {
+        var entity = entity
+        for attribute in attributes { try attribute.check(&entity) }
+        return entity
+    }
+
+    // MARK: - Search and tracking
+
+    /// The folded columns a search's terms are looked for in.
+    public var searchedTextColumns: [String] { attributes.filter(\.isSearchedText).compactMap(\.foldedColumn) }
+
+    /// The columns a search's numeric terms are compared with.
+    public var searchedNumberColumns: [String] { attributes.filter(\.isSearchedAsNumber).map(\.column) }
+
+    /// The triggers that log the table's row events for live fetched results, to run in a migration
+    /// after ``ChangeLog/installationSQL(retaining:)``.
+    public var trackingSQL: String { ChangeLog.trackingSQL(forTable: table) }
+
+    // MARK: - SQL
+
+    /// `INSERT INTO <table>(<storedColumns>) VALUES (?, …)`, bound with ``storedValues(of:)``; with
+    /// `ON CONFLICT DO NOTHING` when `skippingConflicts` (a row that breaks a uniqueness constraint is
+    /// not written; any other constraint still fails).
+    public func insertSQL(skippingConflicts: Bool = false) -> String {
+        let placeholders = Array(repeating: "?", count: storedColumns.count).joined(separator: ", ")
+        return "INSERT INTO \(table)(\(storedColumns.joined(separator: ", "))) VALUES (\(placeholders))"
+            + (skippingConflicts ? " ON CONFLICT DO NOTHING" : "")
+    }
+
+    /// `UPDATE <table> SET <column> = ?, … WHERE <column> = ?`, bound with ``storedValues(of:)`` then
+    /// the key: by default the id.
+    public func updateSQL(whereColumn key: String = "id") -> String {
+        "UPDATE \(table) SET \(storedColumns.map { "\($0) = ?" }.joined(separator: ", ")) WHERE \(key) = ?"
+    }
+}

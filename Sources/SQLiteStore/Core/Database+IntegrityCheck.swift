@@ -1,0 +1,31 @@
+extension Database {
+    /// The problems `PRAGMA integrity_check` finds in the database file: empty when it is sound.
+    ///
+    /// It reads every page of the file: b-tree structure, free list, record formats, `NOT NULL`,
+    /// `CHECK` and `UNIQUE` constraints, and that every index matches its table.
+    ///
+    /// - Parameter limit: the most problems reported (SQLite stops looking after that many).
+    /// - Throws: ``DatabaseError`` when the file cannot be read at all (`SQLITE_CORRUPT`, `SQLITE_NOTADB`).
+    ///
+    /// Related SQLite documentation: <https://www.sqlite.org/pragma.html#pragma_integrity_check>
+    public func integrityProblems(limit: Int = 100) throws -> [String] {
+        let lines = try fetchAll(sql: "PRAGMA integrity_check(\(max(1, limit)))") { try $0.decode(String.self, at: 0) }
+        return lines == ["ok"] ? [] : lines
+    }
+
+    /// Whether the FTS5 table `table` is sound and, for an external-content table, holds exactly the
+    /// rows of its content table; nil when it does, else SQLite's message.
+    ///
+    /// Runs the FTS5 `integrity-check` command with a rank of 1, which also compares an external-content
+    /// index with its table (without it, SQLite checks only the index's own structure).
+    ///
+    /// Related SQLite documentation: <https://www.sqlite.org/fts5.html#the_integrity_check_command>
+    public func fullTextIndexProblem(_ table: String) throws -> String? {
+        do {
+            try execute(sql: "INSERT INTO \(table)(\(table), rank) VALUES ('integrity-check', 1)")
+            return nil
+        } catch let error as DatabaseError where ResultCode.SQLITE_CORRUPT ~= error.resultCode {
+            return "\(table): \(error.message)"
+        }
+    }
+}

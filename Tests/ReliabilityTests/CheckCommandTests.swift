@@ -1,0 +1,91 @@
+import Catalog
+import Foundation
+import SQLiteStore
+import TestSupport
+import Testing
+
+/// `catalog check`: `ok` and exit 0 for a sound database; one line per problem and exit 6 for damage to
+/// the file, to an FTS5 index, or to a search structure derived from the names.
+struct CheckCommandTests {
+    /// A catalog of 2,000 synthetic products and the built-in phones, checkpointed into its main file.
+    static func seededDatabase(_ workspace: Workspace) throws -> String {
+        let store = try CatalogStore(path: workspace.database)
+        try store.seed(SeedFile.builtIn)
+        try store.seed([SeedFile.products(SyntheticCatalog.products(count: 2_000, seed: 5))])
+        try store.database.close()
+        return workspace.database
+    }
+
+    @Test func aSoundDatabaseIsOK() throws {
+        let workspace = try Workspace()
+        _ = try Self.seededDatabase(workspace)
+        let result = try workspace.catalog(["check"])
+        #expect(result.status == 0, "\(result)")
+        #expect(result.output == "ok\n")
+        let json = try workspace.catalog(["check", "--json"])
+        #expect(json.status == 0, "\(json)")
+        let object = try JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [String: Any]
+        #expect(object?["ok"] as? Bool == true)
+        #expect((object?["problems"] as? [String])?.isEmpty == true)
+    }
+
+    @Test func aMissingFileIsNotCreated() throws {
+        let workspace = try Workspace()
+        let result = try workspace.catalog(["check"])
+        #expect(result.status == 6, "\(result)")
+        #expect(!FileManager.default.fileExists(atPath: workspace.database))
+    }
+
+    enum Damage: String, CaseIterable, Sendable {
+        case flippedBytes, overwrittenPage
+    }
+
+    /// Damages the middle of the file as the issue did: 300 bytes flipped, or one page overwritten.
+    static func damage(_ path: String, _ damage: Damage) throws {
+        var bytes = try #require(FileManager.default.contents(atPath: path))
+        let pageSize = 4096
+        switch damage {
+        case .flippedBytes:
+            let middle = bytes.count / 2
+            for index in middle..<(middle + 300) { bytes[index] ^= 0xFF }
+        case .overwrittenPage:
+            let page = bytes.count / pageSize / 2
+            var generator = SplitMix64(seed: 11)
+            for index in (page * pageSize)..<((page + 1) * pageSize) { bytes[index] = UInt8.random(in: 0...255, using: &generator) }
+        }
+        try bytes.write(to: URL(fileURLWithPath: path))
+    }
+
+    @Test(arguments: Damage.allCases)
+    func damageToTheFileIsFound(_ damage: Damage) throws {
+        let workspace = try Workspace()
+        let path = try Self.seededDatabase(workspace)
+        try Self.damage(path, damage)
+        let result = try workspace.catalog(["check"])
+        #expect(result.status == 6, "\(result)")
+        #expect(!(result.output + result.error).isEmpty)
+        #expect(result.output != "ok\n")
+        let json = try workspace.catalog(["check", "--json"])
+        #expect(json.status == 6, "\(json)")
+    }
+
+    /// Each derived structure, changed behind the triggers' back, is named.
+    @Test(arguments: [
+        ("DELETE FROM products_suffixes WHERE (suffix, id) IN (SELECT suffix, id FROM products_suffixes LIMIT 1)", "products_suffixes"),
+        ("DELETE FROM products_suffixes WHERE suffix IN (SELECT suffix FROM products_suffixes LIMIT 1)", "products_suffixes"),
+        ("UPDATE products_gram_counts SET count = count + 1 WHERE gram = 'a' AND type = 'device'", "products_gram_counts"),
+        ("DELETE FROM products_gram_counts WHERE gram = 'ip' AND type = 'device'", "products_gram_counts"),
+        ("UPDATE products SET name_folded = name_folded || 'x' WHERE id = 3", "products: 1 row's folded text"),
+        ("UPDATE phones SET maker_folded = 'nobody' WHERE id = 2", "phones: 1 row's folded text"),
+        ("INSERT INTO products_search(rowid, name_folded) VALUES (999999, 'stray')", "products_search"),
+        ("INSERT INTO phones_search(rowid, name_folded, maker_folded) VALUES (999999, 'stray', 'x')", "phones_search"),
+    ])
+    func aDerivedStructureThatDiffersFromTheNamesIsNamed(_ sql: String, _ named: String) throws {
+        let workspace = try Workspace()
+        let path = try Self.seededDatabase(workspace)
+        try DatabaseCheck.withQueue(path) { db in try db.execute(sql: sql) }
+        let result = try workspace.catalog(["check"])
+        #expect(result.status == 6, "\(result)")
+        #expect(result.output.split(separator: "\n").contains { $0.hasPrefix(named) }, "\(result)")
+    }
+}
