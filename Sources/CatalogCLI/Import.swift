@@ -41,8 +41,9 @@ extension CatalogCommand {
         func run() throws {
             try reportingFailures {
                 let sources = try input.sources(files, entity: store.entity ?? .products, keepingIDs: keepIDs)
-                let catalog = try store.openStore()
-                let report = try storeRecords(sources, in: catalog, conflicts: .update, label: "importing")
+                let report = try withStoreRemovedOnFailure(store) { catalog in
+                    try storeRecords(sources, in: catalog, conflicts: .update, label: "importing")
+                }
                 if store.json {
                     Terminal.print(try renderJSON(report))
                 } else {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Catalog
+import Foundation
 import RecordFormats
 
 /// The input files of `seed` and `import` and how to read them.
@@ -34,4 +35,21 @@ func storeRecords(
     let report = try catalog.seed(sources, conflicts: conflicts, progress: { progress?.update($0) })
     progress?.finish(report.productsInserted + report.phonesInserted + report.updated + report.skipped)
     return report
+}
+
+/// Opens the store and runs `body` on it; when `body` fails on a database file this command created
+/// (not the default one, which is created seeded), removes that file again, so that a failed import
+/// into a new database leaves nothing behind.
+func withStoreRemovedOnFailure<Result>(_ options: StoreOptions, _ body: (CatalogStore) throws -> Result) throws -> Result {
+    let location = try options.location()
+    let isNew = !location.isDefault && !FileManager.default.fileExists(atPath: location.path)
+    let catalog = try options.openStore()
+    do {
+        return try body(catalog)
+    } catch {
+        if isNew {
+            for suffix in ["", "-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: location.path + suffix) }
+        }
+        throw error
+    }
 }

@@ -108,6 +108,10 @@ public final class RecordReader<Record> {
               value.isFinite else {
             throw failure("expected a number such as 599.99, found \(shown)")
         }
+        // A number too small for a Double reads as 0: refuse it rather than store another value.
+        if value == 0, text.prefix(while: { $0 != "e" && $0 != "E" }).contains(where: { ("1"..."9").contains($0) }) {
+            throw failure("\(shown) is too small to be stored (it would be 0)")
+        }
         return .decimal(value)
     }
 }
