@@ -86,7 +86,7 @@ let package = Package(
         .testTarget(name: "SQLiteStoreTests", dependencies: ["SQLiteStore", "TestSupport", "store-writer-fixture"]),
         .testTarget(name: "FetchedResultsTests", dependencies: ["FetchedResults", "TestSupport", "Catalog"]),
         .testTarget(name: "RecordFormatsTests", dependencies: ["RecordFormats"]),
-        .testTarget(name: "EntitiesTests", dependencies: ["Entities", "FetchedResults", "SQLiteStore", "TestSupport"]),
+        .testTarget(name: "EntitiesTests", dependencies: ["Entities", "FetchedResults", "SQLiteStore", "TestSupport", "Catalog"]),
         .testTarget(name: "CatalogTests", dependencies: ["Catalog", "TestSupport"]),
         .testTarget(name: "CatalogCLITests", dependencies: ["CatalogCLI", "Catalog", "FetchedResults", "TestSupport", "catalog"]),
         // Concurrent writers, crashes, full disks, damaged files, hostile input: see README "Guarantees".

@@ -30,11 +30,11 @@ extension CatalogCommand {
                 case .products:
                     // Placeholders, each replaced by its (required) option.
                     let product = try fields.applied(to: Product(type: .device, name: "", yearIntroduced: 0, introPrice: 0))
-                    try report(try store.openStore().insert(product))
+                    try report(try store.openStoreForWriting().insert(product))
                 case .phones:
                     let phone = try fields.applied(
                         to: Phone(name: "", maker: "", yearReleased: 0, operatingSystem: "", screenInches: 0))
-                    try report(try store.openStore().insert(phone))
+                    try report(try store.openStoreForWriting().insert(phone))
                 }
             }
         }

@@ -44,7 +44,7 @@ extension CatalogCommand {
             let entity = store.entity ?? .products
             let request = try list.request(for: entity)
             try reportingFailures {
-                let catalog = try store.openStore()
+                let catalog = try store.openStoreForWriting()
                 switch entity {
                 case .products: try report(try delete(Product.self, catalog, request))
                 case .phones: try report(try delete(Phone.self, catalog, request))

@@ -43,7 +43,7 @@ func storeRecords(
 func withStoreRemovedOnFailure<Result>(_ options: StoreOptions, _ body: (CatalogStore) throws -> Result) throws -> Result {
     let location = try options.location()
     let isNew = !location.isDefault && !FileManager.default.fileExists(atPath: location.path)
-    let catalog = try options.openStore()
+    let catalog = try options.openStoreForWriting()
     do {
         return try body(catalog)
     } catch {

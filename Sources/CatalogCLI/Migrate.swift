@@ -55,7 +55,7 @@ extension CatalogCommand {
                     try printStatus(statuses)
                 } else {
                     let backup = noBackup ? nil : try backUpBeforeMigrating()
-                    let catalog = try store.openStore()
+                    let catalog = try store.openStoreForWriting()
                     let version = try catalog.database.read { db in
                         try catalog.migrator.appliedMigrations(db).last { $0.set == CatalogMigrations.identity }?.version ?? 0
                     }

@@ -33,6 +33,12 @@ struct StoreOptions: ParsableArguments {
     func openStore(readonly: Bool = false) throws -> CatalogStore {
         try location().open(readonly: readonly)
     }
+
+    /// Opens the catalog for a command that writes, checking a small file whole first
+    /// (``DatabaseLocation/openForWriting()``).
+    func openStoreForWriting() throws -> CatalogStore {
+        try location().openForWriting()
+    }
 }
 
 /// Reads `products`/`phones` (or `product`/`phone`) as an entity.

@@ -28,7 +28,7 @@ extension CatalogCommand {
             let entity = store.entity ?? .products
             try reportingFailures {
                 try fields.validate(for: entity, complete: false)
-                let catalog = try store.openStore()
+                let catalog = try store.openStoreForWriting()
                 switch entity {
                 case .products:
                     guard let product = try catalog.fetchOne(Product.self, id: id) else {

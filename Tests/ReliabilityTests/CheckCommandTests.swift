@@ -69,6 +69,24 @@ struct CheckCommandTests {
         #expect(json.status == 6, "\(json)")
     }
 
+    /// A write command checks a file of up to `quickCheckPageLimit` pages whole before it writes: it
+    /// refuses a damaged one (exit 6) and changes nothing in it.
+    @Test(arguments: Damage.allCases)
+    func aWriteIntoADamagedFileIsRefused(_ damage: Damage) throws {
+        let workspace = try Workspace()
+        let path = try Self.seededDatabase(workspace)
+        try Self.damage(path, damage)
+        let bytes = fileBytes(path)
+        for command in [["add", "product", "--type", "device", "--name", "Into Damage", "--year", "2000", "--price", "1"],
+                        ["update", "1", "--name", "Renamed"], ["delete", "2"], ["seed", "--count", "10"]] {
+            let result = try workspace.catalog(command)
+            #expect(result.status == 6, "\(command): \(result)")
+            #expect(result.error.hasPrefix("catalog: error: the database file is damaged"), "\(command): \(result)")
+            #expect(result.error.split(separator: "\n").count == 1)
+        }
+        #expect(fileBytes(path) == bytes)
+    }
+
     /// Each derived structure, changed behind the triggers' back, is named.
     @Test(arguments: [
         ("DELETE FROM products_suffixes WHERE (suffix, id) IN (SELECT suffix, id FROM products_suffixes LIMIT 1)", "products_suffixes"),

@@ -13,6 +13,17 @@ extension Database {
         return lines == ["ok"] ? [] : lines
     }
 
+    /// The problems `PRAGMA quick_check` finds: empty when there is none.
+    ///
+    /// Like ``integrityProblems(limit:)`` it reads every page, but it does not check that indexes match
+    /// their tables (nor `UNIQUE` constraints), which makes it several times faster.
+    ///
+    /// Related SQLite documentation: <https://www.sqlite.org/pragma.html#pragma_quick_check>
+    public func quickCheckProblems(limit: Int = 100) throws -> [String] {
+        let lines = try fetchAll(sql: "PRAGMA quick_check(\(max(1, limit)))") { try $0.decode(String.self, at: 0) }
+        return lines == ["ok"] ? [] : lines
+    }
+
     /// Whether the FTS5 table `table` is sound and, for an external-content table, holds exactly the
     /// rows of its content table; nil when it does, else SQLite's message.
     ///
