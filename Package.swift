@@ -5,6 +5,7 @@ import PackageDescription
 //
 //   catalog (executable) → CatalogCLI → Catalog (domain) → Entities → FetchedResults → SQLiteStore → CSQLite (libsqlite3)
 //                                                      → RecordFormats (data formats of any record type)
+//                                                 Catalog → TextSearch → SQLiteStore
 let package = Package(
     name: "catalog",
     platforms: [.macOS(.v15)],
@@ -12,6 +13,7 @@ let package = Package(
         .library(name: "SQLiteStore", targets: ["SQLiteStore"]),
         .library(name: "FetchedResults", targets: ["FetchedResults"]),
         .library(name: "RecordFormats", targets: ["RecordFormats"]),
+        .library(name: "TextSearch", targets: ["TextSearch"]),
         .library(name: "Entities", targets: ["Entities"]),
         .library(name: "Catalog", targets: ["Catalog"]),
         .executable(name: "catalog", targets: ["catalog"]),
@@ -33,13 +35,21 @@ let package = Package(
         .target(name: "RecordFormats"),
         // Sectioned, sorted results of a request, with index paths (and, later, live change sets).
         .target(name: "FetchedResults", dependencies: ["SQLiteStore"]),
+        // Substring search of any table: folding, queries, index SQL, planner and executor.
+        .target(
+            name: "TextSearch",
+            dependencies: [
+                "SQLiteStore",
+                .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
+            ]
+        ),
         // Entities declared once (table, attributes, rules), with insert/update/delete and decoding derived.
         .target(name: "Entities", dependencies: ["FetchedResults", "SQLiteStore"]),
-        // Products and phones: records, schema, seeds, search semantics.
+        // Products and phones: records, schema, seeds, their search descriptions.
         .target(
             name: "Catalog",
             dependencies: [
-                "SQLiteStore", "FetchedResults", "Entities", "RecordFormats",
+                "SQLiteStore", "FetchedResults", "Entities", "TextSearch", "RecordFormats",
                 .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
             ],
             plugins: [.plugin(name: "EmbedFilesPlugin")]
@@ -86,14 +96,16 @@ let package = Package(
         .testTarget(name: "SQLiteStoreTests", dependencies: ["SQLiteStore", "TestSupport", "store-writer-fixture"]),
         .testTarget(name: "FetchedResultsTests", dependencies: ["FetchedResults", "TestSupport", "Catalog"]),
         .testTarget(name: "RecordFormatsTests", dependencies: ["RecordFormats"]),
+        .testTarget(name: "TextSearchTests", dependencies: ["TextSearch", "SQLiteStore", "TestSupport"]),
         .testTarget(name: "EntitiesTests", dependencies: ["Entities", "FetchedResults", "SQLiteStore", "TestSupport", "Catalog"]),
-        .testTarget(name: "CatalogTests", dependencies: ["Catalog", "TestSupport"]),
+        .testTarget(name: "CatalogTests", dependencies: ["Catalog", "TextSearch", "TestSupport"]),
         .testTarget(name: "CatalogCLITests", dependencies: ["CatalogCLI", "Catalog", "FetchedResults", "TestSupport", "catalog"]),
         // Concurrent writers, crashes, full disks, damaged files, hostile input: see README "Guarantees".
         .testTarget(
             name: "ReliabilityTests",
             dependencies: [
-                "SQLiteStore", "FetchedResults", "Catalog", "TestSupport", "catalog", "reliability-fixture", "store-writer-fixture",
+                "SQLiteStore", "FetchedResults", "TextSearch", "Catalog", "TestSupport", "catalog", "reliability-fixture",
+                "store-writer-fixture",
             ]
         ),
         // A tiny program the reliability tests kill in the middle of a long migration.

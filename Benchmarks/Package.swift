@@ -32,6 +32,7 @@ let package = Package(
                 .product(name: "Catalog", package: "catalog"),
                 .product(name: "FetchedResults", package: "catalog"),
                 .product(name: "SQLiteStore", package: "catalog"),
+                .product(name: "TextSearch", package: "catalog"),
             ]),
         .executableTarget(
             name: "catalog-bench",

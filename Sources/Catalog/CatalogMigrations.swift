@@ -1,15 +1,15 @@
 import SQLiteStore
 
 /// The catalog's schema: the `.sql` files of the package's `Migrations/` folder, embedded at build time,
-/// as the migration set ``identity``.
+/// and the Swift migrations after them, as the migration set ``identity``.
 public enum CatalogMigrations {
     /// The catalog's set in `schema_migrations`: `catalog`.
     public static let identity = "catalog"
 
-    /// The migrations, in version order.
+    /// The migrations, in version order: the files, then ``searchIndexes``.
     public static let all: [Migration] = EmbeddedFiles.migrations.map { file in
         do { return try Migration(fileName: file.name, sql: file.text) } catch { fatalError("\(error)") }
-    }
+    } + [searchIndexes]
 
     /// The catalog's migration set: ``all`` under ``identity``.
     public static var set: MigrationSet {

@@ -2,6 +2,7 @@ import Entities
 import FetchedResults
 import RecordFormats
 import SQLiteStore
+import TextSearch
 
 /// A record type of the catalog: a ``DeclaredEntity`` (its table and attributes declared once, in
 /// `Product+Declaration.swift` and `Phone+Declaration.swift`) with a unique name, a word the CLI calls

@@ -1,4 +1,5 @@
 import SQLiteStore
+import TextSearch
 
 extension CatalogStore {
     /// The most problems ``check()`` reports from `PRAGMA integrity_check`.
@@ -23,11 +24,11 @@ extension CatalogStore {
         guard integrity.isEmpty else { return integrity }
         var problems: [String] = []
         for entity in Entity.allCases {
-            let table = entity.searchSchema.fullTextTable
+            let table = entity.searchDescription.fullTextTable
             if let problem = try database.write({ db in try db.fullTextIndexProblem(table) }) { problems.append(problem) }
         }
         problems += try database.read { db in
-            try Entity.allCases.flatMap { entity in try SearchIndexCheck(schema: entity.searchSchema).problems(db) }
+            try Entity.allCases.flatMap { entity in try SearchIndexCheck(schema: entity.searchDescription).problems(db) }
         }
         return problems
     }

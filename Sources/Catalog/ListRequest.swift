@@ -1,4 +1,5 @@
 import FetchedResults
+import TextSearch
 
 /// A field a list can be sorted by.
 public enum SortField: String, CaseIterable, Codable, Sendable {

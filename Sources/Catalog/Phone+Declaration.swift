@@ -1,5 +1,6 @@
 import Entities
 import SQLiteStore
+import TextSearch
 
 extension Phone: DeclaredEntity {
     /// The most decimals of a screen size: hundredths of an inch, as makers quote them (`6.39"`, and the

@@ -1,12 +1,13 @@
 import FetchedResults
 import Foundation
 import SQLiteStore
+import TextSearch
 
 extension Phone {
-    /// Phones that match `text` under the search semantics of ``SearchQuery`` (name or maker).
-    public static func searchCondition(for text: String) -> SQLFragment? {
-        let condition = SearchQuery.sqlCondition(for: text, entity: .phones, tableAlias: tableName)
-        return SQLFragment(sql: condition.sql, arguments: condition.arguments)
+    /// Phones that match `text` under the search semantics of ``SearchQuery``: the plan of
+    /// ``searchDescription``, estimates included, made in `db`.
+    public static func searchCondition(for text: String, _ db: Database) throws -> SQLFragment? {
+        try searchDescription.condition(for: SearchQuery(text), alias: tableName, db)
     }
 
     /// Lists phones sectioned by their sort field: by name's initial, by maker or by year; a maker or

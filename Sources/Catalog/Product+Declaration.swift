@@ -1,5 +1,6 @@
 import Entities
 import SQLiteStore
+import TextSearch
 
 extension Product: DeclaredEntity {
     /// The most decimals of a price: cents. A price with more is refused, so that the price shown (with

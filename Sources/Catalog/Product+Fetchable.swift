@@ -1,12 +1,13 @@
 import FetchedResults
 import Foundation
 import SQLiteStore
+import TextSearch
 
 extension Product {
-    /// Products that match `text` under the search semantics of ``SearchQuery``.
-    public static func searchCondition(for text: String) -> SQLFragment? {
-        let condition = SearchQuery.sqlCondition(for: text, entity: .products, tableAlias: tableName)
-        return SQLFragment(sql: condition.sql, arguments: condition.arguments)
+    /// Products that match `text` under the search semantics of ``SearchQuery``: the plan of
+    /// ``searchDescription``, estimates included, made in `db`.
+    public static func searchCondition(for text: String, _ db: Database) throws -> SQLFragment? {
+        try searchDescription.condition(for: SearchQuery(text), alias: tableName, db)
     }
 
     /// Lists products in sections by type, sorted within a section by the request's field (then id).

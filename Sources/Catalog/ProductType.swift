@@ -1,4 +1,5 @@
 import SQLiteStore
+import TextSearch
 
 /// The kind of a product, as in Apple's UISearchBar samples: also the search scopes and the list's sections.
 public enum ProductType: String, CaseIterable, Codable, Sendable, DatabaseValueConvertible {

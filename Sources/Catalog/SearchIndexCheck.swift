@@ -1,17 +1,16 @@
 import SQLiteStore
+import TextSearch
 
 /// Recounts the structures a search of one entity reads — the folded text columns, the suffix table and
 /// the short-gram counts — from the names they are derived from, and says where they differ.
 ///
-/// Written against ``SearchSchema`` alone (its tables, columns and ``SearchSchema/suffixLength``), with
-/// the definitions of migration `0002`: a suffix is the text from a non-space character on, cut to
-/// ``SearchSchema/suffixLength`` characters, one row per distinct suffix of a row; a gram count is the
+/// Written against the entity's ``SearchDescription`` alone (its tables, columns and suffix length), with
+/// the definitions of ``SearchDescription/installSQL``: a suffix is the text from a non-space character
+/// on, cut to the suffix length, one row per distinct suffix of a row; a gram count is the
 /// number of rows of a type holding a 1- or 2-character substring at least once (rows counting 0 are
 /// allowed). The FTS5 index is checked by SQLite (``Database/fullTextIndexProblem(_:)``).
 struct SearchIndexCheck {
-    let schema: SearchSchema
-    /// The column the gram counts are kept per (migration `0002`: the product's type).
-    static let gramCountsGroupColumn = "type"
+    let schema: SearchDescription
 
     /// One line per structure that does not match the names; empty when all do.
     ///
@@ -19,7 +18,7 @@ struct SearchIndexCheck {
     /// - Complexity: O(n · L) for n rows of names of L characters; memory O(distinct grams).
     func problems(_ db: Database) throws -> [String] {
         let sources = schema.textColumns.map { String($0.dropLast("_folded".count)) }
-        let group = schema.gramCountsTable == nil ? "NULL" : Self.gramCountsGroupColumn
+        let group = schema.gramCountsTable == nil ? "NULL" : schema.scopeColumn ?? "''"
         var unfolded = 0
         var firstUnfolded: Int64?
         var suffixes = Digest()
@@ -30,7 +29,7 @@ struct SearchIndexCheck {
             let width = sources.count
             for index in 0..<width {
                 let folded = try row.decode(String.self, at: 2 + width + index)
-                if folded != TextFolding.fold(try row.decode(String.self, at: 2 + index)) {
+                if Array(folded.utf8) != Array(TextFolding.fold(try row.decode(String.self, at: 2 + index)).utf8) {
                     unfolded += 1
                     if firstUnfolded == nil { firstUnfolded = id }
                 }
@@ -40,7 +39,7 @@ struct SearchIndexCheck {
             if schema.suffixesTable != nil {
                 var distinct = Set<String>()
                 for start in name.indices where name[start] != " " {
-                    distinct.insert(String(String.UnicodeScalarView(name[start..<min(start + SearchSchema.suffixLength, name.count)])))
+                    distinct.insert(String(String.UnicodeScalarView(name[start..<min(start + schema.suffixLength!.scalars, name.count)])))
                 }
                 for suffix in distinct { suffixes.add(suffix, id) }
             }
@@ -72,7 +71,7 @@ struct SearchIndexCheck {
         if let table = schema.gramCountsTable {
             var wrong = 0
             var first: String?
-            try db.makeStatement(sql: "SELECT gram, \(Self.gramCountsGroupColumn), count FROM \(table)").forEachRow { row in
+            try db.makeStatement(sql: "SELECT gram, \(schema.scopeColumn ?? "''"), count FROM \(table)").forEachRow { row in
                 let key = GramKey(gram: try row.decode(String.self, at: 0), group: try row.decode(String.self, at: 1))
                 let count = try row.decode(Int.self, at: 2)
                 let expected = grams.removeValue(forKey: key) ?? 0

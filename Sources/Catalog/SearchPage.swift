@@ -1,3 +1,5 @@
+import TextSearch
+
 /// One page of a search's result, with the number of records in the whole result.
 ///
 /// ```swift

@@ -45,7 +45,29 @@ public struct CatalogCommand: AsyncParsableCommand {
     /// Parses the process's arguments and runs the command they name, asynchronously (so that `watch`
     /// can await changes): what the `catalog` executable does.
     public static func runMain() async {
-        await Self.main(joiningNegativeValues(Array(CommandLine.arguments.dropFirst())))
+        await Self.main(joiningNegativeValues(normalizedArguments(Array(CommandLine.arguments.dropFirst()))))
+    }
+
+    /// The arguments with each `--option=value` whose `=` starts a grapheme with what follows (a value
+    /// that starts with a combining mark, U+FE0F, U+3099 or an emoji modifier: `--search=\u{301}x`)
+    /// split into `--option` and `value`, as the argument parser, which reads Characters, would split
+    /// it were the value to start with a letter. Arguments after `--` are left as they are.
+    ///
+    /// ```swift
+    /// CatalogCommand.normalizedArguments(["search", "--search=\u{301}x"])  // ["search", "--search", "\u{301}x"]
+    /// ```
+    public static func normalizedArguments(_ arguments: [String]) -> [String] {
+        var result: [String] = []
+        for (index, argument) in arguments.enumerated() {
+            if argument == "--" { return result + arguments[index...] }
+            let scalars = argument.unicodeScalars
+            if argument.hasPrefix("--"), !argument.contains("="), let equals = scalars.firstIndex(of: "=") {
+                result += [String(scalars[..<equals]), String(scalars[scalars.index(after: equals)...])]
+            } else {
+                result.append(argument)
+            }
+        }
+        return result
     }
 
     /// The options of record fields whose value may be typed as a negative number (to be refused with the field's own

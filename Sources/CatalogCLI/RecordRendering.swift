@@ -188,7 +188,8 @@ enum ResultState: String, Encodable {
 /// is nothing to list at all.
 func emptyResultMessage(_ state: ResultState, _ request: ListRequest) -> String {
     if state == .noMatches {
-        return "No results for \(String(reflecting: request.searchText))"
+        // The text as typed, between quotes, nothing escaped (`a'` stays `a'`).
+        return "No results for \"\(request.searchText)\""
     }
     let scope = request.scope.map { " of type \($0.rawValue)" } ?? ""
     return "No \(request.entity.rawValue)\(scope) yet — add one with `catalog add \(request.entity.singular) …` or `catalog seed`."

@@ -31,6 +31,9 @@ extension CatalogCommand {
 
         func run() throws {
             let entity = store.entity ?? .products
+            // The parser keeps the `--` that ends options among the words: it is no word of the search.
+            var words = words
+            if let terminator = words.firstIndex(of: "--") { words.remove(at: terminator) }
             let text = ([list.search].compactMap { $0 } + words).joined(separator: " ")
             let request = try list.request(for: entity, searchText: text)
             let format = try output.resolved(json: store.json)

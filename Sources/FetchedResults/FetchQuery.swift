@@ -31,7 +31,8 @@ struct FetchQuery: Sendable, Hashable {
     /// The order within a section: the sort descriptors' terms, then the id ascending.
     var rowOrder: [OrderTerm]
 
-    init<Entity: FetchableEntity>(_ request: FetchRequest<Entity>) throws {
+    /// The SQL of `request`, planned in `db` (a search's plan reads its terms' estimates there).
+    init<Entity: FetchableEntity>(_ request: FetchRequest<Entity>, _ db: Database) throws {
         guard request.fetchOffset >= 0, (request.fetchLimit ?? 0) >= 0, request.batchSize >= 0 else {
             throw FetchError.invalidRequest("fetch limit, fetch offset and batch size must not be negative")
         }
@@ -51,7 +52,7 @@ struct FetchQuery: Sendable, Hashable {
         // The entity decides what a text means, blank or not: a lone combining mark after a space is
         // not white space to a search that splits on Unicode scalars, though `Character` says it is.
         if let text = request.searchText, !text.isEmpty {
-            guard let search = Entity.searchCondition(for: text) else { throw FetchError.searchNotSupported(Entity.tableName) }
+            guard let search = try Entity.searchCondition(for: text, db) else { throw FetchError.searchNotSupported(Entity.tableName) }
             conditions.append(search)
         }
         let filter = conditions.isEmpty ? SQLFragment.alwaysTrue : conditions.dropFirst().reduce(conditions[0], &&)

@@ -22,7 +22,7 @@ public struct FetchRequest<Entity: FetchableEntity>: Sendable {
     /// The order of rows within a section. A descriptor's key path must map to a column; its
     /// comparator is not used: text sorts by the column's sort expression (folded, for names).
     public var sortDescriptors: [SortDescriptor<Entity>]
-    /// A search text: only entities matching it, as ``FetchableEntity/searchCondition(for:)`` says. Nil
+    /// A search text: only entities matching it, as ``FetchableEntity/searchCondition(for:_:)`` says. Nil
     /// or blank for no search.
     public var searchText: String?
     /// The key path whose ``EntityColumn/sectionExpression`` groups rows into sections; nil for one

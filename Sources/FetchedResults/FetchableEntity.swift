@@ -35,7 +35,11 @@ public protocol FetchableEntity: Sendable {
     /// The condition that selects the entities matching a search text, or nil when the entity cannot be
     /// searched (the default); then a request with a search text fails with
     /// ``FetchError/searchNotSupported(_:)``.
-    static func searchCondition(for text: String) -> SQLFragment?
+    ///
+    /// It is planned in `db`, inside the read transaction that runs it (a search engine such as
+    /// TextSearch's `SearchDescription/condition(for:scope:alias:_:)` reads its terms' estimates there),
+    /// and must stay exact in later reads, which reuse it for the controller's batches and changes.
+    static func searchCondition(for text: String, _ db: Database) throws -> SQLFragment?
     /// Reads an entity from a row of `SELECT <selection> FROM <tableName>`.
     init(row: Row) throws
     /// The entity's row id; nil for an entity that was never saved.
@@ -53,5 +57,5 @@ extension FetchableEntity {
         }
     }
 
-    public static func searchCondition(for text: String) -> SQLFragment? { nil }
+    public static func searchCondition(for text: String, _ db: Database) throws -> SQLFragment? { nil }
 }

@@ -35,9 +35,12 @@ extension FetchedResultsController {
     /// - Throws: ``FetchError`` for a request that cannot be translated, ``DatabaseError`` (for instance
     ///   when the change log is missing).
     public func startTracking() throws {
-        let query = try FetchQuery(request)
         let request = self.request
-        didStartTracking(query, try reader.read { db in try Self.readTrackedResult(query, request, db) })
+        let (query, result) = try reader.read { db in
+            let query = try FetchQuery(request, db)
+            return (query, try Self.readTrackedResult(query, request, db))
+        }
+        didStartTracking(query, result)
     }
 
     /// Fetches the request and starts tracking like ``startTracking()``, on a connection's own queue,
@@ -46,9 +49,12 @@ extension FetchedResultsController {
     /// - Throws: `CancellationError` when the calling task is cancelled before the read ends;
     ///   ``FetchError``; ``DatabaseError``.
     nonisolated(nonsending) public func startTracking() async throws {
-        let query = try FetchQuery(request)
         let request = self.request
-        didStartTracking(query, try await reader.read { db in try Self.readTrackedResult(query, request, db) })
+        let (query, result) = try await reader.read { db in
+            let query = try FetchQuery(request, db)
+            return (query, try Self.readTrackedResult(query, request, db))
+        }
+        didStartTracking(query, result)
     }
 
     /// The sections, the whole result's ids and the change log's position, read in one transaction.
@@ -138,7 +144,7 @@ extension FetchedResultsController {
             || !query.isIncrementallyMaintainable || changedIDs.count > Self.incrementalLimit
         live.schemaVersion = schemaVersion
         if mustRefetch {
-            let newQuery = try FetchQuery(request)
+            let newQuery = try FetchQuery(request, db)
             let newSections = try readSections(newQuery, request, db)
             let snapshot = try Self.snapshot(newQuery, newSections, db)
             // Without a complete log every row that stays may have changed: report them all.

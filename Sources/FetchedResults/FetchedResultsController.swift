@@ -71,9 +71,13 @@ public final class FetchedResultsController<Entity: FetchableEntity> {
     /// - Complexity: one `GROUP BY` over the matching rows (an index scan for a sectioned table), or,
     ///   for a whole table whose sections ``SectionCounts`` counts, a read of one row per section.
     public func performFetch() throws {
-        let query = try FetchQuery(request)
         let request = self.request
-        didFetch(query, try reader.read { db in try Self.readResult(query, request, db) })
+        // Planned inside the read: a search's plan reads its terms' estimates in the same snapshot.
+        let (query, result) = try reader.read { db in
+            let query = try FetchQuery(request, db)
+            return (query, try Self.readResult(query, request, db))
+        }
+        didFetch(query, result)
     }
 
     /// Runs the request like ``performFetch()``, on a connection's own queue (a pool's reader),
@@ -88,9 +92,13 @@ public final class FetchedResultsController<Entity: FetchableEntity> {
     /// - Throws: `CancellationError` when the calling task is cancelled before the read ends (its
     ///   query is interrupted); ``FetchError``; ``DatabaseError``. The previous result stays then.
     nonisolated(nonsending) public func performFetch() async throws {
-        let query = try FetchQuery(request)
         let request = self.request
-        didFetch(query, try await reader.read { db in try Self.readResult(query, request, db) })
+        // Planned inside the read: a search's plan reads its terms' estimates in the same snapshot.
+        let (query, result) = try await reader.read { db in
+            let query = try FetchQuery(request, db)
+            return (query, try Self.readResult(query, request, db))
+        }
+        didFetch(query, result)
     }
 
     /// The sections of `query`, and every entity when `request` has no batch size, read in `db`.

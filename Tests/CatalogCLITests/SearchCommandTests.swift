@@ -47,4 +47,25 @@ struct SearchCommandTests {
             #expect(result.error.isEmpty, "\(result.error)")
         }
     }
+
+    /// `search --search=X`, `search --search X`, `search X` and `search -- X` print the same, whatever
+    /// X starts with; a text that matches nothing is quoted as typed.
+    @Test(arguments: ["mac", "\u{301}mac", "\u{FE0F}", "\u{3099}", "\u{1F3FD}", "\u{301}", "a'", "ﾃﾞ", "--", "ｍａｃ ｐｒｏ"])
+    func everyArgumentFormSearchesTheSame(_ text: String) throws {
+        // A text that starts with `-` reads as an option unless it follows `=` or `--`.
+        let forms = [["--search=" + text], ["--", text]] + (text.hasPrefix("-") ? [] : [["--search", text], [text]])
+        let results = try forms.map { try workspace.catalog(["search"] + $0) }
+        for (form, result) in zip(forms, results) {
+            #expect(result.status == 0 && result.output == results[0].output, "\(form): \(result)")
+        }
+        if results[0].output.hasPrefix("No results") {
+            #expect(results[0].output == "No results for \"\(text)\"\n")
+        }
+    }
+
+    @Test func halfWidthKanaFindFullWidthNames() throws {
+        #expect(try workspace.catalog(["add", "product", "--type", "device", "--name", "デジタル カメラ", "--year", "2020", "--price", "1"]).status == 0)
+        #expect(try workspace.catalog(["search", "ﾃﾞｼﾞﾀﾙ"]).output.contains("デジタル カメラ"))
+        #expect(try workspace.catalog(["suggest", "ﾃﾞ"]).output == "デジタル カメラ\n")
+    }
 }

@@ -39,7 +39,7 @@ struct ChangeTrackingTests {
         #expect(try #require(counts).map { "\($0.key) \($0.count)" } == reference)
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(10)))
     func productInsertsRenamesAndDeletesAreLoggedAndDelivered() async throws {
         let directory = FileManager.default.temporaryDirectory.appending(path: "catalog-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)

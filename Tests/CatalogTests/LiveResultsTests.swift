@@ -4,6 +4,7 @@ import Foundation
 import SQLiteStore
 import TestSupport
 import Testing
+import TextSearch
 
 /// The live controller, model-checked: after every random history of commits and rollbacks, applying
 /// its change set to the previous snapshot gives exactly a fresh fetch, under random requests.

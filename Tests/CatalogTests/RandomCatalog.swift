@@ -13,9 +13,13 @@ extension SplitMix64 {
 enum RandomCatalog {
     static let latin = Array("abcdeimnoprstuxyzABCMPXZ").map(String.init)
     static let accented = ["é", "É", "è", "ü", "Ü", "ñ", "å", "Å", "ç", "ø", "ß", "ﬁ", "œ", "Æ", "e\u{301}", "İ", "ı", "Σ", "ς"]
-    static let wide = ["Ａ", "ｂ", "Ｍ", "ａ", "ｃ", "１", "ﾀ", "ｶﾞ"]
-    static let japanese = ["東", "京", "タ", "ワ", "ー", "が", "か", "ガ", "カ", "の", "日本", "ア"]
-    static let emoji = ["😀", "👨‍👩‍👧", "🇯🇵", "👍🏽", "🍎"]
+    static let wide = ["Ａ", "ｂ", "Ｍ", "ａ", "ｃ", "１", "ﾀ", "ｶﾞ", "ﾃﾞｼﾞﾀﾙ", "ﾊﾟ", "ﾊ", "ﾞ", "ｼｬｰﾌﾟ"]
+    static let japanese = [
+        "東", "京", "タ", "ワ", "ー", "が", "か", "ガ", "カ", "の", "日本", "ア", "か\u{3099}", "テ\u{3099}", "デジタル", "パ",
+        "ハ\u{309A}", "シャープ",
+    ]
+    static let hangul = ["삼성", "\u{1109}\u{1161}\u{11B7}", "가", "\u{1100}\u{1161}"]
+    static let emoji = ["😀", "👨‍👩‍👧", "🇯🇵", "👍🏽", "🍎", "❤️", "\u{FE0F}", "🏽"]
     static let marks = ["¨", "\"", "*", "^", ":", "(", ")", "-", "'", "%", "_", ".", "1", "2", "0", "9"]
     static let hostile = [
         "\"", "*", "^", ":", "(", ")", "-", "AND", "OR", "NOT", "NEAR", "NEAR(", "\"a", "a*", "'", "';--", "%", "_",
@@ -25,12 +29,13 @@ enum RandomCatalog {
 
     /// A piece of a name from one of the scripts.
     static func piece(_ random: inout SplitMix64) -> String {
-        switch random.next(below: 10) {
+        switch random.next(below: 11) {
         case 0...4: random.pick(latin)
         case 5: random.pick(accented)
         case 6: random.pick(wide)
         case 7: random.pick(japanese)
         case 8: random.pick(emoji)
+        case 9: random.pick(hangul)
         default: random.pick(marks)
         }
     }

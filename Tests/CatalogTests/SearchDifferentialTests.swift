@@ -2,6 +2,7 @@
 import Foundation
 import SQLiteStore
 import Testing
+import TextSearch
 
 /// The store's search against the brute-force ``SearchReference`` on random catalogs and queries:
 /// results and order must be equal. Seeded, so a failure prints a case that reruns the same way.
@@ -23,8 +24,9 @@ struct SearchDifferentialTests {
             failures += try checkSuffixesAndGramCounts(store, products, "seed \(Self.seed) round \(round)")
             let phones = try store.fetchAll(Phone.self)
             let names = products.map(\.name) + phones.map(\.name) + phones.map(\.maker)
-            for index in 0..<Self.queriesPerRound where failures == 0 {
-                let text = RandomCatalog.query(names: names, products: products, &random)
+            let texts = (0..<Self.queriesPerRound).map { _ in RandomCatalog.query(names: names, products: products, &random) }
+            try SearchReference.prepare(names: names, queries: texts)
+            for (index, text) in texts.enumerated() where failures == 0 {
                 let context = "seed \(Self.seed) round \(round) query \(index): \(String(reflecting: text))"
                 failures += try checkProducts(store, products, text, context, &random)
                 failures += try checkPhones(store, phones, text, context, &random)
@@ -49,24 +51,26 @@ struct SearchDifferentialTests {
         let threshold = [0, 2, Int.max][random.next(below: 3)]
         // A walk in list order that may stop short of the page, so that it falls back to the driver.
         let budget = [0, 3, 20, Int.max][random.next(below: 4)]
-        let page = try store.searchPage(
-            Product.self, request, limit: limit, offset: offset, orderedScanThreshold: threshold, orderedScanBudget: budget)
+        let thresholds = SearchThresholds(
+            orderedScanThreshold: threshold, orderedScanEntriesPerRow: budget == Int.max ? Int.max : 0,
+            orderedScanMinimumBudget: budget)
+        let page = try store.searchPage(Product.self, request, limit: limit, offset: offset, thresholds: thresholds)
         let expectedPage = Array(expected.dropFirst(offset).prefix(limit)).map(\.1)
         if page.totalCount != expected.count || page.records.map(\.id!) != expectedPage {
             Issue.record("page \(limit)@\(offset) threshold \(threshold) budget \(budget): expected \(expected.count) \(expectedPage), got \(page.totalCount) \(page.records.map(\.id!)) — \(context) \(request)")
             failures += 1
         }
 
-        // The condition for other modules' SQL, planned without gram counts.
-        let (sql, arguments) = SearchQuery.sqlCondition(for: text, entity: .products, tableAlias: "p")
+        // The condition for other modules' SQL, planned in the read that runs it.
         let ids = try store.database.read { db in
-            try db.fetchAll(sql: "SELECT p.id FROM products p WHERE \(sql) ORDER BY p.id", arguments: arguments) {
+            let condition = try Product.searchDescription.condition(for: SearchQuery(text), alias: "p", db)
+            return try db.fetchAll(sql: "SELECT p.id FROM products p WHERE \(condition.sql) ORDER BY p.id", arguments: condition.arguments) {
                 try $0.decode(Int64.self, at: 0)
             }
         }
         let all = SearchReference.products(products, ListRequest(searchText: text)).map(\.1).sorted()
         if ids != all {
-            Issue.record("sqlCondition: expected \(all), got \(ids) — \(context)")
+            Issue.record("condition: expected \(all), got \(ids) — \(context)")
             failures += 1
         }
         return failures

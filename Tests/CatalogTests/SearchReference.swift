@@ -1,13 +1,24 @@
 import Catalog
 import Foundation
+import TestSupport
+import TextSearch
 
-/// The brute-force definition of search: the same terms as the library (``SearchQuery``), matched in
-/// plain Swift on every record, then sorted and sectioned as a list is.
+/// The brute-force definition of search: the same terms as the library (``SearchQuery``), folded by
+/// the independent reference (``FoldingReference``: ``prepare(_:)`` the texts first), matched in plain
+/// Swift on every record, then sorted and sectioned as a list is.
 enum SearchReference {
+    /// Folds the names and terms the reference will compare, in one run of the folding reference.
+    static func prepare(names: [String], queries: [String]) throws {
+        try FoldingReference.prepare(names + queries.flatMap { SearchQuery($0).terms.map(\.text) })
+    }
+
+    /// A name folded by the reference.
+    static func fold(_ text: String) -> String { FoldingReference.folded(text) }
+
     /// Whether `text`, folded, contains the folded term scalar for scalar.
     static func contains(_ text: String, _ term: SearchTerm) -> Bool {
-        let haystack = Array(TextFolding.fold(text).utf8)
-        let needle = Array(term.folded.utf8)
+        let haystack = Array(fold(text).utf8)
+        let needle = Array(fold(term.text).utf8)
         if needle.isEmpty { return true }
         guard needle.count <= haystack.count else { return false }
         for start in 0...(haystack.count - needle.count) where haystack[start] == needle[0] {
@@ -44,7 +55,7 @@ enum SearchReference {
             let key: Bool? = switch request.sort {
             case .year: a.yearIntroduced == b.yearIntroduced ? nil : a.yearIntroduced < b.yearIntroduced
             case .price: a.introPrice == b.introPrice ? nil : a.introPrice < b.introPrice
-            default: less(TextFolding.fold(a.name), TextFolding.fold(b.name))
+            default: less(fold(a.name), fold(b.name))
             }
             if let key { return key != request.isReversed }
             return a.id! < b.id!
@@ -57,7 +68,7 @@ enum SearchReference {
         let query = request.searchQuery
         let kept = all.filter { matches($0, query) }
         let sorted = kept.sorted { a, b in
-            let (fa, fb) = (TextFolding.fold(a.name), TextFolding.fold(b.name))
+            let (fa, fb) = (fold(a.name), fold(b.name))
             let key: Bool? = switch request.sort {
             // Maker sections are the maker as spelled, in BINARY order.
             case .maker: less(a.maker, b.maker)
@@ -73,7 +84,7 @@ enum SearchReference {
             case .maker: phone.maker
             case .year: String(phone.yearReleased)
             // The section of a name: the first Unicode scalar of the folded name, uppercased.
-            default: String(String.UnicodeScalarView(TextFolding.fold(phone.name).unicodeScalars.prefix(1))).uppercased()
+            default: String(String.UnicodeScalarView(fold(phone.name).unicodeScalars.prefix(1))).uppercased()
             }
             return (section, phone.id!)
         }

@@ -2,6 +2,7 @@ import Catalog
 import Foundation
 import SQLiteStore
 import Testing
+import TextSearch
 
 /// The worked examples of Apple's UISearchBar samples, on the nine seed products.
 struct SearchSeedTests {
@@ -104,9 +105,9 @@ struct SearchSeedTests {
 
     @Test func normalTermsUseTheIndexes() throws {
         func plan(_ text: String) throws -> [String] {
-            let (sql, arguments) = SearchQuery.sqlCondition(for: text, entity: .products, tableAlias: "p")
-            return try store.database.read { db in
-                try db.fetchAll(sql: "EXPLAIN QUERY PLAN SELECT p.id FROM products p WHERE \(sql)", arguments: arguments) {
+            try store.database.read { db in
+                let condition = try Product.searchDescription.condition(for: SearchQuery(text), alias: "p", db)
+                return try db.fetchAll(sql: "EXPLAIN QUERY PLAN SELECT p.id FROM products p WHERE \(condition.sql)", arguments: condition.arguments) {
                     try $0.decode(String.self, at: 3)
                 }
             }

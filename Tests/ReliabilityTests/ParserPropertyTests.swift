@@ -2,6 +2,7 @@ import Catalog
 import FetchedResults
 import Foundation
 import Testing
+import TextSearch
 
 /// Random and mutated input thrown at every parser of user text, for a bounded count and time: none
 /// may crash, each throws only its own error type, and what it accepts is exactly what its contract

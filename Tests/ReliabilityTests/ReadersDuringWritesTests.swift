@@ -4,6 +4,7 @@ import Foundation
 import SQLiteStore
 import TestSupport
 import Testing
+import TextSearch
 
 /// A tracking controller keeps serving its snapshot while another process writes, and catches up
 /// with the right change set once that process commits (or sees nothing when it dies mid-write).

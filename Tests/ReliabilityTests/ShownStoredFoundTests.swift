@@ -2,6 +2,7 @@ import Catalog
 import Foundation
 import TestSupport
 import Testing
+import TextSearch
 
 /// What `list` shows is what is stored, and `search` for what is shown finds it.
 struct ShownStoredFoundTests {

@@ -38,10 +38,31 @@ public protocol Contender: Sendable {
     /// W6: sets up a controller over the whole sorted list with a batch size of 50 and reads its sections
     /// and the first batch. Runs in a process of its own, which reports its peak memory.
     func controller(databaseAt path: String, batchSize: Int) throws -> Measured
+
+    /// W8: through its async API, `tasks` tasks repeat `read` (the search over `queries` in turn, or
+    /// ``ConcurrentLoad/fetchSQL``) for `window` while another task commits ``ConcurrentLoad/writeSQL``
+    /// every ``ConcurrentLoad/writeInterval`` (``ConcurrentLoad/run(tasks:window:read:write:)``).
+    func concurrentReads(
+        databaseAt path: String, read: ConcurrentLoad.Read, tasks: Int, queries: [SearchQuery], window: Duration
+    ) throws -> ConcurrentLoad.Outcome
+
+    /// W8: the time from cancelling a task that runs ``ConcurrentLoad/longReadSQL`` through the async
+    /// API until that task has ended (``ConcurrentLoad/cancellationTime(after:of:)``).
+    func cancellationTime(databaseAt path: String) throws -> Duration
 }
 
 extension Contender {
     public func liveUpdateFromAnotherProcess(databaseAt path: String, change: LiveChange) throws -> Measured {
+        throw Pending("not measured")
+    }
+
+    public func concurrentReads(
+        databaseAt path: String, read: ConcurrentLoad.Read, tasks: Int, queries: [SearchQuery], window: Duration
+    ) throws -> ConcurrentLoad.Outcome {
+        throw Pending("not measured")
+    }
+
+    public func cancellationTime(databaseAt path: String) throws -> Duration {
         throw Pending("not measured")
     }
 }

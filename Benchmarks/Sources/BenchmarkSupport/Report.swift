@@ -30,7 +30,7 @@ public struct Report: Sendable {
             return "\(format(milliseconds, digits: 2)) ms"
         }
 
-        static func format(_ value: Double, digits: Int) -> String {
+        public static func format(_ value: Double, digits: Int) -> String {
             var scale = 1.0
             for _ in 0..<digits { scale *= 10 }
             let rounded = (value * scale).rounded() / scale

@@ -4,6 +4,7 @@ import Dispatch
 import FetchedResults
 import Foundation
 import SQLiteStore
+import TextSearch
 
 /// This project's store, through its public API (`CatalogStore`).
 public struct StoreContender: Contender {

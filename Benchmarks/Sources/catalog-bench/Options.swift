@@ -13,7 +13,10 @@ struct Options {
     var openRows = 1_000_000
     var memoryRows = 1_000_000
     var batchSize = 50
-    var workloads: Set<String> = ["W1", "W2", "W3", "W4", "W5", "W6"]
+    /// W8's database size and how long each of its runs lasts.
+    var concurrencyRows = 1_000_000
+    var concurrencyWindow = Duration.seconds(3)
+    var workloads: Set<String> = ["W1", "W2", "W3", "W4", "W5", "W6", "W8"]
     /// The contenders to run besides raw C (the baseline always runs); nil for all.
     var contenders: Set<String>?
     var workDirectory = ".bench-data"
@@ -29,6 +32,7 @@ struct Options {
         usage: catalog-bench [--tiny] [--only W1,W2,…] [--repetitions N] [--warmups N] [--seed N]
                              [--insert-rows N] [--fetch-rows N] [--search-rows N] [--queries N]
                              [--live-sizes N,N,…] [--open-rows N] [--memory-rows N] [--batch-size N]
+                             [--concurrency-rows N] [--concurrency-seconds N]
                              [--contenders store,GRDB,…] [--work-dir DIR] [--output FILE.md]
                              [--query-log FILE.tsv]
                catalog-bench --child W4-writer --database PATH [--change JSON]
@@ -70,6 +74,8 @@ struct Options {
                 liveSizes = [2_000]
                 openRows = 2_000
                 memoryRows = 2_000
+                concurrencyRows = 2_000
+                concurrencyWindow = .milliseconds(200)
             case "--seed": seed = UInt64(try number(argument))
             case "--repetitions": repetitions = max(1, try number(argument))
             case "--warmups": warmups = try number(argument)
@@ -87,6 +93,8 @@ struct Options {
             case "--open-rows": openRows = try number(argument)
             case "--memory-rows": memoryRows = try number(argument)
             case "--batch-size": batchSize = max(1, try number(argument))
+            case "--concurrency-rows": concurrencyRows = try number(argument)
+            case "--concurrency-seconds": concurrencyWindow = .seconds(max(1, try number(argument)))
             case "--only": workloads = Set(try value(argument).uppercased().split(separator: ",").map(String.init))
             case "--contenders": contenders = Set(try value(argument).split(separator: ",").map(String.init))
             case "--work-dir": workDirectory = try value(argument)

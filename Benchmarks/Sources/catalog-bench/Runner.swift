@@ -156,6 +156,7 @@ struct Runner {
         if workloads.contains("W4") { try runLiveUpdate() }
         if workloads.contains("W5") { try runOpen() }
         if workloads.contains("W6") { try runMemory() }
+        if workloads.contains("W8") { try runConcurrency() }
     }
 
     /// The raw and GRDB contenders fold names with `Folding.fold`; it must be the store's folding.

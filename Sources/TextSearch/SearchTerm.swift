@@ -1,15 +1,15 @@
 /// One word of a search: what the user typed, folded for matching, and the number it reads as, if any.
 ///
-/// A term matches a record when the record's folded name (for phones: name or maker) contains
-/// ``folded`` as a substring. A product also matches a term that reads as a number (``number``) when
-/// its year introduced or intro price equals it. See ``SearchQuery`` for the whole definition.
+/// A term matches a row when one of its folded text columns contains ``folded`` as a substring, or,
+/// for a term that reads as a number (``number``), when one of its number columns equals it (a
+/// product's year or price). See ``SearchQuery`` for the whole definition.
 public struct SearchTerm: Sendable, Hashable {
     /// The term as typed.
     public let text: String
-    /// The term folded by ``TextFolding/fold(_:)``: what is looked for in folded names.
+    /// The term folded by ``TextFolding/fold(_:)``: what is looked for in folded texts.
     public let folded: String
     /// The value of a term made of decimal digits with an optional fraction (`599`, `2007`, `599.00`,
-    /// also in full-width digits), compared with a product's year and price.
+    /// also in full-width digits), compared with a row's number columns.
     public let number: Double?
 
     /// Reads one term, which must hold no white space.
@@ -22,9 +22,10 @@ public struct SearchTerm: Sendable, Hashable {
     /// The length of ``folded`` in Unicode scalars, the unit of SQLite's `substr` and of FTS5's trigrams.
     public var length: Int { folded.unicodeScalars.count }
 
-    /// Whether a name can contain the term at all. Names hold no control characters (see
-    /// ``Product/validated()``), so a term with one matches no name. Such a term is never a number either.
-    public var canMatchName: Bool {
+    /// Whether a searched text can contain the term at all. Searched texts hold no control characters
+    /// (their owners validate them: the catalog's names do), so a term with one matches nothing. Such a
+    /// term is never a number either.
+    public var canMatchText: Bool {
         !folded.unicodeScalars.contains { $0.properties.generalCategory == .control }
     }
 
@@ -45,7 +46,7 @@ public struct SearchTerm: Sendable, Hashable {
         let groups = whole.split(separator: ",", omittingEmptySubsequences: false)
         let isGrouped = groups.count == 1 || (groups[0].count <= 3 && groups.dropFirst().allSatisfy { $0.count == 3 })
         guard dots <= 1, isGrouped, !folded.dropFirst(whole.count).contains(","),
-              let value = Double(folded.replacingOccurrences(of: ",", with: "")), value.isFinite else { return nil }
+              let value = Double(String(String.UnicodeScalarView(scalars.filter { $0 != "," }))), value.isFinite else { return nil }
         return value
     }
 }

@@ -1,15 +1,15 @@
-/// A search as typed in a search bar, parsed once into terms: the one definition of search in the
-/// catalog, shared by the SQL the store runs, the CLI, and the brute-force reference in the tests.
+/// A search as typed in a search bar, parsed once into terms: the one definition of search, shared by
+/// the SQL the executor runs, the CLI, and the brute-force references in the tests.
 ///
 /// The rules, as in Apple's UISearchBar samples, for any script:
 /// - The text is trimmed and split on any Unicode white space (U+3000 IDEOGRAPHIC SPACE included).
-///   No terms: every record of the scope matches.
-/// - A term matches a record when the record's name (a phone's name or maker) contains the term as a
-///   substring, ignoring case, diacritics and character width: both are folded by
+///   No terms: every row of the scope matches.
+/// - A term matches a row when one of its searched texts (``SearchDescription/textColumns``: a
+///   product's name, a phone's name or maker) contains the term as a substring, both folded by
 ///   ``TextFolding/fold(_:)`` and compared scalar by scalar. `ＭａｃＢｏｏｋ` finds `MacBook`, `cafe`
-///   finds `Café`, `京` finds `東京タワー`.
-/// - A product also matches a term that reads as a number (`599`, `2007`, `599.00`) when its year
-///   introduced or its intro price equals it.
+///   finds `Café`, `京` finds `東京タワー`, `ﾃﾞｼﾞﾀﾙ` finds `デジタル`.
+/// - A row also matches a term that reads as a number (`599`, `2007`, `599.00`) when one of its
+///   number columns (``SearchDescription/numberColumns``: a product's year or price) equals it.
 /// - Every term must match (AND). A term that folds to nothing (a lone combining accent) is dropped.
 /// - Input is data, never syntax: quotes, `*`, `^`, `:`, parentheses, `-`, `AND`, `OR`, `NOT`, `NEAR`
 ///   and SQL are looked for literally; a term with a control character matches nothing.
@@ -33,7 +33,10 @@ public struct SearchQuery: Sendable, Hashable, CustomStringConvertible {
             .filter { !$0.folded.isEmpty }
     }
 
-    /// Whether there is no term, so that every record matches.
+    /// The terms' folded forms, in order: two texts with the same ones search the same (`mac` and `mac `).
+    public var foldedTerms: [String] { terms.map(\.folded) }
+
+    /// Whether there is no term, so that every row matches.
     public var isEmpty: Bool { terms.isEmpty }
 
     /// The text as typed.

@@ -1,0 +1,96 @@
+import SQLiteStore
+
+extension SearchDescription {
+    /// A page of the rows that match `query` within `scope`, in `order`, and how many match in all,
+    /// read in the current read (call it inside one, so that both come from one snapshot).
+    ///
+    /// ```swift
+    /// let page = try books.page(
+    ///     SearchQuery("ring"), order: SearchOrder(sql: "books.title_folded, books.id"), limit: 50,
+    ///     selection: "books.id, books.title", db) { row in (try row.decode(Int64.self, at: 0), try row.decode(String.self, at: 1)) }
+    /// ```
+    ///
+    /// With a suffix index the rarest term drives (its range of suffixes, or its gram count for 1-2
+    /// scalars, tells how rare; a number adds its rows in the number columns). The total comes from
+    /// an index when one gives it (``count(_:scope:_:)``), and otherwise from the driver's rows with the
+    /// other terms checked on them, read once for the total and the page. When even the rarest term
+    /// is common and the order is the list index's, the page is found by walking that index in order
+    /// for a bounded number of entries, and from the trigram index of all terms or the driver's rows
+    /// if that falls short.
+    ///
+    /// - Parameters:
+    ///   - selection: the columns `decode` reads, from column 0, qualified with the table's name.
+    ///   - thresholds: the strategies' thresholds (tests force each strategy with extreme ones).
+    /// - Throws: ``DatabaseError``, or what `decode` throws.
+    public func page<Record>(
+        _ query: SearchQuery, scope: DatabaseValue? = nil, order: SearchOrder, limit: Int, offset: Int = 0,
+        selection: String, thresholds: SearchThresholds = .standard, _ db: Database,
+        decode: (Row) throws -> Record
+    ) throws -> SearchResultPage<Record> {
+        precondition(limit >= 0 && offset >= 0)
+        let budget = thresholds.orderedScanBudget(limit: limit, offset: offset)
+        let plan = try plan(query, scope: scope, thresholds: thresholds, db)
+        func fetch(_ condition: SQLFragment) throws -> [Record] {
+            try rows(condition, order: order, limit: limit, offset: offset, selection: selection, db, decode: decode)
+        }
+        if let page = try numericTermPage(
+            plan, scope: scope, order: order, limit: limit, offset: offset, thresholds: thresholds, budget: budget,
+            selection: selection, db, decode: decode) {
+            return page
+        }
+        let condition = scoped(plan.condition(alias: table), scope: scope, alias: table)
+        guard let total = try indexedCount(plan, scope: scope, db) else {
+            if !plan.isDense || plan.driverEstimate.map({ $0 <= SearchThresholds.onePassLimit }) == true, limit > 0 {
+                // The total needs the driver's rows checked one by one: read them once, for the page
+                // and (with a window function, in the last column) the total.
+                var total = 0
+                let records = try db.fetchAll(
+                    sql: "SELECT \(selection), count(*) OVER () FROM \(table) WHERE \(condition.sql)"
+                        + " ORDER BY \(order.sql) LIMIT ? OFFSET ?",
+                    arguments: condition.arguments + [limit, offset]
+                ) { row in
+                    total = try row.decode(Int.self, at: row.count - 1)
+                    return try decode(row)
+                }
+                if !records.isEmpty { return SearchResultPage(records: records, totalCount: total) }
+            }
+            let total = try scannedCount(plan, scope: scope, db)
+            let records = min(limit, max(0, total - offset)) == 0 ? [] : try fetch(condition)
+            return SearchResultPage(records: records, totalCount: total)
+        }
+        let wanted = min(limit, max(0, total - offset))
+        if wanted == 0 { return SearchResultPage(records: [], totalCount: total) }
+        // Terms all in the trigram index: its rows of all of them are the matches, `total` rows.
+        let fullText = plan.terms.count > 1 ? plan.fullTextCondition(alias: table).map { scoped($0, scope: scope, alias: table) } : nil
+        if let fullText, total <= thresholds.orderedScanThreshold {
+            return SearchResultPage(records: try fetch(fullText), totalCount: total)
+        }
+        if plan.isDense, order.isListIndexOrder, !plan.terms.contains(where: plan.isNumeric),
+           let ids = try idsInListOrder(plan, scope: scope, wanted: wanted, offset: offset, budget: budget, db) {
+            return SearchResultPage(records: try records(ids: ids, selection: selection, db, decode: decode), totalCount: total)
+        }
+        return SearchResultPage(records: try fetch(fullText ?? condition), totalCount: total)
+    }
+
+    /// The rows that meet `condition`, in `order`, `LIMIT limit OFFSET offset`.
+    private func rows<Record>(
+        _ condition: SQLFragment, order: SearchOrder, limit: Int, offset: Int, selection: String, _ db: Database,
+        decode: (Row) throws -> Record
+    ) throws -> [Record] {
+        try db.fetchAll(
+            sql: "SELECT \(selection) FROM \(table) WHERE \(condition.sql) ORDER BY \(order.sql) LIMIT ? OFFSET ?",
+            arguments: condition.arguments + [limit, offset], decode)
+    }
+
+    /// The rows with these ids, in this order.
+    func records<Record>(ids: [Int64], selection: String, _ db: Database, decode: (Row) throws -> Record) throws -> [Record] {
+        let idList = SQLFragment.list(ids)
+        // The id in the last column, after the ones `decode` reads.
+        let rows = try db.fetchAll(
+            sql: "SELECT \(selection), \(table).\(idColumn) FROM \(table) WHERE \(table).\(idColumn) IN \(idList.sql)",
+            arguments: idList.arguments
+        ) { row in (id: try row.decode(Int64.self, at: row.count - 1), record: try decode(row)) }
+        let byID = Dictionary(rows.map { ($0.id, $0.record) }, uniquingKeysWith: { first, _ in first })
+        return ids.compactMap { byID[$0] }
+    }
+}

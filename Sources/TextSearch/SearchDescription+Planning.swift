@@ -1,0 +1,133 @@
+import SQLiteStore
+
+extension SearchDescription {
+    /// The condition on a row of the table, named `alias`, that holds exactly when the row matches
+    /// `query` within `scope`: the plan the executor runs, estimates included, for embedding in other
+    /// SQL (a fetch request's WHERE clause). Plan it inside the read that runs it.
+    ///
+    /// ```swift
+    /// let condition = try books.condition(for: SearchQuery("tolkien ring"), alias: "books", db)
+    /// let ids = try db.fetchAll(sql: "SELECT id FROM books WHERE \(condition.sql)", arguments: condition.arguments) {
+    ///     try $0.decode(Int64.self, at: 0)
+    /// }
+    /// ```
+    ///
+    /// The condition is exact whatever the database holds later (the estimates only choose which
+    /// term drives); user text only ever travels as bound values. No term gives `1`; a term that
+    /// cannot match gives `0`.
+    ///
+    /// - Throws: ``DatabaseError`` when the estimates cannot be read.
+    public func condition(
+        for query: SearchQuery, scope: DatabaseValue? = nil, alias: String, _ db: Database
+    ) throws -> SQLFragment {
+        let plan = try plan(query, scope: scope, thresholds: .standard, keepsNumbers: true, db)
+        return scoped(plan.condition(alias: alias), scope: scope, alias: alias)
+    }
+
+    /// The plan of `query` within `scope`, in the current read, with the terms' estimates.
+    ///
+    /// - Parameter keepsNumbers: true plans numeric terms as matching by number even when no row of
+    ///   this read matches one by number alone, so that the plan stays exact in later reads; false
+    ///   plans them as plain terms then (valid only within this read).
+    func plan(
+        _ query: SearchQuery, scope: DatabaseValue?, thresholds: SearchThresholds, keepsNumbers: Bool = false,
+        matchesNumbers: Bool = true, _ db: Database
+    ) throws -> SearchPlan {
+        let denseThreshold = thresholds.orderedScanThreshold
+        let estimates = try termEstimates(query, scope: scope, cap: denseThreshold, db)
+        let plan = SearchPlan(
+            query, self, estimates: estimates, denseThreshold: denseThreshold, matchesNumbers: matchesNumbers)
+        // A numeric term matches by number too; when, in this read, every row with that number has the
+        // term in its text anyway (`500`, `3`: none or a few rows, checked until one is found), it is
+        // a plain term: its total and page come from the text indexes alone.
+        let numeric = plan.terms.filter(plan.isNumeric)
+        guard !keepsNumbers, !numeric.isEmpty, !plan.matchesNothing else { return plan }
+        for term in numeric {
+            if try matchesByNumberAlone(term, scope: nil, db) { return plan }
+        }
+        return SearchPlan(query, self, estimates: estimates, denseThreshold: denseThreshold, matchesNumbers: false)
+    }
+
+    /// Whether some row (within `scope`) matches `term` by a number column but holds it in no text column.
+    func matchesByNumberAlone(_ term: SearchTerm, scope: DatabaseValue?, _ db: Database) throws -> Bool {
+        let condition = numberOnlyCondition(term, scope: scope)
+        return try db.scalar(
+            Bool.self, sql: "SELECT EXISTS (SELECT 1 FROM \(table) WHERE \(condition.sql))", arguments: condition.arguments
+        ) ?? true
+    }
+
+    /// The rows (within `scope`) that equal the numeric `term` in a number column and hold it in no text column.
+    func numberOnlyCondition(_ term: SearchTerm, scope: DatabaseValue?) -> SQLFragment {
+        let number = term.number!
+        let byNumber = SQLFragment(
+            joining: numberColumns.map { SQLFragment(sql: "\(table).\($0) = ?", arguments: [number]) }, separator: " OR ")
+        let notInText = SQLFragment(
+            joining: textColumns.map { SQLFragment(sql: "instr(\(table).\($0), ?) = 0", arguments: [term.folded]) },
+            separator: " AND ")
+        return scoped(byNumber.parenthesized && notInText, scope: scope, alias: table)
+    }
+
+    /// `condition AND alias.scope = ?` with a scope; `condition` without.
+    func scoped(_ condition: SQLFragment, scope: DatabaseValue?, alias: String) -> SQLFragment {
+        guard let scope, let scopeColumn else { return condition }
+        return condition && SQLFragment(sql: "\(alias).\(scopeColumn) = ?", arguments: [scope])
+    }
+
+    /// The rows of each term, for choosing the rarest one to drive: for a term of 1-2 scalars, the
+    /// rows holding it within `scope`, from the gram counts; for a longer term, its occurrences in the
+    /// suffix index (all scopes), counted up to `cap`, and past `cap` the rows of its rarest 2-scalar
+    /// gram (a bound read from the gram counts, so that common terms still compare). A term that
+    /// reads as a number adds its rows in each number column (each counted up to `cap`). Nil without
+    /// a suffix index.
+    func termEstimates(_ query: SearchQuery, scope: DatabaseValue?, cap: Int, _ db: Database) throws -> [String: Int]? {
+        guard let suffixes = suffixesTable, let suffixLength else { return nil }
+        var estimates: [String: Int] = [:]
+        // Short terms first (one row each); then, with other terms, a long term is counted past `cap`
+        // up to the rarest estimate so far (at most `driverCountLimit`): enough to tell which drives.
+        var rarest = Int.max
+        let terms = query.terms
+        for term in terms.filter(\.isShort) + terms.filter({ !$0.isShort }) where estimates[term.folded] == nil {
+            var estimate: Int
+            if term.isShort {
+                estimate = try gramCount(term.folded, scope: scope, db)
+            } else {
+                let range = SearchPlan.suffixRange(term, length: suffixLength)
+                let limit = terms.count > 1 ? max(cap, min(rarest, SearchThresholds.driverCountLimit)) : cap
+                estimate = try db.scalar(
+                    Int.self, sql: "SELECT count(*) FROM (SELECT 1 FROM \(suffixes) WHERE \(range.sql) LIMIT ?)",
+                    arguments: range.arguments + [limit]) ?? 0
+                if estimate >= limit {
+                    let scalars = Array(term.folded.unicodeScalars)
+                    var bound = Int.max
+                    for start in 0..<(scalars.count - 1) {
+                        let gram = String(String.UnicodeScalarView(scalars[start...start + 1]))
+                        bound = min(bound, try gramCount(gram, scope: scope, db))
+                    }
+                    estimate = max(estimate, bound)
+                }
+            }
+            if term.number != nil {
+                for column in numberColumns {
+                    estimate += try db.scalar(
+                        Int.self, sql: "SELECT count(*) FROM (SELECT 1 FROM \(table) WHERE \(column) = ? LIMIT ?)",
+                        arguments: [term.number!, cap]) ?? 0
+                }
+            }
+            estimates[term.folded] = estimate
+            rarest = min(rarest, estimate)
+        }
+        return estimates
+    }
+
+    /// The rows whose texts hold `gram` (1 or 2 scalars), within `scope`.
+    func gramCount(_ gram: String, scope: DatabaseValue?, _ db: Database) throws -> Int {
+        guard let gramCountsTable else { preconditionFailure("gram counts need a suffix index") }
+        if let scope, let scopeColumn {
+            return try db.scalar(
+                Int.self, sql: "SELECT count FROM \(gramCountsTable) WHERE gram = ? AND \(scopeColumn) = ?",
+                arguments: [gram, scope]) ?? 0
+        }
+        return try db.scalar(
+            Int.self, sql: "SELECT coalesce(sum(count), 0) FROM \(gramCountsTable) WHERE gram = ?", arguments: [gram]) ?? 0
+    }
+}

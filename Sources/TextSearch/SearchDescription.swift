@@ -1,0 +1,57 @@
+/// What is searched in one table: its folded text columns, its number columns, an optional scope
+/// column, the ordered index a list walks, and how substrings are indexed.
+///
+/// A description is all an entity needs for indexed substring search: ``installSQL`` creates the
+/// index structures and the triggers that keep them, and the planner and executor
+/// (``SearchDescription/page(_:scope:order:limit:offset:selection:_:decode:)``,
+/// ``SearchDescription/count(_:scope:_:)``, ``SearchDescription/condition(for:scope:alias:_:)``) use them.
+///
+/// ```swift
+/// let books = SearchDescription(
+///     table: "books", textColumns: ["title_folded", "author_folded"], suffixLength: .standard)
+/// try db.execute(sql: books.installSQL)  // in a migration, after CREATE TABLE books
+/// ```
+///
+/// The table needs an integer primary key (``idColumn``) and each text column must hold the text
+/// folded by ``TextFolding/fold(_:)``; the caller writes those columns.
+public struct SearchDescription: Sendable, Hashable {
+    /// The searched table.
+    public let table: String
+    /// Its `INTEGER PRIMARY KEY` column.
+    public let idColumn: String
+    /// The columns holding folded text; a term matches a row when one of them contains it.
+    public let textColumns: [String]
+    /// The columns a term that reads as a number (``SearchTerm/number``) is compared with: such a term
+    /// also matches a row where one of them equals it.
+    public let numberColumns: [String]
+    /// A column a search may be restricted to one value of (a product's type).
+    public let scopeColumn: String?
+    /// The index a list in its default order walks: `(scope column, first text column, id)`, when the
+    /// table has one. A page of a common term is found by walking it in order.
+    public let listIndex: String?
+    /// The length of the suffix index's suffixes; nil: no suffix index and no gram counts, only the
+    /// trigram index (enough for small tables).
+    public let suffixLength: SuffixLength?
+
+    /// Describes the search of a table.
+    public init(
+        table: String, idColumn: String = "id", textColumns: [String], numberColumns: [String] = [],
+        scopeColumn: String? = nil, listIndex: String? = nil, suffixLength: SuffixLength? = .standard
+    ) {
+        precondition(!textColumns.isEmpty, "a search needs at least one text column")
+        self.table = table
+        self.idColumn = idColumn
+        self.textColumns = textColumns
+        self.numberColumns = numberColumns
+        self.scopeColumn = scopeColumn
+        self.listIndex = listIndex
+        self.suffixLength = suffixLength
+    }
+
+    /// The FTS5 trigram index of the text columns (an external-content table of ``table``).
+    public var fullTextTable: String { table + "_search" }
+    /// The table of `(suffix, id)`: each suffix of each text, cut to ``suffixLength``.
+    public var suffixesTable: String? { suffixLength.map { _ in table + "_suffixes" } }
+    /// The table of how many rows hold each 1- and 2-scalar gram (per scope value, with a scope).
+    public var gramCountsTable: String? { suffixLength.map { _ in table + "_gram_counts" } }
+}

@@ -1,0 +1,59 @@
+/// The numbers that choose between the executor's strategies, each with where its value comes from.
+///
+/// They change only how fast a search runs, never its result: every strategy gives the same rows,
+/// total and order (the differential tests run with extreme values to prove it).
+public struct SearchThresholds: Sendable, Hashable {
+    /// The estimated rows of the rarest term from which a page in list order is looked for by walking
+    /// the list index, and a common term's total is counted in the trigram index. Below it, sorting
+    /// the driver's rows (one table lookup each) is cheaper than walking about
+    /// `limit × rows / matches` index entries; measured on 1,000,000 products, the two meet between
+    /// 2,000 and 5,000 rows: 4,000.
+    public var orderedScanThreshold: Int
+    /// How many index entries a walk in list order may read per row of `offset + limit`: 400, enough
+    /// for matches spread evenly among 1,000,000 products at ``orderedScanThreshold``'s density
+    /// (1 in 250), with room; clustered matches fall back to the driver's rows.
+    public var orderedScanEntriesPerRow: Int
+    /// The least a walk in list order may read: 10,000 entries (a few milliseconds), so small pages
+    /// of moderately common terms still walk.
+    public var orderedScanMinimumBudget: Int
+
+    /// The values measured on the benchmark's 1,000,000 products.
+    public static let standard = SearchThresholds(
+        orderedScanThreshold: 4_000, orderedScanEntriesPerRow: 400, orderedScanMinimumBudget: 10_000)
+
+    /// Thresholds; tests pass extreme ones to force each strategy.
+    public init(orderedScanThreshold: Int, orderedScanEntriesPerRow: Int, orderedScanMinimumBudget: Int) {
+        self.orderedScanThreshold = orderedScanThreshold
+        self.orderedScanEntriesPerRow = orderedScanEntriesPerRow
+        self.orderedScanMinimumBudget = orderedScanMinimumBudget
+    }
+
+    /// How many index entries a walk in list order may read for a page of `limit` rows after `offset`.
+    func orderedScanBudget(limit: Int, offset: Int) -> Int {
+        let (product, overflow) = (limit + offset).multipliedReportingOverflow(by: orderedScanEntriesPerRow)
+        return overflow ? .max : max(product, orderedScanMinimumBudget)
+    }
+
+    /// The driver's estimated rows up to which, when the total needs every driver row checked, the
+    /// page and the total are read in one pass over them (a window function), rather than a count
+    /// then a walk in list order that may fall back to a second pass: 60,000, where on 1,000,000
+    /// products one pass (about 30 ms) still beats a count plus a walk.
+    static let onePassLimit = 60_000
+
+    /// The length from which one common term's total is counted from its suffixes (distinct ids)
+    /// rather than its phrase in the trigram index (which reads L - 2 doclists): measured on
+    /// 1,000,000 products, about even at 4, so 5.
+    static let distinctIDsMinimumLength = 5
+
+    /// How many suffix rows a long term of a search of several terms is counted up to, to choose the
+    /// driver: past 100,000 occurrences a term is common whichever it is, and its 2-gram bound decides.
+    static let driverCountLimit = 100_000
+
+    /// The most rows a numeric term may find by its numbers alone (not in the text) for its page to be
+    /// read as its text matches plus those rows: 1,000 (an id list that SQLite reads in well under a
+    /// millisecond).
+    static let numericTermNumberLimit = 1_000
+
+    /// The deepest page (`offset + limit`) read that way: 10,000 rows of text matches at most.
+    static let numericTermDepthLimit = 10_000
+}

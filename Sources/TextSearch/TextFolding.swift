@@ -1,0 +1,104 @@
+/// The one definition of how texts are compared in search and sorted: canonically equivalent texts
+/// are equal, and width, case and the diacritics of Latin, Greek and Cyrillic letters are ignored.
+///
+/// `fold(_:)` computes, in this order:
+/// 1. Width: each Halfwidth and Fullwidth Forms character (U+FF00-U+FFEF) becomes its compatibility
+///    decomposition (`Ａ` → `A`, `ｶ` → `カ`, `ﾞ` → U+3099), and U+3000 IDEOGRAPHIC SPACE a space.
+/// 2. Canonical composition (NFC), so NFC and NFD texts agree and a half-width voiced or semi-voiced
+///    mark composes with the kana before it (`ﾃﾞ` → `デ`, `ﾊﾟ` → `パ`).
+/// 3. Full case folding (`ß` → `ss`, `ﬁ` → `fi`, `Σ`, `σ` and `ς` → `σ`).
+/// 4. Diacritics: the nonspacing marks (General Category Mn) that follow a Latin, Greek or Cyrillic
+///    letter in the canonical decomposition are removed (`é` → `e`, `ά` → `α`, `й` → `и`); marks on
+///    other letters stay (`パ` stays `パ`, not `ハ`; `가` stays `가`).
+/// 5. Canonical composition again.
+///
+/// | Typed | Folded | | Typed | Folded |
+/// |---|---|---|---|---|
+/// | `Café`, `CAFE`, `ｃａｆｅ` | `cafe` | | `ﾃﾞｼﾞﾀﾙ` | `デジタル` |
+/// | `Straße` | `strasse` | | `か` + U+3099 | `が` |
+/// | `ﬁle` | `file` | | `パ` | `パ` (not `ハ`) |
+/// | `ΆΝΝΑ` | `αννα` | | `삼성` (NFD) | `삼성` (NFC) |
+///
+/// The library stores every searched text's folded form next to it and folds search terms the same
+/// way. Only the standard library's Unicode data and ``FoldingTables`` are used (no ICU).
+public enum TextFolding {
+    /// `text` folded for comparison.
+    public static func fold(_ text: String) -> String {
+        if text.utf8.allSatisfy({ $0 < 0x80 }) {
+            // ASCII: folding is lowercasing.
+            return String(decoding: text.utf8.map { (0x41...0x5A).contains($0) ? $0 | 0x20 : $0 }, as: UTF8.self)
+        }
+        var widened = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            if scalar == "\u{3000}" {
+                widened.append(" ")
+            } else if let replacement = Tables.shared.width[scalar.value] {
+                widened.append(contentsOf: replacement)
+            } else {
+                widened.append(scalar)
+            }
+        }
+        var caseFolded: [Unicode.Scalar] = []
+        caseFolded.reserveCapacity(widened.count)
+        for scalar in composed(String(widened)).unicodeScalars {
+            if let folding = Tables.shared.caseFolding[scalar.value] {
+                caseFolded += folding
+            } else if scalar.value < 0x80 {
+                caseFolded.append(("A"..."Z").contains(scalar) ? Unicode.Scalar(scalar.value | 0x20)! : scalar)
+            } else {
+                caseFolded += scalar.properties.lowercaseMapping.unicodeScalars
+            }
+        }
+        var result = String.UnicodeScalarView()
+        var afterLatinGreekCyrillicLetter = false
+        for scalar in caseFolded {
+            if scalar.properties.generalCategory == .nonspacingMark {
+                if !afterLatinGreekCyrillicLetter { result.append(scalar) }
+            } else if let stripped = Tables.shared.withoutDiacritics[scalar.value] {
+                result.append(contentsOf: stripped)
+                afterLatinGreekCyrillicLetter = stripped.last.map(isLatinGreekCyrillicLetter) ?? false
+            } else {
+                result.append(scalar)
+                afterLatinGreekCyrillicLetter = isLatinGreekCyrillicLetter(scalar)
+            }
+        }
+        return composed(String(result))
+    }
+
+    /// `text` in Normalization Form C, by the standard library's own tables.
+    private static func composed(_ text: String) -> String {
+        String(decoding: text._nfcCodeUnits, as: UTF8.self)
+    }
+
+    /// Whether `scalar` is a letter of the Latin, Greek or Cyrillic script.
+    static func isLatinGreekCyrillicLetter(_ scalar: Unicode.Scalar) -> Bool {
+        let ranges = FoldingTables.latinGreekCyrillicLetters
+        // The last range whose first scalar is at most `scalar`, by binary search over the pairs.
+        var (low, high) = (0, ranges.count / 2)
+        while low < high {
+            let middle = (low + high) / 2
+            if ranges[2 * middle] <= scalar.value { low = middle + 1 } else { high = middle }
+        }
+        return low > 0 && scalar.value <= ranges[2 * (low - 1) + 1]
+    }
+
+    /// ``FoldingTables``' mappings, read once into dictionaries.
+    private struct Tables: Sendable {
+        static let shared = Tables()
+        let width = mapping(FoldingTables.width)
+        let caseFolding = mapping(FoldingTables.caseFolding)
+        let withoutDiacritics = mapping(FoldingTables.withoutDiacritics)
+
+        /// A flat list `scalar, count, replacement…` as a dictionary.
+        private static func mapping(_ flat: [UInt32]) -> [UInt32: [Unicode.Scalar]] {
+            var result: [UInt32: [Unicode.Scalar]] = [:]
+            var index = 0
+            while index < flat.count {
+                let count = Int(flat[index + 1])
+                result[flat[index]] = flat[(index + 2)..<(index + 2 + count)].map { Unicode.Scalar($0)! }
+                index += 2 + count
+            }
+            return result
+        }
+    }
+}

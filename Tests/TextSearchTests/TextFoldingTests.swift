@@ -1,0 +1,58 @@
+import TestSupport
+import Testing
+import TextSearch
+
+/// ``TextFolding`` against the definition: the README's examples, and thousands of random texts
+/// against an independent reference (``FoldingReference``, Perl's Unicode data).
+struct TextFoldingTests {
+    static let seed: UInt64 = 0xF01D
+
+    /// The README's table, scalar for scalar.
+    @Test(arguments: [
+        ("Café", "cafe"), ("CAFE", "cafe"), ("ｃａｆｅ", "cafe"), ("cafe\u{301}", "cafe"), ("Straße", "strasse"),
+        ("ﬁle", "file"), ("ΆΝΝΑ", "αννα"), ("Йогурт", "иогурт"), ("ﾃﾞｼﾞﾀﾙ", "デジタル"), ("ﾊﾟｿｺﾝ", "パソコン"),
+        ("か\u{3099}", "が"), ("パ", "パ"), ("\u{1109}\u{1161}\u{11B7}\u{1109}\u{1165}\u{11BC}", "삼성"),
+        ("東京\u{3000}タワー", "東京 タワー"), ("👍🏽", "👍🏽"), ("ＭａｃＢｏｏｋ Ｐｒｏ", "macbook pro"),
+    ])
+    func examples(typed: String, folded: String) {
+        #expect(Array(TextFolding.fold(typed).unicodeScalars) == Array(folded.unicodeScalars))
+    }
+
+    /// NFC and NFD texts fold alike; folding twice changes nothing.
+    @Test func canonicallyEquivalentTextsFoldAlike() {
+        for text in ["Ω", "Å", "ǖ", "가", "が", "ᾼ", "ﾃﾞ"] {
+            let decomposed = String(String.UnicodeScalarView(text.decomposedScalars))
+            #expect(Array(TextFolding.fold(text).unicodeScalars) == Array(TextFolding.fold(decomposed).unicodeScalars))
+            #expect(TextFolding.fold(TextFolding.fold(text)) == TextFolding.fold(text))
+        }
+    }
+
+    @Test func randomTextsFoldAsTheReferenceDoes() throws {
+        var random = SplitMix64(seed: Self.seed)
+        let texts = (0..<5_000).map { _ in RandomTexts.text(maxPieces: 6, &random) }
+        let expected = try FoldingReference.fold(texts)
+        var failures = 0
+        for (text, reference) in zip(texts, expected) where failures < 20 {
+            let folded = TextFolding.fold(text)
+            if Array(folded.unicodeScalars) != Array(reference.unicodeScalars) {
+                failures += 1
+                Issue.record("seed \(Self.seed): \(Self.scalars(text)) folds to \(Self.scalars(folded)), reference \(Self.scalars(reference))")
+            }
+        }
+    }
+
+    static func scalars(_ text: String) -> String {
+        text.unicodeScalars.map { "U+" + String($0.value, radix: 16, uppercase: true) }.joined(separator: " ")
+    }
+}
+
+extension String {
+    /// The canonical decomposition of the test texts (Swift exposes no NFD).
+    fileprivate var decomposedScalars: [Unicode.Scalar] {
+        let table: [Unicode.Scalar: [Unicode.Scalar]] = [
+            "Ω": ["\u{3A9}"], "Å": ["A", "\u{30A}"], "ǖ": ["u", "\u{308}", "\u{304}"], "가": ["\u{1100}", "\u{1161}"],
+            "が": ["\u{304B}", "\u{3099}"], "ᾼ": ["\u{391}", "\u{345}"],
+        ]
+        return unicodeScalars.flatMap { table[$0] ?? [$0] }
+    }
+}
