@@ -21,6 +21,8 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-async-algorithms", from: "1.1.4"),
+        // `swift package generate-documentation` for the DocC catalogs (Sources/*/*.docc) and Snippets/.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         // Debian's libsqlite3 (`apt-get install libsqlite3-dev`), seen through a module map.

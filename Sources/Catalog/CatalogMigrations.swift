@@ -6,7 +6,7 @@ public enum CatalogMigrations {
     /// The catalog's set in `schema_migrations`: `catalog`.
     public static let identity = "catalog"
 
-    /// The migrations, in version order: the files, then ``searchIndexes``.
+    /// The migrations, in version order: the files, then `searchIndexes`.
     public static let all: [Migration] = EmbeddedFiles.migrations.map { file in
         do { return try Migration(fileName: file.name, sql: file.text) } catch { fatalError("\(error)") }
     } + [searchIndexes]
@@ -18,7 +18,7 @@ public enum CatalogMigrations {
 
     /// A migrator for the catalog's set, then `additional` ones (an embedder's), in that order.
     ///
-    /// - Throws: ``MigrationError/duplicateSet(_:)`` when an additional set is named ``identity`` or two
+    /// - Throws: `MigrationError/duplicateSet(_:)` when an additional set is named ``identity`` or two
     ///   share a name.
     public static func migrator(with additional: [MigrationSet] = []) throws -> Migrator {
         try Migrator(sets: [set] + additional)

@@ -4,7 +4,7 @@ import RecordFormats
 import SQLiteStore
 import TextSearch
 
-/// A record type of the catalog: a ``DeclaredEntity`` (its table and attributes declared once, in
+/// A record type of the catalog: a `DeclaredEntity` (its table and attributes declared once, in
 /// `Product+Declaration.swift` and `Phone+Declaration.swift`) with a unique name, a word the CLI calls
 /// it by, and the fetch request of a ``ListRequest``.
 public protocol CatalogRecord: DeclaredEntity, Codable, Hashable, Sendable {
@@ -21,7 +21,7 @@ public protocol CatalogRecord: DeclaredEntity, Codable, Hashable, Sendable {
 }
 
 extension CatalogRecord {
-    /// The stored columns other than `id`: the declaration's ``EntityDeclaration/storedColumns``.
+    /// The stored columns other than `id`: the declaration's `EntityDeclaration/storedColumns`.
     public static var columnNames: [String] { declaration.storedColumns }
 
     /// The values of ``columnNames``, in order, including derived columns such as `name_folded`.

@@ -21,7 +21,7 @@ extension CatalogStore {
     /// Saves a new record and returns it with its id: ``insert(_:)-(Record)`` from async code.
     ///
     /// - Throws: `CancellationError`, ``CatalogError/invalidValue(field:value:reason:)``,
-    ///   ``CatalogError/duplicateName(entity:name:)``, or ``DatabaseError``.
+    ///   ``CatalogError/duplicateName(entity:name:)``, or `DatabaseError`.
     @discardableResult
     public func insert<Record: CatalogRecord>(_ record: Record) async throws -> Record {
         try await database.write { db in try Self.insert(record, db) }
@@ -47,21 +47,21 @@ extension CatalogStore {
 
     /// The record with this id, if any.
     ///
-    /// - Throws: `CancellationError`, ``DatabaseError``.
+    /// - Throws: `CancellationError`, `DatabaseError`.
     public func fetchOne<Record: CatalogRecord>(_ type: Record.Type, id: Int64) async throws -> Record? {
         try await database.read { db in try Record.fetchOne(id: id, db) }
     }
 
     /// Every record of a type, by id.
     ///
-    /// - Throws: `CancellationError`, ``DatabaseError``.
+    /// - Throws: `CancellationError`, `DatabaseError`.
     public func fetchAll<Record: CatalogRecord>(_ type: Record.Type) async throws -> [Record] {
         try await database.read { db in try Record.fetchAll(db) }
     }
 
     /// The number of records of a type.
     ///
-    /// - Throws: `CancellationError`, ``DatabaseError``.
+    /// - Throws: `CancellationError`, `DatabaseError`.
     public func count<Record: CatalogRecord>(_ type: Record.Type) async throws -> Int {
         try await database.read { db in try Record.fetchCount(db) }
     }
@@ -69,7 +69,7 @@ extension CatalogStore {
     /// Names that complete a typed prefix: ``suggest(prefix:limit:entity:)`` from async code, so that a
     /// newer keystroke can cancel it.
     ///
-    /// - Throws: `CancellationError`, ``DatabaseError``.
+    /// - Throws: `CancellationError`, `DatabaseError`.
     public func suggest(prefix: String, limit: Int = 10, entity: Entity = .products) async throws -> [String] {
         precondition(limit >= 0)
         return try await database.read { db in try Self.suggestions(prefix: prefix, limit: limit, entity: entity, db) }
@@ -78,7 +78,7 @@ extension CatalogStore {
     /// The controller of a listed result, fetched on a reader connection: ``fetchedResults(_:_:batchSize:)``
     /// from async code.
     ///
-    /// - Throws: `CancellationError`, ``CatalogError/invalidValue(field:value:reason:)``, ``DatabaseError``.
+    /// - Throws: `CancellationError`, ``CatalogError/invalidValue(field:value:reason:)``, `DatabaseError`.
     public func fetchedResults<Record: CatalogRecord>(
         _ type: Record.Type, _ request: ListRequest, batchSize: Int = 0
     ) async throws -> FetchedResultsController<Record> {

@@ -7,7 +7,7 @@ extension CatalogStore {
 
     /// Checks the whole database: `PRAGMA integrity_check` (every page), then, if the file is sound,
     /// each entity's FTS5 index against its table, and a recount of its other search structures from
-    /// the names (``SearchIndexCheck``).
+    /// the names (`SearchIndexCheck`).
     ///
     /// ```swift
     /// let problems = try store.check()   // [] when everything is sound
@@ -17,7 +17,7 @@ extension CatalogStore {
     /// runs as a write, so it takes the write lock for its duration (it changes nothing).
     ///
     /// - Returns: one line per problem; empty when there is none.
-    /// - Throws: ``DatabaseError`` when the file cannot be read at all.
+    /// - Throws: `DatabaseError` when the file cannot be read at all.
     public func check() throws -> [String] {
         let integrity = try database.read { db in try db.integrityProblems(limit: Self.integrityProblemLimit) }
         // Past damage to the file itself, what the indexes say cannot be trusted.

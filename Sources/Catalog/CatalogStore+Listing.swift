@@ -7,9 +7,12 @@ extension CatalogStore {
     /// `list`, `show PATH` and `delete --at PATH` all resolve through this, so an index path names
     /// the same row in each for the same request.
     ///
-    /// - Parameter batchSize: entities loaded at a time; 0 loads them all.
+    /// - Parameters:
+    ///   - type: the record type listed.
+    ///   - request: the scope, search, sort and direction of the list.
+    ///   - batchSize: entities loaded at a time; 0 loads them all.
     /// - Throws: ``CatalogError/invalidValue(field:value:reason:)`` for a request that does not fit the
-    ///   entity, ``DatabaseError`` when reading fails.
+    ///   entity, `DatabaseError` when reading fails.
     public func fetchedResults<Record: CatalogRecord>(
         _ type: Record.Type, _ request: ListRequest, batchSize: Int = 0
     ) throws -> FetchedResultsController<Record> {
@@ -63,15 +66,18 @@ extension CatalogStore {
 
 extension CatalogStore {
     /// A controller over the result of `request` that tracks the database's changes: fetched, with the
-    /// change-log position of its result, ready for ``FetchedResultsController/applyPendingChanges()``
-    /// or ``FetchedResultsController/changeSets(from:)``.
+    /// change-log position of its result, ready for `FetchedResultsController/applyPendingChanges()`
+    /// or `FetchedResultsController/changeSets(from:)`.
     ///
     /// For a database file the controller reads on the pool's reader connections, so that reading
     /// never waits for this store's writes (WAL); an in-memory store shares its one connection.
     ///
-    /// - Parameter batchSize: entities loaded at a time; 0 loads them all at each read.
+    /// - Parameters:
+    ///   - type: the record type listed.
+    ///   - request: the scope, search, sort and direction of the list.
+    ///   - batchSize: entities loaded at a time; 0 loads them all at each read.
     /// - Throws: ``CatalogError/invalidValue(field:value:reason:)`` for a request that does not fit the
-    ///   entity, ``DatabaseError`` when reading fails.
+    ///   entity, `DatabaseError` when reading fails.
     public func trackedResults<Record: CatalogRecord>(
         _ type: Record.Type, _ request: ListRequest, batchSize: Int = 50
     ) throws -> FetchedResultsController<Record> {

@@ -9,7 +9,7 @@ extension CatalogStore {
     /// let sections: [RecordSection<Product>] = try store.search(SearchQuery("mac"), in: ListRequest(scope: .desktop))
     /// ```
     ///
-    /// - Throws: ``CatalogError/invalidValue(field:value:reason:)``, ``DatabaseError``.
+    /// - Throws: ``CatalogError/invalidValue(field:value:reason:)``, `DatabaseError`.
     public func search(_ query: SearchQuery, in request: ListRequest) throws -> [RecordSection<Product>] {
         var request = request
         request.searchText = query.text
@@ -18,7 +18,7 @@ extension CatalogStore {
 
     /// The phones that match `query` within `request`, in its sections and order.
     ///
-    /// - Throws: ``CatalogError/invalidValue(field:value:reason:)``, ``DatabaseError``.
+    /// - Throws: ``CatalogError/invalidValue(field:value:reason:)``, `DatabaseError`.
     public func search(_ query: SearchQuery, in request: ListRequest) throws -> [RecordSection<Phone>] {
         var request = request
         request.searchText = query.text
@@ -26,14 +26,14 @@ extension CatalogStore {
     }
 
     /// A page of the records that match the request's search, in its order, and how many match in all,
-    /// read from one snapshot of the database: ``SearchDescription/page(_:scope:order:limit:offset:selection:thresholds:_:decode:)``
+    /// read from one snapshot of the database: `SearchDescription/page(_:scope:order:limit:offset:selection:thresholds:_:decode:)`
     /// of the entity's description.
     ///
     /// ```swift
     /// let page = try store.searchPage(Product.self, ListRequest(searchText: "ip"), limit: 50)
     /// ```
     ///
-    /// - Throws: ``CatalogError/invalidValue(field:value:reason:)``, ``DatabaseError``.
+    /// - Throws: ``CatalogError/invalidValue(field:value:reason:)``, `DatabaseError`.
     public func searchPage<Record: CatalogRecord>(
         _ type: Record.Type, _ request: ListRequest, limit: Int = 50, offset: Int = 0
     ) throws -> SearchPage<Record> {
@@ -58,7 +58,7 @@ extension CatalogStore {
 
     /// The number of records that match the request's search.
     ///
-    /// - Throws: ``CatalogError/invalidValue(field:value:reason:)``, ``DatabaseError``.
+    /// - Throws: ``CatalogError/invalidValue(field:value:reason:)``, `DatabaseError`.
     public func searchCount(_ request: ListRequest) throws -> Int {
         try request.validate()
         return try database.read { db in
@@ -69,7 +69,7 @@ extension CatalogStore {
     /// Whether the request's entity has any record in its scope, search aside: tells "the store is
     /// empty" from "nothing matched this search".
     ///
-    /// - Throws: ``DatabaseError``.
+    /// - Throws: `DatabaseError`.
     public func hasRecords(_ request: ListRequest) throws -> Bool {
         let table = request.entity.searchDescription.table
         return try database.read { db in

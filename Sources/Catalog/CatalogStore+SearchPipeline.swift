@@ -1,7 +1,7 @@
 import TextSearch
 
 extension CatalogStore {
-    /// As-you-type search of products or phones: ``SearchPipeline`` over
+    /// As-you-type search of products or phones: `SearchPipeline` over
     /// ``searchPage(_:_:limit:offset:)``.
     ///
     /// ```swift

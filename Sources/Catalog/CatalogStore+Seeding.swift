@@ -32,9 +32,10 @@ extension CatalogStore {
     /// ```
     ///
     /// - Parameters:
+    ///   - files: the seed files, saved in order.
     ///   - conflicts: what to do with a record whose name is taken: skip it (default) or update it.
     ///   - progress: called with the records done so far every ``progressInterval`` records.
-    /// - Throws: ``DatabaseError``; nothing is added then.
+    /// - Throws: `DatabaseError`; nothing is added then.
     @discardableResult
     public func seed(
         _ files: [SeedFile], conflicts: SeedConflictPolicy = .skip, progress: ((Int) -> Void)? = nil

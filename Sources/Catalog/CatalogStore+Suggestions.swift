@@ -10,16 +10,16 @@ extension CatalogStore {
     /// ```
     ///
     /// Leading white space is ignored; the rest of the prefix is folded like a search term
-    /// (``TextFolding/fold(_:)``), so `ｍａｃ` and `MÀC` complete like `mac`, and `ﾃﾞ` like `デ`. A
+    /// (`TextFolding/fold(_:)`), so `ｍａｃ` and `MÀC` complete like `mac`, and `ﾃﾞ` like `デ`. A
     /// range on the `name_folded` index finds the names
-    /// (``SearchDescription/completionCondition(forPrefix:)``), so the cost depends on `limit`, not
+    /// (`SearchDescription/completionCondition(forPrefix:)`), so the cost depends on `limit`, not
     /// on the catalog's size.
     ///
     /// - Parameters:
     ///   - prefix: what the user typed so far.
     ///   - limit: the most names returned.
     ///   - entity: whose names: products (default) or phones.
-    /// - Throws: ``DatabaseError``.
+    /// - Throws: `DatabaseError`.
     public func suggest(prefix: String, limit: Int = 10, entity: Entity = .products) throws -> [String] {
         precondition(limit >= 0)
         return try database.read { db in try Self.suggestions(prefix: prefix, limit: limit, entity: entity, db) }

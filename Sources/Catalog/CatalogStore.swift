@@ -22,8 +22,8 @@ import SQLiteStore
 /// let store = try CatalogStore(path: "/tmp/catalog.sqlite", migrationSets: [notes])
 /// ```
 public final class CatalogStore: Sendable {
-    /// The database: a ``DatabasePool`` for a file (reads run beside the writer and each other), a
-    /// ``DatabaseQueue`` in memory.
+    /// The database: a `DatabasePool` for a file (reads run beside the writer and each other), a
+    /// `DatabaseQueue` in memory.
     public let database: any DatabaseWriter
 
     /// The catalog's migration set, then the additional ones this store was opened with.
@@ -33,9 +33,13 @@ public final class CatalogStore: Sendable {
     ///
     /// A read-only store is not migrated; it must already be at the current schema.
     ///
-    /// - Parameter migrationSets: other owners' migrations kept in the same file, applied after the
-    ///   catalog's, in this order.
-    /// - Throws: ``DatabaseError`` when the file cannot be opened or is not a database, ``MigrationError``
+    /// - Parameters:
+    ///   - path: the database file; created when missing.
+    ///   - configuration: the connection's configuration; its `prepareDatabase` runs
+    ///     before the store's checks.
+    ///   - migrationSets: other owners' migrations kept in the same file, applied after the catalog's,
+    ///     in this order.
+    /// - Throws: `DatabaseError` when the file cannot be opened or is not a database, `MigrationError`
     ///   when another program made it, one of its migration sets is newer than this code or its
     ///   migrations were changed (the file is not written to then), or two sets share an identity.
     public init(path: String, configuration: Configuration = Configuration(), migrationSets: [MigrationSet] = []) throws {
@@ -83,7 +87,7 @@ public final class CatalogStore: Sendable {
     /// Saves a new record and returns it with its id.
     ///
     /// - Throws: ``CatalogError/invalidValue(field:value:reason:)``,
-    ///   ``CatalogError/duplicateName(entity:name:)``, or ``DatabaseError``.
+    ///   ``CatalogError/duplicateName(entity:name:)``, or `DatabaseError`.
     @discardableResult
     public func insert<Record: CatalogRecord>(_ record: Record) throws -> Record {
         try database.write { db in try Self.insert(record, db) }

@@ -2,7 +2,7 @@ import TextSearch
 
 extension Product {
     /// What a product search looks in: the folded name, the year and price as numbers, the type as
-    /// scope; a list by name walks `products_by_type_name`; a suffix index of ``SuffixLength/standard``.
+    /// scope; a list by name walks `products_by_type_name`; a suffix index of `SuffixLength/standard`.
     public static let searchDescription = SearchDescription(
         table: "products", textColumns: ["name_folded"], numberColumns: ["year_introduced", "intro_price"],
         scopeColumn: "type", listIndex: "products_by_type_name", suffixLength: .standard)

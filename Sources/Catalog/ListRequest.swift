@@ -18,7 +18,7 @@ public enum SortField: String, CaseIterable, Codable, Sendable {
 /// Products are sectioned by type (`Desktop`, `Device`, `Portable`), sorted within a section by the
 /// sort field. Phones are sectioned by their sort field: by the first letter of the folded name
 /// (`É` files under `E`), by maker, or by year. Ties are broken by id, ascending, so the order is total
-/// and the same on every run. A search (``searchText``, see ``SearchQuery``) keeps only the matching
+/// and the same on every run. A search (``searchText``, see `SearchQuery`) keeps only the matching
 /// records, in the same sections and order, like a filtered table view.
 public struct ListRequest: Sendable, Hashable {
     /// The entity listed.

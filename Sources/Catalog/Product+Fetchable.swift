@@ -4,7 +4,7 @@ import SQLiteStore
 import TextSearch
 
 extension Product {
-    /// Products that match `text` under the search semantics of ``SearchQuery``: the plan of
+    /// Products that match `text` under the search semantics of `SearchQuery`: the plan of
     /// ``searchDescription``, estimates included, made in `db`.
     public static func searchCondition(for text: String, _ db: Database) throws -> SQLFragment? {
         try searchDescription.condition(for: SearchQuery(text), alias: tableName, db)

@@ -39,26 +39,18 @@ extension CatalogCommand {
         func run() throws {
             try reportingFailures {
                 if status {
-                    // Looking must not migrate, nor change the journal mode, and refuses what every
-                    // command refuses. Not a read-only connection: SQLite leaves the -wal and -shm files
-                    // of a read-only connection behind, and removes a read-write one's as it closes.
+                    // Looking must not migrate, nor create the file, nor change its journal mode, and
+                    // refuses what every command refuses.
                     let location = try store.location()
                     guard FileManager.default.fileExists(atPath: location.path) else { throw CommandFailure.noDatabase(location.path) }
-                    let migrator = try CatalogMigrations.migrator()
                     var configuration = Configuration()
-                    configuration.journalMode = nil
                     configuration.busyTimeout = location.busyTimeout
-                    configuration.prepareDatabase = { db in try migrator.validate(db) }
-                    let queue = try DatabaseQueue(path: location.path, configuration: configuration)
-                    let statuses = try queue.read { db in try migrator.status(db) }
-                    try queue.close()
+                    let statuses = try CatalogStore.migrationStatus(path: location.path, configuration: configuration)
                     try printStatus(statuses)
                 } else {
                     let backup = noBackup ? nil : try backUpBeforeMigrating()
                     let catalog = try store.openStoreForWriting()
-                    let version = try catalog.database.read { db in
-                        try catalog.migrator.appliedMigrations(db).last { $0.set == CatalogMigrations.identity }?.version ?? 0
-                    }
+                    let version = try catalog.schemaVersion()
                     if store.json {
                         Terminal.print(try renderJSON(MigratedJSON(version: version, backup: backup)))
                     } else {

@@ -54,7 +54,7 @@ extension CatalogCommand {
             _ type: Record.Type, _ request: ListRequest, _ format: OutputFormat
         ) async throws {
             let catalog = try store.openStore()
-            let monitor = try ChangeMonitor(path: catalog.database.path)
+            let monitor = try ChangeMonitor(path: catalog.path)
             let stopping = StopOnSignals { monitor.stop() }
             defer { withExtendedLifetime(stopping) {} }
 

@@ -11,11 +11,11 @@ extension FetchedResultsController {
     /// }
     /// ```
     ///
-    /// The monitor only wakes the sequence up; each step calls ``applyPendingChanges()`` in the
+    /// The monitor only wakes the sequence up; each step calls `applyPendingChanges()` in the
     /// iterating task, so the controller is used from that task alone (on the actor the caller chooses)
     /// and the ``delegate`` is called there too. Commits that change nothing in the result give no
     /// element. The sequence ends when the monitor stops or the task is cancelled; it throws
-    /// ``DatabaseFileError`` when the database file was deleted, replaced or can no longer be read.
+    /// `DatabaseFileError` when the database file was deleted, replaced or can no longer be read.
     ///
     /// - Precondition: ``isTracking``.
     public func changeSets(from monitor: ChangeMonitor) -> ChangeSetSequence<Entity> {

@@ -37,7 +37,7 @@ public struct FetchRequest<Entity: FetchableEntity>: Sendable {
     /// The number of leading rows of the ordered result to skip.
     public var fetchOffset: Int
     /// With a batch size, the controller keeps row ids only and loads entities this many at a time,
-    /// evicting old batches; 0 loads every entity at ``FetchedResultsController/performFetch()``.
+    /// evicting old batches; 0 loads every entity at `FetchedResultsController/performFetch()`.
     public var batchSize: Int
 
     /// Creates a request.

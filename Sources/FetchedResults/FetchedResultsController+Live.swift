@@ -28,11 +28,11 @@ extension FetchedResultsController {
     /// the whole result (8 bytes a row) and the change log's position, in one read transaction.
     ///
     /// The database must have the store's change log installed for the entity's table
-    /// (``ChangeLog/installTracking(forTable:_:)``). Then, whenever it changes — through any
-    /// connection, in any process — ``applyPendingChanges()`` brings the controller up to date and
+    /// (`ChangeLog/installTracking(forTable:_:)`). Then, whenever it changes — through any
+    /// connection, in any process — `applyPendingChanges()` brings the controller up to date and
     /// returns the change set; ``changeSets(from:)`` does it as each commit is noticed.
     ///
-    /// - Throws: ``FetchError`` for a request that cannot be translated, ``DatabaseError`` (for instance
+    /// - Throws: ``FetchError`` for a request that cannot be translated, `DatabaseError` (for instance
     ///   when the change log is missing).
     public func startTracking() throws {
         let request = self.request
@@ -47,7 +47,7 @@ extension FetchedResultsController {
     /// suspending the calling task meanwhile.
     ///
     /// - Throws: `CancellationError` when the calling task is cancelled before the read ends;
-    ///   ``FetchError``; ``DatabaseError``.
+    ///   ``FetchError``; `DatabaseError`.
     nonisolated(nonsending) public func startTracking() async throws {
         let request = self.request
         let (query, result) = try await reader.read { db in
@@ -76,8 +76,8 @@ extension FetchedResultsController {
         recentlyUsed = []
     }
 
-    /// Whether the controller tracks changes (``startTracking()`` was called since the last
-    /// ``performFetch()``).
+    /// Whether the controller tracks changes (`startTracking()` was called since the last
+    /// `performFetch()`).
     public var isTracking: Bool { live != nil }
 
     /// The change-log position the controller's result reflects, while tracking.
@@ -104,7 +104,7 @@ extension FetchedResultsController {
     /// counted in ``trackingStatistics``. Then it tells the ``delegate``.
     ///
     /// - Precondition: ``isTracking``.
-    /// - Throws: ``DatabaseError``, ``FetchError``; the controller is unchanged then.
+    /// - Throws: `DatabaseError`, ``FetchError``; the controller is unchanged then.
     /// - Complexity: O(k · n) memory scans and O(k log n) single-row reads for k changed rows among n,
     ///   when incremental.
     @discardableResult
@@ -119,7 +119,7 @@ extension FetchedResultsController {
     ///
     /// - Precondition: ``isTracking``.
     /// - Throws: `CancellationError` when the calling task is cancelled before the read ends;
-    ///   ``DatabaseError``; ``FetchError``. The controller is unchanged then.
+    ///   `DatabaseError`; ``FetchError``. The controller is unchanged then.
     @discardableResult
     nonisolated(nonsending) public func applyPendingChanges() async throws -> ChangeSet {
         guard let live, let query else { preconditionFailure("applyPendingChanges() needs startTracking() first") }

@@ -14,27 +14,27 @@ import SQLiteStore
 /// ```
 ///
 /// # Memory model
-/// ``performFetch()`` runs one `GROUP BY` query for the sections and their counts (or, for a whole
-/// table whose sections ``SectionCounts`` maintains, reads those counts), and loads nothing
+/// `performFetch()` runs one `GROUP BY` query for the sections and their counts (or, for a whole
+/// table whose sections `SectionCounts` maintains, reads those counts), and loads nothing
 /// else when the request has a ``FetchRequest/batchSize``. Rows are then read a batch at a time, when
 /// ``object(at:)`` first asks for one: one query returns the batch's entities, ids and sort keys
 /// (keyset pagination from the previous batch's last sort key, `OFFSET` only for a jump). The ids of
 /// every batch read stay (8 bytes a row); entities stay for the last ``cachedBatchLimit`` batches
 /// used, and older ones are evicted and read again by id when needed. So a result of a million rows
 /// holds a few hundred entities, however far it is scrolled. Without a batch size, every entity is
-/// loaded by ``performFetch()``.
+/// loaded by `performFetch()`.
 ///
-/// Batches read after ``performFetch()`` see the database as it is then; should it have changed so
+/// Batches read after `performFetch()` see the database as it is then; should it have changed so
 /// that a batch no longer fits the sections, the read fails with ``FetchError/resultChanged`` and the
 /// result must be fetched again. (Live updates are the next layer's job.)
 ///
-/// Change ``request`` (its search text, predicate or sort) and call ``performFetch()`` again, as a
+/// Change ``request`` (its search text, predicate or sort) and call `performFetch()` again, as a
 /// search bar does.
 public final class FetchedResultsController<Entity: FetchableEntity> {
-    /// The database rows are read from: a ``DatabasePool`` (each read on a reader connection, beside
-    /// the writer) or a ``DatabaseQueue``.
+    /// The database rows are read from: a `DatabasePool` (each read on a reader connection, beside
+    /// the writer) or a `DatabaseQueue`.
     public let reader: any DatabaseReader
-    /// The request; a change takes effect at the next ``performFetch()``.
+    /// The request; a change takes effect at the next `performFetch()`.
     public var request: FetchRequest<Entity>
     /// How many batches of entities stay loaded when the request has a batch size (at least 1).
     public var cachedBatchLimit = 4
@@ -51,10 +51,10 @@ public final class FetchedResultsController<Entity: FetchableEntity> {
     var recentlyUsed: [BatchKey] = []
     /// While tracking changes: the whole result's ids and the change-log position they reflect.
     var live: LiveState?
-    /// Told of each change set that ``applyPendingChanges()`` applies, in Core Data's order.
+    /// Told of each change set that `applyPendingChanges()` applies, in Core Data's order.
     public weak var delegate: (any FetchedResultsControllerDelegate)?
 
-    /// Creates a controller; nothing is read until ``performFetch()``.
+    /// Creates a controller; nothing is read until `performFetch()`.
     public init(request: FetchRequest<Entity>, reader: any DatabaseReader) {
         self.request = request
         self.reader = reader
@@ -66,10 +66,10 @@ public final class FetchedResultsController<Entity: FetchableEntity> {
     ///
     /// This blocks the calling thread while it reads; from async code, prefer the `async` overload.
     ///
-    /// - Throws: ``FetchError`` for a request that cannot be translated, ``DatabaseError`` when reading
+    /// - Throws: ``FetchError`` for a request that cannot be translated, `DatabaseError` when reading
     ///   fails. The previous result stays then.
     /// - Complexity: one `GROUP BY` over the matching rows (an index scan for a sectioned table), or,
-    ///   for a whole table whose sections ``SectionCounts`` counts, a read of one row per section.
+    ///   for a whole table whose sections `SectionCounts` counts, a read of one row per section.
     public func performFetch() throws {
         let request = self.request
         // Planned inside the read: a search's plan reads its terms' estimates in the same snapshot.
@@ -90,7 +90,7 @@ public final class FetchedResultsController<Entity: FetchableEntity> {
     /// ```
     ///
     /// - Throws: `CancellationError` when the calling task is cancelled before the read ends (its
-    ///   query is interrupted); ``FetchError``; ``DatabaseError``. The previous result stays then.
+    ///   query is interrupted); ``FetchError``; `DatabaseError`. The previous result stays then.
     nonisolated(nonsending) public func performFetch() async throws {
         let request = self.request
         // Planned inside the read: a search's plan reads its terms' estimates in the same snapshot.
@@ -180,7 +180,7 @@ public final class FetchedResultsController<Entity: FetchableEntity> {
     ///
     /// - Precondition: ``contains(_:)`` is true for `path` (a bad path is a programming error; check
     ///   user input with ``contains(_:)`` first).
-    /// - Throws: ``DatabaseError``, or ``FetchError/resultChanged`` when the database no longer has the
+    /// - Throws: `DatabaseError`, or ``FetchError/resultChanged`` when the database no longer has the
     ///   rows of the snapshot.
     /// - Complexity: O(1) for a loaded batch; otherwise one query of ``FetchRequest/batchSize`` rows.
     public func object(at path: ItemPath) throws -> Entity {
@@ -202,7 +202,7 @@ public final class FetchedResultsController<Entity: FetchableEntity> {
 
     /// The index path of `object` in the result, or nil when it is not in it.
     ///
-    /// - Throws: ``DatabaseError``.
+    /// - Throws: `DatabaseError`.
     /// - Complexity: two indexed queries; the second counts the rows before the object in its section.
     public func indexPath(for object: Entity) throws -> ItemPath? {
         guard let id = object.rowID else { return nil }
@@ -271,9 +271,6 @@ public final class FetchedResultsController<Entity: FetchableEntity> {
 
     /// The number of entities held in memory now.
     public var loadedObjectCount: Int { batches.values.reduce(0) { $0 + ($1.entities?.count ?? 0) } }
-
-    /// The number of row ids held in memory now.
-    public var loadedIDCount: Int { batches.values.reduce(0) { $0 + $1.ids.count } }
 }
 
 @available(*, unavailable, message: "A controller is used from one task at a time: it caches batches without a lock.")

@@ -1,7 +1,7 @@
 /// Told of the changes a ``FetchedResultsController`` applies, in the order of Core Data's
 /// `NSFetchedResultsControllerDelegate`: will change, each section change, each row change, did change.
 ///
-/// The calls happen inside ``FetchedResultsController/applyPendingChanges()``, on the caller's thread
+/// The calls happen inside `FetchedResultsController/applyPendingChanges()`, on the caller's thread
 /// or actor, after the controller's sections and rows already show the new state (so a table view can
 /// read them in ``controllerDidChangeContent(_:)``, as it does at the end of a batch update). Every
 /// method has an empty default.

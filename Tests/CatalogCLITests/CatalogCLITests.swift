@@ -1,4 +1,6 @@
+import Catalog
 import Foundation
+import SQLiteStore
 import TestSupport
 import Testing
 
@@ -171,6 +173,19 @@ struct CatalogCLITests {
         #expect(result.status == 5, "\(result)")
         #expect(result.error.contains("locked by another process"))
         #expect(!(try workspace.catalog("list").output.contains("Blocked")))
+    }
+
+    @Test func migrateStatusShowsAnotherProgramsSetWithoutRefusingIt() throws {
+        let notes = try MigrationSet(identity: "com.example.notes", migrations: [
+            Migration(version: 1, name: "create_note", sql: "CREATE TABLE note(id INTEGER PRIMARY KEY, text TEXT NOT NULL)"),
+        ])
+        try CatalogStore(path: database, migrationSets: [notes]).database.close()
+        let status = try workspace.catalog("migrate", "--status", "--json")
+        #expect(status.status == 0, "\(status)")
+        let rows = try #require(try JSONSerialization.jsonObject(with: Data(status.output.utf8)) as? [[String: Any]])
+        #expect(rows.filter { $0["set"] as? String == "catalog" }.allSatisfy { $0["state"] as? String == "applied" })
+        #expect(rows.last?["set"] as? String == "com.example.notes" && rows.last?["state"] as? String == "unknown")
+        #expect(try workspace.catalog("list").status == 0)
     }
 
     @Test func migrateReportsStatus() throws {

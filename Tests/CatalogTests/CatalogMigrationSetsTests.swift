@@ -118,6 +118,19 @@ struct CatalogMigrationSetsTests {
         }
     }
 
+    @Test func theStatusOfAFileIsReadWithoutOpeningItAsAStore() throws {
+        try CatalogStore(path: path, migrationSets: [Self.notes]).database.close()
+        let statuses = try CatalogStore.migrationStatus(path: path)
+        #expect(statuses.filter { $0.set == "catalog" }.map(\.state) == Array(repeating: .applied, count: CatalogMigrations.all.count))
+        #expect(statuses.filter { $0.set == "com.example.notes" }.map(\.state) == [.unknown, .unknown])
+        #expect(try CatalogStore.migrationStatus(path: path, migrationSets: [Self.notes]).allSatisfy { $0.state == .applied })
+        #expect(!FileManager.default.fileExists(atPath: path + "-wal"))
+
+        let missing = directory.path("missing.sqlite")
+        #expect(throws: DatabaseError.self) { try CatalogStore.migrationStatus(path: missing) }
+        #expect(!FileManager.default.fileExists(atPath: missing))
+    }
+
     @Test func anEmbedderCannotTakeTheCatalogsIdentity() throws {
         let impostor = try MigrationSet(identity: CatalogMigrations.identity, migrations: [])
         #expect(throws: MigrationError.self) { try CatalogStore(path: path, migrationSets: [impostor]) }

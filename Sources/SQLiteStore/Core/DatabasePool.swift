@@ -48,7 +48,10 @@ public final class DatabasePool: DatabaseWriter {
 
     /// Opens the database file at `path` (creating it unless read-only) with its writer connection.
     ///
-    /// - Parameter maximumReaderCount: the most reader connections, at least 1.
+    /// - Parameters:
+    ///   - path: the database file.
+    ///   - configuration: the writer's configuration; readers open with it, read-only.
+    ///   - maximumReaderCount: the most reader connections, at least 1.
     /// - Throws: ``DatabaseError`` when the file cannot be opened or is not a database, and with
     ///   `SQLITE_MISUSE` for an in-memory path (`:memory:` or empty), which other connections cannot
     ///   share: use a ``DatabaseQueue`` for that.

@@ -8,7 +8,7 @@
 /// ```
 ///
 /// Every read runs in one deferred transaction, so it sees one consistent snapshot of the database.
-/// The synchronous ``read(_:)`` blocks the calling thread until the connection is free and the
+/// The synchronous `read(_:)` blocks the calling thread until the connection is free and the
 /// closure has run: for command-line tools and other synchronous code. The `async` `read`
 /// runs the closure on the connection's own serial dispatch queue and suspends the calling task
 /// meanwhile, so it never blocks a thread of Swift's cooperative pool; when that task is cancelled,

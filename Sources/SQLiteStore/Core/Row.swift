@@ -130,7 +130,7 @@ public struct Row {
 
     /// The value at `index` converted to `T`; traps when it does not convert.
     ///
-    /// Use it where the schema guarantees the type; prefer ``decode(_:at:)-(T.Type,_)`` for data written
+    /// Use it where the schema guarantees the type; prefer `decode(_:at:)` for data written
     /// by others.
     public subscript<T: DatabaseValueConvertible>(_ index: Int) -> T {
         do { return try decode(T.self, at: index) } catch { fatalError("\(error)") }

@@ -2,7 +2,7 @@ import CSQLite
 
 /// A type read straight from a statement's column, without going through ``DatabaseValue``.
 ///
-/// ``Row/decode(_:at:)-(T.Type,_)`` picks this faster path when the type is known at the call site.
+/// `Row.decode(_:at:)` picks this faster path when the type is known at the call site.
 /// The library conforms `Int`, `Int64`, `Double`, `String`, `Bool` and their optionals.
 public protocol StatementColumnConvertible {
     /// Reads the column at `index` of the statement's current row; nil when it does not convert.

@@ -43,8 +43,12 @@ public struct Migration: Sendable {
 
     /// Creates a Swift migration: `apply` runs with the migration's `Database`, inside its transaction.
     ///
-    /// - Parameter revision: what ``checksum`` is computed from, in place of the code: an applied
-    ///   migration whose revision changed is refused like a changed SQL file.
+    /// - Parameters:
+    ///   - version: the version within its set.
+    ///   - name: a description, as a file's name would give it.
+    ///   - revision: what ``checksum`` is computed from, in place of the code: an applied migration
+    ///     whose revision changed is refused like a changed SQL file.
+    ///   - apply: the step, run with the migration's `Database` inside its transaction.
     public init(version: Int, name: String, revision: String, apply: @escaping @Sendable (Database) throws -> Void) {
         self.version = version
         self.name = name

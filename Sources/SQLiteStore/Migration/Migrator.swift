@@ -61,7 +61,7 @@ public struct Migrator: Sendable {
     /// Applies the pending migrations of every set, set by set, each set up to its version in
     /// `versions` (all of a set not named there).
     ///
-    /// Call it outside any transaction: ``DatabaseQueue/writeWithoutTransaction(_:)``.
+    /// Call it outside any transaction: in a ``DatabaseWriter``'s `writeWithoutTransaction(_:)`.
     ///
     /// - Returns: the records this call wrote, in the order they were applied.
     /// - Throws: ``MigrationError`` (nothing is applied when the checks fail; a failing migration is

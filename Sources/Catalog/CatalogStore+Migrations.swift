@@ -1,0 +1,63 @@
+import Foundation
+import SQLiteStore
+
+extension CatalogStore {
+    /// The path of the database file (`:memory:` for an in-memory store): what a `ChangeMonitor` watches.
+    public var path: String { database.path }
+
+    /// The catalog's schema version in this database: its highest applied catalog migration, 0 for none.
+    ///
+    /// - Throws: `DatabaseError` when the database cannot be read.
+    public func schemaVersion() throws -> Int {
+        try database.read { db in
+            try migrator.appliedMigrations(db).last { $0.set == CatalogMigrations.identity }?.version ?? 0
+        }
+    }
+
+    /// Each migration of this store's sets with its state, then the recorded migrations of other sets.
+    ///
+    /// - Throws: `DatabaseError` when the database cannot be read.
+    public func migrationStatus() throws -> [MigrationStatus] {
+        try database.read { db in try migrator.status(db) }
+    }
+
+    /// The migration status of the catalog database at `path`, without opening it as a store: nothing
+    /// is migrated, the journal mode is left as it is, and the file is refused as every open refuses it
+    /// (another program's database, a newer one, changed migrations).
+    ///
+    /// ```swift
+    /// for status in try CatalogStore.migrationStatus(path: "/tmp/catalog.sqlite") {
+    ///     print(status.set, status.version, status.name, status.state)   // catalog 1 create_products_and_phones applied
+    /// }
+    /// ```
+    ///
+    /// The connection is a read-write one closed before returning, so that SQLite removes the `-wal`
+    /// and `-shm` files it made (a read-only connection leaves them behind).
+    ///
+    /// - Parameters:
+    ///   - path: an existing database file.
+    ///   - configuration: the connection's configuration (its busy timeout, say); its journal mode is
+    ///     not used.
+    ///   - migrationSets: other owners' sets, as given to ``init(path:configuration:migrationSets:)``.
+    /// - Throws: `DatabaseError` with `SQLITE_CANTOPEN` when there is no file at `path` (it is not
+    ///   created), or when it cannot be read; `MigrationError` when it is refused.
+    public static func migrationStatus(
+        path: String, configuration: Configuration = Configuration(), migrationSets: [MigrationSet] = []
+    ) throws -> [MigrationStatus] {
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw DatabaseError(resultCode: .SQLITE_CANTOPEN, message: "no database at \(path)")
+        }
+        let migrator = try CatalogMigrations.migrator(with: migrationSets)
+        var configuration = configuration
+        configuration.journalMode = nil
+        let prepare = configuration.prepareDatabase
+        configuration.prepareDatabase = { db in
+            try prepare?(db)
+            try migrator.validate(db)
+        }
+        let queue = try DatabaseQueue(path: path, configuration: configuration)
+        let statuses = try queue.read { db in try migrator.status(db) }
+        try queue.close()
+        return statuses
+    }
+}
