@@ -4,6 +4,7 @@ import PackageDescription
 // Layers, each depending only on the ones below it:
 //
 //   catalog (executable) → CatalogCLI → Catalog (domain) → Entities → FetchedResults → SQLiteStore → CSQLite (libsqlite3)
+//                                                      → RecordFormats (data formats of any record type)
 //                                                 Catalog → TextSearch → SQLiteStore
 let package = Package(
     name: "catalog",
@@ -11,6 +12,7 @@ let package = Package(
     products: [
         .library(name: "SQLiteStore", targets: ["SQLiteStore"]),
         .library(name: "FetchedResults", targets: ["FetchedResults"]),
+        .library(name: "RecordFormats", targets: ["RecordFormats"]),
         .library(name: "TextSearch", targets: ["TextSearch"]),
         .library(name: "Entities", targets: ["Entities"]),
         .library(name: "Catalog", targets: ["Catalog"]),
@@ -33,6 +35,8 @@ let package = Package(
         ),
         // Entity-agnostic persistence: connections, statements, transactions, migrations.
         .target(name: "SQLiteStore", dependencies: ["CSQLite"]),
+        // Records of any type in and out of JSON, JSON lines, CSV and TSV, streamed, given their fields.
+        .target(name: "RecordFormats"),
         // Sectioned, sorted results of a request, with index paths (and, later, live change sets).
         .target(name: "FetchedResults", dependencies: ["SQLiteStore"]),
         // Substring search of any table: folding, queries, index SQL, planner and executor.
@@ -49,7 +53,7 @@ let package = Package(
         .target(
             name: "Catalog",
             dependencies: [
-                "SQLiteStore", "FetchedResults", "Entities", "TextSearch",
+                "SQLiteStore", "FetchedResults", "Entities", "TextSearch", "RecordFormats",
                 .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
             ],
             plugins: [.plugin(name: "EmbedFilesPlugin")]
@@ -58,7 +62,7 @@ let package = Package(
         .target(
             name: "CatalogCLI",
             dependencies: [
-                "Catalog", "FetchedResults", "SQLiteStore", "TextSearch",
+                "Catalog", "FetchedResults", "SQLiteStore", "TextSearch", "RecordFormats",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -95,6 +99,7 @@ let package = Package(
         .executableTarget(name: "store-writer-fixture", dependencies: ["SQLiteStore"], path: "Tests/store-writer-fixture"),
         .testTarget(name: "SQLiteStoreTests", dependencies: ["SQLiteStore", "TestSupport", "store-writer-fixture"]),
         .testTarget(name: "FetchedResultsTests", dependencies: ["FetchedResults", "TestSupport", "Catalog"]),
+        .testTarget(name: "RecordFormatsTests", dependencies: ["RecordFormats"]),
         .testTarget(name: "TextSearchTests", dependencies: ["TextSearch", "SQLiteStore", "TestSupport"]),
         .testTarget(name: "EntitiesTests", dependencies: ["Entities", "FetchedResults", "SQLiteStore", "TestSupport", "Catalog"]),
         .testTarget(name: "CatalogTests", dependencies: ["Catalog", "TextSearch", "TestSupport"]),

@@ -1,5 +1,6 @@
 import Entities
 import FetchedResults
+import RecordFormats
 import SQLiteStore
 import TextSearch
 
@@ -11,6 +12,9 @@ public protocol CatalogRecord: DeclaredEntity, Codable, Hashable, Sendable {
     static var entity: Entity { get }
     /// The record's name, unique among records of its entity.
     var name: String { get }
+    /// The record's fields as the data formats read and write them (seed, import and export files):
+    /// its JSON property names, each value checked as it is read.
+    static var layout: RecordLayout<Self> { get }
     /// The fetch request that lists the records as `request` says: its scope, search, sort and
     /// sections.
     static func fetchRequest(for request: ListRequest) -> FetchRequest<Self>

@@ -34,46 +34,101 @@ extension CatalogStore {
     /// - Parameters:
     ///   - files: the seed files, saved in order.
     ///   - conflicts: what to do with a record whose name is taken: skip it (default) or update it.
-    ///   - progress: called with (records done, records in all) every 1,000 records and at the end.
+    ///   - progress: called with the records done so far every ``progressInterval`` records.
     /// - Throws: `DatabaseError`; nothing is added then.
     @discardableResult
     public func seed(
-        _ files: [SeedFile], conflicts: SeedConflictPolicy = .skip, progress: ((Int, Int) -> Void)? = nil
+        _ files: [SeedFile], conflicts: SeedConflictPolicy = .skip, progress: ((Int) -> Void)? = nil
     ) throws -> SeedReport {
-        let total = files.reduce(0) { $0 + $1.count }
-        var done = 0
-        return try database.write { db in
-            var report = SeedReport()
-            func add<Record: CatalogRecord>(_ records: [Record]) throws -> Int {
-                var inserted = 0
-                // One statement each for the whole file: no SQL is built or looked up per record.
-                let insert = try db.cachedStatement(sql: Self.insertSQL(Record.self, ignoringDuplicates: true))
+        try seed(files.map { SeedSource($0) }, conflicts: conflicts, progress: progress)
+    }
+
+    /// The records between two calls of a seed's progress.
+    public static let progressInterval = 1_000
+
+    /// Adds the records of the sources, read one at a time as they are stored, in one transaction: a
+    /// record that cannot be read or stored rolls back everything.
+    ///
+    /// A record with an `id` (sources drop ids unless opened keeping them) keeps it: the record with
+    /// that id is replaced, or it is added with that id; another record with its name is then a
+    /// conflict, ``CatalogError/duplicateName(entity:name:)``.
+    ///
+    /// - Parameters:
+    ///   - conflicts: what to do with a record whose name is taken (by a record with another id): skip
+    ///     it or update that record.
+    ///   - progress: called with the records done so far every ``progressInterval`` records.
+    /// - Throws: ``CatalogError`` for a bad record, saying where it is; ``DatabaseError``. Nothing is
+    ///   added then.
+    @discardableResult
+    public func seed(
+        _ sources: [SeedSource], conflicts: SeedConflictPolicy = .skip, progress: ((Int) -> Void)? = nil
+    ) throws -> SeedReport {
+        try database.write { db in
+            let sink = StatementSeedSink(db: db, conflicts: conflicts, progress: progress)
+            for source in sources { try source.feed(sink) }
+            return sink.report
+        }
+    }
+}
+
+/// Stores records one statement at a time, each statement compiled once per seed.
+private final class StatementSeedSink: SeedSink {
+    let db: Database
+    let conflicts: SeedConflictPolicy
+    let progress: ((Int) -> Void)?
+    var report = SeedReport()
+    var done = 0
+
+    init(db: Database, conflicts: SeedConflictPolicy, progress: ((Int) -> Void)?) {
+        self.db = db
+        self.conflicts = conflicts
+        self.progress = progress
+    }
+
+    func add<Record: CatalogRecord>(_ record: Record) throws {
+        if let id = record.id {
+            try put(record, id: id)
+        } else if try CatalogStore.insert(record, with: try statement(CatalogStore.insertSQL(Record.self, ignoringDuplicates: true)), db) != nil {
+            countInserted(Record.self)
+        } else if conflicts == .update {
+            let assignments = Record.columnNames.map { "\($0) = ?" }.joined(separator: ", ")
+            try statement("UPDATE \(Record.tableName) SET \(assignments) WHERE name = ?")
+                .execute(arguments: StatementArguments(values: record.persistedValues + [.text(record.name)]))
+            report.updated += 1
+        } else {
+            report.skipped += 1
+        }
+        done += 1
+        if done % CatalogStore.progressInterval == 0 { progress?(done) }
+    }
+
+    /// Stores a record under its own id: replaces the record with that id, or adds it.
+    private func put<Record: CatalogRecord>(_ record: Record, id: Int64) throws {
+        let exists = try statement("SELECT EXISTS (SELECT 1 FROM \(Record.tableName) WHERE id = ?)")
+            .fetchOne(arguments: [id]) { try $0.decode(Bool.self, at: 0) } ?? false
+        do {
+            if exists {
                 let assignments = Record.columnNames.map { "\($0) = ?" }.joined(separator: ", ")
-                let update = conflicts == .update
-                    ? try db.cachedStatement(sql: "UPDATE \(Record.tableName) SET \(assignments) WHERE name = ?")
-                    : nil
-                for record in records {
-                    if try Self.insert(record, with: insert, db) != nil {
-                        inserted += 1
-                    } else if let update {
-                        try update.execute(arguments: StatementArguments(values: record.persistedValues + [.text(record.name)]))
-                        report.updated += 1
-                    } else {
-                        report.skipped += 1
-                    }
-                    done += 1
-                    if done % 1_000 == 0 { progress?(done, total) }
-                }
-                return inserted
+                try statement("UPDATE \(Record.tableName) SET \(assignments) WHERE id = ?")
+                    .execute(arguments: StatementArguments(values: record.persistedValues + [.integer(id)]))
+                report.updated += 1
+            } else {
+                let placeholders = Array(repeating: "?", count: Record.columnNames.count + 1).joined(separator: ", ")
+                try statement("INSERT INTO \(Record.tableName)(id, \(Record.columnNames.joined(separator: ", "))) VALUES (\(placeholders))")
+                    .execute(arguments: StatementArguments(values: [.integer(id)] + record.persistedValues))
+                countInserted(Record.self)
             }
-            for file in files {
-                switch file {
-                case .products(let products): report.productsInserted += try add(products)
-                case .phones(let phones): report.phonesInserted += try add(phones)
-                }
-            }
-            progress?(done, total)
-            return report
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT_UNIQUE {
+            throw CatalogError.duplicateName(entity: Record.entity, name: record.name)
+        }
+    }
+
+    private func statement(_ sql: String) throws -> Statement { try db.cachedStatement(sql: sql) }
+
+    private func countInserted<Record: CatalogRecord>(_ type: Record.Type) {
+        switch Record.entity {
+        case .products: report.productsInserted += 1
+        case .phones: report.phonesInserted += 1
         }
     }
 }

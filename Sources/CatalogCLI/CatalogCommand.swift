@@ -26,6 +26,8 @@ public struct CatalogCommand: AsyncParsableCommand {
               catalog browse                        Search as you type, live, full screen
               catalog seed Seeds/phones.json        Add records from a file (twice adds nothing)
               catalog export > products.json        All products as JSON; `catalog import` reads it back
+              catalog export --format csv | catalog import - --format csv --keep-ids --database copy.sqlite
+              catalog backup ~/catalog-copy.sqlite  A consistent copy, while others write
               catalog migrate --status
               catalog check                         Every page and the search indexes: ok, or what is wrong
             """,
@@ -35,7 +37,7 @@ public struct CatalogCommand: AsyncParsableCommand {
         // program on first use, about 15% of a whole `catalog show` process (perf, 2026-11-22).
         subcommands: [
             List.self, Search.self, Suggest.self, Show.self, Watch.self, Browse.self, Add.self, Update.self, Delete.self,
-            Seed.self, Import.self, Export.self, Migrate.self, Check.self,
+            Seed.self, Import.self, Export.self, Backup.self, Migrate.self, Check.self,
         ]
     )
 

@@ -6,6 +6,7 @@ extension CatalogCommand {
     /// `catalog check`: whether the database file and its search structures are sound.
     struct Check: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "check",
             abstract: "Check the database: every page (PRAGMA integrity_check), and the search indexes against the names.",
             discussion: """
                 Prints `ok` and exits 0, or one line per problem and exits 6. Reads every page: on a \

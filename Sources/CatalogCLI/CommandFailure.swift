@@ -7,6 +7,8 @@ import SQLiteStore
 enum CommandFailure: Error, CustomStringConvertible {
     /// A read-only command was pointed at a file that does not exist.
     case noDatabase(String)
+    /// A backup's destination exists, and `--force` was not given.
+    case destinationExists(String)
     /// The command line or the environment asks for something that cannot be done (exit 64): one
     /// sentence, without the usage text.
     case usage(String)
@@ -14,6 +16,7 @@ enum CommandFailure: Error, CustomStringConvertible {
     var description: String {
         switch self {
         case .noDatabase(let path): "no database at \(path)"
+        case .destinationExists(let path): "\(path) already exists; give --force to replace it"
         case .usage(let message): message
         }
     }
@@ -25,7 +28,7 @@ enum ExitStatus: Int32 {
     case failure = 1
     /// No record has that id, or no row is at that index path.
     case notFound = 3
-    /// A record with that name already exists.
+    /// A record with that name already exists, or a backup's destination does (without `--force`).
     case conflict = 4
     /// The database stayed locked by another process for the whole busy timeout.
     case busy = 5
@@ -87,6 +90,7 @@ func explain(_ error: any Error) -> (String, ExitStatus) {
     case let error as CommandFailure:
         switch error {
         case .noDatabase: return (error.description, .unusableDatabase)
+        case .destinationExists: return (error.description, .conflict)
         case .usage: return (error.description, .usage)
         }
     case let error as DatabaseFileError:

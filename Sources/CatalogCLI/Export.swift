@@ -1,42 +1,74 @@
 import ArgumentParser
 import Catalog
-import Foundation
+import RecordFormats
 
 extension CatalogCommand {
-    /// `catalog export`: writes every record of an entity as JSON.
+    /// `catalog export`: writes every record of an entity in a data format, streaming.
     struct Export: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "export",
-            abstract: "Export every record of an entity as a JSON file that `import` and `seed` read.",
+            abstract: "Export every record of an entity (with ids) as JSON, JSON lines, CSV or TSV, for `import`.",
             discussion: """
+                The format is --format, else the one --output's extension names (.json, .jsonl, .csv, .tsv), \
+                else JSON. Records are written as they are read, in id order, from one snapshot of the \
+                database, so exports of any size run in little memory; progress shows on a terminal. \
+                `catalog import --keep-ids` reads the file back into the same records with the same ids.
+
                 Examples:
                   catalog export > products.json
-                  catalog export --entity phones --output phones.json
+                  catalog export --format csv --output products.csv
+                  catalog export --entity phones --format jsonl | gzip > phones.jsonl.gz
                 """)
 
         @Option(help: ArgumentHelp("Write to this file (atomically) instead of standard output.", valueName: "file"),
-                completion: .file(extensions: ["json"]))
+                completion: .file(extensions: ["json", "jsonl", "csv", "tsv"]))
         var output: String?
 
         @OptionGroup var store: StoreOptions
+        @OptionGroup var formatOptions: OutputFormatOptions
 
         func run() throws {
+            let fallback = output.flatMap(DataFormat.init(fileName:)).flatMap { OutputFormat(rawValue: $0.rawValue) } ?? .json
+            guard let format = try formatOptions.resolved(json: store.json, fallback: fallback).dataFormat else {
+                throw ValidationError("export writes json, jsonl, csv or tsv, not a table")
+            }
             try reportingFailures {
                 let catalog = try store.openStore()
-                let json = switch store.entity ?? .products {
-                case .products: try renderJSON(try catalog.fetchAll(Product.self))
-                case .phones: try renderJSON(try catalog.fetchAll(Phone.self))
-                }
+                let destination: ByteOutput
                 if let output {
                     do {
-                        try Data((json + "\n").utf8).write(to: URL(fileURLWithPath: output), options: .atomic)
+                        destination = try ByteOutput(replacing: output)
                     } catch {
                         throw CatalogError.inaccessibleFile(path: output, reason: "it cannot be written")
                     }
                 } else {
-                    Terminal.print(json)
+                    destination = .standardOutput()
                 }
+                let progress = Terminal.progress("exporting", showsOnDataOutput: output == nil)
+                let count = switch store.entity ?? .products {
+                case .products: try export(Product.self, catalog, format, destination, progress)
+                case .phones: try export(Phone.self, catalog, format, destination, progress)
+                }
+                do {
+                    try destination.commit()
+                } catch {
+                    throw CatalogError.inaccessibleFile(path: output ?? "standard output", reason: "it cannot be written: \(error)")
+                }
+                progress?.finish(count)
             }
+        }
+
+        private func export<Record: CatalogRecord>(
+            _ type: Record.Type, _ catalog: CatalogStore, _ format: DataFormat, _ destination: ByteOutput,
+            _ progress: ProgressLine?
+        ) throws -> Int {
+            let writer = RecordWriter(format: format, layout: Record.layout, output: destination)
+            try catalog.forEachRecord(Record.self) { record in
+                try writer.write(record)
+                if writer.recordCount % CatalogStore.progressInterval == 0 { progress?.update(writer.recordCount) }
+            }
+            try writer.finish()
+            return writer.recordCount
         }
     }
 }

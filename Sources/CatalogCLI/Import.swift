@@ -2,33 +2,48 @@ import ArgumentParser
 import Catalog
 
 extension CatalogCommand {
-    /// `catalog import`: adds or updates records from JSON files.
+    /// `catalog import`: adds or updates records from data files.
     struct Import: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "import",
-            abstract: "Import records from JSON files, updating records whose name already exists.",
+            abstract: "Import records from JSON, JSON lines, CSV or TSV files, updating records whose name already exists.",
             discussion: """
-                Files have the format `export` writes (and `seed` reads). All files go in one transaction: \
-                a bad file, or an interrupted import, changes nothing.
+                Files have the fields `export` writes (the JSON property names; `id` optional); the format is \
+                --format, else the file's extension (.json, .jsonl, .csv, .tsv), else JSON. `-` reads standard \
+                input. Every record must be of --entity (default: products). Records are read as they are \
+                stored, all files in one transaction: a bad record, or an interrupted import, changes nothing; \
+                an error names the file, line and column.
+
+                Without --keep-ids, records get new ids and a record whose name exists updates it. With \
+                --keep-ids, a record keeps its id: the record with that id is replaced, or it is added under \
+                that id; a name taken by another id is a conflict (exit 4).
 
                 Examples:
-                  catalog export --output products.json
-                  catalog import products.json --database copy.sqlite
+                  catalog export --format csv --output products.csv
+                  catalog import products.csv --keep-ids --database copy.sqlite
+                  catalog export --entity phones --format jsonl | catalog import - --format jsonl --entity phones --database copy.sqlite
                 """)
 
-        @Argument(help: ArgumentHelp("JSON files to import.", valueName: "file"), completion: .file(extensions: ["json"]))
+        @Argument(help: ArgumentHelp("Files to import (- for standard input).", valueName: "file"),
+                  completion: .file(extensions: ["json", "jsonl", "csv", "tsv"]))
         var files: [String]
 
+        @Flag(name: .customLong("keep-ids"), help: "Keep the records' ids instead of giving them new ones.")
+        var keepIDs = false
+
+        @OptionGroup var input: InputOptions
         @OptionGroup var store: StoreOptions
 
         func validate() throws {
-            if files.isEmpty { throw ValidationError("give at least one file to import") }
+            if files.isEmpty { throw ValidationError("give at least one file to import (- for standard input)") }
         }
 
         func run() throws {
             try reportingFailures {
-                let seeds = try files.map { try SeedFile(contentsOf: $0) }
-                let report = try store.openStoreForWriting().seed(seeds, conflicts: .update, progress: Terminal.progress("importing"))
+                let sources = try input.sources(files, entity: store.entity ?? .products, keepingIDs: keepIDs)
+                let report = try withStoreRemovedOnFailure(store) { catalog in
+                    try storeRecords(sources, in: catalog, conflicts: .update, label: "importing")
+                }
                 if store.json {
                     Terminal.print(try renderJSON(report))
                 } else {

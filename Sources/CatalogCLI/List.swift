@@ -15,6 +15,7 @@ extension CatalogCommand {
                   catalog list
                   catalog list products --scope portable --sort price --reverse
                   catalog list phones --json
+                  catalog list --format csv > products.csv
                   catalog list --search "mac pro"
                 """)
 
@@ -26,35 +27,44 @@ extension CatalogCommand {
 
         @OptionGroup var store: StoreOptions
         @OptionGroup var list: ListOptions
+        @OptionGroup var output: OutputFormatOptions
 
         func run() throws {
             let entity = try resolveEntity(word: entityWord, option: store.entity)
             let request = try list.request(for: entity)
+            let format = try output.resolved(json: store.json)
             try reportingFailures {
                 let catalog = try store.openStore()
-                try withRecordType(entity) { type in try printSections(type, catalog, request, json: store.json) }
+                try withRecordType(entity) { type in try printSections(type, catalog, request, format: format) }
             }
         }
     }
 }
 
-/// Prints the sections of `request` as `list` does: a table, JSON, or why the result is empty (an
-/// empty store, or nothing matching the search).
+/// Prints the sections of `request` as `list` does: a table (or why the result is empty: an empty
+/// store, or nothing matching the search), JSON, or one row per line or record.
 func printSections<Record: ListableRecord>(
-    _ type: Record.Type, _ catalog: CatalogStore, _ request: ListRequest, json: Bool
+    _ type: Record.Type, _ catalog: CatalogStore, _ request: ListRequest, format: OutputFormat
 ) throws {
-    try printSections(try Record.sections(in: catalog, request), catalog, request, json: json)
+    try printSections(try Record.sections(in: catalog, request), catalog, request, format: format)
 }
 
-/// Prints `sections`, the result of `request`, as `list` does.
+/// Prints `sections`, the result of `request`, as `list` does; JSON on one line when `compact`.
 func printSections<Record: ListableRecord>(
-    _ sections: [RecordSection<Record>], _ catalog: CatalogStore, _ request: ListRequest, json: Bool, compact: Bool = false
+    _ sections: [RecordSection<Record>], _ catalog: CatalogStore, _ request: ListRequest, format: OutputFormat,
+    compact: Bool = false
 ) throws {
-    if json {
-        Terminal.print(try renderJSON(ListJSON(entity: request.entity, sections: sections), compact: compact))
-    } else if sections.isEmpty {
-        Terminal.print(try emptyResultMessage(catalog, request))
-    } else {
-        Terminal.print(renderSections(sections))
+    switch format {
+    case .json:
+        let state = try ResultState(sections, catalog, request)
+        Terminal.print(try renderJSON(ListJSON(entity: request.entity, state: state, sections: sections), compact: compact))
+    case .table:
+        if sections.isEmpty {
+            Terminal.print(emptyResultMessage(try ResultState(sections, catalog, request), request))
+        } else {
+            Terminal.print(renderSections(sections))
+        }
+    case .jsonl, .csv, .tsv:
+        try writeRows(sections, format.dataFormat!)
     }
 }

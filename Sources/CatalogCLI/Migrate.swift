@@ -10,13 +10,21 @@ extension CatalogCommand {
             commandName: "migrate",
             abstract: "Apply pending schema migrations (every command also does on open), or show their status.",
             discussion: """
+                When migrations are pending and the database holds data, `migrate` first backs the database \
+                up (as `catalog backup` does) to PATH.before-migration-<version>-<time>.sqlite beside it, and \
+                says where, unless --no-backup. To undo a migration, copy that file back over the database.
+
                 Examples:
                   catalog migrate
+                  catalog migrate --no-backup
                   catalog migrate --status --json
                 """)
 
         @Flag(name: .long, help: "List each migration with its state instead of applying them.")
         var status = false
+
+        @Flag(name: .long, help: "Do not back the database up before applying pending migrations.")
+        var noBackup = false
 
         @OptionGroup var store: StoreOptions
 
@@ -40,15 +48,42 @@ extension CatalogCommand {
                     let statuses = try CatalogStore.migrationStatus(path: location.path, configuration: configuration)
                     try printStatus(statuses)
                 } else {
+                    let backup = noBackup ? nil : try backUpBeforeMigrating()
                     let catalog = try store.openStoreForWriting()
                     let version = try catalog.schemaVersion()
                     if store.json {
-                        Terminal.print(try renderJSON(["version": version]))
+                        Terminal.print(try renderJSON(MigratedJSON(version: version, backup: backup)))
                     } else {
+                        if let backup { Terminal.print("Backed up the database to \(backup) before migrating.") }
                         Terminal.print("The database is at schema version \(version), the latest.")
                     }
                 }
             }
+        }
+
+        private struct MigratedJSON: Encodable {
+            let version: Int
+            let backup: String?
+        }
+
+        /// Backs the database up beside itself when it has pending migrations and data; returns where.
+        private func backUpBeforeMigrating() throws -> String? {
+            let location = try store.location()
+            guard FileManager.default.fileExists(atPath: location.path) else { return nil }
+            let source = try location.openForBackup()
+            let (pending, hasData) = try source.writeWithoutTransaction { db in
+                let migrator = try CatalogMigrations.migrator()
+                try migrator.validate(db)
+                let isPending = try migrator.status(db).contains { $0.state == .pending }
+                let applied = try migrator.appliedMigrations(db).last { $0.set == CatalogMigrations.identity }?.version ?? 0
+                return (isPending ? applied : nil, try CatalogMigrations.hasRecords(db))
+            }
+            guard let version = pending, hasData else { return nil }
+            let stamp = ISO8601DateFormatter().string(from: Date()).replacingOccurrences(of: ":", with: "")
+            let destination = "\(location.path).before-migration-\(version)-\(stamp).sqlite"
+            try source.writeWithoutTransaction { db in try db.backup(to: destination) }
+            try source.close()
+            return destination
         }
 
         private func printStatus(_ statuses: [MigrationStatus]) throws {

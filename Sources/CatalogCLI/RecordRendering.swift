@@ -1,6 +1,7 @@
 import Catalog
 import FetchedResults
 import Foundation
+import RecordFormats
 
 /// How a record shows in a table row and in a detail view.
 protocol RenderableRecord: CatalogRecord {
@@ -110,13 +111,15 @@ struct SectionJSON<Record: Encodable>: Encodable {
     let rows: [PathedRecord<Record>]
 }
 
-/// A listed result in JSON: `entity` and `sections`.
+/// A listed result in JSON: `entity`, `state` and `sections`.
 struct ListJSON<Record: Encodable>: Encodable {
     let entity: String
+    let state: ResultState
     let sections: [SectionJSON<Record>]
 
-    init(entity: Entity, sections: [RecordSection<Record>]) where Record: CatalogRecord {
+    init(entity: Entity, state: ResultState, sections: [RecordSection<Record>]) where Record: CatalogRecord {
         self.entity = entity.rawValue
+        self.state = state
         self.sections = sections.enumerated().map { index, section in
             SectionJSON(
                 name: section.name, indexTitle: section.indexTitle, count: section.records.count,
@@ -162,13 +165,48 @@ func withRecordType<Result>(_ entity: Entity, _ body: (any ListableRecord.Type) 
     }
 }
 
+/// Whether a listed result has rows, and if not, why: `results`; `noMatches` when a search matched
+/// none of the records there are (in the scope); `empty` when there are no records (in the scope) at all.
+enum ResultState: String, Encodable {
+    case results
+    case empty
+    case noMatches
+
+    /// The state of `sections`, the result of `request`.
+    init<Record>(_ sections: [RecordSection<Record>], _ catalog: CatalogStore, _ request: ListRequest) throws {
+        if !sections.isEmpty {
+            self = .results
+        } else if !request.searchQuery.isEmpty, try catalog.hasRecords(request) {
+            self = .noMatches
+        } else {
+            self = .empty
+        }
+    }
+}
+
 /// What `list` and `search` print for an empty result: that nothing matched the search, or that there
 /// is nothing to list at all.
-func emptyResultMessage(_ catalog: CatalogStore, _ request: ListRequest) throws -> String {
-    if !request.searchQuery.isEmpty, try catalog.hasRecords(request) {
+func emptyResultMessage(_ state: ResultState, _ request: ListRequest) -> String {
+    if state == .noMatches {
         // The text as typed, between quotes, nothing escaped (`a'` stays `a'`).
         return "No results for \"\(request.searchText)\""
     }
     let scope = request.scope.map { " of type \($0.rawValue)" } ?? ""
     return "No \(request.entity.rawValue)\(scope) yet — add one with `catalog add \(request.entity.singular) …` or `catalog seed`."
+}
+
+// MARK: - Data formats
+
+/// Writes listed rows in a data format, one line or row each, with their `section` and `path`; an
+/// empty result writes nothing (not even a header).
+func writeRows<Record: CatalogRecord>(_ sections: [RecordSection<Record>], _ format: DataFormat) throws {
+    let writer = RecordWriter(
+        format: format, layout: Record.layout, extraFields: ["section", "path"], output: .standardOutput(),
+        writesHeaderWhenEmpty: false)
+    for (sectionIndex, section) in sections.enumerated() {
+        for (row, record) in section.records.enumerated() {
+            try writer.write(record, extras: [.text(section.name), .text(ItemPath(section: sectionIndex, row: row).description)])
+        }
+    }
+    try writer.finish()
 }

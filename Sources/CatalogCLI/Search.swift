@@ -17,6 +17,7 @@ extension CatalogCommand {
                   catalog search iphone 599 2007
                   catalog search mac --scope desktop
                   catalog search 東京 --entity phones --json
+                  catalog search mac --format jsonl
                 """)
 
         @Argument(
@@ -26,6 +27,7 @@ extension CatalogCommand {
 
         @OptionGroup var store: StoreOptions
         @OptionGroup var list: ListOptions
+        @OptionGroup var output: OutputFormatOptions
 
         func run() throws {
             let entity = store.entity ?? .products
@@ -34,9 +36,10 @@ extension CatalogCommand {
             if let terminator = words.firstIndex(of: "--") { words.remove(at: terminator) }
             let text = ([list.search].compactMap { $0 } + words).joined(separator: " ")
             let request = try list.request(for: entity, searchText: text)
+            let format = try output.resolved(json: store.json)
             try reportingFailures {
                 let catalog = try store.openStore()
-                try withRecordType(entity) { type in try printSections(type, catalog, request, json: store.json) }
+                try withRecordType(entity) { type in try printSections(type, catalog, request, format: format) }
             }
         }
     }

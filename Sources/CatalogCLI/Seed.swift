@@ -6,12 +6,14 @@ extension CatalogCommand {
     struct Seed: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "seed",
-            abstract: "Add records from JSON seed files (default: the built-in products and phones).",
+            abstract: "Add records from seed files (default: the built-in products and phones).",
             discussion: """
-                A file is a JSON array of products (objects with type, name, yearIntroduced, introPrice) or of \
-                phones (name, maker, yearReleased, operatingSystem, screenInches). Records whose name is \
-                already taken are skipped, so seeding twice adds nothing; all files go in one transaction, \
-                so a bad file adds nothing at all.
+                A file holds products (fields type, name, yearIntroduced, introPrice) or phones (name, maker, \
+                yearReleased, operatingSystem, screenInches), as a JSON array, JSON lines, CSV or TSV with a \
+                header row (--format, else the extension, else JSON; - reads standard input). Which entity \
+                a file holds is told by its fields (phones have a maker), or by --entity. Ids in the files \
+                are ignored. Records whose name is already taken are skipped, so seeding twice adds nothing; \
+                all files go in one transaction, so a bad record adds nothing at all.
 
                 --count N adds N synthetic products instead (names of two or three words, some with \
                 diacritics, some Japanese), the same ones for the same --seed.
@@ -19,12 +21,13 @@ extension CatalogCommand {
                 Examples:
                   catalog seed
                   catalog seed Seeds/products.json Seeds/phones.json
+                  catalog seed more-phones.csv
                   catalog seed --count 100000 --seed 7
                 """)
 
         @Argument(
-            help: ArgumentHelp("Seed files to read (default: the built-in seeds).", valueName: "file"),
-            completion: .file(extensions: ["json"]))
+            help: ArgumentHelp("Seed files to read, - for standard input (default: the built-in seeds).", valueName: "file"),
+            completion: .file(extensions: ["json", "jsonl", "csv", "tsv"]))
         var files: [String] = []
 
         @Option(help: ArgumentHelp("Add this many synthetic products instead of seed files.", valueName: "n"))
@@ -33,6 +36,7 @@ extension CatalogCommand {
         @Option(help: ArgumentHelp("The random seed of --count (default 1).", valueName: "n"))
         var seed: UInt64 = 1
 
+        @OptionGroup var input: InputOptions
         @OptionGroup var store: StoreOptions
 
         func validate() throws {
@@ -42,15 +46,14 @@ extension CatalogCommand {
 
         func run() throws {
             try reportingFailures {
-                let seeds = if let count {
-                    [SeedFile.products(SyntheticCatalog.products(count: count, seed: seed))]
+                let sources = if let count {
+                    [SeedSource(.products(SyntheticCatalog.products(count: count, seed: seed)))]
                 } else if files.isEmpty {
-                    SeedFile.builtIn
+                    SeedFile.builtIn.map { SeedSource($0) }
                 } else {
-                    try files.map { try SeedFile(contentsOf: $0) }
+                    try input.sources(files, entity: store.entity, keepingIDs: false)
                 }
-                let catalog = try store.openStoreForWriting()
-                let report = try catalog.seed(seeds, progress: Terminal.progress("seeding"))
+                let report = try withStoreRemovedOnFailure(store) { catalog in try storeRecords(sources, in: catalog, conflicts: .skip, label: "seeding") }
                 if store.json {
                     Terminal.print(try renderJSON(report))
                 } else {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Catalog
 import FetchedResults
+import RecordFormats
 
 extension CatalogCommand {
     /// `catalog show`: one record, by index path in a listed result or by id.
@@ -17,6 +18,7 @@ extension CatalogCommand {
                   catalog show 1.0 --scope device --sort year
                   catalog show 0.1 --search mac
                   catalog show --id 7 --entity phones --json
+                  catalog show 0.1 --format csv
                 """)
 
         @Argument(
@@ -29,6 +31,7 @@ extension CatalogCommand {
 
         @OptionGroup var store: StoreOptions
         @OptionGroup var list: ListOptions
+        @OptionGroup var output: OutputFormatOptions
 
         func validate() throws {
             if path == nil && id == nil {
@@ -41,13 +44,16 @@ extension CatalogCommand {
         func run() throws {
             let entity = store.entity ?? .products
             let request = try list.request(for: entity)
+            let format = try output.resolved(json: store.json)
             try reportingFailures {
                 let catalog = try store.openStore()
-                try withRecordType(entity) { type in try show(type, catalog, request) }
+                try withRecordType(entity) { type in try show(type, catalog, request, format) }
             }
         }
 
-        private func show<Record: ListableRecord>(_ type: Record.Type, _ catalog: CatalogStore, _ request: ListRequest) throws {
+        private func show<Record: ListableRecord>(
+            _ type: Record.Type, _ catalog: CatalogStore, _ request: ListRequest, _ format: OutputFormat
+        ) throws {
             let record: Record
             let shownPath: ItemPath?
             if let path {
@@ -60,10 +66,16 @@ extension CatalogCommand {
                 record = found
                 shownPath = try catalog.itemPath(Record.self, ofID: id!, in: request)
             }
-            if store.json {
-                Terminal.print(try renderJSON(PathedRecord(path: shownPath, record: record)))
-            } else {
+            switch format {
+            case .table:
                 Terminal.print(renderDetail(record, path: shownPath))
+            case .json:
+                Terminal.print(try renderJSON(PathedRecord(path: shownPath, record: record)))
+            case .jsonl, .csv, .tsv:
+                let writer = RecordWriter(
+                    format: format.dataFormat!, layout: Record.layout, extraFields: ["path"], output: .standardOutput())
+                try writer.write(record, extras: [shownPath.map { .text($0.description) }])
+                try writer.finish()
             }
         }
 

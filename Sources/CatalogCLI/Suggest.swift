@@ -1,5 +1,6 @@
 import ArgumentParser
 import Catalog
+import RecordFormats
 
 extension CatalogCommand {
     /// `catalog suggest`: names that complete a typed prefix.
@@ -12,6 +13,7 @@ extension CatalogCommand {
                   catalog suggest mac
                   catalog suggest ip --limit 3 --json
                   catalog suggest gal --entity phones
+                  catalog suggest mac --format jsonl
                 """)
 
         @Argument(help: ArgumentHelp("What has been typed so far.", valueName: "prefix"))
@@ -21,18 +23,28 @@ extension CatalogCommand {
         var limit = 10
 
         @OptionGroup var store: StoreOptions
+        @OptionGroup var output: OutputFormatOptions
 
         func validate() throws {
             guard (0...10_000).contains(limit) else { throw ValidationError("--limit must be from 0 to 10000") }
         }
 
         func run() throws {
+            let format = try output.resolved(json: store.json)
             try reportingFailures {
                 let names = try store.openStore().suggest(prefix: prefix, limit: limit, entity: store.entity ?? .products)
-                if store.json {
+                switch format {
+                case .table:
+                    if !names.isEmpty { Terminal.print(names.joined(separator: "\n")) }
+                case .json:
                     Terminal.print(try renderJSON(names))
-                } else if !names.isEmpty {
-                    Terminal.print(names.joined(separator: "\n"))
+                case .jsonl, .csv, .tsv:
+                    // Records of one field, `name`; no names print nothing.
+                    let layout = RecordLayout(template: "", fields: [RecordField<String>.text("name", \.self)])
+                    let writer = RecordWriter(
+                        format: format.dataFormat!, layout: layout, output: .standardOutput(), writesHeaderWhenEmpty: false)
+                    for name in names { try writer.write(name) }
+                    try writer.finish()
                 }
             }
         }

@@ -29,13 +29,59 @@ enum Terminal {
         FileHandle.standardOutput.write(Data((text.hasSuffix("\n") ? text : text + "\n").utf8))
     }
 
-    /// A progress reporter for `done of total` work, drawn in place on a terminal and silent otherwise.
-    static func progress(_ label: String) -> ((Int, Int) -> Void)? {
-        guard isInteractive else { return nil }
-        return { done, total in
-            let percent = total == 0 ? 100 : done * 100 / total
-            let line = "\r\(label): \(done)/\(total) (\(percent)%)" + (done >= total ? "\n" : "")
-            FileHandle.standardError.write(Data(line.utf8))
+    /// A progress line for long work, when standard error is a terminal; nil otherwise (piped or
+    /// redirected, nothing is drawn). `showsOnDataOutput`: the command's data goes to standard output,
+    /// so no progress is drawn when that is the same terminal.
+    static func progress(_ label: String, showsOnDataOutput: Bool = false) -> ProgressLine? {
+        guard isInteractive, !(showsOnDataOutput && isatty(STDOUT_FILENO) != 0) else { return nil }
+        return ProgressLine(label: label)
+    }
+}
+
+/// Progress drawn in place on standard error: the records done and the rate, at most
+/// ``redrawInterval`` apart, and a last line once when the work is done.
+final class ProgressLine {
+    /// How often the line is redrawn at most: often enough to look alive, seldom enough to cost nothing.
+    static let redrawInterval = Duration.milliseconds(100)
+
+    private let label: String
+    private let clock = ContinuousClock()
+    private let start: ContinuousClock.Instant
+    private var lastDrawn: ContinuousClock.Instant
+
+    init(label: String) {
+        self.label = label
+        start = clock.now
+        lastDrawn = start
+    }
+
+    /// Shows `done` records, unless the line was drawn less than ``redrawInterval`` ago.
+    func update(_ done: Int) {
+        let now = clock.now
+        guard now - lastDrawn >= Self.redrawInterval else { return }
+        lastDrawn = now
+        draw(done, now: now, final: false)
+    }
+
+    /// Shows the final count and ends the line.
+    func finish(_ done: Int) {
+        draw(done, now: clock.now, final: true)
+    }
+
+    private func draw(_ done: Int, now: ContinuousClock.Instant, final: Bool) {
+        let seconds = max((now - start) / .seconds(1), 0.001)
+        let rate = Int((Double(done) / seconds).rounded())
+        let line = "\r\u{1B}[K\(label): \(grouped(done)) records, \(grouped(rate))/s" + (final ? String(format: ", %.1f s\n", seconds) : "")
+        FileHandle.standardError.write(Data(line.utf8))
+    }
+
+    private func grouped(_ number: Int) -> String {
+        var digits = String(number)
+        var result = ""
+        while digits.count > 3 {
+            result = "," + digits.suffix(3) + result
+            digits.removeLast(3)
         }
+        return digits + result
     }
 }

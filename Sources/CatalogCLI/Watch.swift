@@ -3,6 +3,7 @@ import Catalog
 import Dispatch
 import FetchedResults
 import Foundation
+import RecordFormats
 import SQLiteStore
 
 extension CatalogCommand {
@@ -15,11 +16,15 @@ extension CatalogCommand {
                 Takes the options of `list`. Each change set lists section insertions and deletions, then \
                 row deletions (old index paths), insertions (new paths), moves (old → new) and updates, as \
                 a table view applies them. --json prints the list as one line of JSON, then one line per \
-                change set. Ctrl-C stops watching.
+                change set. --format jsonl, csv or tsv print one row per event: each listed row (event \
+                `row`), then each change (`insert`, `delete`, `move`, `update`) with its path, the path it \
+                came `from`, its section and the record's fields (a deleted row: only its id). Ctrl-C stops \
+                watching.
 
                 Examples:
                   catalog watch
                   catalog watch --scope portable --json
+                  catalog watch --format csv
                   catalog watch phones --search pixel
                 """)
 
@@ -31,19 +36,23 @@ extension CatalogCommand {
 
         @OptionGroup var store: StoreOptions
         @OptionGroup var list: ListOptions
+        @OptionGroup var output: OutputFormatOptions
 
         func run() async throws {
             let entity = try resolveEntity(word: entityWord, option: store.entity)
             let request = try list.request(for: entity)
+            let format = try output.resolved(json: store.json)
             try await reportingFailures {
                 switch entity {
-                case .products: try await watch(Product.self, request)
-                case .phones: try await watch(Phone.self, request)
+                case .products: try await watch(Product.self, request, format)
+                case .phones: try await watch(Phone.self, request, format)
                 }
             }
         }
 
-        private func watch<Record: ListableRecord>(_ type: Record.Type, _ request: ListRequest) async throws {
+        private func watch<Record: ListableRecord>(
+            _ type: Record.Type, _ request: ListRequest, _ format: OutputFormat
+        ) async throws {
             let catalog = try store.openStore()
             let monitor = try ChangeMonitor(path: catalog.path)
             let stopping = StopOnSignals { monitor.stop() }
@@ -62,10 +71,17 @@ extension CatalogCommand {
                 }
             }
             let (controller, sections) = started!
-            try printSections(sections, catalog, request, json: store.json, compact: true)
-            if !store.json && Terminal.isInteractive { Terminal.note("watching for changes (Ctrl-C to stop)") }
+            let events = format.dataFormat.flatMap { $0 == .json ? nil : WatchEventWriter<Record>(format: $0) }
+            if let events {
+                try events.write(sections)
+            } else {
+                try printSections(sections, catalog, request, format: format, compact: true)
+            }
+            if format == .table && Terminal.isInteractive { Terminal.note("watching for changes (Ctrl-C to stop)") }
             for try await changeSet in controller.changeSets(from: monitor) {
-                if store.json {
+                if let events {
+                    try events.write(changeSet, controller)
+                } else if format == .json {
                     Terminal.print(try renderJSON(ChangeSetJSON(changeSet, controller), compact: true))
                 } else {
                     Terminal.print(renderChangeSet(changeSet, controller))
@@ -95,6 +111,54 @@ final class StopOnSignals {
 }
 
 // MARK: - Rendering change sets
+
+/// `watch` in JSON lines, CSV or TSV: one row per event, `event`, `path`, `from`, `section`, then the
+/// record's fields. The listed rows come first (`row`), then each change set's changes in order.
+final class WatchEventWriter<Record: CatalogRecord> {
+    private let writer: RecordWriter<Record>
+    private let idColumn: Int
+
+    init(format: DataFormat) {
+        let extras = ["event", "path", "from", "section"]
+        writer = RecordWriter(format: format, layout: Record.layout, extraFields: extras, output: .standardOutput())
+        idColumn = extras.count + Record.layout.fieldNames.firstIndex(of: "id")!
+    }
+
+    /// The listed rows, as `row` events.
+    func write(_ sections: [RecordSection<Record>]) throws {
+        for (sectionIndex, section) in sections.enumerated() {
+            for (row, record) in section.records.enumerated() {
+                let path = ItemPath(section: sectionIndex, row: row).description
+                try writer.write(record, extras: [.text("row"), .text(path), nil, .text(section.name)])
+            }
+        }
+        try writer.finish()
+    }
+
+    /// One event per change: the record as it is now (a deleted one: its id only).
+    func write(_ changeSet: ChangeSet, _ controller: FetchedResultsController<Record>) throws {
+        for change in changeSet.changes {
+            let (event, path, from): (String, ItemPath, ItemPath?) = switch change {
+            case .insert(_, let path): ("insert", path, nil)
+            case .delete(_, let path): ("delete", path, nil)
+            case .move(_, let from, let to): ("move", to, from)
+            case .update(_, let from, let to): ("update", to, from)
+            }
+            // A later commit, not applied yet, may have deleted the row already: then only its id.
+            let record = event == "delete" ? nil : try? controller.object(at: path)
+            let section = event == "delete" ? nil : controller.sections[path.section].name
+            let extras: [FieldValue?] = [.text(event), .text(path.description), from.map { .text($0.description) }, section.map(FieldValue.text)]
+            if let record {
+                try writer.write(record, extras: extras)
+            } else {
+                var values = extras + Array(repeating: nil, count: Record.layout.fields.count)
+                values[idColumn] = .integer(change.id)
+                try writer.write(values: values)
+            }
+        }
+        try writer.finish()
+    }
+}
 
 /// A change set in JSON: `deletedSections`, `insertedSections` (`index`, `name`), `changes` (`kind`,
 /// `id`, `path` or `from`/`to`) and the `sections` after it (`name`, `count`).

@@ -28,13 +28,15 @@ struct SeedFileTests {
     }
 
     @Test func explainsWhatIsWrong() {
-        #expect(reason("{") == "malformed JSON")
-        #expect(reason(#"{"a":1}"#) == "expected a JSON array of objects")
-        #expect(reason(#"[{"type":"device","name":"x","yearIntroduced":2001}]"#) == "record 1: missing field introPrice")
-        #expect(reason(#"[{"type":"device","name":"x","yearIntroduced":"2001","introPrice":1}]"#)?.hasPrefix("record 1, yearIntroduced") == true)
-        #expect(reason(#"[{"type":"gadget","name":"x","yearIntroduced":2001,"introPrice":1}]"#)?.hasPrefix("record 1, type") == true)
+        #expect(reason("{") == "line 1, column 2: expected a JSON array of objects ([ … ])")
+        #expect(reason(#"[{"a":1}"#) == "line 1: unknown field a (expected id, type, name, yearIntroduced, introPrice)")
+        #expect(reason(#"[{"type":"device","name":"x","yearIntroduced":2001}]"#) == "line 1: missing field introPrice")
+        #expect(reason("[\n{\"type\":\"device\",\"name\":\"x\",\"yearIntroduced\":\"2001\",\"introPrice\":1}]")
+            == #"line 2, column 46 (yearIntroduced): expected a number, found text "2001""#)
+        #expect(reason(#"[{"type":"gadget","name":"x","yearIntroduced":2001,"introPrice":1}]"#)?.hasPrefix("line 1, column 10 (type): invalid type") == true)
         #expect(reason(#"[{"type":"device","name":"","yearIntroduced":2001,"introPrice":1}]"#)?.contains("must not be empty") == true)
-        #expect(reason(#"[{"color":"red"}]"#)?.contains("products (with a type) or phones") == true)
+        #expect(reason(#"[{"type":"device","name":"x","yearIntroduced":1800,"introPrice":1}]"#)?.contains("(yearIntroduced): invalid year \"1800\"") == true)
+        #expect(reason(#"[{"color":"red"}]"#)?.contains("unknown field color") == true)
     }
 
     @Test func rejectsInvalidUTF8() {

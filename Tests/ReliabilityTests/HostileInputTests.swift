@@ -108,24 +108,24 @@ struct HostileInputTests {
     // MARK: - Seed and import files
 
     static let badFiles: [(name: String, bytes: [UInt8], message: String)] = [
-        ("empty", [], "malformed JSON"),
-        ("truncated", Array(#"[{"type":"device","name":"A","#.utf8), "malformed JSON"),
-        ("object", Array(#"{"type":"device"}"#.utf8), "expected a JSON array of objects"),
-        ("numbers", Array("[1, 2, 3]".utf8), "expected a JSON array of objects"),
-        ("nested", Array(String(repeating: "[", count: 200_000).utf8), "malformed JSON"),
+        ("empty", [], "line 1, column 1: the file is empty"),
+        ("truncated", Array(#"[{"type":"device","name":"A","#.utf8), "line 1, column 30: expected a field name in quotes"),
+        ("object", Array(#"{"type":"device"}"#.utf8), "line 1, column 2: expected a JSON array of objects"),
+        ("numbers", Array("[1, 2, 3]".utf8), "line 1, column 2: expected an object ({ … }) for each record"),
+        ("nested", Array(String(repeating: "[", count: 200_000).utf8), "line 1, column 2: expected an object"),
         ("latin1", Array(#"[{"type":"device","name":"Caf"#.utf8) + [0xE9] + Array(#"","yearIntroduced":2001,"introPrice":1}]"#.utf8),
-         "it is not UTF-8 text"),
-        ("nul", Array(#"[{"type":"device","name":"a\u0000b","yearIntroduced":2001,"introPrice":1}]"#.utf8), "contains control characters"),
+         "line 1, column 26: the text is not valid UTF-8"),
+        ("nul", Array(#"[{"type":"device","name":"a\u0000b","yearIntroduced":2001,"introPrice":1}]"#.utf8), "line 1, column 26 (name): invalid name \"a\\0b\": contains control characters"),
         ("longName", Array(#"[{"type":"device","name":""#.utf8) + Array(repeating: UInt8(ascii: "n"), count: 100_000)
             + Array(#"","yearIntroduced":2001,"introPrice":1}]"#.utf8), "longer than 200 characters"),
-        ("stringPrice", Array(#"[{"type":"device","name":"A","yearIntroduced":2001,"introPrice":"1"}]"#.utf8), "record 1, introPrice: expected Double"),
-        ("fractionalYear", Array(#"[{"type":"device","name":"A","yearIntroduced":2001.5,"introPrice":1}]"#.utf8), "a number does not fit its field"),
-        ("hugeYear", Array(#"[{"type":"device","name":"A","yearIntroduced":1e30,"introPrice":1}]"#.utf8), "a number does not fit its field"),
-        ("hugePrice", Array(#"[{"type":"device","name":"A","yearIntroduced":2001,"introPrice":1e400}]"#.utf8), "cannot use"),
-        ("negativePrice", Array(#"[{"type":"device","name":"A","yearIntroduced":2001,"introPrice":-1}]"#.utf8), "record 1: invalid price"),
-        ("nullName", Array(#"[{"type":"device","name":null,"yearIntroduced":2001,"introPrice":1}]"#.utf8), "record 1, name: expected String, found null"),
+        ("stringPrice", Array(#"[{"type":"device","name":"A","yearIntroduced":2001,"introPrice":"1"}]"#.utf8), "line 1, column 65 (introPrice): expected a number, found text"),
+        ("fractionalYear", Array(#"[{"type":"device","name":"A","yearIntroduced":2001.5,"introPrice":1}]"#.utf8), "(yearIntroduced): expected a whole number, found \"2001.5\""),
+        ("hugeYear", Array(#"[{"type":"device","name":"A","yearIntroduced":1e30,"introPrice":1}]"#.utf8), "(yearIntroduced): expected a whole number"),
+        ("hugePrice", Array(#"[{"type":"device","name":"A","yearIntroduced":2001,"introPrice":1e400}]"#.utf8), "(introPrice): expected a number such as 599.99, found \"1e400\""),
+        ("negativePrice", Array(#"[{"type":"device","name":"A","yearIntroduced":2001,"introPrice":-1}]"#.utf8), "line 1, column 65 (introPrice): invalid price"),
+        ("nullName", Array(#"[{"type":"device","name":null,"yearIntroduced":2001,"introPrice":1}]"#.utf8), "line 1, column 26 (name): missing value (null)"),
         ("mixed", Array(#"[{"type":"device","name":"A","yearIntroduced":2001,"introPrice":1},{"name":"P","maker":"M","yearReleased":2001,"operatingSystem":"o","screenInches":1}]"#.utf8),
-         "record 2: missing field type"),
+         "line 1: record \"P\" is a phone, not a product"),
     ]
 
     @Test func badSeedAndImportFilesAreInvalidInputAndAddNothing() throws {

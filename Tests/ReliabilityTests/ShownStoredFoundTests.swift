@@ -32,7 +32,7 @@ struct ShownStoredFoundTests {
             to: "prices.json")
         let result = try workspace.catalog(["import", file])
         #expect(result.status == 65, "\(result)")
-        #expect(result.error.hasPrefix("catalog: error: cannot use \(file): record 2: invalid price"), "\(result)")
+        #expect(result.error.hasPrefix("catalog: error: cannot use \(file): line 1, column 136 (introPrice): invalid price"), "\(result)")
         #expect(!FileManager.default.fileExists(atPath: workspace.database), "nothing was written")
     }
 

@@ -13,10 +13,13 @@ struct Options {
     var openRows = 1_000_000
     var memoryRows = 1_000_000
     var batchSize = 50
+    var workloads: Set<String> = ["W1", "W2", "W3", "W4", "W5", "W6", "W7", "W8"]
+    /// W7: the `catalog` executable to start, and how many times each command runs.
+    var catalogBinary = "../.build/release/catalog"
+    var startUpRuns = 30
     /// W8's database size and how long each of its runs lasts.
     var concurrencyRows = 1_000_000
     var concurrencyWindow = Duration.seconds(3)
-    var workloads: Set<String> = ["W1", "W2", "W3", "W4", "W5", "W6", "W8"]
     /// The contenders to run besides raw C (the baseline always runs); nil for all.
     var contenders: Set<String>?
     var workDirectory = ".bench-data"
@@ -34,12 +37,13 @@ struct Options {
                              [--live-sizes N,N,…] [--open-rows N] [--memory-rows N] [--batch-size N]
                              [--concurrency-rows N] [--concurrency-seconds N]
                              [--contenders store,GRDB,…] [--work-dir DIR] [--output FILE.md]
-                             [--query-log FILE.tsv]
+                             [--query-log FILE.tsv] [--catalog PATH] [--start-up-runs N]
                catalog-bench --child W4-writer --database PATH [--change JSON]
 
         Runs each workload for raw C, this store and GRDB, and prints a Markdown table of medians (p99 for
         W3) with each contender's ratio to raw C. Datasets are generated once per size and seed into
-        --work-dir (default .bench-data) and reused.
+        --work-dir (default .bench-data) and reused. W7 starts the `catalog` executable at --catalog
+        (default ../.build/release/catalog: `swift build -c release --product catalog` at the root).
 
         --child W4-writer is W4's writer in another process: it commits one insert, one rename and one
         delete (the JSON of a LiveChange, by default run 1's) to PATH, prints
@@ -74,6 +78,7 @@ struct Options {
                 liveSizes = [2_000]
                 openRows = 2_000
                 memoryRows = 2_000
+                startUpRuns = 3
                 concurrencyRows = 2_000
                 concurrencyWindow = .milliseconds(200)
             case "--seed": seed = UInt64(try number(argument))
@@ -100,6 +105,8 @@ struct Options {
             case "--work-dir": workDirectory = try value(argument)
             case "--output": output = try value(argument)
             case "--query-log": queryLog = try value(argument)
+            case "--catalog": catalogBinary = try value(argument)
+            case "--start-up-runs": startUpRuns = max(1, try number(argument))
             case "--child": childWorkload = try value(argument)
             case "--contender": childContender = try value(argument)
             case "--database": childDatabase = try value(argument)

@@ -156,6 +156,7 @@ struct Runner {
         if workloads.contains("W4") { try runLiveUpdate() }
         if workloads.contains("W5") { try runOpen() }
         if workloads.contains("W6") { try runMemory() }
+        if workloads.contains("W7") { try runStartUp() }
         if workloads.contains("W8") { try runConcurrency() }
     }
 

@@ -1,0 +1,158 @@
+import Foundation
+import RecordFormats
+
+/// The records of one seed or import input, of one entity, read and checked one at a time as they
+/// are stored: a file in any ``DataFormat``, standard input, or records in memory.
+///
+/// Reading is kept apart from storing: `CatalogStore.seed(_:conflicts:progress:)` pulls
+/// the records through a ``SeedSink``, so another way of storing them can take the same sources.
+///
+/// ```swift
+/// let source = try SeedSource(path: "products.csv", format: nil, entity: .products)
+/// try store.seed([source], conflicts: .update)
+/// ```
+public struct SeedSource {
+    /// The input's name in errors: its path, or `standard input`.
+    public let name: String
+    /// The entity of its records.
+    public let entity: Entity
+    private let deliver: (any SeedSink) throws -> Void
+
+    /// Records of `Record` from `next`, which returns nil at the end and throws
+    /// ``CatalogError/invalidFile(path:reason:)`` for a bad one; `location` says where the last record
+    /// read is (`line 5`), for errors found when it is stored.
+    public init<Record: CatalogRecord>(
+        name: String, _ type: Record.Type, next: @escaping () throws -> Record?, location: @escaping () -> String
+    ) {
+        self.name = name
+        entity = Record.entity
+        deliver = { sink in
+            while let record = try next() {
+                do {
+                    try sink.add(record)
+                } catch let error as CatalogError {
+                    // Say where the record is, as for errors found while reading.
+                    throw CatalogError.invalidFile(path: name, reason: "\(location()): \(error)")
+                }
+            }
+        }
+    }
+
+    /// The records of a seed file in memory (checked already).
+    public init(_ file: SeedFile, name: String = "seed") {
+        switch file {
+        case .products(let products): self.init(name: name, records: products)
+        case .phones(let phones): self.init(name: name, records: phones)
+        }
+    }
+
+    private init<Record: CatalogRecord>(name: String, records: [Record]) {
+        var iterator = records.makeIterator()
+        var index = 0
+        self.init(name: name, Record.self, next: {
+            index += 1
+            return iterator.next()
+        }, location: { "record \(index)" })
+    }
+
+    /// Gives every record to `sink`, in order.
+    ///
+    /// - Throws: ``CatalogError/invalidFile(path:reason:)`` for a record that cannot be read, and
+    ///   whatever `sink` throws.
+    public func feed(_ sink: any SeedSink) throws {
+        try deliver(sink)
+    }
+}
+
+/// Where a ``SeedSource`` puts its records: the storing side of seeding and importing.
+public protocol SeedSink: AnyObject {
+    /// Stores one record (checked already).
+    func add<Record: CatalogRecord>(_ record: Record) throws
+}
+
+// MARK: - Files
+
+extension SeedSource {
+    /// The records of a file, or of standard input for `-`, read as they are stored.
+    ///
+    /// - Parameters:
+    ///   - format: the file's format; nil for the one its extension names (`.json`, `.jsonl`/`.ndjson`,
+    ///     `.csv`, `.tsv`/`.tab`), else JSON when the text starts with `[` and JSON lines when it
+    ///     starts with `{`.
+    ///   - entity: the entity the records must be; a record of another entity is an error naming it.
+    ///     nil for the one the first record's fields name (phones have a `maker`).
+    ///   - keepingIDs: whether the records keep their `id`; otherwise ids are dropped and records get new ones.
+    /// - Throws: ``CatalogError/inaccessibleFile(path:reason:)`` when the file cannot be read,
+    ///   ``CatalogError/invalidFile(path:reason:)`` for a bad header or unknown format.
+    public init(path: String, format: DataFormat?, entity: Entity?, keepingIDs: Bool = false) throws {
+        let name = path == "-" ? "standard input" : path
+        let input: ByteInput
+        do {
+            input = path == "-" ? ByteInput.standardInput() : try ByteInput(path: path)
+        } catch let error as FileError {
+            throw CatalogError.inaccessibleFile(
+                path: path, reason: error.isMissing ? "no such file" : error.isDirectory ? "it is a directory" : "it cannot be read")
+        }
+        try self.init(name: name, input: input, format: format ?? DataFormat(fileName: path), entity: entity, keepingIDs: keepingIDs)
+    }
+
+    /// The records in `input`, named `name` in errors; see ``init(path:format:entity:keepingIDs:)``.
+    public init(name: String, input: ByteInput, format: DataFormat?, entity: Entity?, keepingIDs: Bool = false) throws {
+        func invalid(_ reason: String) -> CatalogError { CatalogError.invalidFile(path: name, reason: reason) }
+        do {
+            let format = try format ?? Self.sniffFormat(input) ?? {
+                throw invalid("cannot tell its format from its name or first character: give --format json, jsonl, csv or tsv")
+            }()
+            let rows = try RowReader(input: input, format: format)
+            let names = try rows.firstFieldNames() ?? []
+            let chosen = entity ?? Self.entity(ofFields: names)
+            switch chosen {
+            case .products: self.init(name: name, rows: rows, Product.self, keepingIDs: keepingIDs)
+            case .phones: self.init(name: name, rows: rows, Phone.self, keepingIDs: keepingIDs)
+            }
+        } catch let error as RecordReadError {
+            throw invalid(error.description)
+        } catch let error as FileError {
+            throw invalid("it cannot be read: \(error)")
+        }
+    }
+
+    private init<Record: CatalogRecord>(name: String, rows: RowReader, _ type: Record.Type, keepingIDs: Bool) {
+        let reader = RecordReader(rows: rows, layout: Record.layout)
+        self.init(name: name, Record.self, next: {
+            do {
+                guard var record = try reader.next() else { return nil }
+                if !keepingIDs { record.id = nil }
+                return record
+            } catch let error as RecordReadError {
+                throw CatalogError.invalidFile(path: name, reason: Self.explain(error, line: reader.line, expected: Record.entity))
+            } catch let error as FileError {
+                throw CatalogError.invalidFile(path: name, reason: "it cannot be read: \(error)")
+            }
+        }, location: { "line \(reader.line)" })
+    }
+
+    /// The entity whose fields are all of `names`: phones when only phones have them all, else products.
+    static func entity(ofFields names: [String]) -> Entity {
+        !Product.layout.hasFields(names) && Phone.layout.hasFields(names) ? .phones : .products
+    }
+
+    /// A reading error, said as a record of another entity when that is what it is.
+    private static func explain(_ error: RecordReadError, line: Int, expected: Entity) -> String {
+        if let values = error.recordValues, let other = Entity.allCases.first(where: { $0 != expected }),
+           entity(ofFields: Array(values.keys)) == other {
+            let record = values["name"].map { " \(String(reflecting: $0))" } ?? ""
+            return "line \(line): record\(record) is a \(other.singular), not a \(expected.singular) (to import \(other.rawValue), give --entity \(other.rawValue))"
+        }
+        return error.description
+    }
+
+    /// JSON for text starting with `[`, JSON lines for `{` (after white space and a byte-order mark).
+    private static func sniffFormat(_ input: ByteInput) throws -> DataFormat? {
+        switch try input.firstNonSpaceByte() {
+        case UInt8(ascii: "["): .json
+        case UInt8(ascii: "{"): .jsonl
+        default: nil
+        }
+    }
+}

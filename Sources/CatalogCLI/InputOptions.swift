@@ -1,0 +1,55 @@
+import ArgumentParser
+import Catalog
+import Foundation
+import RecordFormats
+
+/// The input files of `seed` and `import` and how to read them.
+struct InputOptions: ParsableArguments {
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Input format: json (an array), jsonl (one object per line), csv or tsv (a header row of field names). Default: each file's extension, else JSON.",
+            valueName: "format"),
+        completion: .list(DataFormat.allCases.map(\.rawValue)),
+        transform: { text in
+            guard let format = DataFormat(rawValue: text.lowercased()) else {
+                throw ValidationError("unknown format '\(text)': expected json, jsonl, csv or tsv")
+            }
+            return format
+        })
+    var format: DataFormat?
+
+    /// Opens `files` (`-` is standard input, at most once) as sources of `entity`'s records, or of the
+    /// entity each file's first record names when `entity` is nil.
+    func sources(_ files: [String], entity: Entity?, keepingIDs: Bool) throws -> [SeedSource] {
+        if files.filter({ $0 == "-" }).count > 1 { throw ValidationError("standard input (-) can be read only once") }
+        return try files.map { try SeedSource(path: $0, format: format, entity: entity, keepingIDs: keepingIDs) }
+    }
+}
+
+/// Seeds or imports `sources` with progress on a terminal, and prints what was added.
+func storeRecords(
+    _ sources: [SeedSource], in catalog: CatalogStore, conflicts: SeedConflictPolicy, label: String
+) throws -> SeedReport {
+    let progress = Terminal.progress(label)
+    let report = try catalog.seed(sources, conflicts: conflicts, progress: { progress?.update($0) })
+    progress?.finish(report.productsInserted + report.phonesInserted + report.updated + report.skipped)
+    return report
+}
+
+/// Opens the store and runs `body` on it; when `body` fails on a database file this command created
+/// (not the default one, which is created seeded), removes that file again, so that a failed import
+/// into a new database leaves nothing behind.
+func withStoreRemovedOnFailure<Result>(_ options: StoreOptions, _ body: (CatalogStore) throws -> Result) throws -> Result {
+    let location = try options.location()
+    let isNew = !location.isDefault && !FileManager.default.fileExists(atPath: location.path)
+    let catalog = try options.openStoreForWriting()
+    do {
+        return try body(catalog)
+    } catch {
+        if isNew {
+            for suffix in ["", "-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: location.path + suffix) }
+        }
+        throw error
+    }
+}

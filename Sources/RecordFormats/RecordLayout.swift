@@ -1,0 +1,37 @@
+/// How a record type is written and read by the data formats: its fields, in the order CSV and TSV
+/// columns take, and the record that reading starts from before it sets each field read.
+///
+/// The layout is all a format needs to know of a type, so the same readers and writers serve any
+/// entity:
+///
+/// ```swift
+/// let layout = RecordLayout(
+///     template: Book(id: nil, title: "", pages: 0),
+///     fields: [.optionalInteger("id", \.id), .text("title", \.title), .integer("pages", \.pages)])
+/// ```
+public struct RecordLayout<Record> {
+    /// The record that reading starts from: every required field is then set from the input, and an
+    /// optional field left out keeps the template's value.
+    public let template: Record
+    /// The fields, in column order.
+    public let fields: [RecordField<Record>]
+    let indexByName: [String: Int]
+
+    /// A layout of `fields`, whose names must be distinct.
+    public init(template: Record, fields: [RecordField<Record>]) {
+        precondition(Set(fields.map(\.name)).count == fields.count, "two fields have the same name")
+        self.template = template
+        self.fields = fields
+        indexByName = Dictionary(uniqueKeysWithValues: fields.enumerated().map { ($1.name, $0) })
+    }
+
+    /// The field names, in column order.
+    public var fieldNames: [String] { fields.map(\.name) }
+
+    /// Whether every one of `names` is a field of this layout.
+    public func hasFields(_ names: some Sequence<String>) -> Bool {
+        names.allSatisfy { indexByName[$0] != nil }
+    }
+}
+
+extension RecordLayout: Sendable where Record: Sendable {}

@@ -1,0 +1,117 @@
+/// Reads records of any type from a ``RowReader``, one at a time, as its ``RecordLayout`` says.
+///
+/// Each row must name only fields of the layout (else the error names the unknown ones) and give every
+/// required one (else it names the missing ones). A value is read by its field's kind: text from a
+/// JSON string or a cell; numbers from a JSON number or a cell holding one (JSON's grammar). JSON
+/// `null`, and an empty cell for a number or an optional field, leave the field out. Text holding a
+/// byte-order mark (U+FEFF: two files joined?) is refused. Every error is a ``RecordReadError`` with
+/// the line and column at fault.
+///
+/// ```swift
+/// let reader = RecordReader(rows: try RowReader(input: try ByteInput(path: "books.csv"), format: .csv), layout: Book.layout)
+/// while let book = try reader.next() { … }
+/// ```
+public final class RecordReader<Record> {
+    private let rows: RowReader
+    private let layout: RecordLayout<Record>
+    /// The line where the last record read starts.
+    public private(set) var line = 0
+
+    /// A reader of `rows` as records of `layout`.
+    public init(rows: RowReader, layout: RecordLayout<Record>) {
+        self.rows = rows
+        self.layout = layout
+    }
+
+    /// The next record, or nil at the end.
+    public func next() throws -> Record? {
+        guard let row = try rows.nextRow() else { return nil }
+        line = row.line
+        var record = layout.template
+        var given = [Bool](repeating: false, count: layout.fields.count)
+        var unknown: [String] = []
+        for (index, name) in row.names.enumerated() {
+            guard let fieldIndex = layout.indexByName[name] else {
+                unknown.append(name)
+                continue
+            }
+            let field = layout.fields[fieldIndex]
+            let place = (line: row.line, column: row.columns[index])
+            guard let value = try Self.value(of: row.cells[index], field, line: place.line, column: place.column) else { continue }
+            given[fieldIndex] = true
+            do {
+                try field.assign(&record, value)
+            } catch {
+                throw RecordReadError(line: place.line, column: place.column, field: field.name, reason: "\(error)")
+            }
+        }
+        let noun = rows.format.isTabular ? "column" : "field"
+        if !unknown.isEmpty {
+            throw RecordReadError(
+                line: row.namesLine,
+                reason: "unknown \(noun)\(unknown.count == 1 ? "" : "s") \(unknown.joined(separator: ", ")) (expected \(layout.fieldNames.joined(separator: ", ")))",
+                recordValues: Dictionary(zip(row.names, row.cells.map(\.text)), uniquingKeysWith: { first, _ in first }))
+        }
+        let missing = layout.fields.indices.filter { !given[$0] && !layout.fields[$0].isOptional }.map { layout.fields[$0].name }
+        if !missing.isEmpty {
+            throw RecordReadError(
+                line: row.namesLine,
+                reason: "missing \(noun)\(missing.count == 1 ? "" : "s") \(missing.joined(separator: ", "))")
+        }
+        return record
+    }
+
+    /// A cell read as a field of `field`'s kind; nil when it leaves the field out.
+    private static func value(of cell: Cell, _ field: RecordField<Record>, line: Int, column: Int) throws -> FieldValue? {
+        func failure(_ reason: String) -> RecordReadError {
+            RecordReadError(line: line, column: column, field: field.name, reason: reason)
+        }
+        switch (cell, field.kind) {
+        case (.null, _):
+            if field.isOptional { return nil }
+            throw failure("missing value (null)")
+        case (.cell(let text), .integer), (.cell(let text), .decimal):
+            if text.isEmpty {
+                if field.isOptional { return nil }
+                throw failure("missing value")
+            }
+            return try number(text, field.kind, allowingLeadingZeros: true, failure)
+        case (.number(let literal), .integer), (.number(let literal), .decimal):
+            return try number(literal, field.kind, allowingLeadingZeros: false, failure)
+        case (.cell(let text), .text) where text.isEmpty && field.isOptional:
+            return nil
+        case (.cell(let text), .text), (.string(let text), .text):
+            if text.unicodeScalars.contains("\u{FEFF}") {
+                throw failure("the text holds a byte-order mark (U+FEFF): are two files joined?")
+            }
+            return .text(text)
+        case (.string(let text), _):
+            throw failure("expected a number, found text \(String(reflecting: String(text.prefix(40))))")
+        case (.number(let literal), .text):
+            throw failure("expected text in quotes, found the number \(literal)")
+        case (.boolean, _):
+            throw failure(field.kind == .text ? "expected text, found true or false" : "expected a number, found true or false")
+        }
+    }
+
+    private static func number(
+        _ text: String, _ kind: FieldKind, allowingLeadingZeros: Bool, _ failure: (String) -> RecordReadError
+    ) throws -> FieldValue {
+        let shown = String(reflecting: String(text.prefix(40)))
+        if kind == .integer {
+            guard NumberSyntax.isInteger(text.utf8), let value = Int64(text) else {
+                throw failure("expected a whole number, found \(shown)")
+            }
+            return .integer(value)
+        }
+        guard NumberSyntax.isJSONNumber(text.utf8, allowingLeadingZeros: allowingLeadingZeros), let value = Double(text),
+              value.isFinite else {
+            throw failure("expected a number such as 599.99, found \(shown)")
+        }
+        // A number too small for a Double reads as 0: refuse it rather than store another value.
+        if value == 0, text.prefix(while: { $0 != "e" && $0 != "E" }).contains(where: { ("1"..."9").contains($0) }) {
+            throw failure("\(shown) is too small to be stored (it would be 0)")
+        }
+        return .decimal(value)
+    }
+}

@@ -1,0 +1,104 @@
+import Catalog
+import Foundation
+import SQLiteStore
+import TestSupport
+import Testing
+
+/// `catalog backup` copies a consistent snapshot while others write; `migrate` backs up first.
+struct BackupCommandTests {
+    let workspace: Workspace
+
+    init() throws {
+        workspace = try Workspace()
+    }
+
+    private func count(_ path: String) throws -> Int {
+        let queue = try DatabaseQueue(path: path)
+        defer { try? queue.close() }
+        #expect(try queue.read { db in try db.scalar(String.self, sql: "PRAGMA integrity_check") } == "ok")
+        return try queue.read { db in try db.scalar(Int.self, sql: "SELECT count(*) FROM products") ?? -1 }
+    }
+
+    @Test func aBackupIsACopyAndIsNotOverwrittenWithoutForce() throws {
+        try workspace.catalog(["seed"])
+        let copy = workspace.path("copy.sqlite")
+        let first = try workspace.catalog(["backup", copy])
+        #expect(first.status == 0, "\(first)")
+        #expect(first.output == "Backed up \(workspace.database) to \(copy).\n")
+        #expect(try workspace.catalog(["export"], database: copy).output == workspace.catalog(["export"]).output)
+
+        try workspace.catalog(["delete", "1"])
+        let again = try workspace.catalog(["backup", copy])
+        #expect(again.status == 4)
+        #expect(again.error == "catalog: error: \(copy) already exists; give --force to replace it\n")
+        #expect(try count(copy) == 9)
+        #expect(try workspace.catalog(["backup", copy, "--force"]).status == 0)
+        #expect(try count(copy) == 8)
+        #expect(try workspace.catalog(["backup", workspace.path("x.sqlite")], database: workspace.path("none.sqlite")).status == 6)
+        #expect(!FileManager.default.fileExists(atPath: workspace.path("none.sqlite")))
+    }
+
+    @Test func aBackupTakenWhileAnotherProcessWritesIsOneSnapshot() throws {
+        try workspace.catalog(["seed"])
+        // One transaction of 20,000 products (a few names repeat) in another process: every backup has all or none of them.
+        let writer = Process()
+        writer.executableURL = ProcessRunner.productsDirectory.appendingPathComponent("catalog")
+        writer.arguments = ["seed", "--count", "20000", "--database", workspace.database]
+        writer.standardOutput = FileHandle.nullDevice
+        try writer.run()
+        var counts: Set<Int> = []
+        var index = 0
+        while writer.isRunning || index < 2 {
+            let copy = workspace.path("copy-\(index).sqlite")
+            let result = try workspace.catalog(["backup", copy])
+            #expect(result.status == 0, "\(result)")
+            counts.insert(try count(copy))
+            index += 1
+        }
+        writer.waitUntilExit()
+        #expect(writer.terminationStatus == 0)
+        let final = try count(workspace.database)
+        #expect(final > 9)
+        #expect(counts.isSubset(of: [9, final]), "\(counts)")
+        #expect(counts.contains(final))
+    }
+
+    /// A database at schema version 3 holding one product.
+    private func oldDatabase(_ name: String, withData: Bool) throws -> String {
+        let path = workspace.path(name)
+        let queue = try DatabaseQueue(path: path)
+        try queue.writeWithoutTransaction { db in _ = try CatalogMigrations.migrator().migrate(upTo: [CatalogMigrations.identity: 3], db) }
+        if withData {
+            try queue.write { db in
+                try db.execute(sql: """
+                    INSERT INTO products(type, name, name_folded, year_introduced, intro_price) VALUES ('device', 'iPod', 'ipod', 2001, 399)
+                    """)
+            }
+        }
+        try queue.close()
+        return path
+    }
+
+    @Test func migrateBacksUpADatabaseWithDataFirst() throws {
+        let old = try oldDatabase("old.sqlite", withData: true)
+        let result = try workspace.catalog(["migrate"], database: old)
+        #expect(result.status == 0, "\(result)")
+        let lines = result.output.split(separator: "\n")
+        #expect(lines.count == 2)
+        let prefix = "Backed up the database to \(old).before-migration-3-"
+        #expect(lines.first?.hasPrefix(prefix) == true, "\(result.output)")
+        let backup = String(lines[0].dropFirst("Backed up the database to ".count).dropLast(" before migrating.".count))
+        #expect(FileManager.default.fileExists(atPath: backup))
+        let status = try workspace.catalog(["migrate", "--status", "--json"], database: backup)
+        #expect(status.output.contains("\"pending\""), "the backup is of the database before migrating")
+        #expect(try count(backup) == 1)
+
+        let skipped = try oldDatabase("skipped.sqlite", withData: true)
+        #expect(try workspace.catalog(["migrate", "--no-backup"], database: skipped).output == "The database is at schema version \(CatalogMigrations.all.last!.version), the latest.\n")
+        let empty = try oldDatabase("empty.sqlite", withData: false)
+        #expect(try workspace.catalog(["migrate"], database: empty).output == "The database is at schema version \(CatalogMigrations.all.last!.version), the latest.\n")
+        let backups = try FileManager.default.contentsOfDirectory(atPath: workspace.path(""))
+            .filter { $0.contains("before-migration") && !$0.hasPrefix("old.sqlite") }
+        #expect(backups.isEmpty, "\(backups)")
+    }
+}

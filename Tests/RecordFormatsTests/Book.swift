@@ -1,0 +1,48 @@
+import RecordFormats
+
+/// An embedder's record type, unknown to the catalog: the formats need only its layout.
+struct Book: Equatable {
+    var id: Int64?
+    var title: String
+    var pages: Int
+    var weight: Double
+
+    static let layout = RecordLayout(
+        template: Book(id: nil, title: "", pages: 0, weight: 0),
+        fields: [.optionalInteger("id", \.id), .text("title", \.title), .integer("pages", \.pages), .decimal("weight", \.weight)])
+
+    /// Equal, with texts compared scalar by scalar (Swift's `==` on strings ignores NFC/NFD differences).
+    func isIdentical(to other: Book) -> Bool {
+        self == other && Array(title.unicodeScalars) == Array(other.title.unicodeScalars)
+    }
+}
+
+/// A small deterministic generator (SplitMix64), so failures repeat.
+struct Random {
+    var state: UInt64
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
+    mutating func pick<T>(_ elements: [T]) -> T { elements[below(elements.count)] }
+}
+
+/// Texts that break naive writers: separators, quotes, escapes, line breaks, every script.
+enum HostileText {
+    static let pieces = [
+        "a", "Z", "iPod", ",", "\"", "\"\"", "'", "  ", "   ", " ", "\t", "\n", "\r\n", "\r", "\\", "\\t", "\\n", "{", "}", "[", ":",
+        "é", "e\u{301}", "A\u{30A}", "ß", "Σ", "ﬁ", "東京", "タワー", "ｶﾞ", "한국어", "العربية", "עברית", "हिन्दी", "ไทย", "Ελλάδα", "Россия",
+        "😀", "👨‍👩‍👧", "🇯🇵", "👍🏽", "\u{FE0F}", "\u{200D}", "=1+1", "-", "null", "0", "\u{1}",
+    ]
+
+    /// A random text of 1-8 pieces.
+    static func text(_ random: inout Random) -> String {
+        (0...random.below(8)).map { _ in random.pick(pieces) }.joined()
+    }
+}
