@@ -17,7 +17,7 @@ let package = Package(
                 .product(name: "SQLiteStore", package: "catalog"),
                 .product(name: "FetchedResults", package: "catalog"),
                 .product(name: "Entities", package: "catalog"),
-                .product(name: "Catalog", package: "catalog"),
+                .product(name: "TextSearch", package: "catalog"),
             ]
         ),
         // Another process writing books: the live-changes test runs it.

@@ -1,7 +1,7 @@
-import Catalog
 import Entities
 import Foundation
 import SQLiteStore
+import TextSearch
 
 /// A book on the shelf: the example embedder's own entity.
 public struct Book: Codable, Hashable, Sendable {
