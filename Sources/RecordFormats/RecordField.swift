@@ -2,11 +2,11 @@
 /// CSV/TSV column), its kind, how to get its value from a record and how to set it on one.
 ///
 /// ```swift
-/// struct Book { var id: Int64?; var title: String; var pages: Int }
-/// let fields: [RecordField<Book>] = [
+/// struct Film { var id: Int64?; var title: String; var minutes: Int }
+/// let fields: [RecordField<Film>] = [
 ///     .optionalInteger("id", \.id),
 ///     .text("title", \.title),
-///     .integer("pages", \.pages),
+///     .integer("minutes", \.minutes),
 /// ]
 /// ```
 public struct RecordField<Record>: Sendable {

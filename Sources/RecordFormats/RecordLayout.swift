@@ -6,8 +6,8 @@
 ///
 /// ```swift
 /// let layout = RecordLayout(
-///     template: Book(id: nil, title: "", pages: 0),
-///     fields: [.optionalInteger("id", \.id), .text("title", \.title), .integer("pages", \.pages)])
+///     template: Film(id: nil, title: "", minutes: 0),
+///     fields: [.optionalInteger("id", \.id), .text("title", \.title), .integer("minutes", \.minutes)])
 /// ```
 public struct RecordLayout<Record> {
     /// The record that reading starts from: every required field is then set from the input, and an

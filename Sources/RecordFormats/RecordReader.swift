@@ -8,8 +8,8 @@
 /// the line and column at fault.
 ///
 /// ```swift
-/// let reader = RecordReader(rows: try RowReader(input: try ByteInput(path: "books.csv"), format: .csv), layout: Book.layout)
-/// while let book = try reader.next() { … }
+/// let reader = RecordReader(rows: try RowReader(input: try ByteInput(path: "films.csv"), format: .csv), layout: Film.layout)
+/// while let film = try reader.next() { … }
 /// ```
 public final class RecordReader<Record> {
     private let rows: RowReader

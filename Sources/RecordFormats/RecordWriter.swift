@@ -10,8 +10,8 @@
 /// an empty cell in CSV and TSV.
 ///
 /// ```swift
-/// let writer = RecordWriter(format: .csv, layout: Book.layout, output: .standardOutput())
-/// for book in books { try writer.write(book) }
+/// let writer = RecordWriter(format: .csv, layout: Film.layout, output: .standardOutput())
+/// for film in films { try writer.write(film) }
 /// try writer.finish()
 /// ```
 public final class RecordWriter<Record> {

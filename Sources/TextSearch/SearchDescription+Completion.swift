@@ -7,8 +7,8 @@ extension SearchDescription {
     /// table's size. Nil when the prefix folds to nothing (every row completes it).
     ///
     /// ```swift
-    /// let range = books.completionCondition(forPrefix: "tolk")!
-    /// let titles = try db.fetchAll(sql: "SELECT title FROM books WHERE \(range.sql) ORDER BY title_folded, id LIMIT 10",
+    /// let range = films.completionCondition(forPrefix: "tolk")!
+    /// let titles = try db.fetchAll(sql: "SELECT title FROM films WHERE \(range.sql) ORDER BY title_folded, id LIMIT 10",
     ///                              arguments: range.arguments) { try $0.decode(String.self, at: 0) }
     /// ```
     public func completionCondition(forPrefix prefix: String) -> SQLFragment? {

@@ -5,9 +5,9 @@ extension SearchDescription {
     /// read in the current read (call it inside one, so that both come from one snapshot).
     ///
     /// ```swift
-    /// let page = try books.page(
-    ///     SearchQuery("ring"), order: SearchOrder(sql: "books.title_folded, books.id"), limit: 50,
-    ///     selection: "books.id, books.title", db) { row in (try row.decode(Int64.self, at: 0), try row.decode(String.self, at: 1)) }
+    /// let page = try films.page(
+    ///     SearchQuery("ring"), order: SearchOrder(sql: "films.title_folded, films.id"), limit: 50,
+    ///     selection: "films.id, films.title", db) { row in (try row.decode(Int64.self, at: 0), try row.decode(String.self, at: 1)) }
     /// ```
     ///
     /// With a suffix index the rarest term drives (its range of suffixes, or its gram count for 1-2

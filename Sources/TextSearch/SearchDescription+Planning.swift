@@ -6,8 +6,8 @@ extension SearchDescription {
     /// SQL (a fetch request's WHERE clause). Plan it inside the read that runs it.
     ///
     /// ```swift
-    /// let condition = try books.condition(for: SearchQuery("tolkien ring"), alias: "books", db)
-    /// let ids = try db.fetchAll(sql: "SELECT id FROM books WHERE \(condition.sql)", arguments: condition.arguments) {
+    /// let condition = try films.condition(for: SearchQuery("kubrick odyssey"), alias: "films", db)
+    /// let ids = try db.fetchAll(sql: "SELECT id FROM films WHERE \(condition.sql)", arguments: condition.arguments) {
     ///     try $0.decode(Int64.self, at: 0)
     /// }
     /// ```

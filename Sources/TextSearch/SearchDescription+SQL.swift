@@ -3,7 +3,7 @@ extension SearchDescription {
     /// the table, and installs the triggers that keep them as rows change: for a migration.
     ///
     /// ```swift
-    /// print(SearchDescription(table: "books", textColumns: ["title_folded"]).installSQL)
+    /// print(SearchDescription(table: "films", textColumns: ["title_folded"]).installSQL)
     /// ```
     ///
     /// - ``fullTextTable``: FTS5 with the trigram tokenizer, `case_sensitive 1` (texts are already

@@ -7,9 +7,9 @@
 /// ``SearchDescription/count(_:scope:_:)``, ``SearchDescription/condition(for:scope:alias:_:)``) use them.
 ///
 /// ```swift
-/// let books = SearchDescription(
-///     table: "books", textColumns: ["title_folded", "author_folded"], suffixLength: .standard)
-/// try db.execute(sql: books.installSQL)  // in a migration, after CREATE TABLE books
+/// let films = SearchDescription(
+///     table: "films", textColumns: ["title_folded", "director_folded"], suffixLength: .standard)
+/// try db.execute(sql: films.installSQL)  // in a migration, after CREATE TABLE films
 /// ```
 ///
 /// The table needs an integer primary key (``idColumn``) and each text column must hold the text

@@ -5,7 +5,7 @@ import Synchronization
 ///
 /// ```swift
 /// let pages = SearchPipeline.results(for: searchBar.texts) { query in
-///     try queue.read { db in try books.page(query, order: byTitle, limit: 50, selection: columns, db, decode: Book.init) }
+///     try queue.read { db in try films.page(query, order: byTitle, limit: 50, selection: columns, db, decode: Film.init) }
 /// }
 /// for try await page in pages { show(page.records, total: page.totalCount) }
 /// ```

@@ -7,7 +7,7 @@ struct HostileInputTests {
     /// The error reading `bytes` as `format`, or nil when every record reads.
     static func error(_ bytes: [UInt8], _ format: DataFormat = .csv) -> RecordReadError? {
         do {
-            let reader = RecordReader(rows: try RowReader(input: ByteInput(bytes: bytes), format: format), layout: Book.layout)
+            let reader = RecordReader(rows: try RowReader(input: ByteInput(bytes: bytes), format: format), layout: Film.layout)
             while try reader.next() != nil {}
             return nil
         } catch let error as RecordReadError {
@@ -21,21 +21,21 @@ struct HostileInputTests {
     static func error(_ text: String, _ format: DataFormat = .csv) -> RecordReadError? { error(Array(text.utf8), format) }
 
     @Test func csvSyntaxErrorsSayWhere() {
-        let header = "title,pages,weight\n"
+        let header = "title,minutes,rating\n"
         let cases: [(String, Int, String)] = [
             (header + "a,1,2\n\"unclosed,1,2\nb,1,2\n", 3, "no closing quote"),
             (header + "a\"b,1,2\n", 2, "a quote inside an unquoted field"),
             (header + "\"a\"b,1,2\n", 2, "goes on after its closing quote"),
             (header, 1, "header row but no records"),
             ("", 1, "empty"),
-            ("title,title,pages\nx,y,1\n", 1, "appears twice"),
+            ("title,title,minutes\nx,y,1\n", 1, "appears twice"),
             (header + "a,1\n", 2, "2 values, but the header has 3 columns"),
             (header + "a,1,2\n\u{FEFF}b,1,2\n", 3, "byte-order mark"),
             (header + "a,x,2\n", 2, "expected a whole number"),
             (header + "a,1,1e\n", 2, "expected a number"),
             (header + "a,,2\n", 2, "missing value"),
-            ("title,pages\nx,1\n", 1, "missing column weight"),
-            ("title,pages,weight,colour\nx,1,2,red\n", 1, "unknown column colour"),
+            ("title,minutes\nx,1\n", 1, "missing column rating"),
+            ("title,minutes,rating,colour\nx,1,2,red\n", 1, "unknown column colour"),
         ]
         for (text, line, reason) in cases {
             let error = Self.error(text)
@@ -46,40 +46,40 @@ struct HostileInputTests {
     }
 
     @Test func invalidUTF8IsRefusedWithItsLine() {
-        let bytes = Array("title,pages,weight\nok,1,2\n".utf8) + [0xFF, 0xFE] + Array(",1,2\n".utf8)
+        let bytes = Array("title,minutes,rating\nok,1,2\n".utf8) + [0xFF, 0xFE] + Array(",1,2\n".utf8)
         let error = Self.error(bytes)
         #expect(error?.line == 3)
         #expect(error?.column == 1)
         #expect(error?.description.contains("UTF-8") == true)
-        let json = Array(#"[{"title":""#.utf8) + [0xC3, 0x28] + Array(#"","pages":1,"weight":1}]"#.utf8)
+        let json = Array(#"[{"title":""#.utf8) + [0xC3, 0x28] + Array(#"","minutes":1,"rating":1}]"#.utf8)
         #expect(Self.error(json, .json)?.description.contains("UTF-8") == true)
     }
 
     @Test func aHugeValueIsRefusedNotBuffered() {
         let huge = String(repeating: "x", count: 10 * 1024 * 1024)
-        let error = Self.error("title,pages,weight\nok,1,2\n\"" + huge + "\",1,2\n")
+        let error = Self.error("title,minutes,rating\nok,1,2\n\"" + huge + "\",1,2\n")
         #expect(error?.line == 3)
         #expect(error?.description.contains("longer than 1 MiB") == true)
-        #expect(Self.error("title,pages,weight\n" + huge + ",1,2\n")?.line == 2)
+        #expect(Self.error("title,minutes,rating\n" + huge + ",1,2\n")?.line == 2)
     }
 
     @Test func tsvRefusesUnknownEscapes() {
-        let error = Self.error("title\tpages\tweight\na\\qb\t1\t2\n", .tsv)
+        let error = Self.error("title\tminutes\trating\na\\qb\t1\t2\n", .tsv)
         #expect(error?.line == 2)
         #expect(error?.description.contains("unknown escape") == true)
     }
 
     @Test func jsonErrorsSayWhere() {
         let cases: [(String, DataFormat, Int, String)] = [
-            ("[{\"title\":\"a\",\"pages\":1,\"weight\":2},\n{\"title\":\"b\",\"pages\":\"1\",\"weight\":2}]", .json, 2, "expected a number, found text"),
-            ("[{\"title\":\"a\",\"pages\":1,\"weight\":2}", .json, 1, "not closed"),
-            ("{\"title\":\"a\",\"pages\":1,\"weight\":2}\n{\"title\":\"a\",\"title\":\"b\",\"pages\":1,\"weight\":2}", .jsonl, 2, "appears twice"),
-            ("{\"title\":\"a\",\"pages\":1.5,\"weight\":2}", .jsonl, 1, "expected a whole number"),
-            ("{\"title\":\"a\",\"pages\":1,\"weight\":{}}", .jsonl, 1, "not an object or array"),
-            ("{\"title\":2,\"pages\":1,\"weight\":1}", .jsonl, 1, "expected text"),
-            ("{\"title\":\"a\",\"pages\":1}", .jsonl, 1, "missing field weight"),
-            ("{\"title\":\"a\",\"pages\":1,\"weight\":1,\"x\":1}", .jsonl, 1, "unknown field x"),
-            ("[{\"title\":\"a\",\"pages\":01,\"weight\":1}]", .json, 1, "not a JSON number"),
+            ("[{\"title\":\"a\",\"minutes\":1,\"rating\":2},\n{\"title\":\"b\",\"minutes\":\"1\",\"rating\":2}]", .json, 2, "expected a number, found text"),
+            ("[{\"title\":\"a\",\"minutes\":1,\"rating\":2}", .json, 1, "not closed"),
+            ("{\"title\":\"a\",\"minutes\":1,\"rating\":2}\n{\"title\":\"a\",\"title\":\"b\",\"minutes\":1,\"rating\":2}", .jsonl, 2, "appears twice"),
+            ("{\"title\":\"a\",\"minutes\":1.5,\"rating\":2}", .jsonl, 1, "expected a whole number"),
+            ("{\"title\":\"a\",\"minutes\":1,\"rating\":{}}", .jsonl, 1, "not an object or array"),
+            ("{\"title\":2,\"minutes\":1,\"rating\":1}", .jsonl, 1, "expected text"),
+            ("{\"title\":\"a\",\"minutes\":1}", .jsonl, 1, "missing field rating"),
+            ("{\"title\":\"a\",\"minutes\":1,\"rating\":1,\"x\":1}", .jsonl, 1, "unknown field x"),
+            ("[{\"title\":\"a\",\"minutes\":01,\"rating\":1}]", .json, 1, "not a JSON number"),
             ("{\"a\":1}", .json, 1, "expected a JSON array"),
             ("[] x", .json, 1, "after the array"),
         ]

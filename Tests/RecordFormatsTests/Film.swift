@@ -1,18 +1,18 @@
 import RecordFormats
 
 /// An embedder's record type, unknown to the catalog: the formats need only its layout.
-struct Book: Equatable {
+struct Film: Equatable {
     var id: Int64?
     var title: String
-    var pages: Int
-    var weight: Double
+    var minutes: Int
+    var rating: Double
 
     static let layout = RecordLayout(
-        template: Book(id: nil, title: "", pages: 0, weight: 0),
-        fields: [.optionalInteger("id", \.id), .text("title", \.title), .integer("pages", \.pages), .decimal("weight", \.weight)])
+        template: Film(id: nil, title: "", minutes: 0, rating: 0),
+        fields: [.optionalInteger("id", \.id), .text("title", \.title), .integer("minutes", \.minutes), .decimal("rating", \.rating)])
 
     /// Equal, with texts compared scalar by scalar (Swift's `==` on strings ignores NFC/NFD differences).
-    func isIdentical(to other: Book) -> Bool {
+    func isIdentical(to other: Film) -> Bool {
         self == other && Array(title.unicodeScalars) == Array(other.title.unicodeScalars)
     }
 }
