@@ -54,10 +54,11 @@ extension CatalogStore {
     /// conflict, ``CatalogError/duplicateName(entity:name:)``.
     ///
     /// - Parameters:
+    ///   - sources: the inputs, read in order, all in the one transaction.
     ///   - conflicts: what to do with a record whose name is taken (by a record with another id): skip
     ///     it or update that record.
     ///   - progress: called with the records done so far every ``progressInterval`` records.
-    /// - Throws: ``CatalogError`` for a bad record, saying where it is; ``DatabaseError``. Nothing is
+    /// - Throws: ``CatalogError`` for a bad record, saying where it is; `DatabaseError`. Nothing is
     ///   added then.
     @discardableResult
     public func seed(

@@ -5,7 +5,7 @@ import RecordFormats
 ///
 /// Objects use the records' JSON names (see ``Product`` and ``Phone``); an `id` in the file is ignored.
 /// Which entity a file holds is told by its first object's fields: phones have a `maker`. Files of
-/// any size, in any ``DataFormat``, are read as they are stored through ``SeedSource``.
+/// any size, in any `DataFormat`, are read as they are stored through ``SeedSource``.
 public enum SeedFile: Sendable, Equatable {
     case products([Product])
     case phones([Phone])

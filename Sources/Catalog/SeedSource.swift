@@ -2,7 +2,7 @@ import Foundation
 import RecordFormats
 
 /// The records of one seed or import input, of one entity, read and checked one at a time as they
-/// are stored: a file in any ``DataFormat``, standard input, or records in memory.
+/// are stored: a file in any `DataFormat`, standard input, or records in memory.
 ///
 /// Reading is kept apart from storing: `CatalogStore.seed(_:conflicts:progress:)` pulls
 /// the records through a ``SeedSink``, so another way of storing them can take the same sources.
@@ -76,6 +76,7 @@ extension SeedSource {
     /// The records of a file, or of standard input for `-`, read as they are stored.
     ///
     /// - Parameters:
+    ///   - path: the file's path, or `-` for standard input.
     ///   - format: the file's format; nil for the one its extension names (`.json`, `.jsonl`/`.ndjson`,
     ///     `.csv`, `.tsv`/`.tab`), else JSON when the text starts with `[` and JSON lines when it
     ///     starts with `{`.

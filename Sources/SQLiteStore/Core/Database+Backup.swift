@@ -14,8 +14,10 @@ extension Database {
     /// try queue.writeWithoutTransaction { db in try db.backup(to: "/backups/catalog.sqlite") }
     /// ```
     ///
-    /// - Parameter replacing: whether an existing file at `destination` is replaced; otherwise it is an
-    ///   error, and the file is left alone.
+    /// - Parameters:
+    ///   - destination: the path of the copy.
+    ///   - replacing: whether an existing file at `destination` is replaced; otherwise it is an
+    ///     error, and the file is left alone.
     /// - Throws: ``DatabaseError``: `SQLITE_CANTOPEN` when `destination` exists (and `replacing` is
     ///   false) or cannot be created; any error of the copy.
     ///
