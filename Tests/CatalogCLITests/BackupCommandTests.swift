@@ -48,15 +48,18 @@ struct BackupCommandTests {
         try writer.run()
         var counts: Set<Int> = []
         var index = 0
-        while writer.isRunning || index < 2 {
+        func backUp() throws {
             let copy = workspace.path("copy-\(index).sqlite")
             let result = try workspace.catalog(["backup", copy])
             #expect(result.status == 0, "\(result)")
             counts.insert(try count(copy))
             index += 1
         }
+        while writer.isRunning { try backUp() }
         writer.waitUntilExit()
         #expect(writer.terminationStatus == 0)
+        // One more once the writer has committed, so that the copies include its whole transaction.
+        try backUp()
         let final = try count(workspace.database)
         #expect(final > 9)
         #expect(counts.isSubset(of: [9, final]), "\(counts)")
