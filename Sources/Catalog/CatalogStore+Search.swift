@@ -45,15 +45,41 @@ extension CatalogStore {
     public func searchPage<Record: CatalogRecord>(
         _ type: Record.Type, _ request: ListRequest, limit: Int, offset: Int, thresholds: SearchThresholds
     ) throws -> SearchPage<Record> {
+        let read = try Self.searchPageRead(Record.self, request, limit: limit, offset: offset, thresholds: thresholds)
+        return try database.read(read)
+    }
+
+    /// A page of the records that match the request's search, and how many match in all:
+    /// ``searchPage(_:_:limit:offset:)-815fd`` from async code, on a reader connection of the pool.
+    ///
+    /// ```swift
+    /// let page = try await store.searchPage(Product.self, ListRequest(searchText: "ip"), limit: 50)
+    /// ```
+    ///
+    /// Cancelling the calling task interrupts the search's statement (as a newer keystroke does in
+    /// ``searchResults(for:_:in:limit:debounce:)``).
+    ///
+    /// - Throws: `CancellationError`, ``CatalogError/invalidValue(field:value:reason:)``, `DatabaseError`.
+    public func searchPage<Record: CatalogRecord>(
+        _ type: Record.Type, _ request: ListRequest, limit: Int = 50, offset: Int = 0
+    ) async throws -> SearchPage<Record> {
+        let read = try Self.searchPageRead(Record.self, request, limit: limit, offset: offset, thresholds: .standard)
+        return try await database.read(read)
+    }
+
+    /// The read that makes a search page of `request`, once the request is checked.
+    private static func searchPageRead<Record: CatalogRecord>(
+        _ type: Record.Type, _ request: ListRequest, limit: Int, offset: Int, thresholds: SearchThresholds
+    ) throws -> @Sendable (Database) throws -> SearchPage<Record> {
         precondition(request.entity == Record.entity && limit >= 0 && offset >= 0)
         try request.validate()
         let query = request.searchQuery
-        let page = try database.read { db in
-            try Record.entity.searchDescription.page(
+        return { db in
+            let page = try Record.entity.searchDescription.page(
                 query, scope: request.scope?.databaseValue, order: request.searchOrder, limit: limit, offset: offset,
                 selection: Record.selection, thresholds: thresholds, db, decode: Record.init(row:))
+            return SearchPage(query: query, records: page.records, offset: offset, totalCount: page.totalCount)
         }
-        return SearchPage(query: query, records: page.records, offset: offset, totalCount: page.totalCount)
     }
 
     /// The number of records that match the request's search.

@@ -1,8 +1,9 @@
 import TextSearch
 
 extension CatalogStore {
-    /// As-you-type search of products or phones: `SearchPipeline` over
-    /// ``searchPage(_:_:limit:offset:)``.
+    /// As-you-type search of products or phones: `SearchPipeline` over the `async`
+    /// ``searchPage(_:_:limit:offset:)-4gpgd``, so that a newer text cancels the search
+    /// still running (its statement is interrupted) instead of waiting for it.
     ///
     /// ```swift
     /// for try await page in store.searchResults(for: searchBar.texts, Product.self, in: ListRequest(scope: .portable)) {
@@ -23,7 +24,7 @@ extension CatalogStore {
         SearchPipeline.results(for: texts, debounce: debounce, isSame: { $0.hasSameResults(as: $1) }) { query in
             var searched = request
             searched.searchText = query.text
-            return try self.searchPage(Record.self, searched, limit: limit)
+            return try await self.searchPage(Record.self, searched, limit: limit)
         }
     }
 }
