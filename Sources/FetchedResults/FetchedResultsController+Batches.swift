@@ -29,11 +29,25 @@ extension FetchedResultsController {
     /// The batch, with its entities, read from the database unless loaded; the batch becomes the
     /// most recently used, and the least recently used beyond ``cachedBatchLimit`` lose their entities.
     func batch(_ key: BatchKey) throws -> Batch<Entity> {
-        if let batch = batches[key], batch.entities != nil {
-            touch(key)
-            return batch
-        }
-        let batch = try readBatch(key)
+        if let batch = loadedBatch(key) { return batch }
+        return install(try reader.read(try batchRead(key)), at: key)
+    }
+
+    /// ``batch(_:)`` read on a connection's own queue (a pool's reader), cancellably.
+    nonisolated(nonsending) func batch(_ key: BatchKey) async throws -> Batch<Entity> {
+        if let batch = loadedBatch(key) { return batch }
+        return install(try await reader.read(try batchRead(key)), at: key)
+    }
+
+    /// The batch if its entities are loaded, made the most recently used.
+    private func loadedBatch(_ key: BatchKey) -> Batch<Entity>? {
+        guard let batch = batches[key], batch.entities != nil else { return nil }
+        touch(key)
+        return batch
+    }
+
+    /// Keeps a batch just read, as the most recently used.
+    private func install(_ batch: Batch<Entity>, at key: BatchKey) -> Batch<Entity> {
         batches[key] = batch
         touch(key)
         evict()
@@ -54,7 +68,9 @@ extension FetchedResultsController {
         }
     }
 
-    private func readBatch(_ key: BatchKey) throws -> Batch<Entity> {
+    /// The read of a batch not loaded: its entities by id when its ids are known (tracked, or
+    /// evicted), else its rows by keyset from the previous batch's last sort key (`OFFSET` for a jump).
+    private func batchRead(_ key: BatchKey) throws -> @Sendable (Database) throws -> Batch<Entity> {
         guard let query else { throw FetchError.resultChanged }
         let section = sections[key.section]
         let length = batchLength(inSection: key.section)
@@ -65,11 +81,11 @@ extension FetchedResultsController {
             // Tracking: the snapshot holds every id; read the batch's entities by id.
             let start = key.index * length
             let ids = Array(live.snapshot.sections[key.section].ids[start..<(start + expected)])
-            return try readEntities(of: Batch(ids: ids, lastSortKey: [], entities: nil), query)
+            return { db in try Self.readEntities(of: Batch(ids: ids, lastSortKey: [], entities: nil), query, db) }
         }
         if let known = batches[key] {
             // Evicted: read the entities again by id.
-            return try readEntities(of: known, query)
+            return { db in try Self.readEntities(of: known, query, db) }
         }
 
         // Keyset from the previous batch's last row when it is known; OFFSET for a jump.
@@ -77,14 +93,14 @@ extension FetchedResultsController {
         let rowsQuery = query.rowsQuery(
             section: section.key, after: previous?.lastSortKey, limit: expected,
             offset: previous == nil ? key.index * length : 0, withEntities: true)
-        // Straight into the batch's two arrays; the sort key only of the last row, the only one kept
-        // (a whole section without a batch size: no per-row key values, no array of tuples to split).
-        var ids: [Int64] = []
-        var entities: [Entity] = []
-        var lastSortKey: [DatabaseValue] = []
-        ids.reserveCapacity(expected)
-        entities.reserveCapacity(expected)
-        try reader.read { db in
+        return { db in
+            // Straight into the batch's two arrays; the sort key only of the last row, the only one kept
+            // (a whole section without a batch size: no per-row key values, no array of tuples to split).
+            var ids: [Int64] = []
+            var entities: [Entity] = []
+            var lastSortKey: [DatabaseValue] = []
+            ids.reserveCapacity(expected)
+            entities.reserveCapacity(expected)
             try db.cachedStatement(sql: rowsQuery.sql).forEachRow(arguments: rowsQuery.arguments) { row in
                 entities.append(try Entity(row: row))
                 ids.append(try row.decode(Int64.self, at: row.count - 1))
@@ -92,9 +108,9 @@ extension FetchedResultsController {
                     lastSortKey = (row.count - sortKeyCount..<row.count).map { row.databaseValue(at: $0) }
                 }
             }
+            guard ids.count == expected, !ids.isEmpty else { throw FetchError.resultChanged }
+            return Batch(ids: ids, lastSortKey: lastSortKey, entities: entities)
         }
-        guard ids.count == expected, !ids.isEmpty else { throw FetchError.resultChanged }
-        return Batch(ids: ids, lastSortKey: lastSortKey, entities: entities)
     }
 
     /// The whole result of a request without a batch size: its sections with their counts (the
@@ -134,16 +150,14 @@ extension FetchedResultsController {
         return (sections, batches)
     }
 
-    /// The batch with its entities read by id, in the batch's order.
+    /// The batch with its entities read by id in `db`, in the batch's order.
     ///
     /// - Throws: ``FetchError/resultChanged`` when a row is gone (while tracking: a deletion that
     ///   ``applyPendingChanges()`` has not applied yet).
-    private func readEntities(of batch: Batch<Entity>, _ query: FetchQuery) throws -> Batch<Entity> {
+    private static func readEntities(of batch: Batch<Entity>, _ query: FetchQuery, _ db: Database) throws -> Batch<Entity> {
         var known = batch
         let byID = query.entitiesQuery(ids: known.ids)
-        let entities = try reader.read { db in
-            try db.fetchAll(sql: byID.sql, arguments: byID.arguments) { row in try Entity(row: row) }
-        }
+        let entities = try db.fetchAll(sql: byID.sql, arguments: byID.arguments) { row in try Entity(row: row) }
         let index = Dictionary(entities.compactMap { entity in entity.rowID.map { ($0, entity) } }, uniquingKeysWith: { a, _ in a })
         let ordered = known.ids.compactMap { index[$0] }
         guard ordered.count == known.ids.count else { throw FetchError.resultChanged }
@@ -151,4 +165,3 @@ extension FetchedResultsController {
         return known
     }
 }
-

@@ -17,7 +17,7 @@ import SQLiteStore
 /// `performFetch()` runs one `GROUP BY` query for the sections and their counts (or, for a whole
 /// table whose sections `SectionCounts` maintains, reads those counts), and loads nothing
 /// else when the request has a ``FetchRequest/batchSize``. Rows are then read a batch at a time, when
-/// ``object(at:)`` first asks for one: one query returns the batch's entities, ids and sort keys
+/// ``object(at:)-6salg`` first asks for one: one query returns the batch's entities, ids and sort keys
 /// (keyset pagination from the previous batch's last sort key, `OFFSET` only for a jump). The ids of
 /// every batch read stay (8 bytes a row); entities stay for the last ``cachedBatchLimit`` batches
 /// used, and older ones are evicted and read again by id when needed. So a result of a million rows
@@ -189,6 +189,23 @@ public final class FetchedResultsController<Entity: FetchableEntity> {
         return try batch(key).entities![offset]
     }
 
+    /// The object at `path`, reading its batch on a connection's own queue (a pool's reader) if it is
+    /// not loaded, suspending the calling task meanwhile.
+    ///
+    /// ```swift
+    /// let first = try await controller.object(at: ItemPath(section: 0, row: 0))
+    /// ```
+    ///
+    /// - Precondition: ``contains(_:)`` is true for `path`.
+    /// - Throws: `CancellationError` when the calling task is cancelled before the batch is read (its
+    ///   query is interrupted; nothing is kept); `DatabaseError`; ``FetchError/resultChanged``.
+    /// - Complexity: O(1) for a loaded batch; otherwise one query of ``FetchRequest/batchSize`` rows.
+    nonisolated(nonsending) public func object(at path: ItemPath) async throws -> Entity {
+        precondition(contains(path), "index path \(path) is outside the result")
+        let (key, offset) = batchPosition(of: path)
+        return try await batch(key).entities![offset]
+    }
+
     /// The id of the object at `path`.
     ///
     /// - Precondition: ``contains(_:)`` is true for `path`.
@@ -231,7 +248,7 @@ public final class FetchedResultsController<Entity: FetchableEntity> {
     /// Every object of the result, in order.
     ///
     /// This reads the whole result into memory (a batch at a time), which a batch size is meant to
-    /// avoid: prefer ``object(at:)`` for large results.
+    /// avoid: prefer ``object(at:)-6salg`` for large results.
     public var fetchedObjects: [Entity] {
         get throws {
             var objects: [Entity] = []

@@ -3,7 +3,7 @@ import SQLiteStore
 /// One section of a fetched result: its name, its index title and how many objects it holds.
 ///
 /// The counterpart of Core Data's `NSFetchedResultsSectionInfo`, without the objects: read them with
-/// ``FetchedResultsController/object(at:)``, which loads them a batch at a time.
+/// ``FetchedResultsController/object(at:)-6salg``, which loads them a batch at a time.
 public struct FetchedSection: Sendable, Hashable {
     /// The section's name (`Device`, `E`, `2007`); empty for the one section of an unsectioned result.
     public var name: String

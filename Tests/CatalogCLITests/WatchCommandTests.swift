@@ -113,6 +113,6 @@ struct CrossProcessTrackingTests {
         #expect(result.status == 0)
         let changeSet = try #require(try await changeSets.next())
         #expect(changeSet.changes == [.insert(id: 10, at: ItemPath(section: 0, row: 2))])  // iMac, Mac Pro, Mac Studio
-        #expect(try controller.object(at: ItemPath(section: 0, row: 2)).name == "Mac Studio")
+        #expect(try await controller.object(at: ItemPath(section: 0, row: 2)).name == "Mac Studio")
     }
 }

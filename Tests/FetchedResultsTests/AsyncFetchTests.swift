@@ -6,6 +6,17 @@ import Testing
 /// `performFetch()` from async code, through a pool's readers: the same result as the documented
 /// order (the reference of ``FetchedResultsControllerTests``), cancellable.
 struct AsyncFetchTests {
+    /// A database holding `items`, whose changes the change log records.
+    static func trackedDatabase(_ items: [Item]) async throws -> ItemDatabase {
+        let database = try ItemDatabase()
+        try database.insert(items)
+        try await database.queue.writeWithoutTransaction { db in
+            try ChangeLog.install(db)
+            try ChangeLog.installTracking(forTable: "items", db)
+        }
+        return database
+    }
+
     @Test(arguments: [(false, 0), (true, 3)])
     func asyncFetchThroughAPoolReadsTheDocumentedOrder(descending: Bool, batchSize: Int) async throws {
         let database = try ItemDatabase()
@@ -19,6 +30,56 @@ struct AsyncFetchTests {
         #expect(controller.sections.map(\.numberOfObjects) == expected.map(\.count))
         #expect(try controller.fetchedObjects.map(\.id) == expected.flatMap { $0 }.map(\.id))
         #expect(pool.readerCount >= 1)
+    }
+
+    /// `object(at:)` from async code reads each batch through a reader: every row in the documented
+    /// order, forwards (keyset), backwards after eviction (by id) and while tracking (by id).
+    @Test func asyncObjectAtReadsEveryRowInTheDocumentedOrder() async throws {
+        let database = try await Self.trackedDatabase(ItemDatabase.randomItems(120, seed: 17))
+        let expected = FetchedResultsControllerTests.expectedOrder(database.items, descendingName: false, secondByScore: true)
+        let pool = try DatabasePool(path: database.queue.path, maximumReaderCount: 2)
+        let controller = FetchedResultsController(
+            request: FetchedResultsControllerTests.request(descending: false, secondByScore: true, batchSize: 7), reader: pool)
+        controller.cachedBatchLimit = 1
+        try await controller.performFetch()
+        let paths = expected.enumerated().flatMap { section, rows in rows.indices.map { ItemPath(section: section, row: $0) } }
+        let ids = expected.flatMap { $0 }.map(\.id)
+        var forwards: [Int64?] = []
+        for path in paths { forwards.append(try await controller.object(at: path).id) }
+        #expect(forwards == ids)
+        #expect(controller.loadedObjectCount <= 7)
+        var backwards: [Int64?] = []
+        for path in paths.reversed() { backwards.append(try await controller.object(at: path).id) }
+        #expect(backwards == ids.reversed())
+        try await controller.startTracking()
+        var tracked: [Int64?] = []
+        for path in paths { tracked.append(try await controller.object(at: path).id) }
+        #expect(tracked == ids)
+    }
+
+    /// A cancelled `object(at:)` throws `CancellationError` and keeps nothing; the next call reads the batch.
+    @Test func aCancelledObjectAtThrowsAndLoadsNothing() async throws {
+        let database = try ItemDatabase()
+        try database.insert(ItemDatabase.randomItems(40, seed: 9))
+        let reader = database.queue
+        let task = Task { () -> (error: (any Error)?, loaded: Int, id: Int64?) in
+            let controller = FetchedResultsController(
+                request: FetchedResultsControllerTests.request(descending: false, secondByScore: false, batchSize: 5), reader: reader)
+            try await controller.performFetch()
+            let path = ItemPath(section: 0, row: 0)
+            withUnsafeCurrentTask { $0?.cancel() }
+            var error: (any Error)?
+            do { _ = try await controller.object(at: path) } catch let thrown { error = thrown }
+            let loaded = controller.loadedObjectCount
+            // The task stays cancelled: read the batch with the synchronous call.
+            let readSynchronously = { try controller.object(at: path) }
+            return (error, loaded, try readSynchronously().id)
+        }
+        let (error, loaded, id) = try await task.value
+        #expect(error is CancellationError)
+        #expect(loaded == 0)
+        let first = FetchedResultsControllerTests.expectedOrder(database.items, descendingName: false, secondByScore: false)[0][0]
+        #expect(id == first.id)
     }
 
     @Test func aCancelledFetchThrowsAndKeepsThePreviousResult() async throws {
@@ -46,12 +107,7 @@ struct AsyncFetchTests {
     }
 
     @Test func trackingThroughAPoolAppliesChangesAsync() async throws {
-        let database = try ItemDatabase()
-        try database.insert(ItemDatabase.randomItems(30, seed: 5))
-        try await database.queue.writeWithoutTransaction { db in
-            try ChangeLog.install(db)
-            try ChangeLog.installTracking(forTable: "items", db)
-        }
+        let database = try await Self.trackedDatabase(ItemDatabase.randomItems(30, seed: 5))
         let pool = try DatabasePool(path: database.queue.path)
         let controller = FetchedResultsController(
             request: FetchedResultsControllerTests.request(descending: false, secondByScore: false, batchSize: 5), reader: pool)
