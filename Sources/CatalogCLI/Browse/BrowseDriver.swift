@@ -80,10 +80,9 @@ struct BrowseDriver {
                 sink.yield(.completions(edit: edit, names))
             }
         case .fetch(let order):
-            worker.noteRequested(order.version)
-            Task {
-                for event in await worker.fetch(order) { sink.yield(event) }
-                for event in await worker.startTracking(order) { sink.yield(event) }
+            // Cancels the fetch still running: its statement is interrupted, and it answers nothing.
+            worker.fetch(order) { events in
+                for event in events { sink.yield(event) }
             }
         case .loadRows(let stamp, let range):
             Task {

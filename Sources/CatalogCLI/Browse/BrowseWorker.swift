@@ -1,19 +1,20 @@
 import Catalog
 import Synchronization
 
-/// Does the database work of the browse screen's effects, one at a time, away from the task that
-/// reads keys and draws, so that typing never waits for a query; answers are ``BrowseEvent``s.
+/// Does the database work of the browse screen's effects away from the task that reads keys and
+/// draws, so that typing never waits for a query; answers are ``BrowseEvent``s.
 ///
-/// A fetch that a newer one has replaced before it starts is skipped (``noteRequested(_:)`` is told of
-/// each new fetch at once, outside the actor's queue); the screen model drops any answer to an
-/// older fetch that still arrives.
+/// Each fetch runs in a task of its own, which the next fetch cancels: a fetch that a newer one
+/// replaces stops where it is (its running statement is interrupted; one waiting for a reader stops
+/// waiting; one not started never starts) and answers nothing, and so does the tracking that
+/// follows it. The screen model drops any answer to an older fetch that still arrives.
 actor BrowseWorker {
     let catalog: CatalogStore
     private let products: ResultSource<Product>
     private let phones: ResultSource<Phone>
     private var entity: Entity = .products
-    /// The newest fetch asked for.
-    private let newestVersion = Atomic<Int>(0)
+    /// The task of the newest fetch, with the tracking that follows it.
+    private let newestFetch = Mutex<Task<Void, Never>?>(nil)
 
     init(catalog: CatalogStore) {
         self.catalog = catalog
@@ -21,31 +22,41 @@ actor BrowseWorker {
         phones = ResultSource(catalog: catalog)
     }
 
-    /// Records that fetch `version` was asked for, so that older fetches not started yet are skipped.
-    nonisolated func noteRequested(_ version: Int) {
-        newestVersion.max(version, ordering: .relaxed)
+    /// Fetches the order's request, then starts tracking changes to it, in a task of its own that
+    /// gives `send` the events of each step; cancels the fetch asked for before.
+    ///
+    /// - Returns: the task, which ends once both steps have answered or been cancelled.
+    @discardableResult
+    nonisolated func fetch(_ order: FetchOrder, send: @escaping @Sendable ([BrowseEvent]) -> Void) -> Task<Void, Never> {
+        newestFetch.withLock { newest in
+            newest?.cancel()
+            let task = Task {
+                send(await self.fetched(order))
+                guard !Task.isCancelled else { return }
+                send(await self.tracked(order))
+            }
+            newest = task
+            return task
+        }
     }
 
-    /// Fetches the order's request, then starts tracking changes to it: the events to send.
-    func fetch(_ order: FetchOrder) -> [BrowseEvent] {
-        guard order.version >= newestVersion.load(ordering: .relaxed) else { return [] }
-        entity = order.request.entity
-        return catching {
-            switch entity {
-            case .products: [.resultArrived(try products.fetch(order))]
-            case .phones: [.resultArrived(try phones.fetch(order))]
+    /// The result of the order's request, or nothing once the task is cancelled.
+    private func fetched(_ order: FetchOrder) async -> [BrowseEvent] {
+        await catching {
+            entity = order.request.entity
+            return switch entity {
+            case .products: [.resultArrived(try await products.fetch(order))]
+            case .phones: [.resultArrived(try await phones.fetch(order))]
             }
         }
     }
 
-    /// Starts tracking the last fetch unless a newer one is waiting; an event when the result changed
-    /// in between.
-    func startTracking(_ order: FetchOrder) -> [BrowseEvent] {
-        guard order.version >= newestVersion.load(ordering: .relaxed) else { return [] }
-        return catching {
+    /// Starts tracking the last fetch; an event when the result changed in between.
+    private func tracked(_ order: FetchOrder) async -> [BrowseEvent] {
+        await catching {
             let arrival = switch entity {
-            case .products: try products.startTracking(window: order.window, selection: order.fallback)
-            case .phones: try phones.startTracking(window: order.window, selection: order.fallback)
+            case .products: try await products.startTracking(window: order.window, selection: order.fallback)
+            case .phones: try await phones.startTracking(window: order.window, selection: order.fallback)
             }
             return arrival.map { [.changesApplied($0)] } ?? []
         }
@@ -87,6 +98,17 @@ actor BrowseWorker {
     private func catching(_ body: () throws -> [BrowseEvent]) -> [BrowseEvent] {
         do {
             return try body()
+        } catch {
+            return [.failed("error: " + explain(error).0)]
+        }
+    }
+
+    /// The events of `body`, none when it was cancelled, or the error it threw.
+    private func catching(_ body: () async throws -> [BrowseEvent]) async -> [BrowseEvent] {
+        do {
+            return try await body()
+        } catch is CancellationError {
+            return []
         } catch {
             return [.failed("error: " + explain(error).0)]
         }

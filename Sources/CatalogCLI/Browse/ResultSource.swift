@@ -22,13 +22,49 @@ final class ResultSource<Record: BrowsableRecord> {
     /// Fetches `order`'s request: section counts, the followed record's place and the rows around it.
     func fetch(_ order: FetchOrder) throws -> ResultArrival {
         let controller = try catalog.fetchedResults(Record.self, order.request, batchSize: Self.batchSize)
-        self.controller = controller
-        version = order.version
+        return try show(controller, order, place(order, controller))
+    }
+
+    /// ``fetch(_:)-(FetchOrder)`` on the pool's readers, cancellably: the result's sections and the
+    /// batches of the rows to show are read while the task is suspended, and a cancelled task
+    /// interrupts the statement running and keeps nothing (the previous result stays).
+    ///
+    /// - Throws: `CancellationError`; what reading throws.
+    nonisolated(nonsending) func fetch(_ order: FetchOrder) async throws -> ResultArrival {
+        let controller = try await catalog.fetchedResults(Record.self, order.request, batchSize: Self.batchSize)
+        let place = try place(order, controller)
+        for flat in Self.window(around: place.followed ?? 0, order.window, place.layout) {
+            do {
+                _ = try await controller.object(at: place.layout.path(of: flat))
+            } catch FetchError.resultChanged {
+                break  // as in `rows`: the change set that follows brings them
+            }
+        }
+        try Task.checkCancellation()
+        // A fetch that overtook this one while it was suspended may have answered first.
+        guard order.version >= version else { throw CancellationError() }
+        return try show(controller, order, place)
+    }
+
+    /// Where a fetched result puts the followed record: its sections and its flat position.
+    private func place(
+        _ order: FetchOrder, _ controller: FetchedResultsController<Record>
+    ) throws -> (summary: ResultSummary, layout: SectionLayout, followed: Int?) {
         let summary = try summary(of: controller)
         let layout = SectionLayout(summary.sections)
         let followed = try order.follow.flatMap { try controller.indexPath(forID: $0) }.map(layout.flat(of:))
-        let rows = try rows(around: followed ?? 0, window: order.window, controller, layout)
-        return ResultArrival(version: order.version, summary: summary, rows: rows, followed: followed)
+        return (summary, layout, followed)
+    }
+
+    /// Makes `controller` the current result and reads the rows around the followed one.
+    private func show(
+        _ controller: FetchedResultsController<Record>, _ order: FetchOrder,
+        _ place: (summary: ResultSummary, layout: SectionLayout, followed: Int?)
+    ) throws -> ResultArrival {
+        self.controller = controller
+        version = order.version
+        let rows = try rows(around: place.followed ?? 0, window: order.window, controller, place.layout)
+        return ResultArrival(version: order.version, summary: place.summary, rows: rows, followed: place.followed)
     }
 
     /// Starts tracking changes for the last fetch (reading the ids of its whole result); the result
@@ -37,6 +73,24 @@ final class ResultSource<Record: BrowsableRecord> {
         guard let controller, !controller.isTracking else { return nil }
         let before = try summary(of: controller)
         try controller.startTracking()
+        return try refreshed(controller, since: before, window: window, selection: selection)
+    }
+
+    /// ``startTracking(window:selection:)-(Int,Int)`` on a pool's reader, cancellably: a cancelled
+    /// task interrupts the read of the ids and leaves the result untracked.
+    ///
+    /// - Throws: `CancellationError`; what reading throws.
+    nonisolated(nonsending) func startTracking(window: Int, selection: Int) async throws -> ChangeArrival? {
+        guard let controller, !controller.isTracking else { return nil }
+        let before = try summary(of: controller)
+        try await controller.startTracking()
+        return try refreshed(controller, since: before, window: window, selection: selection)
+    }
+
+    /// The result once tracking started, when it differs from `before`.
+    private func refreshed(
+        _ controller: FetchedResultsController<Record>, since before: ResultSummary, window: Int, selection: Int
+    ) throws -> ChangeArrival? {
         let after = try summary(of: controller)
         guard before != after else { return nil }
         let layout = SectionLayout(after.sections)
@@ -88,7 +142,12 @@ final class ResultSource<Record: BrowsableRecord> {
     private func rows(
         around center: Int, window: Int, _ controller: FetchedResultsController<Record>, _ layout: SectionLayout
     ) throws -> [Int: BrowseRow] {
-        try rows((center - window)..<(center + window + 1), controller, layout)
+        try rows(Self.window(around: center, window, layout), controller, layout)
+    }
+
+    /// The flat positions within `window` rows of `center`, in the result.
+    private static func window(around center: Int, _ window: Int, _ layout: SectionLayout) -> Range<Int> {
+        ((center - window)..<(center + window + 1)).clamped(to: 0..<layout.count)
     }
 
     private func rows(
