@@ -149,7 +149,7 @@ extension EntityAttribute {
     }
 
     /// An attribute of a type read straight from its column, without an intermediate
-    /// ``DatabaseValue`` (`Int`, `Int64`, `Double`, `String`, `Bool`): the same as the general one,
+    /// `DatabaseValue` (`Int`, `Int64`, `Double`, `String`, `Bool`): the same as the general one,
     /// faster to decode.
     public static func value<Value: DatabaseValueConvertible & StatementColumnConvertible>(
         _ name: String, _ keyPath: WritableKeyPath<Entity, Value> & Sendable, column: String? = nil,
