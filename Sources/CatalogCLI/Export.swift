@@ -49,10 +49,8 @@ extension CatalogCommand {
                 }
                 let progress = Terminal.progress("exporting", showsOnDataOutput: output == nil)
                 do {
-                    let count = switch store.entity ?? .products {
-                    case .products: try export(Product.self, catalog, format, destination, progress)
-                    case .phones: try export(Phone.self, catalog, format, destination, progress)
-                    }
+                    let recordType = (store.entity ?? .products).recordType
+                    let count = try export(recordType, catalog, format, destination, progress)
                     try destination.commit()
                     progress?.finish(count)
                 } catch let error as FileError {
