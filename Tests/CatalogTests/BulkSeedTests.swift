@@ -123,4 +123,17 @@ struct BulkSeedTests {
         #expect(try controller.snapshot() == fresh.snapshot())
         #expect(try controller.snapshot().count == Self.products.count + 9)
     }
+
+    @Test func aWriterOpenedBeforeABulkSeedInAnotherConnectionWritesAfterIt() throws {
+        let directory = try TemporaryDirectory()
+        let store = try CatalogStore(path: directory.path())
+        try store.seed(SeedFile.builtIn)
+        #expect(try store.count(Product.self) == 9)
+        // Another connection's bulk seed drops and creates triggers: a schema change this one learns
+        // of at its next statement.
+        let other = try CatalogStore(path: directory.path())
+        try other.seed([SeedSource(SeedFile.products(Self.products))], conflicts: .skip, triggeredRows: 0, progress: nil)
+        _ = try store.insert(Product(type: .device, name: "After The Bulk Seed", yearIntroduced: 2026, introPrice: 1))
+        #expect(try store.count(Product.self) == Self.products.count + 10)
+    }
 }
