@@ -6,8 +6,8 @@ extension CatalogStore {
     static let integrityProblemLimit = 100
 
     /// Checks the whole database: `PRAGMA integrity_check` (every page), then, if the file is sound,
-    /// each entity's FTS5 index against its table, and a recount of its other search structures from
-    /// the names (`SearchIndexCheck`).
+    /// each entity's FTS5 index against its table, and a recount of its folded texts and other search
+    /// structures from the texts they are derived from (`SearchDescription.indexProblems(foldedFrom:_:)`).
     ///
     /// ```swift
     /// let problems = try store.check()   // [] when everything is sound
@@ -28,7 +28,12 @@ extension CatalogStore {
             if let problem = try database.write({ db in try db.fullTextIndexProblem(table) }) { problems.append(problem) }
         }
         problems += try database.read { db in
-            try Entity.allCases.flatMap { entity in try SearchIndexCheck(schema: entity.searchDescription).problems(db) }
+            try Entity.allCases.flatMap { entity in
+                let search = entity.searchDescription
+                // A folded column is named after its source: `name_folded` holds `name` folded.
+                let sources = search.textColumns.map { String($0.dropLast("_folded".count)) }
+                return try search.indexProblems(foldedFrom: sources, db)
+            }
         }
         return problems
     }

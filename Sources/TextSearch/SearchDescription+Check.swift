@@ -1,0 +1,111 @@
+import SQLiteStore
+
+extension SearchDescription {
+    /// Recounts the structures a search reads from the texts they are derived from, and says where
+    /// they differ: one line per structure that does not match; empty when all do.
+    ///
+    /// ```swift
+    /// let problems = try films.indexProblems(foldedFrom: ["title", "director"], db)
+    /// ```
+    ///
+    /// Written from the definitions of ``installSQL``, over every column of ``textColumns``:
+    /// - each text column holds its source column folded by ``TextFolding/fold(_:)`` (when
+    ///   `sourceColumns` names the sources);
+    /// - ``suffixesTable`` holds, for each row, each distinct suffix of its texts that starts at a
+    ///   non-space scalar, cut to ``suffixLength``;
+    /// - ``gramCountsTable`` holds, per gram (and scope value), the number of rows holding that 1- or
+    ///   2-scalar gram in one of their texts at least once (rows counting 0 are allowed).
+    ///
+    /// The trigram index (``fullTextTable``) is checked by SQLite itself: `Database.fullTextIndexProblem(_:)`.
+    /// Reads the table once and each derived table once, in the caller's transaction.
+    ///
+    /// - Parameter sourceColumns: the columns the text columns are folded from, in the same order;
+    ///   nil skips that check.
+    /// - Complexity: O(n · L) for n rows of texts of L scalars; memory O(distinct grams).
+    /// - Throws: ``DatabaseError``.
+    public func indexProblems(foldedFrom sourceColumns: [String]? = nil, _ db: Database) throws -> [String] {
+        precondition(sourceColumns.map { $0.count == textColumns.count } ?? true, "one source column per text column")
+        let sources = sourceColumns ?? []
+        var unfolded = 0
+        var firstUnfolded: Int64?
+        var suffixes = SearchIndexDigest()
+        var grams: [GramKey: Int] = [:]
+        let columns = ([idColumn, scopeColumn ?? "NULL"] + textColumns + sources).joined(separator: ", ")
+        try db.makeStatement(sql: "SELECT \(columns) FROM \(table)").forEachRow { row in
+            let id = try row.decode(Int64.self, at: 0)
+            let scope = row.databaseValue(at: 1)
+            let texts = try textColumns.indices.map { row.isNull(at: 2 + $0) ? "" : try row.decode(String.self, at: 2 + $0) }
+            let isUnfolded = try texts.indices.contains { index in
+                guard !sources.isEmpty else { return false }
+                let sourceIndex = 2 + textColumns.count + index
+                let source = row.isNull(at: sourceIndex) ? "" : try row.decode(String.self, at: sourceIndex)
+                return Array(texts[index].utf8) != Array(TextFolding.fold(source).utf8)
+            }
+            if isUnfolded {
+                unfolded += 1
+                if firstUnfolded == nil { firstUnfolded = id }
+            }
+            guard let suffixLength else { return }
+            var distinctSuffixes = Set<String>()
+            var distinctGrams = Set<String>()
+            for text in texts {
+                let scalars = Array(text.unicodeScalars)
+                for start in scalars.indices {
+                    if scalars[start] != " " {
+                        let end = min(start + suffixLength.scalars, scalars.count)
+                        distinctSuffixes.insert(String(String.UnicodeScalarView(scalars[start..<end])))
+                    }
+                    distinctGrams.insert(String(scalars[start]))
+                    if start + 1 < scalars.count {
+                        distinctGrams.insert(String(String.UnicodeScalarView(scalars[start...start + 1])))
+                    }
+                }
+            }
+            for suffix in distinctSuffixes { suffixes.add(suffix, id) }
+            for gram in distinctGrams { grams[GramKey(gram: gram, scope: scope), default: 0] += 1 }
+        }
+        var problems: [String] = []
+        if unfolded > 0 {
+            problems.append("\(table): \(unfolded) row\(unfolded == 1 ? "'s" : "s'") folded text differs from its source folded (first: id \(firstUnfolded!))")
+        }
+        if let suffixesTable {
+            var stored = SearchIndexDigest()
+            try db.makeStatement(sql: "SELECT suffix, id FROM \(suffixesTable)").forEachRow { row in
+                stored.add(try row.decode(String.self, at: 0), try row.decode(Int64.self, at: 1))
+            }
+            if stored.count != suffixes.count {
+                problems.append("\(suffixesTable): \(stored.count) rows, where the texts give \(suffixes.count)")
+            } else if stored != suffixes {
+                problems.append("\(suffixesTable): \(stored.count) rows, as many as the texts give, but not the same ones")
+            }
+        }
+        if let gramCountsTable {
+            var wrong = 0
+            var first: String?
+            let sql = "SELECT gram, \(scopeColumn ?? "NULL"), count FROM \(gramCountsTable)"
+            try db.makeStatement(sql: sql).forEachRow { row in
+                let key = GramKey(gram: try row.decode(String.self, at: 0), scope: row.databaseValue(at: 1))
+                let count = try row.decode(Int.self, at: 2)
+                let expected = grams.removeValue(forKey: key) ?? 0
+                if count != expected {
+                    wrong += 1
+                    if first == nil { first = "\(key): \(count), expected \(expected)" }
+                }
+            }
+            if let missing = grams.first {
+                wrong += grams.count
+                if first == nil { first = "\(missing.key): missing, expected \(missing.value)" }
+            }
+            if wrong > 0 { problems.append("\(gramCountsTable): \(wrong) count\(wrong == 1 ? "" : "s") differ from the texts (first: \(first!))") }
+        }
+        return problems
+    }
+}
+
+/// A gram and the scope value of the rows counted for it.
+private struct GramKey: Hashable, CustomStringConvertible {
+    let gram: String
+    let scope: DatabaseValue
+
+    var description: String { scope.isNull ? String(reflecting: gram) : "\(String(reflecting: gram)) in \(scope)" }
+}
