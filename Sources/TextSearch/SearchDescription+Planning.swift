@@ -16,7 +16,7 @@ extension SearchDescription {
     /// term drives); user text only ever travels as bound values. No term gives `1`; a term that
     /// cannot match gives `0`.
     ///
-    /// - Throws: ``DatabaseError`` when the estimates cannot be read.
+    /// - Throws: `DatabaseError` when the estimates cannot be read.
     public func condition(
         for query: SearchQuery, scope: DatabaseValue? = nil, alias: String, _ db: Database
     ) throws -> SQLFragment {
