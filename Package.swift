@@ -4,8 +4,8 @@ import PackageDescription
 // Layers, each depending only on the ones below it:
 //
 //   catalog (executable) → CatalogCLI → Catalog (domain) → Entities → FetchedResults → SQLiteStore → CSQLite (libsqlite3)
-//                                                      → RecordFormats (data formats of any record type)
-//                                                 Catalog → TextSearch → SQLiteStore
+//                                                           Entities → TextSearch → SQLiteStore
+//                                                           Entities → RecordFormats (data formats of any record type)
 let package = Package(
     name: "catalog",
     platforms: [.macOS(.v15)],
@@ -48,7 +48,7 @@ let package = Package(
             ]
         ),
         // Entities declared once (table, attributes, rules), with insert/update/delete and decoding derived.
-        .target(name: "Entities", dependencies: ["FetchedResults", "SQLiteStore"]),
+        .target(name: "Entities", dependencies: ["FetchedResults", "SQLiteStore", "TextSearch", "RecordFormats"]),
         // Products and phones: records, schema, seeds, their search descriptions.
         .target(
             name: "Catalog",
@@ -62,7 +62,7 @@ let package = Package(
         .target(
             name: "CatalogCLI",
             dependencies: [
-                "Catalog", "FetchedResults", "SQLiteStore", "TextSearch", "RecordFormats",
+                "Catalog", "Entities", "FetchedResults", "SQLiteStore", "TextSearch", "RecordFormats",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -101,7 +101,9 @@ let package = Package(
         .testTarget(name: "FetchedResultsTests", dependencies: ["FetchedResults", "TestSupport", "Catalog"]),
         .testTarget(name: "RecordFormatsTests", dependencies: ["RecordFormats"]),
         .testTarget(name: "TextSearchTests", dependencies: ["TextSearch", "SQLiteStore", "TestSupport"]),
-        .testTarget(name: "EntitiesTests", dependencies: ["Entities", "FetchedResults", "SQLiteStore", "TestSupport", "Catalog"]),
+        .testTarget(
+            name: "EntitiesTests",
+            dependencies: ["Entities", "FetchedResults", "SQLiteStore", "RecordFormats", "TextSearch", "TestSupport", "Catalog"]),
         .testTarget(name: "CatalogTests", dependencies: ["Catalog", "TextSearch", "TestSupport"]),
         .testTarget(name: "CatalogCLITests", dependencies: ["CatalogCLI", "Catalog", "FetchedResults", "TestSupport", "catalog"]),
         // Concurrent writers, crashes, full disks, damaged files, hostile input: see README "Guarantees".

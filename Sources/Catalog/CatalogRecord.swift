@@ -12,15 +12,18 @@ public protocol CatalogRecord: DeclaredEntity, Codable, Hashable, Sendable {
     static var entity: Entity { get }
     /// The record's name, unique among records of its entity.
     var name: String { get }
-    /// The record's fields as the data formats read and write them (seed, import and export files):
-    /// its JSON property names, each value checked as it is read.
-    static var layout: RecordLayout<Self> { get }
     /// The fetch request that lists the records as `request` says: its scope, search, sort and
     /// sections.
     static func fetchRequest(for request: ListRequest) -> FetchRequest<Self>
+    /// What a search of the records looks in: made from the declaration's searched attributes.
+    static var searchDescription: SearchDescription { get }
 }
 
 extension CatalogRecord {
+    /// The record's fields as the data formats read and write them (seed, import and export files):
+    /// the declaration's `EntityDeclaration/recordLayout`.
+    public static var layout: RecordLayout<Self> { declaration.recordLayout }
+
     /// The stored columns other than `id`: the declaration's `EntityDeclaration/storedColumns`.
     public static var columnNames: [String] { declaration.storedColumns }
 

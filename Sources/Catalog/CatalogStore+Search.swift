@@ -48,9 +48,10 @@ extension CatalogStore {
         precondition(request.entity == Record.entity && limit >= 0 && offset >= 0)
         try request.validate()
         let query = request.searchQuery
+        let order = try request.searchOrder(Record.self)
         let page = try database.read { db in
             try Record.entity.searchDescription.page(
-                query, scope: request.scope?.databaseValue, order: request.searchOrder, limit: limit, offset: offset,
+                query, scope: request.scope?.databaseValue, order: order, limit: limit, offset: offset,
                 selection: Record.selection, thresholds: thresholds, db, decode: Record.init(row:))
         }
         return SearchPage(query: query, records: page.records, offset: offset, totalCount: page.totalCount)

@@ -1,36 +1,35 @@
 import TextSearch
 
 extension Product {
-    /// What a product search looks in: the folded name, the year and price as numbers, the type as
-    /// scope; a list by name walks `products_by_type_name`; a suffix index of `SuffixLength/standard`.
-    public static let searchDescription = SearchDescription(
-        table: "products", textColumns: ["name_folded"], numberColumns: ["year_introduced", "intro_price"],
-        scopeColumn: "type", listIndex: "products_by_type_name", suffixLength: .standard)
+    /// What a product search looks in, as its declaration says: the folded name, the year and price
+    /// as numbers; the type as scope; a list by name walks `products_by_type_name`; a suffix index of
+    /// `SuffixLength/standard`.
+    public static let searchDescription = declaration.searchDescription(
+        scope: \Product.type, listIndex: "products_by_type_name", suffixLength: .standard)
 }
 
 extension Phone {
-    /// What a phone search looks in: the folded name and maker, through the trigram index only (a
-    /// small table: short terms are checked row by row).
-    public static let searchDescription = SearchDescription(
-        table: "phones", textColumns: ["name_folded", "maker_folded"], suffixLength: nil)
+    /// What a phone search looks in, as its declaration says: the folded name and maker, through the
+    /// trigram index only (a small table: short terms are checked row by row).
+    public static let searchDescription = declaration.searchDescription(suffixLength: nil)
 }
 
 extension Entity {
     /// The search of this entity's table.
-    public var searchDescription: SearchDescription {
-        switch self {
-        case .products: Product.searchDescription
-        case .phones: Phone.searchDescription
-        }
-    }
+    public var searchDescription: SearchDescription { recordType.searchDescription }
 }
 
 extension ListRequest {
-    /// The request's order as a search's page order: `products_by_type_name`'s when listing products
-    /// by name, ascending.
-    var searchOrder: SearchOrder {
-        SearchOrder(
-            sql: orderClause(alias: entity.searchDescription.table),
-            isListIndexOrder: entity == .products && sort == .name && !isReversed)
+    /// The request's order as a search's page order: the order of its fetch request (the one
+    /// definition, which the list's controller sorts by), marked as the list index's order when it is
+    /// (scope column, first text column, id, ascending: products by name).
+    func searchOrder<Record: CatalogRecord>(_ type: Record.Type) throws -> SearchOrder {
+        let sql = try Record.fetchRequest(for: self).orderSQL()
+        let description = Record.searchDescription
+        let listIndexOrder = description.listIndex.map { _ in
+            ([description.scopeColumn].compactMap { $0 } + [description.textColumns[0], description.idColumn])
+                .map { $0 + " ASC" }.joined(separator: ", ")
+        }
+        return SearchOrder(sql: sql, isListIndexOrder: sql == listIndexOrder)
     }
 }

@@ -47,28 +47,6 @@ public struct ListRequest: Sendable, Hashable {
     /// ``searchText`` parsed into terms.
     public var searchQuery: SearchQuery { SearchQuery(searchText) }
 
-    /// The ORDER BY terms of the request on the entity's table named `alias`: section key first, then
-    /// the sort field, then the id, so that the order is total.
-    func orderClause(alias: String) -> String {
-        let direction = isReversed ? "DESC" : "ASC"
-        switch entity {
-        case .products:
-            let column = switch sort {
-            case .year: "year_introduced"
-            case .price: "intro_price"
-            default: "name_folded"
-            }
-            return "\(alias).type ASC, \(alias).\(column) \(direction), \(alias).id ASC"
-        case .phones:
-            let order = switch sort {
-            case .maker: "\(alias).maker_folded \(direction), \(alias).name_folded ASC"
-            case .year: "\(alias).year_released \(direction), \(alias).name_folded ASC"
-            default: "\(alias).name_folded \(direction)"
-            }
-            return order + ", \(alias).id ASC"
-        }
-    }
-
     /// Checks that the sort field and scope apply to the entity.
     ///
     /// - Throws: ``CatalogError/invalidValue(field:value:reason:)``.

@@ -7,8 +7,8 @@ extension Phone: DeclaredEntity {
     /// built-in seeds). A size with more is refused, so that the size shown is the one stored.
     public static let screenDecimals = 2
 
-    /// The one place a phone's table and fields are described; SQL, decoding, validation, search
-    /// columns and table columns follow from it.
+    /// The one place a phone's table and fields are described; SQL, decoding, validation, search,
+    /// the fields of files and the columns of tables follow from it.
     ///
     /// Names and makers are stored with their folded forms, which sort them and are searched. Names
     /// section by folded initial (`É` under `E`); makers by the maker as spelled (a section's name must
@@ -20,8 +20,13 @@ extension Phone: DeclaredEntity {
         attributes: [
             .text("name", \.name, folded: true, searched: true, sections: .initial, check: { try Validation.name($0) }),
             .text("maker", \.maker, folded: true, searched: true, check: { try Validation.name($0, field: "maker") }),
-            .value("yearReleased", \.yearReleased, title: "YEAR", check: { try Validation.year($0, field: "year") }),
+            .value(
+                "yearReleased", \.yearReleased, title: "YEAR", parse: { try FieldParsing.year($0) },
+                check: { try Validation.year($0, field: "year") }),
             .text("operatingSystem", \.operatingSystem, title: "OS", check: { try Validation.name($0, field: "os") }),
-            .value("screenInches", \.screenInches, title: "SCREEN", check: { try Validation.amount($0, field: "screen", decimals: screenDecimals) }),
+            .value(
+                "screenInches", \.screenInches, title: "SCREEN", label: "screen",
+                parse: { try FieldParsing.amount($0, field: "screen", decimals: screenDecimals) },
+                check: { try Validation.amount($0, field: "screen", decimals: screenDecimals) }, shown: ShownNumber.inches),
         ])
 }

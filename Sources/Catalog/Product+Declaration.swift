@@ -7,8 +7,9 @@ extension Product: DeclaredEntity {
     /// 2 decimals) and searched is the one stored.
     public static let priceDecimals = 2
 
-    /// The one place a product's table and fields are described; SQL, decoding, validation, search
-    /// columns and table columns follow from it.
+    /// The one place a product's table and fields are described; SQL, decoding, validation, search,
+    /// the fields of files and the columns of tables follow from it. Files take the fields in this
+    /// order (`id`, `type`, `name`, `yearIntroduced`, `introPrice`).
     ///
     /// Names are stored with their folded form (`name_folded`), which sorts them, is searched, and
     /// sections them by initial; types section by type, named by their title (`Device`); a search's
@@ -18,14 +19,21 @@ extension Product: DeclaredEntity {
         template: Product(type: .device, name: "", yearIntroduced: 0, introPrice: 0),
         folding: TextFolding.fold,
         attributes: [
-            .text("name", \.name, folded: true, searched: true, sections: .initial, check: { try Validation.name($0) }),
             .value(
                 "type", \.type,
                 sections: .value { value in
                     guard case .text(let raw) = value else { return AttributeSections.text(value) }
                     return ProductType(rawValue: raw)?.title ?? raw
-                }),
-            .value("yearIntroduced", \.yearIntroduced, searchedAsNumber: true, title: "YEAR", check: { try Validation.year($0, field: "year") }),
-            .value("introPrice", \.introPrice, searchedAsNumber: true, title: "PRICE", check: { try Validation.amount($0, field: "price", decimals: priceDecimals) }),
+                },
+                parse: { try ProductType(parsing: $0) }),
+            .text("name", \.name, folded: true, searched: true, sections: .initial, check: { try Validation.name($0) }),
+            .value(
+                "yearIntroduced", \.yearIntroduced, searchedAsNumber: true, title: "YEAR", parse: { try FieldParsing.year($0) },
+                check: { try Validation.year($0, field: "year") }),
+            .value(
+                "introPrice", \.introPrice, searchedAsNumber: true, title: "PRICE",
+                parse: { try FieldParsing.amount($0, field: "price", decimals: priceDecimals) },
+                check: { try Validation.amount($0, field: "price", decimals: priceDecimals) },
+                shown: ShownNumber.amount, shownInDetail: { "$" + ShownNumber.amount($0) }),
         ])
 }

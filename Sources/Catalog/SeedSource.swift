@@ -107,10 +107,7 @@ extension SeedSource {
             let rows = try RowReader(input: input, format: format)
             let names = try rows.firstFieldNames() ?? []
             let chosen = entity ?? Self.entity(ofFields: names)
-            switch chosen {
-            case .products: self.init(name: name, rows: rows, Product.self, keepingIDs: keepingIDs)
-            case .phones: self.init(name: name, rows: rows, Phone.self, keepingIDs: keepingIDs)
-            }
+            self.init(name: name, rows: rows, chosen.recordType, keepingIDs: keepingIDs)
         } catch let error as RecordReadError {
             throw invalid(error.description)
         } catch let error as FileError {
@@ -133,9 +130,11 @@ extension SeedSource {
         }, location: { "line \(reader.line)" })
     }
 
-    /// The entity whose fields are all of `names`: phones when only phones have them all, else products.
+    /// The entity whose fields are all of `names`: the first other than products whose fields they
+    /// all are when products' are not, else products.
     static func entity(ofFields names: [String]) -> Entity {
-        !Product.layout.hasFields(names) && Phone.layout.hasFields(names) ? .phones : .products
+        guard !Product.hasFields(names) else { return .products }
+        return Entity.allCases.first { $0.recordType.hasFields(names) } ?? .products
     }
 
     /// A reading error, said as a record of another entity when that is what it is.
@@ -156,4 +155,9 @@ extension SeedSource {
         default: nil
         }
     }
+}
+
+extension CatalogRecord {
+    /// Whether every one of `names` is a field of the record's files.
+    fileprivate static func hasFields(_ names: [String]) -> Bool { layout.hasFields(names) }
 }

@@ -24,22 +24,17 @@ extension CatalogCommand {
 
         func run() throws {
             let entity = try resolveEntity(word: entityWord, option: store.entity)
-            try reportingFailures {
-                try fields.validate(for: entity, complete: true)
-                switch entity {
-                case .products:
-                    // Placeholders, each replaced by its (required) option.
-                    let product = try fields.applied(to: Product(type: .device, name: "", yearIntroduced: 0, introPrice: 0))
-                    try report(try store.openStoreForWriting().insert(product))
-                case .phones:
-                    let phone = try fields.applied(
-                        to: Phone(name: "", maker: "", yearReleased: 0, operatingSystem: "", screenInches: 0))
-                    try report(try store.openStoreForWriting().insert(phone))
-                }
-            }
+            try reportingFailures { try add(entity.recordType) }
         }
 
-        private func report<Record: RenderableRecord>(_ record: Record) throws {
+        private func add<Record: CatalogRecord>(_ type: Record.Type) throws {
+            try fields.validate(for: Record.self, complete: true)
+            // The declaration's template, each field replaced by its (required) option.
+            let record = try fields.applied(to: Record.declaration.template)
+            try report(try store.openStoreForWriting().insert(record))
+        }
+
+        private func report<Record: CatalogRecord>(_ record: Record) throws {
             Terminal.print(store.json ? try renderJSON(PathedRecord(path: nil, record: record)) : "Added \(record.summary)")
         }
     }

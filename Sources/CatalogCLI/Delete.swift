@@ -44,11 +44,7 @@ extension CatalogCommand {
             let entity = store.entity ?? .products
             let request = try list.request(for: entity)
             try reportingFailures {
-                let catalog = try store.openStoreForWriting()
-                switch entity {
-                case .products: try report(try delete(Product.self, catalog, request))
-                case .phones: try report(try delete(Phone.self, catalog, request))
-                }
+                try report(try delete(entity.recordType, try store.openStoreForWriting(), request))
             }
         }
 
@@ -57,7 +53,7 @@ extension CatalogCommand {
             return try catalog.delete(Record.self, id: id!)
         }
 
-        private func report<Record: RenderableRecord>(_ record: Record) throws {
+        private func report<Record: CatalogRecord>(_ record: Record) throws {
             Terminal.print(store.json ? try renderJSON(PathedRecord(path: nil, record: record)) : "Deleted \(record.summary)")
         }
     }

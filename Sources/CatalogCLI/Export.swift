@@ -45,10 +45,8 @@ extension CatalogCommand {
                     destination = .standardOutput()
                 }
                 let progress = Terminal.progress("exporting", showsOnDataOutput: output == nil)
-                let count = switch store.entity ?? .products {
-                case .products: try export(Product.self, catalog, format, destination, progress)
-                case .phones: try export(Phone.self, catalog, format, destination, progress)
-                }
+                let recordType = (store.entity ?? .products).recordType
+                let count = try export(recordType, catalog, format, destination, progress)
                 do {
                     try destination.commit()
                 } catch {

@@ -35,7 +35,7 @@ extension CatalogCommand {
             let format = try output.resolved(json: store.json)
             try reportingFailures {
                 let catalog = try store.openStore()
-                try withRecordType(entity) { type in try printSections(type, catalog, request, format: format) }
+                try printSections(entity.recordType, catalog, request, format: format)
             }
         }
     }
@@ -43,14 +43,14 @@ extension CatalogCommand {
 
 /// Prints the sections of `request` as `list` does: a table (or why the result is empty: an empty
 /// store, or nothing matching the search), JSON, or one row per line or record.
-func printSections<Record: ListableRecord>(
+func printSections<Record: CatalogRecord>(
     _ type: Record.Type, _ catalog: CatalogStore, _ request: ListRequest, format: OutputFormat
 ) throws {
-    try printSections(try Record.sections(in: catalog, request), catalog, request, format: format)
+    try printSections(try catalog.sections(request) as [RecordSection<Record>], catalog, request, format: format)
 }
 
 /// Prints `sections`, the result of `request`, as `list` does; JSON on one line when `compact`.
-func printSections<Record: ListableRecord>(
+func printSections<Record: CatalogRecord>(
     _ sections: [RecordSection<Record>], _ catalog: CatalogStore, _ request: ListRequest, format: OutputFormat,
     compact: Bool = false
 ) throws {

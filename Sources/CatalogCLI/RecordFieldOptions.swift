@@ -1,5 +1,6 @@
 import ArgumentParser
 import Catalog
+import Entities
 
 /// The fields of a record as options, shared by `add` (which needs those of its entity) and `update`
 /// (which takes any of them).
@@ -27,57 +28,56 @@ struct RecordFieldOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Phone: the screen diagonal in inches.", valueName: "inches"))
     var screen: String?
 
-    /// The options of an entity's fields, by flag.
-    func fields(of entity: Entity) -> [(flag: String, value: String?)] {
-        entity == .products
-            ? [("--name", name), ("--type", type), ("--year", year), ("--price", price)]
-            : [("--name", name), ("--maker", maker), ("--year", year), ("--os", os), ("--screen", screen)]
+    /// The given options, by flag without its dashes, in the order of the options above.
+    private var given: [(flag: String, value: String)] {
+        let options = [("name", name), ("type", type), ("year", year), ("price", price), ("maker", maker), ("os", os), ("screen", screen)]
+        return options.compactMap { flag, value in value.map { (flag, $0) } }
     }
+
+    /// The option that sets `attribute`: its table title in lowercase (`YEAR` → `--year`).
+    static func flag<Record>(of attribute: EntityAttribute<Record>) -> String { attribute.title.lowercased() }
 
     /// Whether no field is given.
-    var isEmpty: Bool { [name, type, year, price, maker, os, screen].allSatisfy { $0 == nil } }
+    var isEmpty: Bool { given.isEmpty }
 
-    /// Checks that no option of the other entity's fields is given, and, when `complete`, that every
-    /// field of `entity` is.
+    /// Checks that every option given sets a field of `Record`, and, when `complete`, that every field
+    /// is given.
     ///
     /// - Throws: ``CommandFailure/usage(_:)`` naming the options at fault, in one sentence.
-    func validate(for entity: Entity, complete: Bool) throws {
-        let own = fields(of: entity)
-        let foreign = fields(of: entity == .products ? .phones : .products)
-            .filter { field in field.value != nil && !own.contains { $0.flag == field.flag } }.map(\.flag)
-        guard foreign.isEmpty else {
-            let other: Entity = entity == .products ? .phones : .products
+    func validate<Record: CatalogRecord>(for type: Record.Type, complete: Bool) throws {
+        let own = Record.declaredFlags
+        let foreign = given.map(\.flag).filter { !own.contains($0) }
+        if !foreign.isEmpty {
+            let owner = Entity.allCases.first { entity in
+                entity != Record.entity && foreign.allSatisfy(entity.recordType.declaredFlags.contains)
+            }
+            let options = foreign.map { "--" + $0 }.joined(separator: ", ")
+            let verb = foreign.count == 1 ? "applies" : "apply"
             throw CommandFailure.usage(
-                "\(foreign.joined(separator: ", ")) \(foreign.count == 1 ? "applies" : "apply") only to a \(other.singular), not to a \(entity.singular)")
+                owner.map { "\(options) \(verb) only to a \($0.singular), not to a \(Record.entity.singular)" }
+                    ?? "\(options) \(verb) to no \(Record.entity.singular)")
         }
-        let missing = own.filter { $0.value == nil }.map(\.flag)
+        let missing = own.filter { flag in !given.contains { $0.flag == flag } }
         if complete && !missing.isEmpty {
-            throw CommandFailure.usage("missing \(missing.joined(separator: ", ")) for a new \(entity.singular)")
+            throw CommandFailure.usage("missing \(missing.map { "--" + $0 }.joined(separator: ", ")) for a new \(Record.entity.singular)")
         }
     }
 
-    /// `product` with the given fields replaced.
+    /// `record` with the given fields replaced, each read as its attribute reads typed text.
     ///
     /// - Throws: ``CatalogError/invalidValue(field:value:reason:)`` for a value that does not parse.
-    func applied(to product: Product) throws -> Product {
-        var product = product
-        if let name { product.name = name }
-        if let type { product.type = try ProductType(parsing: type) }
-        if let year { product.yearIntroduced = try FieldParsing.year(year) }
-        if let price { product.introPrice = try FieldParsing.amount(price, field: "price", decimals: Product.priceDecimals) }
-        return product
+    func applied<Record: CatalogRecord>(to record: Record) throws -> Record {
+        var record = record
+        for attribute in Record.declaration.attributes {
+            if let value = given.first(where: { $0.flag == Self.flag(of: attribute) })?.value {
+                try attribute.set(fromText: value, on: &record)
+            }
+        }
+        return record
     }
+}
 
-    /// `phone` with the given fields replaced.
-    ///
-    /// - Throws: ``CatalogError/invalidValue(field:value:reason:)`` for a value that does not parse.
-    func applied(to phone: Phone) throws -> Phone {
-        var phone = phone
-        if let name { phone.name = name }
-        if let maker { phone.maker = maker }
-        if let os { phone.operatingSystem = os }
-        if let year { phone.yearReleased = try FieldParsing.year(year) }
-        if let screen { phone.screenInches = try FieldParsing.amount(screen, field: "screen", decimals: Phone.screenDecimals) }
-        return phone
-    }
+extension CatalogRecord {
+    /// The flags of the options that set the record's fields.
+    static var declaredFlags: [String] { shownAttributes.map(RecordFieldOptions.flag) }
 }

@@ -1,71 +1,46 @@
 import Catalog
+import Entities
 import FetchedResults
 import Foundation
 import RecordFormats
 
-/// How a record shows in a table row and in a detail view.
-protocol RenderableRecord: CatalogRecord {
+/// How a record shows in a table row, a detail view and a message: derived from its declared
+/// attributes (their titles, labels and shown values), so a new attribute shows without a change here.
+extension CatalogRecord {
+    /// The attributes as tables and detail views show them: the name first, then the others as declared.
+    static var shownAttributes: [EntityAttribute<Self>] {
+        declaration.attributes.filter { $0.name == "name" } + declaration.attributes.filter { $0.name != "name" }
+    }
+
     /// The table's column titles after `PATH` (the last is `ID`).
-    static var tableHeaders: [String] { get }
-    /// Columns, counted after `PATH`, that hold numbers and are right-aligned.
-    static var numericColumns: Set<Int> { get }
+    static var tableHeaders: [String] { shownAttributes.map(\.title) + ["ID"] }
+
+    /// Columns, counted after `PATH`, that hold numbers and are right-aligned: those of attributes
+    /// written as numbers in files, and `ID`.
+    static var numericColumns: Set<Int> {
+        let numeric = Set(declaration.recordLayout.fields.filter { $0.kind != .text }.map(\.name))
+        var columns = Set(shownAttributes.indices.filter { numeric.contains(shownAttributes[$0].name) })
+        columns.insert(shownAttributes.count)
+        return columns
+    }
+
     /// The row's cells, matching ``tableHeaders``.
-    var tableCells: [String] { get }
-    /// Labelled fields for `show`.
-    var detailFields: [(String, String)] { get }
-    /// One line naming the record, for messages (`product 3: iPod touch`).
-    var summary: String { get }
-}
+    var tableCells: [String] { Self.shownAttributes.map { $0.shownValue(of: self) } + [id.map(String.init) ?? ""] }
 
-extension Product: RenderableRecord {
-    static var tableHeaders: [String] { ["NAME", "TYPE", "YEAR", "PRICE", "ID"] }
-    static var numericColumns: Set<Int> { [2, 3, 4] }
-    var tableCells: [String] {
-        [name, type.rawValue, String(yearIntroduced), formatAmount(introPrice), id.map(String.init) ?? ""]
-    }
+    /// Labelled fields for `show`: `id`, then each attribute.
     var detailFields: [(String, String)] {
-        [("id", id.map(String.init) ?? ""), ("name", name), ("type", type.rawValue),
-         ("year introduced", String(yearIntroduced)), ("intro price", "$" + formatAmount(introPrice))]
+        [("id", id.map(String.init) ?? "")] + Self.shownAttributes.map { ($0.label, $0.detailValue(of: self)) }
     }
-    var summary: String { "product \(id.map(String.init) ?? "?"): \(name) (\(type.rawValue), \(yearIntroduced), $\(formatAmount(introPrice)))" }
-}
 
-extension Phone: RenderableRecord {
-    static var tableHeaders: [String] { ["NAME", "MAKER", "YEAR", "OS", "SCREEN", "ID"] }
-    static var numericColumns: Set<Int> { [2, 4, 5] }
-    var tableCells: [String] {
-        [name, maker, String(yearReleased), operatingSystem, formatScreen(screenInches), id.map(String.init) ?? ""]
+    /// One line naming the record, for messages: `product 3: iPod touch (device, 2007, $599.00)`.
+    var summary: String {
+        let others = Self.shownAttributes.filter { $0.name != "name" }.map { $0.detailValue(of: self) }
+        return "\(Self.entity.singular) \(id.map(String.init) ?? "?"): \(name) (\(others.joined(separator: ", ")))"
     }
-    var detailFields: [(String, String)] {
-        [("id", id.map(String.init) ?? ""), ("name", name), ("maker", maker), ("year released", String(yearReleased)),
-         ("operating system", operatingSystem), ("screen", formatScreen(screenInches))]
-    }
-    var summary: String { "phone \(id.map(String.init) ?? "?"): \(name) (\(maker), \(yearReleased))" }
-}
-
-/// `1299.5` → `1,299.50`.
-func formatAmount(_ value: Double) -> String {
-    let cents = Int64((value * 100).rounded())
-    var whole = String(cents / 100)
-    var grouped = ""
-    while whole.count > 3 {
-        grouped = "," + whole.suffix(3) + grouped
-        whole = String(whole.dropLast(3))
-    }
-    let fraction = cents % 100
-    return whole + grouped + "." + (fraction < 10 ? "0" : "") + String(fraction)
-}
-
-/// `6.1` → `6.1"`.
-func formatScreen(_ inches: Double) -> String {
-    var text = String(format: "%.\(Phone.screenDecimals)f", inches)
-    while text.hasSuffix("0") { text.removeLast() }
-    if text.hasSuffix(".") { text.removeLast() }
-    return text + "\""
 }
 
 /// Renders sections as an aligned table: a header, then each section's title and its rows with paths.
-func renderSections<Record: RenderableRecord>(_ sections: [RecordSection<Record>]) -> String {
+func renderSections<Record: CatalogRecord>(_ sections: [RecordSection<Record>]) -> String {
     var table = TextTable(rightAligned: Set(Record.numericColumns.map { $0 + 1 }))
     table.append(["PATH"] + Record.tableHeaders)
     for (sectionIndex, section) in sections.enumerated() {
@@ -78,7 +53,7 @@ func renderSections<Record: RenderableRecord>(_ sections: [RecordSection<Record>
 }
 
 /// Renders one record's fields as `label: value` lines.
-func renderDetail<Record: RenderableRecord>(_ record: Record, path: ItemPath?) -> String {
+func renderDetail<Record: CatalogRecord>(_ record: Record, path: ItemPath?) -> String {
     var table = TextTable()
     if let path { table.append(["path:", path.description]) }
     for (label, value) in record.detailFields { table.append([label + ":", value]) }
@@ -135,34 +110,6 @@ func renderJSON<Value: Encodable>(_ value: Value, compact: Bool = false) throws 
     let encoder = JSONEncoder()
     encoder.outputFormatting = compact ? [.sortedKeys, .withoutEscapingSlashes] : [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
     return String(decoding: try encoder.encode(value), as: UTF8.self)
-}
-
-// MARK: - Listing
-
-/// A record the CLI can list, whatever its entity.
-protocol ListableRecord: RenderableRecord {
-    /// The sections of `request` in `store`.
-    static func sections(in store: CatalogStore, _ request: ListRequest) throws -> [RecordSection<Self>]
-}
-
-extension Product: ListableRecord {
-    static func sections(in store: CatalogStore, _ request: ListRequest) throws -> [RecordSection<Product>] {
-        try store.sections(request)
-    }
-}
-
-extension Phone: ListableRecord {
-    static func sections(in store: CatalogStore, _ request: ListRequest) throws -> [RecordSection<Phone>] {
-        try store.sections(request)
-    }
-}
-
-/// Calls `body` with the record type of `entity`.
-func withRecordType<Result>(_ entity: Entity, _ body: (any ListableRecord.Type) throws -> Result) rethrows -> Result {
-    switch entity {
-    case .products: try body(Product.self)
-    case .phones: try body(Phone.self)
-    }
 }
 
 /// Whether a listed result has rows, and if not, why: `results`; `noMatches` when a search matched

@@ -39,7 +39,7 @@ extension CatalogCommand {
             let format = try output.resolved(json: store.json)
             try reportingFailures {
                 let catalog = try store.openStore()
-                try withRecordType(entity) { type in try printSections(type, catalog, request, format: format) }
+                try printSections(entity.recordType, catalog, request, format: format)
             }
         }
     }

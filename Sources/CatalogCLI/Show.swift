@@ -47,11 +47,11 @@ extension CatalogCommand {
             let format = try output.resolved(json: store.json)
             try reportingFailures {
                 let catalog = try store.openStore()
-                try withRecordType(entity) { type in try show(type, catalog, request, format) }
+                try show(entity.recordType, catalog, request, format)
             }
         }
 
-        private func show<Record: ListableRecord>(
+        private func show<Record: CatalogRecord>(
             _ type: Record.Type, _ catalog: CatalogStore, _ request: ListRequest, _ format: OutputFormat
         ) throws {
             let record: Record
@@ -61,7 +61,7 @@ extension CatalogCommand {
                 shownPath = path
             } else {
                 guard let found = try catalog.fetchOne(Record.self, id: id!) else {
-                    throw CatalogError.notFound(entity: entity(Record.self), id: id!)
+                    throw CatalogError.notFound(entity: Record.entity, id: id!)
                 }
                 record = found
                 shownPath = try catalog.itemPath(Record.self, ofID: id!, in: request)
@@ -78,7 +78,5 @@ extension CatalogCommand {
                 try writer.finish()
             }
         }
-
-        private func entity<Record: CatalogRecord>(_ type: Record.Type) -> Entity { Record.entity }
     }
 }

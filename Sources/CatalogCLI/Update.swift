@@ -26,27 +26,20 @@ extension CatalogCommand {
 
         func run() throws {
             let entity = store.entity ?? .products
-            try reportingFailures {
-                try fields.validate(for: entity, complete: false)
-                let catalog = try store.openStoreForWriting()
-                switch entity {
-                case .products:
-                    guard let product = try catalog.fetchOne(Product.self, id: id) else {
-                        throw CatalogError.notFound(entity: .products, id: id)
-                    }
-                    try catalog.update(try fields.applied(to: product))
-                    try report(try catalog.fetchOne(Product.self, id: id) ?? product)
-                case .phones:
-                    guard let phone = try catalog.fetchOne(Phone.self, id: id) else {
-                        throw CatalogError.notFound(entity: .phones, id: id)
-                    }
-                    try catalog.update(try fields.applied(to: phone))
-                    try report(try catalog.fetchOne(Phone.self, id: id) ?? phone)
-                }
-            }
+            try reportingFailures { try update(entity.recordType) }
         }
 
-        private func report<Record: RenderableRecord>(_ record: Record) throws {
+        private func update<Record: CatalogRecord>(_ type: Record.Type) throws {
+            try fields.validate(for: Record.self, complete: false)
+            let catalog = try store.openStoreForWriting()
+            guard let record = try catalog.fetchOne(Record.self, id: id) else {
+                throw CatalogError.notFound(entity: Record.entity, id: id)
+            }
+            try catalog.update(try fields.applied(to: record))
+            try report(try catalog.fetchOne(Record.self, id: id) ?? record)
+        }
+
+        private func report<Record: CatalogRecord>(_ record: Record) throws {
             Terminal.print(store.json ? try renderJSON(PathedRecord(path: nil, record: record)) : "Updated \(record.summary)")
         }
     }

@@ -43,14 +43,11 @@ extension CatalogCommand {
             let request = try list.request(for: entity)
             let format = try output.resolved(json: store.json)
             try await reportingFailures {
-                switch entity {
-                case .products: try await watch(Product.self, request, format)
-                case .phones: try await watch(Phone.self, request, format)
-                }
+                try await watch(entity.recordType, request, format)
             }
         }
 
-        private func watch<Record: ListableRecord>(
+        private func watch<Record: CatalogRecord>(
             _ type: Record.Type, _ request: ListRequest, _ format: OutputFormat
         ) async throws {
             let catalog = try store.openStore()
@@ -204,7 +201,7 @@ struct ChangeSetJSON: Encodable {
 }
 
 /// A change set as aligned lines: one per section change and per row change, with the row's name.
-func renderChangeSet<Record: RenderableRecord>(_ changeSet: ChangeSet, _ controller: FetchedResultsController<Record>) -> String {
+func renderChangeSet<Record: CatalogRecord>(_ changeSet: ChangeSet, _ controller: FetchedResultsController<Record>) -> String {
     var table = TextTable()
     for section in changeSet.deletedSections { table.append(["delete section", String(section.index), section.name]) }
     for section in changeSet.insertedSections { table.append(["insert section", String(section.index), section.name]) }

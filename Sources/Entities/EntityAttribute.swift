@@ -1,4 +1,5 @@
 import FetchedResults
+import RecordFormats
 import SQLiteStore
 
 /// One stored property of a declared entity: its key path, its name in files and on the command line,
@@ -24,8 +25,10 @@ public struct EntityAttribute<Entity>: Sendable {
     public let isSearchedText: Bool
     /// Whether a search's numeric terms are compared with the value.
     public let isSearchedAsNumber: Bool
-    /// The column's title in tables and detail views (`YEAR`).
+    /// The column's title in tables (`YEAR`).
     public let title: String
+    /// The field's label in detail views (`year introduced`).
+    public let label: String
     /// How rows are grouped into sections when this attribute is a request's section key path.
     public let sections: AttributeSections
     /// The property.
@@ -35,12 +38,27 @@ public struct EntityAttribute<Entity>: Sendable {
     let read: @Sendable (inout Entity, Row, _ index: Int) throws -> Void
     let check: @Sendable (inout Entity) throws -> Void
     let show: @Sendable (Entity) -> String
+    let showInDetail: @Sendable (Entity) -> String
+    /// How the data formats write and read the attribute (seed, import and export files).
+    let fileField: @Sendable (_ template: Entity) -> RecordField<Entity>
+    let readText: @Sendable (inout Entity, String) throws -> Void
 
     /// The columns written for the attribute: its column, then its folded column if it has one.
     public var storedColumns: [String] { [column] + (foldedColumn.map { [$0] } ?? []) }
 
-    /// The attribute's value in `entity`, as shown in a table cell or detail view.
+    /// The attribute's value in `entity`, as shown in a table cell.
     public func shownValue(of entity: Entity) -> String { show(entity) }
+
+    /// The attribute's value in `entity`, as shown in a detail view.
+    public func detailValue(of entity: Entity) -> String { showInDetail(entity) }
+
+    /// Sets the attribute of `entity` from text as a person types it (a command-line option): text as
+    /// it is; another value as the attribute's `parse` reads it, or else as its column would hold the
+    /// text read as a number (`2007`, `5.5`) or as text. The attribute's check runs when the entity is
+    /// written, not here.
+    ///
+    /// - Throws: what `parse` throws; `FieldValueError` for text no value of the type reads from.
+    public func set(fromText text: String, on entity: inout Entity) throws { try readText(&entity, text) }
 
     /// How predicates, sort descriptors and sections read the attribute in SQL.
     var entityColumn: EntityColumn {
@@ -61,28 +79,37 @@ extension EntityAttribute {
     ///   - searched: whether a search looks for its terms in the folded text (requires `folded`).
     ///   - sections: how a section by this attribute groups and names rows.
     ///   - title: its title in tables; by default `name`, uppercased.
-    ///   - check: validates (and may normalise, such as trim) a value before it is written; throws to
-    ///     refuse it.
+    ///   - label: its label in detail views; by default `name` in words (`operatingSystem` →
+    ///     `operating system`).
+    ///   - check: validates (and may normalise, such as trim) a value before it is written, and as a
+    ///     file is read; throws to refuse it.
     public static func text(
         _ name: String, _ keyPath: WritableKeyPath<Entity, String> & Sendable, column: String? = nil,
         folded: Bool = false, searched: Bool = false, sections: AttributeSections = .value, title: String? = nil,
-        check: @escaping @Sendable (String) throws -> String = { $0 }
+        label: String? = nil, check: @escaping @Sendable (String) throws -> String = { $0 }
     ) -> EntityAttribute {
         precondition(!searched || folded, "a searched text attribute must be folded: search compares folded text")
         let column = column ?? snakeCase(name)
         return EntityAttribute(
             name: name, column: column, foldedColumn: folded ? column + "_folded" : nil, isSearchedText: searched,
-            isSearchedAsNumber: false, title: title ?? name.uppercased(), sections: sections, keyPath: keyPath,
+            isSearchedAsNumber: false, title: title ?? name.uppercased(), label: label ?? words(name), sections: sections,
+            keyPath: keyPath,
             storedValues: { entity, fold in
                 let text = entity[keyPath: keyPath]
                 return folded ? [.text(text), .text(fold(text))] : [.text(text)]
             },
             read: { entity, row, index in entity[keyPath: keyPath] = try row.decode(String.self, at: index) },
             check: { entity in entity[keyPath: keyPath] = try check(entity[keyPath: keyPath]) },
-            show: { $0[keyPath: keyPath] })
+            show: { $0[keyPath: keyPath] }, showInDetail: { $0[keyPath: keyPath] },
+            fileField: { _ in .text(name, keyPath, check: check) },
+            readText: { entity, text in entity[keyPath: keyPath] = text })
     }
 
     /// An attribute of any other storable type: a number, a date, an optional, an enumeration.
+    ///
+    /// In files its kind follows from the template's value: a whole number, a number (`REAL`), or text.
+    /// A file's text is read with `parse` when given (an enumeration read in any case, say), otherwise
+    /// as the column's value would be (`fromDatabaseValue`).
     ///
     /// - Parameters:
     ///   - name: the property's name in files and messages.
@@ -91,16 +118,23 @@ extension EntityAttribute {
     ///   - searchedAsNumber: whether a search's numeric terms (`2007`, `599`) are compared with it.
     ///   - sections: how a section by this attribute groups and names rows.
     ///   - title: its title in tables; by default `name`, uppercased.
-    ///   - check: validates (and may normalise) a value before it is written; throws to refuse it.
-    ///   - shown: the value as a table cell or detail view shows it; by default its description.
+    ///   - label: its label in detail views; by default `name` in words (`yearIntroduced` →
+    ///     `year introduced`).
+    ///   - parse: reads the value from a file's text; throws to refuse it.
+    ///   - check: validates (and may normalise) a value before it is written, and as a file is read;
+    ///     throws to refuse it.
+    ///   - shown: the value as a table cell shows it; by default its description.
+    ///   - shownInDetail: the value as a detail view shows it; by default as `shown` does.
     public static func value<Value: DatabaseValueConvertible>(
         _ name: String, _ keyPath: WritableKeyPath<Entity, Value> & Sendable, column: String? = nil,
         searchedAsNumber: Bool = false, sections: AttributeSections = .value, title: String? = nil,
+        label: String? = nil, parse: (@Sendable (String) throws -> Value)? = nil,
         check: @escaping @Sendable (Value) throws -> Value = { $0 },
-        shown: @escaping @Sendable (Value) -> String = { String(describing: $0) }
+        shown: @escaping @Sendable (Value) -> String = { String(describing: $0) },
+        shownInDetail: (@Sendable (Value) -> String)? = nil
     ) -> EntityAttribute {
         stored(
-            name, keyPath, column, searchedAsNumber, sections, title, check, shown,
+            name, keyPath, column, searchedAsNumber, sections, title, label, parse, check, shown, shownInDetail,
             read: { entity, row, index in entity[keyPath: keyPath] = try row.decode(Value.self, at: index) })
     }
 
@@ -110,34 +144,121 @@ extension EntityAttribute {
     public static func value<Value: DatabaseValueConvertible & StatementColumnConvertible>(
         _ name: String, _ keyPath: WritableKeyPath<Entity, Value> & Sendable, column: String? = nil,
         searchedAsNumber: Bool = false, sections: AttributeSections = .value, title: String? = nil,
+        label: String? = nil, parse: (@Sendable (String) throws -> Value)? = nil,
         check: @escaping @Sendable (Value) throws -> Value = { $0 },
-        shown: @escaping @Sendable (Value) -> String = { String(describing: $0) }
+        shown: @escaping @Sendable (Value) -> String = { String(describing: $0) },
+        shownInDetail: (@Sendable (Value) -> String)? = nil
     ) -> EntityAttribute {
         stored(
-            name, keyPath, column, searchedAsNumber, sections, title, check, shown,
+            name, keyPath, column, searchedAsNumber, sections, title, label, parse, check, shown, shownInDetail,
             read: { entity, row, index in entity[keyPath: keyPath] = try row.decode(Value.self, at: index) })
     }
 
     private static func stored<Value: DatabaseValueConvertible>(
         _ name: String, _ keyPath: WritableKeyPath<Entity, Value> & Sendable, _ column: String?, _ searchedAsNumber: Bool,
-        _ sections: AttributeSections, _ title: String?, _ check: @escaping @Sendable (Value) throws -> Value,
-        _ shown: @escaping @Sendable (Value) -> String, read: @escaping @Sendable (inout Entity, Row, Int) throws -> Void
+        _ sections: AttributeSections, _ title: String?, _ label: String?, _ parse: (@Sendable (String) throws -> Value)?,
+        _ check: @escaping @Sendable (Value) throws -> Value, _ shown: @escaping @Sendable (Value) -> String,
+        _ shownInDetail: (@Sendable (Value) -> String)?, read: @escaping @Sendable (inout Entity, Row, Int) throws -> Void
     ) -> EntityAttribute {
-        EntityAttribute(
+        let detail = shownInDetail ?? shown
+        return EntityAttribute(
             name: name, column: column ?? snakeCase(name), foldedColumn: nil, isSearchedText: false,
-            isSearchedAsNumber: searchedAsNumber, title: title ?? name.uppercased(), sections: sections, keyPath: keyPath,
+            isSearchedAsNumber: searchedAsNumber, title: title ?? name.uppercased(), label: label ?? words(name),
+            sections: sections, keyPath: keyPath,
             storedValues: { entity, _ in [entity[keyPath: keyPath].databaseValue] }, read: read,
             check: { entity in entity[keyPath: keyPath] = try check(entity[keyPath: keyPath]) },
-            show: { shown($0[keyPath: keyPath]) })
+            show: { shown($0[keyPath: keyPath]) }, showInDetail: { detail($0[keyPath: keyPath]) },
+            fileField: { template in
+                fileField(name, keyPath, kind: FieldKind(of: template[keyPath: keyPath].databaseValue), parse: parse, check: check)
+            },
+            readText: { entity, text in
+                if let parse {
+                    entity[keyPath: keyPath] = try parse(text)
+                } else if let value = Value.fromDatabaseValue(typedValue(text)) {
+                    entity[keyPath: keyPath] = value
+                } else {
+                    throw FieldValueError("not a valid \(name): \(text)")
+                }
+            })
+    }
+
+    /// Text as typed, as a column would hold it: a whole number, a number, or the text.
+    private static func typedValue(_ text: String) -> DatabaseValue {
+        if let integer = Int64(text) { return .integer(integer) }
+        if let number = Double(text), number.isFinite { return .real(number) }
+        return .text(text)
+    }
+
+    /// A file field of a stored value: written as its database value; read as `parse` or the column
+    /// would read it, then checked.
+    private static func fileField<Value: DatabaseValueConvertible>(
+        _ name: String, _ keyPath: WritableKeyPath<Entity, Value> & Sendable, kind: FieldKind?,
+        parse: (@Sendable (String) throws -> Value)?, check: @escaping @Sendable (Value) throws -> Value
+    ) -> RecordField<Entity> {
+        RecordField(
+            name: name, kind: kind ?? .text, isOptional: kind == nil,
+            value: { FieldValue(databaseValue: $0[keyPath: keyPath].databaseValue) }
+        ) { entity, fieldValue in
+            let value: Value
+            if let parse, case .text(let text) = fieldValue {
+                value = try parse(text)
+            } else if let read = Value.fromDatabaseValue(fieldValue.databaseValue) {
+                value = read
+            } else {
+                throw FieldValueError("not a valid \(name)")
+            }
+            entity[keyPath: keyPath] = try check(value)
+        }
     }
 }
 
-/// `yearIntroduced` → `year_introduced`: a property name as a column name.
-func snakeCase(_ name: String) -> String {
-    var column = ""
-    for character in name {
-        if character.isUppercase, !column.isEmpty { column += "_" }
-        column += character.lowercased()
+extension FieldKind {
+    /// The kind a stored value is written as in files: nil for NULL, whose kind is not known (the field
+    /// is then optional text).
+    init?(of value: DatabaseValue) {
+        switch value {
+        case .integer: self = .integer
+        case .real: self = .decimal
+        case .text, .blob: self = .text
+        case .null: return nil
+        }
     }
-    return column
+}
+
+extension FieldValue {
+    /// A stored value as a file holds it: nil for NULL; a blob as its description (files hold no blobs).
+    init?(databaseValue: DatabaseValue) {
+        switch databaseValue {
+        case .null: return nil
+        case .integer(let integer): self = .integer(integer)
+        case .real(let real): self = .decimal(real)
+        case .text(let text): self = .text(text)
+        case .blob: self = .text(databaseValue.description)
+        }
+    }
+
+    /// The value as a column holds it.
+    var databaseValue: DatabaseValue {
+        switch self {
+        case .text(let text): .text(text)
+        case .integer(let integer): .integer(integer)
+        case .decimal(let decimal): .real(decimal)
+        }
+    }
+}
+
+/// `yearIntroduced` → `year introduced`: a property name as words.
+func words(_ name: String) -> String { splitWords(name, separator: " ") }
+
+/// `yearIntroduced` → `year_introduced`: a property name as a column name.
+func snakeCase(_ name: String) -> String { splitWords(name, separator: "_") }
+
+/// A camel-case name's words, lowercased, joined by `separator`.
+private func splitWords(_ name: String, separator: String) -> String {
+    var words = ""
+    for character in name {
+        if character.isUppercase, !words.isEmpty { words += separator }
+        words += character.lowercased()
+    }
+    return words
 }

@@ -1,5 +1,7 @@
 import FetchedResults
+import RecordFormats
 import SQLiteStore
+import TextSearch
 
 /// An entity declared once: its table, the record reading starts from, and its attributes.
 ///
@@ -35,6 +37,9 @@ public struct EntityDeclaration<Entity: DeclaredEntity>: Sendable {
     public let selection: String
     /// The row position of each attribute's column in ``selection``.
     let positions: [Int]
+    /// The fields of seed, import and export files: `id` (optional), then each attribute's name, in
+    /// order; each value read is checked as the attribute's check says.
+    public let recordLayout: RecordLayout<Entity>
 
     /// Declares an entity.
     ///
@@ -62,6 +67,8 @@ public struct EntityDeclaration<Entity: DeclaredEntity>: Sendable {
             position += attribute.storedColumns.count
         }
         self.positions = positions
+        recordLayout = RecordLayout(
+            template: template, fields: [.optionalInteger("id", \Entity.id)] + attributes.map { $0.fileField(template) })
     }
 
     /// The attribute of a key path, if it is one.
@@ -125,6 +132,32 @@ public struct EntityDeclaration<Entity: DeclaredEntity>: Sendable {
 
     /// The columns a search's numeric terms are compared with.
     public var searchedNumberColumns: [String] { attributes.filter(\.isSearchedAsNumber).map(\.column) }
+
+    /// The search of the table: terms looked for in ``searchedTextColumns``, numbers compared with
+    /// ``searchedNumberColumns``.
+    ///
+    /// ```swift
+    /// static let searchDescription = Film.declaration.searchDescription(suffixLength: nil)
+    /// try db.execute(sql: Film.searchDescription.installSQL)   // in a migration
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - scope: the attribute a search may be restricted to one value of (a product's type).
+    ///   - listIndex: the index `(scope column, first searched column, id)` a list in its default order
+    ///     walks, if the table has one.
+    ///   - suffixLength: the suffix index's suffix length; nil for the trigram index alone (a small
+    ///     table).
+    public func searchDescription(
+        scope: PartialKeyPath<Entity>? = nil, listIndex: String? = nil, suffixLength: SuffixLength? = .standard
+    ) -> SearchDescription {
+        let scopeColumn = scope.map { keyPath in
+            guard let attribute = attribute(for: keyPath) else { preconditionFailure("the scope of \(table) is not an attribute") }
+            return attribute.column
+        }
+        return SearchDescription(
+            table: table, textColumns: searchedTextColumns, numberColumns: searchedNumberColumns,
+            scopeColumn: scopeColumn, listIndex: listIndex, suffixLength: suffixLength)
+    }
 
     /// The triggers that log the table's row events for live fetched results, to run in a migration
     /// after ``ChangeLog/installationSQL(retaining:)``.

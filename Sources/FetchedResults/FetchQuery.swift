@@ -13,6 +13,11 @@ struct FetchQuery: Sendable, Hashable {
         var sql: String { expression + (isDescending ? " DESC" : " ASC") }
     }
 
+    /// `ORDER BY` terms: the section term, if any, then the row order.
+    static func orderSQL(_ section: OrderTerm?, _ rowOrder: [OrderTerm]) -> String {
+        ((section.map { [$0] } ?? []) + rowOrder).map(\.sql).joined(separator: ", ")
+    }
+
     /// The entity table, which ``selection`` reads.
     var tableName: String
     /// The id column.
@@ -40,11 +45,6 @@ struct FetchQuery: Sendable, Hashable {
         idColumn = Entity.idColumn
         selection = Entity.selection
 
-        func column(_ keyPath: PartialKeyPath<Entity>) throws -> EntityColumn {
-            guard let column = Entity.column(for: keyPath) else { throw FetchError.unmappedKeyPath(String(describing: keyPath)) }
-            return column
-        }
-
         var conditions: [SQLFragment] = []
         if let predicate = request.predicate {
             conditions.append(try PredicateTranslation.condition(for: predicate))
@@ -57,24 +57,10 @@ struct FetchQuery: Sendable, Hashable {
         }
         let filter = conditions.isEmpty ? SQLFragment.alwaysTrue : conditions.dropFirst().reduce(conditions[0], &&)
 
-        rowOrder = try request.sortDescriptors.map { descriptor in
-            guard let keyPath = descriptor.keyPath else {
-                throw FetchError.unmappedKeyPath("of a sort descriptor without a key path")
-            }
-            return OrderTerm(expression: try column(keyPath).sortExpression, isDescending: descriptor.order == .reverse)
-        }
-        rowOrder.append(OrderTerm(expression: Entity.idColumn, isDescending: false))
-
-        if let sectionKeyPath = request.sectionKeyPath {
-            let sectionColumn = try column(sectionKeyPath)
-            let first = request.sortDescriptors.first
-            let descending = first?.keyPath == sectionKeyPath && first?.order == .reverse
-            section = OrderTerm(expression: sectionColumn.sectionExpression, isDescending: descending)
-        }
+        (section, rowOrder) = try request.orderTerms()
 
         if request.fetchLimit != nil || request.fetchOffset > 0 {
-            let order = ((section.map { [$0] } ?? []) + rowOrder).map(\.sql).joined(separator: ", ")
-            source = "(SELECT * FROM \(tableName) WHERE \(filter.sql) ORDER BY \(order) LIMIT ? OFFSET ?) AS \(tableName)"
+            source = "(SELECT * FROM \(tableName) WHERE \(filter.sql) ORDER BY \(Self.orderSQL(section, rowOrder)) LIMIT ? OFFSET ?) AS \(tableName)"
             sourceArguments = filter.arguments + [request.fetchLimit ?? -1, request.fetchOffset]
             condition = .alwaysTrue
         } else {

@@ -80,6 +80,16 @@ public final class Bookshelf: Sendable {
             sectionKeyPath: \Book.author)
     }
 
+    /// The books that match `text`, by title: every term found in the title, author or tags (ignoring
+    /// case, diacritics and width, in any script, from one character on) or, for a number, the year.
+    ///
+    /// ```swift
+    /// try shelf.books(matching: "村上 1987")   // Norwegian Wood
+    /// ```
+    public func books(matching text: String) throws -> [Book] {
+        try books(FetchRequest<Book>(sortDescriptors: [SortDescriptor(\.title)], searchText: text)).fetchedObjects
+    }
+
     /// The result of `request`, fetched.
     public func books(_ request: FetchRequest<Book>) throws -> FetchedResultsController<Book> {
         let controller = FetchedResultsController(request: request, reader: queue)

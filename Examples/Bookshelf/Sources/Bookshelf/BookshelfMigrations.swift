@@ -1,4 +1,5 @@
 import SQLiteStore
+import TextSearch
 
 /// The bookshelf's schema, as its own migration set: it lives alone in a file, or beside another
 /// owner's set (the catalog's) in one file, each judged by its own versions.
@@ -28,6 +29,11 @@ public enum BookshelfMigrations {
                 // library generates.
                 Migration(version: 2, name: "track_books", revision: "1") { db in
                     try ChangeLog.installTracking(forTable: Book.declaration.table, db)
+                },
+                // The search index the declaration's searched attributes describe: its revision is the
+                // generated SQL, so a change to it shows as a changed migration (add one instead).
+                Migration(version: 3, name: "search_books", revision: Book.searchDescription.installSQL) { db in
+                    try db.execute(sql: Book.searchDescription.installSQL)
                 },
             ])
         } catch {
