@@ -1,108 +1,109 @@
-// Defining an entity: a Swift type, its table, and how each key path reads in SQL.
+// Defining an entity: declared once, with everything else derived from the declaration.
+import Entities
 import FetchedResults
 import Foundation
+import RecordFormats
 import SQLiteStore
+import TextSearch
 
 // snippet.hide
 let directory = FileManager.default.temporaryDirectory.appendingPathComponent("defining-an-entity-\(UUID().uuidString)")
 try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-let queue = try DatabaseQueue(path: directory.appendingPathComponent("albums.sqlite").path)
+let queue = try DatabaseQueue(path: directory.appendingPathComponent("films.sqlite").path)
 // snippet.show
 
+// snippet.entity
+struct Film: DeclaredEntity, Hashable {
+    var id: Int64?
+    var title: String
+    var director: String
+    var year: Int
+
+    struct Refused: Error { var field: String }
+
+    static let declaration = EntityDeclaration<Film>(
+        table: "films", template: Film(title: "", director: "", year: 0), folding: TextFolding.fold,
+        attributes: [
+            .text("title", \.title, folded: true, searched: true, sections: .initial, check: { title in
+                let trimmed = title.trimmingCharacters(in: .whitespaces)
+                guard !trimmed.isEmpty else { throw Refused(field: "title") }
+                return trimmed
+            }),
+            .text("director", \.director, folded: true, searched: true, sections: .initial),
+            .value("year", \.year, searchedAsNumber: true, check: { year in
+                guard (1888...2100).contains(year) else { throw Refused(field: "year") }
+                return year
+            }),
+        ])
+
+    /// The search of the declared searched attributes; its index is migration 2's.
+    static let searchDescription = declaration.searchDescription(suffixLength: nil)
+
+    /// What `FetchRequest.searchText` selects: the search above.
+    static func searchCondition(for text: String, _ db: Database) throws -> SQLFragment? {
+        try searchDescription.condition(for: SearchQuery(text), alias: tableName, db)
+    }
+}
+// snippet.end
+
 // snippet.table
-let schema = try MigrationSet(identity: "com.example.music", migrations: [
-    Migration(version: 1, name: "create_album", sql: """
-        CREATE TABLE album (
+let schema = try MigrationSet(identity: "com.example.films", migrations: [
+    // The table the declaration describes: `id`, a column per attribute, `<column>_folded` per folded text.
+    Migration(version: 1, name: "create_films", sql: """
+        CREATE TABLE films (
             id INTEGER PRIMARY KEY,
-            title TEXT NOT NULL,
-            title_folded TEXT NOT NULL,          -- lowercased, without diacritics: what sorts and searches
+            title TEXT NOT NULL UNIQUE,
+            title_folded TEXT NOT NULL,
+            director TEXT NOT NULL,
+            director_folded TEXT NOT NULL,
             year INTEGER NOT NULL
         ) STRICT;
-        CREATE INDEX album_by_title ON album(title_folded, id);
         """),
+    // Its search index and change tracking, as the library generates them.
+    Migration(version: 2, name: "search_and_track_films", revision: "1") { db in
+        try db.execute(sql: Film.searchDescription.installSQL)
+        try ChangeLog.installTracking(forTable: Film.tableName, db)
+    },
 ])
 _ = try queue.writeWithoutTransaction { db in try Migrator(sets: [schema]).migrate(db) }
 // snippet.end
 
-// snippet.entity
-struct Album: FetchableEntity, Hashable {
-    var id: Int64?
-    var title: String
-    var year: Int
-
-    static let tableName = "album"
-    /// The columns `init(row:)` reads, in this order.
-    static let selection = "id, title, year"
-    var rowID: Int64? { id }
-
-    init(id: Int64? = nil, title: String, year: Int) {
-        self.id = id
-        self.title = title
-        self.year = year
-    }
-
-    init(row: Row) throws {
-        id = try row.decode(Int64.self, at: 0)
-        title = try row.decode(String.self, at: 1)
-        year = try row.decode(Int.self, at: 2)
-    }
-
-    /// The one place where key paths become SQL: what a predicate compares, what a sort descriptor
-    /// orders by, what a section groups by.
-    static func column(for keyPath: PartialKeyPath<Album>) -> EntityColumn? {
-        switch keyPath {
-        case \Album.id: EntityColumn("id")
-        case \Album.title: EntityColumn("title", sortedBy: "title_folded", sectionedBy: "upper(substr(title_folded, 1, 1))")
-        case \Album.year: EntityColumn("year", sectionedBy: "year / 10 * 10")
-        default: nil
-        }
-    }
-
-    /// Section names from section values: decades read "1990s".
-    static func sectionName(for value: DatabaseValue, keyPath: PartialKeyPath<Album>) -> String {
-        if keyPath == \Album.year, case .integer(let decade) = value { return "\(decade)s" }
-        return value.description
-    }
-
-    /// What `FetchRequest.searchText` selects: every word in the folded title.
-    static func searchCondition(for text: String, _ db: Database) throws -> SQLFragment? {
-        let words = text.split(whereSeparator: \.isWhitespace).map { fold(String($0)) }
-        guard !words.isEmpty else { return .alwaysTrue }
-        return SQLFragment(
-            joining: words.map { SQLFragment(sql: "instr(title_folded, ?) > 0", arguments: [$0]) }, separator: " AND ")
-    }
-
-    /// The folded form stored in `title_folded` and compared by searches.
-    static func fold(_ text: String) -> String {
-        text.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
-    }
-}
-// snippet.end
-
-// snippet.save
-func insert(_ album: Album, _ db: Database) throws {
-    try db.execute(
-        sql: "INSERT INTO album(title, title_folded, year) VALUES (?, ?, ?)",
-        arguments: [album.title, Album.fold(album.title), album.year])
-}
+// snippet.write
+var solaris = Film(title: " Solaris ", director: "Andrei Tarkovsky", year: 1972)
 try queue.write { db in
-    for album in [Album(title: "Kind of Blue", year: 1959), Album(title: "Abbey Road", year: 1969), Album(title: "Remain in Light", year: 1980)] {
-        try insert(album, db)
-    }
+    try solaris.insert(db)                              // checked (trimmed), saved; solaris.id is set
+    var stalker = Film(title: "Stalker", director: "Andrei Tarkovsky", year: 1979)
+    try stalker.insert(db)
+    var amelie = Film(title: "Le Fabuleux Destin d'Amélie Poulain", director: "Jean-Pierre Jeunet", year: 2001)
+    try amelie.insert(db)
+    solaris.year = 1973
+    try solaris.update(db)
 }
 // snippet.end
 
 // snippet.fetch
-var request = FetchRequest<Album>(
-    predicate: #Predicate { $0.year >= 1960 },
+let request = FetchRequest<Film>(
+    predicate: #Predicate { $0.year < 2000 },
     sortDescriptors: [SortDescriptor(\.year)],
-    sectionKeyPath: \Album.year)
-request.searchText = "r"                            // the entity's search condition, AND-ed
+    searchText: "tarkovsky",
+    sectionKeyPath: \Film.director)
 let controller = FetchedResultsController(request: request, reader: queue)
 try controller.performFetch()
-print(controller.sections.map(\.name))              // ["1960s", "1980s"]
+print(controller.sections.map(\.name))                  // ["A"]: directors by initial
+print(try controller.fetchedObjects.map(\.title))       // ["Solaris", "Stalker"]
+// snippet.end
+
+// snippet.files
+let output = try ByteOutput(replacing: directory.appendingPathComponent("films.csv").path)
+let writer = RecordWriter(format: .csv, layout: Film.declaration.recordLayout, output: output)
+for film in try queue.read({ db in try Film.fetchAll(db) }) { try writer.write(film) }
+try writer.finish()
+try output.commit()                                     // id,title,director,year
 // snippet.end
 
 // snippet.hide
-precondition(controller.sections.map(\.name) == ["1960s", "1980s"])
+let titles = try controller.fetchedObjects.map(\.title)
+let saved = try queue.read { db in try Film.fetchOne(id: solaris.id!, db) }
+precondition(controller.sections.map(\.name) == ["A"] && titles == ["Solaris", "Stalker"] && saved?.year == 1973)
+precondition(Film.declaration.recordLayout.fieldNames == ["id", "title", "director", "year"])
 try FileManager.default.removeItem(at: directory)

@@ -28,10 +28,12 @@ struct RecordFieldOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Phone: the screen diagonal in inches.", valueName: "inches"))
     var screen: String?
 
+    /// The flags of the options above, without their dashes, in order.
+    static let flags = ["name", "type", "year", "price", "maker", "os", "screen"]
+
     /// The given options, by flag without its dashes, in the order of the options above.
     private var given: [(flag: String, value: String)] {
-        let options = [("name", name), ("type", type), ("year", year), ("price", price), ("maker", maker), ("os", os), ("screen", screen)]
-        return options.compactMap { flag, value in value.map { (flag, $0) } }
+        zip(Self.flags, [name, type, year, price, maker, os, screen]).compactMap { flag, value in value.map { (flag, $0) } }
     }
 
     /// The option that sets `attribute`: its table title in lowercase (`YEAR` → `--year`).
@@ -57,7 +59,8 @@ struct RecordFieldOptions: ParsableArguments {
                 owner.map { "\(options) \(verb) only to a \($0.singular), not to a \(Record.entity.singular)" }
                     ?? "\(options) \(verb) to no \(Record.entity.singular)")
         }
-        let missing = own.filter { flag in !given.contains { $0.flag == flag } }
+        // Only options this command has can be missing: an attribute without one keeps the template's value.
+        let missing = own.filter { flag in Self.flags.contains(flag) && !given.contains { $0.flag == flag } }
         if complete && !missing.isEmpty {
             throw CommandFailure.usage("missing \(missing.map { "--" + $0 }.joined(separator: ", ")) for a new \(Record.entity.singular)")
         }

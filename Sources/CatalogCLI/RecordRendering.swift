@@ -32,9 +32,10 @@ extension CatalogRecord {
         [("id", id.map(String.init) ?? "")] + Self.shownAttributes.map { ($0.label, $0.detailValue(of: self)) }
     }
 
-    /// One line naming the record, for messages: `product 3: iPod touch (device, 2007, $599.00)`.
+    /// One line naming the record, for messages: `product 3: iPod touch (device, 2007, $599.00)`; empty
+    /// values are left out.
     var summary: String {
-        let others = Self.shownAttributes.filter { $0.name != "name" }.map { $0.detailValue(of: self) }
+        let others = Self.shownAttributes.filter { $0.name != "name" }.map { $0.detailValue(of: self) }.filter { !$0.isEmpty }
         return "\(Self.entity.singular) \(id.map(String.init) ?? "?"): \(name) (\(others.joined(separator: ", ")))"
     }
 }

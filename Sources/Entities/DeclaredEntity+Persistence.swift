@@ -9,7 +9,7 @@ extension DeclaredEntity {
     /// try queue.write { db in try film.insert(db) }
     /// ```
     ///
-    /// - Throws: what a check throws for an invalid attribute; ``DatabaseError`` (such as
+    /// - Throws: what a check throws for an invalid attribute; `DatabaseError` (such as
     ///   `SQLITE_CONSTRAINT_UNIQUE`) when the row cannot be written.
     public mutating func insert(_ db: Database) throws {
         let valid = try validated()
@@ -23,7 +23,7 @@ extension DeclaredEntity {
     /// (another row has its unique name, say): how seeding twice adds nothing the second time.
     ///
     /// - Returns: whether it was saved; its ``DeclaredEntity/id`` is set then.
-    /// - Throws: what a check throws; ``DatabaseError`` for any other failure.
+    /// - Throws: what a check throws; `DatabaseError` for any other failure.
     @discardableResult
     public mutating func insertUnlessConflicting(_ db: Database) throws -> Bool {
         let valid = try validated()
@@ -37,8 +37,8 @@ extension DeclaredEntity {
 
     /// Validates the entity and replaces the stored attributes of its row.
     ///
-    /// - Throws: ``EntityError/notSaved`` without an id, ``EntityError/notFound(table:id:)`` when no
-    ///   row has it; what a check throws; ``DatabaseError``.
+    /// - Throws: ``EntityError/notSaved(table:)`` without an id, ``EntityError/notFound(table:id:)`` when no
+    ///   row has it; what a check throws; `DatabaseError`.
     public func update(_ db: Database) throws {
         guard let id else { throw EntityError.notSaved(table: Self.tableName) }
         let valid = try validated()
@@ -49,7 +49,7 @@ extension DeclaredEntity {
 
     /// Deletes the row with this id and returns the entity it held.
     ///
-    /// - Throws: ``EntityError/notFound(table:id:)`` when there is none; ``DatabaseError``.
+    /// - Throws: ``EntityError/notFound(table:id:)`` when there is none; `DatabaseError`.
     @discardableResult
     public static func delete(id: Int64, _ db: Database) throws -> Self {
         guard let entity = try fetchOne(id: id, db) else { throw EntityError.notFound(table: tableName, id: id) }

@@ -2,7 +2,7 @@ import FetchedResults
 import SQLiteStore
 
 /// An entity whose table, columns and rules are declared once, in ``declaration``; insert, update,
-/// delete, decoding and fetching (``FetchableEntity``) are derived from it.
+/// delete, decoding and fetching (`FetchableEntity`) are derived from it.
 ///
 /// ```swift
 /// var film = Film(title: "Solaris", director: "Andrei Tarkovsky", year: 1972)

@@ -81,12 +81,14 @@ extension EntityAttribute {
     ///   - title: its title in tables; by default `name`, uppercased.
     ///   - label: its label in detail views; by default `name` in words (`operatingSystem` →
     ///     `operating system`).
+    ///   - optionalInFiles: whether a seed or import file may leave it out, the record then keeping
+    ///     the template's value (for an attribute added after files were written).
     ///   - check: validates (and may normalise, such as trim) a value before it is written, and as a
     ///     file is read; throws to refuse it.
     public static func text(
         _ name: String, _ keyPath: WritableKeyPath<Entity, String> & Sendable, column: String? = nil,
         folded: Bool = false, searched: Bool = false, sections: AttributeSections = .value, title: String? = nil,
-        label: String? = nil, check: @escaping @Sendable (String) throws -> String = { $0 }
+        label: String? = nil, optionalInFiles: Bool = false, check: @escaping @Sendable (String) throws -> String = { $0 }
     ) -> EntityAttribute {
         precondition(!searched || folded, "a searched text attribute must be folded: search compares folded text")
         let column = column ?? snakeCase(name)
@@ -101,7 +103,13 @@ extension EntityAttribute {
             read: { entity, row, index in entity[keyPath: keyPath] = try row.decode(String.self, at: index) },
             check: { entity in entity[keyPath: keyPath] = try check(entity[keyPath: keyPath]) },
             show: { $0[keyPath: keyPath] }, showInDetail: { $0[keyPath: keyPath] },
-            fileField: { _ in .text(name, keyPath, check: check) },
+            fileField: { _ in
+                RecordField(name: name, kind: .text, isOptional: optionalInFiles, value: { .text($0[keyPath: keyPath]) }) {
+                    entity, value in
+                    guard case .text(let text) = value else { return }
+                    entity[keyPath: keyPath] = try check(text)
+                }
+            },
             readText: { entity, text in entity[keyPath: keyPath] = text })
     }
 
@@ -120,6 +128,8 @@ extension EntityAttribute {
     ///   - title: its title in tables; by default `name`, uppercased.
     ///   - label: its label in detail views; by default `name` in words (`yearIntroduced` →
     ///     `year introduced`).
+    ///   - optionalInFiles: whether a seed or import file may leave it out, the record then keeping
+    ///     the template's value (for an attribute added after files were written).
     ///   - parse: reads the value from a file's text; throws to refuse it.
     ///   - check: validates (and may normalise) a value before it is written, and as a file is read;
     ///     throws to refuse it.
@@ -128,35 +138,35 @@ extension EntityAttribute {
     public static func value<Value: DatabaseValueConvertible>(
         _ name: String, _ keyPath: WritableKeyPath<Entity, Value> & Sendable, column: String? = nil,
         searchedAsNumber: Bool = false, sections: AttributeSections = .value, title: String? = nil,
-        label: String? = nil, parse: (@Sendable (String) throws -> Value)? = nil,
+        label: String? = nil, optionalInFiles: Bool = false, parse: (@Sendable (String) throws -> Value)? = nil,
         check: @escaping @Sendable (Value) throws -> Value = { $0 },
         shown: @escaping @Sendable (Value) -> String = { String(describing: $0) },
         shownInDetail: (@Sendable (Value) -> String)? = nil
     ) -> EntityAttribute {
         stored(
-            name, keyPath, column, searchedAsNumber, sections, title, label, parse, check, shown, shownInDetail,
+            name, keyPath, column, searchedAsNumber, sections, title, label, optionalInFiles, parse, check, shown, shownInDetail,
             read: { entity, row, index in entity[keyPath: keyPath] = try row.decode(Value.self, at: index) })
     }
 
     /// An attribute of a type read straight from its column, without an intermediate
-    /// ``DatabaseValue`` (`Int`, `Int64`, `Double`, `String`, `Bool`): the same as the general one,
+    /// `DatabaseValue` (`Int`, `Int64`, `Double`, `String`, `Bool`): the same as the general one,
     /// faster to decode.
     public static func value<Value: DatabaseValueConvertible & StatementColumnConvertible>(
         _ name: String, _ keyPath: WritableKeyPath<Entity, Value> & Sendable, column: String? = nil,
         searchedAsNumber: Bool = false, sections: AttributeSections = .value, title: String? = nil,
-        label: String? = nil, parse: (@Sendable (String) throws -> Value)? = nil,
+        label: String? = nil, optionalInFiles: Bool = false, parse: (@Sendable (String) throws -> Value)? = nil,
         check: @escaping @Sendable (Value) throws -> Value = { $0 },
         shown: @escaping @Sendable (Value) -> String = { String(describing: $0) },
         shownInDetail: (@Sendable (Value) -> String)? = nil
     ) -> EntityAttribute {
         stored(
-            name, keyPath, column, searchedAsNumber, sections, title, label, parse, check, shown, shownInDetail,
+            name, keyPath, column, searchedAsNumber, sections, title, label, optionalInFiles, parse, check, shown, shownInDetail,
             read: { entity, row, index in entity[keyPath: keyPath] = try row.decode(Value.self, at: index) })
     }
 
     private static func stored<Value: DatabaseValueConvertible>(
         _ name: String, _ keyPath: WritableKeyPath<Entity, Value> & Sendable, _ column: String?, _ searchedAsNumber: Bool,
-        _ sections: AttributeSections, _ title: String?, _ label: String?, _ parse: (@Sendable (String) throws -> Value)?,
+        _ sections: AttributeSections, _ title: String?, _ label: String?, _ optionalInFiles: Bool, _ parse: (@Sendable (String) throws -> Value)?,
         _ check: @escaping @Sendable (Value) throws -> Value, _ shown: @escaping @Sendable (Value) -> String,
         _ shownInDetail: (@Sendable (Value) -> String)?, read: @escaping @Sendable (inout Entity, Row, Int) throws -> Void
     ) -> EntityAttribute {
@@ -169,7 +179,9 @@ extension EntityAttribute {
             check: { entity in entity[keyPath: keyPath] = try check(entity[keyPath: keyPath]) },
             show: { shown($0[keyPath: keyPath]) }, showInDetail: { detail($0[keyPath: keyPath]) },
             fileField: { template in
-                fileField(name, keyPath, kind: FieldKind(of: template[keyPath: keyPath].databaseValue), parse: parse, check: check)
+                fileField(
+                    name, keyPath, kind: FieldKind(of: template[keyPath: keyPath].databaseValue), optional: optionalInFiles,
+                    parse: parse, check: check)
             },
             readText: { entity, text in
                 if let parse {
@@ -190,13 +202,13 @@ extension EntityAttribute {
     }
 
     /// A file field of a stored value: written as its database value; read as `parse` or the column
-    /// would read it, then checked.
+    /// would read it, then checked. Optional when `optional` or when its kind is not known.
     private static func fileField<Value: DatabaseValueConvertible>(
-        _ name: String, _ keyPath: WritableKeyPath<Entity, Value> & Sendable, kind: FieldKind?,
+        _ name: String, _ keyPath: WritableKeyPath<Entity, Value> & Sendable, kind: FieldKind?, optional: Bool,
         parse: (@Sendable (String) throws -> Value)?, check: @escaping @Sendable (Value) throws -> Value
     ) -> RecordField<Entity> {
         RecordField(
-            name: name, kind: kind ?? .text, isOptional: kind == nil,
+            name: name, kind: kind ?? .text, isOptional: optional || kind == nil,
             value: { FieldValue(databaseValue: $0[keyPath: keyPath].databaseValue) }
         ) { entity, fieldValue in
             let value: Value

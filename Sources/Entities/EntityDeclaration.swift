@@ -160,7 +160,7 @@ public struct EntityDeclaration<Entity: DeclaredEntity>: Sendable {
     }
 
     /// The triggers that log the table's row events for live fetched results, to run in a migration
-    /// after ``ChangeLog/installationSQL(retaining:)``.
+    /// after `ChangeLog.installationSQL(retaining:)`.
     public var trackingSQL: String { ChangeLog.trackingSQL(forTable: table) }
 
     // MARK: - SQL

@@ -19,10 +19,12 @@ extension SearchDescription {
     /// The trigram index (``fullTextTable``) is checked by SQLite itself: `Database.fullTextIndexProblem(_:)`.
     /// Reads the table once and each derived table once, in the caller's transaction.
     ///
-    /// - Parameter sourceColumns: the columns the text columns are folded from, in the same order;
-    ///   nil skips that check.
+    /// - Parameters:
+    ///   - sourceColumns: the columns the text columns are folded from, in the same order; nil skips
+    ///     that check.
+    ///   - db: the connection, in a read.
     /// - Complexity: O(n · L) for n rows of texts of L scalars; memory O(distinct grams).
-    /// - Throws: ``DatabaseError``.
+    /// - Throws: `DatabaseError`.
     public func indexProblems(foldedFrom sourceColumns: [String]? = nil, _ db: Database) throws -> [String] {
         precondition(sourceColumns.map { $0.count == textColumns.count } ?? true, "one source column per text column")
         let sources = sourceColumns ?? []

@@ -3,7 +3,7 @@ import SQLiteStore
 extension SearchDescription {
     /// The number of rows that match `query` within `scope`, in the current read.
     ///
-    /// - Throws: ``DatabaseError``.
+    /// - Throws: `DatabaseError`.
     public func count(_ query: SearchQuery, scope: DatabaseValue? = nil, _ db: Database) throws -> Int {
         try count(try plan(query, scope: scope, thresholds: .standard, db), scope: scope, db)
     }

@@ -19,9 +19,16 @@ extension SearchDescription {
     /// if that falls short.
     ///
     /// - Parameters:
+    ///   - query: the search.
+    ///   - scope: the scope column's value the rows must have; nil for every row.
+    ///   - order: the page's order.
+    ///   - limit: the most rows read.
+    ///   - offset: the matching rows skipped before the page.
     ///   - selection: the columns `decode` reads, from column 0, qualified with the table's name.
     ///   - thresholds: the strategies' thresholds (tests force each strategy with extreme ones).
-    /// - Throws: ``DatabaseError``, or what `decode` throws.
+    ///   - db: the connection, in a read.
+    ///   - decode: makes a record of a row of `selection`.
+    /// - Throws: `DatabaseError`, or what `decode` throws.
     public func page<Record>(
         _ query: SearchQuery, scope: DatabaseValue? = nil, order: SearchOrder, limit: Int, offset: Int = 0,
         selection: String, thresholds: SearchThresholds = .standard, _ db: Database,

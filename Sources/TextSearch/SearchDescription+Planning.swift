@@ -19,7 +19,7 @@ extension SearchDescription {
     /// walks that index and stops at the page; counts for such a term come from
     /// ``countsPerScope(_:_:)`` where it gives them.
     ///
-    /// - Throws: ``DatabaseError`` when the estimates cannot be read.
+    /// - Throws: `DatabaseError` when the estimates cannot be read.
     public func condition(
         for query: SearchQuery, scope: DatabaseValue? = nil, alias: String, _ db: Database
     ) throws -> SQLFragment {

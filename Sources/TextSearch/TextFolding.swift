@@ -20,7 +20,7 @@
 /// | `ΆΝΝΑ` | `αννα` | | `삼성` (NFD) | `삼성` (NFC) |
 ///
 /// The library stores every searched text's folded form next to it and folds search terms the same
-/// way. Only the standard library's Unicode data and ``FoldingTables`` are used (no ICU).
+/// way. Only the standard library's Unicode data and `FoldingTables` are used (no ICU).
 public enum TextFolding {
     /// `text` folded for comparison.
     public static func fold(_ text: String) -> String {
@@ -82,7 +82,7 @@ public enum TextFolding {
         return low > 0 && scalar.value <= ranges[2 * (low - 1) + 1]
     }
 
-    /// ``FoldingTables``' mappings, read once into dictionaries.
+    /// `FoldingTables`' mappings, read once into dictionaries.
     private struct Tables: Sendable {
         static let shared = Tables()
         let width = mapping(FoldingTables.width)

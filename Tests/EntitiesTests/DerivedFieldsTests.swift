@@ -36,6 +36,16 @@ struct DerivedFieldsTests {
         #expect(throws: RecordReadError.self) { try Self.notes(fromCSV: "title,kind,priority\nx,chore,1\n") }
     }
 
+    @Test func anAttributeOptionalInFilesKeepsTheTemplatesValueWhenLeftOut() throws {
+        let later = EntityDeclaration<Note>(
+            table: "notes", template: Note(title: "", kind: .task, priority: 5), folding: { $0 },
+            attributes: [.text("title", \.title), .value("kind", \.kind, optionalInFiles: true), .value("priority", \.priority)])
+        #expect(later.recordLayout.fields.map(\.isOptional) == [true, false, true, false])
+        let rows = try RowReader(input: ByteInput(bytes: Array("title,priority\nPlan,1\n".utf8)), format: .csv)
+        let reader = RecordReader(rows: rows, layout: later.recordLayout)
+        #expect(try reader.next() == Note(title: "Plan", kind: .task, priority: 1))
+    }
+
     @Test func writingThenReadingGivesTheSameNote() throws {
         let note = Note(id: 7, title: "Thé, \"vert\"", kind: .task, priority: 9)
         let directory = try TemporaryDirectory()
