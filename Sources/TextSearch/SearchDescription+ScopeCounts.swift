@@ -14,7 +14,7 @@ extension SearchDescription {
     /// term is what a count row by row is slowest for (a fetched-results controller's sections).
     /// Values counting 0 are left out.
     ///
-    /// - Throws: ``DatabaseError``.
+    /// - Throws: `DatabaseError`.
     public func countsPerScope(_ query: SearchQuery, _ db: Database) throws -> [DatabaseValue: Int]? {
         guard let scopeColumn, let gramCountsTable, !query.isEmpty else { return nil }
         let plan = try plan(query, scope: nil, thresholds: .standard, db)
