@@ -113,7 +113,9 @@ extension EntityAttribute {
             readText: { entity, text in entity[keyPath: keyPath] = text })
     }
 
-    /// An attribute of any other storable type: a number, a date, an optional, an enumeration.
+    /// An attribute of any other storable type: a number, a date, an optional, an enumeration. A type
+    /// that reads straight from a statement's column (`Int`, `Int64`, `Double`, `String`, `Bool`) is
+    /// read that way, without an intermediate `DatabaseValue`.
     ///
     /// In files its kind follows from the template's value: a whole number, a number (`REAL`), or text.
     /// A file's text is read with `parse` when given (an enumeration read in any case, say), otherwise
@@ -143,39 +145,12 @@ extension EntityAttribute {
         shown: @escaping @Sendable (Value) -> String = { String(describing: $0) },
         shownInDetail: (@Sendable (Value) -> String)? = nil
     ) -> EntityAttribute {
-        stored(
-            name, keyPath, column, searchedAsNumber, sections, title, label, optionalInFiles, parse, check, shown, shownInDetail,
-            read: { entity, row, index in entity[keyPath: keyPath] = try row.decode(Value.self, at: index) })
-    }
-
-    /// An attribute of a type read straight from its column, without an intermediate
-    /// `DatabaseValue` (`Int`, `Int64`, `Double`, `String`, `Bool`): the same as the general one,
-    /// faster to decode.
-    public static func value<Value: DatabaseValueConvertible & StatementColumnConvertible>(
-        _ name: String, _ keyPath: WritableKeyPath<Entity, Value> & Sendable, column: String? = nil,
-        searchedAsNumber: Bool = false, sections: AttributeSections = .value, title: String? = nil,
-        label: String? = nil, optionalInFiles: Bool = false, parse: (@Sendable (String) throws -> Value)? = nil,
-        check: @escaping @Sendable (Value) throws -> Value = { $0 },
-        shown: @escaping @Sendable (Value) -> String = { String(describing: $0) },
-        shownInDetail: (@Sendable (Value) -> String)? = nil
-    ) -> EntityAttribute {
-        stored(
-            name, keyPath, column, searchedAsNumber, sections, title, label, optionalInFiles, parse, check, shown, shownInDetail,
-            read: { entity, row, index in entity[keyPath: keyPath] = try row.decode(Value.self, at: index) })
-    }
-
-    private static func stored<Value: DatabaseValueConvertible>(
-        _ name: String, _ keyPath: WritableKeyPath<Entity, Value> & Sendable, _ column: String?, _ searchedAsNumber: Bool,
-        _ sections: AttributeSections, _ title: String?, _ label: String?, _ optionalInFiles: Bool, _ parse: (@Sendable (String) throws -> Value)?,
-        _ check: @escaping @Sendable (Value) throws -> Value, _ shown: @escaping @Sendable (Value) -> String,
-        _ shownInDetail: (@Sendable (Value) -> String)?, read: @escaping @Sendable (inout Entity, Row, Int) throws -> Void
-    ) -> EntityAttribute {
         let detail = shownInDetail ?? shown
         return EntityAttribute(
             name: name, column: column ?? snakeCase(name), foldedColumn: nil, isSearchedText: false,
             isSearchedAsNumber: searchedAsNumber, title: title ?? name.uppercased(), label: label ?? words(name),
             sections: sections, keyPath: keyPath,
-            storedValues: { entity, _ in [entity[keyPath: keyPath].databaseValue] }, read: read,
+            storedValues: { entity, _ in [entity[keyPath: keyPath].databaseValue] }, read: reader(of: keyPath),
             check: { entity in entity[keyPath: keyPath] = try check(entity[keyPath: keyPath]) },
             show: { shown($0[keyPath: keyPath]) }, showInDetail: { detail($0[keyPath: keyPath]) },
             fileField: { template in
@@ -192,6 +167,26 @@ extension EntityAttribute {
                     throw FieldValueError("not a valid \(name): \(text)")
                 }
             })
+    }
+
+    /// How the attribute reads its column, chosen once: straight from the statement for a type that
+    /// can be (`StatementColumnConvertible`: `Int`, `Int64`, `Double`, `String`, `Bool`), faster than
+    /// through an intermediate `DatabaseValue`, which every other type goes through.
+    private static func reader<Value: DatabaseValueConvertible>(
+        of keyPath: WritableKeyPath<Entity, Value> & Sendable
+    ) -> @Sendable (inout Entity, Row, Int) throws -> Void {
+        if let direct = Value.self as? any (DatabaseValueConvertible & StatementColumnConvertible).Type {
+            return directReader(direct, keyPath)
+        }
+        return { entity, row, index in entity[keyPath: keyPath] = try row.decode(Value.self, at: index) }
+    }
+
+    /// The reader of a column read straight from the statement: `Direct` is `Value`, told at run time.
+    private static func directReader<Direct: DatabaseValueConvertible & StatementColumnConvertible, Value>(
+        _ type: Direct.Type, _ keyPath: WritableKeyPath<Entity, Value> & Sendable
+    ) -> @Sendable (inout Entity, Row, Int) throws -> Void {
+        let directKeyPath = keyPath as! WritableKeyPath<Entity, Direct> & Sendable
+        return { entity, row, index in entity[keyPath: directKeyPath] = try row.decode(Direct.self, at: index) }
     }
 
     /// Text as typed, as a column would hold it: a whole number, a number, or the text.

@@ -16,40 +16,56 @@ enum FieldEncoding {
         guard text.utf8.contains(where: { $0 == 0x09 || $0 == 0x0A || $0 == 0x0D || $0 == UInt8(ascii: "\\") }) else {
             return text
         }
-        var escaped = ""
-        escaped.reserveCapacity(text.utf8.count + 4)
-        for scalar in text.unicodeScalars {
+        return escaping(text) { scalar in
             switch scalar {
-            case "\t": escaped += "\\t"
-            case "\n": escaped += "\\n"
-            case "\r": escaped += "\\r"
-            case "\\": escaped += "\\\\"
-            default: escaped.unicodeScalars.append(scalar)
+            case "\t": "\\t"
+            case "\n": "\\n"
+            case "\r": "\\r"
+            case "\\": "\\\\"
+            default: nil
             }
         }
-        return escaped
     }
 
     /// A JSON string literal: `"` and `\` escaped, control characters as `\n`, `\t`… or `\u00XX`.
     static func json(_ text: String) -> String {
-        var literal = "\""
-        literal.reserveCapacity(text.utf8.count + 2)
-        for scalar in text.unicodeScalars {
+        escaping(text, between: "\"") { scalar in
             switch scalar {
-            case "\"": literal += "\\\""
-            case "\\": literal += "\\\\"
-            case "\n": literal += "\\n"
-            case "\r": literal += "\\r"
-            case "\t": literal += "\\t"
-            case "\u{08}": literal += "\\b"
-            case "\u{0C}": literal += "\\f"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                literal += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: literal.unicodeScalars.append(scalar)
+            case "\"": "\\\""
+            case "\\": "\\\\"
+            case "\n": "\\n"
+            case "\r": "\\r"
+            case "\t": "\\t"
+            case "\u{08}": "\\b"
+            case "\u{0C}": "\\f"
+            case _ where scalar.value < 0x20: unicodeEscape(scalar)
+            default: nil
             }
         }
-        return literal + "\""
+    }
+
+    /// `\u00XX`: a scalar below U+0100 as a JSON escape.
+    private static func unicodeEscape(_ scalar: Unicode.Scalar) -> String {
+        let hex = String(scalar.value, radix: 16)
+        return "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+    }
+
+    /// `text` with each scalar that `replacement` gives text for replaced by it, the others kept, with
+    /// `quote` before and after.
+    private static func escaping(
+        _ text: String, between quote: String = "", _ replacement: (Unicode.Scalar) -> String?
+    ) -> String {
+        var escaped = quote
+        escaped.reserveCapacity(text.utf8.count + 4)
+        for scalar in text.unicodeScalars {
+            if let replaced = replacement(scalar) {
+                escaped += replaced
+            } else {
+                escaped.unicodeScalars.append(scalar)
+            }
+        }
+        escaped += quote
+        return escaped
     }
 
     /// A value as a JSON literal: a string, or a number as ``FieldValue/text`` writes it.
