@@ -31,8 +31,9 @@ extension CatalogStore {
     /// }
     /// ```
     ///
-    /// The connection is a read-write one closed before returning, so that SQLite removes the `-wal`
-    /// and `-shm` files it made (a read-only connection leaves them behind).
+    /// The connection is a read-write one closed before returning, so that SQLite empties the `-wal`
+    /// file, or removes the `-wal` and `-shm` files it made unless the caller owns the database (a
+    /// read-only connection leaves them behind, full, whoever owns the file).
     ///
     /// - Parameters:
     ///   - path: an existing database file.

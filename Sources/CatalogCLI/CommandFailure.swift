@@ -1,6 +1,7 @@
 import ArgumentParser
 import Catalog
 import FetchedResults
+import Foundation
 import SQLiteStore
 
 /// Failures of the CLI itself, beside those of the library.
@@ -12,12 +13,22 @@ enum CommandFailure: Error, CustomStringConvertible {
     /// The command line or the environment asks for something that cannot be done (exit 64): one
     /// sentence, without the usage text.
     case usage(String)
+    /// Writing a command's output failed with the `errno` value `code`: to the file at `path` (which is
+    /// then left as it was), or to standard output when `path` is nil.
+    case outputNotWritten(path: String?, code: Int32)
 
     var description: String {
         switch self {
         case .noDatabase(let path): "no database at \(path)"
         case .destinationExists(let path): "\(path) already exists; give --force to replace it"
         case .usage(let message): message
+        case .outputNotWritten(let path, let code):
+            switch (path, code == ENOSPC || code == EDQUOT) {
+            case (let path?, true): "the disk is full; \(path) was not written"
+            case (let path?, false): "cannot write \(path): \(String(cString: strerror(code))); it was not written"
+            case (nil, true): "the disk is full; standard output could not be written"
+            case (nil, false): "cannot write standard output: \(String(cString: strerror(code)))"
+            }
         }
     }
 }
@@ -92,6 +103,7 @@ func explain(_ error: any Error) -> (String, ExitStatus) {
         case .noDatabase: return (error.description, .unusableDatabase)
         case .destinationExists: return (error.description, .conflict)
         case .usage: return (error.description, .usage)
+        case .outputNotWritten: return (error.description, .failure)
         }
     case let error as DatabaseFileError:
         return (error.description, .databaseFileChanged)
@@ -119,7 +131,8 @@ private func explain(_ error: DatabaseError) -> (String, ExitStatus) {
                 .unusableDatabase)
     case .SQLITE_READONLY:
         return ("the database is read-only: \(error.message) \(detail)", .unusableDatabase)
-    case .SQLITE_FULL:
+    case .SQLITE_FULL, _ where code == .SQLITE_IOERR_SHMSIZE:
+        // SQLite grows the -shm file (a connection's first use creates it) before anything is written.
         return ("the disk or database is full; nothing was written \(detail)", .failure)
     case .SQLITE_IOERR:
         return ("input/output error on the database: \(error.message) \(detail)", .failure)

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Catalog
+import Foundation
 import RecordFormats
 
 extension CatalogCommand {
@@ -38,6 +39,8 @@ extension CatalogCommand {
                 if let output {
                     do {
                         destination = try ByteOutput(replacing: output)
+                    } catch let error as FileError where error.code == ENOSPC || error.code == EDQUOT {
+                        throw CommandFailure.outputNotWritten(path: output, code: error.code)
                     } catch {
                         throw CatalogError.inaccessibleFile(path: output, reason: "it cannot be written")
                     }
@@ -45,14 +48,15 @@ extension CatalogCommand {
                     destination = .standardOutput()
                 }
                 let progress = Terminal.progress("exporting", showsOnDataOutput: output == nil)
-                let recordType = (store.entity ?? .products).recordType
-                let count = try export(recordType, catalog, format, destination, progress)
                 do {
+                    let recordType = (store.entity ?? .products).recordType
+                    let count = try export(recordType, catalog, format, destination, progress)
                     try destination.commit()
-                } catch {
-                    throw CatalogError.inaccessibleFile(path: output ?? "standard output", reason: "it cannot be written: \(error)")
+                    progress?.finish(count)
+                } catch let error as FileError {
+                    // A full disk, or another write error: the file at `output` is left as it was.
+                    throw CommandFailure.outputNotWritten(path: output, code: error.code)
                 }
-                progress?.finish(count)
             }
         }
 

@@ -184,6 +184,8 @@ struct DamagedFileTests {
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let path = folder + "/catalog.sqlite"
         try CatalogStore(path: path).seed(SeedFile.builtIn)
+        // A database copied there alone: its -wal and -shm (kept, empty, by the owner's close) are not.
+        for suffix in ["-wal", "-shm"] { try FileManager.default.removeItem(atPath: path + suffix) }
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: workspace.directory.url.path)
         try FileManager.default.setAttributes([.posixPermissions: 0o666], ofItemAtPath: path)
         try FileManager.default.setAttributes([.posixPermissions: 0o555], ofItemAtPath: folder)

@@ -74,4 +74,62 @@ struct FullDiskTests {
         #expect(try DatabaseCheck.count("products", workspace.database) == 9 + 1 + report.productsInserted)
         #expect(try DatabaseCheck.integrity(workspace.database) == ["ok"])
     }
+
+    // MARK: - A real full disk (a small tmpfs)
+
+    @Test(.enabled(if: SmallFileSystem.isAvailable, "needs root to mount a small file system"))
+    func creatingADatabaseOnAFullDiskLeavesNoFile() throws {
+        let disk = try SmallFileSystem(kilobytes: 256)
+        try disk.fill()
+        let add = try disk.catalog(
+            ["add", "product", "--type", "device", "--name", "X", "--year", "2000", "--price", "1", "--database", disk.path("new.sqlite")])
+        #expect(add.status == 1, "\(add)")
+        #expect(add.error == "catalog: error: the disk or database is full; nothing was written (SQLITE_FULL)\n")
+        #expect(try disk.fileNames() == ["filler"], "no empty database file, nor -wal or -shm")
+    }
+
+    /// A database without its `-wal` and `-shm` files (copied there alone) needs a new `-shm` of
+    /// 32 KiB before it can be read or written: on a full disk that fails first.
+    @Test(.enabled(if: SmallFileSystem.isAvailable, "needs root to mount a small file system"))
+    func aShmThatCannotBeCreatedIsAFullDisk() throws {
+        let original = try Workspace()
+        try CatalogStore(path: original.database).seed(SeedFile.builtIn)
+        let disk = try SmallFileSystem(kilobytes: 1_024)
+        let database = disk.path("catalog.sqlite")
+        // SQLite cannot reach the file through /proc/<pid>/root (it resolves the link): copy it in.
+        try FileManager.default.copyItem(atPath: original.database, toPath: disk.hostPath("catalog.sqlite"))
+        try disk.fill()
+        let bytes = fileBytes(disk.hostPath("catalog.sqlite"))
+        let add = ["add", "product", "--type", "device", "--name", "X", "--year", "2000", "--price", "1", "--database", database]
+
+        let full = try disk.catalog(add)
+        #expect(full.status == 1, "\(full)")
+        #expect(full.error == "catalog: error: the disk or database is full; nothing was written (SQLITE_IOERR_SHMSIZE)\n")
+        #expect(full.output.isEmpty)
+        #expect(fileBytes(disk.hostPath("catalog.sqlite")) == bytes)
+
+        try disk.makeRoom()
+        let again = try disk.catalog(add)
+        #expect(again.status == 0, "\(again)")
+        let export = try disk.catalog(["export", "--format", "jsonl", "--database", database])
+        #expect(export.output.split(separator: "\n").count == 10, "the 9 built-in products and X: \(export)")
+        let check = try disk.catalog(["check", "--database", database])
+        #expect(check.status == 0 && check.output == "ok\n", "\(check)")
+    }
+
+    @Test(.enabled(if: SmallFileSystem.isAvailable, "needs root to mount a small file system"))
+    func anExportToAFullDiskSaysSoAndLeavesNoFile() throws {
+        let disk = try SmallFileSystem(kilobytes: 1_024)
+        let database = disk.path("catalog.sqlite")
+        #expect(try disk.catalog(["seed", "--database", database]).status == 0)
+        try disk.fill()
+        for format in ["json", "csv"] {
+            let output = disk.path("products.\(format)")
+            let export = try disk.catalog(["export", "--output", output, "--database", database])
+            #expect(export.status == 1, "\(export)")
+            #expect(export.error == "catalog: error: the disk is full; \(output) was not written\n")
+            #expect(export.output.isEmpty)
+        }
+        #expect(try disk.fileNames() == ["catalog.sqlite", "catalog.sqlite-shm", "catalog.sqlite-wal", "filler"])
+    }
 }

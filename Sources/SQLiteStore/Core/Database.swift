@@ -34,8 +34,14 @@ public final class Database {
     /// temporary databases, but a path such as `file:notes.sqlite?mode=memory` names a file, although
     /// Debian's SQLite reads URIs in file names (`SQLITE_USE_URI`).
     ///
-    /// - Throws: ``DatabaseError``: `SQLITE_CANTOPEN` for a missing directory or unreadable file,
-    ///   `SQLITE_NOTADB` for a file that is not a database.
+    /// A writable connection of the file's owner keeps the `-wal` and `-shm` files beside it after the
+    /// last connection closes (the `-wal` emptied), so that another user who may read but not write the
+    /// file can read it without leaving files of their own.
+    ///
+    /// - Throws: ``DatabaseError``: `SQLITE_CANTOPEN` for a missing directory or unreadable file, a
+    ///   FIFO, device or folder, or another user's WAL database that this user cannot write and whose
+    ///   `-wal` or `-shm` file is missing (opening it would create them as this user's, and lock the
+    ///   owner out of writing); `SQLITE_NOTADB` for a file that is not a database.
     public init(path: String, configuration: Configuration = Configuration()) throws {
         self.path = path
         self.configuration = configuration
@@ -43,6 +49,10 @@ public final class Database {
             // SQLite would block on a FIFO, and treat a device as an empty database with a journal beside it.
             throw DatabaseError(resultCode: .SQLITE_CANTOPEN, message: "\(path) is \(kind), not a database file")
         }
+        if !isInMemory, let problem = Self.filesAnotherUserWouldLeave(at: path) {
+            throw DatabaseError(resultCode: .SQLITE_CANTOPEN, message: problem)
+        }
+        let createsFile = !isInMemory && !configuration.isReadonly && access(path, F_OK) != 0
         var handle: SQLiteConnection?
         var flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
         flags |= configuration.isReadonly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
@@ -60,8 +70,19 @@ public final class Database {
             try setUp()
         } catch {
             closeIgnoringErrors()
+            if createsFile { Self.removeEmptyDatabase(at: path) }
             throw error
         }
+    }
+
+    /// Removes the database file at `path` and the files beside it, if the database is still empty
+    /// (0 bytes): what opening a new file leaves when setting it up fails (on a full disk, the switch to
+    /// WAL cannot write the first page), so that a failed create leaves no file that looks like a
+    /// database. A file another connection has begun to use has its first page already.
+    private static func removeEmptyDatabase(at path: String) {
+        var info = stat()
+        guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, info.st_size == 0 else { return }
+        for suffix in ["-wal", "-shm", "-journal", ""] { unlink(path + suffix) }
     }
 
     deinit {
@@ -79,12 +100,21 @@ public final class Database {
         try check(csqlite_db_config_bool(handle, SQLITE_DBCONFIG_DQS_DDL, 0))
         installCancellationCheck(handle)
         if let trace = configuration.trace {
-            let box = Unmanaged.passRetained(TraceBox(trace))
+            let box = Unmanaged.passRetained(TraceBox(trace, expandsBoundValues: configuration.tracesBoundValues))
             traceBox = box
             sqlite3_trace_v2(handle, UInt32(SQLITE_TRACE_STMT), { _, context, statement, _ in
                 guard let context, let statement else { return 0 }
-                let sql = sqlite3_sql(OpaquePointer(statement)).map { String(cString: $0) } ?? ""
-                Unmanaged<TraceBox>.fromOpaque(context).takeUnretainedValue().body(sql)
+                let box = Unmanaged<TraceBox>.fromOpaque(context).takeUnretainedValue()
+                let sql: String
+                if box.expandsBoundValues, let expanded = sqlite3_expanded_sql(OpaquePointer(statement)) {
+                    // > The string returned by sqlite3_expanded_sql(P) ... must be freed by the application
+                    // > by passing it to sqlite3_free().
+                    sql = String(cString: expanded)
+                    sqlite3_free(expanded)
+                } else {
+                    sql = sqlite3_sql(OpaquePointer(statement)).map { String(cString: $0) } ?? ""
+                }
+                box.body(sql)
                 return 0
             }, box.toOpaque())
         }
@@ -103,6 +133,7 @@ public final class Database {
                 try retryingWhileBusy { try execute(sql: "PRAGMA journal_mode = \(journalMode.rawValue)") }
             }
             try execute(sql: "PRAGMA synchronous = \(configuration.synchronous.rawValue)")
+            try persistWALFiles()
         }
         if let pages = configuration.maximumPageCount {
             try execute(sql: "PRAGMA max_page_count = \(max(1, pages))")
@@ -353,7 +384,12 @@ extension Database: Sendable {}
 /// Holds the trace closure for SQLite's C callback.
 private final class TraceBox {
     let body: @Sendable (String) -> Void
-    init(_ body: @escaping @Sendable (String) -> Void) { self.body = body }
+    /// ``Configuration/tracesBoundValues``.
+    let expandsBoundValues: Bool
+    init(_ body: @escaping @Sendable (String) -> Void, expandsBoundValues: Bool) {
+        self.body = body
+        self.expandsBoundValues = expandsBoundValues
+    }
 }
 
 extension Duration {

@@ -78,6 +78,9 @@ extension ResultCode {
     public static let SQLITE_BUSY_SNAPSHOT = ResultCode(rawValue: 5 | (2 << 8))
     public static let SQLITE_BUSY_TIMEOUT = ResultCode(rawValue: 5 | (3 << 8))
     public static let SQLITE_IOERR_SHORT_READ = ResultCode(rawValue: 10 | (2 << 8))
+    /// The `-shm` file could not be grown: "may indicate that the underlying filesystem volume is out of
+    /// space" (<https://www.sqlite.org/rescode.html#ioerr_shmsize>).
+    public static let SQLITE_IOERR_SHMSIZE = ResultCode(rawValue: 10 | (19 << 8))
     public static let SQLITE_CANTOPEN_ISDIR = ResultCode(rawValue: 14 | (2 << 8))
     public static let SQLITE_READONLY_DIRECTORY = ResultCode(rawValue: 8 | (6 << 8))
     public static let SQLITE_CORRUPT_VTAB = ResultCode(rawValue: 11 | (1 << 8))
@@ -106,6 +109,8 @@ extension ResultCode {
         10 | (1 << 8): "SQLITE_IOERR_READ", 10 | (2 << 8): "SQLITE_IOERR_SHORT_READ",
         10 | (3 << 8): "SQLITE_IOERR_WRITE", 10 | (4 << 8): "SQLITE_IOERR_FSYNC",
         10 | (13 << 8): "SQLITE_IOERR_FSTAT", 10 | (15 << 8): "SQLITE_IOERR_LOCK",
+        10 | (18 << 8): "SQLITE_IOERR_SHMOPEN", 10 | (19 << 8): "SQLITE_IOERR_SHMSIZE",
+        10 | (20 << 8): "SQLITE_IOERR_SHMLOCK", 10 | (21 << 8): "SQLITE_IOERR_SHMMAP",
         11 | (1 << 8): "SQLITE_CORRUPT_VTAB", 14 | (1 << 8): "SQLITE_CANTOPEN_NOTEMPDIR",
         14 | (2 << 8): "SQLITE_CANTOPEN_ISDIR", 14 | (3 << 8): "SQLITE_CANTOPEN_FULLPATH",
         19 | (1 << 8): "SQLITE_CONSTRAINT_CHECK", 19 | (2 << 8): "SQLITE_CONSTRAINT_COMMITHOOK",
