@@ -24,4 +24,12 @@ extension SearchableEntity {
     public static func searchCondition(for text: String, _ db: Database) throws -> SQLFragment? {
         try searchDescription.condition(for: SearchQuery(text), alias: tableName, db)
     }
+
+    /// The entities that match `text` per value of the description's scope column, when its
+    /// maintained counts give them (one short term: `SearchDescription.countsPerScope(_:_:)`), for
+    /// sections by that column; nil otherwise.
+    public static func searchCounts(for text: String, sectionExpression: String, _ db: Database) throws -> [DatabaseValue: Int]? {
+        guard sectionExpression == searchDescription.scopeColumn else { return nil }
+        return try searchDescription.countsPerScope(SearchQuery(text), db)
+    }
 }
