@@ -30,6 +30,9 @@ struct FetchQuery: Sendable, Hashable {
     var sourceArguments: StatementArguments
     /// `WHERE` this, on ``source``.
     var condition: SQLFragment
+    /// The search text, when it is the request's only condition (no predicate, limit or offset): its
+    /// sections may then be counted by the entity's search (``FetchableEntity/searchCounts(for:sectionExpression:_:)``).
+    var searchOnlyText: String?
     /// The section term (first in the order), nil for one unnamed section.
     var section: OrderTerm?
     /// An expression naming a section (aggregated with `min`), when not the section expression itself.
@@ -56,6 +59,8 @@ struct FetchQuery: Sendable, Hashable {
             conditions.append(search)
         }
         let filter = conditions.isEmpty ? SQLFragment.alwaysTrue : conditions.dropFirst().reduce(conditions[0], &&)
+        let isSearchOnly = request.predicate == nil && request.fetchLimit == nil && request.fetchOffset == 0
+        searchOnlyText = isSearchOnly && !(request.searchText ?? "").isEmpty ? request.searchText : nil
 
         (section, rowOrder) = try request.orderTerms()
 

@@ -40,6 +40,12 @@ public protocol FetchableEntity: Sendable {
     /// TextSearch's `SearchDescription/condition(for:scope:alias:_:)` reads its terms' estimates there),
     /// and must stay exact in later reads, which reuse it for the controller's batches and changes.
     static func searchCondition(for text: String, _ db: Database) throws -> SQLFragment?
+    /// How many entities match a search text in each value of the section expression
+    /// `sectionExpression`, when the entity's search keeps such counts (TextSearch's
+    /// `SearchDescription/countsPerScope(_:_:)`), so that a controller's sections need not count the
+    /// matching rows; nil (the default) has them counted with a `GROUP BY`. Read in `db`, in the
+    /// read transaction of the fetch. Values missing from the result count 0.
+    static func searchCounts(for text: String, sectionExpression: String, _ db: Database) throws -> [DatabaseValue: Int]?
     /// Reads an entity from a row of `SELECT <selection> FROM <tableName>`.
     init(row: Row) throws
     /// The entity's row id; nil for an entity that was never saved.
@@ -58,4 +64,8 @@ extension FetchableEntity {
     }
 
     public static func searchCondition(for text: String, _ db: Database) throws -> SQLFragment? { nil }
+
+    public static func searchCounts(for text: String, sectionExpression: String, _ db: Database) throws -> [DatabaseValue: Int]? {
+        nil
+    }
 }

@@ -121,13 +121,20 @@ public final class FetchedResultsController<Entity: FetchableEntity> {
     /// The sections of `query` and their counts, read in `db`.
     ///
     /// Sections of a whole table (no predicate, search, limit or offset) by an expression that
-    /// ``SectionCounts`` maintains are its few rows of counts; any other result is counted by a
-    /// `GROUP BY` over its rows.
+    /// ``SectionCounts`` maintains are its few rows of counts; so are those of a search alone whose
+    /// counts per section the entity's search keeps (``FetchableEntity/searchCounts(for:sectionExpression:_:)``);
+    /// any other result is counted by a `GROUP BY` over its rows.
     static func readSections(_ query: FetchQuery, _ request: FetchRequest<Entity>, _ db: Database) throws -> [FetchedSection] {
         var maintained: [(key: DatabaseValue, count: Int)]?
         if let section = query.wholeTableSection {
             maintained = try SectionCounts.counts(
                 forTable: query.tableName, section: section.expression, descending: section.isDescending, in: db)
+        } else if let text = query.searchOnlyText, let section = query.section,
+                  let counts = try Entity.searchCounts(for: text, sectionExpression: section.expression, db) {
+            maintained = counts.map { (key: $0.key, count: $0.value) }.sorted { a, b in
+                let order = DatabaseValue.sqliteOrder(a.key, b.key)
+                return section.isDescending ? order > 0 : order < 0
+            }
         }
         let sectionsQuery = query.sectionsQuery
         let rows = try maintained ?? db.fetchAll(sql: sectionsQuery.sql, arguments: sectionsQuery.arguments) { row in

@@ -14,13 +14,27 @@ extension SearchDescription {
     ///
     /// The condition is exact whatever the database holds later (the estimates only choose which
     /// term drives); user text only ever travels as bound values. No term gives `1`; a term that
-    /// cannot match gives `0`.
+    /// cannot match gives `0`. When even the rarest term is in ``SearchThresholds/rowCheckThreshold``
+    /// rows or more, every term is checked on the row (`instr`), so that a page in an index's order
+    /// walks that index and stops at the page; counts for such a term come from
+    /// ``countsPerScope(_:_:)`` where it gives them.
     ///
     /// - Throws: `DatabaseError` when the estimates cannot be read.
     public func condition(
         for query: SearchQuery, scope: DatabaseValue? = nil, alias: String, _ db: Database
     ) throws -> SQLFragment {
-        let plan = try plan(query, scope: scope, thresholds: .standard, keepsNumbers: true, db)
+        try condition(for: query, scope: scope, alias: alias, thresholds: .standard, db)
+    }
+
+    /// ``condition(for:scope:alias:_:)`` with the executor's thresholds (tests force each form).
+    @_spi(Testing)
+    public func condition(
+        for query: SearchQuery, scope: DatabaseValue? = nil, alias: String, thresholds: SearchThresholds, _ db: Database
+    ) throws -> SQLFragment {
+        let plan = try plan(query, scope: scope, thresholds: thresholds, keepsNumbers: true, db)
+        if let estimate = plan.driverEstimate, estimate >= thresholds.rowCheckThreshold {
+            return scoped(plan.filterCondition(ofAllTermsOn: alias), scope: scope, alias: alias)
+        }
         return scoped(plan.condition(alias: alias), scope: scope, alias: alias)
     }
 

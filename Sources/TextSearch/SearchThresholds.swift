@@ -17,15 +17,29 @@ public struct SearchThresholds: Sendable, Hashable {
     /// of moderately common terms still walk.
     public var orderedScanMinimumBudget: Int
 
+    /// The driver's estimated rows from which a search's condition for other SQL
+    /// (``SearchDescription/condition(for:scope:alias:_:)``) checks every term on the row instead of
+    /// reaching the rows through the driver's suffix range: 100,000. SQLite reads such a range into a
+    /// list before the first row (a page of 50 waits for all of it), at about 1-2 µs of CPU per
+    /// matching row; checking the terms on a row as an index is walked costs about 0.1-0.2 µs per row,
+    /// and the walk stops at a page. Measured on 1,000,000 products (CPU time, cold cache): `pa`
+    /// (49,000 rows) counted by type through its range 0.06 s, `a` (618,000) 1.35 s, every row
+    /// checked with `instr` 0.10-0.19 s; they meet near 100,000.
+    public var rowCheckThreshold: Int
+
     /// The values measured on the benchmark's 1,000,000 products.
     public static let standard = SearchThresholds(
-        orderedScanThreshold: 4_000, orderedScanEntriesPerRow: 400, orderedScanMinimumBudget: 10_000)
+        orderedScanThreshold: 4_000, orderedScanEntriesPerRow: 400, orderedScanMinimumBudget: 10_000,
+        rowCheckThreshold: 100_000)
 
     /// Thresholds; tests pass extreme ones to force each strategy.
-    public init(orderedScanThreshold: Int, orderedScanEntriesPerRow: Int, orderedScanMinimumBudget: Int) {
+    public init(
+        orderedScanThreshold: Int, orderedScanEntriesPerRow: Int, orderedScanMinimumBudget: Int, rowCheckThreshold: Int = 100_000
+    ) {
         self.orderedScanThreshold = orderedScanThreshold
         self.orderedScanEntriesPerRow = orderedScanEntriesPerRow
         self.orderedScanMinimumBudget = orderedScanMinimumBudget
+        self.rowCheckThreshold = rowCheckThreshold
     }
 
     /// How many index entries a walk in list order may read for a page of `limit` rows after `offset`.
@@ -48,6 +62,7 @@ public struct SearchThresholds: Sendable, Hashable {
     /// How many suffix rows a long term of a search of several terms is counted up to, to choose the
     /// driver: past 100,000 occurrences a term is common whichever it is, and its 2-gram bound decides.
     static let driverCountLimit = 100_000
+
 
     /// The most rows a numeric term may find by its numbers alone (not in the text) for its page to be
     /// read as its text matches plus those rows: 1,000 (an id list that SQLite reads in well under a

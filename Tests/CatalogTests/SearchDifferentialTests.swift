@@ -2,7 +2,7 @@
 import Foundation
 import SQLiteStore
 import Testing
-import TextSearch
+@_spi(Testing) import TextSearch
 
 /// The store's search against the brute-force ``SearchReference`` on random catalogs and queries:
 /// results and order must be equal. Seeded, so a failure prints a case that reruns the same way.
@@ -61,16 +61,20 @@ struct SearchDifferentialTests {
             failures += 1
         }
 
-        // The condition for other modules' SQL, planned in the read that runs it.
+        // The condition for other modules' SQL, planned in the read that runs it; with every term
+        // checked on the row (a common driver) or not.
+        var conditionThresholds = SearchThresholds.standard
+        conditionThresholds.rowCheckThreshold = random.next(below: 2) == 0 ? 0 : .max
         let ids = try store.database.read { db in
-            let condition = try Product.searchDescription.condition(for: SearchQuery(text), alias: "p", db)
+            let condition = try Product.searchDescription.condition(
+                for: SearchQuery(text), alias: "p", thresholds: conditionThresholds, db)
             return try db.fetchAll(sql: "SELECT p.id FROM products p WHERE \(condition.sql) ORDER BY p.id", arguments: condition.arguments) {
                 try $0.decode(Int64.self, at: 0)
             }
         }
         let all = SearchReference.products(products, ListRequest(searchText: text)).map(\.1).sorted()
         if ids != all {
-            Issue.record("condition: expected \(all), got \(ids) — \(context)")
+            Issue.record("condition (row check from \(conditionThresholds.rowCheckThreshold)): expected \(all), got \(ids) — \(context)")
             failures += 1
         }
         return failures

@@ -33,6 +33,13 @@ public struct Configuration: Sendable {
     /// Called with the SQL of each statement as it starts, for logging or tests.
     public var trace: (@Sendable (String) -> Void)?
 
+    /// Whether ``trace`` receives each statement's SQL with its bound values in place of its
+    /// parameters (`sqlite3_expanded_sql`), as tests need to tell which values a plan bound. Default
+    /// false: the SQL as written, since bound values may hold user data.
+    ///
+    /// Related SQLite documentation: <https://www.sqlite.org/c3ref/expanded_sql.html>
+    public var tracesBoundValues = false
+
     /// Called with each new connection once its file is known to be a readable database, and before
     /// the connection writes anything to it (such as switching it to WAL): a place to refuse a file
     /// that belongs to another program, by throwing. Default nil.

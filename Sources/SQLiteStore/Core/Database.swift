@@ -100,12 +100,21 @@ public final class Database {
         try check(csqlite_db_config_bool(handle, SQLITE_DBCONFIG_DQS_DDL, 0))
         installCancellationCheck(handle)
         if let trace = configuration.trace {
-            let box = Unmanaged.passRetained(TraceBox(trace))
+            let box = Unmanaged.passRetained(TraceBox(trace, expandsBoundValues: configuration.tracesBoundValues))
             traceBox = box
             sqlite3_trace_v2(handle, UInt32(SQLITE_TRACE_STMT), { _, context, statement, _ in
                 guard let context, let statement else { return 0 }
-                let sql = sqlite3_sql(OpaquePointer(statement)).map { String(cString: $0) } ?? ""
-                Unmanaged<TraceBox>.fromOpaque(context).takeUnretainedValue().body(sql)
+                let box = Unmanaged<TraceBox>.fromOpaque(context).takeUnretainedValue()
+                let sql: String
+                if box.expandsBoundValues, let expanded = sqlite3_expanded_sql(OpaquePointer(statement)) {
+                    // > The string returned by sqlite3_expanded_sql(P) ... must be freed by the application
+                    // > by passing it to sqlite3_free().
+                    sql = String(cString: expanded)
+                    sqlite3_free(expanded)
+                } else {
+                    sql = sqlite3_sql(OpaquePointer(statement)).map { String(cString: $0) } ?? ""
+                }
+                box.body(sql)
                 return 0
             }, box.toOpaque())
         }
@@ -375,7 +384,12 @@ extension Database: Sendable {}
 /// Holds the trace closure for SQLite's C callback.
 private final class TraceBox {
     let body: @Sendable (String) -> Void
-    init(_ body: @escaping @Sendable (String) -> Void) { self.body = body }
+    /// ``Configuration/tracesBoundValues``.
+    let expandsBoundValues: Bool
+    init(_ body: @escaping @Sendable (String) -> Void, expandsBoundValues: Bool) {
+        self.body = body
+        self.expandsBoundValues = expandsBoundValues
+    }
 }
 
 extension Duration {

@@ -1,0 +1,99 @@
+import Catalog
+import FetchedResults
+import Foundation
+import SQLiteStore
+import Synchronization
+import Testing
+import TextSearch
+
+/// Every path a search takes runs the one planned executor: `catalog search X` and `list --search X`
+/// (`CatalogStore.sections`), `show 0.0 --search X` (`CatalogStore.record(_:at:in:)`), a
+/// `FetchedResultsController` with `searchText`, and `searchPage`. Shown by the SQL trace of each
+/// (bound values expanded): each reads the same term estimates, in the same order, in its read, and
+/// the driver's range of suffixes they bind is the same.
+struct OneExecutorTests {
+    /// The statements a connection ran, with their bound values.
+    final class Trace: Sendable {
+        private let statements = Mutex<[String]>([])
+        func record(_ sql: String) { statements.withLock { $0.append(sql) } }
+        /// The statements `body` runs.
+        func of(_ body: () throws -> Void) rethrows -> [String] {
+            statements.withLock { $0 = [] }
+            try body()
+            return statements.withLock { $0 }
+        }
+    }
+
+    /// The named slow queries, short and long terms, numbers, Japanese, no match.
+    static let queries = ["pro pa", "touch s", "x in", "2 le", "3 a", "a", "mac", "ip", "café pro", "カメ", "2000", "zoë max 2", "qqq"]
+
+    /// The statements that read a term's estimate, each once, in the order first run: its gram count,
+    /// its suffix range counted up to a cap, its rows in a number column counted up to a cap. (The
+    /// executor may read a gram count again for a total.)
+    static func estimates(_ trace: [String]) -> [String] {
+        var seen = Set<String>()
+        return trace.filter { statement in
+            ["SELECT coalesce(sum(count), 0) FROM products_gram_counts", "SELECT count FROM products_gram_counts",
+             "SELECT count(*) FROM (SELECT 1 FROM "].contains { statement.hasPrefix($0) }
+                && seen.insert(statement).inserted
+        }
+    }
+
+    /// The driver's subquery over the suffix index, as bound: `SELECT id FROM products_suffixes WHERE suffix >= 'x' …`.
+    static func drivers(_ trace: [String]) -> Set<String> {
+        var found = Set<String>()
+        for statement in trace {
+            var rest = statement[...]
+            while let start = rest.range(of: "IN (SELECT id FROM products_suffixes WHERE ") {
+                let tail = rest[start.upperBound...]
+                let end = tail.firstIndex(of: ")") ?? tail.endIndex
+                found.insert(String(tail[..<end]))
+                rest = tail[end...]
+            }
+        }
+        return found
+    }
+
+    @Test func everyPathPlansTheSameDriverAsSearchPage() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("one-executor-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let trace = Trace()
+        var configuration = Configuration()
+        configuration.trace = { trace.record($0) }
+        configuration.tracesBoundValues = true
+        let store = try CatalogStore(path: directory.appendingPathComponent("catalog.sqlite").path, configuration: configuration)
+        try store.seed([SeedFile.products(SyntheticCatalog.products(count: 3_000, seed: 12))])
+        var comparedDrivers = 0
+        for text in Self.queries {
+            let request = ListRequest(searchText: text)
+            let viaPage = try trace.of { _ = try store.searchPage(Product.self, request, limit: 50) }
+            let viaSearch = try trace.of { _ = try store.sections(request) as [RecordSection<Product>] }
+            let viaShow = try trace.of { _ = try? store.record(Product.self, at: ItemPath(section: 0, row: 0), in: request) }
+            let viaController = try trace.of {
+                let fetch = FetchRequest<Product>(sortDescriptors: [SortDescriptor(\.name)], searchText: text, sectionKeyPath: \Product.type)
+                let controller = FetchedResultsController(request: fetch, reader: store.database)
+                try controller.performFetch()
+            }
+            let expected = Self.estimates(viaPage)
+            #expect(!expected.isEmpty, "\(text): searchPage read no estimate")
+            for (path, statements) in [("catalog search", viaSearch), ("show --search", viaShow), ("controller", viaController)] {
+                #expect(Self.estimates(statements) == expected, "\(text): \(path) planned from other estimates")
+                #expect(Self.drivers(statements) == Self.drivers(viaSearch), "\(text): \(path) drives otherwise than catalog search")
+            }
+            // One short term: the controller's sections are its gram counts per type, not a count of rows.
+            if ["a", "ip", "カメ"].contains(text) {
+                #expect(!viaController.contains { $0.contains("GROUP BY") }, "\(text): the controller counted rows")
+                #expect(viaController.contains { $0.hasPrefix("SELECT type, count FROM products_gram_counts") })
+            }
+            // searchPage binds the driver's range where its strategy reads the driver's rows (not when a
+            // gram count gives the total and a walk in list order the page).
+            let pageDrivers = Self.drivers(viaPage)
+            if !pageDrivers.isEmpty {
+                #expect(pageDrivers == Self.drivers(viaController), "\(text): searchPage drives by \(pageDrivers), the controller by \(Self.drivers(viaController))")
+                comparedDrivers += 1
+            }
+        }
+        #expect(comparedDrivers >= 5)
+    }
+}
