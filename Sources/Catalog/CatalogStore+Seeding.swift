@@ -1,4 +1,5 @@
 import SQLiteStore
+import TextSearch
 
 /// What a seed or import added.
 public struct SeedReport: Sendable, Equatable, Codable {
@@ -49,6 +50,11 @@ extension CatalogStore {
     /// Adds the records of the sources, read one at a time as they are stored, in one transaction: a
     /// record that cannot be read or stored rolls back everything.
     ///
+    /// New rows are inserted in bulk (`Database.bulkInsert(into:maintaining:triggeredRows:_:)`): past
+    /// the first `BulkInsert.defaultTriggeredRows` of a table, rows are inserted without their search
+    /// index, section counts and change-log entries, which are then built for all of them at once,
+    /// before the transaction commits. Live controllers of the file refetch after such a seed.
+    ///
     /// A record with an `id` (sources drop ids unless opened keeping them) keeps it: the record with
     /// that id is replaced, or it is added with that id; another record with its name is then a
     /// conflict, ``CatalogError/duplicateName(entity:name:)``.
@@ -64,38 +70,57 @@ extension CatalogStore {
     public func seed(
         _ sources: [SeedSource], conflicts: SeedConflictPolicy = .skip, progress: ((Int) -> Void)? = nil
     ) throws -> SeedReport {
+        try seed(sources, conflicts: conflicts, triggeredRows: BulkInsert.defaultTriggeredRows, progress: progress)
+    }
+
+    /// ``seed(_:conflicts:progress:)-([SeedSource],_,_)`` with the rows inserted with the triggers before
+    /// the bulk insert suspends them (tests use 0, to insert every row in bulk).
+    func seed(
+        _ sources: [SeedSource], conflicts: SeedConflictPolicy, triggeredRows: Int, progress: ((Int) -> Void)?
+    ) throws -> SeedReport {
         try database.write { db in
-            let sink = StatementSeedSink(db: db, conflicts: conflicts, progress: progress)
-            for source in sources { try source.feed(sink) }
-            return sink.report
+            try db.bulkInsert(
+                into: Product.tableName, maintaining: [Product.searchDescription.bulkInsertStructure], triggeredRows: triggeredRows
+            ) { products in
+                try db.bulkInsert(
+                    into: Phone.tableName, maintaining: [Phone.searchDescription.bulkInsertStructure], triggeredRows: triggeredRows
+                ) { phones in
+                    let sink = BulkSeedSink(db: db, conflicts: conflicts, progress: progress, products: products, phones: phones)
+                    for source in sources { try source.feed(sink) }
+                    return sink.report
+                }
+            }
         }
     }
 }
 
-/// Stores records one statement at a time, each statement compiled once per seed.
-private final class StatementSeedSink: SeedSink {
+/// Stores records through the bulk inserts of their tables, each statement compiled once per seed.
+private final class BulkSeedSink: SeedSink {
     let db: Database
     let conflicts: SeedConflictPolicy
     let progress: ((Int) -> Void)?
+    let products: BulkInsert
+    let phones: BulkInsert
     var report = SeedReport()
     var done = 0
 
-    init(db: Database, conflicts: SeedConflictPolicy, progress: ((Int) -> Void)?) {
+    init(db: Database, conflicts: SeedConflictPolicy, progress: ((Int) -> Void)?, products: BulkInsert, phones: BulkInsert) {
         self.db = db
         self.conflicts = conflicts
         self.progress = progress
+        self.products = products
+        self.phones = phones
     }
 
     func add<Record: CatalogRecord>(_ record: Record) throws {
+        let bulk = Record.entity == .products ? products : phones
         if let id = record.id {
-            try put(record, id: id)
-        } else if try CatalogStore.insert(record, with: try statement(CatalogStore.insertSQL(Record.self, ignoringDuplicates: true)), db) != nil {
+            try put(record, id: id, bulk)
+        } else if try insertNew(record, bulk) {
             countInserted(Record.self)
-        } else if conflicts == .update {
-            let assignments = Record.columnNames.map { "\($0) = ?" }.joined(separator: ", ")
-            try statement("UPDATE \(Record.tableName) SET \(assignments) WHERE name = ?")
-                .execute(arguments: StatementArguments(values: record.persistedValues + [.text(record.name)]))
-            report.updated += 1
+        } else if conflicts == .update, let id = try id(named: record.name, Record.self) {
+            try bulk.willChange(rowID: id)
+            try replace(record, id: id)
         } else {
             report.skipped += 1
         }
@@ -103,17 +128,22 @@ private final class StatementSeedSink: SeedSink {
         if done % CatalogStore.progressInterval == 0 { progress?(done) }
     }
 
+    /// Inserts a record under a new id; false when its name is taken.
+    private func insertNew<Record: CatalogRecord>(_ record: Record, _ bulk: BulkInsert) throws -> Bool {
+        try bulk.willInsert()
+        return try CatalogStore.insert(record, with: try statement(CatalogStore.insertSQL(Record.self, ignoringDuplicates: true)), db) != nil
+    }
+
     /// Stores a record under its own id: replaces the record with that id, or adds it.
-    private func put<Record: CatalogRecord>(_ record: Record, id: Int64) throws {
+    private func put<Record: CatalogRecord>(_ record: Record, id: Int64, _ bulk: BulkInsert) throws {
         let exists = try statement("SELECT EXISTS (SELECT 1 FROM \(Record.tableName) WHERE id = ?)")
             .fetchOne(arguments: [id]) { try $0.decode(Bool.self, at: 0) } ?? false
         do {
             if exists {
-                let assignments = Record.columnNames.map { "\($0) = ?" }.joined(separator: ", ")
-                try statement("UPDATE \(Record.tableName) SET \(assignments) WHERE id = ?")
-                    .execute(arguments: StatementArguments(values: record.persistedValues + [.integer(id)]))
-                report.updated += 1
+                try bulk.willChange(rowID: id)
+                try replace(record, id: id)
             } else {
+                try bulk.willInsert(rowID: id)
                 let placeholders = Array(repeating: "?", count: Record.columnNames.count + 1).joined(separator: ", ")
                 try statement("INSERT INTO \(Record.tableName)(id, \(Record.columnNames.joined(separator: ", "))) VALUES (\(placeholders))")
                     .execute(arguments: StatementArguments(values: [.integer(id)] + record.persistedValues))
@@ -122,6 +152,20 @@ private final class StatementSeedSink: SeedSink {
         } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT_UNIQUE {
             throw CatalogError.duplicateName(entity: Record.entity, name: record.name)
         }
+    }
+
+    /// The id of the record with this name.
+    private func id<Record: CatalogRecord>(named name: String, _ type: Record.Type) throws -> Int64? {
+        try statement("SELECT id FROM \(Record.tableName) WHERE name = ?")
+            .fetchOne(arguments: [name]) { try $0.decode(Int64.self, at: 0) }
+    }
+
+    /// Replaces the fields of the record with this id.
+    private func replace<Record: CatalogRecord>(_ record: Record, id: Int64) throws {
+        let assignments = Record.columnNames.map { "\($0) = ?" }.joined(separator: ", ")
+        try statement("UPDATE \(Record.tableName) SET \(assignments) WHERE id = ?")
+            .execute(arguments: StatementArguments(values: record.persistedValues + [.integer(id)]))
+        report.updated += 1
     }
 
     private func statement(_ sql: String) throws -> Statement { try db.cachedStatement(sql: sql) }

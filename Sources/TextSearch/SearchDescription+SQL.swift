@@ -49,15 +49,33 @@ extension SearchDescription {
         return sql
     }
 
-    /// The SQL that fills the empty index structures from the table's rows, in bulk: after a bulk
-    /// insert made without the triggers (``dropTriggersSQL``), in the same transaction, then
-    /// ``triggersSQL``.
-    public var buildSQL: String {
-        var sql = "INSERT INTO \(fullTextTable)(\(fullTextTable)) VALUES ('rebuild');\n"
+    /// The SQL that fills the empty index structures from the table's rows, in bulk: in a migration
+    /// (``installSQL``), or after the structures were dropped and created again empty.
+    public var buildSQL: String { buildSQL(rowsAfter: nil) }
+
+    /// The SQL that adds to the index structures what the insert trigger (``insertTriggerName``) would
+    /// have added for the rows whose id is above `id`: for a bulk insert, which drops that trigger,
+    /// inserts the rows, runs this SQL and creates the trigger again, all in one transaction.
+    ///
+    /// ```swift
+    /// try db.execute(sql: films.buildSQL(forRowsAfter: 1_000))  // index the rows 1001, 1002, …
+    /// ```
+    ///
+    /// Every structure of ``structuresSQL`` is built, each in one sorted pass over the new rows; the
+    /// rows at or below `id` must already be indexed, the ones above it not at all.
+    public func buildSQL(forRowsAfter id: Int64) -> String { buildSQL(rowsAfter: id) }
+
+    /// The SQL that builds the structures for every row (nil) or for the rows whose id is above `id`.
+    private func buildSQL(rowsAfter id: Int64?) -> String {
+        let newRows = id.map { " AND \(idColumn) > \($0)" } ?? ""
+        var sql = id == nil
+            ? "INSERT INTO \(fullTextTable)(\(fullTextTable)) VALUES ('rebuild');\n"
+            : "INSERT INTO \(fullTextTable)(rowid, \(textColumns.joined(separator: ", "))) "
+                + "SELECT \(idColumn), \(textColumns.joined(separator: ", ")) FROM \(table) WHERE true\(newRows) ORDER BY \(idColumn);\n"
         if let suffixesTable, let gramCountsTable, let suffixLength {
             let texts = textColumns.map { column in
                 "SELECT \(idColumn) AS id, \(scopeColumn ?? "NULL") AS scope, \(column) AS text, 1 AS n "
-                    + "FROM \(table) WHERE length(\(column)) > 0"
+                    + "FROM \(table) WHERE length(\(column)) > 0\(newRows)"
             }.joined(separator: "\n        UNION ALL\n        ")
             let positions = """
                 WITH RECURSIVE positions(id, scope, text, n) AS (
@@ -66,17 +84,22 @@ extension SearchDescription {
                         SELECT id, scope, text, n + 1 FROM positions WHERE n < length(text)
                     )
                 """
+            // Rows added to non-empty structures: suffixes in key order (appended, not scattered), and
+            // counts added to those of the grams already counted.
+            let sorted = id == nil ? "" : " ORDER BY 1, 2"
+            let addingToCounts = id == nil ? "" :
+                " ON CONFLICT (gram\(scopeColumn.map { ", \($0)" } ?? "")) DO UPDATE SET count = count + excluded.count"
             sql += """
                 INSERT OR IGNORE INTO \(suffixesTable)(suffix, id)
                     \(positions)
-                    SELECT substr(text, n, \(suffixLength.scalars)), id FROM positions WHERE substr(text, n, 1) <> ' ';
+                    SELECT substr(text, n, \(suffixLength.scalars)), id FROM positions WHERE substr(text, n, 1) <> ' '\(sorted);
                 INSERT INTO \(gramCountsTable)(gram\(scopeColumn.map { ", \($0)" } ?? ""), count)
                     SELECT gram\(scopeColumn.map { _ in ", scope" } ?? ""), count(*) FROM (
                     \(positions)
                     SELECT substr(text, n, 1) AS gram, id, scope FROM positions
                     UNION
                     SELECT substr(text, n, 2) AS gram, id, scope FROM positions WHERE n < length(text)
-                    ) GROUP BY gram\(scopeColumn.map { _ in ", scope" } ?? "");
+                    )\(id == nil ? "" : " WHERE true") GROUP BY gram\(scopeColumn.map { _ in ", scope" } ?? "")\(addingToCounts);
 
                 """
         }
@@ -128,7 +151,7 @@ extension SearchDescription {
             ]
         }
         return """
-            CREATE TRIGGER \(table)_search_insert AFTER INSERT ON \(table) BEGIN
+            CREATE TRIGGER \(insertTriggerName) AFTER INSERT ON \(table) BEGIN
             \(inserts.joined(separator: "\n"))
             END;
             CREATE TRIGGER \(table)_search_delete AFTER DELETE ON \(table) BEGIN
@@ -140,6 +163,10 @@ extension SearchDescription {
 
             """
     }
+
+    /// The name of the trigger of ``triggersSQL`` that indexes an inserted row: the one a bulk insert
+    /// drops, replacing it by ``buildSQL(forRowsAfter:)``.
+    public var insertTriggerName: String { "\(table)_search_insert" }
 
     /// The SQL that drops the triggers of ``triggersSQL``.
     public var dropTriggersSQL: String {

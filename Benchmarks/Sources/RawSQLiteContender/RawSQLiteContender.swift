@@ -40,6 +40,28 @@ public struct RawSQLiteContender: Contender {
         return Measured(duration: duration, fingerprint: try countFingerprint(db))
     }
 
+    // MARK: - W1b
+
+    public func bulkLoad(_ products: [SyntheticProduct], intoDatabaseAt path: String) throws -> Measured {
+        let isNew = !FileManager.default.fileExists(atPath: path)
+        let db = try RawConnection(path: path, create: isNew)
+        if isNew { try db.execute(PlainFullTextSchema.sql) }
+        let insert = try db.prepare(PlainFullTextSchema.insertSQL)
+        defer { sqlite3_finalize(insert) }
+        let duration = try ContinuousClock().measure {
+            try db.execute("BEGIN IMMEDIATE")
+            for product in products {
+                bindText(insert, 1, product.type)
+                bindText(insert, 2, product.name)
+                sqlite3_bind_int64(insert, 3, Int64(product.yearIntroduced))
+                sqlite3_bind_double(insert, 4, product.introPrice)
+                try db.run(insert)
+            }
+            try db.execute("COMMIT")
+        }
+        return Measured(duration: duration, fingerprint: try countFingerprint(db))
+    }
+
     /// Inserts a catalog fast, into a database the store created: how datasets are filled.
     public func fill(databaseAt path: String, with products: [SyntheticProduct]) throws {
         let db = try RawConnection(path: path)

@@ -6,6 +6,10 @@ struct Options {
     var repetitions = 3
     var warmups = 1
     var insertRows = 100_000
+    /// W1b: the products loaded into an empty database, then added to it, and `catalog seed --count`'s N.
+    var bulkRows = 1_000_000
+    var bulkAddedRows = 100_000
+    var seedCount = 40_000
     var fetchRows = 100_000
     var searchRows = 1_000_000
     var queries = 500
@@ -13,7 +17,7 @@ struct Options {
     var openRows = 1_000_000
     var memoryRows = 1_000_000
     var batchSize = 50
-    var workloads: Set<String> = ["W1", "W2", "W3", "W4", "W5", "W6", "W7", "W8"]
+    var workloads: Set<String> = ["W1", "W1B", "W2", "W3", "W4", "W5", "W6", "W7", "W8"]
     /// W7: the `catalog` executable to start, and how many times each command runs.
     var catalogBinary = "../.build/release/catalog"
     var startUpRuns = 30
@@ -33,7 +37,8 @@ struct Options {
 
     static let usage = """
         usage: catalog-bench [--tiny] [--only W1,W2,…] [--repetitions N] [--warmups N] [--seed N]
-                             [--insert-rows N] [--fetch-rows N] [--search-rows N] [--queries N]
+                             [--insert-rows N] [--bulk-rows N] [--bulk-added-rows N] [--seed-count N]
+                             [--fetch-rows N] [--search-rows N] [--queries N]
                              [--live-sizes N,N,…] [--open-rows N] [--memory-rows N] [--batch-size N]
                              [--concurrency-rows N] [--concurrency-seconds N]
                              [--contenders store,GRDB,…] [--work-dir DIR] [--output FILE.md]
@@ -72,6 +77,9 @@ struct Options {
                 repetitions = 1
                 warmups = 0
                 insertRows = 2_000
+                bulkRows = 2_000
+                bulkAddedRows = 200
+                seedCount = 2_000
                 fetchRows = 2_000
                 searchRows = 2_000
                 queries = 40
@@ -85,6 +93,9 @@ struct Options {
             case "--repetitions": repetitions = max(1, try number(argument))
             case "--warmups": warmups = try number(argument)
             case "--insert-rows": insertRows = try number(argument)
+            case "--bulk-rows": bulkRows = try number(argument)
+            case "--bulk-added-rows": bulkAddedRows = try number(argument)
+            case "--seed-count": seedCount = max(1, try number(argument))
             case "--fetch-rows": fetchRows = try number(argument)
             case "--search-rows": searchRows = try number(argument)
             case "--queries": queries = try number(argument)

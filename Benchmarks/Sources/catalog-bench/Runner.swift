@@ -151,6 +151,7 @@ struct Runner {
         try checkFolding()
         let workloads = options.workloads
         if workloads.contains("W1") { try runInsert() }
+        if workloads.contains("W1B") { try runBulkLoad() }
         if workloads.contains("W2") { try runFetch() }
         if workloads.contains("W3") { try runSearch() }
         if workloads.contains("W4") { try runLiveUpdate() }

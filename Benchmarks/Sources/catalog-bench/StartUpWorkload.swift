@@ -89,7 +89,7 @@ extension Runner {
         return ["store": .time(Samples(store).median), "raw C": .time(Samples(raw).median)]
     }
 
-    private static func timed(_ body: () throws -> Void) rethrows -> Duration {
+    static func timed(_ body: () throws -> Void) rethrows -> Duration {
         let start = ContinuousClock.now
         try body()
         return ContinuousClock.now - start

@@ -240,7 +240,7 @@ public final class Database {
         var tailIsEmpty = true
         let code = sql.withCString { text in
             var tail: UnsafePointer<CChar>?
-            let code = sqlite3_prepare_v3(handle, text, -1, 0, &statement, &tail)
+            let code = Self.prepare(handle, text, &statement, &tail)
             if let tail { tailIsEmpty = String(cString: tail).allSatisfy { $0.isWhitespace || $0 == ";" } }
             return code
         }
@@ -291,7 +291,7 @@ public final class Database {
             while let current = next, current.pointee != 0 {
                 var statement: SQLiteStatement?
                 var tail: UnsafePointer<CChar>?
-                let code = sqlite3_prepare_v3(handle, current, -1, 0, &statement, &tail)
+                let code = Self.prepare(handle, current, &statement, &tail)
                 guard code == SQLITE_OK else {
                     // The tail is not set on failure: name the text up to the next semicolon.
                     let rest = String(cString: current)
@@ -313,6 +313,22 @@ public final class Database {
                 }
             }
         }
+    }
+
+    /// Compiles the first statement of `text`, compiling it once more when SQLite says the schema
+    /// changed (`SQLITE_SCHEMA`).
+    ///
+    /// When another connection changed the schema (a bulk insert drops and creates triggers) and this
+    /// one is inside a transaction, SQLite 3.40.1 can fail the first compilation with `SQLITE_SCHEMA`
+    /// ("no such table") while it reloads the schema, when a trigger of the table has a `WITH` clause
+    /// in its body (the search index's); the second compilation reads the reloaded schema.
+    private static func prepare(
+        _ handle: SQLiteConnection, _ text: UnsafePointer<CChar>, _ statement: inout SQLiteStatement?,
+        _ tail: inout UnsafePointer<CChar>?
+    ) -> Int32 {
+        let code = sqlite3_prepare_v3(handle, text, -1, 0, &statement, &tail)
+        guard code == SQLITE_SCHEMA else { return code }
+        return sqlite3_prepare_v3(handle, text, -1, 0, &statement, &tail)
     }
 
     private static func text(from start: UnsafePointer<CChar>, to end: UnsafePointer<CChar>?) -> String {

@@ -82,7 +82,7 @@ public enum ChangeLog {
         let name = literal(table)
         let log = "INSERT INTO \(tableName)(table_name, row_id, kind)"
         return """
-            CREATE TRIGGER IF NOT EXISTS \(identifier("\(tableName)_\(table)_insert")) AFTER INSERT ON \(identifier(table)) BEGIN
+            CREATE TRIGGER IF NOT EXISTS \(identifier(insertTriggerName(forTable: table))) AFTER INSERT ON \(identifier(table)) BEGIN
                 \(log) VALUES (\(name), new.rowid, \(RowChange.Kind.insert.rawValue));
             END;
             CREATE TRIGGER IF NOT EXISTS \(identifier("\(tableName)_\(table)_update")) AFTER UPDATE ON \(identifier(table)) BEGIN

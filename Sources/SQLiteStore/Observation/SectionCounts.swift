@@ -61,7 +61,7 @@ public enum SectionCounts {
         let tableLiteral = ChangeLog.literal(table)
         let sectionLiteral = ChangeLog.literal(section)
         let counted = "table_name = \(tableLiteral) AND section = \(sectionLiteral)"
-        let prefix = "\(tableName)_\(table)_\(FNV1a.hexadecimal(section))"
+        let prefix = triggerPrefix(forTable: table, section: section)
         func key(of row: String) -> String {
             let values = columns.map { "\(row).\(ChangeLog.identifier($0)) AS \(ChangeLog.identifier($0))" }
             return "(SELECT \(section) FROM (SELECT \(values.joined(separator: ", "))))"
@@ -90,6 +90,11 @@ public enum SectionCounts {
             INSERT OR IGNORE INTO \(registryTableName)(table_name, section) VALUES (\(tableLiteral), \(sectionLiteral));
 
             """
+    }
+
+    /// The start of the names of the triggers counting the rows of `table` by `section`.
+    static func triggerPrefix(forTable table: String, section: String) -> String {
+        "\(tableName)_\(table)_\(FNV1a.hexadecimal(section))"
     }
 
     /// Creates the tables if needed and counts the rows of `table` by `section` from now on.

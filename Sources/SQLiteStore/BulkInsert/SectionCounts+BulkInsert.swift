@@ -1,0 +1,29 @@
+extension SectionCounts {
+    /// The counts of `table`'s sections, one structure per counted section expression, as a
+    /// ``BulkInsert`` adds to them: the new rows grouped once, each group's count added to its key's
+    /// row, or a row added for a new key.
+    static func insertStructures(forTable table: String, _ db: Database) throws -> [DerivedStructure] {
+        let registered = try db.scalar(
+            Int.self, sql: "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = ?",
+            arguments: [registryTableName]) ?? 0
+        guard registered == 1 else { return [] }
+        let sections = try db.fetchAll(
+            sql: "SELECT section FROM \(registryTableName) WHERE table_name = ?", arguments: [table]
+        ) { try $0.decode(String.self, at: 0) }
+        return sections.map { section in
+            DerivedStructure(insertTriggers: [triggerPrefix(forTable: table, section: section) + "_insert"]) { rowsAfter in
+                let counted = "table_name = \(ChangeLog.literal(table)) AND section = \(ChangeLog.literal(section))"
+                let groups = "SELECT \(section) AS key, count(*) AS count FROM \(ChangeLog.identifier(table)) "
+                    + "WHERE rowid > \(rowsAfter) GROUP BY 1"
+                return """
+                    UPDATE \(tableName) SET count = \(tableName).count + added.count FROM (\(groups)) AS added
+                        WHERE \(counted) AND \(tableName).key IS added.key;
+                    INSERT INTO \(tableName)(table_name, section, key, count)
+                        SELECT \(ChangeLog.literal(table)), \(ChangeLog.literal(section)), key, count FROM (\(groups)) AS added
+                        WHERE NOT EXISTS (SELECT 1 FROM \(tableName) WHERE \(counted) AND key IS added.key);
+
+                    """
+            }
+        }
+    }
+}
