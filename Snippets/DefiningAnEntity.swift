@@ -13,7 +13,7 @@ let queue = try DatabaseQueue(path: directory.appendingPathComponent("films.sqli
 // snippet.show
 
 // snippet.entity
-struct Film: DeclaredEntity, Hashable {
+struct Film: SearchableEntity, Hashable {
     var id: Int64?
     var title: String
     var director: String
@@ -36,13 +36,9 @@ struct Film: DeclaredEntity, Hashable {
             }),
         ])
 
-    /// The search of the declared searched attributes; its index is migration 2's.
+    /// The search of the declared searched attributes, which `FetchRequest.searchText` selects by;
+    /// its index is migration 2's.
     static let searchDescription = declaration.searchDescription(suffixLength: nil)
-
-    /// What `FetchRequest.searchText` selects: the search above.
-    static func searchCondition(for text: String, _ db: Database) throws -> SQLFragment? {
-        try searchDescription.condition(for: SearchQuery(text), alias: tableName, db)
-    }
 }
 // snippet.end
 

@@ -4,10 +4,10 @@ import RecordFormats
 import SQLiteStore
 import TextSearch
 
-/// A record type of the catalog: a `DeclaredEntity` (its table and attributes declared once, in
+/// A record type of the catalog: a `SearchableEntity` (its table and attributes declared once, in
 /// `Product+Declaration.swift` and `Phone+Declaration.swift`) with a unique name, a word the CLI calls
 /// it by, and the fetch request of a ``ListRequest``.
-public protocol CatalogRecord: DeclaredEntity, Codable, Hashable, Sendable {
+public protocol CatalogRecord: SearchableEntity, Codable, Hashable, Sendable {
     /// The record's entity.
     static var entity: Entity { get }
     /// The record's name, unique among records of its entity.
@@ -15,8 +15,6 @@ public protocol CatalogRecord: DeclaredEntity, Codable, Hashable, Sendable {
     /// The fetch request that lists the records as `request` says: its scope, search, sort and
     /// sections.
     static func fetchRequest(for request: ListRequest) -> FetchRequest<Self>
-    /// What a search of the records looks in: made from the declaration's searched attributes.
-    static var searchDescription: SearchDescription { get }
 }
 
 extension CatalogRecord {

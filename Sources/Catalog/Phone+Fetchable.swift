@@ -4,12 +4,6 @@ import SQLiteStore
 import TextSearch
 
 extension Phone {
-    /// Phones that match `text` under the search semantics of `SearchQuery`: the plan of
-    /// ``searchDescription``, estimates included, made in `db`.
-    public static func searchCondition(for text: String, _ db: Database) throws -> SQLFragment? {
-        try searchDescription.condition(for: SearchQuery(text), alias: tableName, db)
-    }
-
     /// Lists phones sectioned by their sort field: by name's initial, by maker or by year; a maker or
     /// year sort then orders by name within a section.
     public static func fetchRequest(for request: ListRequest) -> FetchRequest<Phone> {

@@ -56,14 +56,9 @@ extension Book: DeclaredEntity {
     }
 }
 
-extension Book {
+extension Book: SearchableEntity {
     /// What a search of books looks in, derived from the declaration's searched attributes: the folded
-    /// title, author and tags, and the year as a number. Its index structures are migration 3's.
+    /// title, author and tags, and the year as a number; a `FetchRequest`'s `searchText` filters by it.
+    /// Its index structures are migration 3's.
     public static let searchDescription = declaration.searchDescription()
-
-    /// Books matching `text` (`SearchQuery`: every term, in any of those, ignoring case, diacritics and
-    /// width): what a `FetchRequest`'s `searchText` filters by.
-    public static func searchCondition(for text: String, _ db: Database) throws -> SQLFragment? {
-        try searchDescription.condition(for: SearchQuery(text), alias: tableName, db)
-    }
 }

@@ -1,0 +1,35 @@
+import FetchedResults
+import SQLiteStore
+import TextSearch
+
+/// A declared entity searched through a `SearchDescription`: a `FetchRequest`'s `searchText` then
+/// selects the entities whose searched attributes match it (`SearchQuery`), through the indexes.
+///
+/// ```swift
+/// extension Film: SearchableEntity {
+///     static let searchDescription = declaration.searchDescription(suffixLength: nil)
+/// }
+/// ```
+///
+/// The description's `SearchDescription.installSQL` belongs in a migration of the entity's table.
+public protocol SearchableEntity: DeclaredEntity {
+    /// What a search looks in: usually ``EntityDeclaration/searchDescription(scope:listIndex:suffixLength:)``
+    /// of the entity's declaration.
+    static var searchDescription: SearchDescription { get }
+}
+
+extension SearchableEntity {
+    /// The entities that match `text` under the search semantics of `SearchQuery`: the plan of
+    /// ``searchDescription``, estimates included, made in `db`.
+    public static func searchCondition(for text: String, _ db: Database) throws -> SQLFragment? {
+        try searchDescription.condition(for: SearchQuery(text), alias: tableName, db)
+    }
+
+    /// The entities that match `text` per value of the description's scope column, when its
+    /// maintained counts give them (one short term: `SearchDescription.countsPerScope(_:_:)`), for
+    /// sections by that column; nil otherwise.
+    public static func searchCounts(for text: String, sectionExpression: String, _ db: Database) throws -> [DatabaseValue: Int]? {
+        guard sectionExpression == searchDescription.scopeColumn else { return nil }
+        return try searchDescription.countsPerScope(SearchQuery(text), db)
+    }
+}
