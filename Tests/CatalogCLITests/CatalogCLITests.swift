@@ -156,20 +156,12 @@ struct CatalogCLITests {
 
     @Test func aLockedDatabaseIsReportedAsBusy() throws {
         try workspace.catalog("seed")
-        let locker = Process()
-        locker.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         // Hold the write lock from another process while `catalog add` tries to write.
-        let script = "import sqlite3,time; c=sqlite3.connect('\(database)', isolation_level=None); c.execute('BEGIN IMMEDIATE'); print('locked', flush=True); time.sleep(3)"
-        locker.arguments = ["python3", "-c", script]
-        let pipe = Pipe()
-        locker.standardOutput = pipe
-        try locker.run()
-        _ = pipe.fileHandleForReading.availableData  // waits for "locked"
+        let locker = try WriteLockHolder(path: database, seconds: 3)
         let result = try workspace.catalog(
             "add", "product", "--type", "device", "--name", "Blocked", "--year", "2000", "--price", "1",
             environment: ["CATALOG_BUSY_TIMEOUT_MS": "100"])
-        locker.terminate()
-        locker.waitUntilExit()
+        locker.release()
         #expect(result.status == 5, "\(result)")
         #expect(result.error.contains("locked by another process"))
         #expect(!(try workspace.catalog("list").output.contains("Blocked")))

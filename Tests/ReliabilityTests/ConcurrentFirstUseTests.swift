@@ -13,16 +13,9 @@ struct ConcurrentFirstUseTests {
     /// write lock) fails at once in SQLite. `catalog` must wait for the lock instead, up to its timeout.
     @Test func openingWaitsForTheWriteLockOfANewFile() throws {
         let workspace = try Workspace()
-        let locker = Process()
-        locker.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        let script = "import sqlite3,time; c=sqlite3.connect('\(workspace.database)', isolation_level=None); c.execute('BEGIN IMMEDIATE'); print('locked', flush=True); time.sleep(1); c.execute('ROLLBACK')"
-        locker.arguments = ["python3", "-c", script]
-        let pipe = Pipe()
-        locker.standardOutput = pipe
-        try locker.run()
-        _ = pipe.fileHandleForReading.availableData  // waits for "locked"
+        let locker = try WriteLockHolder(path: workspace.database, seconds: 1)
         let list = try workspace.catalog(["list"], environment: ["CATALOG_BUSY_TIMEOUT_MS": "20000"])
-        locker.waitUntilExit()
+        locker.waitUntilReleased()
         #expect(list.status == 0, "\(list)")
     }
 
