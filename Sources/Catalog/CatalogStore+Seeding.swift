@@ -75,6 +75,7 @@ extension CatalogStore {
 
     /// ``seed(_:conflicts:progress:)-([SeedSource],_,_)`` with the rows inserted with the triggers before
     /// the bulk insert suspends them (tests use 0, to insert every row in bulk).
+    @discardableResult
     func seed(
         _ sources: [SeedSource], conflicts: SeedConflictPolicy, triggeredRows: Int, progress: ((Int) -> Void)?
     ) throws -> SeedReport {

@@ -69,7 +69,7 @@ struct OneExecutorTests {
             let request = ListRequest(searchText: text)
             let viaPage = try trace.of { _ = try store.searchPage(Product.self, request, limit: 50) }
             let viaSearch = try trace.of { _ = try store.sections(request) as [RecordSection<Product>] }
-            let viaShow = try trace.of { _ = try? store.record(Product.self, at: ItemPath(section: 0, row: 0), in: request) }
+            let viaShow = trace.of { _ = try? store.record(Product.self, at: ItemPath(section: 0, row: 0), in: request) }
             let viaController = try trace.of {
                 let fetch = FetchRequest<Product>(sortDescriptors: [SortDescriptor(\.name)], searchText: text, sectionKeyPath: \Product.type)
                 let controller = FetchedResultsController(request: fetch, reader: store.database)
