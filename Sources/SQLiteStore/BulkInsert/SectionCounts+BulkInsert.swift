@@ -3,15 +3,12 @@ extension SectionCounts {
     /// ``BulkInsert`` adds to them: the new rows grouped once, each group's count added to its key's
     /// row, or a row added for a new key.
     static func insertStructures(forTable table: String, _ db: Database) throws -> [DerivedStructure] {
-        let registered = try db.scalar(
-            Int.self, sql: "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = ?",
-            arguments: [registryTableName]) ?? 0
-        guard registered == 1 else { return [] }
+        guard try isInstalled(db) else { return [] }
         let sections = try db.fetchAll(
             sql: "SELECT section FROM \(registryTableName) WHERE table_name = ?", arguments: [table]
         ) { try $0.decode(String.self, at: 0) }
         return sections.map { section in
-            DerivedStructure(insertTriggers: [triggerPrefix(forTable: table, section: section) + "_insert"]) { rowsAfter in
+            DerivedStructure(insertTriggers: [insertTriggerName(forTable: table, section: section)]) { rowsAfter in
                 let counted = "table_name = \(ChangeLog.literal(table)) AND section = \(ChangeLog.literal(section))"
                 let groups = "SELECT \(section) AS key, count(*) AS count FROM \(ChangeLog.identifier(table)) "
                     + "WHERE rowid > \(rowsAfter) GROUP BY 1"

@@ -74,7 +74,7 @@ public enum SectionCounts {
             """
         let remove = "    UPDATE \(tableName) SET count = count - 1 WHERE \(counted) AND key IS \(key(of: "old"));"
         return """
-            CREATE TRIGGER IF NOT EXISTS \(ChangeLog.identifier(prefix + "_insert")) AFTER INSERT ON \(ChangeLog.identifier(table)) BEGIN
+            CREATE TRIGGER IF NOT EXISTS \(ChangeLog.identifier(insertTriggerName(forTable: table, section: section))) AFTER INSERT ON \(ChangeLog.identifier(table)) BEGIN
             \(add)
             END;
             CREATE TRIGGER IF NOT EXISTS \(ChangeLog.identifier(prefix + "_delete")) AFTER DELETE ON \(ChangeLog.identifier(table)) BEGIN
@@ -90,6 +90,18 @@ public enum SectionCounts {
             INSERT OR IGNORE INTO \(registryTableName)(table_name, section) VALUES (\(tableLiteral), \(sectionLiteral));
 
             """
+    }
+
+    /// The name of the trigger that counts the rows inserted into `table` by `section`.
+    static func insertTriggerName(forTable table: String, section: String) -> String {
+        triggerPrefix(forTable: table, section: section) + "_insert"
+    }
+
+    /// Whether the counts' tables (``installationSQL``) are in the database.
+    static func isInstalled(_ db: Database) throws -> Bool {
+        try db.scalar(
+            Int.self, sql: "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name IN (?, ?)",
+            arguments: [tableName, registryTableName]) == 2
     }
 
     /// The start of the names of the triggers counting the rows of `table` by `section`.
@@ -121,10 +133,7 @@ public enum SectionCounts {
     public static func counts(
         forTable table: String, section: String, descending: Bool = false, in db: Database
     ) throws -> [(key: DatabaseValue, count: Int)]? {
-        let installed = try db.scalar(
-            Int.self, sql: "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name IN (?, ?)",
-            arguments: [tableName, registryTableName]) ?? 0
-        guard installed == 2 else { return nil }
+        guard try isInstalled(db) else { return nil }
         let arguments: StatementArguments = [table, section]
         guard try db.scalar(
             Int.self, sql: "SELECT count(*) FROM \(registryTableName) WHERE table_name = ? AND section = ?",
