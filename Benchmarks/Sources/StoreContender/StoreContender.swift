@@ -18,9 +18,16 @@ public struct StoreContender: Contender {
     /// The store's folding of names and search terms (the one definition; the others must agree).
     public static func fold(_ text: String) -> String { TextFolding.fold(text) }
 
-    /// Creates an empty, migrated catalog at `path`, for datasets the raw contender then fills.
-    public static func createEmptyCatalog(at path: String) throws {
-        _ = try CatalogStore(path: path)
+    /// Creates a catalog of `products` at `path` (a new file) as `catalog seed` and `import` fill one: the
+    /// store's bulk `seed`, in order, so the products get the ids 1, 2, 3…; every derived structure
+    /// (search index, section counts, change log) is built in bulk. Then the WAL is checkpointed into
+    /// the file and truncated, and the store closed, so that the file alone is the dataset.
+    public static func createCatalog(at path: String, with products: [SyntheticProduct]) throws {
+        let store = try CatalogStore(path: path)
+        try store.seed([.products(products.map(Self.product))])
+        try store.database.writeWithoutTransaction { db in
+            try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)")
+        }
     }
 
     static func product(_ product: SyntheticProduct) -> Product {

@@ -122,7 +122,8 @@ struct Runner {
     }
 
     /// A database of `rows` generated products at the current schema, created once and reused: the
-    /// store creates and migrates it, the raw contender fills it.
+    /// store's bulk seed makes it (ids 1…`rows` in catalog order), then raw C reads every row back and
+    /// checks it against the catalog.
     func dataset(rows: Int) throws -> String {
         let file = path("catalog-\(rows)-seed\(options.seed)-schema\(schemaFingerprint).sqlite")
         if FileManager.default.fileExists(atPath: file) { return file }
@@ -130,9 +131,9 @@ struct Runner {
         let start = ContinuousClock.now
         let temporary = file + ".partial"
         remove(database: temporary)
-        try StoreContender.createEmptyCatalog(at: temporary)
-        try raw.fill(databaseAt: temporary, with: catalog(rows: rows))
-        remove(database: temporary + "-wal")
+        let products = catalog(rows: rows)
+        try StoreContender.createCatalog(at: temporary, with: products)
+        try raw.check(databaseAt: temporary, holds: products)
         try FileManager.default.moveItem(atPath: temporary, toPath: file)
         remove(database: temporary)
         log("dataset ready in \(Report.Cell.time(ContinuousClock.now - start).rendered)")
