@@ -8,9 +8,23 @@ import TextSearch
 
 /// This project's store, through its public API (`CatalogStore`).
 public struct StoreContender: Contender {
-    public let name = "store"
+    /// How W3 reaches the search.
+    public enum SearchPath: Sendable {
+        /// `CatalogStore.searchPage`: the first page and the total count, nothing else.
+        case searchPage
+        /// A `FetchedResultsController` with the search text, sectioned by type, fetched, and its
+        /// first 50 rows read: what `catalog search` and a search screen run.
+        case controller
+    }
 
-    public init() {}
+    public let name: String
+    /// W3's path; the other workloads are the same on either.
+    public let searchPath: SearchPath
+
+    public init(searchPath: SearchPath = .searchPage) {
+        self.searchPath = searchPath
+        name = searchPath == .searchPage ? "store" : "store controller"
+    }
 
     /// The SQL of the store's embedded migrations, in order: the schema every contender creates.
     public static var migrations: [String] { CatalogMigrations.all.compactMap(\.sql) }
@@ -70,17 +84,30 @@ public struct StoreContender: Contender {
 
     // MARK: - W3
 
-    /// `searchPage` (first page of 50 and the total), the public API, whatever plan it picks.
+    /// Through ``searchPath``: `searchPage` (first page of 50 and the total), the public API, whatever
+    /// plan it picks; or a controller with the search text (`fetchedResults(_:_:batchSize:)`, batch size
+    /// 50: `performFetch()`, sections by type with their counts and index titles), its total the sum of
+    /// its sections' counts and its first 50 rows read with `object(at:)`.
     public func search(databaseAt path: String, queries: [BenchmarkSupport.SearchQuery]) throws -> [Measured] {
         let store = try CatalogStore(path: path)
         let clock = ContinuousClock()
         return try queries.map { query in
-            var page: SearchPage<Product>?
+            var count = 0
+            var ids: [Int64] = []
             let duration = try clock.measure {
-                page = try store.searchPage(Product.self, ListRequest(searchText: query.term), limit: 50)
+                switch searchPath {
+                case .searchPage:
+                    let page = try store.searchPage(Product.self, ListRequest(searchText: query.term), limit: 50)
+                    count = page.totalCount
+                    ids = page.records.map { $0.id! }
+                case .controller:
+                    let controller = try store.fetchedResults(Product.self, ListRequest(searchText: query.term), batchSize: 50)
+                    let page = try Self.firstPage(controller, count: 50)
+                    count = page.sections.reduce(0) { $0 + $1.count }
+                    ids = page.rows.map(\.id)
+                }
             }
-            return Measured(duration: duration,
-                            fingerprint: .ofSearch(count: Int64(page!.totalCount), ids: page!.records.map { $0.id! }))
+            return Measured(duration: duration, fingerprint: .ofSearch(count: Int64(count), ids: ids))
         }
     }
 
