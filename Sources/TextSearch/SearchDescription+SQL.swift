@@ -202,7 +202,7 @@ extension SearchDescription {
     /// ```
     public func gramsDocument(of row: String) -> String {
         let scopeToken = scopeColumn.map {
-            "\n                    UNION ALL SELECT 'x' || hex(\(row).\($0)) WHERE \(row).\($0) IS NOT NULL"
+            "\n        UNION ALL\n        SELECT 'x' || hex(\(row).\($0)) WHERE \(row).\($0) IS NOT NULL"
         } ?? ""
         return """
             coalesce((SELECT group_concat(token, ' ') FROM (SELECT DISTINCT token FROM (
