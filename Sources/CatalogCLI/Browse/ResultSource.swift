@@ -6,7 +6,7 @@ import SQLiteStore
 /// The result the browse screen shows, read from the database: one fetched-results controller per
 /// fetch (batch size ``batchSize``, so the first screen reads the section counts and a batch or two),
 /// which then starts tracking the database's changes.
-final class ResultSource<Record: BrowsableRecord> {
+final class ResultSource<Record: CatalogRecord>: RecordResultSource {
     let catalog: CatalogStore
     /// The controller of the last fetch, and the fetch's version.
     private var controller: FetchedResultsController<Record>?
