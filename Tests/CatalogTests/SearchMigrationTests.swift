@@ -51,7 +51,7 @@ struct SearchMigrationTests {
         let folded = try store.database.read { db in try db.scalar(String.self, sql: "SELECT name_folded FROM products") }
         #expect(folded == "デジタル カメラ")
         for text in ["デジタル", "ﾃﾞｼﾞ", "ﾀﾙ ｶﾒ", "デ"] {
-            #expect(try store.searchCount(ListRequest(searchText: text)) == 1, "\(text)")
+            #expect(try store.searchCount(ListRequest<Product>(searchText: text)) == 1, "\(text)")
         }
         #expect(try store.suggest(prefix: "ﾃﾞ") == ["ﾃﾞｼﾞﾀﾙ カメラ"])
     }
