@@ -5,7 +5,7 @@ extension Product {
     /// as numbers; the type as scope; a list by name walks `products_by_type_name`; short terms
     /// indexed by the grams index.
     public static let searchDescription = declaration.searchDescription(
-        scope: \Product.type, listIndex: "products_by_type_name")
+        scope: scopeKeyPath, listIndex: "products_by_type_name")
 }
 
 extension Phone {
@@ -23,8 +23,8 @@ extension ListRequest {
     /// The request's order as a search's page order: the order of its fetch request (the one
     /// definition, which the list's controller sorts by), marked as the list index's order when it is
     /// (scope column, first text column, id, ascending: products by name).
-    func searchOrder<Record: CatalogRecord>(_ type: Record.Type) throws -> SearchOrder {
-        let sql = try Record.fetchRequest(for: self).orderSQL()
+    func searchOrder() throws -> SearchOrder {
+        let sql = try fetchRequest().orderSQL()
         let description = Record.searchDescription
         let listIndexOrder = description.listIndex.map { _ in
             ([description.scopeColumn].compactMap { $0 } + [description.textColumns[0], description.idColumn])

@@ -66,10 +66,10 @@ struct OneExecutorTests {
         try store.seed([SeedFile.products(SyntheticCatalog.products(count: 3_000, seed: 12))])
         var comparedDrivers = 0
         for text in Self.queries {
-            let request = ListRequest(searchText: text)
-            let viaPage = try trace.of { _ = try store.searchPage(Product.self, request, limit: 50) }
+            let request = ListRequest<Product>(searchText: text)
+            let viaPage = try trace.of { _ = try store.searchPage(request, limit: 50) }
             let viaSearch = try trace.of { _ = try store.sections(request) as [RecordSection<Product>] }
-            let viaShow = trace.of { _ = try? store.record(Product.self, at: ItemPath(section: 0, row: 0), in: request) }
+            let viaShow = trace.of { _ = try? store.record(at: ItemPath(section: 0, row: 0), in: request) }
             let viaController = try trace.of {
                 let fetch = FetchRequest<Product>(sortDescriptors: [SortDescriptor(\.name)], searchText: text, sectionKeyPath: \Product.type)
                 let controller = FetchedResultsController(request: fetch, reader: store.database)

@@ -41,7 +41,7 @@ struct SearchDifferentialTests {
     ) throws -> Int {
         let scope = random.next(below: 3) == 0 ? ProductType.allCases[random.next(below: 3)] : nil
         let sort = [SortField.name, .year, .price][random.next(below: 3)]
-        let request = ListRequest(scope: scope, sort: sort, isReversed: random.next(below: 4) == 0, searchText: text)
+        let request = ListRequest<Product>(scope: scope, sort: sort, isReversed: random.next(below: 4) == 0, searchText: text)
         let expected = SearchReference.products(products, request)
         let sections: [RecordSection<Product>] = try store.sections(request)
         let actual = sections.flatMap { section in section.records.map { (section.name, $0.id!) } }
@@ -55,7 +55,7 @@ struct SearchDifferentialTests {
         let thresholds = SearchThresholds(
             orderedScanThreshold: threshold, orderedScanEntriesPerRow: budget == Int.max ? Int.max : 0,
             orderedScanMinimumBudget: budget)
-        let page = try store.searchPage(Product.self, request, limit: limit, offset: offset, thresholds: thresholds)
+        let page = try store.searchPage(request, limit: limit, offset: offset, thresholds: thresholds)
         let expectedPage = Array(expected.dropFirst(offset).prefix(limit)).map(\.1)
         if page.totalCount != expected.count || page.records.map(\.id!) != expectedPage {
             Issue.record("page \(limit)@\(offset) threshold \(threshold) budget \(budget): expected \(expected.count) \(expectedPage), got \(page.totalCount) \(page.records.map(\.id!)) — \(context) \(request)")
@@ -125,7 +125,7 @@ struct SearchDifferentialTests {
         _ store: CatalogStore, _ phones: [Phone], _ text: String, _ context: String, _ random: inout SplitMix64
     ) throws -> Int {
         let sort = [SortField.name, .maker, .year][random.next(below: 3)]
-        let request = ListRequest(entity: .phones, sort: sort, isReversed: random.next(below: 4) == 0, searchText: text)
+        let request = ListRequest<Phone>(sort: sort, isReversed: random.next(below: 4) == 0, searchText: text)
         let expected = SearchReference.phones(phones, request)
         let sections: [RecordSection<Phone>] = try store.sections(request)
         let actual = sections.flatMap { section in section.records.map { (section.name, $0.id!) } }

@@ -52,7 +52,7 @@ struct SearchMigrationTests {
         let folded = try store.database.read { db in try db.scalar(String.self, sql: "SELECT name_folded FROM products") }
         #expect(folded == "デジタル カメラ")
         for text in ["デジタル", "ﾃﾞｼﾞ", "ﾀﾙ ｶﾒ", "デ"] {
-            #expect(try store.searchCount(ListRequest(searchText: text)) == 1, "\(text)")
+            #expect(try store.searchCount(ListRequest<Product>(searchText: text)) == 1, "\(text)")
         }
         #expect(try store.suggest(prefix: "ﾃﾞ") == ["ﾃﾞｼﾞﾀﾙ カメラ"])
     }
@@ -90,13 +90,13 @@ struct SearchMigrationTests {
         #expect(objects.contains { $0.hasPrefix("table products_grams:") })
         let expected = ["a": 5, "ma": 1, "ca": 1, "カメ": 1, "air": 1, "3 a": 1, "p": 3, "ip a": 1]
         for (text, count) in expected {
-            #expect(try store.searchCount(ListRequest(searchText: text)) == count, "\(text)")
+            #expect(try store.searchCount(ListRequest<Product>(searchText: text)) == count, "\(text)")
         }
         try store.database.write { db in
             try db.execute(sql: "UPDATE products SET name = 'Zed', name_folded = 'zed' WHERE name = 'iPad Air'")
             #expect(try Product.searchDescription.indexProblems(foldedFrom: ["name"], db) == [])
         }
-        #expect(try store.searchCount(ListRequest(searchText: "ip")) == 0)
-        #expect(try store.searchCount(ListRequest(searchText: "ze")) == 1)
+        #expect(try store.searchCount(ListRequest<Product>(searchText: "ip")) == 0)
+        #expect(try store.searchCount(ListRequest<Product>(searchText: "ze")) == 1)
     }
 }
