@@ -19,11 +19,11 @@ extension Phone: DeclaredEntity {
         folding: TextFolding.fold,
         attributes: [
             .text("name", \.name, folded: true, searched: true, sections: .initial, check: { try Validation.name($0) }),
-            .text("maker", \.maker, folded: true, searched: true, check: { try Validation.name($0, field: "maker") }),
+            .text("maker", \.maker, folded: true, searched: true, width: 12, check: { try Validation.name($0, field: "maker") }),
             .value(
                 "yearReleased", \.yearReleased, title: "YEAR", parse: { try FieldParsing.year($0) },
                 check: { try Validation.year($0, field: "year") }),
-            .text("operatingSystem", \.operatingSystem, title: "OS", check: { try Validation.name($0, field: "os") }),
+            .text("operatingSystem", \.operatingSystem, title: "OS", width: 10, check: { try Validation.name($0, field: "os") }),
             .value(
                 "screenInches", \.screenInches, title: "SCREEN", label: "screen",
                 parse: { try FieldParsing.amount($0, field: "screen", decimals: screenDecimals) },

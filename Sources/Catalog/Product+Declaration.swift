@@ -25,13 +25,13 @@ extension Product: DeclaredEntity {
                     guard case .text(let raw) = value else { return AttributeSections.text(value) }
                     return ProductType(rawValue: raw)?.title ?? raw
                 },
-                parse: { try ProductType(parsing: $0) }),
+                width: 8, parse: { try ProductType(parsing: $0) }),
             .text("name", \.name, folded: true, searched: true, sections: .initial, check: { try Validation.name($0) }),
             .value(
                 "yearIntroduced", \.yearIntroduced, searchedAsNumber: true, title: "YEAR", parse: { try FieldParsing.year($0) },
                 check: { try Validation.year($0, field: "year") }),
             .value(
-                "introPrice", \.introPrice, searchedAsNumber: true, title: "PRICE",
+                "introPrice", \.introPrice, searchedAsNumber: true, title: "PRICE", width: 10,
                 parse: { try FieldParsing.amount($0, field: "price", decimals: priceDecimals) },
                 check: { try Validation.amount($0, field: "price", decimals: priceDecimals) },
                 shown: ShownNumber.amount, shownInDetail: { "$" + ShownNumber.amount($0) }),

@@ -29,6 +29,9 @@ public struct EntityAttribute<Entity>: Sendable {
     public let title: String
     /// The field's label in detail views (`year introduced`).
     public let label: String
+    /// The column's width, in terminal columns, in lists laid out in fixed columns (`catalog browse`):
+    /// the width its shown values usually need; longer ones are cut.
+    public let width: Int
     /// How rows are grouped into sections when this attribute is a request's section key path.
     public let sections: AttributeSections
     /// The property.
@@ -81,6 +84,7 @@ extension EntityAttribute {
     ///   - title: its title in tables; by default `name`, uppercased.
     ///   - label: its label in detail views; by default `name` in words (`operatingSystem` →
     ///     `operating system`).
+    ///   - width: its width in lists laid out in fixed columns; by default the title's.
     ///   - optionalInFiles: whether a seed or import file may leave it out, the record then keeping
     ///     the template's value (for an attribute added after files were written).
     ///   - check: validates (and may normalise, such as trim) a value before it is written, and as a
@@ -88,13 +92,16 @@ extension EntityAttribute {
     public static func text(
         _ name: String, _ keyPath: WritableKeyPath<Entity, String> & Sendable, column: String? = nil,
         folded: Bool = false, searched: Bool = false, sections: AttributeSections = .value, title: String? = nil,
-        label: String? = nil, optionalInFiles: Bool = false, check: @escaping @Sendable (String) throws -> String = { $0 }
+        label: String? = nil, width: Int? = nil, optionalInFiles: Bool = false,
+        check: @escaping @Sendable (String) throws -> String = { $0 }
     ) -> EntityAttribute {
         precondition(!searched || folded, "a searched text attribute must be folded: search compares folded text")
         let column = column ?? snakeCase(name)
+        let title = title ?? name.uppercased()
         return EntityAttribute(
             name: name, column: column, foldedColumn: folded ? column + "_folded" : nil, isSearchedText: searched,
-            isSearchedAsNumber: false, title: title ?? name.uppercased(), label: label ?? words(name), sections: sections,
+            isSearchedAsNumber: false, title: title, label: label ?? words(name), width: width ?? title.count,
+            sections: sections,
             keyPath: keyPath,
             storedValues: { entity, fold in
                 let text = entity[keyPath: keyPath]
@@ -130,6 +137,7 @@ extension EntityAttribute {
     ///   - title: its title in tables; by default `name`, uppercased.
     ///   - label: its label in detail views; by default `name` in words (`yearIntroduced` →
     ///     `year introduced`).
+    ///   - width: its width in lists laid out in fixed columns; by default the title's.
     ///   - optionalInFiles: whether a seed or import file may leave it out, the record then keeping
     ///     the template's value (for an attribute added after files were written).
     ///   - parse: reads the value from a file's text; throws to refuse it.
@@ -140,15 +148,17 @@ extension EntityAttribute {
     public static func value<Value: DatabaseValueConvertible>(
         _ name: String, _ keyPath: WritableKeyPath<Entity, Value> & Sendable, column: String? = nil,
         searchedAsNumber: Bool = false, sections: AttributeSections = .value, title: String? = nil,
-        label: String? = nil, optionalInFiles: Bool = false, parse: (@Sendable (String) throws -> Value)? = nil,
+        label: String? = nil, width: Int? = nil, optionalInFiles: Bool = false,
+        parse: (@Sendable (String) throws -> Value)? = nil,
         check: @escaping @Sendable (Value) throws -> Value = { $0 },
         shown: @escaping @Sendable (Value) -> String = { String(describing: $0) },
         shownInDetail: (@Sendable (Value) -> String)? = nil
     ) -> EntityAttribute {
         let detail = shownInDetail ?? shown
+        let title = title ?? name.uppercased()
         return EntityAttribute(
             name: name, column: column ?? snakeCase(name), foldedColumn: nil, isSearchedText: false,
-            isSearchedAsNumber: searchedAsNumber, title: title ?? name.uppercased(), label: label ?? words(name),
+            isSearchedAsNumber: searchedAsNumber, title: title, label: label ?? words(name), width: width ?? title.count,
             sections: sections, keyPath: keyPath,
             storedValues: { entity, _ in [entity[keyPath: keyPath].databaseValue] }, read: reader(of: keyPath),
             check: { entity in entity[keyPath: keyPath] = try check(entity[keyPath: keyPath]) },

@@ -85,7 +85,7 @@ public struct StoreContender: Contender {
     // MARK: - W3
 
     /// Through ``searchPath``: `searchPage` (first page of 50 and the total), the public API, whatever
-    /// plan it picks; or a controller with the search text (`fetchedResults(_:_:batchSize:)`, batch size
+    /// plan it picks; or a controller with the search text (`fetchedResults(_:batchSize:)`, batch size
     /// 50: `performFetch()`, sections by type with their counts and index titles), its total the sum of
     /// its sections' counts and its first 50 rows read with `object(at:)`.
     public func search(databaseAt path: String, queries: [BenchmarkSupport.SearchQuery]) throws -> [Measured] {
@@ -97,11 +97,11 @@ public struct StoreContender: Contender {
             let duration = try clock.measure {
                 switch searchPath {
                 case .searchPage:
-                    let page = try store.searchPage(Product.self, ListRequest(searchText: query.term), limit: 50)
+                    let page = try store.searchPage(ListRequest<Product>(searchText: query.term), limit: 50)
                     count = page.totalCount
                     ids = page.records.map { $0.id! }
                 case .controller:
-                    let controller = try store.fetchedResults(Product.self, ListRequest(searchText: query.term), batchSize: 50)
+                    let controller = try store.fetchedResults(ListRequest<Product>(searchText: query.term), batchSize: 50)
                     let page = try Self.firstPage(controller, count: 50)
                     count = page.sections.reduce(0) { $0 + $1.count }
                     ids = page.rows.map(\.id)
@@ -150,7 +150,7 @@ public struct StoreContender: Contender {
         write: @escaping @Sendable () throws -> (begin: Int64, insertedID: Int64)
     ) throws -> Measured {
         let store = try CatalogStore(path: path)
-        let controller = try store.fetchedResults(Product.self, ListRequest(), batchSize: 50)
+        let controller = try store.fetchedResults(ListRequest<Product>(), batchSize: 50)
         try controller.startTracking()
         let monitor = try ChangeMonitor(path: path)
         defer { monitor.stop() }
@@ -200,7 +200,7 @@ public struct StoreContender: Contender {
         var result = FirstPage()
         let duration = try ContinuousClock().measure {
             let store = try CatalogStore(path: path)
-            let controller = try store.fetchedResults(Product.self, ListRequest(), batchSize: 50)
+            let controller = try store.fetchedResults(ListRequest<Product>(), batchSize: 50)
             result = try Self.firstPage(controller, count: 50)
         }
         return Measured(duration: duration, fingerprint: result.fingerprint)
@@ -211,7 +211,7 @@ public struct StoreContender: Contender {
         var controller: FetchedResultsController<Product>?
         let duration = try ContinuousClock().measure {
             let store = try CatalogStore(path: path)
-            controller = try store.fetchedResults(Product.self, ListRequest(), batchSize: batchSize)
+            controller = try store.fetchedResults(ListRequest<Product>(), batchSize: batchSize)
             result = try Self.firstPage(controller!, count: batchSize)
         }
         withExtendedLifetime(controller) {}

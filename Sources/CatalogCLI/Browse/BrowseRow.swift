@@ -17,7 +17,9 @@ struct BrowseRow: Hashable, Sendable {
     }
 }
 
-/// The columns of an entity's list: titles, which are numbers (right-aligned), and how wide they are.
+/// The columns of an entity's list: titles, which are numbers (right-aligned), and how wide they are,
+/// as its record type's declaration shows them (``CatalogRecord/tableHeaders``, each attribute's
+/// `width`).
 struct BrowseColumns: Hashable, Sendable {
     /// The column titles.
     var titles: [String]
@@ -26,15 +28,28 @@ struct BrowseColumns: Hashable, Sendable {
     /// Columns, by index, that are right-aligned.
     var rightAligned: Set<Int>
 
+    /// The width of the `ID` column: ids of up to 8 digits.
+    static let idWidth = 8
+
+    /// The columns of `Record`: the name, its other attributes as declared, then `ID`.
+    init<Record: CatalogRecord>(_ type: Record.Type) {
+        titles = Record.tableHeaders
+        widths = Record.shownAttributes.dropFirst().map(\.width) + [Self.idWidth]
+        rightAligned = Record.numericColumns
+    }
+
+    /// The columns of each entity, made once (the screen lays out every row with them).
+    private static let ofEntity = Dictionary(uniqueKeysWithValues: Entity.allCases.map { ($0, BrowseColumns($0.recordType)) })
+
     /// The columns of `entity`.
-    static func of(_ entity: Entity) -> BrowseColumns {
-        switch entity {
-        case .products:
-            BrowseColumns(titles: ["NAME", "TYPE", "YEAR", "PRICE", "ID"], widths: [8, 4, 10, 8], rightAligned: [2, 3, 4])
-        case .phones:
-            BrowseColumns(
-                titles: ["NAME", "MAKER", "YEAR", "OS", "SCREEN", "ID"], widths: [12, 4, 10, 6, 8], rightAligned: [2, 4, 5])
-        }
+    static func of(_ entity: Entity) -> BrowseColumns { ofEntity[entity]! }
+}
+
+extension CatalogRecord {
+    /// The record as a row of the browse list, under ``BrowseColumns/of(_:)`` of its entity: the cells
+    /// of its table row (``tableCells``), and its ``detailFields``.
+    var browseRow: BrowseRow {
+        BrowseRow(id: id ?? 0, cells: tableCells, fields: detailFields.map { BrowseRow.Field(label: $0.0, value: $0.1) })
     }
 }
 

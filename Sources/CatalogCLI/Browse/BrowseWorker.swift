@@ -10,16 +10,15 @@ import Synchronization
 /// follows it. The screen model drops any answer to an older fetch that still arrives.
 actor BrowseWorker {
     let catalog: CatalogStore
-    private let products: ResultSource<Product>
-    private let phones: ResultSource<Phone>
+    /// A result source per entity, and the entity of the last fetch.
+    private let sources: [Entity: any RecordResultSource]
     private var entity: Entity = .products
     /// The task of the newest fetch, with the tracking that follows it.
     private let newestFetch = Mutex<Task<Void, Never>?>(nil)
 
     init(catalog: CatalogStore) {
         self.catalog = catalog
-        products = ResultSource(catalog: catalog)
-        phones = ResultSource(catalog: catalog)
+        sources = Entity.resultSources(catalog)
     }
 
     /// Fetches the order's request, then starts tracking changes to it, in a task of its own that
@@ -44,20 +43,14 @@ actor BrowseWorker {
     private func fetched(_ order: FetchOrder) async -> [BrowseEvent] {
         await catching {
             entity = order.request.entity
-            return switch entity {
-            case .products: [.resultArrived(try await products.fetch(order))]
-            case .phones: [.resultArrived(try await phones.fetch(order))]
-            }
+            return [.resultArrived(try await source.fetch(order))]
         }
     }
 
     /// Starts tracking the last fetch; an event when the result changed in between.
     private func tracked(_ order: FetchOrder) async -> [BrowseEvent] {
         await catching {
-            let arrival = switch entity {
-            case .products: try await products.startTracking(window: order.window, selection: order.fallback)
-            case .phones: try await phones.startTracking(window: order.window, selection: order.fallback)
-            }
+            let arrival = try await source.startTracking(window: order.window, selection: order.fallback)
             return arrival.map { [.changesApplied($0)] } ?? []
         }
     }
@@ -65,35 +58,24 @@ actor BrowseWorker {
     /// Reads rows of the current result.
     func rows(stamp: Int, range: Range<Int>) -> [BrowseEvent] {
         catching {
-            let rows = switch entity {
-            case .products: try products.rows(range)
-            case .phones: try phones.rows(range)
-            }
-            return [.rowsLoaded(stamp: stamp, rows: rows)]
+            [.rowsLoaded(stamp: stamp, rows: try source.rows(range))]
         }
     }
 
     /// Applies noticed commits to the current result.
     func applyChanges(_ order: FetchOrder) -> [BrowseEvent] {
         catching {
-            let arrival = switch entity {
-            case .products: try products.applyChanges(order)
-            case .phones: try phones.applyChanges(order)
-            }
-            return [arrival.map(BrowseEvent.changesApplied) ?? .nothingChanged]
+            [try source.applyChanges(order).map(BrowseEvent.changesApplied) ?? .nothingChanged]
         }
     }
 
     /// Deletes a record.
     func delete(entity: Entity, id: Int64) -> [BrowseEvent] {
-        catching {
-            let summary = switch entity {
-            case .products: try catalog.delete(Product.self, id: id).summary
-            case .phones: try catalog.delete(Phone.self, id: id).summary
-            }
-            return [.deleted(summary)]
-        }
+        catching { [.deleted(try catalog.deleteRecord(of: entity, id: id))] }
     }
+
+    /// The source of the last fetch's entity.
+    private var source: any RecordResultSource { sources[entity]! }
 
     private func catching(_ body: () throws -> [BrowseEvent]) -> [BrowseEvent] {
         do {

@@ -6,7 +6,7 @@ import SQLiteStore
 /// The result the browse screen shows, read from the database: one fetched-results controller per
 /// fetch (batch size ``batchSize``, so the first screen reads the section counts and a batch or two),
 /// which then starts tracking the database's changes.
-final class ResultSource<Record: BrowsableRecord> {
+final class ResultSource<Record: CatalogRecord>: RecordResultSource {
     let catalog: CatalogStore
     /// The controller of the last fetch, and the fetch's version.
     private var controller: FetchedResultsController<Record>?
@@ -21,7 +21,7 @@ final class ResultSource<Record: BrowsableRecord> {
 
     /// Fetches `order`'s request: section counts, the followed record's place and the rows around it.
     func fetch(_ order: FetchOrder) throws -> ResultArrival {
-        let controller = try catalog.fetchedResults(Record.self, order.request, batchSize: Self.batchSize)
+        let controller = try catalog.fetchedResults(try order.request.request(Record.self), batchSize: Self.batchSize)
         return try show(controller, order, place(order, controller))
     }
 
@@ -31,7 +31,7 @@ final class ResultSource<Record: BrowsableRecord> {
     ///
     /// - Throws: `CancellationError`; what reading throws.
     nonisolated(nonsending) func fetch(_ order: FetchOrder) async throws -> ResultArrival {
-        let controller = try await catalog.fetchedResults(Record.self, order.request, batchSize: Self.batchSize)
+        let controller = try await catalog.fetchedResults(try order.request.request(Record.self), batchSize: Self.batchSize)
         let place = try place(order, controller)
         for flat in Self.window(around: place.followed ?? 0, order.window, place.layout) {
             do {

@@ -11,8 +11,8 @@ import FetchedResults
 @_spi(Benchmarks) public final class ScriptedBrowse {
     let catalog: CatalogStore
     var state: BrowseState
-    private let products: ResultSource<Product>
-    private let phones: ResultSource<Phone>
+    /// A result source per entity.
+    private let sources: [Entity: any RecordResultSource]
     /// The debounce timers started and not fired yet: the fake clock.
     private(set) var timers: [Int] = []
     /// Fetches answered whose tracking has not started yet.
@@ -26,8 +26,7 @@ import FetchedResults
     /// `tracking` is false).
     init(catalog: CatalogStore, size: TerminalSize, saved: SavedBrowseState? = nil, tracking: Bool = true) {
         self.catalog = catalog
-        products = ResultSource(catalog: catalog)
-        phones = ResultSource(catalog: catalog)
+        sources = Entity.resultSources(catalog)
         state = BrowseState(size: size, saved: saved)
         run(state.start(), tracking: tracking)
     }
@@ -67,9 +66,7 @@ import FetchedResults
             // A newer fetch replaced this one's controller: nothing to track.
             guard untracked.isEmpty else { continue }
             do {
-                let arrival = order.request.entity == .products
-                    ? try products.startTracking(window: order.window, selection: order.fallback)
-                    : try phones.startTracking(window: order.window, selection: order.fallback)
+                let arrival = try sources[order.request.entity]!.startTracking(window: order.window, selection: order.fallback)
                 if let arrival { run(state.update(.changesApplied(arrival)), tracking: false) }
             } catch {
                 run(state.update(.failed("error: " + explain(error).0)), tracking: false)
@@ -102,18 +99,13 @@ import FetchedResults
                 return [.completions(edit: edit, try catalog.suggest(prefix: prefix, limit: BrowseState.completionLimit, entity: entity))]
             case .fetch(let order):
                 untracked.append(order)
-                let arrival = order.request.entity == .products ? try products.fetch(order) : try phones.fetch(order)
-                return [.resultArrived(arrival)]
+                return [.resultArrived(try sources[order.request.entity]!.fetch(order))]
             case .loadRows(let stamp, let range):
-                let rows = state.entity == .products ? try products.rows(range) : try phones.rows(range)
-                return [.rowsLoaded(stamp: stamp, rows: rows)]
+                return [.rowsLoaded(stamp: stamp, rows: try sources[state.entity]!.rows(range))]
             case .applyChanges(let order):
-                let arrival = state.entity == .products ? try products.applyChanges(order) : try phones.applyChanges(order)
-                return [arrival.map(BrowseEvent.changesApplied) ?? .nothingChanged]
+                return [try sources[state.entity]!.applyChanges(order).map(BrowseEvent.changesApplied) ?? .nothingChanged]
             case .delete(let entity, let id):
-                let summary = entity == .products
-                    ? try catalog.delete(Product.self, id: id).summary : try catalog.delete(Phone.self, id: id).summary
-                return [.deleted(summary)]
+                return [.deleted(try catalog.deleteRecord(of: entity, id: id))]
             case .quit:
                 didQuit = true
                 return []

@@ -49,7 +49,7 @@ struct BrowseTerminalTests {
 
         try pane.press("C-t", "C-t")
         let desktop = try pane.wait(for: "the Desktop scope") { $0.contains("[Desktop]") && $0.contains("2 products in 1 section") }
-        #expect(!list(desktop).contains { $0.contains("Portable") })
+        #expect(!list(desktop).contains { $0.lowercased().contains("portable") })
 
         try pane.press("Enter", "Enter")
         let detail = try pane.wait(for: "the detail") { $0.contains("index path:") }
