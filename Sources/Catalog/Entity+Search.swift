@@ -2,16 +2,16 @@ import TextSearch
 
 extension Product {
     /// What a product search looks in, as its declaration says: the folded name, the year and price
-    /// as numbers; the type as scope; a list by name walks `products_by_type_name`; a suffix index of
-    /// `SuffixLength/standard`.
+    /// as numbers; the type as scope; a list by name walks `products_by_type_name`; short terms
+    /// indexed by the grams index.
     public static let searchDescription = declaration.searchDescription(
-        scope: scopeKeyPath, listIndex: "products_by_type_name", suffixLength: .standard)
+        scope: scopeKeyPath, listIndex: "products_by_type_name")
 }
 
 extension Phone {
     /// What a phone search looks in, as its declaration says: the folded name and maker, through the
     /// trigram index only (a small table: short terms are checked row by row).
-    public static let searchDescription = declaration.searchDescription(suffixLength: nil)
+    public static let searchDescription = declaration.searchDescription(indexesShortTerms: false)
 }
 
 extension Entity {
