@@ -42,12 +42,13 @@ extension FetchedResultsController {
         return (sections, snapshot)
     }
 
-    /// The sections and the whole result's ids, read in `db`: from the maintained counts and a query
-    /// per section when there are such counts, else in one pass (``readKeys(_:_:_:)``).
+    /// The sections and the whole result's ids, read in `db`: for a whole table whose section counts
+    /// are maintained, those counts and a query per section (each an index scan); else in one pass
+    /// (``readKeys(_:_:_:)``), which for a search evaluates its condition once rather than per section.
     static func readSectionsAndSnapshot(
         _ query: FetchQuery, _ request: FetchRequest<Entity>, _ db: Database
     ) throws -> (sections: [FetchedSection], snapshot: ResultSnapshot) {
-        guard let counts = try maintainedSectionCounts(query, db) else { return try readKeys(query, request, db) }
+        guard !query.hasSearch, let counts = try maintainedSectionCounts(query, db) else { return try readKeys(query, request, db) }
         let sections = sections(counts, request)
         return (sections, try snapshot(query, sections, db))
     }
