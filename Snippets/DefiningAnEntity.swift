@@ -38,7 +38,7 @@ struct Film: SearchableEntity, Hashable {
 
     /// The search of the declared searched attributes, which `FetchRequest.searchText` selects by;
     /// its index is migration 2's.
-    static let searchDescription = declaration.searchDescription(suffixLength: nil)
+    static let searchDescription = declaration.searchDescription(indexesShortTerms: false)
 }
 // snippet.end
 

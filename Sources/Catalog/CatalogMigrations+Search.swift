@@ -4,19 +4,31 @@ import TextSearch
 extension CatalogMigrations {
     /// Migration 6: every name and maker folded again by ``TextFolding/fold(_:)`` (canonical
     /// equivalence, half-width voiced kana), and the search structures of migrations 1 and 2 replaced
-    /// by those ``Product/searchDescription`` and ``Phone/searchDescription`` generate
-    /// (``SearchDescription/installSQL``), built in bulk after the new folding.
+    /// by those the search descriptions generated then (``suffixIndexSQL``), built in bulk after the
+    /// new folding.
     ///
-    /// Its revision is the generated SQL: a change to what the descriptions generate makes databases
-    /// that applied the old SQL report this migration as changed; add a migration instead.
+    /// Its revision is that SQL, frozen as it was applied; migration 7 replaces its suffix index.
     static let searchIndexes = Migration(
-        version: 6, name: "search_refold_and_generated_indexes",
-        revision: Product.searchDescription.installSQL + Phone.searchDescription.installSQL
+        version: 6, name: "search_refold_and_generated_indexes", revision: suffixIndexSQL
     ) { db in
         try db.execute(sql: legacySearchStructures.map { "DROP \($0.kind) IF EXISTS \($0.name);\n" }.joined())
         try refold(db, table: "products", columns: ["name"])
         try refold(db, table: "phones", columns: ["name", "maker"])
-        try db.execute(sql: Product.searchDescription.installSQL + Phone.searchDescription.installSQL)
+        try db.execute(sql: suffixIndexSQL)
+    }
+
+    /// Migration 7: the products' suffix index (about half of a large file) replaced in place by the
+    /// grams index ``Product/searchDescription`` generates
+    /// (``SearchDescription/suffixIndexReplacementSQL``), built in bulk in the migration's
+    /// transaction; the trigram index and the gram counts stay.
+    ///
+    /// Its revision is the generated SQL: a change to what the description generates makes databases
+    /// that applied the old SQL report this migration as changed; freeze the old SQL (as migration 6
+    /// does) and add a migration instead.
+    static let gramsIndex = Migration(
+        version: 7, name: "search_grams_replace_suffixes", revision: Product.searchDescription.suffixIndexReplacementSQL
+    ) { db in
+        try db.execute(sql: Product.searchDescription.suffixIndexReplacementSQL)
     }
 
     /// The search triggers and tables of migrations 1 and 2.

@@ -75,14 +75,14 @@ extension CatalogStore {
         return try await database.read { db in try Self.suggestions(prefix: prefix, limit: limit, entity: entity, db) }
     }
 
-    /// The controller of a listed result, fetched on a reader connection: ``fetchedResults(_:_:batchSize:)``
+    /// The controller of a listed result, fetched on a reader connection: ``fetchedResults(_:batchSize:)``
     /// from async code.
     ///
     /// - Throws: `CancellationError`, ``CatalogError/invalidValue(field:value:reason:)``, `DatabaseError`.
     public func fetchedResults<Record: CatalogRecord>(
-        _ type: Record.Type, _ request: ListRequest, batchSize: Int = 0
+        _ request: ListRequest<Record>, batchSize: Int = 0
     ) async throws -> FetchedResultsController<Record> {
-        let controller = try makeController(Record.self, request, batchSize: batchSize)
+        let controller = try makeController(request, batchSize: batchSize)
         try await controller.performFetch()
         return controller
     }

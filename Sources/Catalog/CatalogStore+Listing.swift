@@ -8,15 +8,14 @@ extension CatalogStore {
     /// the same row in each for the same request.
     ///
     /// - Parameters:
-    ///   - type: the record type listed.
     ///   - request: the scope, search, sort and direction of the list.
     ///   - batchSize: entities loaded at a time; 0 loads them all.
-    /// - Throws: ``CatalogError/invalidValue(field:value:reason:)`` for a request that does not fit the
-    ///   entity, `DatabaseError` when reading fails.
+    /// - Throws: ``CatalogError/invalidValue(field:value:reason:)`` for a sort the record type does not
+    ///   offer, `DatabaseError` when reading fails.
     public func fetchedResults<Record: CatalogRecord>(
-        _ type: Record.Type, _ request: ListRequest, batchSize: Int = 0
+        _ request: ListRequest<Record>, batchSize: Int = 0
     ) throws -> FetchedResultsController<Record> {
-        let controller = try makeController(Record.self, request, batchSize: batchSize)
+        let controller = try makeController(request, batchSize: batchSize)
         try controller.performFetch()
         return controller
     }
@@ -24,25 +23,23 @@ extension CatalogStore {
     /// A controller, not fetched yet, for the fetch request `request` describes, reading through
     /// ``database``.
     func makeController<Record: CatalogRecord>(
-        _ type: Record.Type, _ request: ListRequest, batchSize: Int
+        _ request: ListRequest<Record>, batchSize: Int
     ) throws -> FetchedResultsController<Record> {
-        precondition(request.entity == Record.entity, "a \(request.entity) request for \(Record.self)")
-        try request.validate()
-        var fetch = Record.fetchRequest(for: request)
+        var fetch = try request.fetchRequest()
         fetch.batchSize = batchSize
         return FetchedResultsController(request: fetch, reader: database)
     }
 
     /// The records of a request, in sections, all loaded.
-    public func sections<Record: CatalogRecord>(_ request: ListRequest) throws -> [RecordSection<Record>] {
-        try fetchedResults(Record.self, request).recordSections()
+    public func sections<Record: CatalogRecord>(_ request: ListRequest<Record>) throws -> [RecordSection<Record>] {
+        try fetchedResults(request).recordSections()
     }
 
     /// The record at `path` in the result of `request`, reading one batch.
     ///
     /// - Throws: ``CatalogError/indexPathOutOfRange(_:sectionCount:)`` when the result has no row there.
-    public func record<Record: CatalogRecord>(_ type: Record.Type, at path: ItemPath, in request: ListRequest) throws -> Record {
-        let controller = try fetchedResults(Record.self, request, batchSize: 50)
+    public func record<Record: CatalogRecord>(at path: ItemPath, in request: ListRequest<Record>) throws -> Record {
+        let controller = try fetchedResults(request, batchSize: 50)
         guard controller.contains(path) else {
             throw CatalogError.indexPathOutOfRange(path.description, sectionCount: controller.sections.count)
         }
@@ -50,16 +47,16 @@ extension CatalogStore {
     }
 
     /// The index path of the record with this id in the result of `request`, if it is there.
-    public func itemPath<Record: CatalogRecord>(_ type: Record.Type, ofID id: Int64, in request: ListRequest) throws -> ItemPath? {
-        try fetchedResults(Record.self, request, batchSize: 50).indexPath(forID: id)
+    public func itemPath<Record: CatalogRecord>(ofID id: Int64, in request: ListRequest<Record>) throws -> ItemPath? {
+        try fetchedResults(request, batchSize: 50).indexPath(forID: id)
     }
 
     /// Deletes the record at `path` in the result of `request` and returns it.
     ///
     /// - Throws: ``CatalogError/indexPathOutOfRange(_:sectionCount:)`` when the result has no row there.
     @discardableResult
-    public func delete<Record: CatalogRecord>(_ type: Record.Type, at path: ItemPath, in request: ListRequest) throws -> Record {
-        let record = try record(Record.self, at: path, in: request)
+    public func delete<Record: CatalogRecord>(at path: ItemPath, in request: ListRequest<Record>) throws -> Record {
+        let record = try record(at: path, in: request)
         return try delete(Record.self, id: record.id!)
     }
 }
@@ -73,15 +70,14 @@ extension CatalogStore {
     /// never waits for this store's writes (WAL); an in-memory store shares its one connection.
     ///
     /// - Parameters:
-    ///   - type: the record type listed.
     ///   - request: the scope, search, sort and direction of the list.
     ///   - batchSize: entities loaded at a time; 0 loads them all at each read.
-    /// - Throws: ``CatalogError/invalidValue(field:value:reason:)`` for a request that does not fit the
-    ///   entity, `DatabaseError` when reading fails.
+    /// - Throws: ``CatalogError/invalidValue(field:value:reason:)`` for a sort the record type does not
+    ///   offer, `DatabaseError` when reading fails.
     public func trackedResults<Record: CatalogRecord>(
-        _ type: Record.Type, _ request: ListRequest, batchSize: Int = 50
+        _ request: ListRequest<Record>, batchSize: Int = 50
     ) throws -> FetchedResultsController<Record> {
-        let controller = try makeController(Record.self, request, batchSize: batchSize)
+        let controller = try makeController(request, batchSize: batchSize)
         try controller.startTracking()
         return controller
     }

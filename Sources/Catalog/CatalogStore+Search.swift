@@ -2,24 +2,15 @@ import SQLiteStore
 import TextSearch
 
 extension CatalogStore {
-    /// The products that match `query` within `request` (entity, scope, sort), in its sections and order:
-    /// the same as ``sections(_:)-(ListRequest)`` with `request.searchText = query.text`.
+    /// The records that match `query` within `request` (scope, sort), in its sections and order: the
+    /// same as ``sections(_:)`` with `request.searchText = query.text`.
     ///
     /// ```swift
-    /// let sections: [RecordSection<Product>] = try store.search(SearchQuery("mac"), in: ListRequest(scope: .desktop))
+    /// let sections = try store.search(SearchQuery("mac"), in: ListRequest<Product>(scope: .desktop))
     /// ```
     ///
     /// - Throws: ``CatalogError/invalidValue(field:value:reason:)``, `DatabaseError`.
-    public func search(_ query: SearchQuery, in request: ListRequest) throws -> [RecordSection<Product>] {
-        var request = request
-        request.searchText = query.text
-        return try sections(request)
-    }
-
-    /// The phones that match `query` within `request`, in its sections and order.
-    ///
-    /// - Throws: ``CatalogError/invalidValue(field:value:reason:)``, `DatabaseError`.
-    public func search(_ query: SearchQuery, in request: ListRequest) throws -> [RecordSection<Phone>] {
+    public func search<Record: CatalogRecord>(_ query: SearchQuery, in request: ListRequest<Record>) throws -> [RecordSection<Record>] {
         var request = request
         request.searchText = query.text
         return try sections(request)
@@ -27,56 +18,55 @@ extension CatalogStore {
 
     /// A page of the records that match the request's search, in its order, and how many match in all,
     /// read from one snapshot of the database: `SearchDescription/page(_:scope:order:limit:offset:selection:thresholds:_:decode:)`
-    /// of the entity's description.
+    /// of the record type's description.
     ///
     /// ```swift
-    /// let page = try store.searchPage(Product.self, ListRequest(searchText: "ip"), limit: 50)
+    /// let page = try store.searchPage(ListRequest<Product>(searchText: "ip"), limit: 50)
     /// ```
     ///
     /// - Throws: ``CatalogError/invalidValue(field:value:reason:)``, `DatabaseError`.
     public func searchPage<Record: CatalogRecord>(
-        _ type: Record.Type, _ request: ListRequest, limit: Int = 50, offset: Int = 0
+        _ request: ListRequest<Record>, limit: Int = 50, offset: Int = 0
     ) throws -> SearchPage<Record> {
-        try searchPage(type, request, limit: limit, offset: offset, thresholds: .standard)
+        try searchPage(request, limit: limit, offset: offset, thresholds: .standard)
     }
 
-    /// ``searchPage(_:_:limit:offset:)`` with the executor's thresholds (tests force each strategy).
+    /// `searchPage(_:limit:offset:)` with the executor's thresholds (tests force each strategy).
     @_spi(Testing)
     public func searchPage<Record: CatalogRecord>(
-        _ type: Record.Type, _ request: ListRequest, limit: Int, offset: Int, thresholds: SearchThresholds
+        _ request: ListRequest<Record>, limit: Int, offset: Int, thresholds: SearchThresholds
     ) throws -> SearchPage<Record> {
-        let read = try Self.searchPageRead(Record.self, request, limit: limit, offset: offset, thresholds: thresholds)
+        let read = try Self.searchPageRead(request, limit: limit, offset: offset, thresholds: thresholds)
         return try database.read(read)
     }
 
     /// A page of the records that match the request's search, and how many match in all:
-    /// ``searchPage(_:_:limit:offset:)-815fd`` from async code, on a reader connection of the pool.
+    /// the synchronous `searchPage` from async code, on a reader connection of the pool.
     ///
     /// ```swift
-    /// let page = try await store.searchPage(Product.self, ListRequest(searchText: "ip"), limit: 50)
+    /// let page = try await store.searchPage(ListRequest<Product>(searchText: "ip"), limit: 50)
     /// ```
     ///
     /// Cancelling the calling task interrupts the search's statement (as a newer keystroke does in
-    /// ``searchResults(for:_:in:limit:debounce:)``).
+    /// ``searchResults(for:in:limit:debounce:)``).
     ///
     /// - Throws: `CancellationError`, ``CatalogError/invalidValue(field:value:reason:)``, `DatabaseError`.
     public func searchPage<Record: CatalogRecord>(
-        _ type: Record.Type, _ request: ListRequest, limit: Int = 50, offset: Int = 0
+        _ request: ListRequest<Record>, limit: Int = 50, offset: Int = 0
     ) async throws -> SearchPage<Record> {
-        let read = try Self.searchPageRead(Record.self, request, limit: limit, offset: offset, thresholds: .standard)
+        let read = try Self.searchPageRead(request, limit: limit, offset: offset, thresholds: .standard)
         return try await database.read(read)
     }
 
     /// The read that makes a search page of `request`, once the request is checked.
     private static func searchPageRead<Record: CatalogRecord>(
-        _ type: Record.Type, _ request: ListRequest, limit: Int, offset: Int, thresholds: SearchThresholds
+        _ request: ListRequest<Record>, limit: Int, offset: Int, thresholds: SearchThresholds
     ) throws -> @Sendable (Database) throws -> SearchPage<Record> {
-        precondition(request.entity == Record.entity && limit >= 0 && offset >= 0)
-        try request.validate()
+        precondition(limit >= 0 && offset >= 0)
         let query = request.searchQuery
-        let order = try request.searchOrder(Record.self)
+        let order = try request.searchOrder()
         return { db in
-            let page = try Record.entity.searchDescription.page(
+            let page = try Record.searchDescription.page(
                 query, scope: request.scope?.databaseValue, order: order, limit: limit, offset: offset,
                 selection: Record.selection, thresholds: thresholds, db, decode: Record.init(row:))
             return SearchPage(query: query, records: page.records, offset: offset, totalCount: page.totalCount)
@@ -86,24 +76,23 @@ extension CatalogStore {
     /// The number of records that match the request's search.
     ///
     /// - Throws: ``CatalogError/invalidValue(field:value:reason:)``, `DatabaseError`.
-    public func searchCount(_ request: ListRequest) throws -> Int {
+    public func searchCount<Record: CatalogRecord>(_ request: ListRequest<Record>) throws -> Int {
         try request.validate()
         return try database.read { db in
-            try request.entity.searchDescription.count(request.searchQuery, scope: request.scope?.databaseValue, db)
+            try Record.searchDescription.count(request.searchQuery, scope: request.scope?.databaseValue, db)
         }
     }
 
-    /// Whether the request's entity has any record in its scope, search aside: tells "the store is
-    /// empty" from "nothing matched this search".
+    /// Whether the record type has any record in the request's scope, search aside: tells "the store
+    /// is empty" from "nothing matched this search".
     ///
     /// - Throws: `DatabaseError`.
-    public func hasRecords(_ request: ListRequest) throws -> Bool {
-        let table = request.entity.searchDescription.table
+    public func hasRecords<Record: CatalogRecord>(_ request: ListRequest<Record>) throws -> Bool {
+        let scope = request.scopeCondition ?? .alwaysTrue
         return try database.read { db in
-            if let scope = request.scope, request.entity == .products {
-                return try db.scalar(Bool.self, sql: "SELECT EXISTS (SELECT 1 FROM \(table) WHERE type = ?)", arguments: [scope]) ?? false
-            }
-            return try db.scalar(Bool.self, sql: "SELECT EXISTS (SELECT 1 FROM \(table))") ?? false
+            try db.scalar(
+                Bool.self, sql: "SELECT EXISTS (SELECT 1 FROM \(Record.tableName) WHERE \(scope.sql))",
+                arguments: scope.arguments) ?? false
         }
     }
 }

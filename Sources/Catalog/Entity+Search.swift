@@ -2,16 +2,16 @@ import TextSearch
 
 extension Product {
     /// What a product search looks in, as its declaration says: the folded name, the year and price
-    /// as numbers; the type as scope; a list by name walks `products_by_type_name`; a suffix index of
-    /// `SuffixLength/standard`.
+    /// as numbers; the type as scope; a list by name walks `products_by_type_name`; short terms
+    /// indexed by the grams index.
     public static let searchDescription = declaration.searchDescription(
-        scope: \Product.type, listIndex: "products_by_type_name", suffixLength: .standard)
+        scope: scopeKeyPath, listIndex: "products_by_type_name")
 }
 
 extension Phone {
     /// What a phone search looks in, as its declaration says: the folded name and maker, through the
     /// trigram index only (a small table: short terms are checked row by row).
-    public static let searchDescription = declaration.searchDescription(suffixLength: nil)
+    public static let searchDescription = declaration.searchDescription(indexesShortTerms: false)
 }
 
 extension Entity {
@@ -23,8 +23,8 @@ extension ListRequest {
     /// The request's order as a search's page order: the order of its fetch request (the one
     /// definition, which the list's controller sorts by), marked as the list index's order when it is
     /// (scope column, first text column, id, ascending: products by name).
-    func searchOrder<Record: CatalogRecord>(_ type: Record.Type) throws -> SearchOrder {
-        let sql = try Record.fetchRequest(for: self).orderSQL()
+    func searchOrder() throws -> SearchOrder {
+        let sql = try fetchRequest().orderSQL()
         let description = Record.searchDescription
         let listIndexOrder = description.listIndex.map { _ in
             ([description.scopeColumn].compactMap { $0 } + [description.textColumns[0], description.idColumn])

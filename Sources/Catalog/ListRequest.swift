@@ -1,31 +1,41 @@
 import FetchedResults
+import Foundation
+import SQLiteStore
 import TextSearch
 
-/// A field a list can be sorted by.
+/// A field a list can be sorted by: the word the command line and a saved browse state name it by.
+/// Which fields a record type sorts by, and how, is its own (``CatalogRecord/listFetchRequest(sortedBy:order:)``).
 public enum SortField: String, CaseIterable, Codable, Sendable {
     /// By name, folded (case and diacritics ignored).
     case name
+    /// By maker (phones only).
+    case maker
     /// By year introduced (products) or released (phones).
     case year
     /// By intro price (products only).
     case price
-    /// By maker (phones only).
-    case maker
 }
 
-/// What to list: an entity, an optional scope, a search text, a sort, and its direction.
+/// What to list of a record type: an optional scope, a search text, a sort, and its direction.
+///
+/// ```swift
+/// let request = ListRequest<Product>(scope: .portable, sort: .price, searchText: "mac")
+/// let sections = try store.sections(request)
+/// ```
 ///
 /// Products are sectioned by type (`Desktop`, `Device`, `Portable`), sorted within a section by the
 /// sort field. Phones are sectioned by their sort field: by the first letter of the folded name
 /// (`É` files under `E`), by maker, or by year. Ties are broken by id, ascending, so the order is total
 /// and the same on every run. A search (``searchText``, see `SearchQuery`) keeps only the matching
 /// records, in the same sections and order, like a filtered table view.
-public struct ListRequest: Sendable, Hashable {
-    /// The entity listed.
-    public var entity: Entity
-    /// For products, only this type.
-    public var scope: ProductType?
-    /// The field rows are sorted by.
+///
+/// The sort fields a request accepts and its scope's type are the record type's
+/// (``CatalogRecord/sortFields``, ``CatalogRecord/Scope``); its order is its fetch request's
+/// (``fetchRequest()``), which lists and search pages alike sort by.
+public struct ListRequest<Record: CatalogRecord>: Sendable, Hashable {
+    /// Only records whose scope attribute has this value (products of one type); nil for all.
+    public var scope: Record.Scope?
+    /// The field rows are sorted by: one of ``CatalogRecord/sortFields``.
     public var sort: SortField
     /// Whether the sort field is descending.
     public var isReversed: Bool
@@ -33,11 +43,7 @@ public struct ListRequest: Sendable, Hashable {
     public var searchText: String
 
     /// Creates a request.
-    public init(
-        entity: Entity = .products, scope: ProductType? = nil, sort: SortField = .name, isReversed: Bool = false,
-        searchText: String = ""
-    ) {
-        self.entity = entity
+    public init(scope: Record.Scope? = nil, sort: SortField = .name, isReversed: Bool = false, searchText: String = "") {
         self.scope = scope
         self.sort = sort
         self.isReversed = isReversed
@@ -47,19 +53,39 @@ public struct ListRequest: Sendable, Hashable {
     /// ``searchText`` parsed into terms.
     public var searchQuery: SearchQuery { SearchQuery(searchText) }
 
-    /// Checks that the sort field and scope apply to the entity.
+    /// Checks that the record type sorts by the sort field.
     ///
     /// - Throws: ``CatalogError/invalidValue(field:value:reason:)``.
     public func validate() throws {
-        let fields: [SortField] = entity == .products ? [.name, .year, .price] : [.name, .maker, .year]
-        guard fields.contains(sort) else {
+        _ = try fetchRequest()
+    }
+
+    /// The fetch request that lists the records as this request says: its scope, search, sort and
+    /// sections; the one definition of the list's order.
+    ///
+    /// - Throws: ``CatalogError/invalidValue(field:value:reason:)`` for a field the record type does not
+    ///   sort by.
+    public func fetchRequest() throws -> FetchRequest<Record> {
+        guard var fetch = Record.listFetchRequest(sortedBy: sort, order: isReversed ? .reverse : .forward) else {
             throw CatalogError.invalidValue(
                 field: "sort", value: sort.rawValue,
-                reason: "\(entity.rawValue) sort by " + fields.map(\.rawValue).joined(separator: ", "))
+                reason: "\(Record.tableName) sort by " + Record.sortFields.map(\.rawValue).joined(separator: ", "))
         }
-        if scope != nil && entity != .products {
-            throw CatalogError.invalidValue(field: "scope", value: scope!.rawValue, reason: "only products have a scope")
+        fetch.searchText = searchText
+        if let scope, let keyPath = Record.scopeKeyPath {
+            fetch.predicate = Predicate<Record> { record in
+                PredicateExpressions.build_Equal(
+                    lhs: PredicateExpressions.build_KeyPath(root: record, keyPath: keyPath),
+                    rhs: PredicateExpressions.build_Arg(scope))
+            }
         }
+        return fetch
+    }
+
+    /// The condition of the request's scope on the record type's table, for a statement of its own.
+    var scopeCondition: SQLFragment? {
+        guard let scope, let column = Record.searchDescription.scopeColumn else { return nil }
+        return SQLFragment(sql: "\(column) = ?", arguments: [scope.databaseValue])
     }
 }
 

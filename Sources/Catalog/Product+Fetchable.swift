@@ -3,19 +3,22 @@ import Foundation
 import SQLiteStore
 import TextSearch
 
-extension Product {
-    /// Lists products in sections by type, sorted within a section by the request's field (then id).
-    public static func fetchRequest(for request: ListRequest) -> FetchRequest<Product> {
-        let order: SortOrder = request.isReversed ? .reverse : .forward
-        let sort: SortDescriptor<Product> = switch request.sort {
-        case .year: SortDescriptor(\.yearIntroduced, order: order)
-        case .price: SortDescriptor(\.introPrice, order: order)
-        case .name, .maker: SortDescriptor(\.name, order: order)
+extension Product: CatalogRecord {
+    /// A list of products may be limited to one type.
+    public typealias Scope = ProductType
+
+    /// The type: a list's scope, and its search description's.
+    public static var scopeKeyPath: (KeyPath<Product, ProductType> & Sendable)? { \Product.type }
+
+    /// Products list in sections by type, sorted within a section by name, year or price (then id).
+    public static func listFetchRequest(sortedBy field: SortField, order: SortOrder) -> FetchRequest<Product>? {
+        let sort: SortDescriptor<Product>
+        switch field {
+        case .name: sort = SortDescriptor(\.name, order: order)
+        case .year: sort = SortDescriptor(\.yearIntroduced, order: order)
+        case .price: sort = SortDescriptor(\.introPrice, order: order)
+        case .maker: return nil
         }
-        var fetch = FetchRequest<Product>(sortDescriptors: [sort], searchText: request.searchText, sectionKeyPath: \Product.type)
-        if let scope = request.scope {
-            fetch.predicate = #Predicate<Product> { $0.type == scope }
-        }
-        return fetch
+        return FetchRequest<Product>(sortDescriptors: [sort], sectionKeyPath: \Product.type)
     }
 }

@@ -3,7 +3,7 @@ import TextSearch
 /// One page of a search's result, with the number of records in the whole result.
 ///
 /// ```swift
-/// let page = try store.searchPage(Product.self, ListRequest(searchText: "mac"), limit: 50)
+/// let page = try store.searchPage(ListRequest<Product>(searchText: "mac"), limit: 50)
 /// print("\(page.totalCount) results; first: \(page.records.first?.name ?? "none")")
 /// ```
 public struct SearchPage<Record: CatalogRecord>: Sendable, Hashable {

@@ -42,14 +42,14 @@ extension CatalogCommand {
 
         func run() throws {
             let entity = store.entity ?? .products
-            let request = try list.request(for: entity)
+            let choice = try list.choice(for: entity)
             try reportingFailures {
-                try report(try delete(entity.recordType, try store.openStoreForWriting(), request))
+                try report(try delete(entity.recordType, try store.openStoreForWriting(), choice))
             }
         }
 
-        private func delete<Record: CatalogRecord>(_ type: Record.Type, _ catalog: CatalogStore, _ request: ListRequest) throws -> Record {
-            if let at { return try catalog.delete(Record.self, at: at, in: request) }
+        private func delete<Record: CatalogRecord>(_ type: Record.Type, _ catalog: CatalogStore, _ choice: ListChoice) throws -> Record {
+            if let at { return try catalog.delete(at: at, in: try choice.request(Record.self)) }
             return try catalog.delete(Record.self, id: id!)
         }
 

@@ -31,33 +31,34 @@ extension CatalogCommand {
 
         func run() throws {
             let entity = try resolveEntity(word: entityWord, option: store.entity)
-            let request = try list.request(for: entity)
+            let choice = try list.choice(for: entity)
             let format = try output.resolved(json: store.json)
             try reportingFailures {
                 let catalog = try store.openStore()
-                try printSections(entity.recordType, catalog, request, format: format)
+                try printSections(entity.recordType, catalog, choice, format: format)
             }
         }
     }
 }
 
-/// Prints the sections of `request` as `list` does: a table (or why the result is empty: an empty
+/// Prints the sections of `choice` as `list` does: a table (or why the result is empty: an empty
 /// store, or nothing matching the search), JSON, or one row per line or record.
 func printSections<Record: CatalogRecord>(
-    _ type: Record.Type, _ catalog: CatalogStore, _ request: ListRequest, format: OutputFormat
+    _ type: Record.Type, _ catalog: CatalogStore, _ choice: ListChoice, format: OutputFormat
 ) throws {
-    try printSections(try catalog.sections(request) as [RecordSection<Record>], catalog, request, format: format)
+    let request = try choice.request(Record.self)
+    try printSections(try catalog.sections(request), catalog, request, format: format)
 }
 
 /// Prints `sections`, the result of `request`, as `list` does; JSON on one line when `compact`.
 func printSections<Record: CatalogRecord>(
-    _ sections: [RecordSection<Record>], _ catalog: CatalogStore, _ request: ListRequest, format: OutputFormat,
+    _ sections: [RecordSection<Record>], _ catalog: CatalogStore, _ request: ListRequest<Record>, format: OutputFormat,
     compact: Bool = false
 ) throws {
     switch format {
     case .json:
         let state = try ResultState(sections, catalog, request)
-        Terminal.print(try renderJSON(ListJSON(entity: request.entity, state: state, sections: sections), compact: compact))
+        Terminal.print(try renderJSON(ListJSON(entity: Record.entity, state: state, sections: sections), compact: compact))
     case .table:
         if sections.isEmpty {
             Terminal.print(emptyResultMessage(try ResultState(sections, catalog, request), request))

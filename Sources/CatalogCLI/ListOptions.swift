@@ -34,15 +34,17 @@ struct ListOptions: ParsableArguments {
             valueName: "text"))
     var search: String?
 
-    /// The request these options describe for `entity`.
-    func request(for entity: Entity, searchText: String? = nil) throws -> ListRequest {
-        let request = ListRequest(
+    /// The list these options describe for `entity`.
+    ///
+    /// - Throws: `ValidationError` for a scope or sort the entity does not take.
+    func choice(for entity: Entity, searchText: String? = nil) throws -> ListChoice {
+        let choice = ListChoice(
             entity: entity, scope: scope, sort: sort, isReversed: reverse, searchText: searchText ?? search ?? "")
         do {
-            try request.validate()
+            try choice.validate()
         } catch let error as CatalogError {
             throw ValidationError(error.description)
         }
-        return request
+        return choice
     }
 }

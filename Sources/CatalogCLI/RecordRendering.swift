@@ -121,7 +121,7 @@ enum ResultState: String, Encodable {
     case noMatches
 
     /// The state of `sections`, the result of `request`.
-    init<Record>(_ sections: [RecordSection<Record>], _ catalog: CatalogStore, _ request: ListRequest) throws {
+    init<Record>(_ sections: [RecordSection<Record>], _ catalog: CatalogStore, _ request: ListRequest<Record>) throws {
         if !sections.isEmpty {
             self = .results
         } else if !request.searchQuery.isEmpty, try catalog.hasRecords(request) {
@@ -134,13 +134,13 @@ enum ResultState: String, Encodable {
 
 /// What `list` and `search` print for an empty result: that nothing matched the search, or that there
 /// is nothing to list at all.
-func emptyResultMessage(_ state: ResultState, _ request: ListRequest) -> String {
+func emptyResultMessage<Record>(_ state: ResultState, _ request: ListRequest<Record>) -> String {
     if state == .noMatches {
         // The text as typed, between quotes, nothing escaped (`a'` stays `a'`).
         return "No results for \"\(request.searchText)\""
     }
     let scope = request.scope.map { " of type \($0.rawValue)" } ?? ""
-    return "No \(request.entity.rawValue)\(scope) yet — add one with `catalog add \(request.entity.singular) …` or `catalog seed`."
+    return "No \(Record.entity.rawValue)\(scope) yet — add one with `catalog add \(Record.entity.singular) …` or `catalog seed`."
 }
 
 // MARK: - Data formats

@@ -35,11 +35,11 @@ extension CatalogCommand {
             var words = words
             if let terminator = words.firstIndex(of: "--") { words.remove(at: terminator) }
             let text = ([list.search].compactMap { $0 } + words).joined(separator: " ")
-            let request = try list.request(for: entity, searchText: text)
+            let choice = try list.choice(for: entity, searchText: text)
             let format = try output.resolved(json: store.json)
             try reportingFailures {
                 let catalog = try store.openStore()
-                try printSections(entity.recordType, catalog, request, format: format)
+                try printSections(entity.recordType, catalog, choice, format: format)
             }
         }
     }

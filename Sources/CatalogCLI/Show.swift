@@ -43,28 +43,29 @@ extension CatalogCommand {
 
         func run() throws {
             let entity = store.entity ?? .products
-            let request = try list.request(for: entity)
+            let choice = try list.choice(for: entity)
             let format = try output.resolved(json: store.json)
             try reportingFailures {
                 let catalog = try store.openStore()
-                try show(entity.recordType, catalog, request, format)
+                try show(entity.recordType, catalog, choice, format)
             }
         }
 
         private func show<Record: CatalogRecord>(
-            _ type: Record.Type, _ catalog: CatalogStore, _ request: ListRequest, _ format: OutputFormat
+            _ type: Record.Type, _ catalog: CatalogStore, _ choice: ListChoice, _ format: OutputFormat
         ) throws {
+            let request = try choice.request(Record.self)
             let record: Record
             let shownPath: ItemPath?
             if let path {
-                record = try catalog.record(Record.self, at: path, in: request)
+                record = try catalog.record(at: path, in: request)
                 shownPath = path
             } else {
                 guard let found = try catalog.fetchOne(Record.self, id: id!) else {
                     throw CatalogError.notFound(entity: Record.entity, id: id!)
                 }
                 record = found
-                shownPath = try catalog.itemPath(Record.self, ofID: id!, in: request)
+                shownPath = try catalog.itemPath(ofID: id!, in: request)
             }
             switch format {
             case .table:

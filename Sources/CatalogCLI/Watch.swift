@@ -40,16 +40,17 @@ extension CatalogCommand {
 
         func run() async throws {
             let entity = try resolveEntity(word: entityWord, option: store.entity)
-            let request = try list.request(for: entity)
+            let choice = try list.choice(for: entity)
             let format = try output.resolved(json: store.json)
             try await reportingFailures {
-                try await watch(entity.recordType, request, format)
+                try await watch(entity.recordType, choice, format)
             }
         }
 
         private func watch<Record: CatalogRecord>(
-            _ type: Record.Type, _ request: ListRequest, _ format: OutputFormat
+            _ type: Record.Type, _ choice: ListChoice, _ format: OutputFormat
         ) async throws {
+            let request = try choice.request(Record.self)
             let catalog = try store.openStore()
             let monitor = try ChangeMonitor(path: catalog.path)
             let stopping = StopOnSignals { monitor.stop() }
@@ -60,7 +61,7 @@ extension CatalogCommand {
             var attempts = 0
             var started: (FetchedResultsController<Record>, [RecordSection<Record>])?
             while started == nil {
-                let controller = try catalog.trackedResults(Record.self, request, batchSize: 50)
+                let controller = try catalog.trackedResults(request, batchSize: 50)
                 do {
                     started = (controller, try controller.recordSections())
                 } catch FetchError.resultChanged where attempts < 5 {

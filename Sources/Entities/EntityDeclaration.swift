@@ -137,7 +137,7 @@ public struct EntityDeclaration<Entity: DeclaredEntity>: Sendable {
     /// ``searchedNumberColumns``.
     ///
     /// ```swift
-    /// static let searchDescription = Film.declaration.searchDescription(suffixLength: nil)
+    /// static let searchDescription = Film.declaration.searchDescription(indexesShortTerms: false)
     /// try db.execute(sql: Film.searchDescription.installSQL)   // in a migration
     /// ```
     ///
@@ -145,10 +145,10 @@ public struct EntityDeclaration<Entity: DeclaredEntity>: Sendable {
     ///   - scope: the attribute a search may be restricted to one value of (a product's type).
     ///   - listIndex: the index `(scope column, first searched column, id)` a list in its default order
     ///     walks, if the table has one.
-    ///   - suffixLength: the suffix index's suffix length; nil for the trigram index alone (a small
-    ///     table).
+    ///   - indexesShortTerms: whether terms of 1-2 characters have their own index; false for the
+    ///     trigram index alone (a small table: short terms are checked row by row).
     public func searchDescription(
-        scope: PartialKeyPath<Entity>? = nil, listIndex: String? = nil, suffixLength: SuffixLength? = .standard
+        scope: PartialKeyPath<Entity>? = nil, listIndex: String? = nil, indexesShortTerms: Bool = true
     ) -> SearchDescription {
         let scopeColumn = scope.map { keyPath in
             guard let attribute = attribute(for: keyPath) else { preconditionFailure("the scope of \(table) is not an attribute") }
@@ -156,7 +156,7 @@ public struct EntityDeclaration<Entity: DeclaredEntity>: Sendable {
         }
         return SearchDescription(
             table: table, textColumns: searchedTextColumns, numberColumns: searchedNumberColumns,
-            scopeColumn: scopeColumn, listIndex: listIndex, suffixLength: suffixLength)
+            scopeColumn: scopeColumn, listIndex: listIndex, indexesShortTerms: indexesShortTerms)
     }
 
     /// The triggers that log the table's row events for live fetched results, to run in a migration

@@ -7,13 +7,13 @@ import TextSearch
 ///
 /// ```swift
 /// extension Film: SearchableEntity {
-///     static let searchDescription = declaration.searchDescription(suffixLength: nil)
+///     static let searchDescription = declaration.searchDescription(indexesShortTerms: false)
 /// }
 /// ```
 ///
 /// The description's `SearchDescription.installSQL` belongs in a migration of the entity's table.
 public protocol SearchableEntity: DeclaredEntity {
-    /// What a search looks in: usually ``EntityDeclaration/searchDescription(scope:listIndex:suffixLength:)``
+    /// What a search looks in: usually ``EntityDeclaration/searchDescription(scope:listIndex:indexesShortTerms:)``
     /// of the entity's declaration.
     static var searchDescription: SearchDescription { get }
 }

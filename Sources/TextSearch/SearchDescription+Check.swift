@@ -11,8 +11,9 @@ extension SearchDescription {
     /// Written from the definitions of ``installSQL``, over every column of ``textColumns``:
     /// - each text column holds its source column folded by ``TextFolding/fold(_:)`` (when
     ///   `sourceColumns` names the sources);
-    /// - ``suffixesTable`` holds, for each row, each distinct suffix of its texts that starts at a
-    ///   non-space scalar, cut to ``suffixLength``;
+    /// - ``gramsTable`` finds, for each token a search can look for (the hexadecimal of each 1-scalar
+    ///   gram that is not a space and each 2-scalar gram without a space, `x` and that of each scope
+    ///   value), exactly the rows whose texts hold that gram (whose scope value is that value);
     /// - ``gramCountsTable`` holds, per gram (and scope value), the number of rows holding that 1- or
     ///   2-scalar gram in one of their texts at least once (rows counting 0 are allowed).
     ///
@@ -30,7 +31,8 @@ extension SearchDescription {
         let sources = sourceColumns ?? []
         var unfolded = 0
         var firstUnfolded: Int64?
-        var suffixes = SearchIndexDigest()
+        var tokens = SearchIndexDigest()
+        var distinctTokens = Set<String>()
         var grams: [GramKey: Int] = [:]
         let columns = ([idColumn, scopeColumn ?? "NULL"] + textColumns + sources).joined(separator: ", ")
         try db.makeStatement(sql: "SELECT \(columns) FROM \(table)").forEachRow { row in
@@ -47,38 +49,42 @@ extension SearchDescription {
                 unfolded += 1
                 if firstUnfolded == nil { firstUnfolded = id }
             }
-            guard let suffixLength else { return }
-            var distinctSuffixes = Set<String>()
+            guard indexesShortTerms else { return }
             var distinctGrams = Set<String>()
             for text in texts {
                 let scalars = Array(text.unicodeScalars)
                 for start in scalars.indices {
-                    if scalars[start] != " " {
-                        let end = min(start + suffixLength.scalars, scalars.count)
-                        distinctSuffixes.insert(String(String.UnicodeScalarView(scalars[start..<end])))
-                    }
                     distinctGrams.insert(String(scalars[start]))
                     if start + 1 < scalars.count {
                         distinctGrams.insert(String(String.UnicodeScalarView(scalars[start...start + 1])))
                     }
                 }
             }
-            for suffix in distinctSuffixes { suffixes.add(suffix, id) }
+            var rowTokens = Set(distinctGrams.filter { !$0.unicodeScalars.contains(" ") }.map { Self.token(Array($0.utf8)) })
+            switch scope {
+            case .text(let value): rowTokens.insert("x" + Self.token(Array(value.utf8)))
+            case .integer(let value): rowTokens.insert("x" + Self.token(Array(String(value).utf8)))
+            default: break
+            }
+            for token in rowTokens { tokens.add(token, id) }
+            distinctTokens.formUnion(rowTokens)
             for gram in distinctGrams { grams[GramKey(gram: gram, scope: scope), default: 0] += 1 }
         }
         var problems: [String] = []
         if unfolded > 0 {
             problems.append("\(table): \(unfolded) row\(unfolded == 1 ? "'s" : "s'") folded text differs from its source folded (first: id \(firstUnfolded!))")
         }
-        if let suffixesTable {
+        if let gramsTable {
+            // Each token's rows, as the index gives them (FTS5 lowercases the tokens it stores).
             var stored = SearchIndexDigest()
-            try db.makeStatement(sql: "SELECT suffix, id FROM \(suffixesTable)").forEachRow { row in
-                stored.add(try row.decode(String.self, at: 0), try row.decode(Int64.self, at: 1))
+            let statement = try db.makeStatement(sql: "SELECT rowid FROM \(gramsTable) WHERE \(gramsTable) MATCH ?")
+            for token in distinctTokens.sorted() {
+                try statement.forEachRow(arguments: ["\"\(token)\""]) { row in stored.add(token, try row.decode(Int64.self, at: 0)) }
             }
-            if stored.count != suffixes.count {
-                problems.append("\(suffixesTable): \(stored.count) rows, where the texts give \(suffixes.count)")
-            } else if stored != suffixes {
-                problems.append("\(suffixesTable): \(stored.count) rows, as many as the texts give, but not the same ones")
+            if stored.count != tokens.count {
+                problems.append("\(gramsTable): \(stored.count) token entries, where the texts give \(tokens.count)")
+            } else if stored != tokens {
+                problems.append("\(gramsTable): \(stored.count) token entries, as many as the texts give, but not the same ones")
             }
         }
         if let gramCountsTable {
@@ -101,6 +107,14 @@ extension SearchDescription {
             if wrong > 0 { problems.append("\(gramCountsTable): \(wrong) count\(wrong == 1 ? "" : "s") differ from the texts (first: \(first!))") }
         }
         return problems
+    }
+}
+
+extension SearchDescription {
+    /// A token of ``gramsTable``: the lowercase hexadecimal of the bytes, as FTS5 stores `hex()`'s.
+    fileprivate static func token(_ bytes: [UInt8]) -> String {
+        let digits = Array("0123456789abcdef".utf8)
+        return String(decoding: bytes.flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 15)]] }, as: UTF8.self)
     }
 }
 

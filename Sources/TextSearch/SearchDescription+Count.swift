@@ -16,17 +16,12 @@ extension SearchDescription {
     /// The total when an index gives it without reading a table row per match; nil otherwise. The
     /// strategies, in the order tried:
     /// - one short term: its gram count (plus the rows its number finds that its text does not);
-    /// - one rare term of at most the suffix length: its distinct ids in its suffix range;
-    /// - one common term of ``SearchThresholds/distinctIDsMinimumLength`` to the suffix length: its
-    ///   distinct ids in its suffix range, told apart in memory (one pass over the range);
-    /// - common terms of 3+ scalars only, or a trigram driver alone: the trigram index's count.
+    /// - short terms only, none numeric (within a scope or not): the grams index's count of their
+    ///   tokens (and the scope's) joined by AND;
+    /// - terms of 3+ scalars only, none numeric, without a scope: the trigram index's count.
     func indexedCount(_ plan: SearchPlan, scope: DatabaseValue?, _ db: Database) throws -> Int? {
         if plan.matchesNothing { return 0 }
-        guard let suffixLength else { return try fullTextCount(plan, scope: scope, db) }
-        guard plan.filters.isEmpty, case .suffixes(let term) = plan.driver else {
-            return try fullTextCount(plan, scope: scope, db)
-        }
-        if term.isShort {
+        if plan.filters.isEmpty, case .term(let term) = plan.driver, term.isShort, gramCountsTable != nil {
             var total = try gramCount(term.folded, scope: scope, db)
             if plan.isNumeric(term) {
                 let extra = numberOnlyCondition(term, scope: scope)
@@ -34,47 +29,25 @@ extension SearchDescription {
             }
             return total
         }
-        guard scope == nil, !plan.isNumeric(term), term.length <= suffixLength.scalars else {
-            return try fullTextCount(plan, scope: scope, db)
-        }
-        let range = SearchPlan.suffixRange(term, length: suffixLength)
-        if !plan.isDense {
-            return try db.scalar(
-                Int.self, sql: "SELECT count(DISTINCT id) FROM \(suffixesTable!) WHERE \(range.sql)", arguments: range.arguments) ?? 0
-        }
-        guard term.length >= SearchThresholds.distinctIDsMinimumLength else { return try fullTextCount(plan, scope: scope, db) }
-        return try distinctIDs(in: range, estimate: plan.driverEstimate ?? 0, db)
+        if let total = try gramsCount(plan, scope: scope, db) { return total }
+        return try fullTextCount(plan, scope: scope, db)
     }
 
-    /// The distinct ids of a suffix range, told apart here, which reads the range once (its phrase in
-    /// FTS5 reads L - 2 doclists): a bit per id up to the largest when ids are dense enough (up to
-    /// 2^27, 16 MB of bits), else a set.
-    private func distinctIDs(in range: SQLFragment, estimate: Int, _ db: Database) throws -> Int {
-        let statement = try db.cachedStatement(sql: "SELECT id FROM \(suffixesTable!) WHERE \(range.sql)")
-        let largest = try db.scalar(Int64.self, sql: "SELECT max(\(idColumn)) FROM \(table)") ?? 0
-        if (0..<(1 << 27)).contains(largest) {
-            var bits = [UInt64](repeating: 0, count: Int(largest >> 6) + 1)
-            var count = 0
-            try statement.forEachRow(arguments: range.arguments) { row in
-                let id = try row.decode(Int64.self, at: 0)
-                guard (0...largest).contains(id) else { return }
-                let (word, bit) = (Int(id >> 6), UInt64(1) << UInt64(id & 63))
-                if bits[word] & bit == 0 { bits[word] |= bit; count += 1 }
-            }
-            return count
-        }
-        var ids = Set<Int64>(minimumCapacity: estimate)
-        try statement.forEachRow(arguments: range.arguments) { row in ids.insert(try row.decode(Int64.self, at: 0)) }
-        return ids.count
+    /// Short terms only, none numeric: the rows of the grams index that hold all their tokens (and
+    /// the scope's), counted in the index. Nil otherwise.
+    func gramsCount(_ plan: SearchPlan, scope: DatabaseValue?, _ db: Database) throws -> Int? {
+        guard let gramsTable, !plan.terms.isEmpty,
+              plan.terms.allSatisfy({ $0.isShort && SearchPlan.isIndexable($0) && !plan.isNumeric($0) }),
+              let pattern = SearchPlan.gramsPattern(plan.terms, scope: scope)
+        else { return nil }
+        return try db.scalar(
+            Int.self, sql: "SELECT count(*) FROM \(gramsTable) WHERE \(gramsTable) MATCH ?", arguments: [pattern]) ?? 0
     }
 
-    /// Terms of 3+ scalars only, none numeric, without a scope, when they are common (dense) or drive
-    /// through the trigram index alone: the trigram index's count, which reads each term's doclists
-    /// rather than one table row per match. Nil otherwise.
+    /// Terms of 3+ scalars only, none numeric, without a scope: the trigram index's count, which reads
+    /// each term's doclists rather than one table row per match. Nil otherwise.
     private func fullTextCount(_ plan: SearchPlan, scope: DatabaseValue?, _ db: Database) throws -> Int? {
-        let plainLong = plan.terms.allSatisfy { !$0.isShort && !plan.isNumeric($0) }
-        let drivesByFullText = plan.filters.isEmpty && { if case .fullText = plan.driver { true } else { false } }()
-        guard scope == nil, plainLong, plan.isDense || drivesByFullText else { return nil }
+        guard scope == nil, !plan.terms.isEmpty, plan.terms.allSatisfy({ !$0.isShort && !plan.isNumeric($0) }) else { return nil }
         return try db.scalar(
             Int.self, sql: "SELECT count(*) FROM \(fullTextTable) WHERE \(fullTextTable) MATCH ?",
             arguments: [SearchPlan.fullTextPattern(plan.terms)]) ?? 0

@@ -10,13 +10,13 @@ extension SearchDescription {
     ///     selection: "films.id, films.title", db) { row in (try row.decode(Int64.self, at: 0), try row.decode(String.self, at: 1)) }
     /// ```
     ///
-    /// With a suffix index the rarest term drives (its range of suffixes, or its gram count for 1-2
-    /// scalars, tells how rare; a number adds its rows in the number columns). The total comes from
+    /// With a grams index the rarest term drives (its gram count for 1-2 scalars, or its rows in the
+    /// trigram index counted up to a cap, tells how rare; a number adds its rows in the number columns). The total comes from
     /// an index when one gives it (``count(_:scope:_:)``), and otherwise from the driver's rows with the
     /// other terms checked on them, read once for the total and the page. When even the rarest term
     /// is common and the order is the list index's, the page is found by walking that index in order
-    /// for a bounded number of entries, and from the trigram index of all terms or the driver's rows
-    /// if that falls short.
+    /// for a bounded number of entries, and from one index of all terms (trigram phrases or grams
+    /// tokens) or the driver's rows if that falls short.
     ///
     /// - Parameters:
     ///   - query: the search.
@@ -67,16 +67,16 @@ extension SearchDescription {
         }
         let wanted = min(limit, max(0, total - offset))
         if wanted == 0 { return SearchResultPage(records: [], totalCount: total) }
-        // Terms all in the trigram index: its rows of all of them are the matches, `total` rows.
-        let fullText = plan.terms.count > 1 ? plan.fullTextCondition(alias: table).map { scoped($0, scope: scope, alias: table) } : nil
-        if let fullText, total <= thresholds.orderedScanThreshold {
-            return SearchResultPage(records: try fetch(fullText), totalCount: total)
+        // Terms all in one index: its rows of all of them are the matches (in the scope), `total` rows.
+        let allTerms = plan.terms.count > 1 ? plan.allTermsCondition(alias: table).map { scoped($0, scope: scope, alias: table) } : nil
+        if let allTerms, total <= thresholds.orderedScanThreshold {
+            return SearchResultPage(records: try fetch(allTerms), totalCount: total)
         }
         if plan.isDense, order.isListIndexOrder, !plan.terms.contains(where: plan.isNumeric),
            let ids = try idsInListOrder(plan, scope: scope, wanted: wanted, offset: offset, budget: budget, db) {
             return SearchResultPage(records: try records(ids: ids, selection: selection, db, decode: decode), totalCount: total)
         }
-        return SearchResultPage(records: try fetch(fullText ?? condition), totalCount: total)
+        return SearchResultPage(records: try fetch(allTerms ?? condition), totalCount: total)
     }
 
     /// The rows that meet `condition`, in `order`, `LIMIT limit OFFSET offset`.

@@ -88,13 +88,13 @@ extension SearchDescription {
     }
 
     /// The rows of each term, for choosing the rarest one to drive: for a term of 1-2 scalars, the
-    /// rows holding it within `scope`, from the gram counts; for a longer term, its occurrences in the
-    /// suffix index (all scopes), counted up to `cap`, and past `cap` the rows of its rarest 2-scalar
+    /// rows holding it within `scope`, from the gram counts; for a longer term, its rows in the
+    /// trigram index (all scopes), counted up to `cap`, and past `cap` the rows of its rarest 2-scalar
     /// gram (a bound read from the gram counts, so that common terms still compare). A term that
     /// reads as a number adds its rows in each number column (each counted up to `cap`). Nil without
-    /// a suffix index.
+    /// a grams index.
     func termEstimates(_ query: SearchQuery, scope: DatabaseValue?, cap: Int, _ db: Database) throws -> [String: Int]? {
-        guard let suffixes = suffixesTable, let suffixLength else { return nil }
+        guard indexesShortTerms else { return nil }
         var estimates: [String: Int] = [:]
         // Short terms first (one row each); then, with other terms, a long term is counted past `cap`
         // up to the rarest estimate so far (at most `driverCountLimit`): enough to tell which drives.
@@ -102,14 +102,16 @@ extension SearchDescription {
         let terms = query.terms
         for term in terms.filter(\.isShort) + terms.filter({ !$0.isShort }) where estimates[term.folded] == nil {
             var estimate: Int
-            if term.isShort {
+            if !term.canMatchText {
+                estimate = 0  // it matches nothing (and its control characters could not be bound into MATCH)
+            } else if term.isShort {
                 estimate = try gramCount(term.folded, scope: scope, db)
             } else {
-                let range = SearchPlan.suffixRange(term, length: suffixLength)
                 let limit = terms.count > 1 ? max(cap, min(rarest, SearchThresholds.driverCountLimit)) : cap
                 estimate = try db.scalar(
-                    Int.self, sql: "SELECT count(*) FROM (SELECT 1 FROM \(suffixes) WHERE \(range.sql) LIMIT ?)",
-                    arguments: range.arguments + [limit]) ?? 0
+                    Int.self,
+                    sql: "SELECT count(*) FROM (SELECT 1 FROM \(fullTextTable) WHERE \(fullTextTable) MATCH ? LIMIT ?)",
+                    arguments: [SearchPlan.fullTextPattern([term]), limit]) ?? 0
                 if estimate >= limit {
                     let scalars = Array(term.folded.unicodeScalars)
                     var bound = Int.max
@@ -135,7 +137,7 @@ extension SearchDescription {
 
     /// The rows whose texts hold `gram` (1 or 2 scalars), within `scope`.
     func gramCount(_ gram: String, scope: DatabaseValue?, _ db: Database) throws -> Int {
-        guard let gramCountsTable else { preconditionFailure("gram counts need a suffix index") }
+        guard let gramCountsTable else { preconditionFailure("gram counts need a grams index") }
         if let scope, let scopeColumn {
             return try db.scalar(
                 Int.self, sql: "SELECT count FROM \(gramCountsTable) WHERE gram = ? AND \(scopeColumn) = ?",

@@ -9,14 +9,24 @@ extension SearchDescription {
     /// - ``fullTextTable``: FTS5 with the trigram tokenizer, `case_sensitive 1` (texts are already
     ///   folded; a second folding could only add false matches), so that a phrase of 3+ scalars
     ///   matches exactly the rows whose folded text contains it.
-    /// - ``suffixesTable``: for each scalar of each text that is not a space, the text from there on,
-    ///   cut to ``suffixLength``. A term is a substring of a text exactly when it is the prefix of one
-    ///   of its suffixes, so the rows holding a term are one range of this index. Terms hold no white
-    ///   space, so no match starts at a space.
+    /// - ``gramsTable``: a contentless FTS5 table (`content=''`, `detail=none`, `columnsize=0`: it keeps
+    ///   only which rows hold each token) whose document for a row is ``gramsDocument(of:)``: the
+    ///   distinct 1-scalar grams that are not a space and 2-scalar grams that hold no space, of every
+    ///   text column, each written as the `hex()` of its UTF-8 bytes, then `x` and the `hex()` of the
+    ///   scope value (when there is a scope column and the value is not NULL), space-separated, in
+    ///   ascending order. A term of 1-2 scalars (terms hold no white space) is a substring of a text
+    ///   exactly when it is one of its grams, so its rows are exactly those of its token; several
+    ///   short terms and a scope are one FTS5 query of tokens joined by AND. Hexadecimal tokens pass
+    ///   FTS5's default tokenizer unchanged (it only lowercases them), hex is one-to-one on texts,
+    ///   and no hexadecimal token starts with `x`, so grams and scope values never collide.
     /// - ``gramCountsTable``: how many rows (per scope value) hold each 1- and 2-scalar gram, so that
     ///   a short term's total is one row. A count that falls to 0 stays as a row.
     ///
     /// SQLite's `substr()` and `length()` count the scalars of TEXT, the unit of terms and trigrams.
+    /// A contentless table forgets its documents: the delete and update triggers recompute the
+    /// document from the old row, in the same order, for FTS5's `'delete'` command.
+    ///
+    /// Related SQLite documentation: <https://www.sqlite.org/fts5.html#contentless_tables>
     public var installSQL: String { structuresSQL + buildSQL + triggersSQL }
 
     /// The SQL that drops the triggers and index structures ``installSQL`` creates.
@@ -31,13 +41,9 @@ extension SearchDescription {
             );
 
             """
-        if let suffixesTable, let gramCountsTable {
+        if let gramsTable, let gramCountsTable {
             sql += """
-                CREATE TABLE \(suffixesTable) (
-                    suffix TEXT NOT NULL,
-                    id INTEGER NOT NULL,
-                    PRIMARY KEY (suffix, id)
-                ) STRICT, WITHOUT ROWID;
+                \(gramsTableSQL(gramsTable))
                 CREATE TABLE \(gramCountsTable) (
                     gram TEXT NOT NULL,
                 \(scopeColumn.map { "    \($0) ANY,\n" } ?? "")    count INTEGER NOT NULL,
@@ -72,7 +78,8 @@ extension SearchDescription {
             ? "INSERT INTO \(fullTextTable)(\(fullTextTable)) VALUES ('rebuild');\n"
             : "INSERT INTO \(fullTextTable)(rowid, \(textColumns.joined(separator: ", "))) "
                 + "SELECT \(idColumn), \(textColumns.joined(separator: ", ")) FROM \(table) WHERE true\(newRows) ORDER BY \(idColumn);\n"
-        if let suffixesTable, let gramCountsTable, let suffixLength {
+        if let gramsTable, let gramCountsTable {
+            sql += gramsBuildSQL(gramsTable, rowsAfter: id)
             let texts = textColumns.map { column in
                 "SELECT \(idColumn) AS id, \(scopeColumn ?? "NULL") AS scope, \(column) AS text, 1 AS n "
                     + "FROM \(table) WHERE length(\(column)) > 0\(newRows)"
@@ -84,15 +91,10 @@ extension SearchDescription {
                         SELECT id, scope, text, n + 1 FROM positions WHERE n < length(text)
                     )
                 """
-            // Rows added to non-empty structures: suffixes in key order (appended, not scattered), and
-            // counts added to those of the grams already counted.
-            let sorted = id == nil ? "" : " ORDER BY 1, 2"
+            // Rows added to non-empty structures: counts added to those of the grams already counted.
             let addingToCounts = id == nil ? "" :
                 " ON CONFLICT (gram\(scopeColumn.map { ", \($0)" } ?? "")) DO UPDATE SET count = count + excluded.count"
             sql += """
-                INSERT OR IGNORE INTO \(suffixesTable)(suffix, id)
-                    \(positions)
-                    SELECT substr(text, n, \(suffixLength.scalars)), id FROM positions WHERE substr(text, n, 1) <> ' '\(sorted);
                 INSERT INTO \(gramCountsTable)(gram\(scopeColumn.map { ", \($0)" } ?? ""), count)
                     SELECT gram\(scopeColumn.map { _ in ", scope" } ?? ""), count(*) FROM (
                     \(positions)
@@ -104,6 +106,23 @@ extension SearchDescription {
                 """
         }
         return sql
+    }
+
+    /// The SQL that replaces, in place, the suffix index earlier versions of this module installed
+    /// (a table `<table>_suffixes` of each suffix of each text) by ``gramsTable``: drops the search
+    /// triggers and the suffix table, creates the grams index and fills it from the rows, and creates
+    /// the triggers of ``triggersSQL``. The trigram index and the gram counts are kept as they are.
+    /// For a migration of a database whose search was installed with such a suffix index; empty
+    /// without ``gramsTable``.
+    ///
+    /// ```swift
+    /// try db.execute(sql: films.suffixIndexReplacementSQL)  // in a new migration
+    /// ```
+    public var suffixIndexReplacementSQL: String {
+        guard let gramsTable else { return "" }
+        return dropTriggersSQL + "DROP TABLE IF EXISTS \(table)_suffixes;\n"
+            + gramsTableSQL(gramsTable) + "\n" + gramsBuildSQL(gramsTable, rowsAfter: nil)
+            + triggersSQL
     }
 
     /// The SQL of the triggers that keep the index structures as rows are inserted, updated, deleted.
@@ -119,14 +138,11 @@ extension SearchDescription {
             """
         var inserts = [fullTextInsert]
         var deletes = [fullTextDelete]
-        if let suffixesTable, let gramCountsTable, let suffixLength {
-            let length = suffixLength.scalars
+        if let gramsTable, let gramCountsTable {
             let scope = { (row: String) in scopeColumn.map { " AND \($0) IS \(row).\($0)" } ?? "" }
             inserts += [
                 """
-                    INSERT OR IGNORE INTO \(suffixesTable)(suffix, id)
-                        \(positions("new"))
-                        SELECT substr(text, n, \(length)), new.\(idColumn) FROM positions WHERE substr(text, n, 1) <> ' ';
+                    INSERT INTO \(gramsTable)(rowid, grams) VALUES (new.\(idColumn), \(gramsDocument(of: "new")));
                 """,
                 """
                     INSERT INTO \(gramCountsTable)(gram\(scopeColumn.map { ", \($0)" } ?? ""), count)
@@ -138,10 +154,7 @@ extension SearchDescription {
             ]
             deletes += [
                 """
-                    DELETE FROM \(suffixesTable) WHERE id = old.\(idColumn) AND suffix IN (
-                        \(positions("old"))
-                        SELECT substr(text, n, \(length)) FROM positions
-                    );
+                    INSERT INTO \(gramsTable)(\(gramsTable), rowid, grams) VALUES ('delete', old.\(idColumn), \(gramsDocument(of: "old")));
                 """,
                 """
                     UPDATE \(gramCountsTable) SET count = count - 1 WHERE gram IN (
@@ -175,8 +188,44 @@ extension SearchDescription {
 
     /// The SQL that drops the index structures of ``structuresSQL``.
     public var dropStructuresSQL: String {
-        ([fullTextTable] + [suffixesTable, gramCountsTable].compactMap { $0 })
+        ([fullTextTable] + [gramsTable, gramCountsTable].compactMap { $0 })
             .map { "DROP TABLE IF EXISTS \($0);\n" }.joined()
+    }
+
+    /// The document of ``gramsTable`` for the row named `row` (`new`, `old`, or the table in a bulk
+    /// build), as one SQL expression: its tokens, distinct, in ascending order, space-separated (an
+    /// empty text without a scope gives ''). The triggers and the bulk build use this one expression,
+    /// so a row's document is the same however it was indexed, and a delete removes what was added.
+    ///
+    /// ```swift
+    /// films.gramsDocument(of: "films")  // for 'ab': '61 6162 62'
+    /// ```
+    public func gramsDocument(of row: String) -> String {
+        let scopeToken = scopeColumn.map {
+            "\n        UNION ALL\n        SELECT 'x' || hex(\(row).\($0)) WHERE \(row).\($0) IS NOT NULL"
+        } ?? ""
+        return """
+            coalesce((SELECT group_concat(token, ' ') FROM (SELECT DISTINCT token FROM (
+                    \(positions(row))
+                    SELECT hex(substr(text, n, 1)) AS token FROM positions WHERE substr(text, n, 1) <> ' '
+                    UNION ALL
+                    SELECT hex(substr(text, n, 2)) FROM positions WHERE n < length(text) AND instr(substr(text, n, 2), ' ') = 0\(scopeToken)
+                ) ORDER BY token)), '')
+            """
+    }
+
+    /// The statement that creates ``gramsTable``.
+    private func gramsTableSQL(_ gramsTable: String) -> String {
+        "CREATE VIRTUAL TABLE \(gramsTable) USING fts5(grams, content = '', detail = none, columnsize = 0);"
+    }
+
+    /// The statement that adds the documents of every row (nil) or of the rows whose id is above `id`.
+    private func gramsBuildSQL(_ gramsTable: String, rowsAfter id: Int64?) -> String {
+        """
+        INSERT INTO \(gramsTable)(rowid, grams)
+            SELECT \(idColumn), \(gramsDocument(of: table)) FROM \(table)\(id.map { " WHERE \(idColumn) > \($0)" } ?? "") ORDER BY \(idColumn);
+
+        """
     }
 
     /// The positions of the row's texts: `positions(text, n)`, one row per scalar of each non-empty text.

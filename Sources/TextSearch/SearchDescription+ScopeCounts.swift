@@ -8,21 +8,28 @@ extension SearchDescription {
     /// let perType = try products.countsPerScope(SearchQuery("a"), db)  // [.text("desktop"): 206_124, …]
     /// ```
     ///
-    /// They do when the search comes down to one term of 1-2 scalars that matches by its text alone
-    /// (`a`, `ip`, `カメ`; a number such as `3` only when, in this read, no row has it as a number
-    /// without holding it in its text): its gram counts per scope value, one row each. A dense short
-    /// term is what a count row by row is slowest for (a fetched-results controller's sections).
-    /// Values counting 0 are left out.
+    /// They do when the search comes down to terms of 1-2 scalars that match by their text alone
+    /// (`a`, `ip`, `3 a`, `カメ`; a number such as `3` only when, in this read, no row has it as a
+    /// number without holding it in its text): for one term, its gram counts per scope value, one row
+    /// each; for several, the grams index's count of their tokens and each scope value's token, for
+    /// each scope value the first term's gram counts name. Dense short terms are what a count row by
+    /// row is slowest for (a fetched-results controller's sections). Values counting 0 are left out.
     ///
     /// - Throws: `DatabaseError`.
     public func countsPerScope(_ query: SearchQuery, _ db: Database) throws -> [DatabaseValue: Int]? {
         guard let scopeColumn, let gramCountsTable, !query.isEmpty else { return nil }
         let plan = try plan(query, scope: nil, thresholds: .standard, db)
         if plan.matchesNothing { return [:] }
-        guard plan.filters.isEmpty, case .suffixes(let term) = plan.driver, term.isShort, !plan.isNumeric(term) else { return nil }
+        guard let first = plan.terms.first, plan.terms.allSatisfy({ $0.isShort && !plan.isNumeric($0) }) else { return nil }
         let rows = try db.fetchAll(
-            sql: "SELECT \(scopeColumn), count FROM \(gramCountsTable) WHERE gram = ? AND count > 0", arguments: [term.folded]
+            sql: "SELECT \(scopeColumn), count FROM \(gramCountsTable) WHERE gram = ? AND count > 0", arguments: [first.folded]
         ) { row in (row.databaseValue(at: 0), try row.decode(Int.self, at: 1)) }
-        return Dictionary(rows, uniquingKeysWith: +)
+        if plan.terms.count == 1 { return Dictionary(rows, uniquingKeysWith: +) }
+        var counts: [DatabaseValue: Int] = [:]
+        for (scope, _) in rows {
+            guard let count = try gramsCount(plan, scope: scope, db) else { return nil }
+            if count > 0 { counts[scope] = count }
+        }
+        return counts
     }
 }

@@ -1,5 +1,5 @@
 /// What is searched in one table: its folded text columns, its number columns, an optional scope
-/// column, the ordered index a list walks, and how substrings are indexed.
+/// column, the ordered index a list walks, and whether short terms have their own index.
 ///
 /// A description is all an entity needs for indexed substring search: ``installSQL`` creates the
 /// index structures and the triggers that keep them, and the planner and executor
@@ -8,7 +8,7 @@
 ///
 /// ```swift
 /// let films = SearchDescription(
-///     table: "films", textColumns: ["title_folded", "director_folded"], suffixLength: .standard)
+///     table: "films", textColumns: ["title_folded", "director_folded"])
 /// try db.execute(sql: films.installSQL)  // in a migration, after CREATE TABLE films
 /// ```
 ///
@@ -29,14 +29,14 @@ public struct SearchDescription: Sendable, Hashable {
     /// The index a list in its default order walks: `(scope column, first text column, id)`, when the
     /// table has one. A page of a common term is found by walking it in order.
     public let listIndex: String?
-    /// The length of the suffix index's suffixes; nil: no suffix index and no gram counts, only the
-    /// trigram index (enough for small tables).
-    public let suffixLength: SuffixLength?
+    /// Whether terms of 1-2 scalars have their own index (``gramsTable``, ``gramCountsTable``); false:
+    /// only the trigram index, and short terms are checked row by row (enough for small tables).
+    public let indexesShortTerms: Bool
 
     /// Describes the search of a table.
     public init(
         table: String, idColumn: String = "id", textColumns: [String], numberColumns: [String] = [],
-        scopeColumn: String? = nil, listIndex: String? = nil, suffixLength: SuffixLength? = .standard
+        scopeColumn: String? = nil, listIndex: String? = nil, indexesShortTerms: Bool = true
     ) {
         precondition(!textColumns.isEmpty, "a search needs at least one text column")
         self.table = table
@@ -45,13 +45,14 @@ public struct SearchDescription: Sendable, Hashable {
         self.numberColumns = numberColumns
         self.scopeColumn = scopeColumn
         self.listIndex = listIndex
-        self.suffixLength = suffixLength
+        self.indexesShortTerms = indexesShortTerms
     }
 
     /// The FTS5 trigram index of the text columns (an external-content table of ``table``).
     public var fullTextTable: String { table + "_search" }
-    /// The table of `(suffix, id)`: each suffix of each text, cut to ``suffixLength``.
-    public var suffixesTable: String? { suffixLength.map { _ in table + "_suffixes" } }
+    /// The index of the 1- and 2-scalar grams of each row's texts (and its scope value): a contentless
+    /// FTS5 table, one document of tokens per row (``installSQL`` says which).
+    public var gramsTable: String? { indexesShortTerms ? table + "_grams" : nil }
     /// The table of how many rows hold each 1- and 2-scalar gram (per scope value, with a scope).
-    public var gramCountsTable: String? { suffixLength.map { _ in table + "_gram_counts" } }
+    public var gramCountsTable: String? { indexesShortTerms ? table + "_gram_counts" : nil }
 }

@@ -1,7 +1,7 @@
 /// An order-independent fingerprint of a set of (text, id) pairs: their number and the wrapping sum
 /// of each pair's 64-bit FNV-1a hash. Equal sets give equal digests; different ones collide with a
-/// chance of about 2⁻⁶⁴. How ``SearchDescription/indexProblems(foldedFrom:_:)`` compares a suffix table
-/// with the one the texts give without holding either in memory.
+/// chance of about 2⁻⁶⁴. How ``SearchDescription/indexProblems(foldedFrom:_:)`` compares the grams
+/// index with what the texts give without holding either in memory.
 struct SearchIndexDigest: Equatable {
     private(set) var count = 0
     private var sum: UInt64 = 0

@@ -6,9 +6,11 @@ import SQLiteStore
 /// The one SQL builder of search: the executor's counts and pages and
 /// ``SearchDescription/condition(for:scope:alias:_:)`` all take their conditions from here.
 ///
-/// - With a suffix index: one term drives through its range of suffixes (its occurrences), or
-///   through the number columns too when it reads as a number. The driver is the term with the fewest
-///   estimated rows, numbers included (without estimates: the longest plain term).
+/// - With a grams index: several terms, none a number, all of 1-2 scalars (or all of 3+) drive
+///   together, in one query of the grams (trigram) index, which finds exactly the matches.
+///   Otherwise one term drives, through its token in the grams index (1-2 scalars) or its phrase in
+///   the trigram index (3+), and through the number columns too when it reads as a number: the term
+///   with the fewest estimated rows, numbers included (without estimates: the longest plain term).
 /// - Without: terms of 3+ scalars are looked up together in the trigram index (one FTS5 query of
 ///   quoted phrases joined by AND); shorter terms are checked row by row (a small table).
 public struct SearchPlan: Sendable {
@@ -16,8 +18,10 @@ public struct SearchPlan: Sendable {
     public enum Driver: Sendable, Equatable {
         /// These terms' phrases, all in one FTS5 query.
         case fullText([SearchTerm])
-        /// One term: its range of suffixes, or its number in the number columns.
-        case suffixes(SearchTerm)
+        /// These short terms' tokens, all in one FTS5 query of the grams index.
+        case grams([SearchTerm])
+        /// One term: its grams token (1-2 scalars) or trigram phrase (3+), or its number in the number columns.
+        case term(SearchTerm)
     }
 
     /// The search.
@@ -28,7 +32,7 @@ public struct SearchPlan: Sendable {
     public let terms: [SearchTerm]
     /// Whether some term can match no row, so that the search matches nothing.
     public let matchesNothing: Bool
-    /// The indexed part; nil when there is no term, or when only short terms remain without a suffix index.
+    /// The indexed part; nil when there is no term, or when only short terms remain without a grams index.
     public let driver: Driver?
     /// The terms checked row by row.
     public let filters: [SearchTerm]
@@ -69,11 +73,11 @@ public struct SearchPlan: Sendable {
             }
         }
         self.terms = terms
-        if description.suffixesTable != nil {
-            // A numeric term also finds rows by number: it drives through the union of its suffix
-            // range and the number columns' indexes, and its estimate is the sum. No suffix starts
-            // with a space: a term whose folding starts with one is only checked row by row.
-            let indexable = terms.filter { $0.folded.unicodeScalars.first != " " }
+        if description.gramsTable != nil {
+            // A numeric term also finds rows by number: it drives through the union of its text index
+            // and the number columns' indexes, and its estimate is the sum. No gram holds a space: a
+            // short term whose folding holds one is only checked row by row.
+            let indexable = terms.filter(Self.isIndexable)
             let rarest: SearchTerm?
             if let estimates {
                 rarest = indexable.min { a, b in estimates[a.folded, default: 0] < estimates[b.folded, default: 0] }
@@ -82,8 +86,19 @@ public struct SearchPlan: Sendable {
                 let plain = indexable.filter { !isNumeric($0) }
                 rarest = (plain.isEmpty ? indexable : plain).min { a, b in a.length > b.length }
             }
-            driver = rarest.map { .suffixes($0) }
-            filters = terms.filter { $0 != rarest }
+            // Several terms all short (or all long), none numeric: one query of all of them in one
+            // index finds exactly the matches.
+            let plain = !terms.contains(where: isNumeric)
+            if plain, terms.count > 1, terms.allSatisfy({ $0.isShort && Self.isIndexable($0) }) {
+                driver = .grams(terms)
+                filters = []
+            } else if plain, terms.count > 1, terms.allSatisfy({ !$0.isShort }) {
+                driver = .fullText(terms)
+                filters = []
+            } else {
+                driver = rarest.map { .term($0) }
+                filters = terms.filter { $0 != rarest }
+            }
             if let rarest, let estimate = estimates?[rarest.folded] {
                 isDense = estimate >= denseThreshold
                 driverEstimate = estimate
@@ -110,14 +125,26 @@ public struct SearchPlan: Sendable {
         return SQLFragment(joining: parts, separator: " AND ")
     }
 
-    /// With a suffix index, when every term has 3+ scalars and none is numeric: the condition that
-    /// finds the rows through the trigram index of all terms at once, which reads the index's
-    /// doclists and only the matching rows. Nil otherwise.
-    func fullTextCondition(alias: String) -> SQLFragment? {
-        guard description.suffixesTable != nil, !query.isEmpty, !matchesNothing, !terms.isEmpty,
-              terms.allSatisfy({ !$0.isShort && !isNumeric($0) })
+    /// With a grams index, when no term is numeric and the terms are all of 3+ scalars, or all of 1-2
+    /// scalars without a space: the condition that finds the rows through one query of all terms in
+    /// one index (the trigram index's phrases, or the grams index's tokens, joined by AND), which
+    /// reads the index's doclists and only the matching rows. Nil otherwise.
+    func allTermsCondition(alias: String) -> SQLFragment? {
+        guard description.gramsTable != nil, !query.isEmpty, !matchesNothing, !terms.isEmpty,
+              !terms.contains(where: isNumeric)
         else { return nil }
-        return indexed(.fullText(terms), alias: alias)
+        let (table, pattern): (String, String?)
+        if terms.allSatisfy({ !$0.isShort }) {
+            (table, pattern) = (description.fullTextTable, Self.fullTextPattern(terms))
+        } else if terms.allSatisfy({ $0.isShort && Self.isIndexable($0) }) {
+            (table, pattern) = (description.gramsTable!, Self.gramsPattern(terms))
+        } else {
+            return nil
+        }
+        guard let pattern else { return nil }
+        return SQLFragment(
+            sql: "\(alias).\(description.idColumn) IN (SELECT rowid FROM \(table) WHERE \(table) MATCH ?)",
+            arguments: [pattern])
     }
 
     /// The condition of all terms checked on the text columns of `alias` (for walks in an index's order).
@@ -149,13 +176,32 @@ public struct SearchPlan: Sendable {
         }.joined(separator: " AND ")
     }
 
-    /// The condition on the suffixes table (unqualified columns) that selects the suffixes starting
-    /// with the term's first `length` scalars: `suffix >= prefix AND suffix < next`, where `next` is
-    /// the prefix with its last scalar raised by one. Texts compare by their UTF-8 bytes (BINARY),
-    /// which is the order of their scalars, so the range holds exactly the suffixes that start with
-    /// the prefix. The rows it gives hold the term itself when it is no longer.
-    static func suffixRange(_ term: SearchTerm, length: SuffixLength) -> SQLFragment {
-        PrefixRange.condition(column: "suffix", prefix: Array(term.folded.unicodeScalars.prefix(length.scalars)))
+    /// Whether a term can be looked up in the indexes: a long term always (the trigram index holds
+    /// spaces), a short one when it holds no space (no gram of the grams index does).
+    static func isIndexable(_ term: SearchTerm) -> Bool {
+        !term.isShort || !term.folded.unicodeScalars.contains(" ")
+    }
+
+    /// An FTS5 query of the grams index (``SearchDescription/gramsTable``) that finds the rows holding
+    /// every short term, within `scope` when given: `"61" AND "6970" AND "x…"`, each token the
+    /// hexadecimal of a term's UTF-8 bytes (or `x` and that of the scope value's text). Nil when the
+    /// scope value has no token: NULL (which no row's scope equals), a REAL (whose text SQLite renders
+    /// its own way) or a BLOB.
+    static func gramsPattern(_ terms: [SearchTerm], scope: DatabaseValue? = nil) -> String? {
+        var tokens = terms.map { hexadecimal(Array($0.folded.utf8)) }
+        switch scope {
+        case nil: break
+        case .text(let text)?: tokens.append("x" + hexadecimal(Array(text.utf8)))
+        case .integer(let value)?: tokens.append("x" + hexadecimal(Array(String(value).utf8)))
+        case .null?, .real?, .blob?: return nil
+        }
+        return tokens.map { "\"\($0)\"" }.joined(separator: " AND ")
+    }
+
+    /// Bytes as SQLite's `hex()` writes them: two uppercase digits each.
+    private static func hexadecimal(_ bytes: [UInt8]) -> String {
+        let digits = Array("0123456789ABCDEF".utf8)
+        return String(decoding: bytes.flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 15)]] }, as: UTF8.self)
     }
 
     /// Whether `needle` occurs in `haystack`, byte for byte.
@@ -175,15 +221,18 @@ public struct SearchPlan: Sendable {
             return SQLFragment(
                 sql: "\(alias).\(description.idColumn) IN (SELECT rowid FROM \(table) WHERE \(table) MATCH ?)",
                 arguments: [Self.fullTextPattern(terms)])
-        case .suffixes(let term):
-            let length = description.suffixLength!
-            let range = Self.suffixRange(term, length: length)
-            var text = SQLFragment(
-                sql: "\(alias).\(description.idColumn) IN (SELECT id FROM \(description.suffixesTable!) WHERE \(range.sql))",
-                arguments: range.arguments)
-            if term.length > length.scalars {
-                text = SQLFragment(joining: [text, filter(term, alias: alias, numbers: false)], separator: " AND ").parenthesized
-            }
+        case .grams(let terms):
+            let table = description.gramsTable!
+            return SQLFragment(
+                sql: "\(alias).\(description.idColumn) IN (SELECT rowid FROM \(table) WHERE \(table) MATCH ?)",
+                arguments: [Self.gramsPattern(terms)!])
+        case .term(let term):
+            let (table, pattern) = term.isShort
+                ? (description.gramsTable!, Self.gramsPattern([term])!)
+                : (description.fullTextTable, Self.fullTextPattern([term]))
+            let text = SQLFragment(
+                sql: "\(alias).\(description.idColumn) IN (SELECT rowid FROM \(table) WHERE \(table) MATCH ?)",
+                arguments: [pattern])
             return SQLFragment(joining: [text] + numberConditions(term, alias: alias), separator: " OR ").parenthesized
         }
     }

@@ -19,7 +19,7 @@ public struct SearchThresholds: Sendable, Hashable {
 
     /// The driver's estimated rows from which a search's condition for other SQL
     /// (``SearchDescription/condition(for:scope:alias:_:)``) checks every term on the row instead of
-    /// reaching the rows through the driver's suffix range: 100,000. SQLite reads such a range into a
+    /// reaching the rows through the driver's index: 100,000. SQLite reads such a range into a
     /// list before the first row (a page of 50 waits for all of it), at about 1-2 µs of CPU per
     /// matching row; checking the terms on a row as an index is walked costs about 0.1-0.2 µs per row,
     /// and the walk stops at a page. Measured on 1,000,000 products (CPU time, cold cache): `pa`
@@ -54,13 +54,8 @@ public struct SearchThresholds: Sendable, Hashable {
     /// products one pass (about 30 ms) still beats a count plus a walk.
     static let onePassLimit = 60_000
 
-    /// The length from which one common term's total is counted from its suffixes (distinct ids)
-    /// rather than its phrase in the trigram index (which reads L - 2 doclists): measured on
-    /// 1,000,000 products, about even at 4, so 5.
-    static let distinctIDsMinimumLength = 5
-
-    /// How many suffix rows a long term of a search of several terms is counted up to, to choose the
-    /// driver: past 100,000 occurrences a term is common whichever it is, and its 2-gram bound decides.
+    /// How many rows of the trigram index a long term of a search of several terms is counted up to,
+    /// to choose the driver: past 100,000 rows a term is common whichever it is, and its 2-gram bound decides.
     static let driverCountLimit = 100_000
 
 

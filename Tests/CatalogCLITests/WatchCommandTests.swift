@@ -78,8 +78,8 @@ struct CrossProcessTrackingTests {
         let database = workspace.database
         let store = try CatalogStore(path: database)
         try store.seed(SeedFile.builtIn)
-        let request = ListRequest(sort: .price)
-        let controller = try store.trackedResults(Product.self, request)
+        let request = ListRequest<Product>(sort: .price)
+        let controller = try store.trackedResults(request)
         let before = try #require(controller.trackedSnapshot)
 
         for arguments in [
@@ -92,7 +92,7 @@ struct CrossProcessTrackingTests {
             #expect(result.status == 0, "\(result)")
         }
         let changeSet = try controller.applyPendingChanges()
-        let fresh = try store.fetchedResults(Product.self, request).snapshot()
+        let fresh = try store.fetchedResults(request).snapshot()
         #expect(try before.applying(changeSet) == fresh)
         #expect(controller.trackedSnapshot == fresh)
         #expect(Set(changeSet.changes.map(\.id)) == [10, 1, 5, 9])
@@ -105,7 +105,7 @@ struct CrossProcessTrackingTests {
         let database = workspace.database
         let store = try CatalogStore(path: database)
         try store.seed(SeedFile.builtIn)
-        let controller = try store.trackedResults(Product.self, ListRequest(scope: .desktop))
+        let controller = try store.trackedResults(ListRequest<Product>(scope: .desktop))
         let monitor = try ChangeMonitor(path: database)
         defer { monitor.stop() }
         var changeSets = controller.changeSets(from: monitor).makeAsyncIterator()

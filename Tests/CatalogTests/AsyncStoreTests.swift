@@ -31,8 +31,8 @@ struct AsyncStoreTests {
         let directory = try TemporaryDirectory()
         let store = try CatalogStore(path: directory.path())
         try store.seed(SeedFile.builtIn)
-        let request = ListRequest(scope: .portable, sort: .price)
-        let controller = try await store.fetchedResults(Product.self, request, batchSize: 2)
+        let request = ListRequest<Product>(scope: .portable, sort: .price)
+        let controller = try await store.fetchedResults(request, batchSize: 2)
         #expect(try controller.recordSections() == (try store.sections(request) as [RecordSection<Product>]))
     }
 
@@ -41,21 +41,21 @@ struct AsyncStoreTests {
         let store = try CatalogStore(path: directory.path())
         try store.seed(SeedFile.builtIn)
         // The synchronous call, which an async function would not pick.
-        func syncPage<Record: CatalogRecord>(_ type: Record.Type, _ request: ListRequest, limit: Int = 50, offset: Int = 0) throws -> SearchPage<Record> {
-            try store.searchPage(type, request, limit: limit, offset: offset)
+        func syncPage<Record: CatalogRecord>(_ request: ListRequest<Record>, limit: Int = 50, offset: Int = 0) throws -> SearchPage<Record> {
+            try store.searchPage(request, limit: limit, offset: offset)
         }
         let cases: [(text: String, scope: ProductType?, offset: Int)] = [("mac", nil, 0), ("ip", .device, 1), ("", nil, 3), ("zzz", nil, 0)]
         for (text, scope, offset) in cases {
-            let request = ListRequest(scope: scope, sort: .year, searchText: text)
-            let page = try await store.searchPage(Product.self, request, limit: 3, offset: offset)
-            #expect(page == (try syncPage(Product.self, request, limit: 3, offset: offset)))
+            let request = ListRequest<Product>(scope: scope, sort: .year, searchText: text)
+            let page = try await store.searchPage(request, limit: 3, offset: offset)
+            #expect(page == (try syncPage(request, limit: 3, offset: offset)))
         }
-        let phones = try await store.searchPage(Phone.self, ListRequest(entity: .phones, searchText: "iphone"))
-        #expect(phones == (try syncPage(Phone.self, ListRequest(entity: .phones, searchText: "iphone"))))
+        let phones = try await store.searchPage(ListRequest<Phone>(searchText: "iphone"))
+        #expect(phones == (try syncPage(ListRequest<Phone>(searchText: "iphone"))))
         // Cancelled before it starts: it never runs.
         let cancelled = Task {
             withUnsafeCurrentTask { $0?.cancel() }
-            return try await store.searchPage(Product.self, ListRequest(searchText: "mac"))
+            return try await store.searchPage(ListRequest<Product>(searchText: "mac"))
         }
         await #expect(throws: CancellationError.self) { try await cancelled.value }
     }

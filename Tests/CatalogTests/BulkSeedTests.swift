@@ -32,13 +32,13 @@ struct BulkSeedTests {
         ]
     }
 
-    /// Every table's rows but the full-text index's own and the applied migrations' (their dates), the log
-    /// without positions, and the schema.
+    /// Every table's rows but the full-text indexes' own and the applied migrations' (their dates), the
+    /// grams index's rows of each token, the log without positions, and the schema.
     func contents(_ store: CatalogStore) throws -> [String] {
-        try store.database.read { db in
+        try store.database.write { db in
             let tables = try db.fetchAll(
                 sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' "
-                    + "AND name NOT LIKE '%_search%' AND name NOT IN ('store_changes', 'schema_migrations') ORDER BY name"
+                    + "AND name NOT LIKE '%\\_search%' ESCAPE '\\' AND name NOT LIKE '%\\_grams%' ESCAPE '\\' AND name NOT IN ('store_changes', 'schema_migrations') ORDER BY name"
             ) { try $0.decode(String.self, at: 0) }
             var lines = try db.fetchAll(sql: "SELECT type, name, sql FROM sqlite_master ORDER BY type, name") {
                 "schema \($0.databaseValue(at: 0)) \($0.databaseValue(at: 1)) \($0.databaseValue(at: 2))"
@@ -46,6 +46,7 @@ struct BulkSeedTests {
             lines += try db.fetchAll(sql: "SELECT table_name, row_id, kind FROM store_changes ORDER BY table_name, row_id, seq") {
                 "log \($0.databaseValue(at: 0)) \($0.databaseValue(at: 1)) \($0.databaseValue(at: 2))"
             }
+            lines += try FullTextTokens.rowsByToken("products_grams", db).map { "products_grams " + $0 }
             for table in tables {
                 lines += try db.fetchAll(sql: "SELECT * FROM \(table)") { row in
                     "\(table) " + (0..<row.count).map { "\(row.databaseValue(at: $0))" }.joined(separator: " ")
@@ -114,12 +115,12 @@ struct BulkSeedTests {
         let directory = try TemporaryDirectory()
         let store = try CatalogStore(path: directory.path())
         try store.seed(SeedFile.builtIn)
-        let controller = try store.fetchedResults(Product.self, ListRequest())
+        let controller = try store.fetchedResults(ListRequest<Product>())
         try controller.startTracking()
         try store.seed([SeedSource(SeedFile.products(Self.products))])
         let changes = try controller.applyPendingChanges()
         #expect(!changes.isEmpty)
-        let fresh = try store.fetchedResults(Product.self, ListRequest())
+        let fresh = try store.fetchedResults(ListRequest<Product>())
         #expect(try controller.snapshot() == fresh.snapshot())
         #expect(try controller.snapshot().count == Self.products.count + 9)
     }

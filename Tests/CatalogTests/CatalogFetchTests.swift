@@ -10,11 +10,11 @@ import Testing
         for (name, maker) in [("Éclair", "Zed"), ("eve", "Acme"), ("Echo", "acme"), ("Alpha", "Beta")] {
             try store.insert(Phone(name: name, maker: maker, yearReleased: 2020, operatingSystem: "X", screenInches: 5))
         }
-        let sections: [RecordSection<Phone>] = try store.sections(ListRequest(entity: .phones))
+        let sections: [RecordSection<Phone>] = try store.sections(ListRequest<Phone>())
         #expect(sections.map(\.name) == ["A", "E"])
         #expect(sections[1].records.map(\.name) == ["Echo", "Éclair", "eve"])
 
-        let byMaker: [RecordSection<Phone>] = try store.sections(ListRequest(entity: .phones, sort: .maker))
+        let byMaker: [RecordSection<Phone>] = try store.sections(ListRequest<Phone>(sort: .maker))
         #expect(byMaker.map(\.name) == ["Acme", "Beta", "Zed", "acme"], "a maker section is the maker as spelled")
         #expect(byMaker[0].records.map(\.name) == ["eve"])
     }
@@ -25,14 +25,14 @@ import Testing
         let all: [RecordSection<Product>] = try store.sections(ListRequest())
         #expect(all.map(\.name) == ["Desktop", "Device", "Portable"])
 
-        let search = ListRequest(scope: .portable, searchText: "book")
+        let search = ListRequest<Product>(scope: .portable, searchText: "book")
         let found: [RecordSection<Product>] = try store.sections(search)
         #expect(found.map(\.name) == ["Portable"])
         #expect(found[0].records.map(\.name) == ["MacBook Air", "MacBook Pro"])
-        #expect(try store.record(Product.self, at: ItemPath(section: 0, row: 1), in: search).name == "MacBook Pro")
-        #expect(try store.itemPath(Product.self, ofID: found[0].records[1].id!, in: search) == ItemPath(section: 0, row: 1))
+        #expect(try store.record(at: ItemPath(section: 0, row: 1), in: search).name == "MacBook Pro")
+        #expect(try store.itemPath(ofID: found[0].records[1].id!, in: search) == ItemPath(section: 0, row: 1))
         #expect(throws: CatalogError.indexPathOutOfRange("1.0", sectionCount: 1)) {
-            try store.record(Product.self, at: ItemPath(section: 1, row: 0), in: search)
+            try store.record(at: ItemPath(section: 1, row: 0), in: search)
         }
     }
 }

@@ -141,10 +141,10 @@ struct CatalogStoreTests {
         for (index, name) in ["éclair", "Echo", "apple", "Zed"].enumerated() {
             try store.insert(Phone(name: name, maker: "M", yearReleased: 2000 + index, operatingSystem: "X", screenInches: 1))
         }
-        let sections: [RecordSection<Phone>] = try store.sections(ListRequest(entity: .phones))
+        let sections: [RecordSection<Phone>] = try store.sections(ListRequest<Phone>())
         #expect(sections.map(\.name) == ["A", "E", "Z"])
         #expect(sections[1].records.map(\.name) == ["Echo", "éclair"])
-        let reversed: [RecordSection<Phone>] = try store.sections(ListRequest(entity: .phones, isReversed: true))
+        let reversed: [RecordSection<Phone>] = try store.sections(ListRequest<Phone>(isReversed: true))
         #expect(reversed.map(\.name) == ["Z", "E", "A"])
     }
 

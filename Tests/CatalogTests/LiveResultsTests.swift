@@ -19,9 +19,8 @@ struct LiveResultsTests {
             + " " + String(Int.random(in: 0...999, using: &random))
     }
 
-    static func randomRequest(_ random: inout SplitMix64) -> ListRequest {
+    static func randomRequest(_ random: inout SplitMix64) -> ListRequest<Product> {
         ListRequest(
-            entity: .products,
             scope: [nil, nil, ProductType.device, .desktop].randomElement(using: &random)!,
             sort: [SortField.name, .year, .price].randomElement(using: &random)!,
             isReversed: Bool.random(using: &random),
@@ -59,8 +58,8 @@ struct LiveResultsTests {
     }
 
     /// The result of `request` fetched afresh, as sections of ids.
-    static func freshSnapshot(_ store: CatalogStore, _ request: ListRequest) throws -> (ResultSnapshot, [FetchedSection]) {
-        let controller = try store.fetchedResults(Product.self, request, batchSize: 10)
+    static func freshSnapshot<Record: CatalogRecord>(_ store: CatalogStore, _ request: ListRequest<Record>) throws -> (ResultSnapshot, [FetchedSection]) {
+        let controller = try store.fetchedResults(request, batchSize: 10)
         return (try controller.snapshot(), controller.sections)
     }
 
@@ -73,7 +72,7 @@ struct LiveResultsTests {
             for _ in 0..<Int.random(in: 0...25, using: &random) { try Self.randomWrite(db, store, &random) }
         }
         let request = Self.randomRequest(&random)
-        let controller = try store.trackedResults(Product.self, request, batchSize: 7)
+        let controller = try store.trackedResults(request, batchSize: 7)
         var previous = try #require(controller.trackedSnapshot)
         #expect(previous == (try Self.freshSnapshot(store, request).0))
 
@@ -173,15 +172,15 @@ struct LiveResultsTests {
             }
         }
         try store.database.write { db in for _ in 0..<15 { try write(db) } }
-        let request = ListRequest(
-            entity: .phones, sort: [SortField.name, .maker, .year].randomElement(using: &random)!,
+        let request = ListRequest<Phone>(
+            sort: [SortField.name, .maker, .year].randomElement(using: &random)!,
             isReversed: Bool.random(using: &random), searchText: ["", "a", "ソ", "mac 1"].randomElement(using: &random)!)
-        let controller = try store.trackedResults(Phone.self, request, batchSize: 5)
+        let controller = try store.trackedResults(request, batchSize: 5)
         var previous = try #require(controller.trackedSnapshot)
         for step in 0..<30 {
             try store.database.write { db in for _ in 0..<Int.random(in: 1...3, using: &random) { try write(db) } }
             let changeSet = try controller.applyPendingChanges()
-            let fresh = try store.fetchedResults(Phone.self, request).snapshot()
+            let fresh = try store.fetchedResults(request).snapshot()
             #expect(try previous.applying(changeSet) == fresh, "seed \(seed) step \(step) \(request): \(previous) + \(changeSet)")
             #expect(controller.trackedSnapshot == fresh)
             previous = fresh
@@ -192,13 +191,13 @@ struct LiveResultsTests {
         let directory = try TemporaryDirectory()
         let store = try CatalogStore(path: directory.path())
         try store.seed(SeedFile.builtIn)
-        let controller = try store.trackedResults(Product.self, ListRequest())
+        let controller = try store.trackedResults(ListRequest<Product>())
         let before = try #require(controller.trackedSnapshot)
         try store.insert(Product(type: .desktop, name: "Mac mini", yearIntroduced: 2005, introPrice: 499))
         try store.database.write { db in _ = try ChangeLog.prune(keepingLatest: 0, db) }
         let changeSet = try controller.applyPendingChanges()
         #expect(controller.trackingStatistics?.refetches == 1)
-        #expect(try before.applying(changeSet) == (try Self.freshSnapshot(store, ListRequest()).0))
+        #expect(try before.applying(changeSet) == (try Self.freshSnapshot(store, ListRequest<Product>()).0))
         #expect(changeSet.changes.contains { if case .insert = $0 { true } else { false } })
     }
 
@@ -215,7 +214,7 @@ struct LiveResultsTests {
     @Test func theDelegateHearsCoreDataOrder() throws {
         let store = try CatalogStore.inMemory()
         try store.seed(SeedFile.builtIn)
-        let controller = try store.trackedResults(Product.self, ListRequest(scope: .portable))
+        let controller = try store.trackedResults(ListRequest<Product>(scope: .portable))
         let recorder = Recorder()
         controller.delegate = recorder
         let air = try #require(try store.fetchAll(Product.self).first { $0.name == "MacBook Air" })
@@ -244,7 +243,7 @@ struct LiveResultsTests {
         let directory = try TemporaryDirectory()
         let store = try CatalogStore(path: directory.path())
         try store.seed(SeedFile.builtIn)
-        let controller = try store.trackedResults(Product.self, ListRequest(scope: .device))
+        let controller = try store.trackedResults(ListRequest<Product>(scope: .device))
         let monitor = try ChangeMonitor(path: directory.path())
         defer { monitor.stop() }
         let writer = try CatalogStore(path: directory.path())

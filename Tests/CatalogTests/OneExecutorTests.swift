@@ -10,7 +10,7 @@ import TextSearch
 /// (`CatalogStore.sections`), `show 0.0 --search X` (`CatalogStore.record(_:at:in:)`), a
 /// `FetchedResultsController` with `searchText`, and `searchPage`. Shown by the SQL trace of each
 /// (bound values expanded): each reads the same term estimates, in the same order, in its read, and
-/// the driver's range of suffixes they bind is the same.
+/// the driver's index query they bind is the same.
 struct OneExecutorTests {
     /// The statements a connection ran, with their bound values.
     final class Trace: Sendable {
@@ -28,7 +28,7 @@ struct OneExecutorTests {
     static let queries = ["pro pa", "touch s", "x in", "2 le", "3 a", "a", "mac", "ip", "café pro", "カメ", "2000", "zoë max 2", "qqq"]
 
     /// The statements that read a term's estimate, each once, in the order first run: its gram count,
-    /// its suffix range counted up to a cap, its rows in a number column counted up to a cap. (The
+    /// its trigram rows counted up to a cap, its rows in a number column counted up to a cap. (The
     /// executor may read a gram count again for a total.)
     static func estimates(_ trace: [String]) -> [String] {
         var seen = Set<String>()
@@ -39,12 +39,12 @@ struct OneExecutorTests {
         }
     }
 
-    /// The driver's subquery over the suffix index, as bound: `SELECT id FROM products_suffixes WHERE suffix >= 'x' …`.
+    /// The driver's subquery over an index, as bound: `SELECT rowid FROM products_grams WHERE products_grams MATCH '"6970"'`.
     static func drivers(_ trace: [String]) -> Set<String> {
         var found = Set<String>()
         for statement in trace {
             var rest = statement[...]
-            while let start = rest.range(of: "IN (SELECT id FROM products_suffixes WHERE ") {
+            while let start = rest.range(of: "IN (SELECT rowid FROM products_") {
                 let tail = rest[start.upperBound...]
                 let end = tail.firstIndex(of: ")") ?? tail.endIndex
                 found.insert(String(tail[..<end]))
@@ -66,10 +66,10 @@ struct OneExecutorTests {
         try store.seed([SeedFile.products(SyntheticCatalog.products(count: 3_000, seed: 12))])
         var comparedDrivers = 0
         for text in Self.queries {
-            let request = ListRequest(searchText: text)
-            let viaPage = try trace.of { _ = try store.searchPage(Product.self, request, limit: 50) }
+            let request = ListRequest<Product>(searchText: text)
+            let viaPage = try trace.of { _ = try store.searchPage(request, limit: 50) }
             let viaSearch = try trace.of { _ = try store.sections(request) as [RecordSection<Product>] }
-            let viaShow = trace.of { _ = try? store.record(Product.self, at: ItemPath(section: 0, row: 0), in: request) }
+            let viaShow = trace.of { _ = try? store.record(at: ItemPath(section: 0, row: 0), in: request) }
             let viaController = try trace.of {
                 let fetch = FetchRequest<Product>(sortDescriptors: [SortDescriptor(\.name)], searchText: text, sectionKeyPath: \Product.type)
                 let controller = FetchedResultsController(request: fetch, reader: store.database)
@@ -79,17 +79,25 @@ struct OneExecutorTests {
             #expect(!expected.isEmpty, "\(text): searchPage read no estimate")
             for (path, statements) in [("catalog search", viaSearch), ("show --search", viaShow), ("controller", viaController)] {
                 #expect(Self.estimates(statements) == expected, "\(text): \(path) planned from other estimates")
-                #expect(Self.drivers(statements) == Self.drivers(viaSearch), "\(text): \(path) drives otherwise than catalog search")
+                // (A path whose counts and page come from indexes without the driver binds none.)
+                let drivers = Self.drivers(statements)
+                #expect(drivers.isEmpty || drivers == Self.drivers(viaSearch), "\(text): \(path) drives otherwise than catalog search")
             }
-            // One short term: the controller's sections are its gram counts per type, not a count of rows.
-            if ["a", "ip", "カメ"].contains(text) {
+            // Short terms: the controller's sections are gram counts per type, or counts in the grams
+            // index per type, not a count of rows.
+            if ["a", "ip", "カメ", "x in"].contains(text) {
                 #expect(!viaController.contains { $0.contains("GROUP BY") }, "\(text): the controller counted rows")
                 #expect(viaController.contains { $0.hasPrefix("SELECT type, count FROM products_gram_counts") })
             }
-            // searchPage binds the driver's range where its strategy reads the driver's rows (not when a
+            if text == "x in" {
+                #expect(viaController.contains { $0.hasPrefix("SELECT count(*) FROM products_grams WHERE products_grams MATCH") })
+            }
+            // searchPage binds the driver's query where its strategy reads the driver's rows (not when a
             // gram count gives the total and a walk in list order the page).
+            // (Its plan may treat a number as a plain term within its read, and then drive by all
+            // short terms at once, which a condition kept for later reads may not.)
             let pageDrivers = Self.drivers(viaPage)
-            if !pageDrivers.isEmpty {
+            if !pageDrivers.isEmpty, !pageDrivers.contains(where: { $0.contains(" AND ") }) {
                 #expect(pageDrivers == Self.drivers(viaController), "\(text): searchPage drives by \(pageDrivers), the controller by \(Self.drivers(viaController))")
                 comparedDrivers += 1
             }

@@ -1,6 +1,7 @@
 @_spi(Testing) import Catalog
 import Foundation
 import SQLiteStore
+import TestSupport
 import Testing
 @_spi(Testing) import TextSearch
 
@@ -21,7 +22,7 @@ struct SearchDifferentialTests {
         for round in 0..<Self.rounds where failures == 0 {
             try RandomCatalog.mutate(store, &random)
             let products = try store.fetchAll(Product.self)
-            failures += try checkSuffixesAndGramCounts(store, products, "seed \(Self.seed) round \(round)")
+            failures += try checkGramsAndGramCounts(store, products, "seed \(Self.seed) round \(round)")
             let phones = try store.fetchAll(Phone.self)
             let names = products.map(\.name) + phones.map(\.name) + phones.map(\.maker)
             let texts = (0..<Self.queriesPerRound).map { _ in RandomCatalog.query(names: names, products: products, &random) }
@@ -40,7 +41,7 @@ struct SearchDifferentialTests {
     ) throws -> Int {
         let scope = random.next(below: 3) == 0 ? ProductType.allCases[random.next(below: 3)] : nil
         let sort = [SortField.name, .year, .price][random.next(below: 3)]
-        let request = ListRequest(scope: scope, sort: sort, isReversed: random.next(below: 4) == 0, searchText: text)
+        let request = ListRequest<Product>(scope: scope, sort: sort, isReversed: random.next(below: 4) == 0, searchText: text)
         let expected = SearchReference.products(products, request)
         let sections: [RecordSection<Product>] = try store.sections(request)
         let actual = sections.flatMap { section in section.records.map { (section.name, $0.id!) } }
@@ -54,7 +55,7 @@ struct SearchDifferentialTests {
         let thresholds = SearchThresholds(
             orderedScanThreshold: threshold, orderedScanEntriesPerRow: budget == Int.max ? Int.max : 0,
             orderedScanMinimumBudget: budget)
-        let page = try store.searchPage(Product.self, request, limit: limit, offset: offset, thresholds: thresholds)
+        let page = try store.searchPage(request, limit: limit, offset: offset, thresholds: thresholds)
         let expectedPage = Array(expected.dropFirst(offset).prefix(limit)).map(\.1)
         if page.totalCount != expected.count || page.records.map(\.id!) != expectedPage {
             Issue.record("page \(limit)@\(offset) threshold \(threshold) budget \(budget): expected \(expected.count) \(expectedPage), got \(page.totalCount) \(page.records.map(\.id!)) — \(context) \(request)")
@@ -80,34 +81,37 @@ struct SearchDifferentialTests {
         return failures
     }
 
-    /// The tables the triggers keep, against their definition (migration 0002) computed in Swift.
-    private func checkSuffixesAndGramCounts(_ store: CatalogStore, _ products: [Product], _ context: String) throws -> Int {
-        struct Suffix: Hashable { var suffix: String, id: Int64 }
+    /// The structures the triggers keep, against their definition (README, Search) computed in Swift:
+    /// the grams index holds, for each row, the hexadecimal of each distinct 1-scalar gram that is
+    /// not a space and 2-scalar gram without a space, and `x` + the hexadecimal of its type.
+    private func checkGramsAndGramCounts(_ store: CatalogStore, _ products: [Product], _ context: String) throws -> Int {
         struct GramCount: Hashable { var gram: String, type: String, count: Int }
-        var expectedSuffixes = Set<Suffix>()
+        var tokens: [String: [Int64]] = [:]
+        func hex(_ text: String) -> String { text.utf8.map { String($0, radix: 16).count == 1 ? "0" + String($0, radix: 16) : String($0, radix: 16) }.joined() }
         var counts: [[String]: Int] = [:]
         for product in products {
             let scalars = Array(TextFolding.fold(product.name).unicodeScalars)
             var grams = Set<String>()
             for n in scalars.indices {
                 let window = { (length: Int) in String(String.UnicodeScalarView(scalars[n..<min(scalars.count, n + length)])) }
-                if scalars[n] != " " { expectedSuffixes.insert(Suffix(suffix: window(8), id: product.id!)) }
                 grams.insert(window(1))
                 if n + 1 < scalars.count { grams.insert(window(2)) }
             }
             for gram in grams { counts[[gram, product.type.rawValue], default: 0] += 1 }
+            for token in grams.filter({ !$0.unicodeScalars.contains(" ") }).map(hex) + ["x" + hex(product.type.rawValue)] {
+                tokens[token, default: []].append(product.id!)
+            }
         }
         let expectedCounts = Set(counts.map { GramCount(gram: $0.key[0], type: $0.key[1], count: $0.value) })
-        let (suffixes, gramCounts) = try store.database.read { db in
-            (try db.fetchAll(sql: "SELECT suffix, id FROM products_suffixes") {
-                Suffix(suffix: try $0.decode(String.self, at: 0), id: try $0.decode(Int64.self, at: 1))
-            }, try db.fetchAll(sql: "SELECT gram, type, count FROM products_gram_counts WHERE count <> 0") {
+        let expectedGrams = tokens.keys.sorted().map { $0 + ": " + tokens[$0]!.sorted().map(String.init).joined(separator: " ") }
+        let (grams, gramCounts) = try store.database.write { db in
+            (try FullTextTokens.rowsByToken("products_grams", db), try db.fetchAll(sql: "SELECT gram, type, count FROM products_gram_counts WHERE count <> 0") {
                 GramCount(gram: try $0.decode(String.self, at: 0), type: try $0.decode(String.self, at: 1), count: try $0.decode(Int.self, at: 2))
             })
         }
         var failures = 0
-        if Set(suffixes) != expectedSuffixes || suffixes.count != expectedSuffixes.count {
-            Issue.record("products_suffixes: missing \(expectedSuffixes.subtracting(suffixes)), extra \(Set(suffixes).subtracting(expectedSuffixes)) — \(context)")
+        if grams != expectedGrams {
+            Issue.record("products_grams: missing \(Set(expectedGrams).subtracting(grams)), extra \(Set(grams).subtracting(expectedGrams)) — \(context)")
             failures += 1
         }
         if Set(gramCounts) != expectedCounts {
@@ -121,7 +125,7 @@ struct SearchDifferentialTests {
         _ store: CatalogStore, _ phones: [Phone], _ text: String, _ context: String, _ random: inout SplitMix64
     ) throws -> Int {
         let sort = [SortField.name, .maker, .year][random.next(below: 3)]
-        let request = ListRequest(entity: .phones, sort: sort, isReversed: random.next(below: 4) == 0, searchText: text)
+        let request = ListRequest<Phone>(sort: sort, isReversed: random.next(below: 4) == 0, searchText: text)
         let expected = SearchReference.phones(phones, request)
         let sections: [RecordSection<Phone>] = try store.sections(request)
         let actual = sections.flatMap { section in section.records.map { (section.name, $0.id!) } }

@@ -4,15 +4,16 @@ import TestSupport
 import Testing
 import TextSearch
 
-/// Migration 6: the search structures a catalog database ends with are exactly what the products'
-/// and phones' search descriptions generate, and names folded by older code are folded again.
+/// Migrations 6 and 7: the search structures a catalog database ends with are exactly what the
+/// products' and phones' search descriptions generate, names folded by older code are folded again,
+/// and a database with the suffix index of migration 6 gets the grams index in its place.
 struct SearchMigrationTests {
     /// The search objects of a database (tables, FTS5 shadow tables, triggers) and their SQL.
     static func searchObjects(_ db: Database) throws -> [String] {
         try db.fetchAll(
             sql: """
                 SELECT type || ' ' || name || ': ' || coalesce(sql, '') FROM sqlite_master
-                WHERE name LIKE 'products\\_search%' ESCAPE '\\' OR name LIKE 'products\\_suffixes%' ESCAPE '\\'
+                WHERE name LIKE 'products\\_search%' ESCAPE '\\' OR name LIKE 'products\\_grams%' ESCAPE '\\'
                     OR name LIKE 'products\\_gram\\_counts%' ESCAPE '\\' OR name LIKE 'phones\\_search%' ESCAPE '\\'
                 ORDER BY type, name
                 """) { try $0.decode(String.self, at: 0) }
@@ -51,8 +52,51 @@ struct SearchMigrationTests {
         let folded = try store.database.read { db in try db.scalar(String.self, sql: "SELECT name_folded FROM products") }
         #expect(folded == "デジタル カメラ")
         for text in ["デジタル", "ﾃﾞｼﾞ", "ﾀﾙ ｶﾒ", "デ"] {
-            #expect(try store.searchCount(ListRequest(searchText: text)) == 1, "\(text)")
+            #expect(try store.searchCount(ListRequest<Product>(searchText: text)) == 1, "\(text)")
         }
         #expect(try store.suggest(prefix: "ﾃﾞ") == ["ﾃﾞｼﾞﾀﾙ カメラ"])
+    }
+
+    /// Databases that applied migration 6 recorded this checksum (a database made on 2026-11-22
+    /// before migration 7 existed): its frozen SQL must keep it.
+    @Test func migration6KeepsTheChecksumDatabasesRecorded() {
+        #expect(CatalogMigrations.all.first { $0.version == 6 }?.checksum == "4ab23784aac5a3ac")
+    }
+
+    /// A database made by the code of migrations 1-6 (with products, a suffix index, triggers) opens
+    /// migrated: the suffix table is gone, the schema is the generated one, and every search finds
+    /// what it found before, through the grams index, kept by the triggers from then on.
+    @Test func aDatabaseWithTheSuffixIndexIsUpgraded() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path()
+        let queue = try DatabaseQueue(path: path)
+        let names = ["MacBook Pro", "iPad Air", "東京 カメラ", "Café Noir", "a", "3 Apples"]
+        try queue.writeWithoutTransaction { db in
+            _ = try CatalogMigrations.migrator().migrate(upTo: [CatalogMigrations.identity: 6], db)
+            for (index, name) in names.enumerated() {
+                try db.execute(
+                    sql: "INSERT INTO products(type, name, name_folded, year_introduced, intro_price) VALUES (?, ?, ?, 2020, ?)",
+                    arguments: [["desktop", "portable", "device"][index % 3], name, TextFolding.fold(name), index + 1])
+            }
+            #expect(try db.scalar(Int.self, sql: "SELECT count(*) FROM products_suffixes") ?? 0 > 20)
+        }
+        try queue.close()
+        let store = try CatalogStore(path: path)
+        let (objects, suffixTables) = try store.database.read { db in
+            (try Self.searchObjects(db),
+             try db.scalar(Int.self, sql: "SELECT count(*) FROM sqlite_master WHERE name LIKE '%suffixes%'"))
+        }
+        #expect(suffixTables == 0)
+        #expect(objects.contains { $0.hasPrefix("table products_grams:") })
+        let expected = ["a": 5, "ma": 1, "ca": 1, "カメ": 1, "air": 1, "3 a": 1, "p": 3, "ip a": 1]
+        for (text, count) in expected {
+            #expect(try store.searchCount(ListRequest<Product>(searchText: text)) == count, "\(text)")
+        }
+        try store.database.write { db in
+            try db.execute(sql: "UPDATE products SET name = 'Zed', name_folded = 'zed' WHERE name = 'iPad Air'")
+            #expect(try Product.searchDescription.indexProblems(foldedFrom: ["name"], db) == [])
+        }
+        #expect(try store.searchCount(ListRequest<Product>(searchText: "ip")) == 0)
+        #expect(try store.searchCount(ListRequest<Product>(searchText: "ze")) == 1)
     }
 }

@@ -13,7 +13,7 @@ struct SearchPipelineTests {
         try store.seed(SeedFile.builtIn)
 
         let (texts, typing) = AsyncStream.makeStream(of: String.self)
-        let pages = store.searchResults(for: texts, Product.self, in: ListRequest(), debounce: .milliseconds(50))
+        let pages = store.searchResults(for: texts, in: ListRequest<Product>(), debounce: .milliseconds(50))
         var iterator = pages.makeAsyncIterator()
         var seen: [(text: String, names: [String])] = []
         // Each burst is typed at once, then the test waits for its answer (a loaded machine may take

@@ -47,7 +47,7 @@ enum SearchReference {
     }
 
     /// The products of a request, as `(section name, id)` in order.
-    static func products(_ all: [Product], _ request: ListRequest) -> [(String, Int64)] {
+    static func products(_ all: [Product], _ request: ListRequest<Product>) -> [(String, Int64)] {
         let query = request.searchQuery
         let kept = all.filter { (request.scope == nil || $0.type == request.scope) && matches($0, query) }
         let sorted = kept.sorted { a, b in
@@ -64,7 +64,7 @@ enum SearchReference {
     }
 
     /// The phones of a request, as `(section name, id)` in order.
-    static func phones(_ all: [Phone], _ request: ListRequest) -> [(String, Int64)] {
+    static func phones(_ all: [Phone], _ request: ListRequest<Phone>) -> [(String, Int64)] {
         let query = request.searchQuery
         let kept = all.filter { matches($0, query) }
         let sorted = kept.sorted { a, b in

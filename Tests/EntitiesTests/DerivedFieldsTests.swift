@@ -63,10 +63,10 @@ struct DerivedFieldsTests {
 
     @Test func theSearchDescriptionIsTheSearchedAttributes() {
         #expect(
-            Note.declaration.searchDescription(scope: \Note.kind, suffixLength: nil)
+            Note.declaration.searchDescription(scope: \Note.kind, indexesShortTerms: false)
                 == SearchDescription(
                     table: "notes", textColumns: ["title_folded"], numberColumns: ["priority"], scopeColumn: "kind",
-                    suffixLength: nil))
+                    indexesShortTerms: false))
         #expect(
             Note.declaration.searchDescription()
                 == SearchDescription(table: "notes", textColumns: ["title_folded"], numberColumns: ["priority"]))

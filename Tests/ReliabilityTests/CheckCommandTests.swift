@@ -89,8 +89,8 @@ struct CheckCommandTests {
 
     /// Each derived structure, changed behind the triggers' back, is named.
     @Test(arguments: [
-        ("DELETE FROM products_suffixes WHERE (suffix, id) IN (SELECT suffix, id FROM products_suffixes LIMIT 1)", "products_suffixes"),
-        ("DELETE FROM products_suffixes WHERE suffix IN (SELECT suffix FROM products_suffixes LIMIT 1)", "products_suffixes"),
+        ("INSERT INTO products_grams(products_grams, rowid, grams) VALUES ('delete', (SELECT min(id) FROM products WHERE instr(name_folded, 'a') > 0), '61')", "products_grams"),
+        ("INSERT INTO products_grams(rowid, grams) VALUES (999999, '61 6970')", "products_grams"),
         ("UPDATE products_gram_counts SET count = count + 1 WHERE gram = 'a' AND type = 'device'", "products_gram_counts"),
         ("DELETE FROM products_gram_counts WHERE gram = 'ip' AND type = 'device'", "products_gram_counts"),
         ("UPDATE products SET name_folded = name_folded || 'x' WHERE id = 3", "products: 1 row's folded text"),

@@ -18,8 +18,8 @@ struct ReadersDuringWritesTests {
         let workspace = try Workspace()
         let store = try CatalogStore(path: workspace.database)
         try store.seed(SeedFile.builtIn)
-        let request = ListRequest(scope: .device)
-        let controller = try store.trackedResults(Product.self, request, batchSize: 2)
+        let request = ListRequest<Product>(scope: .device)
+        let controller = try store.trackedResults(request, batchSize: 2)
         let before = try #require(controller.trackedSnapshot)
 
         let writer = try WriterProcess(path: workspace.database)
@@ -35,7 +35,7 @@ struct ReadersDuringWritesTests {
 
         #expect(try writer.run("COMMIT") == "ok")
         let changeSet = try controller.applyPendingChanges()
-        let fresh = try store.fetchedResults(Product.self, request).snapshot()
+        let fresh = try store.fetchedResults(request).snapshot()
         #expect(try before.applying(changeSet) == fresh)
         #expect(controller.trackedSnapshot == fresh)
         #expect(controller.sections.map(\.numberOfObjects) == [204])
@@ -45,7 +45,7 @@ struct ReadersDuringWritesTests {
         let workspace = try Workspace()
         let store = try CatalogStore(path: workspace.database)
         try store.seed(SeedFile.builtIn)
-        let controller = try store.trackedResults(Product.self, ListRequest())
+        let controller = try store.trackedResults(ListRequest<Product>())
         let before = try #require(controller.trackedSnapshot)
 
         let writer = try WriterProcess(path: workspace.database)
@@ -58,6 +58,6 @@ struct ReadersDuringWritesTests {
         try store.insert(Product(type: .portable, name: "After", yearIntroduced: 2020, introPrice: 1))
         let changeSet = try controller.applyPendingChanges()
         #expect(changeSet.changes.count == 1)
-        #expect(try before.applying(changeSet) == (try store.fetchedResults(Product.self, ListRequest()).snapshot()))
+        #expect(try before.applying(changeSet) == (try store.fetchedResults(ListRequest<Product>()).snapshot()))
     }
 }

@@ -68,7 +68,7 @@ struct WatchedFileReplacedTests {
         let store = try CatalogStore(path: workspace.database)
         try store.seed(SeedFile.builtIn)
         let other = try otherCatalog(workspace)
-        let controller = try store.trackedResults(Product.self, ListRequest())
+        let controller = try store.trackedResults(ListRequest<Product>())
         let monitor = try ChangeMonitor(path: workspace.database)
         try replacement.apply(to: workspace.database, other: other)
         do {

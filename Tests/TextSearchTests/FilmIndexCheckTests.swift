@@ -7,11 +7,11 @@ import TextSearch
 /// kept by the triggers, and catching a difference in any structure derived from any text column,
 /// the second (`director_folded`) included.
 struct FilmIndexCheckTests {
-    /// Films whose directors hold text no title holds (`zq`), so that the second column's suffixes
-    /// and grams are its own.
+    /// Films whose directors hold text no title holds (`zq`), so that the second column's grams are
+    /// its own.
     func filmsDatabase(_ directory: TemporaryDirectory) throws -> (DatabaseQueue, SearchDescription) {
         let queue = try DatabaseQueue(path: directory.path())
-        let films = FilmSearchTests.description(suffixLength: 4)
+        let films = FilmSearchTests.description(indexesShortTerms: true)
         var random = SplitMix64(seed: FilmSearchTests.seed)
         try queue.write { db in
             try db.execute(sql: FilmSearchTests.createTable + films.installSQL)
@@ -35,8 +35,10 @@ struct FilmIndexCheckTests {
     }
 
     @Test(arguments: [
-        ("DELETE FROM films_suffixes WHERE substr(suffix, 1, 2) = 'zq' AND id = 3", "films_suffixes"),
-        ("UPDATE films_suffixes SET suffix = 'zr' || substr(suffix, 3) WHERE substr(suffix, 1, 2) = 'zq' AND id = 3", "films_suffixes"),
+        ("INSERT INTO films_grams(films_grams, rowid, grams) VALUES ('delete', 3, '7A71')", "films_grams"),
+        ("INSERT INTO films_grams(rowid, grams) VALUES (1000, '7A71')", "films_grams"),
+        ("INSERT INTO films_grams(films_grams, rowid, grams) VALUES ('delete', 3, '7A71'); "
+            + "INSERT INTO films_grams(rowid, grams) VALUES (1000, '7A71')", "films_grams"),
         ("UPDATE films_gram_counts SET count = count + 1 WHERE gram = 'zq'", "films_gram_counts"),
         ("DELETE FROM films_gram_counts WHERE gram = 'q '", "films_gram_counts"),
         ("UPDATE films SET director_folded = 'zq' WHERE id = 4", "films"),

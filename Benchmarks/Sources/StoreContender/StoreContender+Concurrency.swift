@@ -19,7 +19,7 @@ extension StoreContender {
             switch read {
             case .search:
                 let query = queries[index % queries.count]
-                _ = try await store.searchPage(Product.self, ListRequest(searchText: query.term), limit: 50)
+                _ = try await store.searchPage(ListRequest<Product>(searchText: query.term), limit: 50)
             case .fetch:
                 let products = try await store.database.read { db in try db.fetchAll(sql: fetchSQL) { try Product(row: $0) } }
                 guard products.count == min(rows, ConcurrentLoad.fetchLimit) else { throw Pending("wrong count") }

@@ -70,7 +70,7 @@ public struct StoreContender: Contender {
         return try queries.map { query in
             var page: SearchPage<Product>?
             let duration = try clock.measure {
-                page = try store.searchPage(Product.self, ListRequest(searchText: query.term), limit: 50)
+                page = try store.searchPage(ListRequest<Product>(searchText: query.term), limit: 50)
             }
             return Measured(duration: duration,
                             fingerprint: .ofSearch(count: Int64(page!.totalCount), ids: page!.records.map { $0.id! }))
@@ -116,7 +116,7 @@ public struct StoreContender: Contender {
         write: @escaping @Sendable () throws -> (begin: Int64, insertedID: Int64)
     ) throws -> Measured {
         let store = try CatalogStore(path: path)
-        let controller = try store.fetchedResults(Product.self, ListRequest(), batchSize: 50)
+        let controller = try store.fetchedResults(ListRequest<Product>(), batchSize: 50)
         try controller.startTracking()
         let monitor = try ChangeMonitor(path: path)
         defer { monitor.stop() }
@@ -166,7 +166,7 @@ public struct StoreContender: Contender {
         var result = FirstPage()
         let duration = try ContinuousClock().measure {
             let store = try CatalogStore(path: path)
-            let controller = try store.fetchedResults(Product.self, ListRequest(), batchSize: 50)
+            let controller = try store.fetchedResults(ListRequest<Product>(), batchSize: 50)
             result = try Self.firstPage(controller, count: 50)
         }
         return Measured(duration: duration, fingerprint: result.fingerprint)
@@ -177,7 +177,7 @@ public struct StoreContender: Contender {
         var controller: FetchedResultsController<Product>?
         let duration = try ContinuousClock().measure {
             let store = try CatalogStore(path: path)
-            controller = try store.fetchedResults(Product.self, ListRequest(), batchSize: batchSize)
+            controller = try store.fetchedResults(ListRequest<Product>(), batchSize: batchSize)
             result = try Self.firstPage(controller!, count: batchSize)
         }
         withExtendedLifetime(controller) {}

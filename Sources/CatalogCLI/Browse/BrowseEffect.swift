@@ -25,7 +25,7 @@ enum BrowseEffect: Hashable, Sendable {
 struct FetchOrder: Hashable, Sendable {
     /// Numbers fetches, so that a late answer to an older one is dropped.
     var version: Int
-    var request: ListRequest
+    var request: ListChoice
     /// The record whose position the answer gives (``ResultArrival/followed``), if any.
     var follow: Int64?
     /// When the followed record is gone, the flat position it had (its neighbour is selected).

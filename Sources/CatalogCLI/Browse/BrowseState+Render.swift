@@ -37,7 +37,7 @@ extension BrowseState {
             line.append(chosen ? "[\(name)]" : name, chosen ? .chosen : .title)
         }
         for candidate in Entity.allCases { add(candidate.rawValue, chosen: candidate == entity) }
-        if entity == .products {
+        if entity.recordType.hasScope {
             line.append("   Scope:", .title)
             add("All", chosen: scope == nil)
             for candidate in ProductType.allCases { add(candidate.title, chosen: candidate == scope) }

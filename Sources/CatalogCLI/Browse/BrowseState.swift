@@ -78,7 +78,7 @@ struct BrowseState: Hashable, Sendable {
         self.size = size
         self.style = style
         entity = saved?.entity ?? .products
-        scope = entity == .products ? saved?.scope : nil
+        scope = entity.recordType.hasScope ? saved?.scope : nil
         sort = saved?.sort ?? .name
         isReversed = saved?.isReversed ?? false
         if !BrowseState.sortFields(of: entity).contains(sort) { sort = .name }
@@ -93,8 +93,8 @@ struct BrowseState: Hashable, Sendable {
     }
 
     /// The request the screen shows: entity, scope, sort and the searched text.
-    var request: ListRequest {
-        ListRequest(entity: entity, scope: scope, sort: sort, isReversed: isReversed, searchText: searchedText)
+    var request: ListChoice {
+        ListChoice(entity: entity, scope: scope, sort: sort, isReversed: isReversed, searchText: searchedText)
     }
 
     /// What to save for the next `browse`.
@@ -104,10 +104,9 @@ struct BrowseState: Hashable, Sendable {
             searchText: field.text, selectedID: selectedID)
     }
 
-    /// The fields an entity sorts by, in the order the sort key cycles through them.
-    static func sortFields(of entity: Entity) -> [SortField] {
-        entity == .products ? [.name, .year, .price] : [.name, .maker, .year]
-    }
+    /// The fields an entity sorts by, in the order the sort key cycles through them: its record
+    /// type's.
+    static func sortFields(of entity: Entity) -> [SortField] { entity.recordType.sortFields }
 
     // MARK: - Geometry
 

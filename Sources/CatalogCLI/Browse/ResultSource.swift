@@ -21,7 +21,7 @@ final class ResultSource<Record: CatalogRecord>: RecordResultSource {
 
     /// Fetches `order`'s request: section counts, the followed record's place and the rows around it.
     func fetch(_ order: FetchOrder) throws -> ResultArrival {
-        let controller = try catalog.fetchedResults(Record.self, order.request, batchSize: Self.batchSize)
+        let controller = try catalog.fetchedResults(try order.request.request(Record.self), batchSize: Self.batchSize)
         return try show(controller, order, place(order, controller))
     }
 
@@ -31,7 +31,7 @@ final class ResultSource<Record: CatalogRecord>: RecordResultSource {
     ///
     /// - Throws: `CancellationError`; what reading throws.
     nonisolated(nonsending) func fetch(_ order: FetchOrder) async throws -> ResultArrival {
-        let controller = try await catalog.fetchedResults(Record.self, order.request, batchSize: Self.batchSize)
+        let controller = try await catalog.fetchedResults(try order.request.request(Record.self), batchSize: Self.batchSize)
         let place = try place(order, controller)
         for flat in Self.window(around: place.followed ?? 0, order.window, place.layout) {
             do {

@@ -52,7 +52,7 @@ struct SavedBrowseState: Codable, Hashable, Sendable {
 
     /// Checks that the sort field and scope fit the entity.
     private func validate() throws {
-        try ListRequest(entity: entity, scope: scope, sort: sort, isReversed: isReversed).validate()
+        try ListChoice(entity: entity, scope: scope, sort: sort, isReversed: isReversed).validate()
     }
 
     /// Writes the state file at `url` (creating its folder), replacing it atomically.

@@ -11,7 +11,7 @@ import Testing
 @Suite(.timeLimit(.minutes(10)))  // generous: a loaded machine can starve the cooperative pool for minutes
 struct BrowseWorkerTests {
     static func order(_ version: Int, searching text: String) -> FetchOrder {
-        FetchOrder(version: version, request: ListRequest(searchText: text), follow: nil, fallback: 0, window: 10)
+        FetchOrder(version: version, request: ListChoice(entity: .products, searchText: text), follow: nil, fallback: 0, window: 10)
     }
 
     /// Every reader of the pool is held busy, so the first fetch cannot read: it ends (answering
