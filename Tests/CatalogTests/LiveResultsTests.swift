@@ -120,10 +120,10 @@ struct LiveResultsTests {
         var request = Self.randomRequest(&random)
         request.searchText = ["mac", "cafe", "pro 2", "book", "a"].randomElement(using: &random)!
         if request.searchText == "a" { request.scope = .desktop }
-        let controller = try store.fetchedResults(Product.self, request, batchSize: 3)
+        let controller = try store.fetchedResults(request, batchSize: 3)
         let (fetched, fetchedSections) = try Self.freshSnapshot(store, request)
         #expect(controller.sections == fetchedSections)
-        #expect(try controller.fetchedObjects.map(\.id) == fetched.sections.flatMap(\.ids))
+        #expect(try controller.fetchedObjects.map { $0.id } == fetched.sections.flatMap(\.ids))
 
         try store.database.write { db in
             for _ in 0..<Int.random(in: 1...4, using: &random) { try Self.randomWrite(db, store, &random) }
