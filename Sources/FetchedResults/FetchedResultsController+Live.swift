@@ -32,9 +32,9 @@ extension FetchedResultsController {
     /// connection, in any process — `applyPendingChanges()` brings the controller up to date and
     /// returns the change set; ``changeSets(from:)`` does it as each commit is noticed.
     ///
-    /// After a ``performFetch()`` that read the whole result's ids (a search: see
+    /// After a `performFetch()` that read the whole result's ids (a search: see
     /// ``onePassLimit``), this installs what that fetch read, with its change-log position, and reads
-    /// nothing: ``applyPendingChanges()`` then brings it up to date.
+    /// nothing: `applyPendingChanges()` then brings it up to date.
     ///
     /// - Throws: ``FetchError`` for a request that cannot be translated, `DatabaseError` (for instance
     ///   when the change log is missing).

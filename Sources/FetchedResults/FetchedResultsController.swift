@@ -18,7 +18,7 @@ import SQLiteStore
 /// table whose sections `SectionCounts` maintains, reads those counts), and loads nothing
 /// else when the request has a ``FetchRequest/batchSize``. A search is read instead in one pass over
 /// its matching rows in order, which counts the sections and keeps every row's id (8 bytes a row), so
-/// that its batches are read by id and ``startTracking()`` reads nothing more — unless maintained
+/// that its batches are read by id and `startTracking()` reads nothing more — unless maintained
 /// counts give its sections and more than ``onePassLimit`` rows. Rows are then read a batch at a time, when
 /// ``object(at:)-6salg`` first asks for one: one query returns the batch's entities, ids and sort keys
 /// (keyset pagination from the previous batch's last sort key, `OFFSET` only for a jump). The ids of
@@ -57,7 +57,7 @@ public final class FetchedResultsController<Entity: FetchableEntity> {
     /// While tracking changes: the whole result's ids and the change-log position they reflect.
     var live: LiveState?
     /// What the last fetch read for tracking, when it read the whole result's ids (a search, in one
-    /// pass): ``startTracking()`` installs it instead of reading the result again. Nil once the request
+    /// pass): `startTracking()` installs it instead of reading the result again. Nil once the request
     /// changes or tracking starts.
     var readyToTrack: LiveState?
     /// Told of each change set that `applyPendingChanges()` applies, in Core Data's order.
