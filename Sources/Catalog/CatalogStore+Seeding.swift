@@ -2,11 +2,12 @@ import SQLiteStore
 import TextSearch
 
 /// What a seed or import added.
+///
+/// Its JSON form has, for each entity, `<entity>Inserted` (`productsInserted`, `phonesInserted`), then
+/// `skipped` and `updated`.
 public struct SeedReport: Sendable, Equatable, Codable {
-    /// Products added.
-    public var productsInserted = 0
-    /// Phones added.
-    public var phonesInserted = 0
+    /// Records added, per entity (none for an entity without a count).
+    public var inserted: [Entity: Int] = [:]
     /// Records skipped because a record with the same name was already there.
     public var skipped = 0
     /// Existing records (same name) whose fields were replaced, when importing with ``SeedConflictPolicy/update``.
@@ -14,6 +15,44 @@ public struct SeedReport: Sendable, Equatable, Codable {
 
     /// An empty report.
     public init() {}
+
+    /// Products added.
+    public var productsInserted: Int { inserted[.products, default: 0] }
+    /// Phones added.
+    public var phonesInserted: Int { inserted[.phones, default: 0] }
+    /// Records added, of every entity.
+    public var insertedCount: Int { inserted.values.reduce(0, +) }
+
+    private struct Key: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+
+        static func inserted(_ entity: Entity) -> Key { Key(stringValue: entity.rawValue + "Inserted") }
+        static let skipped = Key(stringValue: "skipped")
+        static let updated = Key(stringValue: "updated")
+    }
+
+    /// Reads a report from its JSON form.
+    ///
+    /// - Throws: `DecodingError` for a missing or mistyped count.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: Key.self)
+        for entity in Entity.allCases { inserted[entity] = try container.decode(Int.self, forKey: .inserted(entity)) }
+        skipped = try container.decode(Int.self, forKey: .skipped)
+        updated = try container.decode(Int.self, forKey: .updated)
+    }
+
+    /// Writes the report's JSON form.
+    ///
+    /// - Throws: what the encoder throws.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: Key.self)
+        for entity in Entity.allCases { try container.encode(inserted[entity, default: 0], forKey: .inserted(entity)) }
+        try container.encode(skipped, forKey: .skipped)
+        try container.encode(updated, forKey: .updated)
+    }
 }
 
 /// What a seed or import does with a record whose name is already taken.
@@ -80,17 +119,28 @@ extension CatalogStore {
         _ sources: [SeedSource], conflicts: SeedConflictPolicy, triggeredRows: Int, progress: ((Int) -> Void)?
     ) throws -> SeedReport {
         try database.write { db in
-            try db.bulkInsert(
-                into: Product.tableName, maintaining: [Product.searchDescription.bulkInsertStructure], triggeredRows: triggeredRows
-            ) { products in
-                try db.bulkInsert(
-                    into: Phone.tableName, maintaining: [Phone.searchDescription.bulkInsertStructure], triggeredRows: triggeredRows
-                ) { phones in
-                    let sink = BulkSeedSink(db: db, conflicts: conflicts, progress: progress, products: products, phones: phones)
-                    for source in sources { try source.feed(sink) }
-                    return sink.report
-                }
+            try Self.bulkInserts(Entity.allCases[...], triggeredRows: triggeredRows, db) { bulks in
+                let sink = BulkSeedSink(db: db, conflicts: conflicts, progress: progress, bulks: bulks)
+                for source in sources { try source.feed(sink) }
+                return sink.report
             }
+        }
+    }
+
+    /// Runs `body` within a bulk insert into the table of each of `entities` (nested, in order),
+    /// given them by entity.
+    private static func bulkInserts(
+        _ entities: ArraySlice<Entity>, into bulks: [Entity: BulkInsert] = [:], triggeredRows: Int, _ db: Database,
+        _ body: ([Entity: BulkInsert]) throws -> SeedReport
+    ) throws -> SeedReport {
+        guard let entity = entities.first else { return try body(bulks) }
+        let description = entity.searchDescription
+        return try db.bulkInsert(
+            into: description.table, maintaining: [description.bulkInsertStructure], triggeredRows: triggeredRows
+        ) { bulk in
+            var bulks = bulks
+            bulks[entity] = bulk
+            return try bulkInserts(entities.dropFirst(), into: bulks, triggeredRows: triggeredRows, db, body)
         }
     }
 }
@@ -100,21 +150,20 @@ private final class BulkSeedSink: SeedSink {
     let db: Database
     let conflicts: SeedConflictPolicy
     let progress: ((Int) -> Void)?
-    let products: BulkInsert
-    let phones: BulkInsert
+    /// The bulk insert into each entity's table.
+    let bulks: [Entity: BulkInsert]
     var report = SeedReport()
     var done = 0
 
-    init(db: Database, conflicts: SeedConflictPolicy, progress: ((Int) -> Void)?, products: BulkInsert, phones: BulkInsert) {
+    init(db: Database, conflicts: SeedConflictPolicy, progress: ((Int) -> Void)?, bulks: [Entity: BulkInsert]) {
         self.db = db
         self.conflicts = conflicts
         self.progress = progress
-        self.products = products
-        self.phones = phones
+        self.bulks = bulks
     }
 
     func add<Record: CatalogRecord>(_ record: Record) throws {
-        let bulk = Record.entity == .products ? products : phones
+        let bulk = bulks[Record.entity]!
         if let id = record.id {
             try put(record, id: id, bulk)
         } else if try insertNew(record, bulk) {
@@ -172,9 +221,6 @@ private final class BulkSeedSink: SeedSink {
     private func statement(_ sql: String) throws -> Statement { try db.cachedStatement(sql: sql) }
 
     private func countInserted<Record: CatalogRecord>(_ type: Record.Type) {
-        switch Record.entity {
-        case .products: report.productsInserted += 1
-        case .phones: report.phonesInserted += 1
-        }
+        report.inserted[Record.entity, default: 0] += 1
     }
 }

@@ -111,7 +111,7 @@ struct DatabaseLocation {
         if isDefault && isNew {
             let report = try store.seed(SeedFile.builtIn)
             Terminal.note(
-                "created \(path) with the built-in seeds (\(report.productsInserted) products, \(report.phonesInserted) phones)")
+                "created \(path) with the built-in seeds (\(report.insertedText(separator: ", ")))")
         }
         return store
     }

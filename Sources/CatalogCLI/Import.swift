@@ -47,7 +47,7 @@ extension CatalogCommand {
                 if store.json {
                     Terminal.print(try renderJSON(report))
                 } else {
-                    Terminal.print("Imported \(report.productsInserted) new products and \(report.phonesInserted) new phones; updated \(report.updated).")
+                    Terminal.print("Imported \(report.insertedText(adjective: "new ")); updated \(report.updated).")
                 }
             }
         }

@@ -33,7 +33,7 @@ func storeRecords(
 ) throws -> SeedReport {
     let progress = Terminal.progress(label)
     let report = try catalog.seed(sources, conflicts: conflicts, progress: { progress?.update($0) })
-    progress?.finish(report.productsInserted + report.phonesInserted + report.updated + report.skipped)
+    progress?.finish(report.insertedCount + report.updated + report.skipped)
     return report
 }
 
@@ -51,5 +51,12 @@ func withStoreRemovedOnFailure<Result>(_ options: StoreOptions, _ body: (Catalog
             for suffix in ["", "-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: location.path + suffix) }
         }
         throw error
+    }
+}
+
+extension SeedReport {
+    /// The records added, per entity: `9 products and 42 phones` (`adjective` before each noun).
+    func insertedText(adjective: String = "", separator: String = " and ") -> String {
+        Entity.allCases.map { "\(inserted[$0, default: 0]) \(adjective)\($0.rawValue)" }.joined(separator: separator)
     }
 }

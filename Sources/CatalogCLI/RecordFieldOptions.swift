@@ -28,12 +28,61 @@ struct RecordFieldOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Phone: the screen diagonal in inches.", valueName: "inches"))
     var screen: String?
 
+    @Argument(
+        parsing: .allUnrecognized,
+        help: ArgumentHelp(
+            "Any other field a record type declares, as --field value: \(Self.otherFlagsHelp).",
+            valueName: "--field value"))
+    var otherFields: [String] = []
+
     /// The flags of the options above, without their dashes, in order.
     static let flags = ["name", "type", "year", "price", "maker", "os", "screen"]
 
-    /// The given options, by flag without its dashes, in the order of the options above.
+    /// The flags of fields the record types declare beyond the options above: read from
+    /// ``otherFields``, so that a field added to a declaration is set without an option of its own.
+    static var otherFlags: [String] {
+        var seen = Set(flags)
+        return Entity.allCases.flatMap { $0.recordType.declaredFlags }.filter { seen.insert($0).inserted }
+    }
+
+    /// The other flags, for `--help`.
+    private static var otherFlagsHelp: String {
+        otherFlags.isEmpty ? "none today" : otherFlags.map { "--" + $0 }.joined(separator: ", ")
+    }
+
+    /// The given options, by flag without its dashes: the options above in order, then the others.
     private var given: [(flag: String, value: String)] {
         zip(Self.flags, [name, type, year, price, maker, os, screen]).compactMap { flag, value in value.map { (flag, $0) } }
+            + ((try? Self.pairs(otherFields)) ?? [])
+    }
+
+    /// Reads `--flag value` and `--flag=value` pairs of declared flags.
+    ///
+    /// - Throws: `ValidationError` for an option no record type declares, or one without a value.
+    static func pairs(_ arguments: [String]) throws -> [(flag: String, value: String)] {
+        var pairs: [(flag: String, value: String)] = []
+        var rest = arguments[...]
+        while let option = rest.popFirst() {
+            guard option.hasPrefix("--"), option.count > 2 else { throw ValidationError("Unexpected argument '\(option)'") }
+            let parts = option.dropFirst(2).split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            let flag = String(parts[0])
+            guard otherFlags.contains(flag) else { throw ValidationError("Unknown option '--\(flag)'") }
+            if parts.count == 2 {
+                pairs.append((flag, String(parts[1])))
+            } else if let value = rest.popFirst() {
+                pairs.append((flag, value))
+            } else {
+                throw ValidationError("Missing value for '--\(flag) <\(flag)>'")
+            }
+        }
+        return pairs
+    }
+
+    /// Checks the other fields' flags and values are well formed.
+    ///
+    /// - Throws: `ValidationError` for an unknown option or a missing value.
+    func validate() throws {
+        _ = try Self.pairs(otherFields)
     }
 
     /// The option that sets `attribute`: its table title in lowercase (`YEAR` → `--year`).
@@ -59,8 +108,11 @@ struct RecordFieldOptions: ParsableArguments {
                 owner.map { "\(options) \(verb) only to a \($0.singular), not to a \(Record.entity.singular)" }
                     ?? "\(options) \(verb) to no \(Record.entity.singular)")
         }
-        // Only options this command has can be missing: an attribute without one keeps the template's value.
-        let missing = own.filter { flag in Self.flags.contains(flag) && !given.contains { $0.flag == flag } }
+        // A field files may leave out (one added after files were written) may be left out here too:
+        // it keeps the template's value.
+        let optional = Set(Record.layout.fields.filter(\.isOptional).map(\.name))
+        let required = Record.shownAttributes.filter { !optional.contains($0.name) }.map(Self.flag)
+        let missing = required.filter { flag in !given.contains { $0.flag == flag } }
         if complete && !missing.isEmpty {
             throw CommandFailure.usage("missing \(missing.map { "--" + $0 }.joined(separator: ", ")) for a new \(Record.entity.singular)")
         }

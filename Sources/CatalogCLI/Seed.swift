@@ -57,7 +57,7 @@ extension CatalogCommand {
                 if store.json {
                     Terminal.print(try renderJSON(report))
                 } else {
-                    Terminal.print("Added \(report.productsInserted) products and \(report.phonesInserted) phones (\(report.skipped) already there).")
+                    Terminal.print("Added \(report.insertedText()) (\(report.skipped) already there).")
                 }
             }
         }

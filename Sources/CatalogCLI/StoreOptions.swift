@@ -5,12 +5,7 @@ import SQLiteStore
 
 /// Options every command takes: which database, which entity, and JSON output.
 struct StoreOptions: ParsableArguments {
-    @Option(
-        name: .long,
-        help: ArgumentHelp(
-            "The database file (default: $CATALOG_DATABASE, else the user's data directory).", valueName: "path"),
-        completion: .file(extensions: ["sqlite", "db"]))
-    var database: String?
+    @OptionGroup var databaseOption: DatabaseOption
 
     @Option(
         name: .long,
@@ -22,12 +17,8 @@ struct StoreOptions: ParsableArguments {
     @Flag(name: .long, help: "Print JSON instead of a table.")
     var json = false
 
-    /// Where the database is, and whether it is the default one.
-    ///
-    /// - Throws: ``CommandFailure/usage(_:)`` for a malformed `CATALOG_…` variable or an empty path.
-    func location() throws -> DatabaseLocation {
-        try DatabaseLocation(explicitPath: database, environment: ProcessInfo.processInfo.environment)
-    }
+    /// Where the database is, and whether it is the default one: see ``DatabaseOption/location(environment:)``.
+    func location() throws -> DatabaseLocation { try databaseOption.location() }
 
     /// Opens (creating, migrating and, for a new default database, seeding) the catalog.
     func openStore(readonly: Bool = false) throws -> CatalogStore {

@@ -29,6 +29,7 @@ extension DeclaredEntity {
         declaration.attribute(for: keyPath)?.sections.name(value) ?? AttributeSections.text(value)
     }
 
+    @inlinable  // with `EntityDeclaration.decode`, specialized in the entity's module: see there
     public init(row: Row) throws {
         self = try Self.declaration.decode(row)
     }

@@ -128,6 +128,23 @@ struct CatalogCLITests {
         #expect(result.error.contains("invalid index path") || result.error.contains("give an index path"))
     }
 
+    @Test func undeclaredFieldsAreUsageErrors() throws {
+        try workspace.catalog("seed")
+        let before = fileBytes(database)
+        let cases: [([String], String)] = [
+            (["add", "product", "--type", "device", "--name", "X", "--year", "2000", "--price", "1", "--colr", "red"], "Unknown option '--colr'"),
+            (["update", "3", "--colr=red"], "Unknown option '--colr'"),
+            (["update", "3", "7"], "Unexpected argument '7'"),
+        ]
+        for (arguments, message) in cases {
+            let result = try workspace.catalog(arguments)
+            #expect(result.status == 64, "\(arguments): \(result)")
+            #expect(result.error.contains(message), "\(arguments): \(result)")
+            #expect(result.output.isEmpty)
+        }
+        #expect(fileBytes(database) == before)
+    }
+
     @Test func missingFieldsAreUsageErrors() throws {
         let result = try workspace.catalog("add", "product", "--name", "X")
         #expect(result.status == 64)

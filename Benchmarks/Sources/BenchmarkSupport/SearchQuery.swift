@@ -37,6 +37,12 @@ public struct SearchQuery: Sendable, Hashable {
         }
     }
 
+    /// The slow queries issue #12 names (two common words, one or both of 1-2 characters), reported
+    /// one by one.
+    public static let named: [SearchQuery] = ["pro pa", "touch s", "x in", "2 le", "3 a"].map { term in
+        SearchQuery(term: term, termClass: term.split(separator: " ").contains { $0.count >= trigramLength } ? .long : .short)
+    }
+
     static func isJapanese(_ text: String) -> Bool {
         guard let scalar = text.unicodeScalars.first else { return false }
         switch scalar.value {

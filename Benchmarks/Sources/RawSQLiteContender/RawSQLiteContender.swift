@@ -26,16 +26,7 @@ public struct RawSQLiteContender: Contender {
         let insert = try db.prepare(BenchSQL.insertProduct)
         defer { sqlite3_finalize(insert) }
         let duration = try ContinuousClock().measure {
-            try db.execute("BEGIN IMMEDIATE")
-            for product in products {
-                bindText(insert, 1, product.type)
-                bindText(insert, 2, product.name)
-                bindText(insert, 3, Folding.fold(product.name))
-                sqlite3_bind_int64(insert, 4, Int64(product.yearIntroduced))
-                sqlite3_bind_double(insert, 5, product.introPrice)
-                try db.run(insert)
-            }
-            try db.execute("COMMIT")
+            try insertAll(products, with: insert, folded: true, db)
         }
         return Measured(duration: duration, fingerprint: try countFingerprint(db))
     }
@@ -49,34 +40,58 @@ public struct RawSQLiteContender: Contender {
         let insert = try db.prepare(PlainFullTextSchema.insertSQL)
         defer { sqlite3_finalize(insert) }
         let duration = try ContinuousClock().measure {
-            try db.execute("BEGIN IMMEDIATE")
-            for product in products {
-                bindText(insert, 1, product.type)
-                bindText(insert, 2, product.name)
-                sqlite3_bind_int64(insert, 3, Int64(product.yearIntroduced))
-                sqlite3_bind_double(insert, 4, product.introPrice)
-                try db.run(insert)
-            }
-            try db.execute("COMMIT")
+            try insertAll(products, with: insert, folded: false, db)
         }
         return Measured(duration: duration, fingerprint: try countFingerprint(db))
     }
 
-    /// Inserts a catalog fast, into a database the store created: how datasets are filled.
-    public func fill(databaseAt path: String, with products: [SyntheticProduct]) throws {
-        let db = try RawConnection(path: path)
-        let insert = try db.prepare(BenchSQL.insertProduct)
-        defer { sqlite3_finalize(insert) }
+    /// Inserts `products` in one transaction with `insert`, whose parameters are type, name, then the
+    /// folded name when `folded` (``BenchSQL/insertProduct``; not ``PlainFullTextSchema/insertSQL``),
+    /// then year and price.
+    private func insertAll(_ products: [SyntheticProduct], with insert: OpaquePointer, folded: Bool, _ db: RawConnection) throws {
+        let year: Int32 = folded ? 4 : 3
         try db.execute("BEGIN IMMEDIATE")
         for product in products {
             bindText(insert, 1, product.type)
             bindText(insert, 2, product.name)
-            bindText(insert, 3, Folding.fold(product.name))
-            sqlite3_bind_int64(insert, 4, Int64(product.yearIntroduced))
-            sqlite3_bind_double(insert, 5, product.introPrice)
+            if folded { bindText(insert, 3, Folding.fold(product.name)) }
+            sqlite3_bind_int64(insert, year, Int64(product.yearIntroduced))
+            sqlite3_bind_double(insert, year + 1, product.introPrice)
             try db.run(insert)
         }
-        try db.execute("COMMIT; PRAGMA optimize; PRAGMA wal_checkpoint(TRUNCATE)")
+        try db.execute("COMMIT")
+    }
+
+    // MARK: - Datasets
+
+    /// Reads every product of the database at `path` in id order and checks that they are `products`
+    /// with the ids 1, 2, 3… and names folded by ``Folding/fold(_:)``: how a dataset the store made is
+    /// checked before any workload uses it.
+    ///
+    /// - Throws: ``DatasetMismatch`` at the first difference.
+    public func check(databaseAt path: String, holds products: [SyntheticProduct]) throws {
+        let db = try RawConnection(path: path)
+        let select = try db.prepare("SELECT \(BenchSQL.productColumns), name_folded FROM products ORDER BY id")
+        defer { sqlite3_finalize(select) }
+        try db.execute("BEGIN")
+        defer { try? db.execute("COMMIT") }
+        var index = 0
+        while true {
+            let code = sqlite3_step(select)
+            guard code == SQLITE_ROW else { try db.check(code); break }
+            let row = readProduct(select)
+            guard index < products.count else { throw DatasetMismatch(id: row.id, expected: "no row", found: "\(row)") }
+            let product = products[index]
+            let expected = BenchProduct(id: Int64(index + 1), type: product.type, name: product.name,
+                                        yearIntroduced: product.yearIntroduced, introPrice: product.introPrice)
+            guard row == expected, columnText(select, 5) == Folding.fold(product.name) else {
+                throw DatasetMismatch(id: expected.id, expected: "\(expected)", found: "\(row), folded \(columnText(select, 5))")
+            }
+            index += 1
+        }
+        guard index == products.count else {
+            throw DatasetMismatch(id: Int64(index + 1), expected: "\(products[index])", found: "no row")
+        }
     }
 
     private func countFingerprint(_ db: RawConnection) throws -> Fingerprint {
@@ -329,4 +344,12 @@ private final class RawObserver: @unchecked Sendable {
             return (end, difference.matches(change, insertedID: after.idOfName(change.insert.name)))
         }
     }
+}
+
+/// A dataset the store made does not hold the generated catalog.
+public struct DatasetMismatch: Error, CustomStringConvertible {
+    public var id: Int64
+    public var expected: String
+    public var found: String
+    public var description: String { "dataset: product \(id) should be \(expected), is \(found)" }
 }

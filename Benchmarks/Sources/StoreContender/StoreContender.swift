@@ -8,9 +8,23 @@ import TextSearch
 
 /// This project's store, through its public API (`CatalogStore`).
 public struct StoreContender: Contender {
-    public let name = "store"
+    /// How W3 reaches the search.
+    public enum SearchPath: Sendable {
+        /// `CatalogStore.searchPage`: the first page and the total count, nothing else.
+        case searchPage
+        /// A `FetchedResultsController` with the search text, sectioned by type, fetched, and its
+        /// first 50 rows read: what `catalog search` and a search screen run.
+        case controller
+    }
 
-    public init() {}
+    public let name: String
+    /// W3's path; the other workloads are the same on either.
+    public let searchPath: SearchPath
+
+    public init(searchPath: SearchPath = .searchPage) {
+        self.searchPath = searchPath
+        name = searchPath == .searchPage ? "store" : "store controller"
+    }
 
     /// The SQL of the store's embedded migrations, in order: the schema every contender creates.
     public static var migrations: [String] { CatalogMigrations.all.compactMap(\.sql) }
@@ -18,9 +32,16 @@ public struct StoreContender: Contender {
     /// The store's folding of names and search terms (the one definition; the others must agree).
     public static func fold(_ text: String) -> String { TextFolding.fold(text) }
 
-    /// Creates an empty, migrated catalog at `path`, for datasets the raw contender then fills.
-    public static func createEmptyCatalog(at path: String) throws {
-        _ = try CatalogStore(path: path)
+    /// Creates a catalog of `products` at `path` (a new file) as `catalog seed` and `import` fill one: the
+    /// store's bulk `seed`, in order, so the products get the ids 1, 2, 3…; every derived structure
+    /// (search index, section counts, change log) is built in bulk. Then the WAL is checkpointed into
+    /// the file and truncated, and the store closed, so that the file alone is the dataset.
+    public static func createCatalog(at path: String, with products: [SyntheticProduct]) throws {
+        let store = try CatalogStore(path: path)
+        try store.seed([.products(products.map(Self.product))])
+        try store.database.writeWithoutTransaction { db in
+            try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)")
+        }
     }
 
     static func product(_ product: SyntheticProduct) -> Product {
@@ -63,17 +84,30 @@ public struct StoreContender: Contender {
 
     // MARK: - W3
 
-    /// `searchPage` (first page of 50 and the total), the public API, whatever plan it picks.
+    /// Through ``searchPath``: `searchPage` (first page of 50 and the total), the public API, whatever
+    /// plan it picks; or a controller with the search text (`fetchedResults(_:batchSize:)`, batch size
+    /// 50: `performFetch()`, sections by type with their counts and index titles), its total the sum of
+    /// its sections' counts and its first 50 rows read with `object(at:)`.
     public func search(databaseAt path: String, queries: [BenchmarkSupport.SearchQuery]) throws -> [Measured] {
         let store = try CatalogStore(path: path)
         let clock = ContinuousClock()
         return try queries.map { query in
-            var page: SearchPage<Product>?
+            var count = 0
+            var ids: [Int64] = []
             let duration = try clock.measure {
-                page = try store.searchPage(ListRequest<Product>(searchText: query.term), limit: 50)
+                switch searchPath {
+                case .searchPage:
+                    let page = try store.searchPage(ListRequest<Product>(searchText: query.term), limit: 50)
+                    count = page.totalCount
+                    ids = page.records.map { $0.id! }
+                case .controller:
+                    let controller = try store.fetchedResults(ListRequest<Product>(searchText: query.term), batchSize: 50)
+                    let page = try Self.firstPage(controller, count: 50)
+                    count = page.sections.reduce(0) { $0 + $1.count }
+                    ids = page.rows.map(\.id)
+                }
             }
-            return Measured(duration: duration,
-                            fingerprint: .ofSearch(count: Int64(page!.totalCount), ids: page!.records.map { $0.id! }))
+            return Measured(duration: duration, fingerprint: .ofSearch(count: Int64(count), ids: ids))
         }
     }
 

@@ -11,6 +11,7 @@ do {
     let raw = RawSQLiteContender(migrations: migrations)
     let contenders: [any Contender] = [raw, StoreContender(), GRDBContender(migrations: migrations)]
     let codable = GRDBContender(migrations: migrations, decoding: .codable)
+    let controller = StoreContender(searchPath: .controller)
 
     if let child = options.child, child.workload == "W4-writer" {
         try ChildProcess.serveWriter(database: child.database, options: options)
@@ -23,7 +24,8 @@ do {
         let selected = options.contenders
         func isSelected(_ contender: any Contender) -> Bool { selected?.contains(contender.name) ?? true }
         var runner = Runner(options: options, contenders: [raw] + contenders.dropFirst().filter(isSelected),
-                            fetchOnlyContenders: [codable].filter(isSelected), raw: raw,
+                            fetchOnlyContenders: [codable].filter(isSelected),
+                            searchOnlyContenders: [controller].filter(isSelected), raw: raw,
                             migrations: migrations)
         let start = ContinuousClock.now
         try runner.run()

@@ -49,12 +49,7 @@ extension CatalogCommand {
             transform: parseEntity)
         var entityWord: Entity?
 
-        @Option(
-            name: .long,
-            help: ArgumentHelp(
-                "The database file (default: $CATALOG_DATABASE, else the user's data directory).", valueName: "path"),
-            completion: .file(extensions: ["sqlite", "db"]))
-        var database: String?
+        @OptionGroup var database: DatabaseOption
 
         @Flag(name: .long, help: "Start clean: ignore the saved search, scope, sort and selection.")
         var fresh = false
@@ -69,7 +64,7 @@ extension CatalogCommand {
             }
             let environment = ProcessInfo.processInfo.environment
             try await reportingFailures {
-                let location = try DatabaseLocation(explicitPath: database, environment: environment)
+                let location = try database.location(environment: environment)
                 let catalog = try location.open(readonly: false)
                 let databasePath = URL(fileURLWithPath: location.path).standardizedFileURL.path
                 let stateURL = SavedBrowseState.fileURL(environment: environment)

@@ -30,7 +30,7 @@ import Foundation
 /// second pool on the same file is a second writer, which waits for this one's write lock.
 ///
 /// Related SQLite documentation: <https://www.sqlite.org/wal.html>
-public final class DatabasePool: DatabaseWriter {
+public final class DatabasePool: DatabaseWriter, SerializedWriter {
     /// The readers a pool opens at most by default: enough for the concurrent reads of a typical
     /// server or app (GRDB's default is 5), few enough that idle connections cost little (each has its
     /// own page cache, up to 2 MB by SQLite's default `cache_size`).
@@ -101,28 +101,8 @@ public final class DatabasePool: DatabaseWriter {
 
     // MARK: - Writing
 
-    /// Runs `body` on the writer in an immediate transaction: committed when it returns, rolled back
-    /// when it throws.
-    public func write<T>(_ body: (Database) throws -> T) throws -> T {
-        try writer.write(body)
-    }
-
-    /// Runs `body` on the writer in an immediate transaction, suspending the calling task: see
-    /// ``DatabaseWriter``.
-    public func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
-        try await writer.write(body)
-    }
-
-    /// Runs `body` on the writer connection without a transaction.
-    public func writeWithoutTransaction<T>(_ body: (Database) throws -> T) throws -> T {
-        try writer.sync(body)
-    }
-
-    /// Runs `body` on the writer connection without a transaction, suspending the calling task: see
-    /// ``DatabaseWriter``.
-    public func writeWithoutTransaction<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
-        try await writer.writeWithoutTransaction(body)
-    }
+    // `write` and `writeWithoutTransaction` (``SerializedWriter``) run on the writer connection.
+    var writerConnection: SerializedDatabase { writer }
 
     /// Closes the readers and the writer, each once its running access ends.
     ///

@@ -21,7 +21,7 @@ import Foundation
 ///
 /// Open each file once per process: several queues on one file work (SQLite locks the file), but
 /// writers then wait for each other's locks, up to ``Configuration/busyTimeout``.
-public final class DatabaseQueue: DatabaseWriter {
+public final class DatabaseQueue: DatabaseWriter, SerializedWriter {
     private let connection: SerializedDatabase
     /// The path of the database file.
     public let path: String
@@ -55,29 +55,8 @@ public final class DatabaseQueue: DatabaseWriter {
         try await connection.read(body)
     }
 
-    /// Runs `body` in an immediate transaction: committed when it returns, rolled back when it throws.
-    ///
-    /// The write lock is taken before `body` runs, waiting up to ``Configuration/busyTimeout`` for
-    /// another connection to release it.
-    public func write<T>(_ body: (Database) throws -> T) throws -> T {
-        try connection.write(body)
-    }
-
-    /// Runs `body` in an immediate transaction on the connection's queue: see ``DatabaseWriter``.
-    public func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
-        try await connection.write(body)
-    }
-
-    /// Runs `body` with the connection and no transaction: for pragmas, VACUUM, or work that manages its
-    /// own transactions (like ``Migrator``).
-    public func writeWithoutTransaction<T>(_ body: (Database) throws -> T) throws -> T {
-        try connection.sync(body)
-    }
-
-    /// Runs `body` with the connection and no transaction, on its queue: see ``DatabaseWriter``.
-    public func writeWithoutTransaction<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
-        try await connection.writeWithoutTransaction(body)
-    }
+    // Writing: `write` and `writeWithoutTransaction` (``SerializedWriter``) run on the connection.
+    var writerConnection: SerializedDatabase { connection }
 
     /// Closes the connection. Later calls fail with `SQLITE_MISUSE`.
     public func close() throws {
