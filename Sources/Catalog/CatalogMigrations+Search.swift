@@ -12,8 +12,8 @@ extension CatalogMigrations {
         version: 6, name: "search_refold_and_generated_indexes", revision: suffixIndexSQL
     ) { db in
         try db.execute(sql: legacySearchStructures.map { "DROP \($0.kind) IF EXISTS \($0.name);\n" }.joined())
-        try refold(db, table: "products", columns: ["name"])
-        try refold(db, table: "phones", columns: ["name", "maker"])
+        try refold(table: "products", columns: ["name"], db)
+        try refold(table: "phones", columns: ["name", "maker"], db)
         try db.execute(sql: suffixIndexSQL)
     }
 
@@ -38,7 +38,7 @@ extension CatalogMigrations {
         } + ["products_search", "products_suffixes", "products_gram_counts", "phones_search"].map { (kind: "TABLE", name: $0) }
 
     /// Writes `<column>_folded` = fold(`<column>`) where it differs.
-    private static func refold(_ db: Database, table: String, columns: [String]) throws {
+    private static func refold(table: String, columns: [String], _ db: Database) throws {
         let rows = try db.fetchAll(sql: "SELECT id, \(columns.flatMap { [$0, $0 + "_folded"] }.joined(separator: ", ")) FROM \(table)") { row in
             (id: try row.decode(Int64.self, at: 0), texts: try (1...(2 * columns.count)).map { try row.decode(String.self, at: $0) })
         }

@@ -194,8 +194,7 @@ private final class BulkSeedSink: SeedSink {
                 try replace(record, id: id)
             } else {
                 try bulk.willInsert(rowID: id)
-                let placeholders = Array(repeating: "?", count: Record.columnNames.count + 1).joined(separator: ", ")
-                try statement("INSERT INTO \(Record.tableName)(id, \(Record.columnNames.joined(separator: ", "))) VALUES (\(placeholders))")
+                try statement(Record.declaration.insertSQL(withID: true))
                     .execute(arguments: StatementArguments(values: [.integer(id)] + record.persistedValues))
                 countInserted(Record.self)
             }
@@ -212,8 +211,7 @@ private final class BulkSeedSink: SeedSink {
 
     /// Replaces the fields of the record with this id.
     private func replace<Record: CatalogRecord>(_ record: Record, id: Int64) throws {
-        let assignments = Record.columnNames.map { "\($0) = ?" }.joined(separator: ", ")
-        try statement("UPDATE \(Record.tableName) SET \(assignments) WHERE id = ?")
+        try statement(Record.declaration.updateSQL())
             .execute(arguments: StatementArguments(values: record.persistedValues + [.integer(id)]))
         report.updated += 1
     }

@@ -175,10 +175,12 @@ public struct EntityDeclaration<Entity: DeclaredEntity>: Sendable {
 
     /// `INSERT INTO <table>(<storedColumns>) VALUES (?, …)`, bound with ``storedValues(of:)``; with
     /// `ON CONFLICT DO NOTHING` when `skippingConflicts` (a row that breaks a uniqueness constraint is
-    /// not written; any other constraint still fails).
-    public func insertSQL(skippingConflicts: Bool = false) -> String {
-        let placeholders = Array(repeating: "?", count: storedColumns.count).joined(separator: ", ")
-        return "INSERT INTO \(table)(\(storedColumns.joined(separator: ", "))) VALUES (\(placeholders))"
+    /// not written; any other constraint still fails). With `withID`, the `id` column comes first,
+    /// bound before the stored values (a row that keeps a given id).
+    public func insertSQL(withID: Bool = false, skippingConflicts: Bool = false) -> String {
+        let columns = (withID ? ["id"] : []) + storedColumns
+        let placeholders = Array(repeating: "?", count: columns.count).joined(separator: ", ")
+        return "INSERT INTO \(table)(\(columns.joined(separator: ", "))) VALUES (\(placeholders))"
             + (skippingConflicts ? " ON CONFLICT DO NOTHING" : "")
     }
 

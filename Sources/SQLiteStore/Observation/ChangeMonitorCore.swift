@@ -197,8 +197,8 @@ final class ChangeMonitorCore: Sendable {
             state.statistics.logReads += 1
             return state.subscribers.mapValues(\.cursor)
         }
-        let read = try reader.read(db, after: cursors.values.min() ?? reader.sequence, limit: options.maximumPendingChanges,
-                                   acknowledging: dataVersion)
+        let read = try reader.read(
+            after: cursors.values.min() ?? reader.sequence, limit: options.maximumPendingChanges, acknowledging: dataVersion, db)
         var deliveries: [(Subscription, DatabaseChanges)] = []
         // Strong references taken under the lock are released after it: a subscription's deinit
         // unregisters, which takes the lock.

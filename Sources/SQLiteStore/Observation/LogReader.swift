@@ -32,7 +32,7 @@ struct LogReader {
     /// since the previous read (or the log is gone). Once it succeeds, the commits up to `dataVersion`
     /// count as read.
     mutating func read(
-        _ db: Database, after cursor: Int64, limit: Int, acknowledging dataVersion: Int64?
+        after cursor: Int64, limit: Int, acknowledging dataVersion: Int64?, _ db: Database
     ) throws -> DatabaseChanges {
         let (schema, changes) = try db.inTransaction(.deferred) { () throws -> (Int64, DatabaseChanges?) in
             let schema = try Self.schemaVersion(db)
