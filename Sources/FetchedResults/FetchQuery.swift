@@ -33,6 +33,9 @@ struct FetchQuery: Sendable, Hashable {
     /// The search text, when it is the request's only condition (no predicate, limit or offset): its
     /// sections may then be counted by the entity's search (``FetchableEntity/searchCounts(for:sectionExpression:_:)``).
     var searchOnlyText: String?
+    /// Whether the request has search text: its result is read in one pass (``keysQuery``) unless
+    /// maintained counts give its sections.
+    var hasSearch: Bool
     /// The section term (first in the order), nil for one unnamed section.
     var section: OrderTerm?
     /// An expression naming a section (aggregated with `min`), when not the section expression itself.
@@ -60,7 +63,8 @@ struct FetchQuery: Sendable, Hashable {
         }
         let filter = conditions.isEmpty ? SQLFragment.alwaysTrue : conditions.dropFirst().reduce(conditions[0], &&)
         let isSearchOnly = request.predicate == nil && request.fetchLimit == nil && request.fetchOffset == 0
-        searchOnlyText = isSearchOnly && !(request.searchText ?? "").isEmpty ? request.searchText : nil
+        hasSearch = !(request.searchText ?? "").isEmpty
+        searchOnlyText = isSearchOnly && hasSearch ? request.searchText : nil
 
         (section, rowOrder) = try request.orderTerms()
 
@@ -88,6 +92,16 @@ struct FetchQuery: Sendable, Hashable {
         return SQLFragment(
             sql: "SELECT \(section.expression), count(*) FROM \(source) WHERE \(condition.sql) "
                 + "GROUP BY \(section.expression) ORDER BY \(section.sql)",
+            arguments: sourceArguments + condition.arguments)
+    }
+
+    /// `SELECT key, id FROM … ORDER BY …`: every row of the result in order, as its section key (NULL
+    /// without sections) and its id. How a search's result is read in one pass: its sections, their
+    /// counts and the whole result's ids at once.
+    var keysQuery: SQLFragment {
+        SQLFragment(
+            sql: "SELECT \(section?.expression ?? "NULL"), \(idColumn) FROM \(source) WHERE \(condition.sql) "
+                + "ORDER BY \(Self.orderSQL(section, rowOrder))",
             arguments: sourceArguments + condition.arguments)
     }
 

@@ -32,9 +32,14 @@ extension FetchedResultsController {
     /// connection, in any process — `applyPendingChanges()` brings the controller up to date and
     /// returns the change set; ``changeSets(from:)`` does it as each commit is noticed.
     ///
+    /// After a `performFetch()` that read the whole result's ids (a search: see
+    /// ``onePassLimit``), this installs what that fetch read, with its change-log position, and reads
+    /// nothing: `applyPendingChanges()` then brings it up to date.
+    ///
     /// - Throws: ``FetchError`` for a request that cannot be translated, `DatabaseError` (for instance
     ///   when the change log is missing).
     public func startTracking() throws {
+        if startTrackingFetchedResult() { return }
         let request = self.request
         let (query, result) = try reader.read { db in
             let query = try FetchQuery(request, db)
@@ -49,6 +54,7 @@ extension FetchedResultsController {
     /// - Throws: `CancellationError` when the calling task is cancelled before the read ends;
     ///   ``FetchError``; `DatabaseError`.
     nonisolated(nonsending) public func startTracking() async throws {
+        if startTrackingFetchedResult() { return }
         let request = self.request
         let (query, result) = try await reader.read { db in
             let query = try FetchQuery(request, db)
@@ -61,19 +67,26 @@ extension FetchedResultsController {
     private static func readTrackedResult(
         _ query: FetchQuery, _ request: FetchRequest<Entity>, _ db: Database
     ) throws -> (sections: [FetchedSection], live: LiveState) {
-        let sequence = try ChangeLog.currentSequence(db)
-        let schemaVersion = try db.scalar(Int.self, sql: "PRAGMA schema_version") ?? 0
-        let sections = try readSections(query, request, db)
-        let snapshot = try Self.snapshot(query, sections, db)
-        return (sections, LiveState(snapshot: snapshot, sequence: sequence, schemaVersion: schemaVersion))
+        let position = try trackingPosition(db)
+        let (sections, snapshot) = try readSectionsAndSnapshot(query, request, db)
+        return (sections, LiveState(snapshot: snapshot, sequence: position.sequence, schemaVersion: position.schemaVersion))
     }
 
     private func didStartTracking(_ query: FetchQuery, _ result: (sections: [FetchedSection], live: LiveState)) {
         self.query = query
         sections = result.sections
         live = result.live
+        readyToTrack = nil
         batches = [:]
         recentlyUsed = []
+    }
+
+    /// Starts tracking with what the last fetch read (``readyToTrack``), if it read it; whether it did.
+    private func startTrackingFetchedResult() -> Bool {
+        guard let ready = readyToTrack else { return false }
+        readyToTrack = nil
+        live = ready
+        return true
     }
 
     /// Whether the controller tracks changes (`startTracking()` was called since the last
@@ -145,8 +158,7 @@ extension FetchedResultsController {
         live.schemaVersion = schemaVersion
         if mustRefetch {
             let newQuery = try FetchQuery(request, db)
-            let newSections = try readSections(newQuery, request, db)
-            let snapshot = try Self.snapshot(newQuery, newSections, db)
+            let (newSections, snapshot) = try readSectionsAndSnapshot(newQuery, request, db)
             // Without a complete log every row that stays may have changed: report them all.
             let updated = changes.isComplete ? changedIDs : Set(old.sections.flatMap(\.ids))
             live.snapshot = snapshot

@@ -16,7 +16,10 @@ import SQLiteStore
 /// # Memory model
 /// `performFetch()` runs one `GROUP BY` query for the sections and their counts (or, for a whole
 /// table whose sections `SectionCounts` maintains, reads those counts), and loads nothing
-/// else when the request has a ``FetchRequest/batchSize``. Rows are then read a batch at a time, when
+/// else when the request has a ``FetchRequest/batchSize``. A search is read instead in one pass over
+/// its matching rows in order, which counts the sections and keeps every row's id (8 bytes a row), so
+/// that its batches are read by id and `startTracking()` reads nothing more — unless maintained
+/// counts give its sections and more than ``onePassLimit`` rows. Rows are then read a batch at a time, when
 /// ``object(at:)-6salg`` first asks for one: one query returns the batch's entities, ids and sort keys
 /// (keyset pagination from the previous batch's last sort key, `OFFSET` only for a jump). The ids of
 /// every batch read stay (8 bytes a row); entities stay for the last ``cachedBatchLimit`` batches
@@ -35,7 +38,9 @@ public final class FetchedResultsController<Entity: FetchableEntity> {
     /// the writer) or a `DatabaseQueue`.
     public let reader: any DatabaseReader
     /// The request; a change takes effect at the next `performFetch()`.
-    public var request: FetchRequest<Entity>
+    public var request: FetchRequest<Entity> {
+        didSet { readyToTrack = nil }
+    }
     /// How many batches of entities stay loaded when the request has a batch size (at least 1).
     public var cachedBatchLimit = 4
 
@@ -51,6 +56,10 @@ public final class FetchedResultsController<Entity: FetchableEntity> {
     var recentlyUsed: [BatchKey] = []
     /// While tracking changes: the whole result's ids and the change-log position they reflect.
     var live: LiveState?
+    /// What the last fetch read for tracking, when it read the whole result's ids (a search, in one
+    /// pass): `startTracking()` installs it instead of reading the result again. Nil once the request
+    /// changes or tracking starts.
+    var readyToTrack: LiveState?
     /// Told of each change set that `applyPendingChanges()` applies, in Core Data's order.
     public weak var delegate: (any FetchedResultsControllerDelegate)?
 
@@ -69,7 +78,8 @@ public final class FetchedResultsController<Entity: FetchableEntity> {
     /// - Throws: ``FetchError`` for a request that cannot be translated, `DatabaseError` when reading
     ///   fails. The previous result stays then.
     /// - Complexity: one `GROUP BY` over the matching rows (an index scan for a sectioned table), or,
-    ///   for a whole table whose sections `SectionCounts` counts, a read of one row per section.
+    ///   for a whole table whose sections `SectionCounts` counts, a read of one row per section; for a
+    ///   search, one pass over its matching rows in order (see ``onePassLimit``).
     public func performFetch() throws {
         let request = self.request
         // Planned inside the read: a search's plan reads its terms' estimates in the same snapshot.
@@ -102,20 +112,44 @@ public final class FetchedResultsController<Entity: FetchableEntity> {
     }
 
     /// The sections of `query`, and every entity when `request` has no batch size, read in `db`.
-    static func readResult(
-        _ query: FetchQuery, _ request: FetchRequest<Entity>, _ db: Database
-    ) throws -> (sections: [FetchedSection], batches: [BatchKey: Batch<Entity>]) {
-        if request.batchSize == 0 { return try readWholeResult(query, request, db) }
-        return (try readSections(query, request, db), [:])
+    ///
+    /// A search is read in one pass over its result (``readKeys(_:_:_:)``), which counts its sections
+    /// and gives every batch's ids (read by id later), with the change log's position when the log is
+    /// installed (``readyToTrack``) — unless maintained counts give its sections and say it has more
+    /// than ``onePassLimit`` rows: then its batches are read in order as they are needed.
+    static func readResult(_ query: FetchQuery, _ request: FetchRequest<Entity>, _ db: Database) throws -> FetchedResult<Entity> {
+        if request.batchSize == 0 {
+            let (sections, batches) = try readWholeResult(query, request, db)
+            return FetchedResult(sections: sections, batches: batches)
+        }
+        let counts = try maintainedSectionCounts(query, db)
+        if let counts, !query.hasSearch || counts.reduce(0, { $0 + $1.count }) > onePassLimit {
+            return FetchedResult(sections: sections(counts, request))
+        }
+        guard query.hasSearch else { return FetchedResult(sections: try countSections(query, request, db)) }
+        // The change log's position is optional here: without the log, startTracking() reads and throws.
+        let position = try? trackingPosition(db)
+        let (sections, snapshot) = try readKeys(query, request, db)
+        var batches: [BatchKey: Batch<Entity>] = [:]
+        for (section, rows) in snapshot.sections.enumerated() {
+            for (index, start) in stride(from: 0, to: rows.ids.count, by: request.batchSize).enumerated() {
+                let ids = Array(rows.ids[start..<min(start + request.batchSize, rows.ids.count)])
+                batches[BatchKey(section: section, index: index)] = Batch(ids: ids, lastSortKey: [], entities: nil)
+            }
+        }
+        let live = position.map { LiveState(snapshot: snapshot, sequence: $0.sequence, schemaVersion: $0.schemaVersion) }
+        return FetchedResult(sections: sections, batches: batches, readyToTrack: live)
     }
 
     /// Installs a fetched result.
-    private func didFetch(_ query: FetchQuery, _ result: (sections: [FetchedSection], batches: [BatchKey: Batch<Entity>])) {
+    private func didFetch(_ query: FetchQuery, _ result: FetchedResult<Entity>) {
         self.query = query
         sections = result.sections
         batches = result.batches
-        recentlyUsed = result.batches.isEmpty ? [] : result.sections.indices.map { BatchKey(section: $0, index: 0) }
+        recentlyUsed = result.batches.values.contains { $0.entities != nil }
+            ? result.sections.indices.map { BatchKey(section: $0, index: 0) } : []
         live = nil
+        readyToTrack = result.readyToTrack
     }
 
     /// The sections of `query` and their counts, read in `db`.
@@ -125,26 +159,47 @@ public final class FetchedResultsController<Entity: FetchableEntity> {
     /// counts per section the entity's search keeps (``FetchableEntity/searchCounts(for:sectionExpression:_:)``);
     /// any other result is counted by a `GROUP BY` over its rows.
     static func readSections(_ query: FetchQuery, _ request: FetchRequest<Entity>, _ db: Database) throws -> [FetchedSection] {
-        var maintained: [(key: DatabaseValue, count: Int)]?
-        if let section = query.wholeTableSection {
-            maintained = try SectionCounts.counts(
-                forTable: query.tableName, section: section.expression, descending: section.isDescending, in: db)
-        } else if let text = query.searchOnlyText, let section = query.section,
-                  let counts = try Entity.searchCounts(for: text, sectionExpression: section.expression, db) {
-            maintained = counts.map { (key: $0.key, count: $0.value) }.sorted { a, b in
-                let order = DatabaseValue.sqliteOrder(a.key, b.key)
-                return section.isDescending ? order > 0 : order < 0
-            }
-        }
+        if let counts = try maintainedSectionCounts(query, db) { return sections(counts, request) }
+        return try countSections(query, request, db)
+    }
+
+    /// The most rows of a search, as its maintained section counts tell, that a fetch reads in one pass
+    /// (every id, for sections, batches and tracking): 60,000. Below it, sorting the matches beats
+    /// reaching a page through the search's condition, which SQLite evaluates by reading every match
+    /// into a list first and then walking the section's index from its start, far when the matches
+    /// sort late (`東`, 24,813 of 1,000,000 products, all after the Latin names: 160-340 ms against
+    /// about 60-90 ms for one pass under a load of 5-8). Above it the matches are dense enough that a
+    /// walk in order finds a page soon, and a pass over all of them costs more. The same bound as the
+    /// search's own one-pass page (`SearchThresholds`, 60,000 rows in about 30 ms).
+    public static var onePassLimit: Int { 60_000 }
+
+    /// The sections of `query` counted by a `GROUP BY` over its rows, in `db`.
+    private static func countSections(_ query: FetchQuery, _ request: FetchRequest<Entity>, _ db: Database) throws -> [FetchedSection] {
         let sectionsQuery = query.sectionsQuery
-        let rows = try maintained ?? db.fetchAll(sql: sectionsQuery.sql, arguments: sectionsQuery.arguments) { row in
+        let counts = try db.fetchAll(sql: sectionsQuery.sql, arguments: sectionsQuery.arguments) { row in
             (key: row.databaseValue(at: 0), count: try row.decode(Int.self, at: 1))
         }
-        var sections: [FetchedSection] = []
-        for row in rows where row.count > 0 {
-            sections.append(section(key: row.key, count: row.count, request))
+        return sections(counts, request)
+    }
+
+    /// The sections' keys and counts in order when maintained counts give them (see
+    /// ``readSections(_:_:_:)``); nil when they must be counted over the result's rows.
+    static func maintainedSectionCounts(_ query: FetchQuery, _ db: Database) throws -> [(key: DatabaseValue, count: Int)]? {
+        if let section = query.wholeTableSection {
+            return try SectionCounts.counts(
+                forTable: query.tableName, section: section.expression, descending: section.isDescending, in: db)
         }
-        return sections
+        guard let text = query.searchOnlyText, let section = query.section,
+              let counts = try Entity.searchCounts(for: text, sectionExpression: section.expression, db) else { return nil }
+        return counts.map { (key: $0.key, count: $0.value) }.sorted { a, b in
+            let order = DatabaseValue.sqliteOrder(a.key, b.key)
+            return section.isDescending ? order > 0 : order < 0
+        }
+    }
+
+    /// The sections of keys and counts in order, the empty ones left out.
+    static func sections(_ counts: [(key: DatabaseValue, count: Int)], _ request: FetchRequest<Entity>) -> [FetchedSection] {
+        counts.filter { $0.count > 0 }.map { section(key: $0.key, count: $0.count, request) }
     }
 
     /// A section's description from its key and its count.
@@ -238,7 +293,7 @@ public final class FetchedResultsController<Entity: FetchableEntity> {
     /// The row's place is read from SQL: its section key, then the number of rows ordered before it
     /// in its section. While tracking, it is found in the tracked ids instead.
     public func indexPath(forID id: Int64) throws -> ItemPath? {
-        if let live { return live.snapshot.path(of: id) }
+        if let live = live ?? readyToTrack { return live.snapshot.path(of: id) }
         guard let query else { return nil }
         let placeQuery = query.placeQuery(id: id)
         return try reader.read { db -> ItemPath? in

@@ -1,6 +1,7 @@
 import Catalog
 import FetchedResults
 import Foundation
+import Synchronization
 import SQLiteStore
 import TestSupport
 import Testing
@@ -99,6 +100,45 @@ struct LiveResultsTests {
         }
         let statistics = try #require(controller.trackingStatistics)
         #expect(statistics.refetches == 0, "no gap, no schema change: every change set is incremental")
+    }
+
+    /// A search's fetch reads its whole result in one pass (sections, ids, the change log's position),
+    /// and tracking started afterwards reuses that read: it reads nothing, and the commits made between
+    /// the fetch and `startTracking()` arrive in the first change set.
+    @Test(arguments: 0..<40)
+    func trackingAfterASearchFetchStartsWhereTheFetchStood(seed: UInt64) throws {
+        let directory = try TemporaryDirectory()
+        let statements = Mutex(0)
+        var configuration = Configuration()
+        configuration.trace = { _ in statements.withLock { $0 += 1 } }
+        let store = try CatalogStore(path: directory.path(), configuration: configuration)
+        var random = SplitMix64(seed: seed &+ 3000)
+        try store.database.write { db in
+            for _ in 0..<Int.random(in: 0...40, using: &random) { try Self.randomWrite(db, store, &random) }
+        }
+        // Terms of 3+ characters, or a scope: no maintained counts give these sections.
+        var request = Self.randomRequest(&random)
+        request.searchText = ["mac", "cafe", "pro 2", "book", "a"].randomElement(using: &random)!
+        if request.searchText == "a" { request.scope = .desktop }
+        let controller = try store.fetchedResults(request, batchSize: 3)
+        let (fetched, fetchedSections) = try Self.freshSnapshot(store, request)
+        #expect(controller.sections == fetchedSections)
+        #expect(try controller.fetchedObjects.map { $0.id } == fetched.sections.flatMap(\.ids))
+
+        try store.database.write { db in
+            for _ in 0..<Int.random(in: 1...4, using: &random) { try Self.randomWrite(db, store, &random) }
+        }
+        let before = statements.withLock { $0 }
+        try controller.startTracking()
+        #expect(statements.withLock { $0 } == before, "tracking reuses what the fetch read")
+        #expect(controller.trackedSnapshot == fetched)
+
+        let changeSet = try controller.applyPendingChanges()
+        let (fresh, freshSections) = try Self.freshSnapshot(store, request)
+        let context = "seed \(seed) \(request)"
+        #expect(try fetched.applying(changeSet) == fresh, "\(context): \(fetched) + \(changeSet)")
+        #expect(controller.trackedSnapshot == fresh, "\(context)")
+        #expect(controller.sections == freshSections, "\(context)")
     }
 
     /// Phones section by initial, maker or year: renames and maker changes move rows across sections.

@@ -1,0 +1,62 @@
+import SQLiteStore
+
+/// What a fetch read: the sections, the batches read with them, and the tracking state when the whole
+/// result's ids were read.
+struct FetchedResult<Entity: Sendable>: Sendable {
+    var sections: [FetchedSection]
+    var batches: [BatchKey: Batch<Entity>] = [:]
+    var readyToTrack: LiveState?
+}
+
+extension FetchedResultsController {
+    // MARK: - The whole result in one pass
+
+    /// The sections and the whole result's ids, read in `db` by one pass over the result in order
+    /// (``FetchQuery/keysQuery``): a section is a run of rows with equal section keys (equal as SQLite's
+    /// `GROUP BY` compares them). For a search, this reads each matching row once, where a `GROUP BY`
+    /// for the counts and a query per batch would each read them.
+    static func readKeys(
+        _ query: FetchQuery, _ request: FetchRequest<Entity>, _ db: Database
+    ) throws -> (sections: [FetchedSection], snapshot: ResultSnapshot) {
+        var sections: [FetchedSection] = []
+        var snapshot = ResultSnapshot()
+        var key: DatabaseValue?
+        var ids: [Int64] = []
+        func endSection() {
+            guard let key, !ids.isEmpty else { return }
+            let info = section(key: key, count: ids.count, request)
+            sections.append(info)
+            snapshot.sections.append(ResultSnapshot.Section(name: info.name, ids: ids))
+            ids = []
+        }
+        let keys = query.keysQuery
+        try db.cachedStatement(sql: keys.sql).forEachRow(arguments: keys.arguments) { row in
+            let rowKey = row.databaseValue(at: 0)
+            if key.map({ DatabaseValue.sqliteOrder($0, rowKey) != 0 }) ?? true {
+                endSection()
+                key = rowKey
+            }
+            ids.append(try row.decode(Int64.self, at: 1))
+        }
+        endSection()
+        return (sections, snapshot)
+    }
+
+    /// The sections and the whole result's ids, read in `db`: for a whole table whose section counts
+    /// are maintained, those counts and a query per section (each an index scan); else in one pass
+    /// (``readKeys(_:_:_:)``), which for a search evaluates its condition once rather than per section.
+    static func readSectionsAndSnapshot(
+        _ query: FetchQuery, _ request: FetchRequest<Entity>, _ db: Database
+    ) throws -> (sections: [FetchedSection], snapshot: ResultSnapshot) {
+        guard !query.hasSearch, let counts = try maintainedSectionCounts(query, db) else { return try readKeys(query, request, db) }
+        let sections = sections(counts, request)
+        return (sections, try snapshot(query, sections, db))
+    }
+
+    /// The change log's position and the schema version, read in `db`: where a tracked result stands.
+    ///
+    /// - Throws: `DatabaseError` when the change log is not installed.
+    static func trackingPosition(_ db: Database) throws -> (sequence: Int64, schemaVersion: Int) {
+        (try ChangeLog.currentSequence(db), try db.scalar(Int.self, sql: "PRAGMA schema_version") ?? 0)
+    }
+}
