@@ -33,12 +33,6 @@ struct ListChoice: Hashable, Sendable {
         try check(entity.recordType)
     }
 
-    /// The fields the entity sorts by.
-    var sortFields: [SortField] { entity.recordType.sortFields }
-
-    /// Whether the entity's lists take a scope.
-    var hasScope: Bool { entity.recordType.hasScope }
-
     /// `word`'s value of `Record`'s scope.
     private static func scope<Record: CatalogRecord>(_ type: Record.Type, _ word: ProductType) throws -> Record.Scope {
         guard Record.hasScope else {

@@ -16,10 +16,11 @@ public struct GRDBContender: Contender {
 
     public let name: String
     let decoding: Decoding
-    let migrations: [String]
+    /// Creates the store's schema in a new file at a path (the store, migrating it).
+    let createSchema: @Sendable (String) throws -> Void
 
-    public init(migrations: [String], decoding: Decoding = .rowInit) {
-        self.migrations = migrations
+    public init(createSchema: @escaping @Sendable (String) throws -> Void, decoding: Decoding = .rowInit) {
+        self.createSchema = createSchema
         self.decoding = decoding
         name = decoding == .rowInit ? "GRDB" : "GRDB Codable"
     }
@@ -35,8 +36,8 @@ public struct GRDBContender: Contender {
     // MARK: - W1
 
     public func insert(_ products: [SyntheticProduct], intoNewDatabaseAt path: String) throws -> Measured {
+        try createSchema(path)
         let pool = try openPool(path)
-        for sql in migrations { try pool.write { db in try db.execute(sql: sql) } }
         let duration = try ContinuousClock().measure {
             try pool.write { db in
                 for product in products { try GRDBNewProduct(product: product).insert(db) }

@@ -6,23 +6,18 @@ import Dispatch
 /// Hand-written prepared-statement loops over the same schema: the practical limit.
 public struct RawSQLiteContender: Contender {
     public let name = "raw C"
-    /// The schema: the store's embedded migrations, in order.
-    let migrations: [String]
+    /// Creates the store's schema in a new file at a path (the store, migrating it).
+    let createSchema: @Sendable (String) throws -> Void
 
-    public init(migrations: [String]) {
-        self.migrations = migrations
-    }
-
-    /// Creates the schema at `path` by running the store's migrations, one transaction each.
-    func createSchema(_ db: RawConnection) throws {
-        for sql in migrations { try db.execute("BEGIN IMMEDIATE; \(sql); COMMIT") }
+    public init(createSchema: @escaping @Sendable (String) throws -> Void) {
+        self.createSchema = createSchema
     }
 
     // MARK: - W1
 
     public func insert(_ products: [SyntheticProduct], intoNewDatabaseAt path: String) throws -> Measured {
-        let db = try RawConnection(path: path, create: true)
-        try createSchema(db)
+        try createSchema(path)
+        let db = try RawConnection(path: path)
         let insert = try db.prepare(BenchSQL.insertProduct)
         defer { sqlite3_finalize(insert) }
         let duration = try ContinuousClock().measure {

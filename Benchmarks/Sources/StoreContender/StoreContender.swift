@@ -26,8 +26,15 @@ public struct StoreContender: Contender {
         name = searchPath == .searchPage ? "store" : "store controller"
     }
 
-    /// The SQL of the store's embedded migrations, in order: the schema every contender creates.
-    public static var migrations: [String] { CatalogMigrations.all.compactMap(\.sql) }
+    /// Each of the store's migrations (SQL files and Swift steps) as `NNNN_name checksum`, in order:
+    /// what names the schema of a dataset.
+    public static var schemaIdentity: [String] { CatalogMigrations.all.map { "\($0.identifier) \($0.checksum)" } }
+
+    /// Creates an empty catalog at `path` (a new file) with the store's schema, every migration applied
+    /// (its Swift steps too), and closes it: the schema every contender's W1 inserts into.
+    @Sendable public static func createSchema(at path: String) throws {
+        _ = try CatalogStore(path: path)
+    }
 
     /// The store's folding of names and search terms (the one definition; the others must agree).
     public static func fold(_ text: String) -> String { TextFolding.fold(text) }

@@ -17,14 +17,14 @@ struct Runner {
     var report: Report
 
     init(options: Options, contenders: [any Contender], fetchOnlyContenders: [any Contender],
-         searchOnlyContenders: [any Contender], raw: RawSQLiteContender, migrations: [String]) {
+         searchOnlyContenders: [any Contender], raw: RawSQLiteContender, schema: [String]) {
         self.options = options
         self.contenders = contenders
         self.fetchOnlyContenders = fetchOnlyContenders
         self.searchOnlyContenders = searchOnlyContenders
         self.raw = raw
         var fingerprint = Fingerprint()
-        for sql in migrations { fingerprint.combine(sql) }
+        for migration in schema { fingerprint.combine(migration) }
         schemaFingerprint = fingerprint
         report = Report(contenders: (contenders + fetchOnlyContenders + searchOnlyContenders).map(\.name))
     }

@@ -7,10 +7,10 @@ import StoreContender
 // catalog-bench: issue #6's workloads for raw C, this store and GRDB, in one run. See ../README.md.
 do {
     let options = try Options(arguments: Array(CommandLine.arguments.dropFirst()))
-    let migrations = StoreContender.migrations
-    let raw = RawSQLiteContender(migrations: migrations)
-    let contenders: [any Contender] = [raw, StoreContender(), GRDBContender(migrations: migrations)]
-    let codable = GRDBContender(migrations: migrations, decoding: .codable)
+    let createSchema = StoreContender.createSchema(at:)
+    let raw = RawSQLiteContender(createSchema: createSchema)
+    let contenders: [any Contender] = [raw, StoreContender(), GRDBContender(createSchema: createSchema)]
+    let codable = GRDBContender(createSchema: createSchema, decoding: .codable)
     let controller = StoreContender(searchPath: .controller)
 
     if let child = options.child, child.workload == "W4-writer" {
@@ -26,7 +26,7 @@ do {
         var runner = Runner(options: options, contenders: [raw] + contenders.dropFirst().filter(isSelected),
                             fetchOnlyContenders: [codable].filter(isSelected),
                             searchOnlyContenders: [controller].filter(isSelected), raw: raw,
-                            migrations: migrations)
+                            schema: StoreContender.schemaIdentity)
         let start = ContinuousClock.now
         try runner.run()
         let markdown = runner.report.markdown
