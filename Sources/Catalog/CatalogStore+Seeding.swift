@@ -92,7 +92,9 @@ extension CatalogStore {
     /// New rows are inserted in bulk (`Database.bulkInsert(into:maintaining:triggeredRows:_:)`): past
     /// the first `BulkInsert.defaultTriggeredRows` of a table, rows are inserted without their search
     /// index, section counts and change-log entries, which are then built for all of them at once,
-    /// before the transaction commits. Live controllers of the file refetch after such a seed.
+    /// before the transaction commits. Live controllers of the file refetch after such a seed. A seed
+    /// that left `Database.bulkLoadCheckpointPages` or more in the `-wal` ends with a checkpoint that
+    /// empties it (`DatabaseWriter.checkpointAfterBulkLoad(walPages:)`).
     ///
     /// A record with an `id` (sources drop ids unless opened keeping them) keeps it: the record with
     /// that id is replaced, or it is added with that id; another record with its name is then a
@@ -113,18 +115,23 @@ extension CatalogStore {
     }
 
     /// ``seed(_:conflicts:progress:)-([SeedSource],_,_)`` with the rows inserted with the triggers before
-    /// the bulk insert suspends them (tests use 0, to insert every row in bulk).
+    /// the bulk insert suspends them (tests use 0, to insert every row in bulk), and the `-wal` pages
+    /// from which the seed ends with a checkpoint that empties the `-wal`
+    /// (`DatabaseWriter.checkpointAfterBulkLoad(walPages:)`; tests lower it).
     @discardableResult
     func seed(
-        _ sources: [SeedSource], conflicts: SeedConflictPolicy, triggeredRows: Int, progress: ((Int) -> Void)?
+        _ sources: [SeedSource], conflicts: SeedConflictPolicy, triggeredRows: Int,
+        checkpointPages: Int = Database.bulkLoadCheckpointPages, progress: ((Int) -> Void)?
     ) throws -> SeedReport {
-        try database.write { db in
+        let report = try database.write { db in
             try Self.bulkInserts(Entity.allCases[...], triggeredRows: triggeredRows, db) { bulks in
                 let sink = BulkSeedSink(db: db, conflicts: conflicts, progress: progress, bulks: bulks)
                 for source in sources { try source.feed(sink) }
                 return sink.report
             }
         }
+        try database.checkpointAfterBulkLoad(walPages: checkpointPages)
+        return report
     }
 
     /// Runs `body` within a bulk insert into the table of each of `entities` (nested, in order),
