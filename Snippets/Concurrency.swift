@@ -16,11 +16,13 @@ let pool = try DatabasePool(path: path)
 // snippet.hide
 _ = try pool.writeWithoutTransaction { db in try Migrator(sets: [schema]).migrate(db) }
 // snippet.show
-try await pool.write { db in
-    try db.execute(sql: "INSERT INTO note(text) VALUES (?)", arguments: ["hello"])
-}
-let texts = try await pool.read { db in
-    try db.fetchAll(sql: "SELECT text FROM note ORDER BY id") { try $0.decode(String.self, at: 0) }
+func add(_ text: String, to pool: DatabasePool) async throws -> [String] {
+    try await pool.write { db in
+        try db.execute(sql: "INSERT INTO note(text) VALUES (?)", arguments: [text])
+    }
+    return try await pool.read { db in
+        try db.fetchAll(sql: "SELECT text FROM note ORDER BY id") { try $0.decode(String.self, at: 0) }
+    }
 }
 // snippet.end
 
@@ -47,6 +49,6 @@ let texts = try await pool.read { db in
 // snippet.end
 
 // snippet.hide
-await NoteSearch(pool: pool).textDidChange("hel")
-print(texts)
+print(try await add("hello", to: pool))
+NoteSearch(pool: pool).textDidChange("hel")
 try? FileManager.default.removeItem(at: directory)

@@ -6,24 +6,35 @@ import RecordFormats
 /// Objects use the records' JSON names (see ``Product`` and ``Phone``); an `id` in the file is ignored.
 /// Which entity a file holds is told by its first object's fields: phones have a `maker`. Files of
 /// any size, in any `DataFormat`, are read as they are stored through ``SeedSource``.
-public enum SeedFile: Sendable, Equatable {
-    case products([Product])
-    case phones([Phone])
-
+public struct SeedFile: Sendable, Equatable {
     /// The entity the file holds.
-    public var entity: Entity {
-        switch self {
-        case .products: .products
-        case .phones: .phones
-        }
+    public let entity: Entity
+    /// The number of records in the file.
+    public let count: Int
+    /// The records, an array of the entity's record type.
+    private let records: any Sendable
+
+    /// A file of `records`, already checked.
+    ///
+    /// ```swift
+    /// try store.seed([SeedFile(SyntheticCatalog.products(count: 1_000, seed: 7))])
+    /// ```
+    public init<Record: CatalogRecord>(_ records: [Record]) {
+        entity = Record.entity
+        count = records.count
+        self.records = records
     }
 
-    /// The number of records in the file.
-    public var count: Int {
-        switch self {
-        case .products(let products): products.count
-        case .phones(let phones): phones.count
+    /// The file's records when they are `Record`s; nil when the file holds another entity.
+    public func records<Record: CatalogRecord>(of type: Record.Type) -> [Record]? {
+        records as? [Record]
+    }
+
+    public static func == (left: SeedFile, right: SeedFile) -> Bool {
+        func equal<Record: CatalogRecord>(_ type: Record.Type) -> Bool {
+            left.records(of: type) == right.records(of: type)
         }
+        return left.entity == right.entity && equal(left.entity.recordType)
     }
 
     /// The seeds built into the library from the package's `Seeds/` folder: the nine products of
@@ -51,19 +62,23 @@ public enum SeedFile: Sendable, Equatable {
 
     /// All the records of `source`, in memory.
     private init(_ source: SeedSource) throws {
-        let collected = CollectedRecords()
+        let type = source.entity.recordType
+        self = try Self.collect(source, type)
+    }
+
+    /// The records of `source`, which are `Record`s.
+    private static func collect<Record: CatalogRecord>(_ source: SeedSource, _ type: Record.Type) throws -> SeedFile {
+        let collected = CollectedRecords<Record>()
         try source.feed(collected)
-        self = source.entity == .phones ? .phones(collected.phones) : .products(collected.products)
+        return SeedFile(collected.records)
     }
 }
 
-/// Records gathered in memory.
-private final class CollectedRecords: SeedSink {
-    var products: [Product] = []
-    var phones: [Phone] = []
+/// Records of one type gathered in memory.
+private final class CollectedRecords<Record: CatalogRecord>: SeedSink {
+    var records: [Record] = []
 
-    func add<Record: CatalogRecord>(_ record: Record) throws {
-        if let product = record as? Product { products.append(product) }
-        if let phone = record as? Phone { phones.append(phone) }
+    func add<Added: CatalogRecord>(_ record: Added) throws {
+        if let record = record as? Record { records.append(record) }
     }
 }

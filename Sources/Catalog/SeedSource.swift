@@ -40,13 +40,19 @@ public struct SeedSource {
 
     /// The records of a seed file in memory (checked already).
     public init(_ file: SeedFile, name: String = "seed") {
-        switch file {
-        case .products(let products): self.init(name: name, records: products)
-        case .phones(let phones): self.init(name: name, records: phones)
+        func source<Record: CatalogRecord>(_ type: Record.Type) -> SeedSource {
+            // A file's records are of its entity's record type (SeedFile.init).
+            SeedSource(name: name, records: file.records(of: type)!)
         }
+        self = source(file.entity.recordType)
     }
 
-    private init<Record: CatalogRecord>(name: String, records: [Record]) {
+    /// Records in memory (checked already); `name` names them in errors.
+    ///
+    /// ```swift
+    /// try store.seed([SeedSource(records: SyntheticCatalog.products(count: 1_000, seed: 7))])
+    /// ```
+    public init<Record: CatalogRecord>(name: String = "seed", records: [Record]) {
         var iterator = records.makeIterator()
         var index = 0
         self.init(name: name, Record.self, next: {

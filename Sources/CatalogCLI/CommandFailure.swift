@@ -131,7 +131,7 @@ private func explain(_ error: DatabaseError) -> (String, ExitStatus) {
                 .unusableDatabase)
     case .SQLITE_READONLY:
         return ("the database is read-only: \(error.message) \(detail)", .unusableDatabase)
-    case .SQLITE_FULL, .SQLITE_IOERR where code == .SQLITE_IOERR_SHMSIZE:
+    case let primary where primary == .SQLITE_FULL || code == .SQLITE_IOERR_SHMSIZE:
         // SQLite grows the -shm file (a connection's first use creates it) before anything is written:
         // a -shm that cannot grow is a full disk.
         return ("the disk or database is full; nothing was written \(detail)", .failure)

@@ -47,7 +47,7 @@ extension CatalogCommand {
         func run() throws {
             try reportingFailures {
                 let sources = if let count {
-                    [SeedSource(.products(SyntheticCatalog.products(count: count, seed: seed)))]
+                    [SeedSource(records: SyntheticCatalog.products(count: count, seed: seed))]
                 } else if files.isEmpty {
                     SeedFile.builtIn.map { SeedSource($0) }
                 } else {

@@ -25,7 +25,7 @@ struct BulkLoadCheckpointTests {
         let path = directory.path()
         let store = try CatalogStore(path: path)
         let report = try store.seed(
-            [SeedSource(SeedFile.products(Self.products))], conflicts: .skip, triggeredRows: 0, checkpointPages: 10, progress: nil)
+            [SeedSource(SeedFile(Self.products))], conflicts: .skip, triggeredRows: 0, checkpointPages: 10, progress: nil)
         #expect(report.inserted[.products] == Self.products.count)
         #expect(Self.fileSize(path + "-wal") == 0)
         #expect(Self.fileSize(path) == (try Self.databaseBytes(store)))
@@ -37,7 +37,7 @@ struct BulkLoadCheckpointTests {
         let path = directory.path()
         let store = try CatalogStore(path: path)
         try store.seed(
-            [SeedSource(SeedFile.products(Self.products))], conflicts: .skip, triggeredRows: 0, checkpointPages: .max, progress: nil)
+            [SeedSource(SeedFile(Self.products))], conflicts: .skip, triggeredRows: 0, checkpointPages: .max, progress: nil)
         #expect(Self.fileSize(path + "-wal") > 0, "no checkpoint emptied it")
     }
 
@@ -53,7 +53,7 @@ struct BulkLoadCheckpointTests {
             _ = try db.scalar(Int.self, sql: "SELECT count(*) FROM products")
         }
         try store.seed(
-            [SeedSource(SeedFile.products(Self.products))], conflicts: .skip, triggeredRows: 0, checkpointPages: 10, progress: nil)
+            [SeedSource(SeedFile(Self.products))], conflicts: .skip, triggeredRows: 0, checkpointPages: 10, progress: nil)
         #expect(Self.fileSize(path + "-wal") > 0, "the reader's snapshot still needs the -wal")
         try reader.writeWithoutTransaction { db in try db.execute(sql: "COMMIT") }
         let result = try store.database.checkpointAfterBulkLoad(walPages: 10)

@@ -28,7 +28,7 @@ struct BulkSeedTests {
         added.id = 90_000
         updates += [replaced, added]
         return SeedFile.builtIn.map { SeedSource($0) } + [
-            SeedSource(SeedFile.products(products)), SeedSource(SeedFile.products(updates)),
+            SeedSource(SeedFile(products)), SeedSource(SeedFile(updates)),
         ]
     }
 
@@ -91,8 +91,8 @@ struct BulkSeedTests {
         let bulk = try CatalogStore(path: directory.path("bulk.sqlite"))
         for store in [reference, bulk] { try store.seed(SeedFile.builtIn) }
         let more = SyntheticCatalog.products(count: 300, seed: 17)
-        try reference.seed([SeedSource(SeedFile.products(more))], conflicts: .skip, triggeredRows: .max, progress: nil)
-        try bulk.seed([SeedSource(SeedFile.products(more))], conflicts: .skip, triggeredRows: 0, progress: nil)
+        try reference.seed([SeedSource(SeedFile(more))], conflicts: .skip, triggeredRows: .max, progress: nil)
+        try bulk.seed([SeedSource(SeedFile(more))], conflicts: .skip, triggeredRows: 0, progress: nil)
         try expectSameContents(bulk, reference)
         #expect(try found(bulk) == found(reference))
         #expect(try bulk.check() == [])
@@ -105,7 +105,7 @@ struct BulkSeedTests {
         let before = try contents(store)
         var clash = Self.products[5]
         clash.id = 80_000
-        let sources = [SeedSource(SeedFile.products(Self.products)), SeedSource(SeedFile.products([clash]))]
+        let sources = [SeedSource(SeedFile(Self.products)), SeedSource(SeedFile([clash]))]
         #expect(throws: CatalogError.self) { try store.seed(sources, conflicts: .skip, triggeredRows: 0, progress: nil) }
         #expect(try contents(store) == before)
         #expect(try store.check() == [])
@@ -117,7 +117,7 @@ struct BulkSeedTests {
         try store.seed(SeedFile.builtIn)
         let controller = try store.fetchedResults(ListRequest<Product>())
         try controller.startTracking()
-        try store.seed([SeedSource(SeedFile.products(Self.products))])
+        try store.seed([SeedSource(SeedFile(Self.products))])
         let changes = try controller.applyPendingChanges()
         #expect(!changes.isEmpty)
         let fresh = try store.fetchedResults(ListRequest<Product>())
@@ -133,7 +133,7 @@ struct BulkSeedTests {
         // Another connection's bulk seed drops and creates triggers: a schema change this one learns
         // of at its next statement.
         let other = try CatalogStore(path: directory.path())
-        try other.seed([SeedSource(SeedFile.products(Self.products))], conflicts: .skip, triggeredRows: 0, progress: nil)
+        try other.seed([SeedSource(SeedFile(Self.products))], conflicts: .skip, triggeredRows: 0, progress: nil)
         _ = try store.insert(Product(type: .device, name: "After The Bulk Seed", yearIntroduced: 2026, introPrice: 1))
         #expect(try store.count(Product.self) == Self.products.count + 10)
     }

@@ -109,7 +109,7 @@ struct CatalogStoreTests {
         let good = Product(type: .device, name: "Good", yearIntroduced: 2000, introPrice: 1)
         // Bypasses validation, so that the database's CHECK constraint fails midway.
         let bad = Product(type: .device, name: "", yearIntroduced: 2000, introPrice: 1)
-        #expect(throws: DatabaseError.self) { try store.seed([.products([good, bad])]) }
+        #expect(throws: DatabaseError.self) { try store.seed([SeedFile([good, bad])]) }
         #expect(try store.count(Product.self) == 0)
     }
 

@@ -63,7 +63,7 @@ struct OneExecutorTests {
         configuration.trace = { trace.record($0) }
         configuration.tracesBoundValues = true
         let store = try CatalogStore(path: directory.appendingPathComponent("catalog.sqlite").path, configuration: configuration)
-        try store.seed([SeedFile.products(SyntheticCatalog.products(count: 3_000, seed: 12))])
+        try store.seed([SeedFile(SyntheticCatalog.products(count: 3_000, seed: 12))])
         var comparedDrivers = 0
         for text in Self.queries {
             let request = ListRequest<Product>(searchText: text)

@@ -22,7 +22,7 @@ struct SeedFileTests {
 
     @Test func readsProductsAndPhones() throws {
         let products = try parse(#"[{"type":"device","name":"iPod","yearIntroduced":2001,"introPrice":399}]"#)
-        #expect(products == .products([Product(type: .device, name: "iPod", yearIntroduced: 2001, introPrice: 399)]))
+        #expect(products == SeedFile([Product(type: .device, name: "iPod", yearIntroduced: 2001, introPrice: 399)]))
         let phones = try parse(#"[{"name":"N95","maker":"Nokia","yearReleased":2007,"operatingSystem":"Symbian","screenInches":2.6}]"#)
         #expect(phones.entity == .phones)
     }

@@ -11,7 +11,7 @@ struct CheckCommandTests {
     static func seededDatabase(_ workspace: Workspace) throws -> String {
         let store = try CatalogStore(path: workspace.database)
         try store.seed(SeedFile.builtIn)
-        try store.seed([SeedFile.products(SyntheticCatalog.products(count: 2_000, seed: 5))])
+        try store.seed([SeedFile(SyntheticCatalog.products(count: 2_000, seed: 5))])
         try store.database.close()
         return workspace.database
     }

@@ -45,7 +45,7 @@ struct DamagedFileTests {
             return path
         }
         let store = try CatalogStore(path: path)
-        try store.seed([SeedFile.products(SyntheticCatalog.products(count: 2_000, seed: 2))])
+        try store.seed([SeedFile(SyntheticCatalog.products(count: 2_000, seed: 2))])
         if damage == .newerSchema {
             try store.database.writeWithoutTransaction { db in
                 try db.execute(sql: "INSERT INTO schema_migrations(migration_set, version, name, checksum, applied_at) VALUES ('catalog', 9999, 'future', '0', 0)")

@@ -29,7 +29,7 @@ struct FullDiskTests {
         var configuration = Configuration()
         configuration.maximumPageCount = pages + 5
         let full = try CatalogStore(path: workspace.database, configuration: configuration)
-        let many = [SeedFile.products(SyntheticCatalog.products(count: 3_000, seed: 8))]
+        let many = [SeedFile(SyntheticCatalog.products(count: 3_000, seed: 8))]
         #expect {
             try full.seed(many)
         } throws: { error in

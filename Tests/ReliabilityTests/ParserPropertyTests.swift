@@ -150,12 +150,11 @@ struct ParserPropertyTests {
     static func seedFile(_ bytes: [UInt8]) -> String? {
         do {
             let file = try SeedFile(data: Data(bytes), path: "fuzz.json")
-            switch file {
-            case .products(let products):
-                return products.allSatisfy { $0.id == nil && (try? $0.validated()) == $0 } ? nil : "accepted an invalid product"
-            case .phones(let phones):
-                return phones.allSatisfy { $0.id == nil && (try? $0.validated()) == $0 } ? nil : "accepted an invalid phone"
+            func problem<Record: CatalogRecord>(_ type: Record.Type) -> String? {
+                file.records(of: type)!.allSatisfy { $0.id == nil && (try? $0.validated()) == $0 }
+                    ? nil : "accepted an invalid \(file.entity.singular)"
             }
+            return problem(file.entity.recordType)
         } catch CatalogError.invalidFile(path: "fuzz.json", _) {
             return nil
         } catch {

@@ -104,7 +104,7 @@ struct SQLInjectionTests {
             try store.update(product)
             try store.insert(Phone(name: payload, maker: payload, yearReleased: 2020, operatingSystem: payload, screenInches: 6))
             #expect(try store.fetchOne(Product.self, id: product.id!)?.name == payload + " renamed")
-            try store.seed([.products([Product(type: .portable, name: payload + " seeded", yearIntroduced: 2001, introPrice: 2)])],
+            try store.seed([SeedFile([Product(type: .portable, name: payload + " seeded", yearIntroduced: 2001, introPrice: 2)])],
                            conflicts: .update)
             for sort in SortField.allCases {
                 _ = try? store.sections(ListRequest<Product>(scope: .device, sort: sort)) as [RecordSection<Product>]
