@@ -19,12 +19,13 @@ public struct SearchThresholds: Sendable, Hashable {
 
     /// The driver's estimated rows from which a search's condition for other SQL
     /// (``SearchDescription/condition(for:scope:alias:_:)``) checks every term on the row instead of
-    /// reaching the rows through the driver's index: 100,000. SQLite reads such a range into a
+    /// reaching the rows through the driver's index: 100,000. SQLite reads the driver's rows into a
     /// list before the first row (a page of 50 waits for all of it), at about 1-2 µs of CPU per
     /// matching row; checking the terms on a row as an index is walked costs about 0.1-0.2 µs per row,
-    /// and the walk stops at a page. Measured on 1,000,000 products (CPU time, cold cache): `pa`
-    /// (49,000 rows) counted by type through its range 0.06 s, `a` (618,000) 1.35 s, every row
-    /// checked with `instr` 0.10-0.19 s; they meet near 100,000.
+    /// and the walk stops at a page. Measured on 1,000,000 products with the suffix index this
+    /// module had before the grams index (CPU time, cold cache): `pa` (49,000 rows) counted by type
+    /// through its suffix range 0.06 s, `a` (618,000) 1.35 s, every row checked with `instr`
+    /// 0.10-0.19 s; they meet near 100,000. Not measured again with the grams index.
     public var rowCheckThreshold: Int
 
     /// The values measured on the benchmark's 1,000,000 products.
