@@ -13,7 +13,8 @@ import Foundation
 // - keystroke: for each character of the typing scripts, the debounce timer firing (every key is
 //   searched: the worst case, a user pausing after each one) until the new screen is rendered;
 // - tracking: starting to track changes to that result afterwards (the driver does it once the screen
-//   is drawn; typing does not wait for it, but the next result's fetch queues behind it).
+//   is drawn; typing does not wait for it): nothing to read after a search read in one pass, the
+//   whole result's ids otherwise, which the next fetch cancels in the terminal driver.
 
 struct Options {
     var database = ""

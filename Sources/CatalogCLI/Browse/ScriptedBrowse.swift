@@ -6,7 +6,7 @@ import FetchedResults
 /// when ``elapse()`` says so). The tests and the browse benchmark drive the screen through it.
 ///
 /// As in the terminal driver, a fetch answers first and tracking starts afterwards (it reads the ids
-/// of the whole result): ``settle()`` does that part, and ``send(_:)`` calls it unless told not to, so
+/// of the whole result, unless the fetch read them): ``settle()`` does that part, and ``send(_:)`` calls it unless told not to, so
 /// a benchmark can time the answer drawn on screen apart from the tracking that follows.
 @_spi(Benchmarks) public final class ScriptedBrowse {
     let catalog: CatalogStore
