@@ -45,7 +45,7 @@ public struct StoreContender: Contender {
     /// the file and truncated, and the store closed, so that the file alone is the dataset.
     public static func createCatalog(at path: String, with products: [SyntheticProduct]) throws {
         let store = try CatalogStore(path: path)
-        try store.seed([.products(products.map(Self.product))])
+        try store.seed([SeedFile(products.map(Self.product))])
         try store.database.writeWithoutTransaction { db in
             try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)")
         }
@@ -71,7 +71,7 @@ public struct StoreContender: Contender {
         let store = try CatalogStore(path: path)
         let records = products.map(Self.product)
         let duration = try ContinuousClock().measure {
-            try store.seed([.products(records)])
+            try store.seed([SeedFile(records)])
         }
         var fingerprint = Fingerprint()
         fingerprint.combine(Int64(try store.count(Product.self)))
