@@ -1,7 +1,7 @@
 import Foundation
 import RecordFormats
 
-/// The records of one seed or import file: a JSON array of products or of phones.
+/// The records of one entity from a seed file (a JSON array of products or of phones), or given in memory.
 ///
 /// Objects use the records' JSON names (see ``Product`` and ``Phone``); an `id` in the file is ignored.
 /// Which entity a file holds is told by its first object's fields: phones have a `maker`. Files of
@@ -30,6 +30,7 @@ public struct SeedFile: Sendable, Equatable {
         records as? [Record]
     }
 
+    /// Whether two files hold the same entity and equal records in the same order.
     public static func == (left: SeedFile, right: SeedFile) -> Bool {
         func equal<Record: CatalogRecord>(_ type: Record.Type) -> Bool {
             left.records(of: type) == right.records(of: type)

@@ -10,7 +10,10 @@ extension Runner {
     /// W8: reads per second with 1, 2, 4 and 8 reading tasks beside a writer committing every 10 ms,
     /// the writer's commit latency over all those runs, and the time a cancelled long read takes to end.
     mutating func runConcurrency() throws {
-        let file = try dataset(rows: options.concurrencyRows)
+        // A copy: the writer's commits must not change the dataset the other workloads share.
+        let file = path("w8-\(options.concurrencyRows).sqlite")
+        try copy(try dataset(rows: options.concurrencyRows), to: file)
+        defer { remove(database: file) }
         let queries = SearchQuery.generate(count: options.queries, from: catalog(rows: options.concurrencyRows), seed: options.seed)
         var latencies: [String: [Duration]] = [:]
         var failures: [String: Report.Cell] = [:]

@@ -143,9 +143,14 @@ struct Runner {
         return file
     }
 
+    /// Copies the database at `source`, which no one has open, with its `-wal` when there is one (the
+    /// copy replays it when opened): the file alone lacks what was committed since the last checkpoint.
     func copy(_ source: String, to destination: String) throws {
         remove(database: destination)
         try FileManager.default.copyItem(atPath: source, toPath: destination)
+        if FileManager.default.fileExists(atPath: source + "-wal") {
+            try FileManager.default.copyItem(atPath: source + "-wal", toPath: destination + "-wal")
+        }
     }
 
     // MARK: - Running
