@@ -62,7 +62,7 @@ extension Database {
 extension Database {
     /// The `-wal` pages from which ``DatabaseWriter/checkpointAfterBulkLoad(walPages:)`` empties the
     /// `-wal` file: 1,000, SQLite's own automatic checkpoint threshold (`wal_autocheckpoint`).
-    public static let bulkLoadCheckpointPages = 1_000
+    public static let bulkLoadCheckpointPages = Int(CommitHandlers.autoCheckpointPageCount)
 }
 
 extension DatabaseWriter {

@@ -26,7 +26,7 @@ extension Database {
     /// (`PRAGMA journal_size_limit`): 1,000 pages of 4 KiB, the size at which SQLite's automatic
     /// checkpoint (`wal_autocheckpoint`, default 1,000 pages) restarts it anyway. On close, with any limit
     /// set, SQLite empties a persistent `-wal` file.
-    static let persistentWALSizeLimit = 1_000 * 4_096
+    static let persistentWALSizeLimit = Int(CommitHandlers.autoCheckpointPageCount) * 4_096
 
     /// Keeps the `-wal` and `-shm` files beside the database when this connection closes last (emptying
     /// the `-wal`), as Apple's builds of SQLite do, so that another user who may read but not write the
