@@ -95,10 +95,15 @@ extension SearchDescription {
         }
         if fullTextRowIDsCarryScope {
             // Each trigram's rowids, as the index gives them: a contentless index is not compared
-            // with the table by SQLite's own check.
+            // with the table by SQLite's own check. Every trigram the index holds (its fts5vocab, a
+            // temporary table of this connection) or the texts give is looked up.
+            let vocabulary = "temp.\(fullTextTable)_check_vocabulary"
+            try db.execute(sql: "CREATE VIRTUAL TABLE IF NOT EXISTS \(vocabulary) USING fts5vocab(main, '\(fullTextTable)', 'row')")
+            let indexed = try db.fetchAll(sql: "SELECT term FROM \(vocabulary)") { try $0.decode(String.self, at: 0) }
+            try db.execute(sql: "DROP TABLE \(vocabulary)")
             var stored = SearchIndexDigest()
             let statement = try db.makeStatement(sql: "SELECT rowid FROM \(fullTextTable) WHERE \(fullTextTable) MATCH ?")
-            for trigram in distinctTrigrams.sorted() {
+            for trigram in distinctTrigrams.union(indexed).sorted() {
                 try statement.forEachRow(arguments: [SearchPlan.phrase(trigram)]) { row in stored.add(trigram, try row.decode(Int64.self, at: 0)) }
             }
             if stored.count != trigrams.count {
