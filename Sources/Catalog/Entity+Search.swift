@@ -2,10 +2,10 @@ import TextSearch
 
 extension Product {
     /// What a product search looks in, as its declaration says: the folded name, the year and price
-    /// as numbers; the type as scope; a list by name walks `products_by_type_name`; short terms
-    /// indexed by the grams index.
+    /// as numbers; the type as scope, each type's rows a rowid range of the trigram index (migration
+    /// 8); a list by name walks `products_by_type_name`; short terms indexed by the grams index.
     public static let searchDescription = declaration.searchDescription(
-        scope: scopeKeyPath, listIndex: "products_by_type_name")
+        scope: scopeKeyPath, listIndex: "products_by_type_name", scopeValues: ProductType.allCases.map(\.rawValue))
 }
 
 extension Phone {
@@ -24,12 +24,6 @@ extension ListRequest {
     /// definition, which the list's controller sorts by), marked as the list index's order when it is
     /// (scope column, first text column, id, ascending: products by name).
     func searchOrder() throws -> SearchOrder {
-        let sql = try fetchRequest().orderSQL()
-        let description = Record.searchDescription
-        let listIndexOrder = description.listIndex.map { _ in
-            ([description.scopeColumn].compactMap { $0 } + [description.textColumns[0], description.idColumn])
-                .map { $0 + " ASC" }.joined(separator: ", ")
-        }
-        return SearchOrder(sql: sql, isListIndexOrder: sql == listIndexOrder)
+        Record.searchDescription.order(sql: try fetchRequest().orderSQL())
     }
 }

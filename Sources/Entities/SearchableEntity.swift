@@ -13,7 +13,7 @@ import TextSearch
 ///
 /// The description's `SearchDescription.installSQL` belongs in a migration of the entity's table.
 public protocol SearchableEntity: DeclaredEntity {
-    /// What a search looks in: usually ``EntityDeclaration/searchDescription(scope:listIndex:indexesShortTerms:)``
+    /// What a search looks in: usually ``EntityDeclaration/searchDescription(scope:listIndex:indexesShortTerms:scopeValues:)``
     /// of the entity's declaration.
     static var searchDescription: SearchDescription { get }
 }
@@ -31,5 +31,20 @@ extension SearchableEntity {
     public static func searchCounts(for text: String, sectionExpression: String, _ db: Database) throws -> [DatabaseValue: Int]? {
         guard sectionExpression == searchDescription.scopeColumn else { return nil }
         return try searchDescription.countsPerScope(SearchQuery(text), db)
+    }
+
+    /// A page of the entities that match `text` (within the section of `sectionKey` when sectioned
+    /// by the description's scope column), planned and read by `SearchDescription.page(…)`, the
+    /// executor of `searchPage`; nil for sections by another expression (or of NULL).
+    public static func searchPageIDs(
+        for text: String, sectionExpression: String?, sectionKey: DatabaseValue, orderSQL: String,
+        limit: Int, offset: Int, _ db: Database
+    ) throws -> [Int64]? {
+        let description = searchDescription
+        if let sectionExpression, sectionExpression != description.scopeColumn || sectionKey.isNull { return nil }
+        return try description.page(
+            SearchQuery(text), scope: sectionExpression == nil ? nil : sectionKey, order: description.order(sql: orderSQL),
+            limit: limit, offset: offset, selection: "\(tableName).\(idColumn)", db
+        ) { row in try row.decode(Int64.self, at: 0) }.records
     }
 }
