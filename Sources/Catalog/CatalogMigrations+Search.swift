@@ -18,18 +18,41 @@ extension CatalogMigrations {
     }
 
     /// Migration 7: the products' suffix index (about half of a large file) replaced in place by the
-    /// grams index ``Product/searchDescription`` generates
-    /// (``SearchDescription/suffixIndexReplacementSQL``), built in bulk in the migration's
-    /// transaction; the trigram index and the gram counts stay.
+    /// grams index the products' search generated then (``SearchDescription/suffixIndexReplacementSQL``
+    /// of ``gramsIndexSearch``), built in bulk in the migration's transaction; the trigram index and
+    /// the gram counts stay.
     ///
-    /// Its revision is the generated SQL: a change to what the description generates makes databases
-    /// that applied the old SQL report this migration as changed; freeze the old SQL (as migration 6
-    /// does) and add a migration instead.
+    /// Its revision is that generated SQL: a change to what it generates makes databases that applied
+    /// the old SQL report this migration as changed; freeze the old SQL (as migration 6 does) and add a
+    /// migration instead.
     static let gramsIndex = Migration(
-        version: 7, name: "search_grams_replace_suffixes", revision: Product.searchDescription.suffixIndexReplacementSQL
+        version: 7, name: "search_grams_replace_suffixes", revision: gramsIndexSearch.suffixIndexReplacementSQL
     ) { db in
-        try db.execute(sql: Product.searchDescription.suffixIndexReplacementSQL)
+        try db.execute(sql: gramsIndexSearch.suffixIndexReplacementSQL)
     }
+
+    /// Migration 8: the products' trigram index replaced in place by the one ``Product/searchDescription``
+    /// generates (``SearchDescription/fullTextReplacementSQL``): a contentless table without column
+    /// sizes whose rowids carry the type (``SearchDescription/fullTextRowID(of:)``), so that a term's
+    /// count per type is read from the index alone; built in bulk in the migration's transaction.
+    /// The grams index and the gram counts stay.
+    ///
+    /// Its revision is the generated SQL (see ``gramsIndex``).
+    static let scopedFullTextIndex = Migration(
+        version: 8, name: "search_trigram_rowids_carry_type", revision: Product.searchDescription.fullTextReplacementSQL
+    ) { db in
+        try db.execute(sql: Product.searchDescription.fullTextReplacementSQL)
+    }
+
+    /// The products' search as migrations 6 and 7 installed it: ``Product/searchDescription`` without
+    /// scope values, so that the trigram index's rowids are the ids.
+    static let gramsIndexSearch: SearchDescription = {
+        let search = Product.searchDescription
+        return SearchDescription(
+            table: search.table, idColumn: search.idColumn, textColumns: search.textColumns,
+            numberColumns: search.numberColumns, scopeColumn: search.scopeColumn, listIndex: search.listIndex,
+            indexesShortTerms: search.indexesShortTerms)
+    }()
 
     /// The search triggers and tables of migrations 1 and 2.
     static let legacySearchStructures: [(kind: String, name: String)] =

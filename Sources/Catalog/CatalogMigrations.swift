@@ -6,10 +6,10 @@ public enum CatalogMigrations {
     /// The catalog's set in `schema_migrations`: `catalog`.
     public static let identity = "catalog"
 
-    /// The migrations, in version order: the files, then `searchIndexes` and `gramsIndex`.
+    /// The migrations, in version order: the files, then `searchIndexes`, `gramsIndex` and `scopedFullTextIndex`.
     public static let all: [Migration] = EmbeddedFiles.migrations.map { file in
         do { return try Migration(fileName: file.name, sql: file.text) } catch { fatalError("\(error)") }
-    } + [searchIndexes, gramsIndex]
+    } + [searchIndexes, gramsIndex, scopedFullTextIndex]
 
     /// The catalog's migration set: ``all`` under ``identity``.
     public static var set: MigrationSet {

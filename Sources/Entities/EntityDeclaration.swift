@@ -158,8 +158,11 @@ public struct EntityDeclaration<Entity: DeclaredEntity>: Sendable {
     ///     walks, if the table has one.
     ///   - indexesShortTerms: whether terms of 1-2 characters have their own index; false for the
     ///     trigram index alone (a small table: short terms are checked row by row).
+    ///   - scopeValues: the scope's TEXT values the trigram index tells apart (`SearchDescription`'s
+    ///     `scopeValues`: a term's count per value without reading rows); empty for none.
     public func searchDescription(
-        scope: PartialKeyPath<Entity>? = nil, listIndex: String? = nil, indexesShortTerms: Bool = true
+        scope: PartialKeyPath<Entity>? = nil, listIndex: String? = nil, indexesShortTerms: Bool = true,
+        scopeValues: [String] = []
     ) -> SearchDescription {
         let scopeColumn = scope.map { keyPath in
             guard let attribute = attribute(for: keyPath) else { preconditionFailure("the scope of \(table) is not an attribute") }
@@ -167,7 +170,8 @@ public struct EntityDeclaration<Entity: DeclaredEntity>: Sendable {
         }
         return SearchDescription(
             table: table, textColumns: searchedTextColumns, numberColumns: searchedNumberColumns,
-            scopeColumn: scopeColumn, listIndex: listIndex, indexesShortTerms: indexesShortTerms)
+            scopeColumn: scopeColumn, listIndex: listIndex, indexesShortTerms: indexesShortTerms,
+            scopeValues: scopeValues)
     }
 
     /// The triggers that log the table's row events for live fetched results, to run in a migration

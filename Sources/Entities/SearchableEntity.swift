@@ -13,7 +13,7 @@ import TextSearch
 ///
 /// The description's `SearchDescription.installSQL` belongs in a migration of the entity's table.
 public protocol SearchableEntity: DeclaredEntity {
-    /// What a search looks in: usually ``EntityDeclaration/searchDescription(scope:listIndex:indexesShortTerms:)``
+    /// What a search looks in: usually ``EntityDeclaration/searchDescription(scope:listIndex:indexesShortTerms:scopeValues:)``
     /// of the entity's declaration.
     static var searchDescription: SearchDescription { get }
 }

@@ -17,7 +17,12 @@ extension SearchDescription {
     /// - ``gramCountsTable`` holds, per gram (and scope value), the number of rows holding that 1- or
     ///   2-scalar gram in one of their texts at least once (rows counting 0 are allowed).
     ///
-    /// The trigram index (``fullTextTable``) is checked by SQLite itself: `Database.fullTextIndexProblem(_:)`.
+    /// - ``fullTextTable``, when its rowids carry the scope (``scopeValues``): each trigram of each
+    ///   text (3 consecutive scalars) finds exactly the rowids (``fullTextRowID(of:)``) of the rows
+    ///   whose texts hold it. (Which trigrams each rowid holds, not their positions.)
+    ///
+    /// The trigram index's own structure, and an external-content one's agreement with the table, are
+    /// checked by SQLite itself: `Database.fullTextIndexProblem(_:)`.
     /// Reads the table once and each derived table once, in the caller's transaction.
     ///
     /// - Parameters:
@@ -34,6 +39,8 @@ extension SearchDescription {
         var tokens = SearchIndexDigest()
         var distinctTokens = Set<String>()
         var grams: [GramKey: Int] = [:]
+        var trigrams = SearchIndexDigest()
+        var distinctTrigrams = Set<String>()
         let columns = ([idColumn, scopeColumn ?? "NULL"] + textColumns + sources).joined(separator: ", ")
         try db.makeStatement(sql: "SELECT \(columns) FROM \(table)").forEachRow { row in
             let id = try row.decode(Int64.self, at: 0)
@@ -48,6 +55,18 @@ extension SearchDescription {
             if isUnfolded {
                 unfolded += 1
                 if firstUnfolded == nil { firstUnfolded = id }
+            }
+            if fullTextRowIDsCarryScope {
+                let rowid = (Int64(scopeNumber(scope) ?? 0) << Int64(Self.scopeNumberShift)) | id
+                var rowTrigrams = Set<String>()
+                for text in texts {
+                    let scalars = Array(text.unicodeScalars)
+                    for start in scalars.indices.dropLast(2) {
+                        rowTrigrams.insert(String(String.UnicodeScalarView(scalars[start...start + 2])))
+                    }
+                }
+                for trigram in rowTrigrams { trigrams.add(trigram, rowid) }
+                distinctTrigrams.formUnion(rowTrigrams)
             }
             guard indexesShortTerms else { return }
             var distinctGrams = Set<String>()
@@ -73,6 +92,25 @@ extension SearchDescription {
         var problems: [String] = []
         if unfolded > 0 {
             problems.append("\(table): \(unfolded) row\(unfolded == 1 ? "'s" : "s'") folded text differs from its source folded (first: id \(firstUnfolded!))")
+        }
+        if fullTextRowIDsCarryScope {
+            // Each trigram's rowids, as the index gives them: a contentless index is not compared
+            // with the table by SQLite's own check. Every trigram the index holds (its fts5vocab, a
+            // temporary table of this connection) or the texts give is looked up.
+            let vocabulary = "temp.\(fullTextTable)_check_vocabulary"
+            try db.execute(sql: "CREATE VIRTUAL TABLE IF NOT EXISTS \(vocabulary) USING fts5vocab(main, '\(fullTextTable)', 'row')")
+            let indexed = try db.fetchAll(sql: "SELECT term FROM \(vocabulary)") { try $0.decode(String.self, at: 0) }
+            try db.execute(sql: "DROP TABLE \(vocabulary)")
+            var stored = SearchIndexDigest()
+            let statement = try db.makeStatement(sql: "SELECT rowid FROM \(fullTextTable) WHERE \(fullTextTable) MATCH ?")
+            for trigram in distinctTrigrams.union(indexed).sorted() {
+                try statement.forEachRow(arguments: [SearchPlan.phrase(trigram)]) { row in stored.add(trigram, try row.decode(Int64.self, at: 0)) }
+            }
+            if stored.count != trigrams.count {
+                problems.append("\(fullTextTable): \(stored.count) trigram entries, where the texts give \(trigrams.count)")
+            } else if stored != trigrams {
+                problems.append("\(fullTextTable): \(stored.count) trigram entries, as many as the texts give, but not the same ones")
+            }
         }
         if let gramsTable {
             // Each token's rows, as the index gives them (FTS5 lowercases the tokens it stores).

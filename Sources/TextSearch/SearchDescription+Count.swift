@@ -18,7 +18,8 @@ extension SearchDescription {
     /// - one short term: its gram count (plus the rows its number finds that its text does not);
     /// - short terms only, none numeric (within a scope or not): the grams index's count of their
     ///   tokens (and the scope's) joined by AND;
-    /// - terms of 3+ scalars only, none numeric, without a scope: the trigram index's count.
+    /// - terms of 3+ scalars only, none numeric, without a scope or within one that the trigram index's
+    ///   rowids carry: the trigram index's count.
     func indexedCount(_ plan: SearchPlan, scope: DatabaseValue?, _ db: Database) throws -> Int? {
         if plan.matchesNothing { return 0 }
         if plan.filters.isEmpty, case .term(let term) = plan.driver, term.isShort, gramCountsTable != nil {
@@ -44,13 +45,14 @@ extension SearchDescription {
             Int.self, sql: "SELECT count(*) FROM \(gramsTable) WHERE \(gramsTable) MATCH ?", arguments: [pattern]) ?? 0
     }
 
-    /// Terms of 3+ scalars only, none numeric, without a scope: the trigram index's count, which reads
-    /// each term's doclists rather than one table row per match. Nil otherwise.
-    private func fullTextCount(_ plan: SearchPlan, scope: DatabaseValue?, _ db: Database) throws -> Int? {
-        guard scope == nil, !plan.terms.isEmpty, plan.terms.allSatisfy({ !$0.isShort && !plan.isNumeric($0) }) else { return nil }
-        return try db.scalar(
-            Int.self, sql: "SELECT count(*) FROM \(fullTextTable) WHERE \(fullTextTable) MATCH ?",
-            arguments: [SearchPlan.fullTextPattern(plan.terms)]) ?? 0
+    /// Terms of 3+ scalars only, none numeric, without a scope or within one the trigram index's
+    /// rowids tell apart: the trigram index's count, which reads each term's doclists (within the
+    /// scope, its rowid range) rather than one table row per match. Nil otherwise.
+    func fullTextCount(_ plan: SearchPlan, scope: DatabaseValue?, _ db: Database) throws -> Int? {
+        guard fullTextSeparates(scope), !plan.terms.isEmpty, plan.terms.allSatisfy({ !$0.isShort && !plan.isNumeric($0) })
+        else { return nil }
+        let match = fullTextMatch(SearchPlan.fullTextPattern(plan.terms), scope: scope)
+        return try db.scalar(Int.self, sql: "SELECT count(*) FROM \(fullTextTable) WHERE \(match.sql)", arguments: match.arguments) ?? 0
     }
 
     /// The total counted on the table: the driver's rows, each checked.

@@ -50,7 +50,7 @@ extension SearchDescription {
         let denseThreshold = thresholds.orderedScanThreshold
         let estimates = try termEstimates(query, scope: scope, cap: denseThreshold, db)
         let plan = SearchPlan(
-            query, self, estimates: estimates, denseThreshold: denseThreshold, matchesNumbers: matchesNumbers)
+            query, self, estimates: estimates, denseThreshold: denseThreshold, matchesNumbers: matchesNumbers, scope: scope)
         // A numeric term matches by number too; when, in this read, every row with that number has the
         // term in its text anyway (`500`, `3`: none or a few rows, checked until one is found), it is
         // a plain term: its total and page come from the text indexes alone.
@@ -59,7 +59,7 @@ extension SearchDescription {
         for term in numeric {
             if try matchesByNumberAlone(term, scope: nil, db) { return plan }
         }
-        return SearchPlan(query, self, estimates: estimates, denseThreshold: denseThreshold, matchesNumbers: false)
+        return SearchPlan(query, self, estimates: estimates, denseThreshold: denseThreshold, matchesNumbers: false, scope: scope)
     }
 
     /// Whether some row (within `scope`) matches `term` by a number column but holds it in no text column.
@@ -89,7 +89,7 @@ extension SearchDescription {
 
     /// The rows of each term, for choosing the rarest one to drive: for a term of 1-2 scalars, the
     /// rows holding it within `scope`, from the gram counts; for a longer term, its rows in the
-    /// trigram index (all scopes), counted up to `cap`, and past `cap` the rows of its rarest 2-scalar
+    /// trigram index (within `scope` when its rowids carry it, else in all), counted up to `cap`, and past `cap` the rows of its rarest 2-scalar
     /// gram (a bound read from the gram counts, so that common terms still compare). A term that
     /// reads as a number adds its rows in each number column (each counted up to `cap`). Nil without
     /// a grams index.
@@ -108,10 +108,10 @@ extension SearchDescription {
                 estimate = try gramCount(term.folded, scope: scope, db)
             } else {
                 let limit = terms.count > 1 ? max(cap, min(rarest, SearchThresholds.driverCountLimit)) : cap
+                let match = fullTextMatch(SearchPlan.fullTextPattern([term]), scope: scope)
                 estimate = try db.scalar(
-                    Int.self,
-                    sql: "SELECT count(*) FROM (SELECT 1 FROM \(fullTextTable) WHERE \(fullTextTable) MATCH ? LIMIT ?)",
-                    arguments: [SearchPlan.fullTextPattern([term]), limit]) ?? 0
+                    Int.self, sql: "SELECT count(*) FROM (SELECT 1 FROM \(fullTextTable) WHERE \(match.sql) LIMIT ?)",
+                    arguments: match.arguments + [limit]) ?? 0
                 if estimate >= limit {
                     let scalars = Array(term.folded.unicodeScalars)
                     var bound = Int.max

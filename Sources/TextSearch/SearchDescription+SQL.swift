@@ -34,13 +34,7 @@ extension SearchDescription {
 
     /// The SQL that creates the index structures, empty.
     public var structuresSQL: String {
-        var sql = """
-            CREATE VIRTUAL TABLE \(fullTextTable) USING fts5(
-                \(textColumns.joined(separator: ", ")), content = '\(table)', content_rowid = '\(idColumn)', \
-            tokenize = 'trigram case_sensitive 1'
-            );
-
-            """
+        var sql = fullTextTableSQL + "\n"
         if let gramsTable, let gramCountsTable {
             sql += """
                 \(gramsTableSQL(gramsTable))
@@ -74,10 +68,7 @@ extension SearchDescription {
     /// The SQL that builds the structures for every row (nil) or for the rows whose id is above `id`.
     private func buildSQL(rowsAfter id: Int64?) -> String {
         let newRows = id.map { " AND \(idColumn) > \($0)" } ?? ""
-        var sql = id == nil
-            ? "INSERT INTO \(fullTextTable)(\(fullTextTable)) VALUES ('rebuild');\n"
-            : "INSERT INTO \(fullTextTable)(rowid, \(textColumns.joined(separator: ", "))) "
-                + "SELECT \(idColumn), \(textColumns.joined(separator: ", ")) FROM \(table) WHERE true\(newRows) ORDER BY \(idColumn);\n"
+        var sql = fullTextBuildSQL(rowsAfter: id)
         if let gramsTable, let gramCountsTable {
             sql += gramsBuildSQL(gramsTable, rowsAfter: id)
             let texts = textColumns.map { column in
@@ -125,18 +116,62 @@ extension SearchDescription {
             + triggersSQL
     }
 
+    /// The SQL that replaces, in place, a trigram index whose rowids are the ids (an external-content
+    /// table, as earlier versions of this module installed it) by the one ``structuresSQL`` creates
+    /// now: with ``scopeValues``, a contentless table whose rowids carry the scope (and no table of
+    /// column sizes). Drops the search triggers and the trigram index, creates the index and fills it
+    /// from the rows, and creates the triggers of ``triggersSQL``; the grams index and the gram counts
+    /// are kept as they are. For a migration.
+    ///
+    /// ```swift
+    /// try db.execute(sql: products.fullTextReplacementSQL)  // in a new migration
+    /// ```
+    public var fullTextReplacementSQL: String {
+        dropTriggersSQL + "DROP TABLE IF EXISTS \(fullTextTable);\n" + fullTextTableSQL + "\n"
+            + fullTextBuildSQL(rowsAfter: nil) + triggersSQL
+    }
+
+    /// The statement that creates ``fullTextTable``: external content (``table``), or, when the rowids
+    /// carry the scope, contentless with `columnsize = 0` (a search reads neither texts nor sizes).
+    private var fullTextTableSQL: String {
+        let storage = fullTextRowIDsCarryScope
+            ? "content = '', columnsize = 0"
+            : "content = '\(table)', content_rowid = '\(idColumn)'"
+        return """
+            CREATE VIRTUAL TABLE \(fullTextTable) USING fts5(
+                \(textColumns.joined(separator: ", ")), \(storage), tokenize = 'trigram case_sensitive 1'
+            );
+            """
+    }
+
+    /// The statement that adds to ``fullTextTable`` the rows of every row (nil) or of those whose id
+    /// is above `id`, in rowid order.
+    private func fullTextBuildSQL(rowsAfter id: Int64?) -> String {
+        if id == nil, !fullTextRowIDsCarryScope {
+            return "INSERT INTO \(fullTextTable)(\(fullTextTable)) VALUES ('rebuild');\n"
+        }
+        let columns = textColumns.joined(separator: ", ")
+        return "INSERT INTO \(fullTextTable)(rowid, \(columns)) SELECT \(fullTextRowID(of: table)) AS rowid, \(columns) "
+            + "FROM \(table) WHERE true\(id.map { " AND \(idColumn) > \($0)" } ?? "") ORDER BY 1;\n"
+    }
+
     /// The SQL of the triggers that keep the index structures as rows are inserted, updated, deleted.
     public var triggersSQL: String {
         let columns = textColumns.joined(separator: ", ")
         let values = { (row: String) in textColumns.map { "\(row).\($0)" }.joined(separator: ", ") }
         let watched = (textColumns + (scopeColumn.map { [$0] } ?? [])).joined(separator: ", ")
         let fullTextDelete = """
-                INSERT INTO \(fullTextTable)(\(fullTextTable), rowid, \(columns)) VALUES ('delete', old.\(idColumn), \(values("old")));
+                INSERT INTO \(fullTextTable)(\(fullTextTable), rowid, \(columns)) VALUES ('delete', \(fullTextRowID(of: "old")), \(values("old")));
             """
         let fullTextInsert = """
-                INSERT INTO \(fullTextTable)(rowid, \(columns)) VALUES (new.\(idColumn), \(values("new")));
+                INSERT INTO \(fullTextTable)(rowid, \(columns)) VALUES (\(fullTextRowID(of: "new")), \(values("new")));
             """
-        var inserts = [fullTextInsert]
+        // A scoped rowid holds ids in 0...largestScopedID only: a row outside fails with a clear message.
+        let idRangeCheck = fullTextRowIDsCarryScope ? ["""
+                SELECT RAISE(ABORT, '\(table).\(idColumn) must be from 0 to \(Self.largestScopedID) for the search index') \
+            WHERE new.\(idColumn) NOT BETWEEN 0 AND \(Self.largestScopedID);
+            """] : []
+        var inserts = idRangeCheck + [fullTextInsert]
         var deletes = [fullTextDelete]
         if let gramsTable, let gramCountsTable {
             let scope = { (row: String) in scopeColumn.map { " AND \($0) IS \(row).\($0)" } ?? "" }

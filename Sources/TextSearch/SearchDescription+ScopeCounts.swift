@@ -8,19 +8,26 @@ extension SearchDescription {
     /// let perType = try products.countsPerScope(SearchQuery("a"), db)  // [.text("desktop"): 206_124, …]
     /// ```
     ///
-    /// They do when the search comes down to terms of 1-2 scalars that match by their text alone
-    /// (`a`, `ip`, `3 a`, `カメ`; a number such as `3` only when, in this read, no row has it as a
-    /// number without holding it in its text): for one term, its gram counts per scope value, one row
-    /// each; for several, the grams index's count of their tokens and each scope value's token, for
-    /// each scope value the first term's gram counts name. Dense short terms are what a count row by
-    /// row is slowest for (a fetched-results controller's sections). Values counting 0 are left out.
+    /// They do when the search comes down to terms that match by their text alone (a number such as
+    /// `3` only when, in this read, no row has it as a number without holding it in its text), either
+    /// all of 1-2 scalars (`a`, `ip`, `3 a`, `カメ`): for one term, its gram counts per scope value,
+    /// one row each; for several, the grams index's count of their tokens and each scope value's
+    /// token, for each scope value the first term's gram counts name; or all of 3+ scalars (`mac`,
+    /// `macbook pro`) when the trigram index's rowids carry the scope (``scopeValues``, every match's
+    /// value one of them): the index's count of their phrases within each value's rowid range. Dense
+    /// terms are what a count row by row is slowest for (a fetched-results controller's sections).
+    /// Values counting 0 are left out.
     ///
     /// - Throws: `DatabaseError`.
     public func countsPerScope(_ query: SearchQuery, _ db: Database) throws -> [DatabaseValue: Int]? {
         guard let scopeColumn, let gramCountsTable, !query.isEmpty else { return nil }
         let plan = try plan(query, scope: nil, thresholds: .standard, db)
         if plan.matchesNothing { return [:] }
-        guard let first = plan.terms.first, plan.terms.allSatisfy({ $0.isShort && !plan.isNumeric($0) }) else { return nil }
+        guard let first = plan.terms.first, !plan.terms.contains(where: plan.isNumeric) else { return nil }
+        if plan.terms.allSatisfy({ !$0.isShort }) {
+            return try fullTextCountsPerScope(matching: SearchPlan.fullTextPattern(plan.terms), db)
+        }
+        guard plan.terms.allSatisfy(\.isShort) else { return nil }
         let rows = try db.fetchAll(
             sql: "SELECT \(scopeColumn), count FROM \(gramCountsTable) WHERE gram = ? AND count > 0", arguments: [first.folded]
         ) { row in (row.databaseValue(at: 0), try row.decode(Int.self, at: 1)) }

@@ -32,12 +32,21 @@ public struct SearchDescription: Sendable, Hashable {
     /// Whether terms of 1-2 scalars have their own index (``gramsTable``, ``gramCountsTable``); false:
     /// only the trigram index, and short terms are checked row by row (enough for small tables).
     public let indexesShortTerms: Bool
+    /// The TEXT values of the scope column the trigram index tells apart, in a fixed order: when
+    /// there are some (and a scope column), each row's rowid in ``fullTextTable`` carries the number
+    /// of its scope value (``fullTextRowID(of:)``), so that a term's rows within one value are a
+    /// rowid range of the index and are counted without reading the table. Empty: the trigram index
+    /// is an external-content table whose rowids are the ids.
+    public let scopeValues: [String]
 
     /// Describes the search of a table.
     public init(
         table: String, idColumn: String = "id", textColumns: [String], numberColumns: [String] = [],
-        scopeColumn: String? = nil, listIndex: String? = nil, indexesShortTerms: Bool = true
+        scopeColumn: String? = nil, listIndex: String? = nil, indexesShortTerms: Bool = true,
+        scopeValues: [String] = []
     ) {
+        precondition(scopeValues.isEmpty || scopeColumn != nil, "scope values need a scope column")
+        precondition(scopeValues.count < Self.scopeNumberLimit, "at most \(Self.scopeNumberLimit - 1) scope values")
         precondition(!textColumns.isEmpty, "a search needs at least one text column")
         self.table = table
         self.idColumn = idColumn
@@ -46,9 +55,11 @@ public struct SearchDescription: Sendable, Hashable {
         self.scopeColumn = scopeColumn
         self.listIndex = listIndex
         self.indexesShortTerms = indexesShortTerms
+        self.scopeValues = scopeValues
     }
 
-    /// The FTS5 trigram index of the text columns (an external-content table of ``table``).
+    /// The FTS5 trigram index of the text columns: an external-content table of ``table``, or, with
+    /// ``scopeValues``, a contentless one whose rowids carry the scope (``fullTextRowID(of:)``).
     public var fullTextTable: String { table + "_search" }
     /// The index of the 1- and 2-scalar grams of each row's texts (and its scope value): a contentless
     /// FTS5 table, one document of tokens per row (``installSQL`` says which).

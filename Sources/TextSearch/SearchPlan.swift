@@ -26,6 +26,10 @@ public struct SearchPlan: Sendable {
 
     /// The search.
     public let query: SearchQuery
+    /// The scope value the rows must have, which the drivers' index queries narrow to where their
+    /// index tells scopes apart (the grams index's scope token, the trigram index's rowid range);
+    /// nil for every row. (The caller's condition still checks the scope column.)
+    public let scope: DatabaseValue?
     /// What is searched.
     public let description: SearchDescription
     /// The terms, each once, without those implied by a longer one.
@@ -52,11 +56,13 @@ public struct SearchPlan: Sendable {
     ///   - denseThreshold: the estimate from which ``isDense`` holds.
     ///   - matchesNumbers: false when no row matches a numeric term by number alone, so that numeric
     ///     terms are planned as plain ones (only valid within the read that checked it).
+    ///   - scope: the scope value the rows must have, nil for every row.
     init(
         _ query: SearchQuery, _ description: SearchDescription, estimates: [String: Int]? = nil,
-        denseThreshold: Int = .max, matchesNumbers: Bool = true
+        denseThreshold: Int = .max, matchesNumbers: Bool = true, scope: DatabaseValue? = nil
     ) {
         self.query = query
+        self.scope = scope
         self.description = description
         self.matchesNumbers = matchesNumbers
         var seen = Set<String>()
@@ -133,18 +139,31 @@ public struct SearchPlan: Sendable {
         guard description.gramsTable != nil, !query.isEmpty, !matchesNothing, !terms.isEmpty,
               !terms.contains(where: isNumeric)
         else { return nil }
-        let (table, pattern): (String, String?)
         if terms.allSatisfy({ !$0.isShort }) {
-            (table, pattern) = (description.fullTextTable, Self.fullTextPattern(terms))
+            return rows(alias: alias, fullTextIDs(terms))
         } else if terms.allSatisfy({ $0.isShort && Self.isIndexable($0) }) {
-            (table, pattern) = (description.gramsTable!, Self.gramsPattern(terms))
-        } else {
-            return nil
+            return rows(alias: alias, gramsIDs(terms))
         }
-        guard let pattern else { return nil }
-        return SQLFragment(
-            sql: "\(alias).\(description.idColumn) IN (SELECT rowid FROM \(table) WHERE \(table) MATCH ?)",
-            arguments: [pattern])
+        return nil
+    }
+
+    /// The condition that the row named `alias` is one of `ids` (a `SELECT` of ids).
+    private func rows(alias: String, _ ids: SQLFragment) -> SQLFragment {
+        SQLFragment(sql: "\(alias).\(description.idColumn) IN (\(ids.sql))", arguments: ids.arguments)
+    }
+
+    /// A `SELECT` of the ids of the rows holding every short term in the grams index, with the
+    /// scope's token when it has one.
+    private func gramsIDs(_ terms: [SearchTerm]) -> SQLFragment {
+        let table = description.gramsTable!
+        let pattern = Self.gramsPattern(terms, scope: scope) ?? Self.gramsPattern(terms)!
+        return SQLFragment(sql: "SELECT rowid FROM \(table) WHERE \(table) MATCH ?", arguments: [pattern])
+    }
+
+    /// A `SELECT` of the ids of the rows holding every term of 3+ scalars in the trigram index, within
+    /// the scope's rowid range when the index's rowids carry it.
+    private func fullTextIDs(_ terms: [SearchTerm]) -> SQLFragment {
+        description.fullTextIDs(matching: Self.fullTextPattern(terms), scope: scope)
     }
 
     /// The condition of all terms checked on the text columns of `alias` (for walks in an index's order).
@@ -164,16 +183,19 @@ public struct SearchPlan: Sendable {
     ///
     /// Related SQLite documentation: <https://www.sqlite.org/fts5.html#fts5_strings>
     static func fullTextPattern(_ terms: [SearchTerm]) -> String {
+        terms.map { phrase($0.folded) }.joined(separator: " AND ")
+    }
+
+    /// `text` as one FTS5 phrase: in double quotes, its double quotes doubled.
+    static func phrase(_ text: String) -> String {
         // Scalar by scalar: a quote followed by a combining mark is one Character, but still a quote to FTS5.
-        terms.map { term in
-            var quoted = String.UnicodeScalarView(["\""])
-            for scalar in term.folded.unicodeScalars {
-                quoted.append(scalar)
-                if scalar == "\"" { quoted.append(scalar) }
-            }
-            quoted.append("\"")
-            return String(quoted)
-        }.joined(separator: " AND ")
+        var quoted = String.UnicodeScalarView(["\""])
+        for scalar in text.unicodeScalars {
+            quoted.append(scalar)
+            if scalar == "\"" { quoted.append(scalar) }
+        }
+        quoted.append("\"")
+        return String(quoted)
     }
 
     /// Whether a term can be looked up in the indexes: a long term always (the trigram index holds
@@ -217,22 +239,11 @@ public struct SearchPlan: Sendable {
     private func indexed(_ driver: Driver, alias: String) -> SQLFragment {
         switch driver {
         case .fullText(let terms):
-            let table = description.fullTextTable
-            return SQLFragment(
-                sql: "\(alias).\(description.idColumn) IN (SELECT rowid FROM \(table) WHERE \(table) MATCH ?)",
-                arguments: [Self.fullTextPattern(terms)])
+            return rows(alias: alias, fullTextIDs(terms))
         case .grams(let terms):
-            let table = description.gramsTable!
-            return SQLFragment(
-                sql: "\(alias).\(description.idColumn) IN (SELECT rowid FROM \(table) WHERE \(table) MATCH ?)",
-                arguments: [Self.gramsPattern(terms)!])
+            return rows(alias: alias, gramsIDs(terms))
         case .term(let term):
-            let (table, pattern) = term.isShort
-                ? (description.gramsTable!, Self.gramsPattern([term])!)
-                : (description.fullTextTable, Self.fullTextPattern([term]))
-            let text = SQLFragment(
-                sql: "\(alias).\(description.idColumn) IN (SELECT rowid FROM \(table) WHERE \(table) MATCH ?)",
-                arguments: [pattern])
+            let text = rows(alias: alias, term.isShort ? gramsIDs([term]) : fullTextIDs([term]))
             return SQLFragment(joining: [text] + numberConditions(term, alias: alias), separator: " OR ").parenthesized
         }
     }

@@ -3,6 +3,7 @@ import Foundation
 import SQLiteStore
 import TestSupport
 import Testing
+import TextSearch
 
 /// Saving, reading, listing and seeding products and phones in a real database file.
 struct CatalogStoreTests {
@@ -17,7 +18,8 @@ struct CatalogStoreTests {
     private func searchIDs(_ table: String, _ term: String) throws -> [Int64] {
         try store.database.read { db in
             try db.fetchAll(
-                sql: "SELECT rowid FROM \(table)_search WHERE \(table)_search MATCH ? ORDER BY rowid",
+                // The products' rowids carry the type above the id (migration 8).
+                sql: "SELECT rowid & \(SearchDescription.largestScopedID) FROM \(table)_search WHERE \(table)_search MATCH ? ORDER BY 1",
                 arguments: ["\"" + term + "\""]) { try $0.decode(Int64.self, at: 0) }
         }
     }

@@ -39,12 +39,12 @@ struct OneExecutorTests {
         }
     }
 
-    /// The driver's subquery over an index, as bound: `SELECT rowid FROM products_grams WHERE products_grams MATCH '"6970"'`.
+    /// The driver's subquery over an index, as bound, after `SELECT rowid`: ` FROM products_grams WHERE products_grams MATCH '"6970"'`.
     static func drivers(_ trace: [String]) -> Set<String> {
         var found = Set<String>()
         for statement in trace {
             var rest = statement[...]
-            while let start = rest.range(of: "IN (SELECT rowid FROM products_") {
+            while let start = rest.range(of: "IN (SELECT rowid") {
                 let tail = rest[start.upperBound...]
                 let end = tail.firstIndex(of: ")") ?? tail.endIndex
                 found.insert(String(tail[..<end]))

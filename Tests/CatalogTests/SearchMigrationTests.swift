@@ -4,9 +4,10 @@ import TestSupport
 import Testing
 import TextSearch
 
-/// Migrations 6 and 7: the search structures a catalog database ends with are exactly what the
+/// Migrations 6, 7 and 8: the search structures a catalog database ends with are exactly what the
 /// products' and phones' search descriptions generate, names folded by older code are folded again,
-/// and a database with the suffix index of migration 6 gets the grams index in its place.
+/// a database with the suffix index of migration 6 gets the grams index in its place, and one with
+/// the trigram index of migration 7 (rowids = ids) gets the one whose rowids carry the type.
 struct SearchMigrationTests {
     /// The search objects of a database (tables, FTS5 shadow tables, triggers) and their SQL.
     static func searchObjects(_ db: Database) throws -> [String] {
@@ -98,5 +99,88 @@ struct SearchMigrationTests {
         }
         #expect(try store.searchCount(ListRequest<Product>(searchText: "ip")) == 0)
         #expect(try store.searchCount(ListRequest<Product>(searchText: "ze")) == 1)
+    }
+
+    /// Databases that applied migration 7 recorded this checksum (a database made on 2026-11-22
+    /// before migration 8 existed): its SQL, generated without scope values, must keep it.
+    @Test func migration7KeepsTheChecksumDatabasesRecorded() {
+        #expect(CatalogMigrations.all.first { $0.version == 7 }?.checksum == "88ec6bb8ec653788")
+    }
+
+    /// A database made by the code of migrations 1-7 (an external-content trigram index whose rowids
+    /// are the ids) opens migrated: the trigram index is contentless, its rowids carry the type, and
+    /// every search and every count per type finds what a scan of the names finds, also after writes.
+    @Test func aDatabaseWithIDRowidsIsUpgraded() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path()
+        let queue = try DatabaseQueue(path: path)
+        let names = ["MacBook Pro", "iPad Pro", "東京 カメラ", "Café Noir", "Mac mini", "3 Apples", "Power Mac", "Macro Lens"]
+        try queue.writeWithoutTransaction { db in
+            _ = try CatalogMigrations.migrator().migrate(upTo: [CatalogMigrations.identity: 7], db)
+            for (index, name) in names.enumerated() {
+                try db.execute(
+                    sql: "INSERT INTO products(type, name, name_folded, year_introduced, intro_price) VALUES (?, ?, ?, 2020, ?)",
+                    arguments: [["desktop", "portable", "device"][index % 3], name, TextFolding.fold(name), index + 1])
+            }
+            #expect(try db.scalar(String.self, sql: "SELECT sql FROM sqlite_master WHERE name = 'products_search'")?
+                .contains("content = 'products'") == true)
+        }
+        try queue.close()
+        let store = try CatalogStore(path: path)
+        let search = Product.searchDescription
+        func expectAsScanned(_ texts: [String], _ db: Database) throws {
+            let rows = try db.fetchAll(sql: "SELECT type, name_folded FROM products") { row in
+                (try row.decode(String.self, at: 0), try row.decode(String.self, at: 1))
+            }
+            for text in texts {
+                let terms = SearchQuery(text).terms.map(\.folded)
+                var expected: [DatabaseValue: Int] = [:]
+                for (type, name) in rows where terms.allSatisfy({ name.contains($0) }) { expected[.text(type), default: 0] += 1 }
+                #expect(try search.countsPerScope(SearchQuery(text), db) == expected, "\(text)")
+                for type in ProductType.allCases {
+                    #expect(try search.count(SearchQuery(text), scope: type.databaseValue, db) == expected[type.databaseValue, default: 0], "\(text) \(type)")
+                }
+            }
+        }
+        let texts = ["mac", "pro", "macbook pro", "カメラ", "cafe", "zzz", "mac pro"]
+        try store.database.read { db in
+            #expect(try db.scalar(String.self, sql: "SELECT sql FROM sqlite_master WHERE name = 'products_search'")?
+                .contains("content = ''") == true)
+            #expect(try db.scalar(Int.self, sql: "SELECT count(*) FROM sqlite_master WHERE name = 'products_search_docsize'") == 0)
+            try expectAsScanned(texts, db)
+            #expect(try search.indexProblems(foldedFrom: ["name"], db) == [])
+        }
+        try store.database.write { db in
+            try db.execute(sql: "UPDATE products SET type = 'device' WHERE name = 'MacBook Pro'")
+            try db.execute(sql: "UPDATE products SET name = 'Macintosh', name_folded = 'macintosh' WHERE name = 'iPad Pro'")
+            try db.execute(sql: "DELETE FROM products WHERE name = 'Power Mac'")
+            try expectAsScanned(texts + ["macintosh", "tos"], db)
+            #expect(try search.indexProblems(foldedFrom: ["name"], db) == [])
+        }
+        #expect(try store.check() == [])
+    }
+
+    /// The trigram index's rowids hold ids from 0 to 2⁴⁸ − 1: an insert above fails and writes
+    /// nothing; a trigram index that disagrees with the names is reported by the check.
+    @Test func idsOutsideTheScopedRangeAreRefusedAndAWrongIndexIsReported() throws {
+        let directory = try TemporaryDirectory()
+        let store = try CatalogStore(path: directory.path("catalog.sqlite"))
+        try store.database.write { db in
+            try db.execute(
+                sql: "INSERT INTO products(id, type, name, name_folded, year_introduced, intro_price) VALUES (1, 'device', 'Mac', 'mac', 2020, 1)")
+        }
+        #expect(throws: DatabaseError.self) {
+            try store.database.write { db in
+                try db.execute(
+                    sql: "INSERT INTO products(id, type, name, name_folded, year_introduced, intro_price) VALUES (?, 'device', 'Big', 'big', 2020, 1)",
+                    arguments: [SearchDescription.largestScopedID + 1])
+            }
+        }
+        #expect(try store.database.read { db in try db.scalar(Int.self, sql: "SELECT count(*) FROM products") } == 1)
+        #expect(try store.check() == [])
+        try store.database.write { db in
+            try db.execute(sql: "INSERT INTO products_search(rowid, name_folded) VALUES (1, 'mac')")  // no type: number 0
+        }
+        #expect(try store.check().contains { $0.hasPrefix("products_search:") })
     }
 }

@@ -152,7 +152,13 @@ struct ConcurrentWriterTests {
             try db.execute(sql: "DELETE FROM products")
         }
         try store.database.close()
-        #expect(throws: DatabaseError.self) { try DatabaseCheck.searchIndexMatchesTables(workspace.database) }
+        // The products' trigram index is contentless: the description's check finds the stray trigrams.
+        do {
+            try DatabaseCheck.searchIndexMatchesTables(workspace.database)
+            Issue.record("the check found no difference")
+        } catch let mismatch as DatabaseCheck.SearchIndexMismatch {
+            #expect(mismatch.problems.contains { $0.hasPrefix("products_search:") }, "\(mismatch.problems)")
+        }
     }
 }
 

@@ -1,3 +1,4 @@
+import Catalog
 import Foundation
 import SQLiteStore
 import TestSupport
@@ -15,16 +16,26 @@ enum DatabaseCheck {
         }
     }
 
-    /// Throws (`SQLITE_CORRUPT_VTAB`) unless each FTS5 index matches its table exactly.
+    /// Throws (`SQLITE_CORRUPT_VTAB`, or ``SearchIndexMismatch``) unless each FTS5 index matches its
+    /// table exactly.
     ///
-    /// With a rank of 1, `integrity-check` also compares an external-content index with the rows of its
-    /// content table; without it, SQLite 3.40 checks only the index's own structure.
+    /// With a rank of 1, `integrity-check` also compares an external-content index (the phones') with
+    /// the rows of its content table; without it, SQLite 3.40 checks only the index's own structure,
+    /// all it checks of a contentless one (the products', since migration 8), whose trigrams the
+    /// products' search description compares with the names.
     static func searchIndexMatchesTables(_ path: String) throws {
         try withQueue(path) { db in
             for table in ["products_search", "phones_search"] {
                 try db.execute(sql: "INSERT INTO \(table)(\(table), rank) VALUES ('integrity-check', 1)")
             }
+            let problems = try Product.searchDescription.indexProblems(db)
+            if !problems.isEmpty { throw SearchIndexMismatch(problems: problems) }
         }
+    }
+
+    /// The search structures differ from the rows.
+    struct SearchIndexMismatch: Error {
+        let problems: [String]
     }
 
     /// The number of rows of `table`.
