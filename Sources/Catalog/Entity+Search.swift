@@ -24,12 +24,6 @@ extension ListRequest {
     /// definition, which the list's controller sorts by), marked as the list index's order when it is
     /// (scope column, first text column, id, ascending: products by name).
     func searchOrder() throws -> SearchOrder {
-        let sql = try fetchRequest().orderSQL()
-        let description = Record.searchDescription
-        let listIndexOrder = description.listIndex.map { _ in
-            ([description.scopeColumn].compactMap { $0 } + [description.textColumns[0], description.idColumn])
-                .map { $0 + " ASC" }.joined(separator: ", ")
-        }
-        return SearchOrder(sql: sql, isListIndexOrder: sql == listIndexOrder)
+        Record.searchDescription.order(sql: try fetchRequest().orderSQL())
     }
 }

@@ -46,6 +46,16 @@ public protocol FetchableEntity: Sendable {
     /// matching rows; nil (the default) has them counted with a `GROUP BY`. Read in `db`, in the
     /// read transaction of the fetch. Values missing from the result count 0.
     static func searchCounts(for text: String, sectionExpression: String, _ db: Database) throws -> [DatabaseValue: Int]?
+    /// The ids of a page of the entities that match a search text, within the section whose
+    /// key is `sectionKey` when `sectionExpression` is given (nil: one section, every row), in the
+    /// order `orderSQL` (an `ORDER BY` clause ending with the id), `limit` of them from `offset`: as the
+    /// entity's search plans a page (TextSearch's `SearchDescription/page(_:scope:order:limit:offset:selection:thresholds:_:decode:)`),
+    /// so that a controller's batch is read the way the search reads its own pages. Nil (the
+    /// default): the batch is read through the fetch's condition. Read in `db`, in the read of the batch.
+    static func searchPageIDs(
+        for text: String, sectionExpression: String?, sectionKey: DatabaseValue, orderSQL: String,
+        limit: Int, offset: Int, _ db: Database
+    ) throws -> [Int64]?
     /// Reads an entity from a row of `SELECT <selection> FROM <tableName>`.
     init(row: Row) throws
     /// Every row of `statement` read with ``init(row:)``, in order, cut into consecutive sections of
@@ -76,6 +86,13 @@ extension FetchableEntity {
     public static func searchCondition(for text: String, _ db: Database) throws -> SQLFragment? { nil }
 
     public static func searchCounts(for text: String, sectionExpression: String, _ db: Database) throws -> [DatabaseValue: Int]? {
+        nil
+    }
+
+    public static func searchPageIDs(
+        for text: String, sectionExpression: String?, sectionKey: DatabaseValue, orderSQL: String,
+        limit: Int, offset: Int, _ db: Database
+    ) throws -> [Int64]? {
         nil
     }
 

@@ -88,12 +88,16 @@ extension FetchedResultsController {
             return { db in try Self.readEntities(of: known, query, db) }
         }
 
-        // Keyset from the previous batch's last row when it is known; OFFSET for a jump.
-        let previous = key.index > 0 ? batches[BatchKey(section: key.section, index: key.index - 1)] : nil
+        // Keyset from the previous batch's last row when it is known; OFFSET for a jump (or after a
+        // batch read as a planned page, which keeps no sort key).
+        let previous = key.index > 0 ? batches[BatchKey(section: key.section, index: key.index - 1)]?.lastSortKey : nil
+        let after = previous?.isEmpty == false ? previous : nil
         let rowsQuery = query.rowsQuery(
-            section: section.key, after: previous?.lastSortKey, limit: expected,
-            offset: previous == nil ? key.index * length : 0, withEntities: true)
+            section: section.key, after: after, limit: expected, offset: after == nil ? key.index * length : 0, withEntities: true)
+        let sections = self.sections
         return { db in
+            // A search the entity plans pages of: the batch as such a page.
+            if let batch = try Self.plannedBatch(query, sections, key, length: length, db) { return batch }
             // Straight into the batch's two arrays; the sort key only of the last row, the only one kept
             // (a whole section without a batch size: no per-row key values, no array of tuples to split).
             var ids: [Int64] = []
@@ -136,7 +140,7 @@ extension FetchedResultsController {
     ///
     /// - Throws: ``FetchError/resultChanged`` when a row is gone (while tracking: a deletion that
     ///   ``applyPendingChanges()`` has not applied yet).
-    private static func readEntities(of batch: Batch<Entity>, _ query: FetchQuery, _ db: Database) throws -> Batch<Entity> {
+    static func readEntities(of batch: Batch<Entity>, _ query: FetchQuery, _ db: Database) throws -> Batch<Entity> {
         var known = batch
         let byID = query.entitiesQuery(ids: known.ids)
         let entities = try db.fetchAll(sql: byID.sql, arguments: byID.arguments) { row in try Entity(row: row) }

@@ -13,3 +13,19 @@ public struct SearchOrder: Sendable, Hashable {
         self.isListIndexOrder = isListIndexOrder
     }
 }
+
+extension SearchDescription {
+    /// The order `sql` of a page of this table's rows, marked as the list index's order when it is
+    /// exactly that index's ascending order: `<scope column> ASC, <first text column> ASC, <id> ASC`
+    /// (columns unqualified), which the executor may then walk.
+    ///
+    /// ```swift
+    /// products.order(sql: "type ASC, name_folded ASC, id ASC").isListIndexOrder  // true
+    /// ```
+    public func order(sql: String) -> SearchOrder {
+        let listIndexOrder = listIndex.map { _ in
+            ([scopeColumn].compactMap { $0 } + [textColumns[0], idColumn]).map { $0 + " ASC" }.joined(separator: ", ")
+        }
+        return SearchOrder(sql: sql, isListIndexOrder: sql == listIndexOrder)
+    }
+}
