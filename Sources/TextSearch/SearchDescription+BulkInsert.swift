@@ -2,12 +2,93 @@ import SQLiteStore
 
 extension SearchDescription {
     /// The search structures as a bulk insert builds them: the insert trigger (``insertTriggerName``)
-    /// dropped while rows are inserted, then ``buildSQL(forRowsAfter:)`` for the new rows.
+    /// dropped while rows are inserted, then ``build(forRowsAfter:_:)`` for the new rows.
     ///
     /// ```swift
     /// try db.bulkInsert(into: films.table, maintaining: [films.bulkInsertStructure]) { bulk in … }
     /// ```
     public var bulkInsertStructure: DerivedStructure {
-        DerivedStructure(insertTriggers: [insertTriggerName]) { rowsAfter in buildSQL(forRowsAfter: rowsAfter) }
+        DerivedStructure(insertTriggers: [insertTriggerName]) { rowsAfter, db in try build(forRowsAfter: rowsAfter, db) }
+    }
+
+    /// Adds to the index structures what the insert trigger (``insertTriggerName``) would have added
+    /// for the rows whose id is above `id`: for a bulk insert, which drops that trigger, inserts the
+    /// rows, builds the structures for them and creates the trigger again, all in one transaction.
+    ///
+    /// ```swift
+    /// try films.build(forRowsAfter: 1_000, db)  // index the rows 1001, 1002, …
+    /// ```
+    ///
+    /// Each structure of ``structuresSQL`` is built in one sorted pass over the new rows; the rows at
+    /// or below `id` must already be indexed, the ones above it not at all. The grams of the texts are
+    /// computed in Swift, to the same documents and counts as the triggers' SQL (which lists each
+    /// position of each text in a recursive query, most of a bulk load's time): each row's document
+    /// in ``gramsTable`` through an SQL function defined for the build, the gram counts in memory,
+    /// then added to ``gramCountsTable`` in its order.
+    ///
+    /// - Throws: `DatabaseError`.
+    public func build(forRowsAfter id: Int64, _ db: Database) throws {
+        try db.execute(sql: fullTextBuildSQL(rowsAfter: id))
+        guard let gramsTable, let gramCountsTable else { return }
+        let texts = textColumns.map { "CAST(\($0) AS TEXT)" }.joined(separator: ", ")
+        try db.createFunction(Self.gramsDocumentFunction, argumentCount: 1 + textColumns.count) { arguments in
+            let scopeHex: String? = if case .text(let hex) = arguments[0] { hex } else { nil }
+            return .text(ShortGrams(arguments.dropFirst().map(Self.text)).document(scopeHex: scopeHex))
+        }
+        defer { try? db.removeFunction(Self.gramsDocumentFunction, argumentCount: 1 + textColumns.count) }
+        // hex() of NULL is '', and a NULL scope has no token; nor does any scope when the rowid
+        // carries it (``indexRowID(of:)``).
+        let scopeHex = scopeColumn.flatMap { rowIDsCarryScope ? nil : $0 }
+            .map { "CASE WHEN \($0) IS NULL THEN NULL ELSE hex(\($0)) END" } ?? "NULL"
+        try db.execute(sql: """
+            INSERT INTO \(gramsTable)(rowid, grams)
+                SELECT \(indexRowID(of: table)) AS rowid, \(Self.gramsDocumentFunction)(\(scopeHex), \(texts)) FROM \(table)
+                WHERE \(idColumn) > \(id) ORDER BY 1
+            """)
+        try addGramCounts(gramCountsTable, forRowsAfter: id, db)
+    }
+
+    /// The name of the SQL function that computes a row's document of ``gramsTable`` during a bulk build.
+    private static let gramsDocumentFunction = "textsearch_grams_document"
+
+    /// A text argument or column as the triggers' `substr()` reads it; nil for NULL.
+    private static func text(_ value: DatabaseValue) -> String? {
+        if case .text(let text) = value { text } else { nil }
+    }
+
+    /// Counts the grams of the rows whose id is above `id` per scope value, then adds the counts to
+    /// `gramCountsTable`, in its order.
+    private func addGramCounts(_ gramCountsTable: String, forRowsAfter id: Int64, _ db: Database) throws {
+        var scopes: [DatabaseValue] = []
+        var scopeNumbers: [DatabaseValue: Int] = [:]
+        var counts: [[ShortGrams.Gram: Int]] = []
+        let texts = textColumns.map { "CAST(\($0) AS TEXT)" }.joined(separator: ", ")
+        let rows = try db.makeStatement(
+            sql: "SELECT \(scopeColumn ?? "NULL"), \(texts) FROM \(table) WHERE \(idColumn) > \(id)")
+        try rows.forEachRow { row in
+            let scope = row.databaseValue(at: 0)
+            let number: Int
+            if let known = scopeNumbers[scope] {
+                number = known
+            } else {
+                number = scopes.count
+                scopeNumbers[scope] = number
+                scopes.append(scope)
+                counts.append([:])
+            }
+            let grams = ShortGrams((1..<row.count).map { Self.text(row.databaseValue(at: $0)) })
+            for gram in grams.grams { counts[number][gram, default: 0] += 1 }
+        }
+        let columns = "gram" + (scopeColumn.map { ", \($0)" } ?? "")
+        let add = try db.makeStatement(sql: """
+            INSERT INTO \(gramCountsTable)(\(columns), count) VALUES (?, \(scopeColumn == nil ? "" : "?, ")?)
+                ON CONFLICT (\(columns)) DO UPDATE SET count = count + excluded.count
+            """)
+        let added = counts.indices.flatMap { number in counts[number].map { (gram: $0.key, scope: number, count: $0.value) } }
+        for entry in added.sorted(by: { ($0.gram, $0.scope) < ($1.gram, $1.scope) }) {
+            let arguments: StatementArguments = scopeColumn == nil
+                ? [entry.gram.text, entry.count] : [entry.gram.text, scopes[entry.scope], entry.count]
+            try add.execute(arguments: arguments)
+        }
     }
 }

@@ -51,30 +51,16 @@ extension SearchDescription {
     }
 
     /// The SQL that fills the empty index structures from the table's rows, in bulk: in a migration
-    /// (``installSQL``), or after the structures were dropped and created again empty.
-    public var buildSQL: String { buildSQL(rowsAfter: nil) }
-
-    /// The SQL that adds to the index structures what the insert trigger (``insertTriggerName``) would
-    /// have added for the rows whose id is above `id`: for a bulk insert, which drops that trigger,
-    /// inserts the rows, runs this SQL and creates the trigger again, all in one transaction.
-    ///
-    /// ```swift
-    /// try db.execute(sql: films.buildSQL(forRowsAfter: 1_000))  // index the rows 1001, 1002, …
-    /// ```
-    ///
-    /// Every structure of ``structuresSQL`` is built, each in one sorted pass over the new rows; the
-    /// rows at or below `id` must already be indexed, the ones above it not at all.
-    public func buildSQL(forRowsAfter id: Int64) -> String { buildSQL(rowsAfter: id) }
-
-    /// The SQL that builds the structures for every row (nil) or for the rows whose id is above `id`.
-    private func buildSQL(rowsAfter id: Int64?) -> String {
-        let newRows = id.map { " AND \(idColumn) > \($0)" } ?? ""
-        var sql = fullTextBuildSQL(rowsAfter: id)
+    /// (``installSQL``), or after the structures were dropped and created again empty. A bulk insert
+    /// builds them for its new rows with ``build(forRowsAfter:_:)`` instead, which computes the grams
+    /// in Swift.
+    public var buildSQL: String {
+        var sql = fullTextBuildSQL(rowsAfter: nil)
         if let gramsTable, let gramCountsTable {
-            sql += gramsBuildSQL(gramsTable, rowsAfter: id)
+            sql += gramsBuildSQL(gramsTable)
             let texts = textColumns.map { column in
                 "SELECT \(idColumn) AS id, \(scopeColumn ?? "NULL") AS scope, \(column) AS text, 1 AS n "
-                    + "FROM \(table) WHERE length(\(column)) > 0\(newRows)"
+                    + "FROM \(table) WHERE length(\(column)) > 0"
             }.joined(separator: "\n        UNION ALL\n        ")
             let positions = """
                 WITH RECURSIVE positions(id, scope, text, n) AS (
@@ -83,9 +69,6 @@ extension SearchDescription {
                         SELECT id, scope, text, n + 1 FROM positions WHERE n < length(text)
                     )
                 """
-            // Rows added to non-empty structures: counts added to those of the grams already counted.
-            let addingToCounts = id == nil ? "" :
-                " ON CONFLICT (gram\(scopeColumn.map { ", \($0)" } ?? "")) DO UPDATE SET count = count + excluded.count"
             sql += """
                 INSERT INTO \(gramCountsTable)(gram\(scopeColumn.map { ", \($0)" } ?? ""), count)
                     SELECT gram\(scopeColumn.map { _ in ", scope" } ?? ""), count(*) FROM (
@@ -93,7 +76,7 @@ extension SearchDescription {
                     SELECT substr(text, n, 1) AS gram, id, scope FROM positions
                     UNION
                     SELECT substr(text, n, 2) AS gram, id, scope FROM positions WHERE n < length(text)
-                    )\(id == nil ? "" : " WHERE true") GROUP BY gram\(scopeColumn.map { _ in ", scope" } ?? "")\(addingToCounts);
+                    ) GROUP BY gram\(scopeColumn.map { _ in ", scope" } ?? "");
 
                 """
         }
@@ -113,7 +96,7 @@ extension SearchDescription {
     public var suffixIndexReplacementSQL: String {
         guard let gramsTable else { return "" }
         return dropTriggersSQL + "DROP TABLE IF EXISTS \(table)_suffixes;\n"
-            + gramsTableSQL(gramsTable) + "\n" + gramsBuildSQL(gramsTable, rowsAfter: nil)
+            + gramsTableSQL(gramsTable) + "\n" + gramsBuildSQL(gramsTable)
             + triggersSQL
     }
 
@@ -146,7 +129,7 @@ extension SearchDescription {
     public var gramsReplacementSQL: String {
         guard let gramsTable else { return "" }
         return dropTriggersSQL + "DROP TABLE IF EXISTS \(gramsTable);\n" + gramsTableSQL(gramsTable) + "\n"
-            + gramsBuildSQL(gramsTable, rowsAfter: nil) + triggersSQL
+            + gramsBuildSQL(gramsTable) + triggersSQL
     }
 
     /// The statement that creates ``fullTextTable``: external content (``table``), or, when the rowids
@@ -164,7 +147,7 @@ extension SearchDescription {
 
     /// The statement that adds to ``fullTextTable`` the rows of every row (nil) or of those whose id
     /// is above `id`, in rowid order.
-    private func fullTextBuildSQL(rowsAfter id: Int64?) -> String {
+    func fullTextBuildSQL(rowsAfter id: Int64?) -> String {
         if id == nil, !rowIDsCarryScope {
             return "INSERT INTO \(fullTextTable)(\(fullTextTable)) VALUES ('rebuild');\n"
         }
@@ -231,7 +214,7 @@ extension SearchDescription {
     }
 
     /// The name of the trigger of ``triggersSQL`` that indexes an inserted row: the one a bulk insert
-    /// drops, replacing it by ``buildSQL(forRowsAfter:)``.
+    /// drops, replacing it by ``build(forRowsAfter:_:)``.
     public var insertTriggerName: String { "\(table)_search_insert" }
 
     /// The SQL that drops the triggers of ``triggersSQL``.
@@ -247,8 +230,9 @@ extension SearchDescription {
 
     /// The document of ``gramsTable`` for the row named `row` (`new`, `old`, or the table in a bulk
     /// build), as one SQL expression: its tokens, distinct, in ascending order, space-separated (an
-    /// empty text without a scope gives ''). The triggers and the bulk build use this one expression,
-    /// so a row's document is the same however it was indexed, and a delete removes what was added.
+    /// empty text without a scope gives ''). The triggers and the migrations' build use this one
+    /// expression, so that a delete removes what was added; a bulk insert computes the same document
+    /// in Swift (``build(forRowsAfter:_:)``).
     ///
     /// ```swift
     /// films.gramsDocument(of: "films")  // for 'ab': '61 6162 62'
@@ -273,12 +257,11 @@ extension SearchDescription {
         "CREATE VIRTUAL TABLE \(gramsTable) USING fts5(grams, content = '', detail = none, columnsize = 0);"
     }
 
-    /// The statement that adds the documents of every row (nil) or of the rows whose id is above `id`.
-    private func gramsBuildSQL(_ gramsTable: String, rowsAfter id: Int64?) -> String {
+    /// The statement that adds the documents of every row.
+    private func gramsBuildSQL(_ gramsTable: String) -> String {
         """
         INSERT INTO \(gramsTable)(rowid, grams)
-            SELECT \(rowIDsCarryScope ? indexRowID(of: table) + " AS rowid" : idColumn), \(gramsDocument(of: table)) \
-        FROM \(table)\(id.map { " WHERE \(idColumn) > \($0)" } ?? "") ORDER BY \(rowIDsCarryScope ? "1" : idColumn);
+            SELECT \(rowIDsCarryScope ? indexRowID(of: table) + " AS rowid" : idColumn), \(gramsDocument(of: table)) FROM \(table) ORDER BY \(rowIDsCarryScope ? "1" : idColumn);
 
         """
     }

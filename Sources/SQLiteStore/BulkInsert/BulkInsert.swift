@@ -77,7 +77,7 @@ public final class BulkInsert {
     /// - Throws: ``DatabaseError``.
     public func resume() throws {
         guard let triggers = suspended else { return }
-        for structure in suspendedStructures { try db.execute(sql: structure.buildSQL(indexedThrough)) }
+        for structure in suspendedStructures { try structure.build(indexedThrough, db) }
         for trigger in triggers { try db.execute(sql: trigger.sql) }
         suspended = nil
         suspendedStructures = []

@@ -8,19 +8,37 @@
 /// ```
 public struct DerivedStructure: Sendable {
     /// The triggers that add to the structure as rows are inserted: dropped while rows are inserted in
-    /// bulk, created again after ``buildSQL`` ran.
+    /// bulk, created again after ``build`` ran.
     public var insertTriggers: [String]
-    /// The SQL that adds to the structure what ``insertTriggers`` would have added for the rows whose
-    /// rowid is above its argument (the rows inserted in bulk).
-    public var buildSQL: @Sendable (_ rowsAfter: Int64) -> String
+    /// Adds to the structure what ``insertTriggers`` would have added for the rows whose rowid is above
+    /// its first argument (the rows inserted in bulk), through the connection of the bulk insert.
+    public var build: @Sendable (_ rowsAfter: Int64, _ db: Database) throws -> Void
 
-    /// Describes a derived structure by its insert triggers and its bulk build.
+    /// Describes a derived structure by its insert triggers and the SQL of its bulk build.
     ///
     /// - Parameters:
     ///   - insertTriggers: the names of the triggers, as `sqlite_master` lists them.
     ///   - buildSQL: the SQL for the rows whose rowid is above its argument.
     public init(insertTriggers: [String], buildSQL: @escaping @Sendable (_ rowsAfter: Int64) -> String) {
+        self.init(insertTriggers: insertTriggers) { rowsAfter, db in try db.execute(sql: buildSQL(rowsAfter)) }
+    }
+
+    /// Describes a derived structure by its insert triggers and a bulk build that may compute in Swift
+    /// (``Database/createFunction(_:isDeterministic:_:)`` for an SQL function, or statements of its own).
+    ///
+    /// ```swift
+    /// let words = DerivedStructure(insertTriggers: ["films_words_insert"]) { rowsAfter, db in
+    ///     try db.createFunction("first_word") { (title: String) in String(title.split(separator: " ").first ?? "") }
+    ///     try db.execute(sql: "INSERT INTO films_words(word, id) SELECT first_word(title), id FROM films WHERE id > \(rowsAfter)")
+    /// }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - insertTriggers: the names of the triggers, as `sqlite_master` lists them.
+    ///   - build: adds to the structure, through the given connection, for the rows whose rowid is
+    ///     above its first argument.
+    public init(insertTriggers: [String], build: @escaping @Sendable (_ rowsAfter: Int64, _ db: Database) throws -> Void) {
         self.insertTriggers = insertTriggers
-        self.buildSQL = buildSQL
+        self.build = build
     }
 }

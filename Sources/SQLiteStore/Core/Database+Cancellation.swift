@@ -21,6 +21,8 @@ final class CancellationFlag: Sendable {
 /// thread that holds the connection.
 final class ProgressHandlerContext {
     var flag: CancellationFlag?
+    /// The writes a pool's reader makes way for (``PendingWrites``); nil on other connections.
+    var pendingWrites: PendingWrites?
 }
 
 extension Database {
@@ -31,14 +33,16 @@ extension Database {
     /// Related SQLite documentation: <https://www.sqlite.org/c3ref/progress_handler.html>
     public static let cancellationCheckInterval: Int32 = 1000
 
-    /// Installs the progress handler that interrupts a statement once its access is cancelled.
+    /// Installs the progress handler that interrupts a statement once its access is cancelled (and,
+    /// on a pool's reader, makes way for a pending write).
     func installCancellationCheck(_ handle: SQLiteConnection) {
         // > If the progress callback returns non-zero, the operation is interrupted.
         // > (https://www.sqlite.org/c3ref/progress_handler.html)
         sqlite3_progress_handler(handle, Self.cancellationCheckInterval, { context in
             guard let context else { return 0 }
-            let flag = Unmanaged<ProgressHandlerContext>.fromOpaque(context).takeUnretainedValue().flag
-            return flag?.isCancelled == true ? 1 : 0
+            let progress = Unmanaged<ProgressHandlerContext>.fromOpaque(context).takeUnretainedValue()
+            progress.pendingWrites?.yieldIfPending()
+            return progress.flag?.isCancelled == true ? 1 : 0
         }, Unmanaged.passUnretained(progressContext).toOpaque())
     }
 

@@ -50,6 +50,10 @@ extension Database {
     public func checkpoint(_ mode: CheckpointMode) throws -> CheckpointResult {
         let handle = try connection
         precondition(!isInsideTransaction, "a checkpoint runs outside a transaction")
+        // SQLite fails a checkpoint at once, without calling the busy handler, while another runs:
+        // a pool's checkpoints (its writer's and its checkpointer's) take turns instead.
+        checkpointGate?.lock()
+        defer { checkpointGate?.unlock() }
         var walFrames: Int32 = 0
         var checkpointedFrames: Int32 = 0
         let code = sqlite3_wal_checkpoint_v2(handle, nil, mode.code, &walFrames, &checkpointedFrames)

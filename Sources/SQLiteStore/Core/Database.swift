@@ -27,6 +27,9 @@ public final class Database {
     var savepointDepth = 0
     /// What the progress handler checks for cancellation (``cancellable(by:_:)``).
     let progressContext = ProgressHandlerContext()
+    /// Held by ``checkpoint(_:)`` when set: the lock a pool's connections share so that their
+    /// checkpoints take turns (see `WALCheckpointer`).
+    var checkpointGate: NSLock?
 
     /// Opens (and, unless read-only, creates) the database at `path` and configures the connection.
     ///

@@ -21,7 +21,12 @@ import Foundation
 /// the database as of its first statement, and a commit during the read does not change what it sees.
 ///
 /// Reads never wait for the writer and the writer never waits for readers: in WAL mode the only lock
-/// a reader takes is on its snapshot. A read inside a write (`pool.read` called from a `write`
+/// a reader takes is on its snapshot. Nor does a commit wait for a checkpoint: when the `-wal` file
+/// reaches 1,000 pages (SQLite's `wal_autocheckpoint`), the PASSIVE checkpoint that SQLite would run
+/// inside that commit runs on a connection of the pool's own, opened for it, beside the writer. And
+/// while a write is queued or running, readers give up their core every few microseconds (at their
+/// progress checks), so that on a machine with more busy connections than cores the writer's thread
+/// does not wait behind them. A read inside a write (`pool.read` called from a `write`
 /// closure) does not see the write's uncommitted changes; and it waits forever if every reader is in
 /// use by a caller that waits for that write: read through the `db` you have instead.
 ///
@@ -45,6 +50,10 @@ public final class DatabasePool: DatabaseWriter, SerializedWriter {
 
     private let writer: SerializedDatabase
     private let readers: ReaderPool
+    /// Runs the writer's automatic checkpoints off its commits; nil for a read-only pool.
+    let checkpointer: WALCheckpointer?
+    /// The writer's accesses in progress, which the readers make way for.
+    let pendingWrites: PendingWrites
 
     /// Opens the database file at `path` (creating it unless read-only) with its writer connection.
     ///
@@ -67,14 +76,29 @@ public final class DatabasePool: DatabaseWriter, SerializedWriter {
         if !configuration.isReadonly { writerConfiguration.journalMode = .wal }
         self.path = path
         self.configuration = writerConfiguration
+        let pendingWrites = PendingWrites()
+        self.pendingWrites = pendingWrites
         writer = SerializedDatabase(
-            label: "SQLiteStore.DatabasePool.writer", connection: try Database(path: path, configuration: writerConfiguration))
+            label: "SQLiteStore.DatabasePool.writer", pendingWrites: pendingWrites,
+            connection: try Database(path: path, configuration: writerConfiguration))
         var readerConfiguration = writerConfiguration
         readerConfiguration.isReadonly = true
         readers = ReaderPool(maximumCount: maximumReaderCount) { [readerConfiguration] in
             SerializedDatabase(label: "SQLiteStore.DatabasePool.reader") {
-                try Database(path: path, configuration: readerConfiguration)
+                let reader = try Database(path: path, configuration: readerConfiguration)
+                reader.progressContext.pendingWrites = pendingWrites
+                return reader
             }
+        }
+        if writerConfiguration.isReadonly {
+            checkpointer = nil
+        } else {
+            let checkpointer = WALCheckpointer(path: path, configuration: writerConfiguration)
+            try writer.sync { db in
+                db.checkpointGate = checkpointer.gate
+                try db.deferAutomaticCheckpoints(to: { checkpointer.request() })
+            }
+            self.checkpointer = checkpointer
         }
     }
 
@@ -104,11 +128,12 @@ public final class DatabasePool: DatabaseWriter, SerializedWriter {
     // `write` and `writeWithoutTransaction` (``SerializedWriter``) run on the writer connection.
     var writerConnection: SerializedDatabase { writer }
 
-    /// Closes the readers and the writer, each once its running access ends.
+    /// Closes the readers, the checkpoint connection and the writer, each once its running access ends.
     ///
     /// - Throws: ``DatabaseError`` with `SQLITE_BUSY` when statements of a connection are still alive.
     public func close() throws {
         try readers.close()
+        try checkpointer?.close()
         try writer.close()
     }
 }

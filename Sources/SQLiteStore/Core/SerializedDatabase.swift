@@ -18,16 +18,20 @@ final class SerializedDatabase: @unchecked Sendable {
     /// The connection, once opened; nil again after ``close()``. Only touched on `queue`.
     private var connection: Database?
     private var isClosed = false
+    /// Where a pool's writer counts its accesses, from queuing to return, for the readers to make way
+    /// (``PendingWrites``); nil on other connections.
+    private let pendingWrites: PendingWrites?
 
     /// A connection opened by the first access (on the queue), with `open`.
-    init(label: String, open: @escaping @Sendable () throws -> Database) {
+    init(label: String, pendingWrites: PendingWrites? = nil, open: @escaping @Sendable () throws -> Database) {
         queue = DispatchQueue(label: label)
+        self.pendingWrites = pendingWrites
         self.open = open
     }
 
     /// An open connection.
-    convenience init(label: String, connection: Database) {
-        self.init(label: label, open: { preconditionFailure("the connection is open") })
+    convenience init(label: String, pendingWrites: PendingWrites? = nil, connection: Database) {
+        self.init(label: label, pendingWrites: pendingWrites, open: { preconditionFailure("the connection is open") })
         self.connection = connection
     }
 
@@ -46,7 +50,8 @@ final class SerializedDatabase: @unchecked Sendable {
 
     /// Runs `body` with the connection, blocking the calling thread until it has run.
     func sync<T>(_ body: (Database) throws -> T) throws -> T {
-        try queue.sync { try body(try database()) }
+        guard let pendingWrites else { return try queue.sync { try body(try database()) } }
+        return try pendingWrites.tracking { try queue.sync { try body(try database()) } }
     }
 
     /// Runs `body` with the connection on the queue, suspending the calling task until it has run.
@@ -54,6 +59,12 @@ final class SerializedDatabase: @unchecked Sendable {
     /// Cancelling the task cancels the flag `body` gets: statements run under
     /// ``Database/cancellable(by:_:)`` with it are interrupted, and one not started yet never starts.
     func async<T: Sendable>(_ body: @escaping @Sendable (Database, CancellationFlag) throws -> T) async throws -> T {
+        guard let pendingWrites else { return try await enqueue(body) }
+        return try await pendingWrites.tracking { try await enqueue(body) }
+    }
+
+    /// ``async(_:)``, without counting it as a pending write.
+    private func enqueue<T: Sendable>(_ body: @escaping @Sendable (Database, CancellationFlag) throws -> T) async throws -> T {
         let flag = CancellationFlag()
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
@@ -63,6 +74,15 @@ final class SerializedDatabase: @unchecked Sendable {
             }
         } onCancel: {
             flag.cancel()
+        }
+    }
+
+    /// Runs `body` with the connection on the queue later, without waiting for it; nothing runs when
+    /// the connection cannot be opened or is closed by then.
+    func enqueue(_ body: @escaping @Sendable (Database) -> Void) {
+        queue.async {
+            guard let db = try? self.database() else { return }
+            body(db)
         }
     }
 

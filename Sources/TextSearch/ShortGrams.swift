@@ -1,0 +1,86 @@
+/// The distinct 1- and 2-scalar grams of a row's texts, computed in Swift exactly as the SQL of
+/// ``SearchDescription/triggersSQL`` computes them, for a bulk build (``SearchDescription/build(forRowsAfter:_:)``).
+///
+/// The SQL counts with `length()` and cuts with `substr()`, which both end a TEXT at its first NUL
+/// character, so a text is read up to its first U+0000. A gram is held as its scalars' values
+/// (`second` 0 for a 1-scalar gram: no gram holds U+0000), whose order is the order of their UTF-8
+/// bytes, the BINARY order SQLite sorts tokens in.
+struct ShortGrams {
+    /// A 1- or 2-scalar gram: its first scalar's value and its second's, or 0.
+    struct Gram: Hashable, Comparable {
+        let first: UInt32
+        let second: UInt32
+
+        static func < (lhs: Gram, rhs: Gram) -> Bool {
+            (lhs.first, lhs.second) < (rhs.first, rhs.second)
+        }
+
+        /// Whether the gram holds a space (U+0020), which the grams index leaves out.
+        var holdsSpace: Bool { first == Self.space || second == Self.space }
+
+        /// The gram as text.
+        var text: String {
+            var text = String(Unicode.Scalar(first)!)
+            if second != 0 { text.unicodeScalars.append(Unicode.Scalar(second)!) }
+            return text
+        }
+
+        static let space: UInt32 = 0x20
+    }
+
+    /// The distinct grams of the texts, ascending.
+    private(set) var grams: [Gram] = []
+
+    /// The grams of `texts` (nil: a NULL column, which has none).
+    init(_ texts: [String?]) {
+        for case let text? in texts {
+            var previous: UInt32 = 0
+            for scalar in text.unicodeScalars {
+                let value = scalar.value
+                if value == 0 { break }
+                grams.append(Gram(first: value, second: 0))
+                if previous != 0 { grams.append(Gram(first: previous, second: value)) }
+                previous = value
+            }
+        }
+        grams.sort()
+        var kept = 0
+        for gram in grams where kept == 0 || grams[kept - 1] != gram {
+            grams[kept] = gram
+            kept += 1
+        }
+        grams.removeLast(grams.count - kept)
+    }
+
+    /// The row's document in the grams index (``SearchDescription/gramsDocument(of:)``): the `hex()`
+    /// of each gram's UTF-8 bytes, for the grams without a space, then `x` and `scopeHex` (the `hex()`
+    /// of the scope value, nil when NULL), space-separated. Hex keeps the bytes' order, and `x` sorts
+    /// after every hex digit, so the tokens are in ascending order.
+    func document(scopeHex: String?) -> String {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(grams.count * 5 + (scopeHex?.utf8.count ?? 0) + 2)
+        for gram in grams where !gram.holdsSpace {
+            if !bytes.isEmpty { bytes.append(Self.separator) }
+            Self.appendHex(of: gram.first, to: &bytes)
+            if gram.second != 0 { Self.appendHex(of: gram.second, to: &bytes) }
+        }
+        if let scopeHex {
+            if !bytes.isEmpty { bytes.append(Self.separator) }
+            bytes.append(Self.scopeMark)
+            bytes.append(contentsOf: scopeHex.utf8)
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    private static let separator = UInt8(ascii: " ")
+    private static let scopeMark = UInt8(ascii: "x")
+    private static let hexDigits = Array("0123456789ABCDEF".utf8)
+
+    /// Appends the upper-case hex of the scalar's UTF-8 bytes, as SQLite's `hex()` writes them.
+    private static func appendHex(of value: UInt32, to bytes: inout [UInt8]) {
+        for unit in UTF8.encode(Unicode.Scalar(value)!)! {
+            bytes.append(hexDigits[Int(unit >> 4)])
+            bytes.append(hexDigits[Int(unit & 0x0F)])
+        }
+    }
+}
