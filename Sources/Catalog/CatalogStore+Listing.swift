@@ -86,13 +86,9 @@ extension CatalogStore {
 extension FetchedResultsController where Entity: CatalogRecord {
     /// The whole result as sections of records, read a batch at a time.
     public func recordSections() throws -> [RecordSection<Entity>] {
-        var sections: [RecordSection<Entity>] = []
-        var objects = try fetchedObjects[...]
-        for section in self.sections {
-            sections.append(RecordSection(
-                name: section.name, indexTitle: section.indexTitle, records: Array(objects.prefix(section.numberOfObjects))))
-            objects = objects.dropFirst(section.numberOfObjects)
+        try sections.indices.map { index in
+            let section = sections[index]
+            return RecordSection(name: section.name, indexTitle: section.indexTitle, records: try objects(inSection: index))
         }
-        return sections
     }
 }

@@ -38,7 +38,7 @@ public struct EntityAttribute<Entity>: Sendable {
     public let keyPath: PartialKeyPath<Entity> & Sendable
 
     let storedValues: @Sendable (Entity, _ fold: (String) -> String) -> [DatabaseValue]
-    let read: @Sendable (inout Entity, Row, _ index: Int) throws -> Void
+    let read: ColumnRead
     let check: @Sendable (inout Entity) throws -> Void
     let show: @Sendable (Entity) -> String
     let showInDetail: @Sendable (Entity) -> String
@@ -107,7 +107,7 @@ extension EntityAttribute {
                 let text = entity[keyPath: keyPath]
                 return folded ? [.text(text), .text(fold(text))] : [.text(text)]
             },
-            read: reader(of: keyPath),
+            read: ColumnReads.read(keyPath),
             check: { entity in entity[keyPath: keyPath] = try check(entity[keyPath: keyPath]) },
             show: { $0[keyPath: keyPath] }, showInDetail: { $0[keyPath: keyPath] },
             fileField: { _ in
@@ -145,6 +145,7 @@ extension EntityAttribute {
     ///     throws to refuse it.
     ///   - shown: the value as a table cell shows it; by default its description.
     ///   - shownInDetail: the value as a detail view shows it; by default as `shown` does.
+    @inlinable  // its column's read (`ColumnReads`) is specialized where the entity is declared
     public static func value<Value: DatabaseValueConvertible>(
         _ name: String, _ keyPath: WritableKeyPath<Entity, Value> & Sendable, column: String? = nil,
         searchedAsNumber: Bool = false, sections: AttributeSections = .value, title: String? = nil,
@@ -154,13 +155,27 @@ extension EntityAttribute {
         shown: @escaping @Sendable (Value) -> String = { String(describing: $0) },
         shownInDetail: (@Sendable (Value) -> String)? = nil
     ) -> EntityAttribute {
+        value(
+            name, keyPath, column: column, searchedAsNumber: searchedAsNumber, sections: sections, title: title, label: label,
+            width: width, optionalInFiles: optionalInFiles, parse: parse, check: check, shown: shown,
+            shownInDetail: shownInDetail, read: ColumnReads.read(keyPath))
+    }
+
+    /// The public `value(…)` with its column's read, made where the entity is declared.
+    @usableFromInline
+    static func value<Value: DatabaseValueConvertible>(
+        _ name: String, _ keyPath: WritableKeyPath<Entity, Value> & Sendable, column: String?, searchedAsNumber: Bool,
+        sections: AttributeSections, title: String?, label: String?, width: Int?, optionalInFiles: Bool,
+        parse: (@Sendable (String) throws -> Value)?, check: @escaping @Sendable (Value) throws -> Value,
+        shown: @escaping @Sendable (Value) -> String, shownInDetail: (@Sendable (Value) -> String)?, read: ColumnRead
+    ) -> EntityAttribute {
         let detail = shownInDetail ?? shown
         let title = title ?? name.uppercased()
         return EntityAttribute(
             name: name, column: column ?? snakeCase(name), foldedColumn: nil, isSearchedText: false,
             isSearchedAsNumber: searchedAsNumber, title: title, label: label ?? words(name), width: width ?? title.count,
             sections: sections, keyPath: keyPath,
-            storedValues: { entity, _ in [entity[keyPath: keyPath].databaseValue] }, read: reader(of: keyPath),
+            storedValues: { entity, _ in [entity[keyPath: keyPath].databaseValue] }, read: read,
             check: { entity in entity[keyPath: keyPath] = try check(entity[keyPath: keyPath]) },
             show: { shown($0[keyPath: keyPath]) }, showInDetail: { detail($0[keyPath: keyPath]) },
             fileField: { template in
@@ -177,45 +192,6 @@ extension EntityAttribute {
                     throw FieldValueError("not a valid \(name): \(text)")
                 }
             })
-    }
-
-    /// How the attribute reads its column, chosen once: straight from the statement for a type that
-    /// can be (`StatementColumnConvertible`: `Int`, `Int64`, `Double`, `String`, `Bool`), faster than
-    /// through an intermediate `DatabaseValue`, which every other type goes through.
-    private static func reader<Value: DatabaseValueConvertible>(
-        of keyPath: WritableKeyPath<Entity, Value> & Sendable
-    ) -> @Sendable (inout Entity, Row, Int) throws -> Void {
-        if let direct = Value.self as? any (DatabaseValueConvertible & StatementColumnConvertible).Type {
-            return directReader(direct, keyPath)
-        }
-        return { entity, row, index in entity[keyPath: keyPath] = try row.decode(Value.self, at: index) }
-    }
-
-    /// The reader of a column read straight from the statement: `Direct` is `Value`, told at run time.
-    ///
-    /// The library's column types are read with their concrete `Row.decode` overloads: called from this
-    /// unspecialized generic code, the generic overload looked up the metadata of `Direct?` at every
-    /// call, about 750 instructions a column (W2, callgrind, 2026-11-22).
-    private static func directReader<Direct: DatabaseValueConvertible & StatementColumnConvertible, Value>(
-        _ type: Direct.Type, _ keyPath: WritableKeyPath<Entity, Value> & Sendable
-    ) -> @Sendable (inout Entity, Row, Int) throws -> Void {
-        let directKeyPath = keyPath as! WritableKeyPath<Entity, Direct> & Sendable
-        if let read = concreteReader(directKeyPath, { row, index in try row.decode(String.self, at: index) })
-            ?? concreteReader(directKeyPath, { row, index in try row.decode(Int64.self, at: index) })
-            ?? concreteReader(directKeyPath, { row, index in try row.decode(Int.self, at: index) })
-            ?? concreteReader(directKeyPath, { row, index in try row.decode(Double.self, at: index) }) {
-            return read
-        }
-        return { entity, row, index in entity[keyPath: directKeyPath] = try row.decode(Direct.self, at: index) }
-    }
-
-    /// A reader that decodes with `decode` when the property is of its type `Column`; nil otherwise.
-    private static func concreteReader<Value, Column>(
-        _ keyPath: WritableKeyPath<Entity, Value> & Sendable, _ decode: @escaping @Sendable (Row, Int) throws -> Column
-    ) -> (@Sendable (inout Entity, Row, Int) throws -> Void)? {
-        guard Value.self == Column.self else { return nil }
-        let columnKeyPath = keyPath as! WritableKeyPath<Entity, Column> & Sendable
-        return { entity, row, index in entity[keyPath: columnKeyPath] = try decode(row, index) }
     }
 
     /// Text as typed, as a column would hold it: a whole number, a number, or the text.

@@ -37,9 +37,9 @@ public struct EntityDeclaration<Entity: DeclaredEntity>: Sendable {
     public let selection: String
     /// The row position of each attribute's column in ``selection``.
     @usableFromInline let positions: [Int]
-    /// Each attribute's `read`, in order: decoding calls these without copying the attributes (each
-    /// copy of an `EntityAttribute` retains all its closures).
-    @usableFromInline let reads: [@Sendable (inout Entity, Row, _ index: Int) throws -> Void]
+    /// Each attribute's read (``ColumnReads``), in order: decoding calls these without copying the
+    /// attributes (each copy of an `EntityAttribute` retains all its closures).
+    @usableFromInline let reads: [ColumnRead]
     /// The fields of seed, import and export files: `id` (optional), then each attribute's name, in
     /// order; each value read is checked as the attribute's check says.
     public let recordLayout: RecordLayout<Entity>
@@ -115,11 +115,14 @@ public struct EntityDeclaration<Entity: DeclaredEntity>: Sendable {
     public func decode(_ row: Row) throws -> Entity {
         var entity = template
         entity.id = try row.decode(Int64.self, at: 0)
-        // An index loop over the reads, not `zip(attributes, positions)`: in unspecialized generic code
-        // each row's `zip` looked up the metadata of its sequence, iterator and element tuple, 60% of
-        // W2's instructions (callgrind, 2026-11-22).
-        for index in 0..<reads.count {
-            try reads[index](&entity, row, positions[index])
+        // Each read writes its attribute in place at the entity's address (see `ColumnReads`). An index
+        // loop, not `zip(reads, positions)`: in unspecialized generic code each row's `zip` looked up
+        // the metadata of its sequence, iterator and element tuple (callgrind, 2026-11-22).
+        try withUnsafeMutablePointer(to: &entity) { pointer in
+            let address = UnsafeMutableRawPointer(pointer)
+            for index in 0..<reads.count {
+                try reads[index].read(address, row, positions[index])
+            }
         }
         return entity
     }

@@ -58,6 +58,16 @@ public protocol FetchableEntity: Sendable {
     ) throws -> [Int64]?
     /// Reads an entity from a row of `SELECT <selection> FROM <tableName>`.
     init(row: Row) throws
+    /// Every row of `statement` read with ``init(row:)``, in order, cut into consecutive sections of
+    /// `counts` rows, each with its rows' ids: how a controller without a batch size reads its whole
+    /// result. The default, which a type need not replace, is specialized for the type in its own module
+    /// (it is inlinable), so that no row is read through generic code.
+    ///
+    /// - Throws: ``FetchError/resultChanged`` when the statement has more or fewer rows than the sum of
+    ///   `counts`; what ``init(row:)`` or the statement throws.
+    static func readSections(
+        of statement: Statement, arguments: StatementArguments, counts: [Int]
+    ) throws -> [(entities: [Self], ids: [Int64])]
     /// The entity's row id; nil for an entity that was never saved.
     var rowID: Int64? { get }
 }
@@ -84,5 +94,34 @@ extension FetchableEntity {
         limit: Int, offset: Int, _ db: Database
     ) throws -> [Int64]? {
         nil
+    }
+
+    @inlinable  // specialized in the entity's module: a row's entity and id are read without generic metadata lookups
+    public static func readSections(
+        of statement: Statement, arguments: StatementArguments, counts: [Int]
+    ) throws -> [(entities: [Self], ids: [Int64])] {
+        var sections: [(entities: [Self], ids: [Int64])] = []
+        sections.reserveCapacity(counts.count)
+        var entities: [Self] = []
+        var ids: [Int64] = []
+        entities.reserveCapacity(counts.first ?? 0)
+        ids.reserveCapacity(counts.first ?? 0)
+        try statement.forEachRow(arguments: arguments) { row in
+            guard sections.count < counts.count else { throw FetchError.resultChanged }
+            let entity = try Self(row: row)
+            guard let id = entity.rowID else { preconditionFailure("\(Self.self).init(row:) read no row id") }
+            entities.append(entity)
+            ids.append(id)
+            if ids.count == counts[sections.count] {
+                sections.append((entities, ids))
+                let next = sections.count < counts.count ? counts[sections.count] : 0
+                entities = []
+                ids = []
+                entities.reserveCapacity(next)
+                ids.reserveCapacity(next)
+            }
+        }
+        guard sections.count == counts.count else { throw FetchError.resultChanged }
+        return sections
     }
 }

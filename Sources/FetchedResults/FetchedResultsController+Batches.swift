@@ -118,39 +118,21 @@ extension FetchedResultsController {
     }
 
     /// The whole result of a request without a batch size: its sections with their counts (the
-    /// `GROUP BY` of ``readSections(_:_:_:)``), then every row in one query, cut into one batch per
-    /// section by those counts. Both read in `db`'s transaction, so they agree; one query over the
+    /// `GROUP BY` of ``readSections(_:_:_:)``, or the maintained counts), then every row in one query,
+    /// cut into one batch per section by those counts (``FetchableEntity/readSections(of:arguments:counts:)``,
+    /// specialized for the entity). Both read in `db`'s transaction, so they agree; one query over the
     /// table rather than one per section.
     static func readWholeResult(
         _ query: FetchQuery, _ request: FetchRequest<Entity>, _ db: Database
     ) throws -> ([FetchedSection], [BatchKey: Batch<Entity>]) {
         let sections = try readSections(query, request, db)
-        var batches: [BatchKey: Batch<Entity>] = [:]
-        var section = 0
-        var ids: [Int64] = []
-        var entities: [Entity] = []
-        if let first = sections.first {
-            ids.reserveCapacity(first.numberOfObjects)
-            entities.reserveCapacity(first.numberOfObjects)
-        }
         let all = query.allRowsQuery
-        try db.cachedStatement(sql: all.sql).forEachRow(arguments: all.arguments) { row in
-            guard section < sections.count else { throw FetchError.resultChanged }
-            let entity = try Entity(row: row)
-            guard let id = entity.rowID else { preconditionFailure("\(Entity.self).init(row:) read no row id") }
-            ids.append(id)
-            entities.append(entity)
-            if ids.count == sections[section].numberOfObjects {
-                batches[BatchKey(section: section, index: 0)] = Batch(ids: ids, lastSortKey: [], entities: entities)
-                section += 1
-                let next = section < sections.count ? sections[section].numberOfObjects : 0
-                ids = []
-                entities = []
-                ids.reserveCapacity(next)
-                entities.reserveCapacity(next)
-            }
+        let rows = try Entity.readSections(
+            of: db.cachedStatement(sql: all.sql), arguments: all.arguments, counts: sections.map(\.numberOfObjects))
+        var batches: [BatchKey: Batch<Entity>] = [:]
+        for (section, rows) in rows.enumerated() {
+            batches[BatchKey(section: section, index: 0)] = Batch(ids: rows.ids, lastSortKey: [], entities: rows.entities)
         }
-        guard section == sections.count else { throw FetchError.resultChanged }
         return (sections, batches)
     }
 

@@ -355,17 +355,25 @@ public final class FetchedResultsController<Entity: FetchableEntity> {
         get throws {
             var objects: [Entity] = []
             objects.reserveCapacity(numberOfObjects)
-            for (section, info) in sections.enumerated() {
-                var row = 0
-                while row < info.numberOfObjects {
-                    let key = batchPosition(of: ItemPath(section: section, row: row)).key
-                    let entities = try batch(key).entities!
-                    objects += entities
-                    row += entities.count
-                }
-            }
+            for section in sections.indices { objects += try self.objects(inSection: section) }
             return objects
         }
+    }
+
+    /// The objects of a section, in order, reading the batches not loaded. Without a batch size they
+    /// are the section's one batch, returned without a copy.
+    ///
+    /// - Precondition: `section` is an index of ``sections``.
+    public func objects(inSection section: Int) throws -> [Entity] {
+        precondition(sections.indices.contains(section), "section \(section) is outside the result")
+        var objects: [Entity] = []
+        var row = 0
+        while row < sections[section].numberOfObjects {
+            let entities = try batch(batchPosition(of: ItemPath(section: section, row: row)).key).entities!
+            if objects.isEmpty { objects = entities } else { objects += entities }
+            row += entities.count
+        }
+        return objects
     }
 
     /// The row ids of the whole result, read again from the database in one query per section: the

@@ -348,6 +348,7 @@ public final class Database {
     /// ```swift
     /// let names = try db.fetchAll(sql: "SELECT name FROM t ORDER BY name") { try $0.decode(String.self, at: 0) }
     /// ```
+    @inlinable  // specialized for `T` at the call site: no generic code per row
     public func fetchAll<T>(sql: String, arguments: StatementArguments = [], _ decode: (Row) throws -> T) throws -> [T] {
         try cachedStatement(sql: sql).fetchAll(arguments: arguments, decode)
     }

@@ -166,6 +166,7 @@ public final class Statement {
     }
 
     /// Runs the statement and decodes every row.
+    @inlinable  // specialized for `T` at the call site: no generic code per row
     public func fetchAll<T>(arguments: StatementArguments = [], _ decode: (Row) throws -> T) throws -> [T] {
         var results: [T] = []
         try forEachRow(arguments: arguments) { results.append(try decode($0)) }
