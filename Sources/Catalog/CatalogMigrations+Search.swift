@@ -33,15 +33,29 @@ extension CatalogMigrations {
 
     /// Migration 8: the products' trigram index replaced in place by the one ``Product/searchDescription``
     /// generates (``SearchDescription/fullTextReplacementSQL``): a contentless table without column
-    /// sizes whose rowids carry the type (``SearchDescription/fullTextRowID(of:)``), so that a term's
+    /// sizes whose rowids carry the type (``SearchDescription/indexRowID(of:)``), so that a term's
     /// count per type is read from the index alone; built in bulk in the migration's transaction.
     /// The grams index and the gram counts stay.
     ///
-    /// Its revision is the generated SQL (see ``gramsIndex``).
+    /// Its revision is that SQL, frozen as it was applied (``scopedFullTextIndexSQL``); migration 9
+    /// replaces its grams index.
     static let scopedFullTextIndex = Migration(
-        version: 8, name: "search_trigram_rowids_carry_type", revision: Product.searchDescription.fullTextReplacementSQL
+        version: 8, name: "search_trigram_rowids_carry_type", revision: scopedFullTextIndexSQL
     ) { db in
-        try db.execute(sql: Product.searchDescription.fullTextReplacementSQL)
+        try db.execute(sql: scopedFullTextIndexSQL)
+    }
+
+    /// Migration 9: the products' grams index replaced in place by the one ``Product/searchDescription``
+    /// generates (``SearchDescription/gramsReplacementSQL``): its rowids carry the type as the trigram
+    /// index's do (``SearchDescription/indexRowID(of:)``), and its documents no longer hold a type
+    /// token, so that several short terms are counted per type in rowid ranges of the index; built in
+    /// bulk in the migration's transaction. The trigram index and the gram counts stay.
+    ///
+    /// Its revision is the generated SQL (see ``gramsIndex``).
+    static let scopedGramsIndex = Migration(
+        version: 9, name: "search_grams_rowids_carry_type", revision: Product.searchDescription.gramsReplacementSQL
+    ) { db in
+        try db.execute(sql: Product.searchDescription.gramsReplacementSQL)
     }
 
     /// The products' search as migrations 6 and 7 installed it: ``Product/searchDescription`` without

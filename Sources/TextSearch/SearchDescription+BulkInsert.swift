@@ -36,12 +36,14 @@ extension SearchDescription {
             return .text(ShortGrams(arguments.dropFirst().map(Self.text)).document(scopeHex: scopeHex))
         }
         defer { try? db.removeFunction(Self.gramsDocumentFunction, argumentCount: 1 + textColumns.count) }
-        // hex() of NULL is '', and a NULL scope has no token.
-        let scopeHex = scopeColumn.map { "CASE WHEN \($0) IS NULL THEN NULL ELSE hex(\($0)) END" } ?? "NULL"
+        // hex() of NULL is '', and a NULL scope has no token; nor does any scope when the rowid
+        // carries it (``indexRowID(of:)``).
+        let scopeHex = scopeColumn.flatMap { rowIDsCarryScope ? nil : $0 }
+            .map { "CASE WHEN \($0) IS NULL THEN NULL ELSE hex(\($0)) END" } ?? "NULL"
         try db.execute(sql: """
             INSERT INTO \(gramsTable)(rowid, grams)
-                SELECT \(idColumn), \(Self.gramsDocumentFunction)(\(scopeHex), \(texts)) FROM \(table)
-                WHERE \(idColumn) > \(id) ORDER BY \(idColumn)
+                SELECT \(indexRowID(of: table)) AS rowid, \(Self.gramsDocumentFunction)(\(scopeHex), \(texts)) FROM \(table)
+                WHERE \(idColumn) > \(id) ORDER BY 1
             """)
         try addGramCounts(gramCountsTable, forRowsAfter: id, db)
     }

@@ -12,13 +12,14 @@ extension SearchDescription {
     /// - each text column holds its source column folded by ``TextFolding/fold(_:)`` (when
     ///   `sourceColumns` names the sources);
     /// - ``gramsTable`` finds, for each token a search can look for (the hexadecimal of each 1-scalar
-    ///   gram that is not a space and each 2-scalar gram without a space, `x` and that of each scope
-    ///   value), exactly the rows whose texts hold that gram (whose scope value is that value);
+    ///   gram that is not a space and each 2-scalar gram without a space, and, without
+    ///   ``scopeValues``, `x` and that of each scope value), exactly the rows (their rowids,
+    ///   ``indexRowID(of:)``) whose texts hold that gram (whose scope value is that value);
     /// - ``gramCountsTable`` holds, per gram (and scope value), the number of rows holding that 1- or
     ///   2-scalar gram in one of their texts at least once (rows counting 0 are allowed).
     ///
     /// - ``fullTextTable``, when its rowids carry the scope (``scopeValues``): each trigram of each
-    ///   text (3 consecutive scalars) finds exactly the rowids (``fullTextRowID(of:)``) of the rows
+    ///   text (3 consecutive scalars) finds exactly the rowids (``indexRowID(of:)``) of the rows
     ///   whose texts hold it. (Which trigrams each rowid holds, not their positions.)
     ///
     /// The trigram index's own structure, and an external-content one's agreement with the table, are
@@ -56,8 +57,9 @@ extension SearchDescription {
                 unfolded += 1
                 if firstUnfolded == nil { firstUnfolded = id }
             }
-            if fullTextRowIDsCarryScope {
-                let rowid = (Int64(scopeNumber(scope) ?? 0) << Int64(Self.scopeNumberShift)) | id
+            // The row's rowid in the search indexes (``indexRowID(of:)``).
+            let rowid = rowIDsCarryScope ? (Int64(scopeNumber(scope) ?? 0) << Int64(Self.scopeNumberShift)) | id : id
+            if rowIDsCarryScope {
                 var rowTrigrams = Set<String>()
                 for text in texts {
                     let scalars = Array(text.unicodeScalars)
@@ -81,11 +83,12 @@ extension SearchDescription {
             }
             var rowTokens = Set(distinctGrams.filter { !$0.unicodeScalars.contains(" ") }.map { Self.token(Array($0.utf8)) })
             switch scope {
+            case _ where rowIDsCarryScope: break  // the rowid carries the scope: no token
             case .text(let value): rowTokens.insert("x" + Self.token(Array(value.utf8)))
             case .integer(let value): rowTokens.insert("x" + Self.token(Array(String(value).utf8)))
             default: break
             }
-            for token in rowTokens { tokens.add(token, id) }
+            for token in rowTokens { tokens.add(token, rowid) }
             distinctTokens.formUnion(rowTokens)
             for gram in distinctGrams { grams[GramKey(gram: gram, scope: scope), default: 0] += 1 }
         }
@@ -93,7 +96,7 @@ extension SearchDescription {
         if unfolded > 0 {
             problems.append("\(table): \(unfolded) row\(unfolded == 1 ? "'s" : "s'") folded text differs from its source folded (first: id \(firstUnfolded!))")
         }
-        if fullTextRowIDsCarryScope {
+        if rowIDsCarryScope {
             // Each trigram's rowids, as the index gives them: a contentless index is not compared
             // with the table by SQLite's own check. Every trigram the index holds (its fts5vocab, a
             // temporary table of this connection) or the texts give is looked up.

@@ -35,21 +35,29 @@ extension SearchDescription {
     }
 
     /// Short terms only, none numeric: the rows of the grams index that hold all their tokens (and
-    /// the scope's), counted in the index. Nil otherwise.
+    /// the scope's token, or, when the rowids carry the scope, within its rowid range), counted in the
+    /// index. Nil otherwise.
     func gramsCount(_ plan: SearchPlan, scope: DatabaseValue?, _ db: Database) throws -> Int? {
         guard let gramsTable, !plan.terms.isEmpty,
-              plan.terms.allSatisfy({ $0.isShort && SearchPlan.isIndexable($0) && !plan.isNumeric($0) }),
-              let pattern = SearchPlan.gramsPattern(plan.terms, scope: scope)
+              plan.terms.allSatisfy({ $0.isShort && SearchPlan.isIndexable($0) && !plan.isNumeric($0) })
         else { return nil }
-        return try db.scalar(
-            Int.self, sql: "SELECT count(*) FROM \(gramsTable) WHERE \(gramsTable) MATCH ?", arguments: [pattern]) ?? 0
+        let match: SQLFragment
+        if rowIDsCarryScope {
+            // The scope is a rowid range (the documents hold no scope token).
+            guard indexesSeparate(scope), let pattern = SearchPlan.gramsPattern(plan.terms) else { return nil }
+            match = indexMatch(gramsTable, pattern, scope: scope)
+        } else {
+            guard let pattern = SearchPlan.gramsPattern(plan.terms, scope: scope) else { return nil }
+            match = SQLFragment(sql: "\(gramsTable) MATCH ?", arguments: [pattern])
+        }
+        return try db.scalar(Int.self, sql: "SELECT count(*) FROM \(gramsTable) WHERE \(match.sql)", arguments: match.arguments) ?? 0
     }
 
     /// Terms of 3+ scalars only, none numeric, without a scope or within one the trigram index's
     /// rowids tell apart: the trigram index's count, which reads each term's doclists (within the
     /// scope, its rowid range) rather than one table row per match. Nil otherwise.
     func fullTextCount(_ plan: SearchPlan, scope: DatabaseValue?, _ db: Database) throws -> Int? {
-        guard fullTextSeparates(scope), !plan.terms.isEmpty, plan.terms.allSatisfy({ !$0.isShort && !plan.isNumeric($0) })
+        guard indexesSeparate(scope), !plan.terms.isEmpty, plan.terms.allSatisfy({ !$0.isShort && !plan.isNumeric($0) })
         else { return nil }
         let match = fullTextMatch(SearchPlan.fullTextPattern(plan.terms), scope: scope)
         return try db.scalar(Int.self, sql: "SELECT count(*) FROM \(fullTextTable) WHERE \(match.sql)", arguments: match.arguments) ?? 0

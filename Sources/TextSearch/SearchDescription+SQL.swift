@@ -13,7 +13,8 @@ extension SearchDescription {
     ///   only which rows hold each token) whose document for a row is ``gramsDocument(of:)``: the
     ///   distinct 1-scalar grams that are not a space and 2-scalar grams that hold no space, of every
     ///   text column, each written as the `hex()` of its UTF-8 bytes, then `x` and the `hex()` of the
-    ///   scope value (when there is a scope column and the value is not NULL), space-separated, in
+    ///   scope value (when there is a scope column, the value is not NULL and there are no
+    ///   ``scopeValues``: with them, the rowid carries the scope, ``indexRowID(of:)``), space-separated, in
     ///   ascending order. A term of 1-2 scalars (terms hold no white space) is a substring of a text
     ///   exactly when it is one of its grams, so its rows are exactly those of its token; several
     ///   short terms and a scope are one FTS5 query of tokens joined by AND. Hexadecimal tokens pass
@@ -114,10 +115,27 @@ extension SearchDescription {
             + fullTextBuildSQL(rowsAfter: nil) + triggersSQL
     }
 
+    /// The SQL that replaces, in place, a grams index whose rowids are the ids and whose documents
+    /// hold a scope token (as earlier versions of this module installed it) by the one
+    /// ``structuresSQL`` creates now: with ``scopeValues``, rowids that carry the scope
+    /// (``indexRowID(of:)``) and documents without a scope token. Drops the search triggers and the
+    /// grams index, creates the index and fills it from the rows, and creates the triggers of
+    /// ``triggersSQL``; the trigram index and the gram counts are kept. For a migration; empty
+    /// without ``gramsTable``.
+    ///
+    /// ```swift
+    /// try db.execute(sql: products.gramsReplacementSQL)  // in a new migration
+    /// ```
+    public var gramsReplacementSQL: String {
+        guard let gramsTable else { return "" }
+        return dropTriggersSQL + "DROP TABLE IF EXISTS \(gramsTable);\n" + gramsTableSQL(gramsTable) + "\n"
+            + gramsBuildSQL(gramsTable) + triggersSQL
+    }
+
     /// The statement that creates ``fullTextTable``: external content (``table``), or, when the rowids
     /// carry the scope, contentless with `columnsize = 0` (a search reads neither texts nor sizes).
     private var fullTextTableSQL: String {
-        let storage = fullTextRowIDsCarryScope
+        let storage = rowIDsCarryScope
             ? "content = '', columnsize = 0"
             : "content = '\(table)', content_rowid = '\(idColumn)'"
         return """
@@ -130,11 +148,11 @@ extension SearchDescription {
     /// The statement that adds to ``fullTextTable`` the rows of every row (nil) or of those whose id
     /// is above `id`, in rowid order.
     func fullTextBuildSQL(rowsAfter id: Int64?) -> String {
-        if id == nil, !fullTextRowIDsCarryScope {
+        if id == nil, !rowIDsCarryScope {
             return "INSERT INTO \(fullTextTable)(\(fullTextTable)) VALUES ('rebuild');\n"
         }
         let columns = textColumns.joined(separator: ", ")
-        return "INSERT INTO \(fullTextTable)(rowid, \(columns)) SELECT \(fullTextRowID(of: table)) AS rowid, \(columns) "
+        return "INSERT INTO \(fullTextTable)(rowid, \(columns)) SELECT \(indexRowID(of: table)) AS rowid, \(columns) "
             + "FROM \(table) WHERE true\(id.map { " AND \(idColumn) > \($0)" } ?? "") ORDER BY 1;\n"
     }
 
@@ -144,13 +162,13 @@ extension SearchDescription {
         let values = { (row: String) in textColumns.map { "\(row).\($0)" }.joined(separator: ", ") }
         let watched = (textColumns + (scopeColumn.map { [$0] } ?? [])).joined(separator: ", ")
         let fullTextDelete = """
-                INSERT INTO \(fullTextTable)(\(fullTextTable), rowid, \(columns)) VALUES ('delete', \(fullTextRowID(of: "old")), \(values("old")));
+                INSERT INTO \(fullTextTable)(\(fullTextTable), rowid, \(columns)) VALUES ('delete', \(indexRowID(of: "old")), \(values("old")));
             """
         let fullTextInsert = """
-                INSERT INTO \(fullTextTable)(rowid, \(columns)) VALUES (\(fullTextRowID(of: "new")), \(values("new")));
+                INSERT INTO \(fullTextTable)(rowid, \(columns)) VALUES (\(indexRowID(of: "new")), \(values("new")));
             """
         // A scoped rowid holds ids in 0...largestScopedID only: a row outside fails with a clear message.
-        let idRangeCheck = fullTextRowIDsCarryScope ? ["""
+        let idRangeCheck = rowIDsCarryScope ? ["""
                 SELECT RAISE(ABORT, '\(table).\(idColumn) must be from 0 to \(Self.largestScopedID) for the search index') \
             WHERE new.\(idColumn) NOT BETWEEN 0 AND \(Self.largestScopedID);
             """] : []
@@ -160,7 +178,7 @@ extension SearchDescription {
             let scope = { (row: String) in scopeColumn.map { " AND \($0) IS \(row).\($0)" } ?? "" }
             inserts += [
                 """
-                    INSERT INTO \(gramsTable)(rowid, grams) VALUES (new.\(idColumn), \(gramsDocument(of: "new")));
+                    INSERT INTO \(gramsTable)(rowid, grams) VALUES (\(indexRowID(of: "new")), \(gramsDocument(of: "new")));
                 """,
                 """
                     INSERT INTO \(gramCountsTable)(gram\(scopeColumn.map { ", \($0)" } ?? ""), count)
@@ -172,7 +190,7 @@ extension SearchDescription {
             ]
             deletes += [
                 """
-                    INSERT INTO \(gramsTable)(\(gramsTable), rowid, grams) VALUES ('delete', old.\(idColumn), \(gramsDocument(of: "old")));
+                    INSERT INTO \(gramsTable)(\(gramsTable), rowid, grams) VALUES ('delete', \(indexRowID(of: "old")), \(gramsDocument(of: "old")));
                 """,
                 """
                     UPDATE \(gramCountsTable) SET count = count - 1 WHERE gram IN (
@@ -220,7 +238,8 @@ extension SearchDescription {
     /// films.gramsDocument(of: "films")  // for 'ab': '61 6162 62'
     /// ```
     public func gramsDocument(of row: String) -> String {
-        let scopeToken = scopeColumn.map {
+        // With rowids that carry the scope, the scope is a rowid range rather than a token.
+        let scopeToken = scopeColumn.flatMap { rowIDsCarryScope ? nil : $0 }.map {
             "\n        UNION ALL\n        SELECT 'x' || hex(\(row).\($0)) WHERE \(row).\($0) IS NOT NULL"
         } ?? ""
         return """
@@ -242,7 +261,7 @@ extension SearchDescription {
     private func gramsBuildSQL(_ gramsTable: String) -> String {
         """
         INSERT INTO \(gramsTable)(rowid, grams)
-            SELECT \(idColumn), \(gramsDocument(of: table)) FROM \(table) ORDER BY \(idColumn);
+            SELECT \(rowIDsCarryScope ? indexRowID(of: table) + " AS rowid" : idColumn), \(gramsDocument(of: table)) FROM \(table) ORDER BY \(rowIDsCarryScope ? "1" : idColumn);
 
         """
     }

@@ -25,9 +25,13 @@ extension SearchDescription {
         if plan.matchesNothing { return [:] }
         guard let first = plan.terms.first, !plan.terms.contains(where: plan.isNumeric) else { return nil }
         if plan.terms.allSatisfy({ !$0.isShort }) {
-            return try fullTextCountsPerScope(matching: SearchPlan.fullTextPattern(plan.terms), db)
+            return try countsPerScope(in: fullTextTable, matching: SearchPlan.fullTextPattern(plan.terms), db)
         }
         guard plan.terms.allSatisfy(\.isShort) else { return nil }
+        if plan.terms.count > 1, let gramsTable, let pattern = SearchPlan.gramsPattern(plan.terms),
+           let counts = try countsPerScope(in: gramsTable, matching: pattern, db) {
+            return counts
+        }
         let rows = try db.fetchAll(
             sql: "SELECT \(scopeColumn), count FROM \(gramCountsTable) WHERE gram = ? AND count > 0", arguments: [first.folded]
         ) { row in (row.databaseValue(at: 0), try row.decode(Int.self, at: 1)) }

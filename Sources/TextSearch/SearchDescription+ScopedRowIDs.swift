@@ -1,7 +1,7 @@
 import SQLiteStore
 
 extension SearchDescription {
-    /// The bit position of the scope number in a rowid of ``fullTextTable`` (with ``scopeValues``):
+    /// The bit position of the scope number in a rowid of ``fullTextTable`` and ``gramsTable`` (with ``scopeValues``):
     /// ids take the 48 bits below it, so rows with ids from 0 to 2⁴⁸ − 1 (about 2.8 × 10¹⁴) can be
     /// indexed; inserting a row with an id outside that range fails (its insert trigger raises
     /// `ABORT`, a bulk build a datatype mismatch) and writes nothing.
@@ -10,23 +10,23 @@ extension SearchDescription {
     /// One more than the largest scope number: the 15 bits above the id that keep a rowid positive.
     public static let scopeNumberLimit = 1 << (63 - scopeNumberShift)
 
-    /// The largest id the trigram index can hold when its rowids carry the scope (2⁴⁸ − 1).
+    /// The largest id the search indexes can hold when their rowids carry the scope (2⁴⁸ − 1).
     public static let largestScopedID: Int64 = (1 << Int64(scopeNumberShift)) - 1
 
-    /// Whether the rowids of ``fullTextTable`` carry the scope (there are ``scopeValues``), rather than
-    /// being the ids.
-    public var fullTextRowIDsCarryScope: Bool { !scopeValues.isEmpty }
+    /// Whether the rowids of ``fullTextTable`` and ``gramsTable`` carry the scope (there are
+    /// ``scopeValues``), rather than being the ids.
+    public var rowIDsCarryScope: Bool { !scopeValues.isEmpty }
 
-    /// The rowid in ``fullTextTable`` of the row named `row` (`new`, `old`, or the table in a bulk
+    /// The rowid in ``fullTextTable`` and ``gramsTable`` of the row named `row` (`new`, `old`, or the table in a bulk
     /// build), as one SQL expression: its id, plus, with ``scopeValues``, the number of its scope value
     /// (1 for the first value, 2 for the second…; 0 for NULL and any other value) shifted left by
     /// ``scopeNumberShift``. An id outside 0…``largestScopedID`` gives a text, which FTS5 refuses.
     ///
     /// ```swift
-    /// products.fullTextRowID(of: "new")  // (CASE new.type WHEN 'device' THEN 1 … ELSE 0 END << 48) | new.id
+    /// products.indexRowID(of: "new")  // (CASE new.type WHEN 'device' THEN 1 … ELSE 0 END << 48) | new.id
     /// ```
-    public func fullTextRowID(of row: String) -> String {
-        guard fullTextRowIDsCarryScope, let scopeColumn else { return "\(row).\(idColumn)" }
+    public func indexRowID(of row: String) -> String {
+        guard rowIDsCarryScope, let scopeColumn else { return "\(row).\(idColumn)" }
         let numbers = scopeValues.enumerated()
             .map { "WHEN '\($0.element.replacingOccurrences(of: "'", with: "''"))' THEN \($0.offset + 1)" }
             .joined(separator: " ")
@@ -35,7 +35,7 @@ extension SearchDescription {
             + "ELSE 'id out of the search index range' END"
     }
 
-    /// The number ``fullTextRowID(of:)`` gives rows of `scope`: nil when the rowids do not carry the
+    /// The number ``indexRowID(of:)`` gives rows of `scope`: nil when the rowids do not carry the
     /// scope or `scope` is not one of ``scopeValues`` (such rows share number 0 with NULL and every
     /// other value, so their range does not tell them apart).
     func scopeNumber(_ scope: DatabaseValue) -> Int? {
@@ -43,36 +43,49 @@ extension SearchDescription {
         return index + 1
     }
 
-    /// Whether ``fullTextIDs(matching:scope:)`` restricts its rows to `scope` (nil: every row).
-    func fullTextSeparates(_ scope: DatabaseValue?) -> Bool {
+    /// Whether the search indexes' rowids tell `scope`'s rows apart (nil, every row: always), so that
+    /// ``indexIDs(_:matching:scope:)`` restricts its rows to `scope`.
+    func indexesSeparate(_ scope: DatabaseValue?) -> Bool {
         scope.map { scopeNumber($0) != nil } ?? true
     }
 
     /// A `SELECT` of the ids of the rows ``fullTextTable`` matches with `pattern`: within `scope` when
     /// its rowids carry it (a rowid range of the index, read without the table), else in every scope.
     func fullTextIDs(matching pattern: String, scope: DatabaseValue? = nil) -> SQLFragment {
-        let ids = fullTextRowIDsCarryScope ? "rowid & \(Self.largestScopedID)" : "rowid"
-        return SQLFragment(sql: "SELECT \(ids) FROM \(fullTextTable) WHERE ") + fullTextMatch(pattern, scope: scope)
+        indexIDs(fullTextTable, matching: pattern, scope: scope)
+    }
+
+    /// A `SELECT` of the ids of the rows the index `table` (``fullTextTable`` or ``gramsTable``)
+    /// matches with `pattern`, within `scope`'s rowid range when the rowids carry it.
+    func indexIDs(_ table: String, matching pattern: String, scope: DatabaseValue?) -> SQLFragment {
+        let ids = rowIDsCarryScope ? "rowid & \(Self.largestScopedID)" : "rowid"
+        return SQLFragment(sql: "SELECT \(ids) FROM \(table) WHERE ") + indexMatch(table, pattern, scope: scope)
     }
 
     /// The condition on ``fullTextTable`` that its rows match `pattern`, within `scope` when its
     /// rowids carry it: `<table> MATCH ?`, and `AND rowid BETWEEN ? AND ?`.
     func fullTextMatch(_ pattern: String, scope: DatabaseValue?) -> SQLFragment {
-        let match = SQLFragment(sql: "\(fullTextTable) MATCH ?", arguments: [pattern])
+        indexMatch(fullTextTable, pattern, scope: scope)
+    }
+
+    /// `<table> MATCH ?`, and `AND rowid BETWEEN ? AND ?` for `scope` when the rowids carry it.
+    func indexMatch(_ table: String, _ pattern: String, scope: DatabaseValue?) -> SQLFragment {
+        let match = SQLFragment(sql: "\(table) MATCH ?", arguments: [pattern])
         guard let scope, let number = scopeNumber(scope) else { return match }
         return match + SQLFragment(sql: " AND ") + rowidRange(number)
     }
 
-    /// The rows ``fullTextTable`` matches with `pattern` in each of ``scopeValues``, one count of a
-    /// rowid range each (values counting 0 left out); nil when its rowids do not carry the scope or
-    /// some match has another scope value (number 0), which the ranges cannot tell apart.
-    func fullTextCountsPerScope(matching pattern: String, _ db: Database) throws -> [DatabaseValue: Int]? {
-        guard fullTextRowIDsCarryScope else { return nil }
+    /// The rows the index `table` (``fullTextTable`` or ``gramsTable``) matches with `pattern` in
+    /// each of ``scopeValues``, one count of a rowid range each (values counting 0 left out); nil when
+    /// the rowids do not carry the scope or some match has another scope value (number 0), which the
+    /// ranges cannot tell apart.
+    func countsPerScope(in table: String, matching pattern: String, _ db: Database) throws -> [DatabaseValue: Int]? {
+        guard rowIDsCarryScope else { return nil }
         var counts: [DatabaseValue: Int] = [:]
         for number in 0...scopeValues.count {
             let range = rowidRange(number)
             let count = try db.scalar(
-                Int.self, sql: "SELECT count(*) FROM \(fullTextTable) WHERE \(fullTextTable) MATCH ? AND \(range.sql)",
+                Int.self, sql: "SELECT count(*) FROM \(table) WHERE \(table) MATCH ? AND \(range.sql)",
                 arguments: [pattern] + range.arguments) ?? 0
             if number == 0 {
                 guard count == 0 else { return nil }
@@ -83,7 +96,7 @@ extension SearchDescription {
         return counts
     }
 
-    /// `rowid BETWEEN ? AND ?`: the rowids of ``fullTextTable`` of the rows whose scope number is `number`.
+    /// `rowid BETWEEN ? AND ?`: the rowids of the search indexes of the rows whose scope number is `number`.
     private func rowidRange(_ number: Int) -> SQLFragment {
         let lowest = Int64(number) << Int64(Self.scopeNumberShift)
         return SQLFragment(sql: "rowid BETWEEN ? AND ?", arguments: [lowest, lowest | Self.largestScopedID])

@@ -34,7 +34,7 @@ public struct SearchDescription: Sendable, Hashable {
     public let indexesShortTerms: Bool
     /// The TEXT values of the scope column the trigram index tells apart, in a fixed order: when
     /// there are some (and a scope column), each row's rowid in ``fullTextTable`` carries the number
-    /// of its scope value (``fullTextRowID(of:)``), so that a term's rows within one value are a
+    /// of its scope value (``indexRowID(of:)``), so that a term's rows within one value are a
     /// rowid range of the index and are counted without reading the table. Empty: the trigram index
     /// is an external-content table whose rowids are the ids.
     public let scopeValues: [String]
@@ -59,7 +59,7 @@ public struct SearchDescription: Sendable, Hashable {
     }
 
     /// The FTS5 trigram index of the text columns: an external-content table of ``table``, or, with
-    /// ``scopeValues``, a contentless one whose rowids carry the scope (``fullTextRowID(of:)``).
+    /// ``scopeValues``, a contentless one whose rowids carry the scope (``indexRowID(of:)``).
     public var fullTextTable: String { table + "_search" }
     /// The index of the 1- and 2-scalar grams of each row's texts (and its scope value): a contentless
     /// FTS5 table, one document of tokens per row (``installSQL`` says which).

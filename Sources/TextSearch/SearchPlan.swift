@@ -152,10 +152,13 @@ public struct SearchPlan: Sendable {
         SQLFragment(sql: "\(alias).\(description.idColumn) IN (\(ids.sql))", arguments: ids.arguments)
     }
 
-    /// A `SELECT` of the ids of the rows holding every short term in the grams index, with the
-    /// scope's token when it has one.
+    /// A `SELECT` of the ids of the rows holding every short term in the grams index, within the
+    /// scope's rowid range when the rowids carry it, else with the scope's token when it has one.
     private func gramsIDs(_ terms: [SearchTerm]) -> SQLFragment {
         let table = description.gramsTable!
+        if description.rowIDsCarryScope {
+            return description.indexIDs(table, matching: Self.gramsPattern(terms)!, scope: scope)
+        }
         let pattern = Self.gramsPattern(terms, scope: scope) ?? Self.gramsPattern(terms)!
         return SQLFragment(sql: "SELECT rowid FROM \(table) WHERE \(table) MATCH ?", arguments: [pattern])
     }

@@ -83,7 +83,7 @@ struct SearchDifferentialTests {
 
     /// The structures the triggers keep, against their definition (README, Search) computed in Swift:
     /// the grams index holds, for each row, the hexadecimal of each distinct 1-scalar gram that is
-    /// not a space and 2-scalar gram without a space, and `x` + the hexadecimal of its type.
+    /// not a space and 2-scalar gram without a space, under a rowid that carries its type (no type token).
     private func checkGramsAndGramCounts(_ store: CatalogStore, _ products: [Product], _ context: String) throws -> Int {
         struct GramCount: Hashable { var gram: String, type: String, count: Int }
         var tokens: [String: [Int64]] = [:]
@@ -98,8 +98,10 @@ struct SearchDifferentialTests {
                 if n + 1 < scalars.count { grams.insert(window(2)) }
             }
             for gram in grams { counts[[gram, product.type.rawValue], default: 0] += 1 }
-            for token in grams.filter({ !$0.unicodeScalars.contains(" ") }).map(hex) + ["x" + hex(product.type.rawValue)] {
-                tokens[token, default: []].append(product.id!)
+            // The rowid: the id, plus the type's number (device 1, desktop 2, portable 3) shifted left by 48.
+            let typeNumber: Int64 = ["device": 1, "desktop": 2, "portable": 3][product.type.rawValue]!
+            for token in grams.filter({ !$0.unicodeScalars.contains(" ") }).map(hex) {
+                tokens[token, default: []].append(product.id! | typeNumber << 48)
             }
         }
         let expectedCounts = Set(counts.map { GramCount(gram: $0.key[0], type: $0.key[1], count: $0.value) })

@@ -107,23 +107,31 @@ struct SearchMigrationTests {
         #expect(CatalogMigrations.all.first { $0.version == 7 }?.checksum == "88ec6bb8ec653788")
     }
 
+    /// Databases that applied migration 8 recorded this checksum (a database made on 2026-11-23
+    /// before migration 9 existed): its frozen SQL must keep it.
+    @Test func migration8KeepsTheChecksumDatabasesRecorded() {
+        #expect(CatalogMigrations.all.first { $0.version == 8 }?.checksum == "daefacd22e3bceec")
+    }
+
     /// A database made by the code of migrations 1-7 (an external-content trigram index whose rowids
-    /// are the ids) opens migrated: the trigram index is contentless, its rowids carry the type, and
-    /// every search and every count per type finds what a scan of the names finds, also after writes.
-    @Test func aDatabaseWithIDRowidsIsUpgraded() throws {
+    /// are the ids) or 1-8 (a grams index whose rowids are the ids, with type tokens) opens migrated:
+    /// the trigram index is contentless, both indexes' rowids carry the type, the grams hold no type
+    /// token, and every search and every count per type finds what a scan of the names finds, also
+    /// after writes.
+    @Test(arguments: [7, 8]) func aDatabaseWithIDRowidsIsUpgraded(from version: Int) throws {
         let directory = try TemporaryDirectory()
         let path = directory.path()
         let queue = try DatabaseQueue(path: path)
         let names = ["MacBook Pro", "iPad Pro", "東京 カメラ", "Café Noir", "Mac mini", "3 Apples", "Power Mac", "Macro Lens"]
         try queue.writeWithoutTransaction { db in
-            _ = try CatalogMigrations.migrator().migrate(upTo: [CatalogMigrations.identity: 7], db)
+            _ = try CatalogMigrations.migrator().migrate(upTo: [CatalogMigrations.identity: version], db)
             for (index, name) in names.enumerated() {
                 try db.execute(
                     sql: "INSERT INTO products(type, name, name_folded, year_introduced, intro_price) VALUES (?, ?, ?, 2020, ?)",
                     arguments: [["desktop", "portable", "device"][index % 3], name, TextFolding.fold(name), index + 1])
             }
             #expect(try db.scalar(String.self, sql: "SELECT sql FROM sqlite_master WHERE name = 'products_search'")?
-                .contains("content = 'products'") == true)
+                .contains("content = 'products'") == (version == 7))
         }
         try queue.close()
         let store = try CatalogStore(path: path)
@@ -142,11 +150,14 @@ struct SearchMigrationTests {
                 }
             }
         }
-        let texts = ["mac", "pro", "macbook pro", "カメラ", "cafe", "zzz", "mac pro"]
+        let texts = ["mac", "pro", "macbook pro", "カメラ", "cafe", "zzz", "mac pro", "a", "ma c", "p o", "カ メ", "zq"]
         try store.database.read { db in
             #expect(try db.scalar(String.self, sql: "SELECT sql FROM sqlite_master WHERE name = 'products_search'")?
                 .contains("content = ''") == true)
             #expect(try db.scalar(Int.self, sql: "SELECT count(*) FROM sqlite_master WHERE name = 'products_search_docsize'") == 0)
+            // No type token: `desktop`'s would be `x6465736B746F70`.
+            #expect(try db.scalar(Int.self, sql: "SELECT count(*) FROM products_grams WHERE products_grams MATCH '\"x6465736B746F70\"'") == 0)
+            #expect(try db.scalar(Int.self, sql: "SELECT count(*) FROM products_grams WHERE products_grams MATCH '\"6D61\"' AND rowid BETWEEN 2 << 48 AND (3 << 48) - 1") == 2)
             try expectAsScanned(texts, db)
             #expect(try search.indexProblems(foldedFrom: ["name"], db) == [])
         }

@@ -40,7 +40,9 @@ public struct SearchSQL: Sendable {
         var conditions: [String] = []
         var arguments: [Argument] = []
         if !indexed.isEmpty {
-            conditions.append("id IN (SELECT rowid FROM products_search WHERE products_search MATCH ?)")
+            // The store's trigram index carries the type above an id's 48 bits (migration 8); on a
+            // plain index (ids below 2⁴⁸) the mask changes nothing.
+            conditions.append("id IN (SELECT rowid & 281474976710655 FROM products_search WHERE products_search MATCH ?)")
             arguments.append(.text(indexed.map(Folding.ftsPhrase).joined(separator: " AND ")))
         }
         for term in checked {
