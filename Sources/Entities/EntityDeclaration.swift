@@ -33,10 +33,9 @@ public struct EntityDeclaration<Entity: DeclaredEntity>: Sendable {
 
     /// The stored columns after `id`, in the order of ``storedValues(of:)``.
     public let storedColumns: [String]
-    /// `id, <storedColumns>`: the columns a row is decoded from.
+    /// `id` and each attribute's column, in order: the columns a row is decoded from (not the folded
+    /// columns, which decoding does not read: each column selected is a step of SQLite's per row).
     public let selection: String
-    /// The row position of each attribute's column in ``selection``.
-    @usableFromInline let positions: [Int]
     /// Each attribute's read (``ColumnReads``), in order: decoding calls these without copying the
     /// attributes (each copy of an `EntityAttribute` retains all its closures).
     @usableFromInline let reads: [ColumnRead]
@@ -62,14 +61,7 @@ public struct EntityDeclaration<Entity: DeclaredEntity>: Sendable {
         self.folding = folding
         storedColumns = attributes.flatMap(\.storedColumns)
         precondition(Set(storedColumns).count == storedColumns.count, "two attributes of \(table) have the same column")
-        selection = (["id"] + storedColumns).joined(separator: ", ")
-        var position = 1
-        var positions: [Int] = []
-        for attribute in attributes {
-            positions.append(position)
-            position += attribute.storedColumns.count
-        }
-        self.positions = positions
+        selection = (["id"] + attributes.map(\.column)).joined(separator: ", ")
         reads = attributes.map(\.read)
         recordLayout = RecordLayout(
             template: template, fields: [.optionalInteger("id", \Entity.id)] + attributes.map { $0.fileField(template) })
@@ -115,13 +107,14 @@ public struct EntityDeclaration<Entity: DeclaredEntity>: Sendable {
     public func decode(_ row: Row) throws -> Entity {
         var entity = template
         entity.id = try row.decode(Int64.self, at: 0)
-        // Each read writes its attribute in place at the entity's address (see `ColumnReads`). An index
-        // loop, not `zip(reads, positions)`: in unspecialized generic code each row's `zip` looked up
-        // the metadata of its sequence, iterator and element tuple (callgrind, 2026-11-22).
+        // Each read writes its attribute in place at the entity's address (see `ColumnReads`), from the
+        // column after `id` at the attribute's place. An index loop, not `enumerated()`: in
+        // unspecialized generic code each row's sequence looked up the metadata of its iterator and
+        // element tuple (callgrind, 2026-11-22).
         try withUnsafeMutablePointer(to: &entity) { pointer in
             let address = UnsafeMutableRawPointer(pointer)
             for index in 0..<reads.count {
-                try reads[index].read(address, row, positions[index])
+                try reads[index].read(address, row, index + 1)
             }
         }
         return entity

@@ -17,7 +17,7 @@ struct DeclaredEntityTests {
 
     @Test func columnsFollowTheDeclaration() {
         #expect(Note.declaration.storedColumns == ["title", "title_folded", "kind", "priority", "due_date"])
-        #expect(Note.selection == "id, title, title_folded, kind, priority, due_date")
+        #expect(Note.selection == "id, title, kind, priority, due_date")
         #expect(Note.declaration.searchedTextColumns == ["title_folded"])
         #expect(Note.declaration.searchedNumberColumns == ["priority"])
         #expect(Note.column(for: \Note.title) == EntityColumn("title", sortedBy: "title_folded", sectionedBy: "substr(title_folded, 1, 1)"))
