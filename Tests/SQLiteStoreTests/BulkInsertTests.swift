@@ -103,4 +103,67 @@ struct BulkInsertTests {
         #expect(try derived(queue) == before)
         #expect(try queue.read { db in try db.scalar(Int.self, sql: "SELECT count(*) FROM items") } == 3)
     }
+
+    /// Into an empty table, the plain indexes are dropped at the suspension and created again after
+    /// the rows (the same SQL, a sound index); the unique ones stay. A failed load gives them back.
+    @Test func aBulkInsertIntoAnEmptyTableBuildsItsPlainIndexesAfterTheRows() throws {
+        struct Stop: Error {}
+        let directory = try TemporaryDirectory()
+        let queue = try DatabaseQueue(path: directory.path())
+        let indexes = "SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'items' ORDER BY name"
+        let schema = { (db: Database) in try db.fetchAll(sql: indexes) { "\($0.databaseValue(at: 0)) \($0.databaseValue(at: 1))" } }
+        let before = try queue.write { db in
+            try db.execute(sql: """
+                CREATE TABLE items(id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, grp);
+                CREATE INDEX items_by_grp ON items(grp, name);
+                CREATE INDEX items_by_name_length ON items(length(name)) WHERE grp IS NOT NULL;
+                CREATE UNIQUE INDEX items_by_upper_name ON items(upper(name));
+                """)
+            try ChangeLog.installTracking(forTable: "items", db)
+            return try schema(db)
+        }
+        func load(_ db: Database, _ bulk: BulkInsert, during: ([String]) throws -> Void) throws {
+            let insert = try db.cachedStatement(sql: "INSERT INTO items(name, grp) VALUES (?, ?)")
+            for index in 0..<500 {
+                try bulk.willInsert()
+                try insert.execute(arguments: ["item \(index)", index % 3 == 0 ? nil : "g\(index % 7)"])
+            }
+            try during(try schema(db))
+        }
+        #expect(throws: Stop.self) {
+            try queue.write { db in
+                try db.bulkInsert(into: "items", triggeredRows: 0) { bulk in
+                    try load(db, bulk) { _ in throw Stop() }
+                }
+            }
+        }
+        #expect(try queue.read(schema) == before)
+        try queue.write { db in
+            try db.bulkInsert(into: "items", triggeredRows: 0) { bulk in
+                try load(db, bulk) { during in
+                    #expect(during == before.filter { !$0.hasPrefix("\"items_by_grp\"") && !$0.hasPrefix("\"items_by_name_length\"") })
+                }
+            }
+        }
+        #expect(try queue.read(schema) == before)
+        let (check, inGroup, logged) = try queue.read { db in
+            (
+                try db.scalar(String.self, sql: "PRAGMA integrity_check"),
+                try db.scalar(Int.self, sql: "SELECT count(*) FROM items INDEXED BY items_by_grp WHERE grp = 'g1'"),
+                try db.scalar(Int.self, sql: "SELECT count(*) FROM store_changes")
+            )
+        }
+        #expect(check == "ok")
+        #expect(inGroup == 48)
+        #expect(logged == 500)
+        // Into a table that holds rows, the indexes stay.
+        try queue.write { db in
+            try db.bulkInsert(into: "items", triggeredRows: 0) { bulk in
+                try bulk.willInsert()
+                try db.execute(sql: "INSERT INTO items(name, grp) VALUES ('one more', 'g1')")
+                #expect(bulk.isSuspended)
+                #expect(try schema(db) == before)
+            }
+        }
+    }
 }
