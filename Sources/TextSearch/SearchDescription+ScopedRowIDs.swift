@@ -70,8 +70,13 @@ extension SearchDescription {
 
     /// `<table> MATCH ?`, and `AND rowid BETWEEN ? AND ?` for `scope` when the rowids carry it.
     func indexMatch(_ table: String, _ pattern: String, scope: DatabaseValue?) -> SQLFragment {
+        indexMatch(table, pattern, scopeNumber: scope.flatMap(scopeNumber))
+    }
+
+    /// `<table> MATCH ?`, and `AND rowid BETWEEN ? AND ?` for the rows of scope number `number` (nil: every row).
+    private func indexMatch(_ table: String, _ pattern: String, scopeNumber number: Int?) -> SQLFragment {
         let match = SQLFragment(sql: "\(table) MATCH ?", arguments: [pattern])
-        guard let scope, let number = scopeNumber(scope) else { return match }
+        guard let number else { return match }
         return match + SQLFragment(sql: " AND ") + rowidRange(number)
     }
 
@@ -83,10 +88,9 @@ extension SearchDescription {
         guard rowIDsCarryScope else { return nil }
         var counts: [DatabaseValue: Int] = [:]
         for number in 0...scopeValues.count {
-            let range = rowidRange(number)
+            let match = indexMatch(table, pattern, scopeNumber: number)
             let count = try db.scalar(
-                Int.self, sql: "SELECT count(*) FROM \(table) WHERE \(table) MATCH ? AND \(range.sql)",
-                arguments: [pattern] + range.arguments) ?? 0
+                Int.self, sql: "SELECT count(*) FROM \(table) WHERE \(match.sql)", arguments: match.arguments) ?? 0
             if number == 0 {
                 guard count == 0 else { return nil }
             } else if count > 0 {
