@@ -50,7 +50,8 @@ extension SearchDescription {
         let denseThreshold = thresholds.orderedScanThreshold
         let estimates = try termEstimates(query, scope: scope, cap: denseThreshold, db)
         let plan = SearchPlan(
-            query, self, estimates: estimates, denseThreshold: denseThreshold, matchesNumbers: matchesNumbers, scope: scope)
+            query, self, estimates: estimates, denseThreshold: denseThreshold,
+            intersectionThreshold: thresholds.intersectionThreshold, matchesNumbers: matchesNumbers, scope: scope)
         // A numeric term matches by number too; when, in this read, every row with that number has the
         // term in its text anyway (`500`, `3`: none or a few rows, checked until one is found), it is
         // a plain term: its total and page come from the text indexes alone.
@@ -59,7 +60,9 @@ extension SearchDescription {
         for term in numeric {
             if try matchesByNumberAlone(term, scope: nil, db) { return plan }
         }
-        return SearchPlan(query, self, estimates: estimates, denseThreshold: denseThreshold, matchesNumbers: false, scope: scope)
+        return SearchPlan(
+            query, self, estimates: estimates, denseThreshold: denseThreshold,
+            intersectionThreshold: thresholds.intersectionThreshold, matchesNumbers: false, scope: scope)
     }
 
     /// Whether some row (within `scope`) matches `term` by a number column but holds it in no text column.
@@ -91,8 +94,9 @@ extension SearchDescription {
     /// rows holding it within `scope`, from the gram counts; for a longer term, its rows in the
     /// trigram index (within `scope` when its rowids carry it, else in all), counted up to `cap`, and past `cap` the rows of its rarest 2-scalar
     /// gram (a bound read from the gram counts, so that common terms still compare). A term that
-    /// reads as a number adds its rows in each number column (each counted up to `cap`). Nil without
-    /// a grams index.
+    /// reads as a number adds its rows in each number column (each counted up to `cap`). With short
+    /// terms too, each 2-scalar gram of a long term (without a space) has its gram count, for the
+    /// plan to narrow that term by its rarest one in the grams index. Nil without a grams index.
     func termEstimates(_ query: SearchQuery, scope: DatabaseValue?, cap: Int, _ db: Database) throws -> [String: Int]? {
         guard indexesShortTerms else { return nil }
         var estimates: [String: Int] = [:]
@@ -100,6 +104,8 @@ extension SearchDescription {
         // up to the rarest estimate so far (at most `driverCountLimit`): enough to tell which drives.
         var rarest = Int.max
         let terms = query.terms
+        let hasShortTerms = terms.contains(where: \.isShort)
+        var pairCounts: [String: Int] = [:]
         for term in terms.filter(\.isShort) + terms.filter({ !$0.isShort }) where estimates[term.folded] == nil {
             var estimate: Int
             if !term.canMatchText {
@@ -121,6 +127,11 @@ extension SearchDescription {
                     }
                     estimate = max(estimate, bound)
                 }
+                if hasShortTerms {
+                    for gram in SearchPlan.pairs(of: term.folded) where estimates[gram] == nil {
+                        pairCounts[gram] = try pairCounts[gram] ?? gramCount(gram, scope: scope, db)
+                    }
+                }
             }
             if term.number != nil {
                 for column in numberColumns {
@@ -132,7 +143,7 @@ extension SearchDescription {
             estimates[term.folded] = estimate
             rarest = min(rarest, estimate)
         }
-        return estimates
+        return estimates.merging(pairCounts) { term, _ in term }
     }
 
     /// The rows whose texts hold `gram` (1 or 2 scalars), within `scope`.

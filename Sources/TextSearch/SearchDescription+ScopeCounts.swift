@@ -14,18 +14,31 @@ extension SearchDescription {
     /// one row each; for several, the grams index's count of their tokens and each scope value's
     /// token, for each scope value the first term's gram counts name; or all of 3+ scalars (`mac`,
     /// `macbook pro`) when the trigram index's rowids carry the scope (``scopeValues``, every match's
-    /// value one of them): the index's count of their phrases within each value's rowid range. Dense
+    /// value one of them): the index's count of their phrases within each value's rowid range; or of
+    /// both lengths when they drive together (`touch s`, `pro pa`: every term common, see
+    /// ``SearchThresholds/intersectionThreshold``): within each value's rowid range, the rows of the
+    /// grams index that the trigram index also finds. Dense
     /// terms are what a count row by row is slowest for (a fetched-results controller's sections).
     /// Values counting 0 are left out.
     ///
     /// - Throws: `DatabaseError`.
     public func countsPerScope(_ query: SearchQuery, _ db: Database) throws -> [DatabaseValue: Int]? {
+        try countsPerScope(query, thresholds: .standard, db)
+    }
+
+    /// ``countsPerScope(_:_:)`` with the executor's thresholds (tests force each strategy).
+    @_spi(Testing)
+    public func countsPerScope(_ query: SearchQuery, thresholds: SearchThresholds, _ db: Database) throws -> [DatabaseValue: Int]? {
         guard let scopeColumn, let gramCountsTable, !query.isEmpty else { return nil }
-        let plan = try plan(query, scope: nil, thresholds: .standard, db)
+        let plan = try plan(query, scope: nil, thresholds: thresholds, db)
         if plan.matchesNothing { return [:] }
         guard let first = plan.terms.first, !plan.terms.contains(where: plan.isNumeric) else { return nil }
         if plan.terms.allSatisfy({ !$0.isShort }) {
             return try countsPerScope(in: fullTextTable, matching: SearchPlan.fullTextPattern(plan.terms), db)
+        }
+        if case .gramsAndFullText(let short, let long, let narrowing)? = plan.driver,
+           let pattern = SearchPlan.gramsPattern(short.map(\.folded) + narrowing) {
+            return try countsPerScope(gramsPattern: pattern, fullTextPattern: SearchPlan.fullTextPattern(long), db)
         }
         guard plan.terms.allSatisfy(\.isShort) else { return nil }
         if plan.terms.count > 1, let gramsTable, let pattern = SearchPlan.gramsPattern(plan.terms),
