@@ -42,17 +42,22 @@ extension SearchDescription {
     /// range or with its token in the grams index. Nil for another plan, or a scope the indexes do not
     /// tell apart.
     func intersectionCount(_ plan: SearchPlan, scope: DatabaseValue?, _ db: Database) throws -> Int? {
+        guard let ids = exactIntersectionIDs(plan, scope: scope) else { return nil }
+        return try db.scalar(Int.self, sql: "SELECT count(*) FROM (\(ids.sql))", arguments: ids.arguments) ?? 0
+    }
+
+    /// Short and long terms driving together: a `SELECT` of the ids of exactly the matches within
+    /// `scope` (its rowid range, or its token in the grams index), from the two indexes alone. Nil
+    /// for another plan, or a scope the indexes do not tell apart.
+    func exactIntersectionIDs(_ plan: SearchPlan, scope: DatabaseValue?) -> SQLFragment? {
         guard case .gramsAndFullText(let short, let long, let narrowing)? = plan.driver else { return nil }
         let grams = short.map(\.folded) + narrowing
-        let ids: SQLFragment
         if rowIDsCarryScope {
             guard indexesSeparate(scope), let pattern = SearchPlan.gramsPattern(grams) else { return nil }
-            ids = intersectionIDs(gramsPattern: pattern, fullTextPattern: SearchPlan.fullTextPattern(long), scope: scope)
-        } else {
-            guard let pattern = SearchPlan.gramsPattern(grams, scope: scope) else { return nil }
-            ids = intersectionIDs(gramsPattern: pattern, fullTextPattern: SearchPlan.fullTextPattern(long), scope: nil)
+            return intersectionIDs(gramsPattern: pattern, fullTextPattern: SearchPlan.fullTextPattern(long), scope: scope)
         }
-        return try db.scalar(Int.self, sql: "SELECT count(*) FROM (\(ids.sql))", arguments: ids.arguments) ?? 0
+        guard let pattern = SearchPlan.gramsPattern(grams, scope: scope) else { return nil }
+        return intersectionIDs(gramsPattern: pattern, fullTextPattern: SearchPlan.fullTextPattern(long), scope: nil)
     }
 
     /// Short terms only, none numeric: the rows of the grams index that hold all their tokens (and

@@ -40,6 +40,11 @@ extension SearchDescription {
         func fetch(_ condition: SQLFragment, byID: Bool = false) throws -> [Record] {
             try rows(condition, byID: byID, order: order, limit: limit, offset: offset, selection: selection, db, decode: decode)
         }
+        if let page = try intersectionPage(
+            plan, scope: scope, order: order, limit: limit, offset: offset, thresholds: thresholds, budget: budget,
+            selection: selection, db, decode: decode) {
+            return page
+        }
         if let page = try numericTermPage(
             plan, scope: scope, order: order, limit: limit, offset: offset, thresholds: thresholds, budget: budget,
             selection: selection, db, decode: decode) {

@@ -48,7 +48,8 @@ extension SearchDescription {
         matchesNumbers: Bool = true, _ db: Database
     ) throws -> SearchPlan {
         let denseThreshold = thresholds.orderedScanThreshold
-        let estimates = try termEstimates(query, scope: scope, cap: denseThreshold, db)
+        let estimates = try termEstimates(
+            query, scope: scope, cap: denseThreshold, intersectionThreshold: thresholds.intersectionThreshold, db)
         let plan = SearchPlan(
             query, self, estimates: estimates, denseThreshold: denseThreshold,
             intersectionThreshold: thresholds.intersectionThreshold, matchesNumbers: matchesNumbers, scope: scope)
@@ -92,12 +93,17 @@ extension SearchDescription {
 
     /// The rows of each term, for choosing the rarest one to drive: for a term of 1-2 scalars, the
     /// rows holding it within `scope`, from the gram counts; for a longer term, its rows in the
-    /// trigram index (within `scope` when its rowids carry it, else in all), counted up to `cap`, and past `cap` the rows of its rarest 2-scalar
-    /// gram (a bound read from the gram counts, so that common terms still compare). A term that
+    /// trigram index (within `scope` when its rowids carry it, else in all), counted up to a limit
+    /// (`cap`; with other terms, as far as the rarest so far, at most ``SearchThresholds/driverCountLimit``,
+    /// or with short terms and no number at most `intersectionThreshold`), and at the limit the rows
+    /// of its rarest 2-scalar gram (a bound read from the gram counts, so that common terms still
+    /// compare). A term that
     /// reads as a number adds its rows in each number column (each counted up to `cap`). With short
     /// terms too, each 2-scalar gram of a long term (without a space) has its gram count, for the
     /// plan to narrow that term by its rarest one in the grams index. Nil without a grams index.
-    func termEstimates(_ query: SearchQuery, scope: DatabaseValue?, cap: Int, _ db: Database) throws -> [String: Int]? {
+    func termEstimates(
+        _ query: SearchQuery, scope: DatabaseValue?, cap: Int, intersectionThreshold: Int, _ db: Database
+    ) throws -> [String: Int]? {
         guard indexesShortTerms else { return nil }
         var estimates: [String: Int] = [:]
         // Short terms first (one row each); then, with other terms, a long term is counted past `cap`
@@ -105,6 +111,7 @@ extension SearchDescription {
         var rarest = Int.max
         let terms = query.terms
         let hasShortTerms = terms.contains(where: \.isShort)
+        let hasNumbers = terms.contains { $0.number != nil }
         var pairCounts: [String: Int] = [:]
         for term in terms.filter(\.isShort) + terms.filter({ !$0.isShort }) where estimates[term.folded] == nil {
             var estimate: Int
@@ -113,24 +120,25 @@ extension SearchDescription {
             } else if term.isShort {
                 estimate = try gramCount(term.folded, scope: scope, db)
             } else {
-                let limit = terms.count > 1 ? max(cap, min(rarest, SearchThresholds.driverCountLimit)) : cap
+                // With short terms and no number, whether every term reaches the intersection
+                // threshold is all the plan needs: count up to it, then bound by the 2-scalar grams.
+                let limit = !hasShortTerms || hasNumbers
+                    ? (terms.count > 1 ? max(cap, min(rarest, SearchThresholds.driverCountLimit)) : cap)
+                    : max(cap, min(rarest, intersectionThreshold, SearchThresholds.driverCountLimit))
                 let match = fullTextMatch(SearchPlan.fullTextPattern([term]), scope: scope)
                 estimate = try db.scalar(
                     Int.self, sql: "SELECT count(*) FROM (SELECT 1 FROM \(fullTextTable) WHERE \(match.sql) LIMIT ?)",
                     arguments: match.arguments + [limit]) ?? 0
-                if estimate >= limit {
+                if estimate >= limit || hasShortTerms {
                     let scalars = Array(term.folded.unicodeScalars)
                     var bound = Int.max
                     for start in 0..<(scalars.count - 1) {
                         let gram = String(String.UnicodeScalarView(scalars[start...start + 1]))
-                        bound = min(bound, try gramCount(gram, scope: scope, db))
+                        let count = try pairCounts[gram] ?? gramCount(gram, scope: scope, db)
+                        if hasShortTerms { pairCounts[gram] = count }
+                        bound = min(bound, count)
                     }
-                    estimate = max(estimate, bound)
-                }
-                if hasShortTerms {
-                    for gram in SearchPlan.pairs(of: term.folded) where estimates[gram] == nil {
-                        pairCounts[gram] = try pairCounts[gram] ?? gramCount(gram, scope: scope, db)
-                    }
+                    if estimate >= limit { estimate = max(estimate, bound) }
                 }
             }
             if term.number != nil {
@@ -143,6 +151,7 @@ extension SearchDescription {
             estimates[term.folded] = estimate
             rarest = min(rarest, estimate)
         }
+        // (A short term's estimate stays its own: a number adds its rows in the number columns.)
         return estimates.merging(pairCounts) { term, _ in term }
     }
 

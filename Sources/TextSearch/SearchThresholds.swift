@@ -73,6 +73,10 @@ public struct SearchThresholds: Sendable, Hashable {
     static let driverCountLimit = 100_000
 
 
+    /// The most ids of matches read into a list whose rows are then read by id: 30,000, below the
+    /// 32,766 bound values SQLite allows a statement by default (`SQLITE_MAX_VARIABLE_NUMBER`).
+    static let idListLimit = 30_000
+
     /// The most rows a numeric term may find by its numbers alone (not in the text) for its page to be
     /// read as its text matches plus those rows: 1,000 (an id list that SQLite reads in well under a
     /// millisecond).
