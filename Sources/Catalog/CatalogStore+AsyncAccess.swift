@@ -66,6 +66,13 @@ extension CatalogStore {
         try await database.read { db in try Record.fetchCount(db) }
     }
 
+    /// Whether no record of a type is stored (without counting them).
+    ///
+    /// - Throws: `CancellationError`, `DatabaseError`.
+    public func isEmpty<Record: CatalogRecord>(_ type: Record.Type) async throws -> Bool {
+        try await database.read { db in try Record.isEmpty(db) }
+    }
+
     /// Names that complete a typed prefix: ``suggest(prefix:limit:entity:)`` from async code, so that a
     /// newer keystroke can cancel it.
     ///

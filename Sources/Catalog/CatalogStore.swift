@@ -172,4 +172,9 @@ public final class CatalogStore: Sendable {
     public func count<Record: CatalogRecord>(_ type: Record.Type) throws -> Int {
         try database.read { db in try Record.fetchCount(db) }
     }
+
+    /// Whether no record of a type is stored (without counting them).
+    public func isEmpty<Record: CatalogRecord>(_ type: Record.Type) throws -> Bool {
+        try database.read { db in try Record.isEmpty(db) }
+    }
 }

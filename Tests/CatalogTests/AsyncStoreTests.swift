@@ -18,6 +18,7 @@ struct AsyncStoreTests {
         try await store.update(renamed)
         #expect(try await store.fetchAll(Product.self) == [renamed])
         #expect(try await store.count(Product.self) == 1)
+        #expect(try await store.isEmpty(Product.self) == false)
         #expect(try await store.suggest(prefix: "IPO") == ["iPod classic"])
         await #expect(throws: CatalogError.self) {
             try await store.insert(Product(type: .device, name: "iPod classic", yearIntroduced: 2001, introPrice: 1))
@@ -25,6 +26,7 @@ struct AsyncStoreTests {
         #expect(try await store.delete(Product.self, id: id) == renamed)
         await #expect(throws: CatalogError.self) { try await store.delete(Product.self, id: id) }
         #expect(try await store.count(Product.self) == 0)
+        #expect(try await store.isEmpty(Product.self))
     }
 
     @Test func asyncFetchedResultsMatchTheSynchronousOnes() async throws {

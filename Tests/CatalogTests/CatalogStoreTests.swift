@@ -79,6 +79,7 @@ struct CatalogStoreTests {
             try store.insert(Product(type: .desktop, name: "iPod", yearIntroduced: 2001, introPrice: 1))
         }
         #expect(try store.count(Product.self) == 1)
+        #expect(try store.isEmpty(Product.self) == false)
     }
 
     @Test(arguments: [
@@ -93,6 +94,7 @@ struct CatalogStoreTests {
     func invalidProductsAreRefused(_ product: Product) throws {
         #expect(throws: CatalogError.self) { try store.insert(product) }
         #expect(try store.count(Product.self) == 0)
+        #expect(try store.isEmpty(Product.self))
     }
 
     @Test func seedingTwiceAddsNothingTheSecondTime() throws {

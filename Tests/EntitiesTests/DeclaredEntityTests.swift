@@ -30,6 +30,7 @@ struct DeclaredEntityTests {
         var note = Note(title: "  Café ", kind: .task, priority: 3, due: 1.5)
         try queue.write { db in try note.insert(db) }
         #expect(note.id == 1 && note.title == "Café")
+        #expect(try queue.read { db in try Note.isEmpty(db) } == false)
         let folded = try queue.read { db in try db.scalar(String.self, sql: "SELECT title_folded FROM notes") }
         #expect(folded == "cafe")
         #expect(try queue.read { db in try Note.fetchOne(id: 1, db) } == note)
@@ -41,6 +42,7 @@ struct DeclaredEntityTests {
         note = Note(title: "  ", kind: .idea, priority: 1)
         #expect(throws: Note.Refused(field: "title")) { try queue.write { db in try note.insert(db) } }
         #expect(try queue.read { db in try Note.fetchCount(db) } == 0)
+        #expect(try queue.read { db in try Note.isEmpty(db) })
     }
 
     @Test func updateAndDeleteNameTheirRow() throws {

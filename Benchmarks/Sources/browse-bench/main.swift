@@ -11,7 +11,11 @@ import Foundation
 // - first screen: open the store, fetch the first request (section counts, the first rows) and render
 //   the screen, as `catalog browse` does before anything else;
 // - keystroke: for each character of the typing scripts, the debounce timer firing (every key is
-//   searched: the worst case, a user pausing after each one) until the new screen is rendered;
+//   searched: the worst case, a user pausing after each one) until the new screen is rendered, and
+//   its parts (`BrowseTimes`): the controller's fetch (section counts and, for a search, its first
+//   batch), browse's own reading (placing the result, the rows around the selection), the screen
+//   model's updates, rendering; and the completions read when the key is typed (before the debounce
+//   delay, so not part of the keystroke's time);
 // - tracking: starting to track changes to that result afterwards (the driver does it once the screen
 //   is drawn; typing does not wait for it): nothing to read after a search read in one pass, the
 //   whole result's ids otherwise, which the next fetch cancels in the terminal driver.
@@ -56,6 +60,22 @@ func percentile(_ values: [Double], _ fraction: Double) -> Double {
     return sorted[min(sorted.count - 1, Int((Double(sorted.count - 1) * fraction).rounded(.up)))]
 }
 
+func milliseconds(_ duration: Duration?) -> Double { duration.map(milliseconds) ?? 0 }
+
+/// A keystroke's time and its parts, in milliseconds.
+struct Keystroke {
+    var typed: String
+    var total: Double
+    var controllerFetch: Double
+    var rows: Double
+    var model: Double
+    var render: Double
+
+    var parts: String {
+        String(format: "fetch %.1f, rows %.1f, model %.2f, render %.2f", controllerFetch, rows, model, render)
+    }
+}
+
 func report(_ name: String, _ values: [Double]) {
     print(String(
         format: "| %@ | %d | %.2f ms | %.2f ms | %.2f ms |", name, values.count, percentile(values, 0.5),
@@ -66,9 +86,9 @@ do {
     let options = try Options(Array(CommandLine.arguments.dropFirst()))
     let clock = ContinuousClock()
     var firstScreens: [Double] = []
-    var keystrokes: [Double] = []
+    var keystrokes: [Keystroke] = []
+    var suggestions: [Double] = []
     var trackings: [Double] = []
-    var slowest: [(Double, String)] = []
     for _ in 0..<options.repetitions {
         var screen: ScriptedBrowse?
         var lines: [String] = []
@@ -82,13 +102,19 @@ do {
             var typed = ""
             for character in script {
                 typed.append(character)
+                screen.times = BrowseTimes()
                 screen.type(String(character), tracking: false)
-                let time = milliseconds(clock.measure {
-                    screen.elapse(tracking: false)
-                    lines = screen.screen
-                })
-                keystrokes.append(time)
-                slowest.append((time, typed))
+                suggestions.append(milliseconds(screen.times.suggestions))
+                screen.times = BrowseTimes()
+                let start = clock.now
+                screen.elapse(tracking: false)
+                let rendering = clock.now
+                lines = screen.screen
+                let end = clock.now
+                let times = screen.times
+                keystrokes.append(Keystroke(
+                    typed: typed, total: milliseconds(end - start), controllerFetch: milliseconds(times.controllerFetch),
+                    rows: milliseconds(times.rows), model: milliseconds(times.model), render: milliseconds(end - rendering)))
                 trackings.append(milliseconds(clock.measure { screen.settle() }))
             }
             screen.clearField()
@@ -97,10 +123,19 @@ do {
     print("| What | samples | median | p99 | max |")
     print("| --- | --- | --- | --- | --- |")
     report("first screen (open, fetch, first rows, render)", firstScreens)
-    report("keystroke: debounce fired → new results rendered", keystrokes)
+    report("keystroke: debounce fired → new results rendered", keystrokes.map(\.total))
     report("start tracking the result (after it is drawn)", trackings)
-    let worst = slowest.sorted { $0.0 > $1.0 }.prefix(5).map { String(format: "%@ %.1f ms", $0.1, $0.0) }
-    print("\nslowest keystrokes: " + worst.joined(separator: ", "))
+    print("\n| Part of a keystroke | samples | median | p99 | max |")
+    print("| --- | --- | --- | --- | --- |")
+    report("the controller's fetch (section counts, a search's first batch)", keystrokes.map(\.controllerFetch))
+    report("browse's reading (placing the result, the rows around the selection)", keystrokes.map(\.rows))
+    report("the screen model's updates", keystrokes.map(\.model))
+    report("rendering the screen", keystrokes.map(\.render))
+    report("completions (read as the key is typed, before the debounce delay)", suggestions)
+    print("\nslowest keystrokes:")
+    for keystroke in keystrokes.sorted(by: { $0.total > $1.total }).prefix(8) {
+        print(String(format: "- %@ %.1f ms (%@)", keystroke.typed, keystroke.total, keystroke.parts))
+    }
 } catch let error as UsageError {
     FileHandle.standardError.write(Data("browse-bench: \(error.message)\n".utf8))
     exit(64)

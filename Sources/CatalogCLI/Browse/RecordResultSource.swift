@@ -5,6 +5,8 @@ import Catalog
 protocol RecordResultSource: AnyObject {
     /// Fetches `order`'s request: see ``ResultSource/fetch(_:)-(FetchOrder)``.
     func fetch(_ order: FetchOrder) throws -> ResultArrival
+    /// How long the controller's `performFetch()` took in the last synchronous fetch.
+    var lastControllerFetch: Duration { get }
     /// Fetches `order`'s request on the pool's readers, cancellably.
     nonisolated(nonsending) func fetch(_ order: FetchOrder) async throws -> ResultArrival
     /// Starts tracking changes for the last fetch.

@@ -11,6 +11,9 @@ final class ResultSource<Record: CatalogRecord>: RecordResultSource {
     /// The controller of the last fetch, and the fetch's version.
     private var controller: FetchedResultsController<Record>?
     private(set) var version = 0
+    /// How long the controller's `performFetch()` took in the last synchronous fetch (the browse
+    /// benchmark's breakdown).
+    private(set) var lastControllerFetch = Duration.zero
 
     /// Rows read at a time: a screenful or two, so the first screen reads one or two batches.
     static var batchSize: Int { 50 }
@@ -21,8 +24,12 @@ final class ResultSource<Record: CatalogRecord>: RecordResultSource {
 
     /// Fetches `order`'s request: section counts, the followed record's place and the rows around it.
     func fetch(_ order: FetchOrder) throws -> ResultArrival {
-        let controller = try catalog.fetchedResults(try order.request.request(Record.self), batchSize: Self.batchSize)
-        return try show(controller, order, place(order, controller))
+        lastControllerFetch = .zero
+        let request = try order.request.request(Record.self)
+        let start = ContinuousClock.now
+        let controller = try catalog.fetchedResults(request, batchSize: Self.batchSize)
+        lastControllerFetch = ContinuousClock.now - start
+        return try show(controller, order, place(order, controller, summary(of: controller)))
     }
 
     /// ``fetch(_:)-(FetchOrder)`` on the pool's readers, cancellably: the result's sections and the
@@ -32,7 +39,7 @@ final class ResultSource<Record: CatalogRecord>: RecordResultSource {
     /// - Throws: `CancellationError`; what reading throws.
     nonisolated(nonsending) func fetch(_ order: FetchOrder) async throws -> ResultArrival {
         let controller = try await catalog.fetchedResults(try order.request.request(Record.self), batchSize: Self.batchSize)
-        let place = try place(order, controller)
+        let place = try place(order, controller, await summary(of: controller))
         for flat in Self.window(around: place.followed ?? 0, order.window, place.layout) {
             do {
                 _ = try await controller.object(at: place.layout.path(of: flat))
@@ -46,11 +53,11 @@ final class ResultSource<Record: CatalogRecord>: RecordResultSource {
         return try show(controller, order, place)
     }
 
-    /// Where a fetched result puts the followed record: its sections and its flat position.
+    /// Where a fetched result, whose summary is `summary`, puts the followed record: its sections and
+    /// its flat position.
     private func place(
-        _ order: FetchOrder, _ controller: FetchedResultsController<Record>
+        _ order: FetchOrder, _ controller: FetchedResultsController<Record>, _ summary: ResultSummary
     ) throws -> (summary: ResultSummary, layout: SectionLayout, followed: Int?) {
-        let summary = try summary(of: controller)
         let layout = SectionLayout(summary.sections)
         let followed = try order.follow.flatMap { try controller.indexPath(forID: $0) }.map(layout.flat(of:))
         return (summary, layout, followed)
@@ -82,7 +89,7 @@ final class ResultSource<Record: CatalogRecord>: RecordResultSource {
     /// - Throws: `CancellationError`; what reading throws.
     nonisolated(nonsending) func startTracking(window: Int, selection: Int) async throws -> ChangeArrival? {
         guard let controller, !controller.isTracking else { return nil }
-        let before = try summary(of: controller)
+        let before = try await summary(of: controller)
         try await controller.startTracking()
         return try refreshed(controller, since: before, window: window, selection: selection)
     }
@@ -129,9 +136,17 @@ final class ResultSource<Record: CatalogRecord>: RecordResultSource {
 
     // MARK: - Reading
 
+    /// The result's sections, and, when it has none, whether the table has records (an empty store
+    /// and a search that matched nothing are different screens).
     private func summary(of controller: FetchedResultsController<Record>) throws -> ResultSummary {
         let sections = controller.sections.map(Self.summary)
-        let hasRecords = sections.isEmpty ? try catalog.count(Record.self) > 0 : true
+        return ResultSummary(sections: sections, storeHasRecords: try !sections.isEmpty || !catalog.isEmpty(Record.self))
+    }
+
+    /// ``summary(of:)-(FetchedResultsController<Record>)`` on a pool's reader, cancellably.
+    nonisolated(nonsending) private func summary(of controller: FetchedResultsController<Record>) async throws -> ResultSummary {
+        let sections = controller.sections.map(Self.summary)
+        let hasRecords = sections.isEmpty ? try await !catalog.isEmpty(Record.self) : true
         return ResultSummary(sections: sections, storeHasRecords: hasRecords)
     }
 

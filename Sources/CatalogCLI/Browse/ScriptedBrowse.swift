@@ -21,6 +21,8 @@ import FetchedResults
     private(set) var effects: [BrowseEffect] = []
     /// Whether the model asked to quit.
     private(set) var didQuit = false
+    /// Where the time went since the screen started, by part (set it to `BrowseTimes()` to start over).
+    public var times = BrowseTimes()
 
     /// A screen of `size` on `catalog`, started: the first fetch answered (and tracked unless
     /// `tracking` is false).
@@ -65,18 +67,22 @@ import FetchedResults
             let order = untracked.removeFirst()
             // A newer fetch replaced this one's controller: nothing to track.
             guard untracked.isEmpty else { continue }
+            let start = ContinuousClock.now
+            let event: BrowseEvent?
             do {
                 let arrival = try sources[order.request.entity]!.startTracking(window: order.window, selection: order.fallback)
-                if let arrival { run(state.update(.changesApplied(arrival)), tracking: false) }
+                event = arrival.map(BrowseEvent.changesApplied)
             } catch {
-                run(state.update(.failed("error: " + explain(error).0)), tracking: false)
+                event = .failed("error: " + explain(error).0)
             }
+            times.tracking += ContinuousClock.now - start
+            if let event { send(event, tracking: false) }
         }
     }
 
     /// Sends an event and carries out the effects it leads to, and theirs, until none is left.
     func send(_ event: BrowseEvent, tracking: Bool = true) {
-        run(state.update(event), tracking: tracking)
+        run(update(event), tracking: tracking)
     }
 
     private func run(_ initial: [BrowseEffect], tracking: Bool) {
@@ -84,9 +90,33 @@ import FetchedResults
         while !queue.isEmpty {
             let effect = queue.removeFirst()
             effects.append(effect)
-            for event in perform(effect) { queue += state.update(event) }
+            let start = ContinuousClock.now
+            let events = perform(effect)
+            add(ContinuousClock.now - start, for: effect)
+            for event in events { queue += update(event) }
         }
         if tracking { settle() }
+    }
+
+    /// The model's update, timed.
+    private func update(_ event: BrowseEvent) -> [BrowseEffect] {
+        let start = ContinuousClock.now
+        defer { times.model += ContinuousClock.now - start }
+        return state.update(event)
+    }
+
+    /// Adds the time an effect took to its part of ``times``.
+    private func add(_ duration: Duration, for effect: BrowseEffect) {
+        switch effect {
+        case .suggest: times.suggestions += duration
+        case .fetch(let order):
+            let controllerFetch = sources[order.request.entity]!.lastControllerFetch
+            times.controllerFetch += controllerFetch
+            times.rows += duration - controllerFetch
+        case .loadRows: times.rows += duration
+        case .applyChanges: times.tracking += duration
+        case .startTimer, .delete, .quit: break  // no reading: starting a timer, or not part of a search
+        }
     }
 
     private func perform(_ effect: BrowseEffect) -> [BrowseEvent] {
