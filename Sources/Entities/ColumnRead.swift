@@ -28,7 +28,9 @@ enum ColumnReads {
     /// The read of the property at `keyPath`.
     ///
     /// Inlinable, so that `EntityAttribute.value` specializes it where the entity is declared: a value of
-    /// another type (an enumeration) is then read without generic metadata lookups per row. The reads
+    /// another type is then read without generic metadata lookups per row, and an enumeration with a
+    /// raw value of a column type reads its raw value straight from the column
+    /// (`DatabaseValueConvertible.fromColumn(of:at:)`). The reads
     /// are returned straight, not through `??` (a function value in a generic `Optional` is called
     /// through two reabstraction thunks).
     @inlinable

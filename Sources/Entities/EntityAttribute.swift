@@ -122,7 +122,8 @@ extension EntityAttribute {
 
     /// An attribute of any other storable type: a number, a date, an optional, an enumeration. A type
     /// that reads straight from a statement's column (`Int`, `Int64`, `Double`, `String`, `Bool`) is
-    /// read that way, without an intermediate `DatabaseValue`.
+    /// read that way, without an intermediate `DatabaseValue`, and so is an enumeration whose raw
+    /// value is one of them (its optional too).
     ///
     /// In files its kind follows from the template's value: a whole number, a number (`REAL`), or text.
     /// A file's text is read with `parse` when given (an enumeration read in any case, say), otherwise

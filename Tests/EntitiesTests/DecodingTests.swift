@@ -6,10 +6,12 @@ import Testing
 import TestSupport
 
 /// An entity with an attribute of every kind decoding reads: each library column type and its
-/// optional, an enumeration, a date, data, a type of its own read straight from the statement, and a
-/// computed property (set through its key path, having no offset in the struct).
+/// optional, enumerations (with text and integer raw values, and optional), a date, data, a type of
+/// its own read straight from the statement, and a computed property (set through its key path,
+/// having no offset in the struct).
 private struct Sample: DeclaredEntity, Hashable {
     enum Shade: String, DatabaseValueConvertible { case light, dark }
+    enum Level: Int, DatabaseValueConvertible { case low = 1, high = 2 }
 
     /// A value of its own that reads straight from a statement's column: an integer, doubled in memory.
     struct Twice: Hashable, DatabaseValueConvertible, StatementColumnConvertible {
@@ -42,6 +44,8 @@ private struct Sample: DeclaredEntity, Hashable {
     var data: Data?
     var twice = Twice(doubled: 0)
     var cents = 0
+    var level = Level.low
+    var optionalShade: Shade?
 
     /// A computed property: `cents` as a number of whole units.
     var units: Int {
@@ -56,14 +60,15 @@ private struct Sample: DeclaredEntity, Hashable {
             .value("bool", \.bool), .value("optionalText", \.optionalText), .value("optionalInt", \.optionalInt),
             .value("optionalInt64", \.optionalInt64), .value("optionalDouble", \.optionalDouble),
             .value("optionalBool", \.optionalBool), .value("shade", \.shade), .value("date", \.date),
-            .value("data", \.data), .value("twice", \.twice), .value("units", \.units),
+            .value("data", \.data), .value("twice", \.twice), .value("units", \.units), .value("level", \.level),
+            .value("optionalShade", \.optionalShade),
         ])
 
     /// Written by hand (no STRICT: a test stores values of the wrong type).
     static let schemaSQL = """
         CREATE TABLE samples (
             id INTEGER PRIMARY KEY, text, int, int64, double, bool, optional_text, optional_int, optional_int64,
-            optional_double, optional_bool, shade, date, data, twice, units
+            optional_double, optional_bool, shade, date, data, twice, units, level, optional_shade
         )
         """
 }
@@ -84,8 +89,8 @@ struct DecodingTests {
             try db.execute(sql: """
                 INSERT INTO samples VALUES
                     (1, 'Straße 東京', -7, 9007199254740993, 2.5, 1, 'é', 42, -9007199254740993, -0.25, 0,
-                     'dark', 86400.5, x'00ff', 21, 3),
-                    (2, '', 0, 0, 0.0, 0, NULL, NULL, NULL, NULL, NULL, 'light', 0, NULL, 0, 0)
+                     'dark', 86400.5, x'00ff', 21, 3, 2, 'light'),
+                    (2, '', 0, 0, 0.0, 0, NULL, NULL, NULL, NULL, NULL, 'light', 0, NULL, 0, 0, 1, NULL)
                 """)
         }
         let samples = try queue.read { db in try Sample.fetchAll(db) }
@@ -105,12 +110,15 @@ struct DecodingTests {
         full.data = Data([0, 255])
         full.twice = Sample.Twice(doubled: 42)
         full.cents = 300
+        full.level = .high
+        full.optionalShade = .light
         #expect(samples == [full, Sample(id: 2)])
     }
 
     @Test func whatIsInsertedReadsBackEqual() throws {
         var sample = Sample(text: "x", int: .max, int64: .min, double: -1e300, bool: true, optionalText: "", optionalInt: 0,
-                            shade: .dark, date: Date(timeIntervalSince1970: -5), data: Data([1]), twice: Sample.Twice(doubled: 8))
+                            shade: .dark, date: Date(timeIntervalSince1970: -5), data: Data([1]), twice: Sample.Twice(doubled: 8),
+                            level: .high, optionalShade: .dark)
         sample.units = 7
         try queue.write { db in try sample.insert(db) }
         #expect(try queue.read { db in try Sample.fetchOne(id: sample.id!, db) } == sample)
@@ -143,7 +151,7 @@ struct DecodingTests {
 
     @Test func nullInANonOptionalColumnIsAClearError() throws {
         try queue.write { db in
-            try db.execute(sql: "INSERT INTO samples VALUES (1, 'a', NULL, 0, 0, 0, NULL, NULL, NULL, NULL, NULL, 'light', 0, NULL, 0, 0)")
+            try db.execute(sql: "INSERT INTO samples VALUES (1, 'a', NULL, 0, 0, 0, NULL, NULL, NULL, NULL, NULL, 'light', 0, NULL, 0, 0, 1, NULL)")
         }
         let error = try #require(throws: DatabaseError.self) { try queue.read { db in try Sample.fetchAll(db) } }
         #expect(error.resultCode == .SQLITE_MISMATCH)
@@ -158,10 +166,15 @@ struct DecodingTests {
         ("shade", "'grey'", "could not read column 11 (shade) as Shade: found TEXT"),
         ("twice", "'two'", "could not read column 14 (twice) as Twice: found TEXT"),
         ("units", "x'01'", "could not read column 15 (units) as Int: found BLOB"),
+        ("shade", "NULL", "could not read column 11 (shade) as Shade: found NULL"),
+        ("level", "3", "could not read column 16 (level) as Level: found INTEGER"),
+        ("level", "'high'", "could not read column 16 (level) as Level: found TEXT"),
+        ("optional_shade", "'grey'", "could not read column 17 (optional_shade) as Optional<Shade>: found TEXT"),
+        ("optional_shade", "1", "could not read column 17 (optional_shade) as Optional<Shade>: found INTEGER"),
     ])
     func aValueOfTheWrongTypeIsAClearError(column: String, value: String, message: String) throws {
         try queue.write { db in
-            try db.execute(sql: "INSERT INTO samples(id, text, int, int64, double, bool, shade, date, twice, units) VALUES (1, 'a', 0, 0, 0, 0, 'light', 0, 0, 0)")
+            try db.execute(sql: "INSERT INTO samples(id, text, int, int64, double, bool, shade, date, twice, units, level) VALUES (1, 'a', 0, 0, 0, 0, 'light', 0, 0, 0, 1)")
             try db.execute(sql: "UPDATE samples SET \(column) = \(value)")
         }
         let error = try #require(throws: DatabaseError.self) { try queue.read { db in try Sample.fetchAll(db) } }

@@ -19,6 +19,19 @@ struct DatabaseTests {
         #expect(synchronous == 1)  // NORMAL
     }
 
+    /// `PRAGMA cache_size` is negative in KiB: 16 MiB by default, as configured, or SQLite's own
+    /// default (-2000, about 2 MB) when the configuration leaves it unset; a pool's readers get the same.
+    @Test(arguments: [(Configuration.defaultPageCacheBytes, -16_384), (1 << 20, -1_024), (nil, -2_000)] as [(Int?, Int)])
+    func pageCacheIsConfigured(bytes: Int?, expected: Int) throws {
+        let directory = try TemporaryDirectory()
+        var configuration = Configuration()
+        configuration.pageCacheBytes = bytes
+        let pool = try DatabasePool(path: directory.path(), configuration: configuration)
+        defer { try? pool.close() }
+        #expect(try pool.write { db in try db.scalar(Int.self, sql: "PRAGMA cache_size") } == expected)
+        #expect(try pool.read { db in try db.scalar(Int.self, sql: "PRAGMA cache_size") } == expected)
+    }
+
     @Test func inMemoryDatabase() throws {
         let queue = try DatabaseQueue.inMemory()
         let value = try queue.read { db in try db.scalar(Int.self, sql: "SELECT 1 + 1") }

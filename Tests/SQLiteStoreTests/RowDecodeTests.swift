@@ -8,6 +8,19 @@ struct RowDecodeTests {
         case device, desktop
     }
 
+    enum Level: Int, DatabaseValueConvertible {
+        case low = 1, high = 2
+    }
+
+    /// Raw-representable and read straight from a column by a conformance of its own, which wins.
+    enum Flag: Int64, DatabaseValueConvertible, StatementColumnConvertible {
+        case off = 0, on = 1
+        init?(sqliteStatement: SQLiteStatement, index: Int32) {
+            guard let text = String(sqliteStatement: sqliteStatement, index: index) else { return nil }
+            self = text == "yes" ? .on : .off
+        }
+    }
+
     func withRow(_ sql: String, _ body: (Row) throws -> Void) throws {
         let queue = try DatabaseQueue.inMemory()
         try queue.read { db in
@@ -53,6 +66,46 @@ struct RowDecodeTests {
             #expect(throws: DatabaseError.self) { try row.decode(Kind.self, at: 3) }
             let generic: Int64 = try row.decode(at: 1)
             #expect(generic == 3)
+        }
+    }
+
+    /// A raw-representable enum reads its raw value from the column (text or integer, as its raw
+    /// value type reads), and the case with it; an optional one reads NULL as nil.
+    @Test func rawRepresentableEnumsReadTheirRawValue() throws {
+        try withRow("SELECT 'device', 2, 2.0, NULL, 'yes'") { (row: Row) throws in
+            #expect(try row.decode(Kind.self, at: 0) == .device)
+            #expect(try row.decode(Kind?.self, at: 0) == .device)
+            #expect(try row.decode(Kind?.self, at: 3) == nil)
+            #expect(try row.decode(Level.self, at: 1) == .high)
+            #expect(try row.decode(Level.self, at: 2) == .high)  // an integral real, as Int reads it
+            #expect(try row.decode(Level?.self, at: 3) == nil)
+            #expect(try row.decode(Flag.self, at: 4) == .on)
+        }
+    }
+
+    /// Each refusal is SQLITE_MISMATCH naming the column, the type and what the column holds.
+    @Test(arguments: [
+        (0, "Kind", "could not read column 0 (a) as Kind: found TEXT"),
+        (1, "Kind", "could not read column 1 (b) as Kind: found INTEGER"),
+        (2, "Kind", "could not read column 2 (c) as Kind: found NULL"),
+        (2, "Level", "could not read column 2 (c) as Level: found NULL"),
+        (1, "Level", "could not read column 1 (b) as Level: found INTEGER"),
+        (3, "Level", "could not read column 3 (d) as Level: found REAL"),
+        (0, "Level?", "could not read column 0 (a) as Optional<Level>: found TEXT"),
+        (1, "Kind?", "could not read column 1 (b) as Optional<Kind>: found INTEGER"),
+    ])
+    func rawRepresentableEnumsRefuseOtherValues(index: Int, type: String, message: String) throws {
+        try withRow("SELECT 'laptop' AS a, 7 AS b, NULL AS c, 1.5 AS d") { (row: Row) throws in
+            let error = try #require(throws: DatabaseError.self) {
+                switch type {
+                case "Kind": _ = try row.decode(Kind.self, at: index)
+                case "Kind?": _ = try row.decode(Kind?.self, at: index)
+                case "Level": _ = try row.decode(Level.self, at: index)
+                default: _ = try row.decode(Level?.self, at: index)
+                }
+            }
+            #expect(error.resultCode == .SQLITE_MISMATCH)
+            #expect(error.message == message)
         }
     }
 }

@@ -193,7 +193,7 @@ extension Database {
         // A positive cache_size counts pages, a negative one KiB.
         let previousBytes = previous >= 0 ? previous * pageSize : -previous * 1024
         guard previousBytes < bytes else { return try body() }
-        try execute(sql: "PRAGMA cache_size = \(-(bytes / 1024))")
+        try execute(sql: "PRAGMA cache_size = \(Self.cacheSizeValue(bytes: bytes))")
         defer { try? execute(sql: "PRAGMA cache_size = \(previous)") }
         return try body()
     }

@@ -128,6 +128,9 @@ public final class Database {
         // fails it with SQLITE_CORRUPT rather than being used (within the noise of a full scan of a
         // million rows: see the README's "Guarantees").
         try execute(sql: "PRAGMA cell_size_check = ON")
+        if let bytes = configuration.pageCacheBytes {
+            try execute(sql: "PRAGMA cache_size = \(Self.cacheSizeValue(bytes: bytes))")
+        }
         try configuration.prepareDatabase?(self)
         if !configuration.isReadonly && !isInMemory {
             // Switching a new file to WAL upgrades a read lock to a write lock, which SQLite refuses at
@@ -142,6 +145,10 @@ public final class Database {
             try execute(sql: "PRAGMA max_page_count = \(max(1, pages))")
         }
     }
+
+    /// The `PRAGMA cache_size` value of a page cache of `bytes`: negative, as a negative value counts
+    /// KiB (a positive one counts pages, whose size depends on the file).
+    static func cacheSizeValue(bytes: Int) -> Int { -max(1, bytes / 1024) }
 
     /// The first pause of ``retryingWhileBusy(_:)``, doubled after each attempt up to
     /// ``longestBusyRetryPause``: SQLite's own busy handler sleeps 1, 2, 5, 10… ms the same way.

@@ -38,7 +38,7 @@ import Foundation
 public final class DatabasePool: DatabaseWriter, SerializedWriter {
     /// The readers a pool opens at most by default: enough for the concurrent reads of a typical
     /// server or app (GRDB's default is 5), few enough that idle connections cost little (each has its
-    /// own page cache, up to 2 MB by SQLite's default `cache_size`).
+    /// own page cache, which grows as it reads, up to ``Configuration/pageCacheBytes``).
     public static let defaultMaximumReaderCount = 5
 
     /// The path of the database file.

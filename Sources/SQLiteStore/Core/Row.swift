@@ -42,43 +42,19 @@ public struct Row {
     /// The value at `index`, in its storage class.
     public func databaseValue(at index: Int) -> DatabaseValue {
         checkIndex(index)
-        let column = Int32(index)
-        switch sqlite3_column_type(handle, column) {
-        case SQLITE_INTEGER:
-            return .integer(sqlite3_column_int64(handle, column))
-        case SQLITE_FLOAT:
-            return .real(sqlite3_column_double(handle, column))
-        case SQLITE_TEXT:
-            return .text(String(textColumn: column, of: handle))
-        case SQLITE_BLOB:
-            let count = Int(sqlite3_column_bytes(handle, column))
-            guard count > 0, let bytes = sqlite3_column_blob(handle, column) else { return .blob(Data()) }
-            return .blob(Data(bytes: bytes, count: count))
-        default:
-            return .null
-        }
+        return DatabaseValue(column: Int32(index), of: handle)
     }
 
-    /// The value at `index` converted to `T`.
+    /// The value at `index` converted to `T`, read as `T` reads itself from a column
+    /// (``DatabaseValueConvertible/fromColumn(of:at:)``: the library's types and raw-representable
+    /// enums without an intermediate ``DatabaseValue``).
     ///
     /// - Throws: ``DatabaseError`` with `SQLITE_MISMATCH` when the stored value does not convert (a NULL
-    ///   read as a non-optional type, text read as a number).
+    ///   read as a non-optional type, text read as a number, text that is no case of an enum).
     @inlinable  // specialized at the call site: see "Concrete types" below
     public func decode<T: DatabaseValueConvertible>(_ type: T.Type = T.self, at index: Int) throws -> T {
-        let value = databaseValue(at: index)
-        guard let decoded = T.fromDatabaseValue(value) else { throw mismatch(T.self, value, index) }
-        return decoded
-    }
-
-    /// The value at `index` converted to `T`, read from the column without an intermediate value.
-    @inlinable  // specialized at the call site: see "Concrete types" below
-    public func decode<T: DatabaseValueConvertible & StatementColumnConvertible>(
-        _ type: T.Type = T.self, at index: Int
-    ) throws -> T {
         checkIndex(index)
-        guard let decoded = T(sqliteStatement: handle, index: Int32(index)) else {
-            throw mismatch(T.self, databaseValue(at: index), index)
-        }
+        guard let decoded = T.fromColumn(of: handle, at: Int32(index)) else { throw mismatch(T.self, index) }
         return decoded
     }
 
@@ -162,6 +138,25 @@ public struct Row {
 }
 
 extension DatabaseValue {
+    /// The value of the column at `index` of the statement's current row, in its storage class.
+    @usableFromInline
+    init(column index: Int32, of sqliteStatement: SQLiteStatement) {
+        switch sqlite3_column_type(sqliteStatement, index) {
+        case SQLITE_INTEGER:
+            self = .integer(sqlite3_column_int64(sqliteStatement, index))
+        case SQLITE_FLOAT:
+            self = .real(sqlite3_column_double(sqliteStatement, index))
+        case SQLITE_TEXT:
+            self = .text(String(textColumn: index, of: sqliteStatement))
+        case SQLITE_BLOB:
+            let count = Int(sqlite3_column_bytes(sqliteStatement, index))
+            guard count > 0, let bytes = sqlite3_column_blob(sqliteStatement, index) else { self = .blob(Data()); return }
+            self = .blob(Data(bytes: bytes, count: count))
+        default:
+            self = .null
+        }
+    }
+
     fileprivate var storageClassName: String {
         switch self {
         case .null: "NULL"

@@ -2,8 +2,9 @@ import CSQLite
 
 /// A type read straight from a statement's column, without going through ``DatabaseValue``.
 ///
-/// `Row.decode(_:at:)` picks this faster path when the type is known at the call site.
-/// The library conforms `Int`, `Int64`, `Double`, `String`, `Bool` and their optionals.
+/// A conforming type that is also ``DatabaseValueConvertible`` reads itself this way in `Row.decode(_:at:)`
+/// (``DatabaseValueConvertible/fromColumn(of:at:)``), as does a raw-representable type whose raw value
+/// conforms. The library conforms `Int`, `Int64`, `Double`, `String`, `Bool` and their optionals.
 public protocol StatementColumnConvertible {
     /// Reads the column at `index` of the statement's current row; nil when it does not convert.
     init?(sqliteStatement: SQLiteStatement, index: Int32)
