@@ -15,6 +15,9 @@ struct DatabaseLocation {
     /// The most pages (4 KiB each) the database may grow to: `$CATALOG_MAX_PAGE_COUNT`, else no limit.
     /// A write beyond it fails as on a full disk, which is how the tests simulate one.
     let maximumPageCount: Int?
+    /// Whether each SQL statement is written to standard error with its time when it finishes:
+    /// `$CATALOG_TRACE_SQL` set to anything but empty or `0`. For seeing where a command's time goes.
+    let tracesSQL: Bool
 
     /// The longest busy timeout `$CATALOG_BUSY_TIMEOUT_MS` may set: one day, past which a wait is a hang.
     static let longestBusyTimeoutMilliseconds = 86_400_000
@@ -31,6 +34,7 @@ struct DatabaseLocation {
         busyTimeout = try Self.wholeNumber("CATALOG_BUSY_TIMEOUT_MS", environment, in: 0...Self.longestBusyTimeoutMilliseconds)
             .map { .milliseconds($0) } ?? .seconds(5)
         maximumPageCount = try Self.wholeNumber("CATALOG_MAX_PAGE_COUNT", environment, in: 1...Self.largestPageCount)
+        tracesSQL = environment["CATALOG_TRACE_SQL"].map { !$0.isEmpty && $0 != "0" } ?? false
         if let explicitPath {
             path = try Self.filePath(explicitPath, source: "--database")
             isDefault = false
@@ -99,6 +103,15 @@ struct DatabaseLocation {
         configuration.isReadonly = readonly
         configuration.busyTimeout = busyTimeout
         configuration.maximumPageCount = maximumPageCount
+        if tracesSQL {
+            configuration.tracesBoundValues = true
+            configuration.profile = { sql, duration in
+                let microseconds = duration.components.seconds * 1_000_000 + duration.components.attoseconds / 1_000_000_000_000
+                let fraction = String(microseconds % 1000)
+                let milliseconds = "\(microseconds / 1000).\(String(repeating: "0", count: 3 - fraction.count))\(fraction)"
+                Terminal.note("sql \(milliseconds) ms: \(Terminal.oneLine(sql))")
+            }
+        }
         let isNew = !FileManager.default.fileExists(atPath: path)
         if isDefault && isNew {
             let directory = (path as NSString).deletingLastPathComponent

@@ -35,16 +35,17 @@ extension SearchableEntity {
 
     /// A page of the entities that match `text` (within the section of `sectionKey` when sectioned
     /// by the description's scope column), planned and read by `SearchDescription.page(…)`, the
-    /// executor of `searchPage`; nil for sections by another expression (or of NULL).
-    public static func searchPageIDs(
+    /// executor of `searchPage`, `count` its known total; nil for sections by another expression (or
+    /// of NULL).
+    public static func searchPage(
         for text: String, sectionExpression: String?, sectionKey: DatabaseValue, orderSQL: String,
-        limit: Int, offset: Int, _ db: Database
-    ) throws -> [Int64]? {
+        limit: Int, offset: Int, count: Int?, _ db: Database
+    ) throws -> [Self]? {
         let description = searchDescription
         if let sectionExpression, sectionExpression != description.scopeColumn || sectionKey.isNull { return nil }
         return try description.page(
             SearchQuery(text), scope: sectionExpression == nil ? nil : sectionKey, order: description.order(sql: orderSQL),
-            limit: limit, offset: offset, selection: "\(tableName).\(idColumn)", db
-        ) { row in try row.decode(Int64.self, at: 0) }.records
+            limit: limit, offset: offset, totalCount: count, selection: selection, db, decode: Self.init(row:)
+        ).records
     }
 }

@@ -46,16 +46,18 @@ public protocol FetchableEntity: Sendable {
     /// matching rows; nil (the default) has them counted with a `GROUP BY`. Read in `db`, in the
     /// read transaction of the fetch. Values missing from the result count 0.
     static func searchCounts(for text: String, sectionExpression: String, _ db: Database) throws -> [DatabaseValue: Int]?
-    /// The ids of a page of the entities that match a search text, within the section whose
-    /// key is `sectionKey` when `sectionExpression` is given (nil: one section, every row), in the
-    /// order `orderSQL` (an `ORDER BY` clause ending with the id), `limit` of them from `offset`: as the
-    /// entity's search plans a page (TextSearch's `SearchDescription/page(_:scope:order:limit:offset:selection:thresholds:_:decode:)`),
-    /// so that a controller's batch is read the way the search reads its own pages. Nil (the
-    /// default): the batch is read through the fetch's condition. Read in `db`, in the read of the batch.
-    static func searchPageIDs(
+    /// A page of the entities that match a search text, within the section whose key is
+    /// `sectionKey` when `sectionExpression` is given (nil: one section, every row), in the order
+    /// `orderSQL` (an `ORDER BY` clause ending with the id), `limit` of them from `offset`: as the
+    /// entity's search plans a page (TextSearch's `SearchDescription/page(_:scope:order:limit:offset:totalCount:selection:thresholds:_:decode:)`),
+    /// so that a controller's batch is read the way the search reads its own pages. `count`, when
+    /// given, is how many entities match in the section in this read (the page need not count them).
+    /// Nil (the default): the batch is read through the fetch's condition. Read in `db`, in the read
+    /// of the batch.
+    static func searchPage(
         for text: String, sectionExpression: String?, sectionKey: DatabaseValue, orderSQL: String,
-        limit: Int, offset: Int, _ db: Database
-    ) throws -> [Int64]?
+        limit: Int, offset: Int, count: Int?, _ db: Database
+    ) throws -> [Self]?
     /// Reads an entity from a row of `SELECT <selection> FROM <tableName>`.
     init(row: Row) throws
     /// Every row of `statement` read with ``init(row:)``, in order, cut into consecutive sections of
@@ -89,10 +91,10 @@ extension FetchableEntity {
         nil
     }
 
-    public static func searchPageIDs(
+    public static func searchPage(
         for text: String, sectionExpression: String?, sectionKey: DatabaseValue, orderSQL: String,
-        limit: Int, offset: Int, _ db: Database
-    ) throws -> [Int64]? {
+        limit: Int, offset: Int, count: Int?, _ db: Database
+    ) throws -> [Self]? {
         nil
     }
 

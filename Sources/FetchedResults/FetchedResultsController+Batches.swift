@@ -97,7 +97,7 @@ extension FetchedResultsController {
         let sections = self.sections
         return { db in
             // A search the entity plans pages of: the batch as such a page.
-            if let batch = try Self.plannedBatch(query, sections, key, length: length, db) { return batch }
+            if let batch = try Self.plannedBatch(query, sections, key, length: length, countsAreCurrent: false, db) { return batch }
             // Straight into the batch's two arrays; the sort key only of the last row, the only one kept
             // (a whole section without a batch size: no per-row key values, no array of tuples to split).
             var ids: [Int64] = []

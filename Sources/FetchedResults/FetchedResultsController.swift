@@ -19,9 +19,10 @@ import SQLiteStore
 /// else when the request has a ``FetchRequest/batchSize``. A search is read instead in one pass over
 /// its matching rows in order, which counts the sections and keeps every row's id (8 bytes a row), so
 /// that its batches are read by id and `startTracking()` reads nothing more — unless maintained
-/// counts give its sections and more than ``onePassLimit`` rows, or more than ``plannedPageLimit``
-/// when the entity plans its search's pages (the first batch is then read in `performFetch()`, as the
-/// search reads a page, and each other batch the same way). Rows are then read a batch at a time, when
+/// counts give its sections and more than ``onePassLimit`` rows, or when the entity plans its
+/// search's pages: then the first batch is read in `performFetch()` as the search reads a page, and
+/// each other batch the same way (up to ``plannedPageLimit`` rows, each section is read whole as one
+/// such page in `performFetch()`, which also gives every id). Rows are then read a batch at a time, when
 /// ``object(at:)-6salg`` first asks for one: one query returns the batch's entities, ids and sort keys
 /// (keyset pagination from the previous batch's last sort key, `OFFSET` only for a jump). The ids of
 /// every batch read stay (8 bytes a row); entities stay for the last ``cachedBatchLimit`` batches
@@ -117,10 +118,11 @@ public final class FetchedResultsController<Entity: FetchableEntity> {
     ///
     /// A search is read in one pass over its result (``readKeys(_:_:_:)``), which counts its sections
     /// and gives every batch's ids (read by id later), with the change log's position when the log is
-    /// installed (``readyToTrack``) — unless maintained counts give its sections and say it has more
-    /// than ``plannedPageLimit`` rows and the entity plans its search's pages (then the first batch
-    /// is read as such a page, the others when asked for), or more than ``onePassLimit``: then its
-    /// batches are read in order as they are needed.
+    /// installed (``readyToTrack``) — unless maintained counts give its sections and the entity plans
+    /// its search's pages (then, above ``plannedPageLimit`` rows, the first batch is read as such a
+    /// page and the others when asked for; up to it, each section whole as one page, with the ids
+    /// for tracking), or the counts say it has more than ``onePassLimit`` rows: then its batches are
+    /// read in order as they are needed.
     static func readResult(_ query: FetchQuery, _ request: FetchRequest<Entity>, _ db: Database) throws -> FetchedResult<Entity> {
         if request.batchSize == 0 {
             let (sections, batches) = try readWholeResult(query, request, db)
@@ -134,9 +136,11 @@ public final class FetchedResultsController<Entity: FetchableEntity> {
             // this read; the other batches and the ids for tracking when they are asked for.
             let first = BatchKey(section: 0, index: 0)
             if total > plannedPageLimit, !sections.isEmpty,
-               let batch = try plannedBatch(query, sections, first, length: request.batchSize, db) {
+               let batch = try plannedBatch(query, sections, first, length: request.batchSize, countsAreCurrent: true, db) {
                 return FetchedResult(sections: sections, batches: [first: batch])
             }
+            // Few rows: each section whole as such a page, which gives every id for tracking too.
+            if total <= plannedPageLimit, let result = try plannedWholeResult(query, sections, request, db) { return result }
             if total > onePassLimit { return FetchedResult(sections: sections) }
         }
         guard query.hasSearch else { return FetchedResult(sections: try countSections(query, request, db)) }
@@ -186,31 +190,68 @@ public final class FetchedResultsController<Entity: FetchableEntity> {
     /// search's own one-pass page (`SearchThresholds`, 60,000 rows in about 30 ms).
     public static var onePassLimit: Int { 60_000 }
 
-    /// The most rows of a search, as its maintained section counts tell, that a fetch still reads in
-    /// one pass when the entity plans its search's pages (``FetchableEntity/searchPageIDs(for:sectionExpression:sectionKey:orderSQL:limit:offset:_:)``):
-    /// 1,000. Above it, the first batch is read as the search reads a page and the rest when asked
-    /// for. The one pass reads a table row per match (about 1 µs each on 1,000,000 products: 42-50 ms
-    /// for the 49,722 matches of `str`), so 1,000 rows cost about what planning a page does (a few
-    /// index counts and one page, about 1 ms there), and it also readies tracking.
+    /// The most rows of a search, as its maintained section counts tell, whose sections a fetch
+    /// reads whole when the entity plans its search's pages (``FetchableEntity/searchPage(for:sectionExpression:sectionKey:orderSQL:limit:offset:count:_:)``),
+    /// each section as one page: 1,000. Above it, the first batch is read as the search reads a page
+    /// and the rest when asked for. Reading a section whole reads a table row per match (about 1 µs
+    /// each on 1,000,000 products: 42-50 ms for the 49,722 matches of `str`), so 1,000 rows cost
+    /// about what planning a page does (a few index counts and one page, about 1 ms there), and it
+    /// also readies tracking.
     public static var plannedPageLimit: Int { 1_000 }
 
     /// The batch `key` of a search-only `query` read as the entity's search plans a page
-    /// (``FetchableEntity/searchPageIDs(for:sectionExpression:sectionKey:orderSQL:limit:offset:_:)``),
-    /// its entities by id; nil when the entity does not plan pages.
+    /// (``FetchableEntity/searchPage(for:sectionExpression:sectionKey:orderSQL:limit:offset:count:_:)``);
+    /// nil when the entity does not plan pages. `countsAreCurrent`: the sections were counted in this
+    /// read (in `performFetch()`), so the page need not count its section again.
     ///
     /// - Throws: ``FetchError/resultChanged`` when the page does not fill the batch the sections promise.
     static func plannedBatch(
-        _ query: FetchQuery, _ sections: [FetchedSection], _ key: BatchKey, length: Int, _ db: Database
+        _ query: FetchQuery, _ sections: [FetchedSection], _ key: BatchKey, length: Int, countsAreCurrent: Bool, _ db: Database
     ) throws -> Batch<Entity>? {
         guard let text = query.searchOnlyText else { return nil }
         let section = sections[key.section]
         let expected = min(length, section.numberOfObjects - key.index * length)
-        guard let ids = try Entity.searchPageIDs(
+        guard let entities = try Entity.searchPage(
             for: text, sectionExpression: query.section?.expression, sectionKey: section.key,
-            orderSQL: FetchQuery.orderSQL(query.section, query.rowOrder), limit: expected, offset: key.index * length, db)
+            orderSQL: FetchQuery.orderSQL(query.section, query.rowOrder), limit: expected, offset: key.index * length,
+            count: countsAreCurrent ? section.numberOfObjects : nil, db)
         else { return nil }
-        guard ids.count == expected, !ids.isEmpty else { throw FetchError.resultChanged }
-        return try readEntities(of: Batch(ids: ids, lastSortKey: [], entities: nil), query, db)
+        guard entities.count == expected, !entities.isEmpty else { throw FetchError.resultChanged }
+        let ids = entities.map { entity in
+            guard let id = entity.rowID else { preconditionFailure("\(Entity.self).init(row:) read no row id") }
+            return id
+        }
+        return Batch(ids: ids, lastSortKey: [], entities: entities)
+    }
+
+    /// Every row of a search-only `query` whose `sections` were counted in this read, each section
+    /// read whole as the entity's search plans a page (as ``plannedBatch(_:_:_:length:countsAreCurrent:_:)``),
+    /// cut into batches (the first of each section keeps its entities, the others their ids), with
+    /// the ids for tracking; nil when the entity does not plan pages.
+    ///
+    /// - Throws: ``FetchError/resultChanged`` when a section's page does not have the rows its count promises.
+    static func plannedWholeResult(
+        _ query: FetchQuery, _ sections: [FetchedSection], _ request: FetchRequest<Entity>, _ db: Database
+    ) throws -> FetchedResult<Entity>? {
+        // The change log's position is optional here: without the log, startTracking() reads and throws.
+        let position = try? trackingPosition(db)
+        var snapshot: [ResultSnapshot.Section] = []
+        var batches: [BatchKey: Batch<Entity>] = [:]
+        for (section, info) in sections.enumerated() {
+            guard let batch = try plannedBatch(
+                query, sections, BatchKey(section: section, index: 0), length: info.numberOfObjects, countsAreCurrent: true, db)
+            else { return nil }
+            snapshot.append(ResultSnapshot.Section(name: info.name, ids: batch.ids))
+            for (index, start) in stride(from: 0, to: batch.ids.count, by: request.batchSize).enumerated() {
+                let end = min(start + request.batchSize, batch.ids.count)
+                batches[BatchKey(section: section, index: index)] = Batch(
+                    ids: Array(batch.ids[start..<end]), lastSortKey: [], entities: index == 0 ? Array(batch.entities![start..<end]) : nil)
+            }
+        }
+        let live = position.map {
+            LiveState(snapshot: ResultSnapshot(sections: snapshot), sequence: $0.sequence, schemaVersion: $0.schemaVersion)
+        }
+        return FetchedResult(sections: sections, batches: batches, readyToTrack: live)
     }
 
     /// The sections of `query` counted by a `GROUP BY` over its rows, in `db`.

@@ -4,22 +4,17 @@ extension SearchDescription {
     /// A search of one numeric term that few rows (``SearchThresholds/numericTermNumberLimit``) match
     /// by number alone: the total is its text matches' (counted as a plain term's) plus those, and the
     /// page is read among the first `offset + limit` text matches and those rows. Nil when it does
-    /// not apply.
+    /// not apply. `totalCount`, when given, is the total (text and number matches) in this read.
     func numericTermPage<Record>(
-        _ plan: SearchPlan, scope: DatabaseValue?, order: SearchOrder, limit: Int, offset: Int,
+        _ plan: SearchPlan, scope: DatabaseValue?, order: SearchOrder, limit: Int, offset: Int, totalCount: Int?,
         thresholds: SearchThresholds, budget: Int, selection: String, _ db: Database, decode: (Row) throws -> Record
     ) throws -> SearchResultPage<Record>? {
         guard plan.terms.count == 1, let term = plan.terms.first, plan.isNumeric(term),
               limit > 0, offset + limit <= SearchThresholds.numericTermDepthLimit
         else { return nil }
-        let numberOnly = numberOnlyCondition(term, scope: scope)
-        let numberIDs = try db.fetchAll(
-            sql: "SELECT \(table).\(idColumn) FROM \(table) WHERE \(numberOnly.sql) LIMIT ?",
-            arguments: numberOnly.arguments + [SearchThresholds.numericTermNumberLimit + 1]
-        ) { try $0.decode(Int64.self, at: 0) }
-        guard numberIDs.count <= SearchThresholds.numericTermNumberLimit else { return nil }
+        guard let numberIDs = try numberOnlyIDs(term, scope: scope, db) else { return nil }
         let textPlan = try self.plan(plan.query, scope: scope, thresholds: thresholds, matchesNumbers: false, db)
-        let textTotal = try count(textPlan, scope: scope, db)
+        let textTotal = try totalCount.map { $0 - numberIDs.count } ?? count(textPlan, scope: scope, db)
         let total = textTotal + numberIDs.count
         if min(limit, max(0, total - offset)) == 0 { return SearchResultPage(records: [], totalCount: total) }
         let textWanted = min(offset + limit, textTotal)
@@ -28,7 +23,7 @@ extension SearchDescription {
            let ids = try idsInListOrder(textPlan, scope: scope, wanted: textWanted, offset: 0, budget: budget, db) {
             textIDs = ids
         } else {
-            let condition = scoped(textPlan.condition(alias: table), scope: scope, alias: table)
+            let condition = scoped(textPlan.condition(alias: table), scope: scope, alias: table, checkedOnRows: !textPlan.isDense)
             textIDs = try db.fetchAll(
                 sql: "SELECT \(table).\(idColumn) FROM \(table) WHERE \(condition.sql) ORDER BY \(order.sql) LIMIT ?",
                 arguments: condition.arguments + [textWanted]
@@ -39,5 +34,17 @@ extension SearchDescription {
             sql: "SELECT \(selection) FROM \(table) WHERE \(table).\(idColumn) IN \(idList.sql) ORDER BY \(order.sql) LIMIT ? OFFSET ?",
             arguments: idList.arguments + [limit, offset], decode)
         return SearchResultPage(records: records, totalCount: total)
+    }
+
+    /// The ids of the rows (within `scope`) that match the numeric `term` only by a number column
+    /// (`numberOnlyCondition(_:scope:)`), when there are at most `SearchThresholds.numericTermNumberLimit`
+    /// (1,000) of them; nil when there are more.
+    func numberOnlyIDs(_ term: SearchTerm, scope: DatabaseValue?, _ db: Database) throws -> [Int64]? {
+        let numberOnly = numberOnlyCondition(term, scope: scope)
+        let ids = try db.fetchAll(
+            sql: "SELECT \(table).\(idColumn) FROM \(table) WHERE \(numberOnly.sql) LIMIT ?",
+            arguments: numberOnly.arguments + [SearchThresholds.numericTermNumberLimit + 1]
+        ) { try $0.decode(Int64.self, at: 0) }
+        return ids.count <= SearchThresholds.numericTermNumberLimit ? ids : nil
     }
 }

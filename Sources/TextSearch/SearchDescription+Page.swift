@@ -24,6 +24,9 @@ extension SearchDescription {
     ///   - order: the page's order.
     ///   - limit: the most rows read.
     ///   - offset: the matching rows skipped before the page.
+    ///   - totalCount: how many rows match `query` within `scope` in this read, when the caller knows
+    ///     it (from ``countsPerScope(_:_:)`` in the same read, as a fetched-results controller's
+    ///     sections do): the page then does not count them again. Nil (the default) counts them.
     ///   - selection: the columns `decode` reads, from column 0, qualified with the table's name.
     ///   - thresholds: the strategies' thresholds (tests force each strategy with extreme ones).
     ///   - db: the connection, in a read.
@@ -31,30 +34,32 @@ extension SearchDescription {
     /// - Throws: `DatabaseError`, or what `decode` throws.
     public func page<Record>(
         _ query: SearchQuery, scope: DatabaseValue? = nil, order: SearchOrder, limit: Int, offset: Int = 0,
-        selection: String, thresholds: SearchThresholds = .standard, _ db: Database,
+        totalCount: Int? = nil, selection: String, thresholds: SearchThresholds = .standard, _ db: Database,
         decode: (Row) throws -> Record
     ) throws -> SearchResultPage<Record> {
-        precondition(limit >= 0 && offset >= 0)
+        precondition(limit >= 0 && offset >= 0 && (totalCount ?? 0) >= 0)
         let budget = thresholds.orderedScanBudget(limit: limit, offset: offset)
         let plan = try plan(query, scope: scope, thresholds: thresholds, db)
         func fetch(_ condition: SQLFragment) throws -> [Record] {
             try rows(condition, order: order, limit: limit, offset: offset, selection: selection, db, decode: decode)
         }
         if let page = try numericTermPage(
-            plan, scope: scope, order: order, limit: limit, offset: offset, thresholds: thresholds, budget: budget,
-            selection: selection, db, decode: decode) {
+            plan, scope: scope, order: order, limit: limit, offset: offset, totalCount: totalCount, thresholds: thresholds,
+            budget: budget, selection: selection, db, decode: decode) {
             return page
         }
         let condition = scoped(plan.condition(alias: table), scope: scope, alias: table)
-        guard let total = try indexedCount(plan, scope: scope, db) else {
+        // The driver's rows, sorted: the scope checked on each of them.
+        let driverCondition = scoped(plan.condition(alias: table), scope: scope, alias: table, checkedOnRows: true)
+        guard let total = try totalCount ?? indexedCount(plan, scope: scope, db) else {
             if !plan.isDense || plan.driverEstimate.map({ $0 <= SearchThresholds.onePassLimit }) == true, limit > 0 {
                 // The total needs the driver's rows checked one by one: read them once, for the page
                 // and (with a window function, in the last column) the total.
                 var total = 0
                 let records = try db.fetchAll(
-                    sql: "SELECT \(selection), count(*) OVER () FROM \(table) WHERE \(condition.sql)"
+                    sql: "SELECT \(selection), count(*) OVER () FROM \(table) WHERE \(driverCondition.sql)"
                         + " ORDER BY \(order.sql) LIMIT ? OFFSET ?",
-                    arguments: condition.arguments + [limit, offset]
+                    arguments: driverCondition.arguments + [limit, offset]
                 ) { row in
                     total = try row.decode(Int.self, at: row.count - 1)
                     return try decode(row)
@@ -68,15 +73,22 @@ extension SearchDescription {
         let wanted = min(limit, max(0, total - offset))
         if wanted == 0 { return SearchResultPage(records: [], totalCount: total) }
         // Terms all in one index: its rows of all of them are the matches (in the scope), `total` rows.
-        let allTerms = plan.terms.count > 1 ? plan.allTermsCondition(alias: table).map { scoped($0, scope: scope, alias: table) } : nil
+        let allTerms = plan.terms.count > 1 ? plan.allTermsCondition(alias: table) : nil
         if let allTerms, total <= thresholds.orderedScanThreshold {
-            return SearchResultPage(records: try fetch(allTerms), totalCount: total)
+            return SearchResultPage(
+                records: try fetch(scoped(allTerms, scope: scope, alias: table, checkedOnRows: true)), totalCount: total)
         }
         if plan.isDense, order.isListIndexOrder, !plan.terms.contains(where: plan.isNumeric),
            let ids = try idsInListOrder(plan, scope: scope, wanted: wanted, offset: offset, budget: budget, db) {
             return SearchResultPage(records: try records(ids: ids, selection: selection, db, decode: decode), totalCount: total)
         }
-        return SearchResultPage(records: try fetch(allTerms ?? condition), totalCount: total)
+        // Dense: SQLite walks the list index, each entry probed in the driver's rows; else the
+        // driver's rows sorted.
+        if plan.isDense {
+            return SearchResultPage(records: try fetch(allTerms.map { scoped($0, scope: scope, alias: table) } ?? condition), totalCount: total)
+        }
+        let sorted = allTerms.map { scoped($0, scope: scope, alias: table, checkedOnRows: true) } ?? driverCondition
+        return SearchResultPage(records: try fetch(sorted), totalCount: total)
     }
 
     /// The rows that meet `condition`, in `order`, `LIMIT limit OFFSET offset`.

@@ -8,8 +8,10 @@ extension SearchDescription {
     /// let perType = try products.countsPerScope(SearchQuery("a"), db)  // [.text("desktop"): 206_124, …]
     /// ```
     ///
-    /// They do when the search comes down to terms that match by their text alone (a number such as
-    /// `3` only when, in this read, no row has it as a number without holding it in its text), either
+    /// They do when the search comes down to terms that match by their text (a term that reads as a
+    /// number, such as `500`, may also match rows that hold it only as a number: when each such term
+    /// finds at most 1,000 of those, as a numeric term's page allows, they are counted one by one and
+    /// added), either
     /// all of 1-2 scalars (`a`, `ip`, `3 a`, `カメ`): for one term, its gram counts per scope value,
     /// one row each; for several, the grams index's count of their tokens and each scope value's
     /// token, for each scope value the first term's gram counts name; or all of 3+ scalars (`mac`,
@@ -20,10 +22,32 @@ extension SearchDescription {
     ///
     /// - Throws: `DatabaseError`.
     public func countsPerScope(_ query: SearchQuery, _ db: Database) throws -> [DatabaseValue: Int]? {
-        guard let scopeColumn, let gramCountsTable, !query.isEmpty else { return nil }
-        let plan = try plan(query, scope: nil, thresholds: .standard, db)
+        guard scopeColumn != nil, gramCountsTable != nil, !query.isEmpty else { return nil }
+        // (Counts need no driver: no estimates are read.)
+        let plan = try unestimatedPlan(query, db)
         if plan.matchesNothing { return [:] }
-        guard let first = plan.terms.first, !plan.terms.contains(where: plan.isNumeric) else { return nil }
+        let numeric = plan.terms.filter(plan.isNumeric)
+        if numeric.isEmpty { return try textCountsPerScope(plan, db) }
+        // Numeric terms that some rows hold as a number but not in their text (`500`, a price): the
+        // rows that match with every term in their text, counted as above, plus those few rows
+        // that match through a number, counted one by one.
+        var numberOnlyIDs: [Int64] = []
+        for term in numeric {
+            guard let ids = try self.numberOnlyIDs(term, scope: nil, db) else { return nil }
+            numberOnlyIDs += ids
+        }
+        let textPlan = SearchPlan(query, self, matchesNumbers: false)
+        guard var counts = try textCountsPerScope(textPlan, db) else { return nil }
+        for (scope, count) in try numberOnlyCountsPerScope(plan, ids: numberOnlyIDs, db) {
+            counts[scope, default: 0] += count
+        }
+        return counts
+    }
+
+    /// The counts of ``countsPerScope(_:_:)`` for a plan whose terms all match by their text alone;
+    /// nil when no index gives them.
+    private func textCountsPerScope(_ plan: SearchPlan, _ db: Database) throws -> [DatabaseValue: Int]? {
+        guard let scopeColumn, let gramCountsTable, let first = plan.terms.first else { return nil }
         if plan.terms.allSatisfy({ !$0.isShort }) {
             return try countsPerScope(in: fullTextTable, matching: SearchPlan.fullTextPattern(plan.terms), db)
         }
@@ -42,5 +66,19 @@ extension SearchDescription {
             if count > 0 { counts[scope] = count }
         }
         return counts
+    }
+
+    /// Of the rows with these ids (each holding some numeric term of `plan` as a number but not in
+    /// its text), those that match `plan`, counted per scope value.
+    private func numberOnlyCountsPerScope(_ plan: SearchPlan, ids: [Int64], _ db: Database) throws -> [(DatabaseValue, Int)] {
+        guard let scopeColumn, !ids.isEmpty else { return [] }
+        // The id list drives (a rowid lookup each); every term is checked on those rows.
+        let idList = SQLFragment.list(Array(Set(ids)).sorted())
+        let condition = SQLFragment(sql: "\(table).\(idColumn) IN \(idList.sql)", arguments: idList.arguments)
+            && plan.filterCondition(ofAllTermsOn: table)
+        return try db.fetchAll(
+            sql: "SELECT \(table).\(scopeColumn), count(*) FROM \(table) WHERE \(condition.sql) GROUP BY 1",
+            arguments: condition.arguments
+        ) { row in (row.databaseValue(at: 0), try row.decode(Int.self, at: 1)) }
     }
 }

@@ -25,6 +25,18 @@ struct SearchCommandTests {
         #expect(shown.output.contains("Mac Pro"))
     }
 
+    /// `CATALOG_TRACE_SQL=1`: each statement with its time on standard error, bound values in place;
+    /// standard output as without it.
+    @Test func traceSQLPrintsEachStatementWithItsTime() throws {
+        let plain = try workspace.catalog(["show", "0.0", "--search", "mac"])
+        let traced = try workspace.catalog(["show", "0.0", "--search", "mac"], environment: ["CATALOG_TRACE_SQL": "1"])
+        #expect(traced.status == 0 && traced.output == plain.output)
+        let lines = traced.error.split(separator: "\n")
+        #expect(lines.contains { $0.wholeMatch(of: #/catalog: sql \d+\.\d{3} ms: SELECT .*mac.*/#) != nil })
+        #expect(lines.allSatisfy { $0.hasPrefix("catalog: sql ") })
+        #expect(try workspace.catalog(["show", "0.0", "--search", "mac"], environment: ["CATALOG_TRACE_SQL": "0"]).error == "")
+    }
+
     @Test func noMatchIsToldApartFromAnEmptyStore() throws {
         #expect(try workspace.catalog(["search", "zzz"]).output == "No results for \"zzz\"\n")
         let result = try workspace.catalog(["search", "mac"], database: workspace.path("empty.sqlite"))

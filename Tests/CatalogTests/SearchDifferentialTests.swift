@@ -47,6 +47,22 @@ struct SearchDifferentialTests {
         let actual = sections.flatMap { section in section.records.map { (section.name, $0.id!) } }
         var failures = report(expected, actual, "\(context) \(request)", products.map { ($0.id!, $0.name) })
 
+        // The controller's path with a batch size (a search screen's): sections from the indexes'
+        // counts per type where they give them, batches read as searchPage's pages within a type.
+        let controller = try store.fetchedResults(request, batchSize: 1 + text.utf8.count % 3)
+        let viaController = try controller.recordSections().flatMap { section in section.records.map { (section.name, $0.id!) } }
+        failures += report(expected, viaController, "controller \(context) \(request)", products.map { ($0.id!, $0.name) })
+        let typeOfID = Dictionary(uniqueKeysWithValues: products.map { ($0.id!, $0.type) })
+        var expectedCounts: [DatabaseValue: Int] = [:]
+        for (_, id) in SearchReference.products(products, ListRequest(searchText: text)) {
+            expectedCounts[typeOfID[id]!.databaseValue, default: 0] += 1
+        }
+        let counts = try store.database.read { db in try Product.searchDescription.countsPerScope(SearchQuery(text), db) }
+        if let counts, counts != expectedCounts {
+            Issue.record("counts per type: expected \(expectedCounts), got \(counts) — \(context)")
+            failures += 1
+        }
+
         let limit = random.next(below: 6)
         let offset = random.next(below: 4)
         let threshold = [0, 2, Int.max][random.next(below: 3)]

@@ -171,6 +171,26 @@ struct DatabaseTests {
     }
 }
 
+extension DatabaseTests {
+    @Test func profileTimesEachStatementThatRan() throws {
+        let recorded = RecordedSQL()
+        var configuration = Configuration()
+        configuration.profile = { sql, duration in
+            if duration >= .zero { recorded.append(sql) }
+        }
+        configuration.tracesBoundValues = true
+        let queue = try DatabaseQueue.inMemory(configuration: configuration)
+        try queue.write { db in
+            try db.execute(sql: "CREATE TABLE t(v)")
+            try db.execute(sql: "INSERT INTO t VALUES (?)", arguments: [42])
+        }
+        #expect(try queue.read { db in try db.scalar(Int.self, sql: "SELECT count(*) FROM t") } == 1)
+        #expect(recorded.statements.contains("INSERT INTO t VALUES (42)"))
+        #expect(recorded.statements.contains("SELECT count(*) FROM t"))
+        #expect(recorded.statements.contains("CREATE TABLE t(v)"))
+    }
+}
+
 /// SQL statements recorded by a trace hook, from any thread.
 final class RecordedSQL: Sendable {
     private let storage = Mutex<[String]>([])

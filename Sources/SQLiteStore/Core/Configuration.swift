@@ -40,6 +40,20 @@ public struct Configuration: Sendable {
     /// Related SQLite documentation: <https://www.sqlite.org/c3ref/expanded_sql.html>
     public var tracesBoundValues = false
 
+    /// Called with the SQL of each statement (as ``trace`` receives it: bound values in place when
+    /// ``tracesBoundValues``) and how long it ran, when it finishes (is reset or finalized): a way to
+    /// see where a request's time goes, for logging, tests and the `catalog` tool's `CATALOG_TRACE_SQL`.
+    ///
+    /// ```swift
+    /// configuration.profile = { sql, duration in print(duration, sql) }
+    /// ```
+    ///
+    /// The time runs from the statement's first step to its reset, so it includes what the caller did
+    /// between steps with the rows. Default nil.
+    ///
+    /// Related SQLite documentation: <https://www.sqlite.org/c3ref/c_trace.html> (`SQLITE_TRACE_PROFILE`)
+    public var profile: (@Sendable (String, Duration) -> Void)?
+
     /// Called with each new connection once its file is known to be a readable database, and before
     /// the connection writes anything to it (such as switching it to WAL): a place to refuse a file
     /// that belongs to another program, by throwing. Default nil.

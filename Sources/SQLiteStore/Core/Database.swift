@@ -102,22 +102,23 @@ public final class Database {
         try check(csqlite_db_config_bool(handle, SQLITE_DBCONFIG_DQS_DML, 0))
         try check(csqlite_db_config_bool(handle, SQLITE_DBCONFIG_DQS_DDL, 0))
         installCancellationCheck(handle)
-        if let trace = configuration.trace {
-            let box = Unmanaged.passRetained(TraceBox(trace, expandsBoundValues: configuration.tracesBoundValues))
+        if configuration.trace != nil || configuration.profile != nil {
+            let box = Unmanaged.passRetained(
+                TraceBox(configuration.trace, configuration.profile, expandsBoundValues: configuration.tracesBoundValues))
             traceBox = box
-            sqlite3_trace_v2(handle, UInt32(SQLITE_TRACE_STMT), { _, context, statement, _ in
+            var mask: Int32 = 0
+            if configuration.trace != nil { mask |= SQLITE_TRACE_STMT }
+            // The profile's clock starts at the statement's first step (SQLITE_TRACE_STMT): SQLite's own
+            // time has the VFS clock's millisecond resolution.
+            if configuration.profile != nil { mask |= SQLITE_TRACE_STMT | SQLITE_TRACE_PROFILE }
+            sqlite3_trace_v2(handle, UInt32(mask), { event, context, statement, _ in
                 guard let context, let statement else { return 0 }
                 let box = Unmanaged<TraceBox>.fromOpaque(context).takeUnretainedValue()
-                let sql: String
-                if box.expandsBoundValues, let expanded = sqlite3_expanded_sql(OpaquePointer(statement)) {
-                    // > The string returned by sqlite3_expanded_sql(P) ... must be freed by the application
-                    // > by passing it to sqlite3_free().
-                    sql = String(cString: expanded)
-                    sqlite3_free(expanded)
+                if event == UInt32(SQLITE_TRACE_PROFILE) {
+                    box.statementDidFinish(OpaquePointer(statement))
                 } else {
-                    sql = sqlite3_sql(OpaquePointer(statement)).map { String(cString: $0) } ?? ""
+                    box.statementDidStart(OpaquePointer(statement))
                 }
-                box.body(sql)
                 return 0
             }, box.toOpaque())
         }
@@ -408,14 +409,45 @@ public final class Database {
 @available(*, unavailable, message: "A connection is used by one thread at a time: go through a DatabaseQueue or DatabasePool.")
 extension Database: Sendable {}
 
-/// Holds the trace closure for SQLite's C callback.
+/// Holds the trace and profile closures for SQLite's C callback, and when each running statement
+/// started (the connection is used by one thread at a time, so this needs no lock).
 private final class TraceBox {
-    let body: @Sendable (String) -> Void
+    let trace: (@Sendable (String) -> Void)?
+    let profile: (@Sendable (String, Duration) -> Void)?
     /// ``Configuration/tracesBoundValues``.
     let expandsBoundValues: Bool
-    init(_ body: @escaping @Sendable (String) -> Void, expandsBoundValues: Bool) {
-        self.body = body
+    /// The statements running, with when they started, for ``profile``.
+    private var started: [OpaquePointer: ContinuousClock.Instant] = [:]
+
+    init(
+        _ trace: (@Sendable (String) -> Void)?, _ profile: (@Sendable (String, Duration) -> Void)?, expandsBoundValues: Bool
+    ) {
+        self.trace = trace
+        self.profile = profile
         self.expandsBoundValues = expandsBoundValues
+    }
+
+    /// `SQLITE_TRACE_STMT`: at a statement's first step, and again at the start of each trigger it runs.
+    func statementDidStart(_ statement: OpaquePointer) {
+        if profile != nil, started[statement] == nil { started[statement] = .now }
+        if let trace { trace(sql(of: statement)) }
+    }
+
+    /// `SQLITE_TRACE_PROFILE`: when a statement that ran is reset or finalized.
+    func statementDidFinish(_ statement: OpaquePointer) {
+        guard let profile, let start = started.removeValue(forKey: statement) else { return }
+        profile(sql(of: statement), ContinuousClock.now - start)
+    }
+
+    /// The statement's SQL as the closures receive it.
+    func sql(of statement: OpaquePointer) -> String {
+        if expandsBoundValues, let expanded = sqlite3_expanded_sql(statement) {
+            // > The string returned by sqlite3_expanded_sql(P) ... must be freed by the application
+            // > by passing it to sqlite3_free().
+            defer { sqlite3_free(expanded) }
+            return String(cString: expanded)
+        }
+        return sqlite3_sql(statement).map { String(cString: $0) } ?? ""
     }
 }
 

@@ -1,0 +1,57 @@
+import Catalog
+import FetchedResults
+import SQLiteStore
+import Synchronization
+import TestSupport
+import Testing
+import TextSearch
+
+/// A term that reads as a number also matches a product whose year or price equals it (README,
+/// Search). The counts per type that a controller's sections read from the indexes include those
+/// products, counted one by one, so that such a search is not counted over its rows.
+struct NumericSearchCountsTests {
+    /// `1999` in the names of two products, as the year of one and the price of another; `5` as a price.
+    static let products = [
+        Product(type: .desktop, name: "Widget 1999", yearIntroduced: 2001, introPrice: 10),
+        Product(type: .portable, name: "Gadget", yearIntroduced: 1999, introPrice: 11),
+        Product(type: .device, name: "Thing", yearIntroduced: 2002, introPrice: 1999),
+        Product(type: .device, name: "Mac 1999", yearIntroduced: 2003, introPrice: 13),
+        Product(type: .desktop, name: "Mac Other", yearIntroduced: 2004, introPrice: 14),
+        Product(type: .device, name: "Thin Case", yearIntroduced: 2005, introPrice: 5),
+    ]
+
+    @Test func countsPerTypeAddTheRowsThatHoldANumberOnlyAsYearOrPrice() throws {
+        let directory = try TemporaryDirectory()
+        let store = try CatalogStore(path: directory.url.appendingPathComponent("catalog.sqlite").path)
+        for product in Self.products { _ = try store.insert(product) }
+        let expected: [String: [DatabaseValue: Int]] = [
+            "1999": [.text("device"): 2, .text("desktop"): 1, .text("portable"): 1],
+            "1999 mac": [.text("device"): 1],
+            "5 th": [.text("device"): 1],
+            "2001": [.text("desktop"): 1],
+            "mac": [.text("device"): 1, .text("desktop"): 1],
+        ]
+        for (text, counts) in expected {
+            let actual = try store.database.read { db in try Product.searchDescription.countsPerScope(SearchQuery(text), db) }
+            #expect(actual == counts, "\(text)")
+        }
+    }
+
+    @Test func aControllerReadsANumericSearchFromTheCountsAndPages() throws {
+        let directory = try TemporaryDirectory()
+        let statements = Mutex<[String]>([])
+        var configuration = Configuration()
+        configuration.trace = { sql in statements.withLock { $0.append(sql) } }
+        let store = try CatalogStore(path: directory.url.appendingPathComponent("catalog.sqlite").path, configuration: configuration)
+        for product in Self.products { _ = try store.insert(product) }
+        statements.withLock { $0 = [] }
+        let controller = try store.fetchedResults(ListRequest<Product>(searchText: "1999"), batchSize: 1)
+        let sections = try controller.recordSections().map { section in "\(section.name): " + section.records.map(\.name).joined(separator: ", ") }
+        #expect(sections == ["Desktop: Widget 1999", "Device: Mac 1999, Thing", "Portable: Gadget"])
+        // The sections came from counts, not from a GROUP BY or a pass over the matching rows in order.
+        #expect(!statements.withLock { $0 }.contains { $0.contains("GROUP BY type") || $0.hasPrefix("SELECT type, id FROM") })
+        // Every id is known for tracking.
+        try controller.startTracking()
+        #expect(try controller.snapshot() == controller.trackedSnapshot)
+    }
+}
