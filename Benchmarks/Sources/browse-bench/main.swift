@@ -18,7 +18,11 @@ import Foundation
 //   delay, so not part of the keystroke's time);
 // - tracking: starting to track changes to that result afterwards (the driver does it once the screen
 //   is drawn; typing does not wait for it): nothing to read after a search read in one pass, the
-//   whole result's ids otherwise, which the next fetch cancels in the terminal driver.
+//   whole result's ids otherwise, which the next fetch cancels in the terminal driver;
+// - keystroke on the driver's path (`ScriptedWorker`: the terminal driver's worker, a task per fetch
+//   on the pool's readers): each text of the typing scripts searched 10 ms after the previous result
+//   arrived, while that result's tracking reads its ids, until the new result arrives; and how long
+//   the cancelled task (the tracking, its statement interrupted) took to end.
 
 struct Options {
     var database = ""
@@ -46,6 +50,15 @@ struct UsageError: Error {
     let message: String
 }
 
+struct SearchFailed: Error, CustomStringConvertible {
+    let text: String
+    var description: String { "the search of \"\(text)\" failed" }
+}
+
+/// How long the tracking of a result runs before the next search asks for its cancellation, on the
+/// driver's path: long enough for its read of the result's ids to be under way.
+let trackingHeadStart = Duration.milliseconds(10)
+
 /// What a person types: words of the synthetic catalog's names (brands, models, editions), Japanese,
 /// half-width kana, accents, a number, and a search that finds nothing.
 let scripts = ["mac pro", "iphone max 2", "東京タワー", "ｶﾒﾗ", "cafe", "zenith duo", "straße", "halo 2008", "xyz"]
@@ -59,8 +72,6 @@ func percentile(_ values: [Double], _ fraction: Double) -> Double {
     guard !sorted.isEmpty else { return 0 }
     return sorted[min(sorted.count - 1, Int((Double(sorted.count - 1) * fraction).rounded(.up)))]
 }
-
-func milliseconds(_ duration: Duration?) -> Double { duration.map(milliseconds) ?? 0 }
 
 /// A keystroke's time and its parts, in milliseconds.
 struct Keystroke {
@@ -89,6 +100,8 @@ do {
     var keystrokes: [Keystroke] = []
     var suggestions: [Double] = []
     var trackings: [Double] = []
+    var workerKeystrokes: [Double] = []
+    var cancelledEnds: [Double] = []
     for _ in 0..<options.repetitions {
         var screen: ScriptedBrowse?
         var lines: [String] = []
@@ -119,12 +132,26 @@ do {
             }
             screen.clearField()
         }
+
+        let worker = try ScriptedWorker(databasePath: options.database, lines: options.lines)
+        // Each script typed key by key, then the field cleared.
+        let texts: [String] = scripts.flatMap { script in script.indices.map { String(script[...$0]) } + [""] }
+        for text in texts {
+            try await Task.sleep(for: trackingHeadStart)
+            let timing = await worker.search(text)
+            guard let answered = timing.answered else { throw SearchFailed(text: text) }
+            if !text.isEmpty { workerKeystrokes.append(milliseconds(answered)) }
+            if let ended = timing.previousEnded { cancelledEnds.append(milliseconds(ended)) }
+        }
+        await worker.settle()
     }
     print("| What | samples | median | p99 | max |")
     print("| --- | --- | --- | --- | --- |")
     report("first screen (open, fetch, first rows, render)", firstScreens)
     report("keystroke: debounce fired → new results rendered", keystrokes.map(\.total))
     report("start tracking the result (after it is drawn)", trackings)
+    report("keystroke on the driver's path: search asked → result arrived", workerKeystrokes)
+    report("the search before, cancelled: search asked → its task ended", cancelledEnds)
     print("\n| Part of a keystroke | samples | median | p99 | max |")
     print("| --- | --- | --- | --- | --- |")
     report("the controller's fetch (section counts, a search's first batch)", keystrokes.map(\.controllerFetch))

@@ -5,7 +5,7 @@ import Synchronization
 import TestSupport
 import Testing
 
-@testable import CatalogCLI
+@_spi(Benchmarks) @testable import CatalogCLI
 
 /// The browse screen's worker: a fetch that a newer one replaces is cancelled, not waited for.
 @Suite(.timeLimit(.minutes(10)))  // generous: a loaded machine can starve the cooperative pool for minutes
@@ -54,5 +54,21 @@ struct BrowseWorkerTests {
         }
         #expect(arrival.version == 2)
         #expect(arrival.rows.keys.sorted().compactMap { arrival.rows[$0]?.cells.first } == ["iPod", "iPod touch"])
+    }
+
+    /// The benchmark's driver's path: each search answers, and the search before it (its tracking)
+    /// has ended by the time it returns.
+    @Test func scriptedSearchesAnswerAndEndTheSearchBefore() async throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("catalog.sqlite")
+        try CatalogStore(path: path).seed(SeedFile.builtIn)
+        let worker = try ScriptedWorker(databasePath: path)
+        let first = await worker.search("mac")
+        #expect(first.answered != nil && first.previousEnded == nil)
+        for text in ["", "ipod", "xyz"] {
+            let timing = await worker.search(text)
+            #expect(timing.answered != nil && timing.previousEnded != nil, "searching \(text)")
+        }
+        await worker.settle()
     }
 }
