@@ -37,7 +37,7 @@ public struct EntityAttribute<Entity>: Sendable {
     /// The property.
     public let keyPath: PartialKeyPath<Entity> & Sendable
 
-    let storedValues: @Sendable (Entity, _ fold: (String) -> String) -> [DatabaseValue]
+    let write: ColumnWrite<Entity>
     let read: ColumnRead
     let check: @Sendable (inout Entity) throws -> Void
     let show: @Sendable (Entity) -> String
@@ -103,9 +103,10 @@ extension EntityAttribute {
             isSearchedAsNumber: false, title: title, label: label ?? words(name), width: width ?? title.count,
             sections: sections,
             keyPath: keyPath,
-            storedValues: { entity, fold in
+            write: ColumnWrite { entity, fold, values in
                 let text = entity[keyPath: keyPath]
-                return folded ? [.text(text), .text(fold(text))] : [.text(text)]
+                values.append(.text(text))
+                if folded { values.append(.text(fold(text))) }
             },
             read: ColumnReads.read(keyPath),
             check: { entity in entity[keyPath: keyPath] = try check(entity[keyPath: keyPath]) },
@@ -176,7 +177,7 @@ extension EntityAttribute {
             name: name, column: column ?? snakeCase(name), foldedColumn: nil, isSearchedText: false,
             isSearchedAsNumber: searchedAsNumber, title: title, label: label ?? words(name), width: width ?? title.count,
             sections: sections, keyPath: keyPath,
-            storedValues: { entity, _ in [entity[keyPath: keyPath].databaseValue] }, read: read,
+            write: ColumnWrite { entity, _, values in values.append(entity[keyPath: keyPath].databaseValue) }, read: read,
             check: { entity in entity[keyPath: keyPath] = try check(entity[keyPath: keyPath]) },
             show: { shown($0[keyPath: keyPath]) }, showInDetail: { detail($0[keyPath: keyPath]) },
             fileField: { template in

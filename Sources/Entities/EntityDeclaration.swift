@@ -39,6 +39,8 @@ public struct EntityDeclaration<Entity: DeclaredEntity>: Sendable {
     /// Each attribute's read (``ColumnReads``), in order: decoding calls these without copying the
     /// attributes (each copy of an `EntityAttribute` retains all its closures).
     @usableFromInline let reads: [ColumnRead]
+    /// Each attribute's write (``ColumnWrite``), in order, for the same reason.
+    @usableFromInline let writes: [ColumnWrite<Entity>]
     /// The fields of seed, import and export files: `id` (optional), then each attribute's name, in
     /// order; each value read is checked as the attribute's check says.
     public let recordLayout: RecordLayout<Entity>
@@ -63,6 +65,7 @@ public struct EntityDeclaration<Entity: DeclaredEntity>: Sendable {
         precondition(Set(storedColumns).count == storedColumns.count, "two attributes of \(table) have the same column")
         selection = (["id"] + attributes.map(\.column)).joined(separator: ", ")
         reads = attributes.map(\.read)
+        writes = attributes.map(\.write)
         recordLayout = RecordLayout(
             template: template, fields: [.optionalInteger("id", \Entity.id)] + attributes.map { $0.fileField(template) })
     }
@@ -98,8 +101,19 @@ public struct EntityDeclaration<Entity: DeclaredEntity>: Sendable {
     // MARK: - Values
 
     /// The values of ``storedColumns`` for `entity`, folded columns computed.
+    ///
+    /// Inlinable, so that it is specialized where the entity is declared: each row of a bulk insert
+    /// computes its values without generic code and into one array (it went through an unspecialized
+    /// `flatMap` of an array per attribute: 7% of the CPU time of `catalog seed --count 100000` into
+    /// 1,000,000 products, perf, 2026-11-23).
+    @inlinable
     public func storedValues(of entity: Entity) -> [DatabaseValue] {
-        attributes.flatMap { $0.storedValues(entity, folding) }
+        var values: [DatabaseValue] = []
+        values.reserveCapacity(storedColumns.count)
+        for index in 0..<writes.count {
+            writes[index].append(entity, folding, &values)
+        }
+        return values
     }
 
     /// Reads an entity from a row of `SELECT <selection> FROM <table>`.
