@@ -47,4 +47,29 @@ extension SearchDescription {
         ) { try $0.decode(Int64.self, at: 0) }
         return ids.count <= SearchThresholds.numericTermNumberLimit ? ids : nil
     }
+
+    /// For a plan of several terms, some numeric, whose terms are all of 1-2 or all of 3+ scalars:
+    /// the exact condition (within `scope`, checked on the rows) of the rows that hold every term in
+    /// their text, found in one index, or that are among the few rows holding a numeric term only as a
+    /// number (``numberOnlyIDs(_:scope:_:)``) and match every term. Nil when it does not apply.
+    func numericTermsCondition(_ plan: SearchPlan, scope: DatabaseValue?, _ db: Database) throws -> SQLFragment? {
+        guard plan.terms.count > 1, plan.terms.contains(where: plan.isNumeric),
+              let allTerms = SearchPlan(plan.query, self, matchesNumbers: false, scope: scope).allTermsCondition(alias: table)
+        else { return nil }
+        var numberIDs: [Int64] = []
+        for term in plan.terms where plan.isNumeric(term) {
+            guard let ids = try numberOnlyIDs(term, scope: scope, db) else { return nil }
+            numberIDs += ids
+        }
+        if numberIDs.isEmpty { return scoped(allTerms, scope: scope, alias: table, checkedOnRows: true) }
+        let idList = SQLFragment.list(Array(Set(numberIDs)).sorted())
+        let byNumber = SQLFragment(sql: "\(table).\(idColumn) IN \(idList.sql)", arguments: idList.arguments)
+            && plan.filterCondition(ofAllTermsOn: table)
+        // One list of ids (a UNION), which SQLite reads before the rows; with `OR` it may walk an
+        // index in the page's order instead, probing each entry.
+        let select = "SELECT \(table).\(idColumn) FROM \(table) WHERE "
+        let either = SQLFragment(sql: "\(table).\(idColumn) IN (\(select)") + allTerms + SQLFragment(sql: " UNION \(select)")
+            + byNumber + SQLFragment(sql: ")")
+        return scoped(either, scope: scope, alias: table, checkedOnRows: true)
+    }
 }

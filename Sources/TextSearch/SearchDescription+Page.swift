@@ -39,7 +39,7 @@ extension SearchDescription {
     ) throws -> SearchResultPage<Record> {
         precondition(limit >= 0 && offset >= 0 && (totalCount ?? 0) >= 0)
         let budget = thresholds.orderedScanBudget(limit: limit, offset: offset)
-        let plan = try plan(query, scope: scope, thresholds: thresholds, db)
+        let plan = try plan(query, scope: scope, thresholds: thresholds, totalCount: totalCount, db)
         func fetch(_ condition: SQLFragment) throws -> [Record] {
             try rows(condition, order: order, limit: limit, offset: offset, selection: selection, db, decode: decode)
         }
@@ -72,6 +72,11 @@ extension SearchDescription {
         }
         let wanted = min(limit, max(0, total - offset))
         if wanted == 0 { return SearchResultPage(records: [], totalCount: total) }
+        // Few matches of several terms, some numeric: those with every term in the text, from one
+        // index, and the few rows holding a number only as a year or price.
+        if total <= thresholds.orderedScanThreshold, let numeric = try numericTermsCondition(plan, scope: scope, db) {
+            return SearchResultPage(records: try fetch(numeric), totalCount: total)
+        }
         // Terms all in one index: its rows of all of them are the matches (in the scope), `total` rows.
         let allTerms = plan.terms.count > 1 ? plan.allTermsCondition(alias: table) : nil
         if let allTerms, total <= thresholds.orderedScanThreshold {

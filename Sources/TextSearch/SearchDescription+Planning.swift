@@ -43,12 +43,17 @@ extension SearchDescription {
     /// - Parameter keepsNumbers: true plans numeric terms as matching by number even when no row of
     ///   this read matches one by number alone, so that the plan stays exact in later reads; false
     ///   plans them as plain terms then (valid only within this read).
+    /// - Parameter totalCount: how many rows match within `scope` in this read, when known: a query
+    ///   of one term then reads no estimate (its rows are the matches, whichever way it drives).
     func plan(
         _ query: SearchQuery, scope: DatabaseValue?, thresholds: SearchThresholds, keepsNumbers: Bool = false,
-        matchesNumbers: Bool = true, _ db: Database
+        matchesNumbers: Bool = true, totalCount: Int? = nil, _ db: Database
     ) throws -> SearchPlan {
         let denseThreshold = thresholds.orderedScanThreshold
-        let estimates = try termEstimates(query, scope: scope, cap: denseThreshold, db)
+        let folded = Set(query.terms.map(\.folded))
+        let estimates = try indexesShortTerms && folded.count == 1 && totalCount != nil
+            ? [folded.first!: totalCount!]
+            : termEstimates(query, scope: scope, cap: denseThreshold, db)
         let plan = SearchPlan(
             query, self, estimates: estimates, denseThreshold: denseThreshold, matchesNumbers: matchesNumbers, scope: scope)
         // A numeric term matches by number too; when, in this read, every row with that number has the

@@ -50,6 +50,12 @@ struct NumericSearchCountsTests {
         #expect(sections == ["Desktop: Widget 1999", "Device: Mac 1999, Thing", "Portable: Gadget"])
         // The sections came from counts, not from a GROUP BY or a pass over the matching rows in order.
         #expect(!statements.withLock { $0 }.contains { $0.contains("GROUP BY type") || $0.hasPrefix("SELECT type, id FROM") })
+        // Several terms, some numeric: the pages within each type hold the rows that have every term
+        // in their name and those that hold a number only as a year or price.
+        for (text, expected) in [("1999 mac", ["Device: Mac 1999"]), ("5 th", ["Device: Thin Case"]), ("1999 ga", ["Portable: Gadget"])] {
+            let found = try store.fetchedResults(ListRequest<Product>(searchText: text), batchSize: 1).recordSections()
+            #expect(found.map { "\($0.name): " + $0.records.map(\.name).joined(separator: ", ") } == expected, "\(text)")
+        }
         // Every id is known for tracking.
         try controller.startTracking()
         #expect(try controller.snapshot() == controller.trackedSnapshot)
