@@ -46,7 +46,9 @@ extension SearchDescription {
             numberOnlyIDs += ids
         }
         let textPlan = SearchPlan(query, self, matchesNumbers: false)
-        guard var counts = try textCountsPerScope(textPlan, thresholds: thresholds, db) else { return nil }
+        // (Not through both indexes: the page of such a search drives by one term, and a count per
+        // type would send a controller to that page rather than one pass over the matches.)
+        guard !textPlan.mixesLengths, var counts = try textCountsPerScope(textPlan, thresholds: thresholds, db) else { return nil }
         for (scope, count) in try numberOnlyCountsPerScope(plan, ids: numberOnlyIDs, db) {
             counts[scope, default: 0] += count
         }
@@ -62,7 +64,7 @@ extension SearchDescription {
         if plan.terms.allSatisfy({ !$0.isShort }) {
             return try countsPerScope(in: fullTextTable, matching: SearchPlan.fullTextPattern(plan.terms), db)
         }
-        if plan.terms.contains(where: { !$0.isShort }) {
+        if plan.mixesLengths {
             // Both lengths: from both indexes when the estimates have them drive together.
             let estimated = try self.plan(plan.query, scope: nil, thresholds: thresholds, matchesNumbers: plan.matchesNumbers, db)
             guard case .gramsAndFullText(let short, let long, let narrowing)? = estimated.driver,

@@ -213,6 +213,11 @@ public struct SearchPlan: Sendable {
         return SQLFragment(joining: terms.map { filter($0, alias: alias) }, separator: " AND ")
     }
 
+    /// Whether the terms are of both kinds: some of 1-2 scalars, some of 3+.
+    var mixesLengths: Bool {
+        terms.contains(where: \.isShort) && terms.contains(where: { !$0.isShort })
+    }
+
     /// Whether the term also matches by number in this plan.
     func isNumeric(_ term: SearchTerm) -> Bool {
         matchesNumbers && !description.numberColumns.isEmpty && term.number != nil
