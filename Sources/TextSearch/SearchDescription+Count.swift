@@ -19,7 +19,10 @@ extension SearchDescription {
     /// - short terms only, none numeric (within a scope or not): the grams index's count of their
     ///   tokens (and the scope's) joined by AND;
     /// - terms of 3+ scalars only, none numeric, without a scope or within one that the trigram index's
-    ///   rowids carry: the trigram index's count.
+    ///   rowids carry: the trigram index's count;
+    /// - short and long terms driving together (``SearchPlan/Driver/gramsAndFullText(short:long:narrowing:)``),
+    ///   within a scope that the grams index tells apart or without one: the rows of the grams index
+    ///   that the trigram index also finds, counted without reading the table.
     func indexedCount(_ plan: SearchPlan, scope: DatabaseValue?, _ db: Database) throws -> Int? {
         if plan.matchesNothing { return 0 }
         if plan.filters.isEmpty, case .term(let term) = plan.driver, term.isShort, gramCountsTable != nil {
@@ -31,7 +34,30 @@ extension SearchDescription {
             return total
         }
         if let total = try gramsCount(plan, scope: scope, db) { return total }
+        if let total = try intersectionCount(plan, scope: scope, db) { return total }
         return try fullTextCount(plan, scope: scope, db)
+    }
+
+    /// Short and long terms driving together: the rows both indexes find, within the scope's rowid
+    /// range or with its token in the grams index. Nil for another plan, or a scope the indexes do not
+    /// tell apart.
+    func intersectionCount(_ plan: SearchPlan, scope: DatabaseValue?, _ db: Database) throws -> Int? {
+        guard let ids = exactIntersectionIDs(plan, scope: scope) else { return nil }
+        return try db.scalar(Int.self, sql: "SELECT count(*) FROM (\(ids.sql))", arguments: ids.arguments) ?? 0
+    }
+
+    /// Short and long terms driving together: a `SELECT` of the ids of exactly the matches within
+    /// `scope` (its rowid range, or its token in the grams index), from the two indexes alone. Nil
+    /// for another plan, or a scope the indexes do not tell apart.
+    func exactIntersectionIDs(_ plan: SearchPlan, scope: DatabaseValue?) -> SQLFragment? {
+        guard case .gramsAndFullText(let short, let long, let narrowing)? = plan.driver else { return nil }
+        let grams = short.map(\.folded) + narrowing
+        if rowIDsCarryScope {
+            guard indexesSeparate(scope), let pattern = SearchPlan.gramsPattern(grams) else { return nil }
+            return intersectionIDs(gramsPattern: pattern, fullTextPattern: SearchPlan.fullTextPattern(long), scope: scope)
+        }
+        guard let pattern = SearchPlan.gramsPattern(grams, scope: scope) else { return nil }
+        return intersectionIDs(gramsPattern: pattern, fullTextPattern: SearchPlan.fullTextPattern(long), scope: nil)
     }
 
     /// Short terms only, none numeric: the rows of the grams index that hold all their tokens (and

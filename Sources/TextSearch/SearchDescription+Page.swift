@@ -40,8 +40,13 @@ extension SearchDescription {
         precondition(limit >= 0 && offset >= 0 && (totalCount ?? 0) >= 0)
         let budget = thresholds.orderedScanBudget(limit: limit, offset: offset)
         let plan = try plan(query, scope: scope, thresholds: thresholds, totalCount: totalCount, db)
-        func fetch(_ condition: SQLFragment) throws -> [Record] {
-            try rows(condition, order: order, limit: limit, offset: offset, selection: selection, db, decode: decode)
+        func fetch(_ condition: SQLFragment, byID: Bool = false) throws -> [Record] {
+            try rows(condition, byID: byID, order: order, limit: limit, offset: offset, selection: selection, db, decode: decode)
+        }
+        if let page = try intersectionPage(
+            plan, scope: scope, order: order, limit: limit, offset: offset, totalCount: totalCount, thresholds: thresholds,
+            budget: budget, selection: selection, db, decode: decode) {
+            return page
         }
         if let page = try numericTermPage(
             plan, scope: scope, order: order, limit: limit, offset: offset, totalCount: totalCount, thresholds: thresholds,
@@ -80,8 +85,10 @@ extension SearchDescription {
         // Terms all in one index: its rows of all of them are the matches (in the scope), `total` rows.
         let allTerms = plan.terms.count > 1 ? plan.allTermsCondition(alias: table) : nil
         if let allTerms, total <= thresholds.orderedScanThreshold {
+            // Few rows: each read by its id, then sorted (an index in the page's order would be
+            // walked until the page is found, far when the matches are sparse in it).
             return SearchResultPage(
-                records: try fetch(scoped(allTerms, scope: scope, alias: table, checkedOnRows: true)), totalCount: total)
+                records: try fetch(scoped(allTerms, scope: scope, alias: table, checkedOnRows: true), byID: true), totalCount: total)
         }
         // The driver's rows (or all terms' index rows), sorted.
         let sorted = allTerms.map { scoped($0, scope: scope, alias: table, checkedOnRows: true) } ?? driverCondition
@@ -104,13 +111,18 @@ extension SearchDescription {
         return SearchResultPage(records: try fetch(sorted), totalCount: total)
     }
 
-    /// The rows that meet `condition`, in `order`, `LIMIT limit OFFSET offset`.
+    /// The rows that meet `condition`, in `order`, `LIMIT limit OFFSET offset`; with `byID`, each row
+    /// the condition's ids name is read by its id (`NOT INDEXED`: no other index of the table is
+    /// used, so not one whose order SQLite would walk until the page is found).
+    ///
+    /// Related SQLite documentation: <https://www.sqlite.org/lang_indexedby.html>
     private func rows<Record>(
-        _ condition: SQLFragment, order: SearchOrder, limit: Int, offset: Int, selection: String, _ db: Database,
-        decode: (Row) throws -> Record
+        _ condition: SQLFragment, byID: Bool = false, order: SearchOrder, limit: Int, offset: Int, selection: String,
+        _ db: Database, decode: (Row) throws -> Record
     ) throws -> [Record] {
         try db.fetchAll(
-            sql: "SELECT \(selection) FROM \(table) WHERE \(condition.sql) ORDER BY \(order.sql) LIMIT ? OFFSET ?",
+            sql: "SELECT \(selection) FROM \(table)\(byID ? " NOT INDEXED" : "") WHERE \(condition.sql)"
+                + " ORDER BY \(order.sql) LIMIT ? OFFSET ?",
             arguments: condition.arguments + [limit, offset], decode)
     }
 

@@ -53,9 +53,10 @@ extension SearchDescription {
         let folded = Set(query.terms.map(\.folded))
         let estimates = try indexesShortTerms && folded.count == 1 && totalCount != nil
             ? [folded.first!: totalCount!]
-            : termEstimates(query, scope: scope, cap: denseThreshold, db)
+            : termEstimates(query, scope: scope, cap: denseThreshold, intersectionThreshold: thresholds.intersectionThreshold, db)
         let plan = SearchPlan(
-            query, self, estimates: estimates, denseThreshold: denseThreshold, matchesNumbers: matchesNumbers, scope: scope)
+            query, self, estimates: estimates, denseThreshold: denseThreshold,
+            intersectionThreshold: thresholds.intersectionThreshold, matchesNumbers: matchesNumbers, scope: scope)
         // A numeric term matches by number too; when, in this read, every row with that number has the
         // term in its text anyway (`500`, `3`: none or a few rows, checked until one is found), it is
         // a plain term: its total and page come from the text indexes alone.
@@ -64,7 +65,9 @@ extension SearchDescription {
         for term in numeric {
             if try matchesByNumberAlone(term, scope: nil, db) { return plan }
         }
-        return SearchPlan(query, self, estimates: estimates, denseThreshold: denseThreshold, matchesNumbers: false, scope: scope)
+        return SearchPlan(
+            query, self, estimates: estimates, denseThreshold: denseThreshold,
+            intersectionThreshold: thresholds.intersectionThreshold, matchesNumbers: false, scope: scope)
     }
 
     /// The plan of `query` over every row without the terms' estimates: its terms, whether it can
@@ -113,17 +116,26 @@ extension SearchDescription {
 
     /// The rows of each term, for choosing the rarest one to drive: for a term of 1-2 scalars, the
     /// rows holding it within `scope`, from the gram counts; for a longer term, its rows in the
-    /// trigram index (within `scope` when its rowids carry it, else in all), counted up to `cap`, and past `cap` the rows of its rarest 2-scalar
-    /// gram (a bound read from the gram counts, so that common terms still compare). A term that
-    /// reads as a number adds its rows in each number column (each counted up to `cap`). Nil without
-    /// a grams index.
-    func termEstimates(_ query: SearchQuery, scope: DatabaseValue?, cap: Int, _ db: Database) throws -> [String: Int]? {
+    /// trigram index (within `scope` when its rowids carry it, else in all), counted up to a limit
+    /// (`cap`; with other terms, as far as the rarest so far, at most ``SearchThresholds/driverCountLimit``,
+    /// or with short terms and no number at most `intersectionThreshold`), and at the limit the rows
+    /// of its rarest 2-scalar gram (a bound read from the gram counts, so that common terms still
+    /// compare). A term that
+    /// reads as a number adds its rows in each number column (each counted up to `cap`). With short
+    /// terms too, each 2-scalar gram of a long term (without a space) has its gram count, for the
+    /// plan to narrow that term by its rarest one in the grams index. Nil without a grams index.
+    func termEstimates(
+        _ query: SearchQuery, scope: DatabaseValue?, cap: Int, intersectionThreshold: Int, _ db: Database
+    ) throws -> [String: Int]? {
         guard indexesShortTerms else { return nil }
         var estimates: [String: Int] = [:]
         // Short terms first (one row each); then, with other terms, a long term is counted past `cap`
         // up to the rarest estimate so far (at most `driverCountLimit`): enough to tell which drives.
         var rarest = Int.max
         let terms = query.terms
+        let hasShortTerms = terms.contains(where: \.isShort)
+        let hasNumbers = terms.contains { $0.number != nil }
+        var pairCounts: [String: Int] = [:]
         for term in terms.filter(\.isShort) + terms.filter({ !$0.isShort }) where estimates[term.folded] == nil {
             var estimate: Int
             if !term.canMatchText {
@@ -131,19 +143,25 @@ extension SearchDescription {
             } else if term.isShort {
                 estimate = try gramCount(term.folded, scope: scope, db)
             } else {
-                let limit = terms.count > 1 ? max(cap, min(rarest, SearchThresholds.driverCountLimit)) : cap
+                // With short terms and no number, whether every term reaches the intersection
+                // threshold is all the plan needs: count up to it, then bound by the 2-scalar grams.
+                let limit = !hasShortTerms || hasNumbers
+                    ? (terms.count > 1 ? max(cap, min(rarest, SearchThresholds.driverCountLimit)) : cap)
+                    : max(cap, min(rarest, intersectionThreshold, SearchThresholds.driverCountLimit))
                 let match = fullTextMatch(SearchPlan.fullTextPattern([term]), scope: scope)
                 estimate = try db.scalar(
                     Int.self, sql: "SELECT count(*) FROM (SELECT 1 FROM \(fullTextTable) WHERE \(match.sql) LIMIT ?)",
                     arguments: match.arguments + [limit]) ?? 0
-                if estimate >= limit {
+                if estimate >= limit || hasShortTerms {
                     let scalars = Array(term.folded.unicodeScalars)
                     var bound = Int.max
                     for start in 0..<(scalars.count - 1) {
                         let gram = String(String.UnicodeScalarView(scalars[start...start + 1]))
-                        bound = min(bound, try gramCount(gram, scope: scope, db))
+                        let count = try pairCounts[gram] ?? gramCount(gram, scope: scope, db)
+                        if hasShortTerms { pairCounts[gram] = count }
+                        bound = min(bound, count)
                     }
-                    estimate = max(estimate, bound)
+                    if estimate >= limit { estimate = max(estimate, bound) }
                 }
             }
             if term.number != nil {
@@ -156,7 +174,8 @@ extension SearchDescription {
             estimates[term.folded] = estimate
             rarest = min(rarest, estimate)
         }
-        return estimates
+        // (A short term's estimate stays its own: a number adds its rows in the number columns.)
+        return estimates.merging(pairCounts) { term, _ in term }
     }
 
     /// The rows whose texts hold `gram` (1 or 2 scalars), within `scope`.

@@ -16,18 +16,27 @@ extension SearchDescription {
     /// one row each; for several, the grams index's count of their tokens and each scope value's
     /// token, for each scope value the first term's gram counts name; or all of 3+ scalars (`mac`,
     /// `macbook pro`) when the trigram index's rowids carry the scope (``scopeValues``, every match's
-    /// value one of them): the index's count of their phrases within each value's rowid range. Dense
+    /// value one of them): the index's count of their phrases within each value's rowid range; or of
+    /// both lengths when they drive together (`touch s`, `pro pa`: every term common, see
+    /// ``SearchThresholds/intersectionThreshold``): within each value's rowid range, the rows of the
+    /// grams index that the trigram index also finds. Dense
     /// terms are what a count row by row is slowest for (a fetched-results controller's sections).
     /// Values counting 0 are left out.
     ///
     /// - Throws: `DatabaseError`.
     public func countsPerScope(_ query: SearchQuery, _ db: Database) throws -> [DatabaseValue: Int]? {
+        try countsPerScope(query, thresholds: .standard, db)
+    }
+
+    /// ``countsPerScope(_:_:)`` with the executor's thresholds (tests force each strategy).
+    @_spi(Testing)
+    public func countsPerScope(_ query: SearchQuery, thresholds: SearchThresholds, _ db: Database) throws -> [DatabaseValue: Int]? {
         guard scopeColumn != nil, gramCountsTable != nil, !query.isEmpty else { return nil }
-        // (Counts need no driver: no estimates are read.)
+        // (Counts need no driver: no estimates are read, except for terms of both lengths.)
         let plan = try unestimatedPlan(query, db)
         if plan.matchesNothing { return [:] }
         let numeric = plan.terms.filter(plan.isNumeric)
-        if numeric.isEmpty { return try textCountsPerScope(plan, db) }
+        if numeric.isEmpty { return try textCountsPerScope(plan, thresholds: thresholds, db) }
         // Numeric terms that some rows hold as a number but not in their text (`500`, a price): the
         // rows that match with every term in their text, counted as above, plus those few rows
         // that match through a number, counted one by one.
@@ -37,7 +46,7 @@ extension SearchDescription {
             numberOnlyIDs += ids
         }
         let textPlan = SearchPlan(query, self, matchesNumbers: false)
-        guard var counts = try textCountsPerScope(textPlan, db) else { return nil }
+        guard var counts = try textCountsPerScope(textPlan, thresholds: thresholds, db) else { return nil }
         for (scope, count) in try numberOnlyCountsPerScope(plan, ids: numberOnlyIDs, db) {
             counts[scope, default: 0] += count
         }
@@ -46,12 +55,21 @@ extension SearchDescription {
 
     /// The counts of ``countsPerScope(_:_:)`` for a plan whose terms all match by their text alone;
     /// nil when no index gives them.
-    private func textCountsPerScope(_ plan: SearchPlan, _ db: Database) throws -> [DatabaseValue: Int]? {
+    private func textCountsPerScope(
+        _ plan: SearchPlan, thresholds: SearchThresholds, _ db: Database
+    ) throws -> [DatabaseValue: Int]? {
         guard let scopeColumn, let gramCountsTable, let first = plan.terms.first else { return nil }
         if plan.terms.allSatisfy({ !$0.isShort }) {
             return try countsPerScope(in: fullTextTable, matching: SearchPlan.fullTextPattern(plan.terms), db)
         }
-        guard plan.terms.allSatisfy(\.isShort) else { return nil }
+        if plan.terms.contains(where: { !$0.isShort }) {
+            // Both lengths: from both indexes when the estimates have them drive together.
+            let estimated = try self.plan(plan.query, scope: nil, thresholds: thresholds, matchesNumbers: plan.matchesNumbers, db)
+            guard case .gramsAndFullText(let short, let long, let narrowing)? = estimated.driver,
+                  let pattern = SearchPlan.gramsPattern(short.map(\.folded) + narrowing)
+            else { return nil }
+            return try countsPerScope(gramsPattern: pattern, fullTextPattern: SearchPlan.fullTextPattern(long), db)
+        }
         if plan.terms.count > 1, let gramsTable, let pattern = SearchPlan.gramsPattern(plan.terms),
            let counts = try countsPerScope(in: gramsTable, matching: pattern, db) {
             return counts

@@ -62,6 +62,25 @@ extension SearchDescription {
         return SQLFragment(sql: "SELECT \(ids) FROM \(table) WHERE ") + indexMatch(table, pattern, scope: scope)
     }
 
+    /// A `SELECT` of the ids of the rows that ``gramsTable`` matches with `gramsPattern` and
+    /// ``fullTextTable`` with `fullTextPattern`, within `scope`'s rowid range when the rowids carry it:
+    /// the grams index's rows, each looked up among the trigram index's rows (which SQLite reads once
+    /// into a temporary index; the unary `+` keeps the rowid from being offered to FTS5 as a lookup
+    /// per value). Both indexes' rowids are the same for a row, so no table row is read.
+    func intersectionIDs(gramsPattern: String, fullTextPattern: String, scope: DatabaseValue?) -> SQLFragment {
+        intersectionIDs(gramsPattern: gramsPattern, fullTextPattern: fullTextPattern, scopeNumber: scope.flatMap(scopeNumber))
+    }
+
+    /// ``intersectionIDs(gramsPattern:fullTextPattern:scope:)`` for the rows of scope number `number` (nil: every row).
+    private func intersectionIDs(gramsPattern: String, fullTextPattern: String, scopeNumber number: Int?) -> SQLFragment {
+        let gramsTable = gramsTable!
+        let ids = rowIDsCarryScope ? "rowid & \(Self.largestScopedID)" : "rowid"
+        return SQLFragment(sql: "SELECT \(ids) FROM \(gramsTable) WHERE ")
+            + indexMatch(gramsTable, gramsPattern, scopeNumber: number)
+            + SQLFragment(sql: " AND +rowid IN (SELECT rowid FROM \(fullTextTable) WHERE ")
+            + indexMatch(fullTextTable, fullTextPattern, scopeNumber: number) + SQLFragment(sql: ")")
+    }
+
     /// The condition on ``fullTextTable`` that its rows match `pattern`, within `scope` when its
     /// rowids carry it: `<table> MATCH ?`, and `AND rowid BETWEEN ? AND ?`.
     func fullTextMatch(_ pattern: String, scope: DatabaseValue?) -> SQLFragment {
@@ -85,12 +104,28 @@ extension SearchDescription {
     /// the rowids do not carry the scope or some match has another scope value (number 0), which the
     /// ranges cannot tell apart.
     func countsPerScope(in table: String, matching pattern: String, _ db: Database) throws -> [DatabaseValue: Int]? {
+        try countsPerScope(db) { number in
+            SQLFragment(sql: "SELECT count(*) FROM \(table) WHERE ") + indexMatch(table, pattern, scopeNumber: number)
+        }
+    }
+
+    /// The rows of ``intersectionIDs(gramsPattern:fullTextPattern:scope:)`` in each of ``scopeValues``,
+    /// as ``countsPerScope(in:matching:_:)`` counts them.
+    func countsPerScope(gramsPattern: String, fullTextPattern: String, _ db: Database) throws -> [DatabaseValue: Int]? {
+        try countsPerScope(db) { number in
+            let ids = intersectionIDs(gramsPattern: gramsPattern, fullTextPattern: fullTextPattern, scopeNumber: number)
+            return SQLFragment(sql: "SELECT count(*) FROM (\(ids.sql))", arguments: ids.arguments)
+        }
+    }
+
+    /// The count `query` gives for each scope number (0 for rows of no value of ``scopeValues``),
+    /// keyed by value; values counting 0 left out; nil without ``scopeValues`` or when number 0 counts some.
+    private func countsPerScope(_ db: Database, _ query: (Int) -> SQLFragment) throws -> [DatabaseValue: Int]? {
         guard rowIDsCarryScope else { return nil }
         var counts: [DatabaseValue: Int] = [:]
         for number in 0...scopeValues.count {
-            let match = indexMatch(table, pattern, scopeNumber: number)
-            let count = try db.scalar(
-                Int.self, sql: "SELECT count(*) FROM \(table) WHERE \(match.sql)", arguments: match.arguments) ?? 0
+            let counted = query(number)
+            let count = try db.scalar(Int.self, sql: counted.sql, arguments: counted.arguments) ?? 0
             if number == 0 {
                 guard count == 0 else { return nil }
             } else if count > 0 {

@@ -7,7 +7,11 @@ import SQLiteStore
 /// ``SearchDescription/condition(for:scope:alias:_:)`` all take their conditions from here.
 ///
 /// - With a grams index: several terms, none a number, all of 1-2 scalars (or all of 3+) drive
-///   together, in one query of the grams (trigram) index, which finds exactly the matches.
+///   together, in one query of the grams (trigram) index, which finds exactly the matches. Terms of
+///   both kinds, none a number, drive together through both indexes when even the rarest term is
+///   common (``SearchThresholds/intersectionThreshold``): the short terms' tokens and each long term's
+///   rarest 2-scalar gram in the grams index, intersected with the long terms' phrases in the
+///   trigram index, which also finds exactly the matches, without reading a table row.
 ///   Otherwise one term drives, through its token in the grams index (1-2 scalars) or its phrase in
 ///   the trigram index (3+), and through the number columns too when it reads as a number: the term
 ///   with the fewest estimated rows, numbers included (without estimates: the longest plain term).
@@ -22,6 +26,11 @@ public struct SearchPlan: Sendable {
         case grams([SearchTerm])
         /// One term: its grams token (1-2 scalars) or trigram phrase (3+), or its number in the number columns.
         case term(SearchTerm)
+        /// Short and long terms together: the rows of the grams index holding the `short` terms' tokens
+        /// and the `narrowing` grams (2-scalar grams of the long terms: rows holding a long term hold
+        /// them too, so they only narrow), that the trigram index also finds with every `long` term's
+        /// phrase. The grams index proves the short terms, the trigram index the long ones.
+        case gramsAndFullText(short: [SearchTerm], long: [SearchTerm], narrowing: [String])
     }
 
     /// The search.
@@ -54,12 +63,15 @@ public struct SearchPlan: Sendable {
     /// - Parameters:
     ///   - estimates: rows of each folded term, to drive with the rarest one; nil plans without them.
     ///   - denseThreshold: the estimate from which ``isDense`` holds.
+    ///   - intersectionThreshold: the estimate of the rarest term from which short and long terms
+    ///     drive together through both indexes (``Driver/gramsAndFullText(short:long:narrowing:)``).
     ///   - matchesNumbers: false when no row matches a numeric term by number alone, so that numeric
     ///     terms are planned as plain ones (only valid within the read that checked it).
     ///   - scope: the scope value the rows must have, nil for every row.
     init(
         _ query: SearchQuery, _ description: SearchDescription, estimates: [String: Int]? = nil,
-        denseThreshold: Int = .max, matchesNumbers: Bool = true, scope: DatabaseValue? = nil
+        denseThreshold: Int = .max, intersectionThreshold: Int = .max, matchesNumbers: Bool = true,
+        scope: DatabaseValue? = nil
     ) {
         self.query = query
         self.scope = scope
@@ -100,6 +112,16 @@ public struct SearchPlan: Sendable {
                 filters = []
             } else if plain, terms.count > 1, terms.allSatisfy({ !$0.isShort }) {
                 driver = .fullText(terms)
+                filters = []
+            } else if plain, let estimates, let rarest, estimates[rarest.folded, default: 0] >= intersectionThreshold,
+                      indexable.count == terms.count, terms.contains(where: \.isShort), terms.contains(where: { !$0.isShort }) {
+                // Short and long terms, all common: each long term is narrowed in the grams index by
+                // its rarest 2-scalar gram (the estimates hold their gram counts).
+                let long = terms.filter { !$0.isShort }
+                let narrowing = long.compactMap { term in
+                    Self.pairs(of: term.folded).min { estimates[$0, default: .max] < estimates[$1, default: .max] }
+                }
+                driver = .gramsAndFullText(short: terms.filter(\.isShort), long: long, narrowing: narrowing)
                 filters = []
             } else {
                 driver = rarest.map { .term($0) }
@@ -143,6 +165,8 @@ public struct SearchPlan: Sendable {
             return rows(alias: alias, fullTextIDs(terms))
         } else if terms.allSatisfy({ $0.isShort && Self.isIndexable($0) }) {
             return rows(alias: alias, gramsIDs(terms))
+        } else if case .gramsAndFullText(let short, let long, let narrowing)? = driver {
+            return rows(alias: alias, intersectionIDs(short: short, long: long, narrowing: narrowing))
         }
         return nil
     }
@@ -161,6 +185,19 @@ public struct SearchPlan: Sendable {
         }
         let pattern = Self.gramsPattern(terms, scope: scope) ?? Self.gramsPattern(terms)!
         return SQLFragment(sql: "SELECT rowid FROM \(table) WHERE \(table) MATCH ?", arguments: [pattern])
+    }
+
+    /// A `SELECT` of the ids of the rows holding every short term and the narrowing grams in the grams
+    /// index and every long term in the trigram index (``Driver/gramsAndFullText(short:long:narrowing:)``),
+    /// within the scope as ``gramsIDs(_:)`` narrows to it.
+    private func intersectionIDs(short: [SearchTerm], long: [SearchTerm], narrowing: [String]) -> SQLFragment {
+        let grams = short.map(\.folded) + narrowing
+        let fullText = Self.fullTextPattern(long)
+        if description.rowIDsCarryScope {
+            return description.intersectionIDs(gramsPattern: Self.gramsPattern(grams)!, fullTextPattern: fullText, scope: scope)
+        }
+        let pattern = Self.gramsPattern(grams, scope: scope) ?? Self.gramsPattern(grams)!
+        return description.intersectionIDs(gramsPattern: pattern, fullTextPattern: fullText, scope: nil)
     }
 
     /// A `SELECT` of the ids of the rows holding every term of 3+ scalars in the trigram index, within
@@ -213,7 +250,12 @@ public struct SearchPlan: Sendable {
     /// scope value has no token: NULL (which no row's scope equals), a REAL (whose text SQLite renders
     /// its own way) or a BLOB.
     static func gramsPattern(_ terms: [SearchTerm], scope: DatabaseValue? = nil) -> String? {
-        var tokens = terms.map { hexadecimal(Array($0.folded.utf8)) }
+        gramsPattern(terms.map(\.folded), scope: scope)
+    }
+
+    /// ``gramsPattern(_:scope:)`` of grams given as folded texts of 1-2 scalars without a space.
+    static func gramsPattern(_ grams: [String], scope: DatabaseValue? = nil) -> String? {
+        var tokens = grams.map { hexadecimal(Array($0.utf8)) }
         switch scope {
         case nil: break
         case .text(let text)?: tokens.append("x" + hexadecimal(Array(text.utf8)))
@@ -227,6 +269,19 @@ public struct SearchPlan: Sendable {
     private static func hexadecimal(_ bytes: [UInt8]) -> String {
         let digits = Array("0123456789ABCDEF".utf8)
         return String(decoding: bytes.flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 15)]] }, as: UTF8.self)
+    }
+
+    /// The distinct 2-scalar grams of `folded` that hold no space (those the grams index holds).
+    static func pairs(of folded: String) -> [String] {
+        let scalars = Array(folded.unicodeScalars)
+        guard scalars.count > 1 else { return [] }
+        var seen = Set<String>()
+        return (0..<(scalars.count - 1)).compactMap { start in
+            let pair = scalars[start...start + 1]
+            guard !pair.contains(" ") else { return nil }
+            let gram = String(String.UnicodeScalarView(pair))
+            return seen.insert(gram).inserted ? gram : nil
+        }
     }
 
     /// Whether `needle` occurs in `haystack`, byte for byte.
@@ -248,6 +303,8 @@ public struct SearchPlan: Sendable {
         case .term(let term):
             let text = rows(alias: alias, term.isShort ? gramsIDs([term]) : fullTextIDs([term]))
             return SQLFragment(joining: [text] + numberConditions(term, alias: alias), separator: " OR ").parenthesized
+        case .gramsAndFullText(let short, let long, let narrowing):
+            return rows(alias: alias, intersectionIDs(short: short, long: long, narrowing: narrowing))
         }
     }
 

@@ -28,19 +28,32 @@ public struct SearchThresholds: Sendable, Hashable {
     /// 0.10-0.19 s; they meet near 100,000. Not measured again with the grams index.
     public var rowCheckThreshold: Int
 
+    /// The estimated rows of the rarest term of a search mixing terms of 1-2 scalars with longer ones
+    /// (none a number) from which all its terms drive together through both indexes (the short terms
+    /// and each long term's rarest 2-scalar gram in the grams index, intersected with the long terms'
+    /// phrases in the trigram index: ``SearchPlan/Driver/gramsAndFullText(short:long:narrowing:)``),
+    /// rather than the rarest term alone with the others checked on each of its rows. The
+    /// intersection reads doclists (a few milliseconds whatever the result: 3-10 ms for `zoe sl`,
+    /// `touch s`, `pro pa`, `strasse c` on 1,000,000 products, each term in about 18,000 rows), a row
+    /// check about 0.9 µs per driver row (16 ms for 18,000), and for a rare driver (`graphite g`,
+    /// 300 rows) the row check wins (under 4 ms against 9): they meet near 5,000 rows.
+    public var intersectionThreshold: Int
+
     /// The values measured on the benchmark's 1,000,000 products.
     public static let standard = SearchThresholds(
         orderedScanThreshold: 4_000, orderedScanEntriesPerRow: 400, orderedScanMinimumBudget: 10_000,
-        rowCheckThreshold: 100_000)
+        rowCheckThreshold: 100_000, intersectionThreshold: 5_000)
 
     /// Thresholds; tests pass extreme ones to force each strategy.
     public init(
-        orderedScanThreshold: Int, orderedScanEntriesPerRow: Int, orderedScanMinimumBudget: Int, rowCheckThreshold: Int = 100_000
+        orderedScanThreshold: Int, orderedScanEntriesPerRow: Int, orderedScanMinimumBudget: Int, rowCheckThreshold: Int = 100_000,
+        intersectionThreshold: Int = 5_000
     ) {
         self.orderedScanThreshold = orderedScanThreshold
         self.orderedScanEntriesPerRow = orderedScanEntriesPerRow
         self.orderedScanMinimumBudget = orderedScanMinimumBudget
         self.rowCheckThreshold = rowCheckThreshold
+        self.intersectionThreshold = intersectionThreshold
     }
 
     /// How many index entries a walk in list order may read for a page of `limit` rows after `offset`.
@@ -59,6 +72,10 @@ public struct SearchThresholds: Sendable, Hashable {
     /// to choose the driver: past 100,000 rows a term is common whichever it is, and its 2-gram bound decides.
     static let driverCountLimit = 100_000
 
+
+    /// The most ids of matches read into a list whose rows are then read by id: 30,000, below the
+    /// 32,766 bound values SQLite allows a statement by default (`SQLITE_MAX_VARIABLE_NUMBER`).
+    static let idListLimit = 30_000
 
     /// The most rows a numeric term may find by its numbers alone (not in the text) for its page to be
     /// read as its text matches plus those rows: 1,000 (an id list that SQLite reads in well under a

@@ -83,11 +83,27 @@ enum RandomCatalog {
     /// A query of 1-3 terms (sometimes none) separated by any white space.
     static func query(names: [String], products: [Product], _ random: inout SplitMix64) -> String {
         if random.next(below: 40) == 0 { return random.pick(["", " ", "\u{3000}"]) }
+        if random.next(below: 3) == 0, !names.isEmpty { return mixedQuery(names: names, &random) }
         if random.next(below: 300) == 0 { return String(repeating: random.pick(["ab", "\"", "東京"]), count: 5_000) }
         let terms = (0...random.next(below: 3)).map { _ in term(names: names, products: products, &random) }
         var text = random.next(below: 4) == 0 ? random.pick(separators) : ""
         for term in terms { text += term + random.pick(separators) }
         return text
+    }
+
+    /// Terms of 1-2 scalars and of 3+ scalars together (`pro pa`, `touch s`, `東京タワー zo`), cut from
+    /// the names (or now and then from anywhere), in any order.
+    static func mixedQuery(names: [String], _ random: inout SplitMix64) -> String {
+        func cut(_ lengths: ClosedRange<Int>) -> String {
+            if random.next(below: 8) == 0 { return (0..<lengths.lowerBound).map { _ in piece(&random) }.joined() }
+            let scalars = Array(random.pick(names).unicodeScalars)
+            let length = min(scalars.count, lengths.lowerBound + random.next(below: lengths.count))
+            let start = random.next(below: scalars.count - length + 1)
+            return String(String.UnicodeScalarView(scalars[start..<(start + length)]))
+        }
+        var terms = (0...random.next(below: 2)).map { _ in cut(1...2) } + (0...random.next(below: 2)).map { _ in cut(3...8) }
+        if random.next(below: 2) == 0 { terms.reverse() }
+        return terms.joined(separator: random.pick(separators))
     }
 
     static func term(names: [String], products: [Product], _ random: inout SplitMix64) -> String {

@@ -68,13 +68,24 @@ struct SearchDifferentialTests {
         let threshold = [0, 2, Int.max][random.next(below: 3)]
         // A walk in list order that may stop short of the page, so that it falls back to the driver.
         let budget = [0, 3, 20, Int.max][random.next(below: 4)]
+        // Terms of both lengths drive together through both indexes from 0, never from Int.max.
+        let intersection = [0, 2, Int.max][random.next(below: 3)]
         let thresholds = SearchThresholds(
             orderedScanThreshold: threshold, orderedScanEntriesPerRow: budget == Int.max ? Int.max : 0,
-            orderedScanMinimumBudget: budget)
+            orderedScanMinimumBudget: budget, intersectionThreshold: intersection)
         let page = try store.searchPage(request, limit: limit, offset: offset, thresholds: thresholds)
         let expectedPage = Array(expected.dropFirst(offset).prefix(limit)).map(\.1)
         if page.totalCount != expected.count || page.records.map(\.id!) != expectedPage {
-            Issue.record("page \(limit)@\(offset) threshold \(threshold) budget \(budget): expected \(expected.count) \(expectedPage), got \(page.totalCount) \(page.records.map(\.id!)) — \(context) \(request)")
+            Issue.record("page \(limit)@\(offset) threshold \(threshold) budget \(budget) intersection \(intersection): expected \(expected.count) \(expectedPage), got \(page.totalCount) \(page.records.map(\.id!)) — \(context) \(request)")
+            failures += 1
+        }
+
+        // Counts per type with the same thresholds (terms of both lengths through both indexes, or not).
+        let all = SearchReference.products(products, ListRequest(searchText: text)).map(\.1).sorted()
+        if let counts = try store.database.read({ db in
+            try Product.searchDescription.countsPerScope(SearchQuery(text), thresholds: thresholds, db)
+        }), counts != expectedCounts {
+            Issue.record("counts per type (intersection \(intersection)): expected \(expectedCounts), got \(counts) — \(context)")
             failures += 1
         }
 
@@ -82,6 +93,7 @@ struct SearchDifferentialTests {
         // checked on the row (a common driver) or not.
         var conditionThresholds = SearchThresholds.standard
         conditionThresholds.rowCheckThreshold = random.next(below: 2) == 0 ? 0 : .max
+        conditionThresholds.intersectionThreshold = intersection
         let ids = try store.database.read { db in
             let condition = try Product.searchDescription.condition(
                 for: SearchQuery(text), alias: "p", thresholds: conditionThresholds, db)
@@ -89,9 +101,8 @@ struct SearchDifferentialTests {
                 try $0.decode(Int64.self, at: 0)
             }
         }
-        let all = SearchReference.products(products, ListRequest(searchText: text)).map(\.1).sorted()
         if ids != all {
-            Issue.record("condition (row check from \(conditionThresholds.rowCheckThreshold)): expected \(all), got \(ids) — \(context)")
+            Issue.record("condition (row check from \(conditionThresholds.rowCheckThreshold), intersection \(intersection)): expected \(all), got \(ids) — \(context)")
             failures += 1
         }
         return failures

@@ -82,10 +82,14 @@ struct FilmSearchTests {
                 }.map(\.film.id).sorted()
                 let context = "seed \(Self.seed) grams index \(indexesShortTerms) round \(round): \(String(reflecting: text))"
                 let (page, count, viaCondition) = try queue.read { db in
+                    // Terms of both lengths through both indexes, or through the rarest one.
+                    var thresholds = SearchThresholds.standard
+                    thresholds.intersectionThreshold = round % 3 == 0 ? .max : 0
                     let page = try films.page(
-                        query, order: SearchOrder(sql: "films.id"), limit: 1_000, selection: "films.id", db) { try $0.decode(Int64.self, at: 0) }
+                        query, order: SearchOrder(sql: "films.id"), limit: 1_000, selection: "films.id", thresholds: thresholds, db
+                    ) { try $0.decode(Int64.self, at: 0) }
                     // Through the driver, or (a driver as common as the row-check threshold) every term on the row.
-                    var rowCheck = SearchThresholds.standard
+                    var rowCheck = thresholds
                     rowCheck.rowCheckThreshold = round % 2 == 0 ? 0 : .max
                     let condition = try films.condition(for: query, alias: "b", thresholds: rowCheck, db)
                     let ids = try db.fetchAll(

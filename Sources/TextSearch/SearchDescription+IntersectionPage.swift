@@ -1,0 +1,42 @@
+import SQLiteStore
+
+extension SearchDescription {
+    /// A search whose terms of both lengths drive together through both indexes
+    /// (``SearchPlan/Driver/gramsAndFullText(short:long:narrowing:)``): the matches' ids, read once
+    /// from the two indexes, give the total and the page — walked in list order when they are more
+    /// than ``SearchThresholds/orderedScanThreshold`` and the order is the list index's, else (or when
+    /// the walk falls short) read by id and sorted. `totalCount`, when given, is the total in this
+    /// read: past that threshold the walk is tried before any id is read. Nil when it does not
+    /// apply: another plan, a scope the indexes do not tell apart, or more matches than
+    /// ``SearchThresholds/idListLimit``.
+    func intersectionPage<Record>(
+        _ plan: SearchPlan, scope: DatabaseValue?, order: SearchOrder, limit: Int, offset: Int, totalCount: Int?,
+        thresholds: SearchThresholds, budget: Int, selection: String, _ db: Database, decode: (Row) throws -> Record
+    ) throws -> SearchResultPage<Record>? {
+        guard let matches = exactIntersectionIDs(plan, scope: scope) else { return nil }
+        if let totalCount, totalCount > thresholds.orderedScanThreshold, plan.isDense, order.isListIndexOrder,
+           let walked = try idsInListOrder(
+               plan, scope: scope, wanted: min(limit, max(0, totalCount - offset)), offset: offset, budget: budget, db) {
+            return SearchResultPage(records: try records(ids: walked, selection: selection, db, decode: decode), totalCount: totalCount)
+        }
+        let ids = try db.fetchAll(
+            sql: matches.sql + " LIMIT ?", arguments: matches.arguments + [SearchThresholds.idListLimit + 1]
+        ) { try $0.decode(Int64.self, at: 0) }
+        guard ids.count <= SearchThresholds.idListLimit else { return nil }
+        let total = ids.count
+        let wanted = min(limit, max(0, total - offset))
+        if wanted == 0 { return SearchResultPage(records: [], totalCount: total) }
+        if total > thresholds.orderedScanThreshold, plan.isDense, order.isListIndexOrder,
+           let walked = try idsInListOrder(plan, scope: scope, wanted: wanted, offset: offset, budget: budget, db) {
+            return SearchResultPage(records: try records(ids: walked, selection: selection, db, decode: decode), totalCount: total)
+        }
+        // Each match read by its id (`NOT INDEXED`: SQLite would otherwise walk an index in the page's
+        // order until the page is found, far when the matches are sparse in it), then sorted.
+        let idList = SQLFragment.list(ids)
+        let records = try db.fetchAll(
+            sql: "SELECT \(selection) FROM \(table) NOT INDEXED WHERE \(table).\(idColumn) IN \(idList.sql)"
+                + " ORDER BY \(order.sql) LIMIT ? OFFSET ?",
+            arguments: idList.arguments + [limit, offset], decode)
+        return SearchResultPage(records: records, totalCount: total)
+    }
+}
