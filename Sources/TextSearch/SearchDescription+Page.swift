@@ -90,16 +90,24 @@ extension SearchDescription {
             return SearchResultPage(
                 records: try fetch(scoped(allTerms, scope: scope, alias: table, checkedOnRows: true), byID: true), totalCount: total)
         }
-        if plan.isDense, order.isListIndexOrder, !plan.terms.contains(where: plan.isNumeric),
-           let ids = try idsInListOrder(plan, scope: scope, wanted: wanted, offset: offset, budget: budget, db) {
-            return SearchResultPage(records: try records(ids: ids, selection: selection, db, decode: decode), totalCount: total)
+        // The driver's rows (or all terms' index rows), sorted.
+        let sorted = allTerms.map { scoped($0, scope: scope, alias: table, checkedOnRows: true) } ?? driverCondition
+        if plan.isDense, order.isListIndexOrder, !plan.terms.contains(where: plan.isNumeric) {
+            if let ids = try idsInListOrder(plan, scope: scope, wanted: wanted, offset: offset, budget: budget, db) {
+                return SearchResultPage(records: try records(ids: ids, selection: selection, db, decode: decode), totalCount: total)
+            }
+            // The walk fell short: the matches sort late. Up to a one pass's rows, sorting them (1-2 µs
+            // each) beats walking on, every entry of the scope probed up to the page: `mac` within a
+            // type of 333,000 products whose 50th match is its 125,000th entry, 30 ms walked, 14 ms
+            // sorting its 8,490 matches.
+            if total <= SearchThresholds.onePassLimit {
+                return SearchResultPage(records: try fetch(sorted), totalCount: total)
+            }
         }
-        // Dense: SQLite walks the list index, each entry probed in the driver's rows; else the
-        // driver's rows sorted.
+        // Dense: SQLite walks the order's index, each entry probed in the driver's rows.
         if plan.isDense {
             return SearchResultPage(records: try fetch(allTerms.map { scoped($0, scope: scope, alias: table) } ?? condition), totalCount: total)
         }
-        let sorted = allTerms.map { scoped($0, scope: scope, alias: table, checkedOnRows: true) } ?? driverCondition
         return SearchResultPage(records: try fetch(sorted), totalCount: total)
     }
 

@@ -13,7 +13,8 @@
 /// SQL after the rows: one sort each instead of an insertion per row in random order (1,000,000
 /// catalog products into an empty table, the rows and their five indexes: 10 s of CPU instead of 19).
 /// A statement of the load that would use them scans the table meanwhile; unique indexes and
-/// constraints stay, as they decide conflicts. The connection's page cache is raised to ``pageCacheBytes`` for the bulk insert.
+/// constraints stay, as they decide conflicts. The connection's page cache is raised to ``pageCacheBytes`` while rows are
+/// inserted, and lowered to ``buildingCacheBytes`` while the structures are built.
 ///
 /// The ``ChangeLog`` (an insert entry per row, in rowid order) and ``SectionCounts`` of the table are
 /// always maintained, when installed; other structures are named by the caller. Dropping and creating
@@ -28,13 +29,24 @@ public final class BulkInsert {
     /// Benchmarks/README.md, 8,400 rows/s).
     public static let defaultTriggeredRows = 1_000
 
-    /// The page cache of the connection during a bulk insert, at least: 256 MiB, so that the indexes
-    /// new rows go into stay in memory up to millions of rows (1,000,000 catalog products: 151 MB of
-    /// indexes beside a table of 68 MB). With SQLite's default of 2 MB, each row inserted into an
-    /// index in random order (a unique name) read and wrote back pages of the `-wal` once the
-    /// indexes outgrew it: 1,000,000 rows took 45 s of CPU instead of 19 s (W1b, Benchmarks/README.md).
-    /// SQLite takes pages as it needs them: a small load uses little.
-    public static let pageCacheBytes = 256 << 20
+    /// The page cache of the connection while a bulk insert inserts its rows, at least: 48 MiB, so that
+    /// the unique index a row goes into in random order stays in memory (1,000,000 catalog products:
+    /// 32 MB of unique names). With SQLite's default of 2 MB, each row inserted into it read and wrote
+    /// back pages of the `-wal` once the index outgrew the cache: 1,000,000 rows took 45 s of CPU
+    /// instead of 19 s (W1b, Benchmarks/README.md). SQLite takes pages as it needs them: a small load
+    /// uses little.
+    public static let pageCacheBytes = 48 << 20
+
+    /// The page cache of the connection while a bulk insert builds the structures and indexes derived
+    /// from its rows, at most: 2 MiB, about SQLite's default. SQLite's sorter keeps as much in memory
+    /// as the page cache holds before it spills to a temporary file, and memory the raised cache of
+    /// the inserts freed is not given back to the system, so a build with a larger cache adds to the
+    /// process's peak: an import of 1,000,000 products peaked at 386 MB with ``pageCacheBytes`` at
+    /// 256 MiB throughout, 97 MB with 48 MiB for the inserts and 16 MiB for the build (the
+    /// connection's own, ``Configuration/pageCacheBytes``), against the 100 MB README.md promises.
+    /// The builds read the rows in order and write each structure in order, so a small cache costs
+    /// them little.
+    public static let buildingCacheBytes = 2 << 20
 
     /// The table rows are inserted into.
     public let table: String
@@ -53,8 +65,16 @@ public final class BulkInsert {
     private var defersIndexes: Bool
     /// The plain indexes dropped (name and SQL), created again by the next ``resume()``.
     private var deferredIndexes: [(name: String, sql: String)] = []
+    /// The connection's `PRAGMA cache_size` values: its own, while rows are inserted (raised to
+    /// ``pageCacheBytes``) and while structures are built (lowered to ``buildingCacheBytes``); nil
+    /// when its own is at least ``pageCacheBytes``.
+    private let cacheSizes: (own: Int, inserting: Int, building: Int)?
 
-    init(table: String, structures: [DerivedStructure], triggeredRows: Int, defersIndexes: Bool, _ db: Database) {
+    init(
+        table: String, structures: [DerivedStructure], triggeredRows: Int, defersIndexes: Bool,
+        cacheSizes: (own: Int, inserting: Int, building: Int)?, _ db: Database
+    ) {
+        self.cacheSizes = cacheSizes
         self.table = table
         self.structures = structures
         self.triggeredRows = triggeredRows
@@ -98,6 +118,8 @@ public final class BulkInsert {
     /// - Throws: ``DatabaseError``.
     public func resume() throws {
         guard let triggers = suspended else { return }
+        if let cacheSizes { try db.execute(sql: "PRAGMA cache_size = \(cacheSizes.building)") }
+        defer { if let cacheSizes { try? db.execute(sql: "PRAGMA cache_size = \(cacheSizes.inserting)") } }
         for structure in suspendedStructures { try structure.build(indexedThrough, db) }
         for trigger in triggers { try db.execute(sql: trigger.sql) }
         for index in deferredIndexes { try db.execute(sql: index.sql) }
@@ -158,7 +180,7 @@ extension Database {
     ///
     /// The table's ``ChangeLog`` tracking and ``SectionCounts`` are maintained without being named.
     /// When `body` throws, everything it did is rolled back, the dropped triggers and indexes with it.
-    /// The page cache is raised to ``BulkInsert/pageCacheBytes`` meanwhile, then set back.
+    /// The page cache is raised to ``BulkInsert/pageCacheBytes`` while `body` inserts rows, then set back.
     ///
     /// - Parameters:
     ///   - table: the table rows are inserted into.
@@ -176,25 +198,28 @@ extension Database {
             let maintained = try structures + [ChangeLog.insertStructure(forTable: table)]
                 + SectionCounts.insertStructures(forTable: table, self)
             let isEmpty = try scalar(Bool.self, sql: "SELECT NOT EXISTS (SELECT 1 FROM \(ChangeLog.identifier(table)))") ?? true
-            let bulk = BulkInsert(table: table, structures: maintained, triggeredRows: triggeredRows, defersIndexes: isEmpty, self)
-            return try withPageCache(bytes: BulkInsert.pageCacheBytes) {
-                let result = try body(bulk)
-                try bulk.resume()
-                return result
-            }
+            let cacheSizes = try bulkInsertCacheSizes(raisedTo: BulkInsert.pageCacheBytes)
+            let bulk = BulkInsert(
+                table: table, structures: maintained, triggeredRows: triggeredRows, defersIndexes: isEmpty,
+                cacheSizes: cacheSizes, self)
+            if let cacheSizes { try execute(sql: "PRAGMA cache_size = \(cacheSizes.inserting)") }
+            defer { if let cacheSizes { try? execute(sql: "PRAGMA cache_size = \(cacheSizes.own)") } }
+            let result = try body(bulk)
+            try bulk.resume()
+            return result
         }
     }
 
-    /// Runs `body` with the connection's page cache (`PRAGMA cache_size`) raised to at least `bytes`,
-    /// then sets it back.
-    private func withPageCache<T>(bytes: Int, _ body: () throws -> T) throws -> T {
-        let previous = try scalar(Int.self, sql: "PRAGMA cache_size") ?? 0
+    /// The connection's `PRAGMA cache_size` values: its own, for a bulk insert's rows (raised to at
+    /// least `bytes`) and for its builds (at most ``BulkInsert/buildingCacheBytes``); nil when its own already holds
+    /// `bytes`. A positive cache_size counts pages, a negative one KiB.
+    private func bulkInsertCacheSizes(raisedTo bytes: Int) throws -> (own: Int, inserting: Int, building: Int)? {
+        let own = try scalar(Int.self, sql: "PRAGMA cache_size") ?? 0
         let pageSize = try scalar(Int.self, sql: "PRAGMA page_size") ?? 4096
-        // A positive cache_size counts pages, a negative one KiB.
-        let previousBytes = previous >= 0 ? previous * pageSize : -previous * 1024
-        guard previousBytes < bytes else { return try body() }
-        try execute(sql: "PRAGMA cache_size = \(Self.cacheSizeValue(bytes: bytes))")
-        defer { try? execute(sql: "PRAGMA cache_size = \(previous)") }
-        return try body()
+        let ownBytes = own >= 0 ? own * pageSize : -own * 1024
+        guard ownBytes < bytes else { return nil }
+        return (
+            own: own, inserting: Self.cacheSizeValue(bytes: bytes),
+            building: Self.cacheSizeValue(bytes: min(ownBytes, BulkInsert.buildingCacheBytes)))
     }
 }
