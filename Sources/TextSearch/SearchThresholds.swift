@@ -33,10 +33,11 @@ public struct SearchThresholds: Sendable, Hashable {
     /// and each long term's rarest 2-scalar gram in the grams index, intersected with the long terms'
     /// phrases in the trigram index: ``SearchPlan/Driver/gramsAndFullText(short:long:narrowing:)``),
     /// rather than the rarest term alone with the others checked on each of its rows. The
-    /// intersection reads doclists (a few milliseconds whatever the result: 3-10 ms for `zoe sl`,
-    /// `touch s`, `pro pa`, `strasse c` on 1,000,000 products, each term in about 18,000 rows), a row
-    /// check about 0.9 µs per driver row (16 ms for 18,000), and for a rare driver (`graphite g`,
-    /// 300 rows) the row check wins (under 4 ms against 9): they meet near 5,000 rows.
+    /// intersection reads doclists (milliseconds whatever the result: 3-10 ms for `zoe sl`, `touch s`,
+    /// `pro pa` on 1,000,000 products, each long term in about 18,000 rows; 15-20 ms for `strasse c`,
+    /// `c` being in 431,191 names; sqlite3, load average 2), a row check about 0.9 µs per driver row
+    /// (16 ms for 18,000), and for a rare driver (`graphite g`, 300 rows) the row check wins (under
+    /// 4 ms against 9): they meet near 5,000 rows.
     public var intersectionThreshold: Int
 
     /// The values measured on the benchmark's 1,000,000 products.
