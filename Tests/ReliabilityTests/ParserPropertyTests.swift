@@ -4,17 +4,17 @@ import Foundation
 import Testing
 import TextSearch
 
-/// Random and mutated input thrown at every parser of user text, for a bounded count and time: none
+/// Random and mutated input thrown at every parser of user text, a fixed count of inputs each: none
 /// may crash, each throws only its own error type, and what it accepts is exactly what its contract
 /// says (a simple oracle written independently of the parser).
 ///
 /// To cover another parser (the search-query parser, the `#Predicate` translator), add one line to
 /// ``ParserPropertyTests/parsers``.
 struct ParserPropertyTests {
-    /// At most this many inputs per parser…
-    static let maximumInputs = 5_000
-    /// …and at most this long.
-    static let timeLimit: Duration = .seconds(2)
+    /// The inputs each parser gets: 1,000, a fixed count rather than a time budget, so that a loaded
+    /// machine tries exactly what an idle one does (the slowest parser, the search SQL on a real
+    /// database, takes about 2 ms an input).
+    static let inputsPerParser = 1_000
 
     static let parsers: [ParserContract] = [
         .text("ItemPath(parsing:)", corpus: ["0.0", "1.2", "12.345", "999999999.0"], itemPath),
@@ -30,11 +30,9 @@ struct ParserPropertyTests {
     @Test(arguments: parsers)
     func keepsItsContractOnRandomInput(_ parser: ParserContract) {
         var generator = InputGenerator(seed: 0x5EED ^ UInt64(truncatingIfNeeded: parser.name.utf8.count))
-        let clock = ContinuousClock()
-        let deadline = clock.now + Self.timeLimit
         var failures: [String] = []
         var tried = 0
-        while tried < Self.maximumInputs && clock.now < deadline && failures.count < 5 {
+        while tried < Self.inputsPerParser && failures.count < 5 {
             let input = generator.next(mutating: parser.corpus)
             if let failure = parser.check(input) {
                 failures.append("\(String(reflecting: String(decoding: input.prefix(80), as: UTF8.self))): \(failure)")
@@ -42,7 +40,6 @@ struct ParserPropertyTests {
             tried += 1
         }
         #expect(failures.isEmpty, "\(parser.name) broke its contract on \(failures.count) of \(tried) inputs:\n\(failures.joined(separator: "\n"))")
-        #expect(tried >= 200, "only \(tried) inputs in the time limit")
     }
 
     // MARK: - Contracts
