@@ -48,6 +48,26 @@ extension SearchDescription {
         return ids.count <= SearchThresholds.numericTermNumberLimit ? ids : nil
     }
 
+    /// The ids of the rows (within `scope`) that hold some numeric term of `plan` only as a number
+    /// (``numberOnlyIDs(_:scope:_:)``), ascending, each once; nil when a term has more of them than
+    /// that allows.
+    func numberOnlyIDs(ofNumericTermsIn plan: SearchPlan, scope: DatabaseValue?, _ db: Database) throws -> [Int64]? {
+        var ids: Set<Int64> = []
+        for term in plan.terms where plan.isNumeric(term) {
+            guard let termIDs = try numberOnlyIDs(term, scope: scope, db) else { return nil }
+            ids.formUnion(termIDs)
+        }
+        return ids.sorted()
+    }
+
+    /// The rows among `ids` (from ``numberOnlyIDs(ofNumericTermsIn:scope:_:)``) that match every term
+    /// of `plan`: the id list drives (a rowid lookup each), every term is checked on those rows.
+    func numberOnlyMatches(_ plan: SearchPlan, ids: [Int64]) -> SQLFragment {
+        let idList = SQLFragment.list(ids)
+        return SQLFragment(sql: "\(table).\(idColumn) IN \(idList.sql)", arguments: idList.arguments)
+            && plan.filterCondition(ofAllTermsOn: table)
+    }
+
     /// For a plan of several terms, some numeric, whose terms are all of 1-2 or all of 3+ scalars:
     /// the exact condition (within `scope`, checked on the rows) of the rows that hold every term in
     /// their text, found in one index, or that are among the few rows holding a numeric term only as a
@@ -56,15 +76,9 @@ extension SearchDescription {
         guard plan.terms.count > 1, plan.terms.contains(where: plan.isNumeric),
               let allTerms = SearchPlan(plan.query, self, matchesNumbers: false, scope: scope).allTermsCondition(alias: table)
         else { return nil }
-        var numberIDs: [Int64] = []
-        for term in plan.terms where plan.isNumeric(term) {
-            guard let ids = try numberOnlyIDs(term, scope: scope, db) else { return nil }
-            numberIDs += ids
-        }
+        guard let numberIDs = try numberOnlyIDs(ofNumericTermsIn: plan, scope: scope, db) else { return nil }
         if numberIDs.isEmpty { return scoped(allTerms, scope: scope, alias: table, checkedOnRows: true) }
-        let idList = SQLFragment.list(Array(Set(numberIDs)).sorted())
-        let byNumber = SQLFragment(sql: "\(table).\(idColumn) IN \(idList.sql)", arguments: idList.arguments)
-            && plan.filterCondition(ofAllTermsOn: table)
+        let byNumber = numberOnlyMatches(plan, ids: numberIDs)
         // One list of ids (a UNION), which SQLite reads before the rows; with `OR` it may walk an
         // index in the page's order instead, probing each entry.
         let select = "SELECT \(table).\(idColumn) FROM \(table) WHERE "

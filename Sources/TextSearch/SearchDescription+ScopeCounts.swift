@@ -35,16 +35,11 @@ extension SearchDescription {
         // (Counts need no driver: no estimates are read, except for terms of both lengths.)
         let plan = try unestimatedPlan(query, db)
         if plan.matchesNothing { return [:] }
-        let numeric = plan.terms.filter(plan.isNumeric)
-        if numeric.isEmpty { return try textCountsPerScope(plan, thresholds: thresholds, db) }
+        if !plan.terms.contains(where: plan.isNumeric) { return try textCountsPerScope(plan, thresholds: thresholds, db) }
         // Numeric terms that some rows hold as a number but not in their text (`500`, a price): the
         // rows that match with every term in their text, counted as above, plus those few rows
         // that match through a number, counted one by one.
-        var numberOnlyIDs: [Int64] = []
-        for term in numeric {
-            guard let ids = try self.numberOnlyIDs(term, scope: nil, db) else { return nil }
-            numberOnlyIDs += ids
-        }
+        guard let numberOnlyIDs = try numberOnlyIDs(ofNumericTermsIn: plan, scope: nil, db) else { return nil }
         let textPlan = SearchPlan(query, self, matchesNumbers: false)
         // (Not through both indexes: the page of such a search drives by one term, and a count per
         // type would send a controller to that page rather than one pass over the matches.)
@@ -92,10 +87,7 @@ extension SearchDescription {
     /// its text), those that match `plan`, counted per scope value.
     private func numberOnlyCountsPerScope(_ plan: SearchPlan, ids: [Int64], _ db: Database) throws -> [(DatabaseValue, Int)] {
         guard let scopeColumn, !ids.isEmpty else { return [] }
-        // The id list drives (a rowid lookup each); every term is checked on those rows.
-        let idList = SQLFragment.list(Array(Set(ids)).sorted())
-        let condition = SQLFragment(sql: "\(table).\(idColumn) IN \(idList.sql)", arguments: idList.arguments)
-            && plan.filterCondition(ofAllTermsOn: table)
+        let condition = numberOnlyMatches(plan, ids: ids)
         return try db.fetchAll(
             sql: "SELECT \(table).\(scopeColumn), count(*) FROM \(table) WHERE \(condition.sql) GROUP BY 1",
             arguments: condition.arguments
