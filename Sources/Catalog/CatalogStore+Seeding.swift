@@ -175,7 +175,7 @@ private final class BulkSeedSink: SeedSink {
             try put(record, id: id, bulk)
         } else if try insertNew(record, bulk) {
             countInserted(Record.self)
-        } else if conflicts == .update, let id = try id(named: record.name, Record.self) {
+        } else if conflicts == .update, let id = try id(named: record.name, Record.self, bulk) {
             try bulk.willChange(rowID: id)
             try replace(record, id: id)
         } else {
@@ -185,14 +185,24 @@ private final class BulkSeedSink: SeedSink {
         if done % CatalogStore.progressInterval == 0 { progress?(done) }
     }
 
-    /// Inserts a record under a new id; false when its name is taken.
+    /// Inserts a record under a new id, in the order of names (`BulkInsert.insertInKeyOrder(_:keyAt:sql:)`:
+    /// the unique name's index and the lists' by name and by type and name take the rows in one pass);
+    /// false when its name is taken, by a stored or a queued record.
     private func insertNew<Record: CatalogRecord>(_ record: Record, _ bulk: BulkInsert) throws -> Bool {
-        try bulk.willInsert()
-        return try CatalogStore.insert(record, with: try statement(CatalogStore.insertSQL(Record.self, ignoringDuplicates: true)), db) != nil
+        let name = DatabaseValue.text(record.name)
+        if bulk.isQueued(key: name) { return false }
+        let taken = try statement("SELECT EXISTS (SELECT 1 FROM \(Record.tableName) WHERE name = ?)")
+            .fetchOne(arguments: [name]) { try $0.decode(Bool.self, at: 0) } ?? false
+        if taken { return false }
+        let declaration = Record.declaration
+        try bulk.insertInKeyOrder(
+            record.persistedValues, keyAt: declaration.storedColumns.firstIndex(of: "name")!, sql: declaration.insertSQL(withID: true))
+        return true
     }
 
     /// Stores a record under its own id: replaces the record with that id, or adds it.
     private func put<Record: CatalogRecord>(_ record: Record, id: Int64, _ bulk: BulkInsert) throws {
+        try bulk.insertQueuedRows()  // the record with that id may be queued
         let exists = try statement("SELECT EXISTS (SELECT 1 FROM \(Record.tableName) WHERE id = ?)")
             .fetchOne(arguments: [id]) { try $0.decode(Bool.self, at: 0) } ?? false
         do {
@@ -210,9 +220,10 @@ private final class BulkSeedSink: SeedSink {
         }
     }
 
-    /// The id of the record with this name.
-    private func id<Record: CatalogRecord>(named name: String, _ type: Record.Type) throws -> Int64? {
-        try statement("SELECT id FROM \(Record.tableName) WHERE name = ?")
+    /// The id of the record with this name, stored or queued (which is stored first).
+    private func id<Record: CatalogRecord>(named name: String, _ type: Record.Type, _ bulk: BulkInsert) throws -> Int64? {
+        try bulk.insertQueuedRows()
+        return try statement("SELECT id FROM \(Record.tableName) WHERE name = ?")
             .fetchOne(arguments: [name]) { try $0.decode(Int64.self, at: 0) }
     }
 

@@ -126,23 +126,6 @@ public final class CatalogStore: Sendable {
         try mappingErrors(of: Record.self, name: nil) { try Record.delete(id: id, db) }
     }
 
-    /// Runs `statement`, compiled from ``insertSQL(_:ignoringDuplicates:)`` for `Record`, for one
-    /// validated record: how a bulk insert saves each record without building and looking up its SQL
-    /// again.
-    ///
-    /// - Returns: the new row's id, or nil when a duplicate name was skipped.
-    static func insert<Record: CatalogRecord>(_ record: Record, with statement: Statement, _ db: Database) throws -> Int64? {
-        try mappingErrors(of: Record.self, name: record.name) {
-            try statement.execute(arguments: StatementArguments(values: record.persistedValues))
-        }
-        return db.changesCount == 1 ? db.lastInsertedRowID : nil
-    }
-
-    /// The declaration's INSERT, skipping a record whose name is taken when `ignoringDuplicates`.
-    static func insertSQL<Record: CatalogRecord>(_ type: Record.Type, ignoringDuplicates: Bool) -> String {
-        Record.declaration.insertSQL(skippingConflicts: ignoringDuplicates)
-    }
-
     /// Runs `body`, saying in the catalog's words what went wrong: a taken name, an unknown id.
     private static func mappingErrors<Record: CatalogRecord, Result>(
         of type: Record.Type, name: String?, _ body: () throws -> Result

@@ -98,6 +98,58 @@ struct BulkSeedTests {
         #expect(try bulk.check() == [])
     }
 
+    /// Names repeated in the input and names already stored, also past the rows a bulk insert takes
+    /// with its triggers (its rows are then queued and inserted in name order), against the README's
+    /// definition: records with new names get the next ids in the order they come; a record whose
+    /// name is taken, by a stored record or an earlier one of the input, updates that record or is
+    /// skipped.
+    @Test(arguments: [SeedConflictPolicy.skip, .update])
+    func takenNamesInABulkSeedAreConflictsInTheOrderTheRecordsCome(conflicts: SeedConflictPolicy) throws {
+        let directory = try TemporaryDirectory()
+        let store = try CatalogStore(path: directory.path())
+        try store.seed(SeedFile.builtIn)
+        let stored = try store.fetchAll(Product.self)
+        let triggered = BulkInsert.defaultTriggeredRows
+        var input = SyntheticCatalog.products(count: triggered + 900, seed: 21)
+        for position in stride(from: input.count - 1, to: 300, by: -41) {
+            var again = input[position - 300]
+            again.introPrice += 7
+            again.type = .portable
+            input.insert(again, at: position)
+        }
+        for (offset, position) in [triggered / 2, triggered + 200, triggered + 700].enumerated() {
+            var taken = stored[offset * 3]
+            taken.id = nil
+            taken.yearIntroduced = 1_900 + offset
+            input.insert(taken, at: position)
+        }
+        var expected = Dictionary(uniqueKeysWithValues: stored.map { ($0.name, $0) })
+        var nextID = (stored.compactMap(\.id).max() ?? 0) + 1
+        var expectedReport = SeedReport()
+        for record in input {
+            if let existing = expected[record.name] {
+                guard conflicts == .update else {
+                    expectedReport.skipped += 1
+                    continue
+                }
+                var updated = record
+                updated.id = existing.id
+                expected[record.name] = updated
+                expectedReport.updated += 1
+            } else {
+                var added = record
+                added.id = nextID
+                nextID += 1
+                expected[record.name] = added
+                expectedReport.inserted[.products, default: 0] += 1
+            }
+        }
+        let report = try store.seed([SeedSource(SeedFile(input))], conflicts: conflicts)
+        #expect(report == expectedReport)
+        #expect(try store.fetchAll(Product.self) == expected.values.sorted { $0.id! < $1.id! })
+        #expect(try store.check() == [])
+    }
+
     @Test func aFailedBulkSeedLeavesTheDatabaseAsItWas() throws {
         let directory = try TemporaryDirectory()
         let store = try CatalogStore(path: directory.path())

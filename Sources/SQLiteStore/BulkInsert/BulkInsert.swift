@@ -23,11 +23,14 @@
 ///
 /// Not `Sendable`: it belongs to its connection's transaction.
 public final class BulkInsert {
-    /// The rows inserted with the triggers before a bulk insert suspends them, by default: below it,
-    /// indexing row by row costs less than the suspension's schema change, which makes every live
-    /// controller of the file refetch (a 1,000-row seed took 0.12 s with the triggers; W1 of
-    /// Benchmarks/README.md, 8,400 rows/s).
-    public static let defaultTriggeredRows = 1_000
+    /// The rows inserted with the triggers before a bulk insert suspends them, by default: 100. Below
+    /// it, indexing row by row costs less than the suspension's schema change, which makes every live
+    /// controller of the file refetch (the 9 built-in products and 42 phones keep the triggers). Above
+    /// it, the triggers cost more as the table grows: into 1,000,000 catalog products, each row took
+    /// 1.3 ms with them (its statement opens a statement journal, at which FTS5 writes its pending
+    /// terms as a segment of their own, then merges segments), 1,000 rows 1.4 s of the 5 s that
+    /// adding 100,000 took (W1b, Benchmarks/README.md).
+    public static let defaultTriggeredRows = 100
 
     /// The page cache of the connection while a bulk insert inserts its rows, at least: 48 MiB, so that
     /// the unique index a row goes into in random order stays in memory (1,000,000 catalog products:
@@ -47,6 +50,12 @@ public final class BulkInsert {
     /// The builds read the rows in order and write each structure in order, so a small cache costs
     /// them little.
     public static let buildingCacheBytes = 2 << 20
+
+    /// The bytes of rows ``insertInKeyOrder(_:keyAt:sql:)`` keeps before inserting them, at most:
+    /// 16 MiB, about 190,000 catalog products (88 bytes each, names of about 25). 100,000 products
+    /// added to 1,000,000 are then inserted in one pass over the indexes ordered by name (W1b,
+    /// Benchmarks/README.md), and the memory stays within what README.md promises for `import`.
+    public static let keyOrderedBytes = 16 << 20
 
     /// The table rows are inserted into.
     public let table: String
@@ -69,6 +78,11 @@ public final class BulkInsert {
     /// ``pageCacheBytes``) and while structures are built (lowered to ``buildingCacheBytes``); nil
     /// when its own is at least ``pageCacheBytes``.
     private let cacheSizes: (own: Int, inserting: Int, building: Int)?
+    /// The rows ``insertInKeyOrder(_:keyAt:sql:)`` queued, not yet in the table.
+    private var queued: KeyOrderedRows?
+    /// The bytes of queued rows from which the next row inserts the queue first: ``keyOrderedBytes``
+    /// (tests lower it).
+    var queueBytes = BulkInsert.keyOrderedBytes
 
     init(
         table: String, structures: [DerivedStructure], triggeredRows: Int, defersIndexes: Bool,
@@ -93,6 +107,7 @@ public final class BulkInsert {
     ///   every rowid in the table).
     /// - Throws: ``DatabaseError``.
     public func willInsert(rowID: Int64? = nil) throws {
+        try insertQueuedRows()
         insertsSeen += 1
         if isSuspended {
             if let rowID, rowID <= indexedThrough { try resume() }
@@ -109,14 +124,17 @@ public final class BulkInsert {
     ///
     /// - Throws: ``DatabaseError``.
     public func willChange(rowID: Int64) throws {
+        try insertQueuedRows()
         if isSuspended && rowID > indexedThrough { try resume() }
     }
 
     /// Builds the structures for the rows inserted since the triggers were suspended, and creates the
-    /// triggers again. Nothing happens when they are not suspended. The bulk insert does this at its end.
+    /// triggers again, after inserting the queued rows (``insertQueuedRows()``). Nothing else happens
+    /// when the triggers are not suspended. The bulk insert does this at its end.
     ///
     /// - Throws: ``DatabaseError``.
     public func resume() throws {
+        try insertQueuedRows()
         guard let triggers = suspended else { return }
         if let cacheSizes { try db.execute(sql: "PRAGMA cache_size = \(cacheSizes.building)") }
         defer { if let cacheSizes { try? db.execute(sql: "PRAGMA cache_size = \(cacheSizes.inserting)") } }
@@ -126,6 +144,90 @@ public final class BulkInsert {
         suspended = nil
         suspendedStructures = []
         deferredIndexes = []
+    }
+
+    /// Inserts a row with the rowid SQLite would give it (one above every rowid of the table and of
+    /// the rows queued before it) as it comes while the triggers are in place, and queues it once
+    /// they are suspended: queued rows are inserted together in the order of their keys, when the queue
+    /// holds ``keyOrderedBytes``, before any other write the bulk insert is told of
+    /// (``willInsert(rowID:)``, ``willChange(rowID:)``) and at ``resume()``, or by
+    /// ``insertQueuedRows()``.
+    ///
+    /// Rows that come in random order of a unique key (names read from a file) each go to a random
+    /// place of that key's index, and of every index that starts with a column ordered like it; once
+    /// those indexes outgrow the page cache, each insert reads pages back and writes others out.
+    /// Inserted in key order, the rows go through each such index once (100,000 products added to
+    /// 1,000,000: 1.8 s of CPU instead of 4.7 for the rows and their indexes).
+    ///
+    /// ```swift
+    /// let insert = "INSERT INTO films(id, title, title_folded) VALUES (?, ?, ?)"
+    /// for title in titles where !bulk.isQueued(key: .text(title)) {  // and not in the table yet
+    ///     try bulk.insertInKeyOrder([.text(title), .text(TextFolding.fold(title))], keyAt: 0, sql: insert)
+    /// }
+    /// ```
+    ///
+    /// A queued row is not in the table until it is inserted: the caller makes sure that it breaks no
+    /// constraint there (its key is neither stored nor ``isQueued(key:)``), and calls
+    /// ``insertQueuedRows()`` before reading rows it may be among. A queued row that breaks a
+    /// constraint fails when the queue is inserted.
+    ///
+    /// - Parameters:
+    ///   - values: the row's values, bound to the parameters of `sql` after the first.
+    ///   - keyIndex: the index of the key in `values`: the column of the table's largest index, or of
+    ///     most of them (a unique name that other indexes start with, folded or after a type).
+    ///   - sql: an `INSERT` into the table whose first parameter is the rowid.
+    /// - Returns: the row's rowid.
+    /// - Throws: ``DatabaseError``.
+    @discardableResult
+    public func insertInKeyOrder(_ values: [DatabaseValue], keyAt keyIndex: Int, sql: String) throws -> Int64 {
+        if !isSuspended { try willInsert() }
+        guard isSuspended else {
+            let rowID = try nextRowID()
+            try db.cachedStatement(sql: sql).execute(arguments: StatementArguments(values: [.integer(rowID)] + values))
+            return rowID
+        }
+        insertsSeen += 1
+        if let queued, queued.sql != sql || queued.keyIndex != keyIndex || queued.valueCount != values.count {
+            try insertQueuedRows()
+        }
+        let queue = queued ?? KeyOrderedRows(sql: sql, valueCount: values.count, keyIndex: keyIndex)
+        queued = queue
+        if queue.byteCount >= queueBytes { try insertQueuedRows() }
+        if queue.count == 0 { queue.start(at: try nextRowID()) }
+        let rowID = queue.nextRowID
+        if !queue.append(values) {
+            // Another queued key has the same hash: the queue goes in first.
+            try insertQueuedRows()
+            queue.start(at: rowID)
+            _ = queue.append(values)
+        }
+        return rowID
+    }
+
+    /// Whether a row queued by ``insertInKeyOrder(_:keyAt:sql:)`` has this key (the same type and bytes).
+    public func isQueued(key: DatabaseValue) -> Bool {
+        queued?.contains(key: key) ?? false
+    }
+
+    /// Inserts the rows queued by ``insertInKeyOrder(_:keyAt:sql:)``, in the order of their keys.
+    ///
+    /// - Throws: ``DatabaseError``.
+    public func insertQueuedRows() throws {
+        guard let queued, queued.count > 0 else { return }
+        try queued.insertAll(db)
+    }
+
+    /// The rowid SQLite gives a row inserted without one: one above the table's highest, or above the
+    /// highest it ever had when it is `AUTOINCREMENT`.
+    private func nextRowID() throws -> Int64 {
+        let highest = try db.scalar(Int64.self, sql: "SELECT max(rowid) FROM \(ChangeLog.identifier(table))") ?? 0
+        let hasSequence = try db.scalar(Bool.self, sql: "SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE name = 'sqlite_sequence')") ?? false
+        let sequence = hasSequence
+            ? try db.scalar(Int64.self, sql: "SELECT seq FROM sqlite_sequence WHERE name = ?", arguments: [table]) ?? 0 : 0
+        guard max(highest, sequence) < Int64.max else {
+            throw DatabaseError(resultCode: .SQLITE_FULL, message: "no rowid left above \(Int64.max) in \(table)")
+        }
+        return max(highest, sequence) + 1
     }
 
     /// Drops the insert triggers of the structures that have them all in the database, and the plain
