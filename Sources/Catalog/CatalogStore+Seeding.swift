@@ -191,13 +191,25 @@ private final class BulkSeedSink: SeedSink {
     private func insertNew<Record: CatalogRecord>(_ record: Record, _ bulk: BulkInsert) throws -> Bool {
         let name = DatabaseValue.text(record.name)
         if bulk.isQueued(key: name) { return false }
-        let taken = try statement("SELECT EXISTS (SELECT 1 FROM \(Record.tableName) WHERE name = ?)")
-            .fetchOne(arguments: [name]) { try $0.decode(Bool.self, at: 0) } ?? false
+        let sql = insertSQL(Record.self)
+        let taken = try statement(sql.nameTaken).fetchOne(arguments: [name]) { try $0.decode(Bool.self, at: 0) } ?? false
         if taken { return false }
-        let declaration = Record.declaration
-        try bulk.insertInKeyOrder(
-            record.persistedValues, keyAt: declaration.storedColumns.firstIndex(of: "name")!, sql: declaration.insertSQL(withID: true))
+        try bulk.insertInKeyOrder(record.persistedValues, keyAt: sql.nameIndex, sql: sql.insert)
         return true
+    }
+
+    /// Per entity, what `insertNew(_:_:)` runs: whether a name is taken, the insert with an id, and
+    /// the index of the name among the record's values.
+    private var insertSQLs: [Entity: (nameTaken: String, insert: String, nameIndex: Int)] = [:]
+
+    private func insertSQL<Record: CatalogRecord>(_ type: Record.Type) -> (nameTaken: String, insert: String, nameIndex: Int) {
+        if let known = insertSQLs[Record.entity] { return known }
+        let declaration = Record.declaration
+        let sql = (
+            nameTaken: "SELECT EXISTS (SELECT 1 FROM \(Record.tableName) WHERE name = ?)",
+            insert: declaration.insertSQL(withID: true), nameIndex: declaration.storedColumns.firstIndex(of: "name")!)
+        insertSQLs[Record.entity] = sql
+        return sql
     }
 
     /// Stores a record under its own id: replaces the record with that id, or adds it.

@@ -14,7 +14,9 @@
 /// catalog products into an empty table, the rows and their five indexes: 10 s of CPU instead of 19).
 /// A statement of the load that would use them scans the table meanwhile; unique indexes and
 /// constraints stay, as they decide conflicts. The connection's page cache is raised to ``pageCacheBytes`` while rows are
-/// inserted, and lowered to ``buildingCacheBytes`` while the structures are built.
+/// inserted, and lowered to ``buildingCacheBytes`` while the structures are built. Rows given to
+/// ``insertInKeyOrder(_:keyAt:sql:)`` wait in memory while the triggers are suspended, and go into
+/// the table together in the order of their key.
 ///
 /// The ``ChangeLog`` (an insert entry per row, in rowid order) and ``SectionCounts`` of the table are
 /// always maintained, when installed; other structures are named by the caller. Dropping and creating
@@ -28,17 +30,19 @@ public final class BulkInsert {
     /// controller of the file refetch (the 9 built-in products and 42 phones keep the triggers). Above
     /// it, the triggers cost more as the table grows: into 1,000,000 catalog products, each row took
     /// 1.3 ms with them (its statement opens a statement journal, at which FTS5 writes its pending
-    /// terms as a segment of their own, then merges segments), 1,000 rows 1.4 s of the 5 s that
-    /// adding 100,000 took (W1b, Benchmarks/README.md).
+    /// terms as a segment of their own, then merges segments), 1,000 rows 1.4 s of the 7.4 s of CPU
+    /// that importing 100,000 took (W1b, Benchmarks/README.md).
     public static let defaultTriggeredRows = 100
 
-    /// The page cache of the connection while a bulk insert inserts its rows, at least: 48 MiB, so that
-    /// the unique index a row goes into in random order stays in memory (1,000,000 catalog products:
-    /// 32 MB of unique names). With SQLite's default of 2 MB, each row inserted into it read and wrote
-    /// back pages of the `-wal` once the index outgrew the cache: 1,000,000 rows took 45 s of CPU
-    /// instead of 19 s (W1b, Benchmarks/README.md). SQLite takes pages as it needs them: a small load
-    /// uses little.
-    public static let pageCacheBytes = 48 << 20
+    /// The page cache of the connection while a bulk insert inserts its rows, at least: 32 MiB, so that
+    /// an index that rows go into in random order stays in memory: 1,000,000 catalog products have 20 MB
+    /// of prices (`products_by_price`), and 30 MB of unique names when rows are not inserted in name
+    /// order (``insertInKeyOrder(_:keyAt:sql:)``). With SQLite's default of 2 MB, each row inserted
+    /// into such an index read and wrote back pages of the `-wal` once the index outgrew the cache:
+    /// 1,000,000 rows took 45 s of CPU instead of 19 s (W1b, Benchmarks/README.md). It leaves room for
+    /// the rows queued in key order (``keyOrderedBytes``) within the 100 MB README.md promises for
+    /// `import`. SQLite takes pages as it needs them: a small load uses little.
+    public static let pageCacheBytes = 32 << 20
 
     /// The page cache of the connection while a bulk insert builds the structures and indexes derived
     /// from its rows, at most: 2 MiB, about SQLite's default. SQLite's sorter keeps as much in memory
@@ -52,10 +56,12 @@ public final class BulkInsert {
     public static let buildingCacheBytes = 2 << 20
 
     /// The bytes of rows ``insertInKeyOrder(_:keyAt:sql:)`` keeps before inserting them, at most:
-    /// 16 MiB, about 190,000 catalog products (88 bytes each, names of about 25). 100,000 products
-    /// added to 1,000,000 are then inserted in one pass over the indexes ordered by name (W1b,
-    /// Benchmarks/README.md), and the memory stays within what README.md promises for `import`.
-    public static let keyOrderedBytes = 16 << 20
+    /// 12 MiB, about 140,000 catalog products (about 90 bytes each, with names of about 25), which
+    /// take about 16 MiB with their offsets and hashes. 100,000 products added to 1,000,000 are then
+    /// inserted in one pass over the indexes ordered by name (W1b, Benchmarks/README.md), and with
+    /// the page cache (``pageCacheBytes``) an import of 1,000,000 products stays within the 100 MB
+    /// README.md promises.
+    public static let keyOrderedBytes = 12 << 20
 
     /// The table rows are inserted into.
     public let table: String
@@ -135,6 +141,7 @@ public final class BulkInsert {
     /// - Throws: ``DatabaseError``.
     public func resume() throws {
         try insertQueuedRows()
+        queued = nil
         guard let triggers = suspended else { return }
         if let cacheSizes { try db.execute(sql: "PRAGMA cache_size = \(cacheSizes.building)") }
         defer { if let cacheSizes { try? db.execute(sql: "PRAGMA cache_size = \(cacheSizes.inserting)") } }
@@ -157,7 +164,7 @@ public final class BulkInsert {
     /// place of that key's index, and of every index that starts with a column ordered like it; once
     /// those indexes outgrow the page cache, each insert reads pages back and writes others out.
     /// Inserted in key order, the rows go through each such index once (100,000 products added to
-    /// 1,000,000: 1.8 s of CPU instead of 4.7 for the rows and their indexes).
+    /// 1,000,000, as SQL in `sqlite3`: 1.8 s of CPU instead of 4.7 for the rows and their indexes).
     ///
     /// ```swift
     /// let insert = "INSERT INTO films(id, title, title_folded) VALUES (?, ?, ?)"

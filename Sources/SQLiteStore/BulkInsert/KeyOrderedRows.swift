@@ -21,10 +21,12 @@ final class KeyOrderedRows {
     private(set) var firstRowID: Int64 = 0
     /// The rows' values, each encoded by ``append(_:to:)``, one row after the other.
     private var bytes: [UInt8] = []
-    /// Each row's values and key, as offsets in ``bytes``, in the order rows were queued.
-    private var rows: [(start: Int, key: Int)] = []
+    /// Each row's values and key, as offsets in ``bytes`` (below 2 GiB: SQLite's values are at most
+    /// 1 GB, and the queue is inserted once it holds ``BulkInsert/keyOrderedBytes``), in the order
+    /// rows were queued.
+    private var rows: [(start: Int32, key: Int32)] = []
     /// A row by the hash of its key, for telling whether a key is queued.
-    private var rowsByKeyHash: [Int: Int] = [:]
+    private var rowsByKeyHash: [Int: Int32] = [:]
 
     init(sql: String, valueCount: Int, keyIndex: Int) {
         precondition(keyIndex >= 0 && keyIndex < valueCount, "the key is one of the values")
@@ -62,8 +64,8 @@ final class KeyOrderedRows {
             bytes.removeSubrange(start...)
             return false
         }
-        rowsByKeyHash[hash] = rows.count
-        rows.append((start: start, key: key))
+        rowsByKeyHash[hash] = Int32(rows.count)
+        rows.append((start: Int32(start), key: Int32(key)))
         return true
     }
 
@@ -73,7 +75,7 @@ final class KeyOrderedRows {
         Self.append(key, to: &bytes)
         defer { bytes.removeSubrange(start...) }
         guard let row = rowsByKeyHash[keyHash(at: start)] else { return false }
-        return compare(rows[row].key, start) == 0
+        return compare(Int(rows[Int(row)].key), start) == 0
     }
 
     /// Inserts the queued rows in the order of their keys through `db`, then empties the queue.
@@ -82,7 +84,7 @@ final class KeyOrderedRows {
     func insertAll(_ db: Database) throws {
         defer { removeAll() }
         guard !rows.isEmpty else { return }
-        let order = rows.indices.sorted { compare(rows[$0].key, rows[$1].key) < 0 }
+        let order = (0..<Int32(rows.count)).sorted { compare(Int(rows[Int($0)].key), Int(rows[Int($1)].key)) < 0 }
         let statement = try db.cachedStatement(sql: sql)
         let handle = statement.sqliteStatement
         let parameters = Int(sqlite3_bind_parameter_count(handle))
@@ -95,7 +97,7 @@ final class KeyOrderedRows {
             for row in order {
                 sqlite3_reset(handle)
                 try check(sqlite3_bind_int64(handle, 1, firstRowID + Int64(row)), statement, db)
-                var offset = rows[row].start
+                var offset = Int(rows[Int(row)].start)
                 for parameter in stride(from: 2, through: parameters, by: 1) {
                     try check(Self.bind(base, &offset, to: handle, at: Int32(parameter)), statement, db)
                 }
