@@ -109,10 +109,9 @@ extension SearchDescription {
             // The walk fell short: the matches sort late. Up to a one pass's rows, sorting them (1-2 µs
             // each) beats walking on, every entry of the scope probed up to the page: `mac` within a
             // type of 333,000 products whose 50th match is its 125,000th entry, 30 ms walked, 14 ms
-            // sorting its 8,490 matches. Each read by its id: SQLite would otherwise walk the list
-            // index again, probing each entry in the driver's rows (35 ms for those 8,490).
+            // sorting its 8,490 matches.
             if total <= SearchThresholds.onePassLimit {
-                return SearchResultPage(records: try fetch(sorted, byID: plan.driver != nil), totalCount: total)
+                return SearchResultPage(records: try fetch(sorted), totalCount: total)
             }
         }
         // Dense: SQLite walks the order's index, each entry probed in the driver's rows.

@@ -41,24 +41,27 @@ public struct SearchThresholds: Sendable, Hashable {
     public var intersectionThreshold: Int
 
     /// How many entries of the list index walked in order (``SearchDescription/listIndex``, its own
-    /// text checked by `instr`) cost as much as one match read by its id and sorted: 7. It chooses,
+    /// text checked by `instr`) cost as much as one match read by its id and sorted: 25. It chooses,
     /// when the rows of the scope are counted (`SectionCounts`), how a page in list order of a
-    /// known number of matches is read (``walksListIndex(depth:matches:scopeRows:)``), and bounds
-    /// such a walk (``listWalkBudget(matches:)``). Measured on 1,000,000 products (sqlite3 3.40,
-    /// 16 MiB page cache, warm, load average 4): 100,000 entries of one type walked in 20-21 ms
-    /// (0.2 µs each); the 2,469 matches of `touch s` and the 3,500 of `x in` within that type read by
-    /// id and sorted in 3.6 and 3.8 ms (1.1-1.5 µs each).
+    /// known number of matches is read (`walksListIndex(depth:matches:scopeRows:)`), and bounds
+    /// such a walk (`listWalkBudget(matches:)`). Measured on 1,000,000 products with `catalog`'s
+    /// SQL trace (16 MiB page cache, the rows a search reads not in it): walks of 17,283-20,000
+    /// entries of one type took 0.23-0.31 µs per entry (`touch s`, `mac`); the 2,469 matches of
+    /// `touch s` and the 3,500 of `x in` within that type read by id and sorted took 5.7 and 7.8 µs
+    /// per match. (With those rows already in SQLite's cache, as when one query is repeated, a
+    /// match costs 1.1-1.5 µs, about 7 entries: a walk that falls short then costs up to about 3.5
+    /// times the read that follows it.)
     public var entriesPerRowRead: Int
 
     /// The values measured on the benchmark's 1,000,000 products.
     public static let standard = SearchThresholds(
         orderedScanThreshold: 4_000, orderedScanEntriesPerRow: 400, orderedScanMinimumBudget: 10_000,
-        rowCheckThreshold: 100_000, intersectionThreshold: 5_000, entriesPerRowRead: 7)
+        rowCheckThreshold: 100_000, intersectionThreshold: 5_000, entriesPerRowRead: 25)
 
     /// Thresholds; tests pass extreme ones to force each strategy.
     public init(
         orderedScanThreshold: Int, orderedScanEntriesPerRow: Int, orderedScanMinimumBudget: Int, rowCheckThreshold: Int = 100_000,
-        intersectionThreshold: Int = 5_000, entriesPerRowRead: Int = 7
+        intersectionThreshold: Int = 5_000, entriesPerRowRead: Int = 25
     ) {
         self.orderedScanThreshold = orderedScanThreshold
         self.orderedScanEntriesPerRow = orderedScanEntriesPerRow
