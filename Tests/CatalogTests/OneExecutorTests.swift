@@ -94,7 +94,12 @@ struct OneExecutorTests {
                 // (The controller also reads its first batch as searchPage reads a page within that
                 // section's type: the same plan, narrowed to the type.)
                 let unscoped = statements.filter { !Self.isScoped($0) }
-                #expect(Self.estimates(unscoped) == expected, "\(text): \(path) planned from other estimates")
+                // (The controller plans its condition only when it reads through it: when the entity's
+                // search gives its sections and batches, it reads no estimate beyond theirs.)
+                let estimates = Self.estimates(unscoped)
+                #expect(
+                    estimates == expected || (path != "catalog search" && estimates.allSatisfy(expected.contains)),
+                    "\(text): \(path) planned from other estimates")
                 // (A path whose counts and page come from indexes without the driver binds none. The
                 // controller, and `show` through it, may read its batches as searchPage's pages, planned
                 // in their read: then they drive as searchPage does.)
@@ -111,6 +116,11 @@ struct OneExecutorTests {
             }
             if ["a", "ip", "カメ"].contains(text) {
                 #expect(viaController.contains { $0.hasPrefix("SELECT type, count FROM products_gram_counts") })
+            }
+            // Sections from the indexes' counts per type and batches as searchPage's pages within a
+            // type: the controller never plans its condition, so it reads no estimate of the whole table.
+            if ["a", "ip", "カメ", "x in", "mac", "café pro"].contains(text) {
+                #expect(Self.estimates(viaController.filter { !Self.isScoped($0) }).isEmpty, "\(text): the controller planned its condition")
             }
             // More matches than a one pass reads: the first batch is the executor's page within the
             // first section's type.
