@@ -100,14 +100,19 @@ struct OneExecutorTests {
                 // (The controller also reads its first batch as searchPage reads a page within that
                 // section's type: the same plan, narrowed to the type.)
                 let unscoped = statements.filter { !Self.isScoped($0) }
+                // (The controller plans its condition only when it reads through it: when the entity's
+                // search gives its sections and batches, it reads no estimate beyond theirs.)
+                let estimates = Self.estimates(unscoped)
                 if Self.singleLongTerms.contains(text) {
                     // One term of 3+ scalars drives whatever its estimate: the condition reads only
                     // a bound of its rows (its 2-scalar grams' counts), where searchPage counts them.
                     #expect(
-                        Self.estimates(unscoped).allSatisfy { $0.hasPrefix("SELECT coalesce(sum(count), 0) FROM products_gram_counts") },
+                        estimates.allSatisfy { $0.hasPrefix("SELECT coalesce(sum(count), 0) FROM products_gram_counts") },
                         "\(text): \(path) counted the term's rows to plan")
                 } else {
-                    #expect(Self.estimates(unscoped) == expected, "\(text): \(path) planned from other estimates")
+                    #expect(
+                        estimates == expected || (path != "catalog search" && estimates.allSatisfy(expected.contains)),
+                        "\(text): \(path) planned from other estimates")
                 }
                 // (A path whose counts and page come from indexes without the driver binds none. The
                 // controller, and `show` through it, may read its batches as searchPage's pages, planned
@@ -125,6 +130,11 @@ struct OneExecutorTests {
             }
             if ["a", "ip", "カメ"].contains(text) {
                 #expect(viaController.contains { $0.hasPrefix("SELECT type, count FROM products_gram_counts") })
+            }
+            // Sections from the indexes' counts per type and batches as searchPage's pages within a
+            // type: the controller never plans its condition, so it reads no estimate of the whole table.
+            if ["a", "ip", "カメ", "x in", "mac", "café pro"].contains(text) {
+                #expect(Self.estimates(viaController.filter { !Self.isScoped($0) }).isEmpty, "\(text): the controller planned its condition")
             }
             // More matches than a one pass reads: the first batch is the executor's page within the
             // first section's type.
