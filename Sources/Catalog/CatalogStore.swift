@@ -1,6 +1,7 @@
 import Entities
 import Foundation
 import SQLiteStore
+import Synchronization
 
 /// The catalog database: products and phones in one SQLite file, migrated to the current schema on open.
 ///
@@ -45,17 +46,27 @@ public final class CatalogStore: Sendable {
     public init(path: String, configuration: Configuration = Configuration(), migrationSets: [MigrationSet] = []) throws {
         let migrator = try CatalogMigrations.migrator(with: migrationSets)
         var configuration = configuration
-        // Refuse another program's database, or a newer one, before the connection writes to it.
+        // Refuse another program's database, or a newer one, before the connection writes to it; the
+        // first connection's check also says whether there is anything to migrate, so that opening a
+        // migrated file reads its migrations once on that connection, not again to migrate.
+        let check = OpeningCheck()
         let prepare = configuration.prepareDatabase
         configuration.prepareDatabase = { db in
             try prepare?(db)
-            try migrator.validate(db)
+            let needsMigration = try migrator.needsMigration(db)
+            check.needsMigration.withLock { $0 = $0 ?? needsMigration }
         }
         self.migrator = migrator
         database = path == ":memory:"
             ? try DatabaseQueue(path: path, configuration: configuration)
             : try DatabasePool(path: path, configuration: configuration)
-        try migrate()
+        if check.needsMigration.withLock({ $0 }) ?? true { try migrate() }
+    }
+
+    /// What the first connection's check found: whether the file has migrations to apply (nil
+    /// before any connection opened).
+    private final class OpeningCheck: Sendable {
+        let needsMigration = Mutex<Bool?>(nil)
     }
 
     /// A new, migrated, in-memory catalog.

@@ -92,12 +92,12 @@ extension FetchedResultsController {
         // batch read as a planned page, which keeps no sort key).
         let previous = key.index > 0 ? batches[BatchKey(section: key.section, index: key.index - 1)]?.lastSortKey : nil
         let after = previous?.isEmpty == false ? previous : nil
-        let rowsQuery = query.rowsQuery(
-            section: section.key, after: after, limit: expected, offset: after == nil ? key.index * length : 0, withEntities: true)
         let sections = self.sections
         return { db in
             // A search the entity plans pages of: the batch as such a page.
             if let batch = try Self.plannedBatch(query, sections, key, length: length, countsAreCurrent: false, db) { return batch }
+            let rowsQuery = try query.planningSearch(Entity.self, db).rowsQuery(
+                section: section.key, after: after, limit: expected, offset: after == nil ? key.index * length : 0, withEntities: true)
             // Straight into the batch's two arrays; the sort key only of the last row, the only one kept
             // (a whole section without a batch size: no per-row key values, no array of tuples to split).
             var ids: [Int64] = []

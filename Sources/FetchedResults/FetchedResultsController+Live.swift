@@ -166,6 +166,8 @@ extension FetchedResultsController {
             return (live, (ChangeSet(from: old, to: snapshot, updatedIDs: updated), newSections, newQuery))
         }
         if changedIDs.isEmpty { return (live, nil) }
+        // (Tracking what a fetch read leaves its deferred search to plan here, at the first change.)
+        let query = try query.planningSearch(Entity.self, db)
         let source = SQLRowPlacing(query: query, db: db) { key in section(key: key, count: 0, request).name }
         let changeSet = try live.snapshot.update(changedIDs: changedIDs, from: source)
         live.statistics.incrementalUpdates += 1

@@ -85,10 +85,12 @@ public final class FetchedResultsController<Entity: FetchableEntity> {
     ///   search, one pass over its matching rows in order (see ``onePassLimit``).
     public func performFetch() throws {
         let request = self.request
-        // Planned inside the read: a search's plan reads its terms' estimates in the same snapshot.
+        // Planned inside the read: a search's plan reads its terms' estimates in the same snapshot
+        // (and only when the fetch needs its condition: see readResult).
         let (query, result) = try reader.read { db in
-            let query = try FetchQuery(request, db)
-            return (query, try Self.readResult(query, request, db))
+            var query = try FetchQuery(request, deferringSearch: true, db)
+            let result = try Self.readResult(&query, request, db)
+            return (query, result)
         }
         didFetch(query, result)
     }
@@ -106,10 +108,12 @@ public final class FetchedResultsController<Entity: FetchableEntity> {
     ///   query is interrupted); ``FetchError``; `DatabaseError`. The previous result stays then.
     nonisolated(nonsending) public func performFetch() async throws {
         let request = self.request
-        // Planned inside the read: a search's plan reads its terms' estimates in the same snapshot.
+        // Planned inside the read: a search's plan reads its terms' estimates in the same snapshot
+        // (and only when the fetch needs its condition: see readResult).
         let (query, result) = try await reader.read { db in
-            let query = try FetchQuery(request, db)
-            return (query, try Self.readResult(query, request, db))
+            var query = try FetchQuery(request, deferringSearch: true, db)
+            let result = try Self.readResult(&query, request, db)
+            return (query, result)
         }
         didFetch(query, result)
     }
@@ -123,8 +127,12 @@ public final class FetchedResultsController<Entity: FetchableEntity> {
     /// page and the others when asked for; up to it, each section whole as one page, with the ids
     /// for tracking), or the counts say it has more than ``onePassLimit`` rows: then its batches are
     /// read in order as they are needed.
-    static func readResult(_ query: FetchQuery, _ request: FetchRequest<Entity>, _ db: Database) throws -> FetchedResult<Entity> {
+    ///
+    /// A search's condition that `query` defers (``FetchQuery/deferredSearch``) is planned here only
+    /// when this read needs it: not when the entity's search gives the sections and the batches read.
+    static func readResult(_ query: inout FetchQuery, _ request: FetchRequest<Entity>, _ db: Database) throws -> FetchedResult<Entity> {
         if request.batchSize == 0 {
+            query = try query.planningSearch(Entity.self, db)
             let (sections, batches) = try readWholeResult(query, request, db)
             return FetchedResult(sections: sections, batches: batches)
         }
@@ -143,6 +151,7 @@ public final class FetchedResultsController<Entity: FetchableEntity> {
             if total <= plannedPageLimit, let result = try plannedWholeResult(query, sections, request, db) { return result }
             if total > onePassLimit { return FetchedResult(sections: sections) }
         }
+        query = try query.planningSearch(Entity.self, db)
         guard query.hasSearch else { return FetchedResult(sections: try countSections(query, request, db)) }
         // The change log's position is optional here: without the log, startTracking() reads and throws.
         let position = try? trackingPosition(db)
@@ -376,16 +385,20 @@ public final class FetchedResultsController<Entity: FetchableEntity> {
     public func indexPath(forID id: Int64) throws -> ItemPath? {
         if let live = live ?? readyToTrack { return live.snapshot.path(of: id) }
         guard let query else { return nil }
-        let placeQuery = query.placeQuery(id: id)
-        return try reader.read { db -> ItemPath? in
+        let sections = self.sections
+        let (planned, path) = try reader.read { db -> (FetchQuery, ItemPath?) in
+            let query = try query.planningSearch(Entity.self, db)
+            let placeQuery = query.placeQuery(id: id)
             guard let place = try db.fetchOne(sql: placeQuery.sql, arguments: placeQuery.arguments, { row in
                 (section: row.databaseValue(at: 0), key: (1..<row.count).map { row.databaseValue(at: $0) })
-            }) else { return nil }
-            guard let section = sections.firstIndex(where: { $0.key == place.section }) else { return nil }
+            }) else { return (query, nil) }
+            guard let section = sections.firstIndex(where: { $0.key == place.section }) else { return (query, nil) }
             let count = query.countBeforeQuery(section: place.section, key: place.key)
             let row = try db.scalar(Int.self, sql: count.sql, arguments: count.arguments) ?? 0
-            return row < sections[section].numberOfObjects ? ItemPath(section: section, row: row) : nil
+            return (query, row < sections[section].numberOfObjects ? ItemPath(section: section, row: row) : nil)
         }
+        self.query = planned
+        return path
     }
 
     /// Every object of the result, in order.
@@ -424,7 +437,12 @@ public final class FetchedResultsController<Entity: FetchableEntity> {
     public func snapshot() throws -> ResultSnapshot {
         guard let query else { return ResultSnapshot() }
         let sections = self.sections
-        return try reader.read { db in try Self.snapshot(query, sections, db) }
+        let (planned, snapshot) = try reader.read { db in
+            let query = try query.planningSearch(Entity.self, db)
+            return (query, try Self.snapshot(query, sections, db))
+        }
+        self.query = planned
+        return snapshot
     }
 
     /// The row ids of the given sections of `query`, read in `db`.

@@ -51,13 +51,7 @@ extension SearchDescription {
     /// for another plan, or a scope the indexes do not tell apart.
     func exactIntersectionIDs(_ plan: SearchPlan, scope: DatabaseValue?) -> SQLFragment? {
         guard case .gramsAndFullText(let short, let long, let narrowing)? = plan.driver else { return nil }
-        let grams = short.map(\.folded) + narrowing
-        if rowIDsCarryScope {
-            guard indexesSeparate(scope), let pattern = SearchPlan.gramsPattern(grams) else { return nil }
-            return intersectionIDs(gramsPattern: pattern, fullTextPattern: SearchPlan.fullTextPattern(long), scope: scope)
-        }
-        guard let pattern = SearchPlan.gramsPattern(grams, scope: scope) else { return nil }
-        return intersectionIDs(gramsPattern: pattern, fullTextPattern: SearchPlan.fullTextPattern(long), scope: nil)
+        return intersectionIDs(grams: short.map(\.folded) + narrowing, long: long, scope: scope, exact: true)
     }
 
     /// Short terms only, none numeric: the rows of the grams index that hold all their tokens (and

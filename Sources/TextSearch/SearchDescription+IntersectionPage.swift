@@ -3,10 +3,12 @@ import SQLiteStore
 extension SearchDescription {
     /// A search whose terms of both lengths drive together through both indexes
     /// (``SearchPlan/Driver/gramsAndFullText(short:long:narrowing:)``): the matches' ids, read once
-    /// from the two indexes, give the total and the page — walked in list order when they are more
-    /// than ``SearchThresholds/orderedScanThreshold`` and the order is the list index's, else (or when
-    /// the walk falls short) read by id and sorted. `totalCount`, when given, is the total in this
-    /// read: past that threshold the walk is tried before any id is read. Nil when it does not
+    /// from the two indexes, give the total and the page — walked in list order when that is expected
+    /// to cost less (``listPageRoute(_:scope:order:limit:offset:matches:thresholds:_:)``; without
+    /// counts of the scope's rows, when they are more than ``SearchThresholds/orderedScanThreshold``
+    /// and the order is the list index's), else (or when the walk falls short) read by id and
+    /// sorted. `totalCount`, when given, is the total in this read: the walk is then tried before
+    /// any id is read. Nil when it does not
     /// apply: another plan, a scope the indexes do not tell apart, or more matches than
     /// ``SearchThresholds/idListLimit``.
     func intersectionPage<Record>(
@@ -14,7 +16,17 @@ extension SearchDescription {
         thresholds: SearchThresholds, budget: Int, selection: String, _ db: Database, decode: (Row) throws -> Record
     ) throws -> SearchResultPage<Record>? {
         guard let matches = exactIntersectionIDs(plan, scope: scope) else { return nil }
-        if let totalCount, totalCount > thresholds.orderedScanThreshold, plan.isDense, order.isListIndexOrder,
+        // The walk in list order for a page of `total` matches: by expected costs when the scope's
+        // rows are counted, else past the threshold for a dense plan.
+        func walkBudget(total: Int) throws -> Int? {
+            switch try listPageRoute(
+                plan, scope: scope, order: order, limit: limit, offset: offset, matches: total, thresholds: thresholds, db) {
+            case .walk(let budget)?: budget
+            case .readByID?: nil
+            case nil: total > thresholds.orderedScanThreshold && plan.isDense && order.isListIndexOrder ? budget : nil
+            }
+        }
+        if let totalCount, let budget = try walkBudget(total: totalCount),
            let walked = try idsInListOrder(
                plan, scope: scope, wanted: min(limit, max(0, totalCount - offset)), offset: offset, budget: budget, db) {
             return SearchResultPage(records: try records(ids: walked, selection: selection, db, decode: decode), totalCount: totalCount)
@@ -26,7 +38,7 @@ extension SearchDescription {
         let total = ids.count
         let wanted = min(limit, max(0, total - offset))
         if wanted == 0 { return SearchResultPage(records: [], totalCount: total) }
-        if total > thresholds.orderedScanThreshold, plan.isDense, order.isListIndexOrder,
+        if totalCount == nil, let budget = try walkBudget(total: total),
            let walked = try idsInListOrder(plan, scope: scope, wanted: wanted, offset: offset, budget: budget, db) {
             return SearchResultPage(records: try records(ids: walked, selection: selection, db, decode: decode), totalCount: total)
         }

@@ -1,6 +1,41 @@
 import SQLiteStore
 
 extension SearchDescription {
+    /// How a page in list order of a known number of matches is read, when the expected costs of
+    /// both ways are known.
+    enum ListPageRoute: Equatable {
+        /// Walk the list index in order, for at most `budget` entries (then read the matches by id).
+        case walk(budget: Int)
+        /// Read every match by its id and sort them.
+        case readByID
+    }
+
+    /// The cheaper way to read the first `offset + limit` of `matches` rows in `order` within
+    /// `scope`, by ``SearchThresholds/walksListIndex(depth:matches:scopeRows:)``: nil when the model
+    /// does not apply — another order than the list index's, no driver (no index reaches the matches
+    /// by id), a numeric term (the list index holds no number), a list index the walk cannot use, or a scope whose rows are not counted
+    /// (`SectionCounts` of the scope column).
+    func listPageRoute(
+        _ plan: SearchPlan, scope: DatabaseValue?, order: SearchOrder, limit: Int, offset: Int, matches: Int,
+        thresholds: SearchThresholds, _ db: Database
+    ) throws -> ListPageRoute? {
+        guard order.isListIndexOrder, listIndex != nil, textColumns.count == 1, plan.driver != nil,
+              !plan.terms.contains(where: plan.isNumeric), let scopeRows = try rowCount(scope: scope, db)
+        else { return nil }
+        let depth = offset.addingReportingOverflow(limit)
+        guard !depth.overflow, thresholds.walksListIndex(depth: depth.partialValue, matches: matches, scopeRows: scopeRows)
+        else { return .readByID }
+        return .walk(budget: thresholds.listWalkBudget(matches: matches))
+    }
+
+    /// The rows of the table within `scope` (nil: all), from the maintained counts of its scope
+    /// column (`SectionCounts`); nil when they are not kept.
+    func rowCount(scope: DatabaseValue?, _ db: Database) throws -> Int? {
+        guard let scopeColumn, let counts = try SectionCounts.counts(forTable: table, section: scopeColumn, in: db) else { return nil }
+        guard let scope else { return counts.reduce(0) { $0 + $1.count } }
+        return counts.first { $0.key == scope }?.count ?? 0
+    }
+
     /// The ids of the `wanted` rows after `offset`, in list order, found by walking ``listIndex``
     /// (scope column, first text column, id) in order and checking the terms on the index's own text,
     /// for at most `budget` entries; nil when the walk ends before it finds them all, or when the

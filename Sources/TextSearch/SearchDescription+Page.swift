@@ -84,7 +84,11 @@ extension SearchDescription {
         }
         // Terms all in one index: its rows of all of them are the matches (in the scope), `total` rows.
         let allTerms = plan.terms.count > 1 ? plan.allTermsCondition(alias: table) : nil
-        if let allTerms, total <= thresholds.orderedScanThreshold {
+        // Walk the list index or read the matches by id, by their expected costs when the scope's
+        // rows are counted; else by the threshold of the rarest term's rows.
+        let route = try listPageRoute(
+            plan, scope: scope, order: order, limit: limit, offset: offset, matches: total, thresholds: thresholds, db)
+        if let allTerms, route == .readByID || (route == nil && total <= thresholds.orderedScanThreshold) {
             // Few rows: each read by its id, then sorted (an index in the page's order would be
             // walked until the page is found, far when the matches are sparse in it).
             return SearchResultPage(
@@ -92,8 +96,14 @@ extension SearchDescription {
         }
         // The driver's rows (or all terms' index rows), sorted.
         let sorted = allTerms.map { scoped($0, scope: scope, alias: table, checkedOnRows: true) } ?? driverCondition
-        if plan.isDense, order.isListIndexOrder, !plan.terms.contains(where: plan.isNumeric) {
-            if let ids = try idsInListOrder(plan, scope: scope, wanted: wanted, offset: offset, budget: budget, db) {
+        if route == .readByID { return SearchResultPage(records: try fetch(sorted, byID: true), totalCount: total) }
+        let walkBudget: Int? = switch route {
+        case .walk(let budget)?: budget
+        case .readByID?: nil
+        case nil: plan.isDense && order.isListIndexOrder && !plan.terms.contains(where: plan.isNumeric) ? budget : nil
+        }
+        if let walkBudget {
+            if let ids = try idsInListOrder(plan, scope: scope, wanted: wanted, offset: offset, budget: walkBudget, db) {
                 return SearchResultPage(records: try records(ids: ids, selection: selection, db, decode: decode), totalCount: total)
             }
             // The walk fell short: the matches sort late. Up to a one pass's rows, sorting them (1-2 µs

@@ -71,6 +71,25 @@ extension SearchDescription {
         intersectionIDs(gramsPattern: gramsPattern, fullTextPattern: fullTextPattern, scopeNumber: scope.flatMap(scopeNumber))
     }
 
+    /// The one builder of the two-index query of terms of both lengths: a `SELECT` of the ids of the
+    /// rows holding every gram of `grams` (folded texts of 1-2 scalars without a space) in the grams
+    /// index and every `long` term's phrase in the trigram index, narrowed to `scope` where the
+    /// indexes tell it apart (its rowid range, or its token in the grams index).
+    ///
+    /// - Parameter exact: true gives exactly the rows of `scope`, or nil when the indexes cannot tell
+    ///   its rows apart; false gives, for such a scope, the rows of every scope (the caller checks
+    ///   the scope on the rows) and is never nil.
+    func intersectionIDs(grams: [String], long: [SearchTerm], scope: DatabaseValue?, exact: Bool) -> SQLFragment? {
+        let fullTextPattern = SearchPlan.fullTextPattern(long)
+        if rowIDsCarryScope {
+            guard !exact || indexesSeparate(scope), let pattern = SearchPlan.gramsPattern(grams) else { return nil }
+            return intersectionIDs(gramsPattern: pattern, fullTextPattern: fullTextPattern, scope: scope)
+        }
+        guard let pattern = SearchPlan.gramsPattern(grams, scope: scope) ?? (exact ? nil : SearchPlan.gramsPattern(grams))
+        else { return nil }
+        return intersectionIDs(gramsPattern: pattern, fullTextPattern: fullTextPattern, scope: nil)
+    }
+
     /// ``intersectionIDs(gramsPattern:fullTextPattern:scope:)`` for the rows of scope number `number` (nil: every row).
     private func intersectionIDs(gramsPattern: String, fullTextPattern: String, scopeNumber number: Int?) -> SQLFragment {
         let gramsTable = gramsTable!
@@ -120,10 +139,12 @@ extension SearchDescription {
 
     /// The count `query` gives for each scope number (0 for rows of no value of ``scopeValues``),
     /// keyed by value; values counting 0 left out; nil without ``scopeValues`` or when number 0 counts some.
+    /// Number 0 is not counted when the maintained counts of the scope column (`SectionCounts`) show
+    /// no such row (its range costs 0.2-0.8 ms for `charger`, `touch s`, `x in`, though it holds nothing).
     private func countsPerScope(_ db: Database, _ query: (Int) -> SQLFragment) throws -> [DatabaseValue: Int]? {
         guard rowIDsCarryScope else { return nil }
         var counts: [DatabaseValue: Int] = [:]
-        for number in 0...scopeValues.count {
+        for number in (try everyRowHasAScopeValue(db) ? 1 : 0)...scopeValues.count {
             let counted = query(number)
             let count = try db.scalar(Int.self, sql: counted.sql, arguments: counted.arguments) ?? 0
             if number == 0 {
@@ -133,6 +154,13 @@ extension SearchDescription {
             }
         }
         return counts
+    }
+
+    /// Whether the maintained counts of the scope column (`SectionCounts`) show every row with one of
+    /// ``scopeValues``; false when they are not kept.
+    private func everyRowHasAScopeValue(_ db: Database) throws -> Bool {
+        guard let scopeColumn, let counts = try SectionCounts.counts(forTable: table, section: scopeColumn, in: db) else { return false }
+        return counts.allSatisfy { if case .text(let value) = $0.key { scopeValues.contains(value) } else { false } }
     }
 
     /// `rowid BETWEEN ? AND ?`: the rowids of the search indexes of the rows whose scope number is `number`.

@@ -191,13 +191,7 @@ public struct SearchPlan: Sendable {
     /// index and every long term in the trigram index (``Driver/gramsAndFullText(short:long:narrowing:)``),
     /// within the scope as ``gramsIDs(_:)`` narrows to it.
     private func intersectionIDs(short: [SearchTerm], long: [SearchTerm], narrowing: [String]) -> SQLFragment {
-        let grams = short.map(\.folded) + narrowing
-        let fullText = Self.fullTextPattern(long)
-        if description.rowIDsCarryScope {
-            return description.intersectionIDs(gramsPattern: Self.gramsPattern(grams)!, fullTextPattern: fullText, scope: scope)
-        }
-        let pattern = Self.gramsPattern(grams, scope: scope) ?? Self.gramsPattern(grams)!
-        return description.intersectionIDs(gramsPattern: pattern, fullTextPattern: fullText, scope: nil)
+        description.intersectionIDs(grams: short.map(\.folded) + narrowing, long: long, scope: scope, exact: false)!
     }
 
     /// A `SELECT` of the ids of the rows holding every term of 3+ scalars in the trigram index, within

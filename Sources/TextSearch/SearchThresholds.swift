@@ -40,21 +40,53 @@ public struct SearchThresholds: Sendable, Hashable {
     /// 4 ms against 9): they meet near 5,000 rows.
     public var intersectionThreshold: Int
 
+    /// How many entries of the list index walked in order (``SearchDescription/listIndex``, its own
+    /// text checked by `instr`) cost as much as one match read by its id and sorted: 25. It chooses,
+    /// when the rows of the scope are counted (`SectionCounts`), how a page in list order of a
+    /// known number of matches is read (`walksListIndex(depth:matches:scopeRows:)`), and bounds
+    /// such a walk (`listWalkBudget(matches:)`). Measured on 1,000,000 products with `catalog`'s
+    /// SQL trace (16 MiB page cache, the rows a search reads not in it): walks of 17,283-20,000
+    /// entries of one type took 0.23-0.31 µs per entry (`touch s`, `mac`); the 2,469 matches of
+    /// `touch s` and the 3,500 of `x in` within that type read by id and sorted took 5.7 and 7.8 µs
+    /// per match. (With those rows already in SQLite's cache, as when one query is repeated, a
+    /// match costs 1.1-1.5 µs, about 7 entries: a walk that falls short then costs up to about 3.5
+    /// times the read that follows it.)
+    public var entriesPerRowRead: Int
+
     /// The values measured on the benchmark's 1,000,000 products.
     public static let standard = SearchThresholds(
         orderedScanThreshold: 4_000, orderedScanEntriesPerRow: 400, orderedScanMinimumBudget: 10_000,
-        rowCheckThreshold: 100_000, intersectionThreshold: 5_000)
+        rowCheckThreshold: 100_000, intersectionThreshold: 5_000, entriesPerRowRead: 25)
 
     /// Thresholds; tests pass extreme ones to force each strategy.
     public init(
         orderedScanThreshold: Int, orderedScanEntriesPerRow: Int, orderedScanMinimumBudget: Int, rowCheckThreshold: Int = 100_000,
-        intersectionThreshold: Int = 5_000
+        intersectionThreshold: Int = 5_000, entriesPerRowRead: Int = 25
     ) {
         self.orderedScanThreshold = orderedScanThreshold
         self.orderedScanEntriesPerRow = orderedScanEntriesPerRow
         self.orderedScanMinimumBudget = orderedScanMinimumBudget
         self.rowCheckThreshold = rowCheckThreshold
         self.intersectionThreshold = intersectionThreshold
+        self.entriesPerRowRead = entriesPerRowRead
+    }
+
+    /// Whether the first `depth` rows (`offset + limit`) in list order of `matches` rows among the
+    /// `scopeRows` rows of their scope are expected to cost less found by walking the list index
+    /// (about `depth × scopeRows / matches` entries, if the matches are spread evenly) than by
+    /// reading every match by its id and sorting them (`matches` × ``entriesPerRowRead`` entries).
+    func walksListIndex(depth: Int, matches: Int, scopeRows: Int) -> Bool {
+        guard matches > 0 else { return false }
+        let (walked, overflow) = depth.multipliedReportingOverflow(by: scopeRows)
+        return !overflow && walked / matches <= listWalkBudget(matches: matches)
+    }
+
+    /// The most entries a walk in list order chosen by ``walksListIndex(depth:matches:scopeRows:)``
+    /// reads: as many as reading the `matches` by id costs, so that a walk that falls short (the
+    /// matches sort late) and then that read cost at most twice the cheaper of the two.
+    func listWalkBudget(matches: Int) -> Int {
+        let (budget, overflow) = matches.multipliedReportingOverflow(by: entriesPerRowRead)
+        return overflow ? .max : budget
     }
 
     /// How many index entries a walk in list order may read for a page of `limit` rows after `offset`.

@@ -2,6 +2,7 @@ import Catalog
 import Foundation
 import SQLiteStore
 import TestSupport
+import Synchronization
 import Testing
 import TextSearch
 
@@ -130,6 +131,23 @@ struct CatalogMigrationSetsTests {
         let missing = directory.path("missing.sqlite")
         #expect(throws: DatabaseError.self) { try CatalogStore.migrationStatus(path: missing) }
         #expect(!FileManager.default.fileExists(atPath: missing))
+    }
+
+    /// Opening a migrated file checks its migrations once on each connection, before anything is
+    /// written, and takes no transaction to migrate.
+    @Test func openingAMigratedFileReadsItsMigrationsOncePerConnection() throws {
+        _ = try CatalogStore(path: path)
+        let statements = Mutex<[String]>([])
+        var configuration = Configuration()
+        configuration.trace = { sql in statements.withLock { $0.append(sql) } }
+        let store = try CatalogStore(path: path, configuration: configuration)
+        _ = try store.count(Product.self)
+        let traced = statements.withLock { $0 }
+        let connections = traced.filter { $0 == "PRAGMA schema_version" }.count
+        #expect(connections >= 1)
+        #expect(traced.filter { $0.contains("FROM schema_migrations") }.count == connections)
+        #expect(traced.filter { $0.contains("pragma_table_info") }.count == connections)
+        #expect(!traced.contains { $0.hasPrefix("BEGIN IMMEDIATE") })
     }
 
     @Test func anEmbedderCannotTakeTheCatalogsIdentity() throws {

@@ -1,4 +1,4 @@
-import Catalog
+@_spi(Testing) import Catalog
 import FetchedResults
 import Foundation
 import SQLiteStore
@@ -26,6 +26,8 @@ struct OneExecutorTests {
 
     /// The issue's named slow queries, short and long terms, numbers, Japanese, no match.
     static let queries = ["pro pa", "touch s", "x in", "2 le", "3 a", "a", "mac", "ip", "café pro", "カメ", "2000", "zoë max 2", "qqq"]
+    /// Those of one term of 3+ scalars, not a number.
+    static let singleLongTerms: Set = ["mac", "qqq"]
 
     /// The statements that read a term's estimate, each once, in the order first run: its gram count,
     /// its trigram rows counted up to a cap, its rows in a number column counted up to a cap. (The
@@ -54,10 +56,10 @@ struct OneExecutorTests {
         return found
     }
 
-    /// Whether a statement reads within one type: a gram count of a type, a trigram rowid range, a
+    /// Whether a statement reads within one type: a gram count of a type, a walk of its list entries, a trigram rowid range, a
     /// grams query with a type's token.
     static func isScoped(_ statement: String) -> Bool {
-        statement.contains(" AND type = '") || statement.contains("rowid BETWEEN") || statement.contains(" AND \"x")
+        statement.contains(" AND type = '") || statement.contains("WHERE type = '") || statement.contains("rowid BETWEEN") || statement.contains(" AND \"x")
     }
 
     /// A driver without its narrowing to one type (the trigram index's rowid range, the grams
@@ -80,6 +82,10 @@ struct OneExecutorTests {
         for text in Self.queries {
             let request = ListRequest<Product>(searchText: text)
             let viaPage = try trace.of { _ = try store.searchPage(request, limit: 50) }
+            // searchPage reading its matches by id rather than walking the list index: it binds its driver.
+            var byID = SearchThresholds.standard
+            byID.entriesPerRowRead = 0
+            let viaPageByID = try trace.of { _ = try store.searchPage(request, limit: 50, offset: 0, thresholds: byID) }
             let viaSearch = try trace.of { _ = try store.sections(request) as [RecordSection<Product>] }
             let viaShow = trace.of { _ = try? store.record(at: ItemPath(section: 0, row: 0), in: request) }
             let viaController = try trace.of {
@@ -94,12 +100,25 @@ struct OneExecutorTests {
                 // (The controller also reads its first batch as searchPage reads a page within that
                 // section's type: the same plan, narrowed to the type.)
                 let unscoped = statements.filter { !Self.isScoped($0) }
-                #expect(Self.estimates(unscoped) == expected, "\(text): \(path) planned from other estimates")
+                // (The controller plans its condition only when it reads through it: when the entity's
+                // search gives its sections and batches, it reads no estimate beyond theirs.)
+                let estimates = Self.estimates(unscoped)
+                if Self.singleLongTerms.contains(text) {
+                    // One term of 3+ scalars drives whatever its estimate: the condition reads only
+                    // a bound of its rows (its 2-scalar grams' counts), where searchPage counts them.
+                    #expect(
+                        estimates.allSatisfy { $0.hasPrefix("SELECT coalesce(sum(count), 0) FROM products_gram_counts") },
+                        "\(text): \(path) counted the term's rows to plan")
+                } else {
+                    #expect(
+                        estimates == expected || (path != "catalog search" && estimates.allSatisfy(expected.contains)),
+                        "\(text): \(path) planned from other estimates")
+                }
                 // (A path whose counts and page come from indexes without the driver binds none. The
                 // controller, and `show` through it, may read its batches as searchPage's pages, planned
                 // in their read: then they drive as searchPage does.)
                 let drivers = Set(Self.drivers(statements).map(Self.unscoped))
-                let planned = Self.drivers(viaSearch).union(Self.drivers(viaPage))
+                let planned = Self.drivers(viaSearch).union(Self.drivers(viaPage)).union(Self.drivers(viaPageByID))
                 #expect(
                     drivers.isEmpty || drivers == Self.drivers(viaSearch) || (path != "catalog search" && drivers.isSubset(of: planned)),
                     "\(text): \(path) drives otherwise than catalog search and searchPage")
@@ -111,6 +130,11 @@ struct OneExecutorTests {
             }
             if ["a", "ip", "カメ"].contains(text) {
                 #expect(viaController.contains { $0.hasPrefix("SELECT type, count FROM products_gram_counts") })
+            }
+            // Sections from the indexes' counts per type and batches as searchPage's pages within a
+            // type: the controller never plans its condition, so it reads no estimate of the whole table.
+            if ["a", "ip", "カメ", "x in", "mac", "café pro"].contains(text) {
+                #expect(Self.estimates(viaController.filter { !Self.isScoped($0) }).isEmpty, "\(text): the controller planned its condition")
             }
             // More matches than a one pass reads: the first batch is the executor's page within the
             // first section's type.

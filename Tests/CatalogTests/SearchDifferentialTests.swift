@@ -70,13 +70,16 @@ struct SearchDifferentialTests {
         let budget = [0, 3, 20, Int.max][random.next(below: 4)]
         // Terms of both lengths drive together through both indexes from 0, never from Int.max.
         let intersection = [0, 2, Int.max][random.next(below: 3)]
+        // Pages in list order by expected costs (the scope's rows are counted): read by id from 0,
+        // walked without end from Int.max, a walk that may fall short in between.
+        let entriesPerRowRead = [0, 1, 7, Int.max][random.next(below: 4)]
         let thresholds = SearchThresholds(
             orderedScanThreshold: threshold, orderedScanEntriesPerRow: budget == Int.max ? Int.max : 0,
-            orderedScanMinimumBudget: budget, intersectionThreshold: intersection)
+            orderedScanMinimumBudget: budget, intersectionThreshold: intersection, entriesPerRowRead: entriesPerRowRead)
         let page = try store.searchPage(request, limit: limit, offset: offset, thresholds: thresholds)
         let expectedPage = Array(expected.dropFirst(offset).prefix(limit)).map(\.1)
         if page.totalCount != expected.count || page.records.map(\.id!) != expectedPage {
-            Issue.record("page \(limit)@\(offset) threshold \(threshold) budget \(budget) intersection \(intersection): expected \(expected.count) \(expectedPage), got \(page.totalCount) \(page.records.map(\.id!)) — \(context) \(request)")
+            Issue.record("page \(limit)@\(offset) threshold \(threshold) budget \(budget) intersection \(intersection) entries per row read \(entriesPerRowRead): expected \(expected.count) \(expectedPage), got \(page.totalCount) \(page.records.map(\.id!)) — \(context) \(request)")
             failures += 1
         }
 

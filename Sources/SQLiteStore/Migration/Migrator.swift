@@ -73,13 +73,7 @@ public struct Migrator: Sendable {
             set.migrations.filter { $0.version <= (versions[set.identity] ?? Int.max) }.map { (set: set.identity, migration: $0) }
         }
         // One read first, which never waits for a writer: with nothing pending, no write lock is taken.
-        let hasWork = try db.inTransaction(.deferred) { () throws -> Bool in
-            try validate(db)
-            if try recordLayout(db) == .withoutSets { return true }
-            let recorded = Set(try appliedMigrations(db).map { RecordKey(set: $0.set, version: $0.version) })
-            return wanted.contains { !recorded.contains(RecordKey(set: $0.set, version: $0.migration.version)) }
-        }
-        guard hasWork else { return [] }
+        guard try db.inTransaction(.deferred, { try needsMigration(upTo: versions, db) }) else { return [] }
         try db.inTransaction(.immediate) { try prepareRecordTable(db) }
         var applied: [AppliedMigration] = []
         for (set, migration) in wanted {
@@ -105,6 +99,31 @@ public struct Migrator: Sendable {
         return applied
     }
 
+    /// Checks the database as ``validate(_:)`` does, and tells whether ``migrate(upTo:_:)`` has work:
+    /// a migration of every set, up to its version in `versions` (all of a set not named there), that
+    /// is not recorded, or records of the layout before sets. It reads `schema_migrations` once.
+    ///
+    /// ```swift
+    /// configuration.prepareDatabase = { db in
+    ///     if try migrator.needsMigration(db) { print("migrations pending") }
+    /// }
+    /// ```
+    ///
+    /// - Throws: what ``validate(_:)`` throws.
+    public func needsMigration(upTo versions: [String: Int] = [:], _ db: Database) throws -> Bool {
+        let layout = try recordLayout(db)
+        let applied = try appliedMigrations(db, layout: layout)
+        try validate(tables: try tableNames(db), applied)
+        if layout == .withoutSets { return true }
+        let recorded = Set(applied.map { RecordKey(set: $0.set, version: $0.version) })
+        return sets.contains { set in
+            set.migrations.contains { migration in
+                migration.version <= (versions[set.identity] ?? Int.max)
+                    && !recorded.contains(RecordKey(set: set.identity, version: migration.version))
+            }
+        }
+    }
+
     /// Checks, without writing, that the migrator may work on this database: it is empty or records
     /// its migrations, none of its sets is newer than the code, and no applied migration changed.
     ///
@@ -115,19 +134,33 @@ public struct Migrator: Sendable {
     ///   ``MigrationError/databaseIsNewer(set:databaseVersion:knownVersion:)``,
     ///   ``MigrationError/checksumMismatch(set:version:name:recorded:current:)``, or ``DatabaseError``.
     public func validate(_ db: Database) throws {
-        let tables = try db.fetchAll(
-            sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name"
-        ) { try $0.decode(String.self, at: 0) }
+        try validate(tables: try tableNames(db), try appliedMigrations(db))
+    }
+
+    /// The checks of ``validate(_:)`` on the database's tables and its recorded migrations.
+    private func validate(tables: [String], _ applied: [AppliedMigration]) throws {
         if !tables.isEmpty && !tables.contains(Self.tableName) {
             throw MigrationError.unrecognizedDatabase(tables: tables)
         }
-        try validate(try appliedMigrations(db))
+        try validate(applied)
+    }
+
+    /// The names of the database's tables, SQLite's own left out, in order.
+    private func tableNames(_ db: Database) throws -> [String] {
+        try db.fetchAll(
+            sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name"
+        ) { try $0.decode(String.self, at: 0) }
     }
 
     /// The migrations recorded in the database, of every set (this migrator's or not), by set and
     /// version; empty when it has none.
     public func appliedMigrations(_ db: Database) throws -> [AppliedMigration] {
-        switch try recordLayout(db) {
+        try appliedMigrations(db, layout: try recordLayout(db))
+    }
+
+    /// ``appliedMigrations(_:)`` from a `schema_migrations` of this shape.
+    private func appliedMigrations(_ db: Database, layout: RecordLayout) throws -> [AppliedMigration] {
+        switch layout {
         case .none:
             return []
         case .withoutSets:
