@@ -12,9 +12,9 @@ extension SearchDescription {
 
     /// The cheaper way to read the first `offset + limit` of `matches` rows in `order` within
     /// `scope`, by ``SearchThresholds/walksListIndex(depth:matches:scopeRows:)``: nil when the model
-    /// does not apply — another order than the list index's, no driver (no index reaches the matches
-    /// by id), a numeric term (the list index holds no number), a list index the walk cannot use, or a scope whose rows are not counted
-    /// (`SectionCounts` of the scope column).
+    /// does not apply — another order than the list index's, no driver (no index reaches the
+    /// matches by id), a numeric term (the list index holds no number), a list index the walk cannot
+    /// use, or a scope whose rows are not counted (`SectionCounts` of the scope column).
     func listPageRoute(
         _ plan: SearchPlan, scope: DatabaseValue?, order: SearchOrder, limit: Int, offset: Int, matches: Int,
         thresholds: SearchThresholds, _ db: Database

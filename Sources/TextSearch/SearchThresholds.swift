@@ -7,7 +7,8 @@ public struct SearchThresholds: Sendable, Hashable {
     /// the list index, and a common term's total is counted in the trigram index. Below it, sorting
     /// the driver's rows (one table lookup each) is cheaper than walking about
     /// `limit × rows / matches` index entries; measured on 1,000,000 products, the two meet between
-    /// 2,000 and 5,000 rows: 4,000.
+    /// 2,000 and 5,000 rows: 4,000. (When the rows of the scope are counted and the number of
+    /// matches is known, ``entriesPerRowRead`` chooses instead, from both expected costs.)
     public var orderedScanThreshold: Int
     /// How many index entries a walk in list order may read per row of `offset + limit`: 400, enough
     /// for matches spread evenly among 1,000,000 products at ``orderedScanThreshold``'s density
