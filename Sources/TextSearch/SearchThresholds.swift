@@ -74,13 +74,21 @@ public struct SearchThresholds: Sendable, Hashable {
 
     /// Whether the first `depth` rows (`offset + limit`) in list order of `matches` rows among the
     /// `scopeRows` rows of their scope are expected to cost less found by walking the list index
-    /// (about `depth × scopeRows / matches` entries, if the matches are spread evenly) than by
-    /// reading every match by its id and sorting them (`matches` × ``entriesPerRowRead`` entries).
+    /// (``listWalkClustering`` × `depth × scopeRows / matches` entries) than by reading every match
+    /// by its id and sorting them (`matches` × ``entriesPerRowRead`` entries).
     func walksListIndex(depth: Int, matches: Int, scopeRows: Int) -> Bool {
         guard matches > 0 else { return false }
         let (walked, overflow) = depth.multipliedReportingOverflow(by: scopeRows)
-        return !overflow && walked / matches <= listWalkBudget(matches: matches)
+        let (clustered, clusteredOverflow) = (walked / matches).multipliedReportingOverflow(by: Self.listWalkClustering)
+        return !overflow && !clusteredOverflow && clustered <= listWalkBudget(matches: matches)
     }
+
+    /// How much farther into the list index than an even spread of the matches a page's last match
+    /// is expected, names clustering: 3. Measured within one type of 1,000,000 products, the 50th
+    /// match of `touch s` is its 17,968th entry, 2.7 times the 6,747 of an even spread; `x in` 2.8,
+    /// `core m` 2.7, `panel g` 2.0, `charger` 1.3; Japanese names sort after every Latin one
+    /// (`炊飯器 g`: none in the first 24,375 entries).
+    static let listWalkClustering = 3
 
     /// The most entries a walk in list order chosen by ``walksListIndex(depth:matches:scopeRows:)``
     /// reads: as many as reading the `matches` by id costs, so that a walk that falls short (the
