@@ -17,4 +17,11 @@ static inline int csqlite_db_config_bool(sqlite3 *db, int op, int value) {
     return sqlite3_db_config(db, op, value, &current);
 }
 
+/// `sqlite3_config` is variadic too; this wraps `SQLITE_CONFIG_MEMSTATUS`, which turns SQLite's memory
+/// statistics on or off. It succeeds only before SQLite is initialized (the first connection opened in
+/// the process, or `sqlite3_initialize()`), and returns `SQLITE_MISUSE` after.
+static inline int csqlite_config_memory_statistics(int enabled) {
+    return sqlite3_config(SQLITE_CONFIG_MEMSTATUS, enabled);
+}
+
 #endif

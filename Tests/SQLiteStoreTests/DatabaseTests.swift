@@ -1,3 +1,4 @@
+import CSQLite
 import Foundation
 import SQLiteStore
 import Synchronization
@@ -30,6 +31,18 @@ struct DatabaseTests {
         defer { try? pool.close() }
         #expect(try pool.write { db in try db.scalar(Int.self, sql: "PRAGMA cache_size") } == expected)
         #expect(try pool.read { db in try db.scalar(Int.self, sql: "PRAGMA cache_size") } == expected)
+    }
+
+    /// Opening a connection turns SQLite's memory statistics off first (they cost every allocation a
+    /// mutex all connections share), so SQLite counts none of the memory it then uses: with them on,
+    /// the 100 kB blob alone would count.
+    @Test func memoryStatisticsAreOff() throws {
+        let queue = try DatabaseQueue.inMemory()
+        try queue.writeWithoutTransaction { db in
+            try db.execute(sql: "CREATE TABLE t(x); INSERT INTO t VALUES (randomblob(100000))")
+        }
+        #expect(sqlite3_memory_used() == 0)
+        #expect(try queue.read { db in try db.scalar(Int.self, sql: "SELECT length(x) FROM t") } == 100_000)
     }
 
     @Test func inMemoryDatabase() throws {

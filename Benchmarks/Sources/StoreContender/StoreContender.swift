@@ -30,6 +30,14 @@ public struct StoreContender: Contender {
     /// what names the schema of a dataset.
     public static var schemaIdentity: [String] { CatalogMigrations.all.map { "\($0.identifier) \($0.checksum)" } }
 
+    /// Opens and closes one in-memory connection of the store, before any contender uses SQLite: the
+    /// store's first connection in a process turns off SQLite's memory statistics (process-wide, and
+    /// only before SQLite is initialized), so that every contender of the run, GRDB and raw C too,
+    /// runs with the same SQLite setting whatever the order of the workloads.
+    public static func initializeSQLite() throws {
+        try DatabaseQueue.inMemory().close()
+    }
+
     /// Creates an empty catalog at `path` (a new file) with the store's schema, every migration applied
     /// (its Swift steps too), and closes it: the schema every contender's W1 inserts into.
     @Sendable public static func createSchema(at path: String) throws {

@@ -9,7 +9,9 @@ public typealias SQLiteConnection = OpaquePointer
 /// A `Database` is not thread-safe: use it through a ``DatabaseQueue`` or a ``DatabasePool``, which
 /// serialise access to each connection and hand it to closures (`writer.write { db in … }`). Opening sets up the connection from its
 /// ``Configuration``: extended result codes, busy timeout, foreign keys, `cell_size_check`, WAL and
-/// `synchronous`, and no double-quoted string literals.
+/// `synchronous`, and no double-quoted string literals. The first connection a process opens turns off
+/// SQLite's memory statistics, which would make every allocation of every connection take one shared
+/// mutex (see README.md, "Concurrency").
 ///
 /// Related SQLite documentation: <https://www.sqlite.org/c3ref/sqlite3.html>
 public final class Database {
@@ -56,6 +58,7 @@ public final class Database {
             throw DatabaseError(resultCode: .SQLITE_CANTOPEN, message: problem)
         }
         let createsFile = !isInMemory && !configuration.isReadonly && access(path, F_OK) != 0
+        _ = Self.turnedMemoryStatisticsOff
         var handle: SQLiteConnection?
         var flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
         flags |= configuration.isReadonly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
@@ -77,6 +80,23 @@ public final class Database {
             throw error
         }
     }
+
+    /// Whether this library turned SQLite's memory statistics off in this process: it does, once, before
+    /// the first connection opens, unless SQLite was initialized before (by another library, or by a
+    /// call to `sqlite3_initialize()`: a program that wants the statistics calls it first), which keeps
+    /// them as they were. `sqlite3_config` must not run while another thread uses SQLite, so a program
+    /// that also uses SQLite through another library opens its first connection with this one first.
+    ///
+    /// With them on (Debian's SQLite, built without `SQLITE_DEFAULT_MEMSTATUS=0` and without lookaside
+    /// memory), every allocation and release of every connection in the process takes one mutex shared
+    /// by all of them, to count the bytes in use: the readers of a pool took turns at it, a serial part
+    /// of every concurrent read (W8 in the README: a search served by 2 readers at once, 1.3× the rate
+    /// of one; with the statistics off, 1.4-1.7× in the same hour). Off, `sqlite3_memory_used()`,
+    /// `sqlite3_memory_highwater()`, `sqlite3_status64(SQLITE_STATUS_MEMORY_USED, …)` and the soft and
+    /// hard heap limits no longer work in this process, as SQLite's documentation says.
+    ///
+    /// Related SQLite documentation: <https://www.sqlite.org/c3ref/c_config_covering_index_scan.html#sqliteconfigmemstatus>
+    static let turnedMemoryStatisticsOff: Bool = csqlite_config_memory_statistics(0) == SQLITE_OK
 
     /// Removes the database file at `path` and the files beside it, if the database is still empty
     /// (0 bytes): what opening a new file leaves when setting it up fails (on a full disk, the switch to
