@@ -25,7 +25,7 @@ extension SearchDescription {
         let depth = offset.addingReportingOverflow(limit)
         guard !depth.overflow, thresholds.walksListIndex(depth: depth.partialValue, matches: matches, scopeRows: scopeRows)
         else { return .readByID }
-        return .walk(budget: thresholds.listWalkBudget(matches: matches))
+        return .walk(budget: thresholds.listWalkBudget(depth: depth.partialValue, matches: matches, scopeRows: scopeRows))
     }
 
     /// The rows of the table within `scope` (nil: all), from the maintained counts of its scope

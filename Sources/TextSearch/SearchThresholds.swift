@@ -45,7 +45,7 @@ public struct SearchThresholds: Sendable, Hashable {
     /// text checked by `instr`) cost as much as one match read by its id and sorted: 25. It chooses,
     /// when the rows of the scope are counted (`SectionCounts`), how a page in list order of a
     /// known number of matches is read (`walksListIndex(depth:matches:scopeRows:)`), and bounds
-    /// such a walk (`listWalkBudget(matches:)`). Measured on 1,000,000 products with `catalog`'s
+    /// such a walk (`listWalkBudget(depth:matches:scopeRows:)`). Measured on 1,000,000 products with `catalog`'s
     /// SQL trace (16 MiB page cache, the rows a search reads not in it): walks of 17,283-20,000
     /// entries of one type took 0.23-0.31 µs per entry (`touch s`, `mac`); the 2,469 matches of
     /// `touch s` and the 3,500 of `x in` within that type read by id and sorted took 5.7 and 7.8 µs
@@ -74,13 +74,21 @@ public struct SearchThresholds: Sendable, Hashable {
 
     /// Whether the first `depth` rows (`offset + limit`) in list order of `matches` rows among the
     /// `scopeRows` rows of their scope are expected to cost less found by walking the list index
-    /// (``listWalkClustering`` × `depth × scopeRows / matches` entries) than by reading every match
-    /// by its id and sorting them (`matches` × ``entriesPerRowRead`` entries).
+    /// (``expectedListWalk(depth:matches:scopeRows:)`` entries) than by reading every match by its id
+    /// and sorting them (``rowReadCost(matches:)`` entries).
     func walksListIndex(depth: Int, matches: Int, scopeRows: Int) -> Bool {
-        guard matches > 0 else { return false }
+        guard let expected = expectedListWalk(depth: depth, matches: matches, scopeRows: scopeRows) else { return false }
+        return expected <= rowReadCost(matches: matches)
+    }
+
+    /// The entries a walk in list order is expected to read before it finds the first `depth` of
+    /// `matches` rows among `scopeRows`: ``listWalkClustering`` × `depth × scopeRows / matches`; nil
+    /// when there is no match or the product overflows.
+    func expectedListWalk(depth: Int, matches: Int, scopeRows: Int) -> Int? {
+        guard matches > 0 else { return nil }
         let (walked, overflow) = depth.multipliedReportingOverflow(by: scopeRows)
         let (clustered, clusteredOverflow) = (walked / matches).multipliedReportingOverflow(by: Self.listWalkClustering)
-        return !overflow && !clusteredOverflow && clustered <= listWalkBudget(matches: matches)
+        return overflow || clusteredOverflow ? nil : clustered
     }
 
     /// How much farther into the list index than an even spread of the matches a page's last match
@@ -90,12 +98,32 @@ public struct SearchThresholds: Sendable, Hashable {
     /// (`炊飯器 g`: none in the first 24,375 entries).
     static let listWalkClustering = 3
 
+    /// How many times its expected length (``expectedListWalk(depth:matches:scopeRows:)``) a walk in
+    /// list order reads before it gives up and the matches are read by id: 2, room for twice the
+    /// clustering measured on the benchmark's names. Matches that sort far later than that are
+    /// skewed, not clustered: on a `catalog seed --count 1000000` database, whose names repeat
+    /// the seed's words, `東`, `ｶ`, `zenit` and `straße` within one type have 8,000-8,500 matches in
+    /// list-index order after 205,000-210,000 entries; walking that far took 49-167 ms before the read
+    /// by id (25-60 ms) that followed, when the walk was bounded by the read's cost alone.
+    static let listWalkGiveUp = 2
+
+    /// What reading `matches` rows by id and sorting them costs, in index entries walked:
+    /// `matches` × ``entriesPerRowRead`` (`.max` on overflow).
+    func rowReadCost(matches: Int) -> Int {
+        let (cost, overflow) = matches.multipliedReportingOverflow(by: entriesPerRowRead)
+        return overflow ? .max : cost
+    }
+
     /// The most entries a walk in list order chosen by ``walksListIndex(depth:matches:scopeRows:)``
-    /// reads: as many as reading the `matches` by id costs, so that a walk that falls short (the
-    /// matches sort late) and then that read cost at most twice the cheaper of the two.
-    func listWalkBudget(matches: Int) -> Int {
-        let (budget, overflow) = matches.multipliedReportingOverflow(by: entriesPerRowRead)
-        return overflow ? .max : budget
+    /// reads: ``listWalkGiveUp`` times its expected length, and never more than reading the matches
+    /// by id costs (``rowReadCost(matches:)``), so that a walk that falls short (the matches sort
+    /// late) and the read that follows cost at most twice the cheaper of the two, and mostly little
+    /// more than the read.
+    func listWalkBudget(depth: Int, matches: Int, scopeRows: Int) -> Int {
+        let readCost = rowReadCost(matches: matches)
+        guard let expected = expectedListWalk(depth: depth, matches: matches, scopeRows: scopeRows) else { return readCost }
+        let (giveUp, overflow) = expected.multipliedReportingOverflow(by: Self.listWalkGiveUp)
+        return overflow ? readCost : min(giveUp, readCost)
     }
 
     /// How many index entries a walk in list order may read for a page of `limit` rows after `offset`.
