@@ -163,15 +163,13 @@ extension SearchDescription {
                     Int.self, sql: "SELECT count(*) FROM (SELECT 1 FROM \(fullTextTable) WHERE \(match.sql) LIMIT ?)",
                     arguments: match.arguments + [limit]) ?? 0
                 if estimate >= limit || hasShortTerms {
-                    let scalars = Array(term.folded.unicodeScalars)
                     var bound = Int.max
-                    for start in 0..<(scalars.count - 1) {
-                        let gram = String(String.UnicodeScalarView(scalars[start...start + 1]))
+                    for gram in SearchPlan.pairs(of: term.folded) {
                         let count = try pairCounts[gram] ?? gramCount(gram, scope: scope, db)
                         if hasShortTerms { pairCounts[gram] = count }
                         bound = min(bound, count)
                     }
-                    if estimate >= limit { estimate = max(estimate, bound) }
+                    if estimate >= limit, bound < .max { estimate = max(estimate, bound) }
                 }
             }
             if term.number != nil {
