@@ -24,7 +24,9 @@ extension SearchDescription {
                 plan, scope: scope, order: order, limit: limit, offset: offset, matches: total, thresholds: thresholds, db) {
             case .walk(let budget)?: budget
             case .readByID?: nil
-            case nil: total > thresholds.orderedScanThreshold && plan.isDense && order.isListIndexOrder ? budget : nil
+            case nil:
+                total > thresholds.orderedScanThreshold && plan.isDense && order.isListIndexOrder
+                    && !plan.terms.contains(where: plan.isNumeric) ? budget : nil
             }
             guard let budget, let walked = try idsInListOrder(
                 plan, scope: scope, wanted: min(limit, max(0, total - offset)), offset: offset, budget: budget, db)

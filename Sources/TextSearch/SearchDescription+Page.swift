@@ -45,7 +45,8 @@ extension SearchDescription {
         precondition(matchIDs == nil || totalCount == nil || totalCount == matchIDs?.count)
         let totalCount = matchIDs?.count ?? totalCount
         let budget = thresholds.orderedScanBudget(limit: limit, offset: offset)
-        let plan = try plan(query, scope: scope, thresholds: thresholds, totalCount: totalCount, db)
+        let plan = try matchIDs.map { knownMatchesPlan(query, scope: scope, matches: $0.count, thresholds: thresholds) }
+            ?? plan(query, scope: scope, thresholds: thresholds, totalCount: totalCount, db)
         func fetch(_ condition: SQLFragment, byID: Bool = false) throws -> [Record] {
             try rows(condition, byID: byID, order: order, limit: limit, offset: offset, selection: selection, db, decode: decode)
         }
