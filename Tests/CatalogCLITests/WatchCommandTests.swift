@@ -51,7 +51,7 @@ struct WatchCommandTests {
         #expect(try workspace.catalog("update", "3", "--type", "portable").status == 0)  // iPod touch leaves devices
         #expect(changes(try json(watch.nextLine())) == ["delete 3 0.4"])
 
-        let (status, error) = watch.stop()
+        let (status, error) = try watch.stop()
         #expect(status == 0)
         #expect(error.isEmpty)
     }
@@ -66,7 +66,29 @@ struct WatchCommandTests {
         #expect(try workspace.catalog("update", "6", "--type", "portable").status == 0)  // iMac becomes portable
         #expect(watch.nextLine() == "— 1 insert")
         #expect(watch.nextLine() == "  insert  0.0  iMac  id 6")
-        #expect(watch.stop().status == 0)
+        #expect(try watch.stop().status == 0)
+    }
+
+    @Test func sigtermStopsItCleanlyToo() throws {
+        try workspace.catalog("seed")
+        let watch = try RunningProcess("catalog", ["watch", "--json", "--database", database])
+        _ = try json(watch.nextLine())
+        let (status, error) = try watch.stop(with: SIGTERM)
+        #expect(status == 0)
+        #expect(error.isEmpty)
+    }
+
+    /// The test helper's bounded wait: a process that does not exit is killed and the test told so.
+    @Test func aProcessThatDoesNotExitIsKilledAndReported() throws {
+        try workspace.catalog("seed")
+        let watch = try RunningProcess("catalog", ["watch", "--json", "--database", database])
+        _ = try json(watch.nextLine())
+        // Signal 0 delivers nothing: watch keeps running.
+        let timeout = #expect(throws: RunningProcess.ExitTimeout.self) {
+            try watch.stop(with: 0, timeout: .milliseconds(500))
+        }
+        #expect(timeout?.description.contains("did not exit within 0.5 seconds of signal 0") == true, "\(String(describing: timeout))")
+        #expect(timeout?.description.contains("; killed;") == true, "\(String(describing: timeout))")
     }
 }
 

@@ -62,7 +62,7 @@ struct ReadsDuringWriteLockTests {
         #expect(try writer.run("COMMIT") == "ok")
         #expect(watch.nextLine() == "— 1 insert")
         #expect(watch.nextLine()?.contains("Committed Later") == true)
-        let stopped = watch.stop()
+        let stopped = try watch.stop()
         #expect(stopped.status == 0, "\(stopped.error)")
     }
 

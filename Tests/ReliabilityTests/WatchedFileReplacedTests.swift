@@ -56,7 +56,7 @@ struct WatchedFileReplacedTests {
 
         try replacement.apply(to: workspace.database, other: other)
         #expect(watch.nextLine() == nil, "watch ends by itself")
-        let (status, error) = watch.stop(with: SIGKILL)
+        let (status, error) = try watch.stop(with: SIGKILL)
         #expect(status == 7, "\(error)")
         #expect(error.hasPrefix("catalog: error: the database file \(workspace.database) \(replacement.message)"), "\(error)")
         #expect(error.split(separator: "\n").count == 1, "\(error)")

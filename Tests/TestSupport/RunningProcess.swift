@@ -43,12 +43,58 @@ public final class RunningProcess {
         }
     }
 
-    /// Sends `signal` and waits for the process to exit; returns its status and what it wrote on
-    /// standard error.
-    public func stop(with signal: Int32 = SIGINT) -> (status: Int32, error: String) {
-        kill(process.processIdentifier, signal)
-        process.waitUntilExit()
-        let error = errors.fileHandleForReading.readDataToEndOfFile()
-        return (process.terminationStatus, String(decoding: error, as: UTF8.self))
+    /// How long ``stop(with:)`` waits for the process to exit after the signal, then after `SIGKILL`.
+    /// Generous: `catalog watch` exits within milliseconds of `SIGINT`, a few seconds on a loaded
+    /// machine; a wait longer than this is a hang, which once held a test run for 13 minutes.
+    public static let exitTimeout = Duration.seconds(60)
+
+    /// The process did not exit within ``RunningProcess/exitTimeout`` of a signal.
+    public struct ExitTimeout: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// Sends `signal` and waits up to `timeout` for the process to exit; returns its status and what
+    /// it wrote on standard error.
+    ///
+    /// - Throws: ``ExitTimeout`` when it is still running then (it is killed with `SIGKILL`), saying
+    ///   what it wrote on standard error and whether it was still running or had exited unnoticed.
+    public func stop(with signal: Int32 = SIGINT, timeout: Duration = exitTimeout) throws -> (status: Int32, error: String) {
+        let pid = process.processIdentifier
+        kill(pid, signal)
+        guard waitForExit(within: timeout) else {
+            // A zombie would mean the process exited and only the wait missed it.
+            let state = processState(pid)
+            kill(pid, SIGKILL)
+            let killed = waitForExit(within: Self.exitTimeout)
+            throw ExitTimeout(description: """
+                \(process.executableURL?.lastPathComponent ?? "process") \(process.arguments ?? []) did not exit \
+                within \(timeout) of signal \(signal) (process state then: \(state)); \
+                \(killed ? "killed" : "still running after SIGKILL"); standard error: \(killed ? errorText() : "unread")
+                """)
+        }
+        return (process.terminationStatus, errorText())
+    }
+
+    /// Whether the process exited within `limit`.
+    private func waitForExit(within limit: Duration) -> Bool {
+        let deadline = ContinuousClock.now + limit
+        while process.isRunning {
+            guard ContinuousClock.now < deadline else { return false }
+            usleep(10_000)
+        }
+        return true
+    }
+
+    /// The state letter of `/proc/<pid>/stat` (R running, S sleeping, Z exited but not reaped…), or
+    /// "unknown" where there is no `/proc`.
+    private func processState(_ pid: Int32) -> String {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+            let end = stat.lastIndex(of: ")")
+        else { return "unknown" }
+        return stat[stat.index(after: end)...].split(separator: " ").first.map(String.init) ?? "unknown"
+    }
+
+    private func errorText() -> String {
+        String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
     }
 }
