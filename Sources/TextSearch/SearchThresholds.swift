@@ -107,6 +107,21 @@ public struct SearchThresholds: Sendable, Hashable {
     /// by id (25-60 ms) that followed, when the walk was bounded by the read's cost alone.
     static let listWalkGiveUp = 2
 
+    /// What share of reading the matches by id (``rowReadCost(matches:)``) a walk in list order may
+    /// always read, however short its expected length: one twentieth (1.25 entries a match at 25).
+    /// Many matches make a long read, and their page may lie far deeper than ``listWalkGiveUp`` times
+    /// the expected walk while a walk there costs little next to the read: on a `catalog seed
+    /// --count 1000000` database, within one type (333,784 rows), the 50th match of `st` (32,460
+    /// matches) is its 6,352nd entry, of `z` (24,626) its 7,622nd, of `str` (16,600) its 16,822nd,
+    /// 11-17 times an even spread (past the 3,084-6,030 entries of twice the expected walk), while
+    /// reading them by id and sorting took 44-62 ms (browse-bench, 07:05, load average 1) and walking
+    /// to them takes 2-5 ms. A walk that still falls short (matches that sort at the end) then adds at
+    /// most a twentieth of the read's modelled cost, a fifth to a third of it when the rows are in
+    /// SQLite's cache (0.23-0.31 µs per entry against 1.1-1.5 µs per match); the skewed terms of
+    /// about 8,300 matches there (`東`, `ｶ`, `zenit`, `mac`: their 50th match past the 125,000th
+    /// entry) keep twice their expected walk, about 12,000 entries, which is more.
+    static let listWalkReadShare = 20
+
     /// What reading `matches` rows by id and sorting them costs, in index entries walked:
     /// `matches` × ``entriesPerRowRead`` (`.max` on overflow).
     func rowReadCost(matches: Int) -> Int {
@@ -115,15 +130,16 @@ public struct SearchThresholds: Sendable, Hashable {
     }
 
     /// The most entries a walk in list order chosen by ``walksListIndex(depth:matches:scopeRows:)``
-    /// reads: ``listWalkGiveUp`` times its expected length, and never more than reading the matches
-    /// by id costs (``rowReadCost(matches:)``), so that a walk that falls short (the matches sort
-    /// late) and the read that follows cost at most twice the cheaper of the two, and mostly little
-    /// more than the read.
+    /// reads: ``listWalkGiveUp`` times its expected length or ``listWalkReadShare``'s share of
+    /// reading the matches by id, whichever is more, and never more than that read costs
+    /// (``rowReadCost(matches:)``), so that a walk that falls short (the matches sort late) and the
+    /// read that follows cost at most twice the cheaper of the two, and mostly little more than the
+    /// read.
     func listWalkBudget(depth: Int, matches: Int, scopeRows: Int) -> Int {
         let readCost = rowReadCost(matches: matches)
         guard let expected = expectedListWalk(depth: depth, matches: matches, scopeRows: scopeRows) else { return readCost }
         let (giveUp, overflow) = expected.multipliedReportingOverflow(by: Self.listWalkGiveUp)
-        return overflow ? readCost : min(giveUp, readCost)
+        return overflow ? readCost : min(max(giveUp, readCost / Self.listWalkReadShare), readCost)
     }
 
     /// How many index entries a walk in list order may read for a page of `limit` rows after `offset`.
