@@ -14,15 +14,16 @@ enum Validation {
     /// - Throws: ``CatalogError/invalidValue(field:value:reason:)`` for an empty or overlong name, or
     ///   one holding control characters or U+FFFD (the trace of text that was not UTF-8).
     static func name(_ text: String, field: String = "name") throws -> String {
-        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let trimmed = trimmingWhiteSpace(text)
         guard !trimmed.isEmpty else {
             throw CatalogError.invalidValue(field: field, value: text, reason: "must not be empty")
         }
-        guard trimmed.count <= maximumNameLength else {
+        // A character is at least one UTF-8 byte: the count of characters is needed only above that.
+        guard trimmed.utf8.count <= maximumNameLength || trimmed.count <= maximumNameLength else {
             throw CatalogError.invalidValue(
                 field: field, value: text, reason: "longer than \(maximumNameLength) characters")
         }
-        guard !trimmed.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+        guard !trimmed.unicodeScalars.contains(where: isControl) else {
             throw CatalogError.invalidValue(field: field, value: text, reason: "contains control characters")
         }
         // U+FFFD is what decoding puts in place of bytes that are not UTF-8 (an argument or a file in
@@ -31,6 +32,38 @@ enum Validation {
             throw CatalogError.invalidValue(field: field, value: text, reason: "is not valid UTF-8 text (it holds U+FFFD)")
         }
         return trimmed
+    }
+
+    /// `text` without the white space and newlines around it (Foundation's
+    /// `trimmingCharacters(in: .whitespacesAndNewlines)`), without calling Foundation when neither end
+    /// may be one: most names (Foundation's trimming took 4% of the CPU time of `catalog seed` of
+    /// 100,000 products into 1,000,000).
+    static func trimmingWhiteSpace(_ text: String) -> String {
+        guard let first = text.unicodeScalars.first, let last = text.unicodeScalars.last,
+              mayBeWhiteSpace(first) || mayBeWhiteSpace(last) else { return text }
+        return text.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// Whether a scalar may be in `CharacterSet.whitespacesAndNewlines`: true unless it is a letter, a
+    /// mark, a number, a punctuation mark or a symbol. The set holds Unicode's separators (Z*), controls
+    /// (U+0009 to U+000D, U+0085) and, in Foundation on Linux, format characters (U+200B); Foundation
+    /// decides for all of those.
+    private static func mayBeWhiteSpace(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.properties.generalCategory {
+        case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter,
+             .nonspacingMark, .spacingMark, .enclosingMark, .decimalNumber, .letterNumber, .otherNumber,
+             .connectorPunctuation, .dashPunctuation, .openPunctuation, .closePunctuation, .initialPunctuation,
+             .finalPunctuation, .otherPunctuation, .mathSymbol, .currencySymbol, .modifierSymbol, .otherSymbol:
+            false
+        default:
+            true
+        }
+    }
+
+    /// Whether a scalar is a control character (general category Cc): U+0000 to U+001F and U+007F
+    /// to U+009F, a range Unicode's stability policy keeps fixed.
+    private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
     }
 
     /// A year within ``years``.

@@ -22,30 +22,35 @@ extension SearchDescription {
     /// Each structure of ``structuresSQL`` is built in one sorted pass over the new rows; the rows at
     /// or below `id` must already be indexed, the ones above it not at all. The grams of the texts are
     /// computed in Swift, to the same documents and counts as the triggers' SQL (which lists each
-    /// position of each text in a recursive query, most of a bulk load's time): each row's document
-    /// in ``gramsTable`` through an SQL function defined for the build, the gram counts in memory,
-    /// then added to ``gramCountsTable`` in its order.
+    /// position of each text in a recursive query, most of a bulk load's time), once per row: an SQL
+    /// function defined for the build makes each row's document in ``gramsTable`` and counts its grams
+    /// in memory as it goes, then the counts are added to ``gramCountsTable`` in its order.
     ///
     /// - Throws: `DatabaseError`.
     public func build(forRowsAfter id: Int64, _ db: Database) throws {
         try db.execute(sql: fullTextBuildSQL(rowsAfter: id))
         guard let gramsTable, let gramCountsTable else { return }
         let texts = textColumns.map { "CAST(\($0) AS TEXT)" }.joined(separator: ", ")
-        try db.createFunction(Self.gramsDocumentFunction, argumentCount: 1 + textColumns.count) { arguments in
+        let counts = GramCounts()
+        let argumentCount = 2 + textColumns.count
+        // Not deterministic: each call counts its row's grams.
+        try db.createFunction(Self.gramsDocumentFunction, argumentCount: argumentCount, isDeterministic: false) { arguments in
             let scopeHex: String? = if case .text(let hex) = arguments[0] { hex } else { nil }
-            return .text(ShortGrams(arguments.dropFirst().map(Self.text)).document(scopeHex: scopeHex))
+            let grams = ShortGrams(arguments.dropFirst(2).map(Self.text))
+            counts.add(grams.grams, scope: arguments[1])
+            return .text(grams.document(scopeHex: scopeHex))
         }
-        defer { try? db.removeFunction(Self.gramsDocumentFunction, argumentCount: 1 + textColumns.count) }
+        defer { try? db.removeFunction(Self.gramsDocumentFunction, argumentCount: argumentCount) }
         // hex() of NULL is '', and a NULL scope has no token; nor does any scope when the rowid
-        // carries it (``indexRowID(of:)``).
+        // carries it (``indexRowID(of:)``). The scope value itself (the second argument) keys the counts.
         let scopeHex = scopeColumn.flatMap { rowIDsCarryScope ? nil : $0 }
             .map { "CASE WHEN \($0) IS NULL THEN NULL ELSE hex(\($0)) END" } ?? "NULL"
         try db.execute(sql: """
             INSERT INTO \(gramsTable)(rowid, grams)
-                SELECT \(indexRowID(of: table)) AS rowid, \(Self.gramsDocumentFunction)(\(scopeHex), \(texts)) FROM \(table)
-                WHERE \(idColumn) > \(id) ORDER BY 1
+                SELECT \(indexRowID(of: table)) AS rowid, \(Self.gramsDocumentFunction)(\(scopeHex), \(scopeColumn ?? "NULL"), \(texts))
+                FROM \(table) WHERE \(idColumn) > \(id) ORDER BY 1
             """)
-        try addGramCounts(gramCountsTable, forRowsAfter: id, db)
+        try add(counts, to: gramCountsTable, db)
     }
 
     /// The name of the SQL function that computes a row's document of ``gramsTable`` during a bulk build.
@@ -56,39 +61,42 @@ extension SearchDescription {
         if case .text(let text) = value { text } else { nil }
     }
 
-    /// Counts the grams of the rows whose id is above `id` per scope value, then adds the counts to
-    /// `gramCountsTable`, in its order.
-    private func addGramCounts(_ gramCountsTable: String, forRowsAfter id: Int64, _ db: Database) throws {
-        var scopes: [DatabaseValue] = []
-        var scopeNumbers: [DatabaseValue: Int] = [:]
-        var counts: [[ShortGrams.Gram: Int]] = []
-        let texts = textColumns.map { "CAST(\($0) AS TEXT)" }.joined(separator: ", ")
-        let rows = try db.makeStatement(
-            sql: "SELECT \(scopeColumn ?? "NULL"), \(texts) FROM \(table) WHERE \(idColumn) > \(id)")
-        try rows.forEachRow { row in
-            let scope = row.databaseValue(at: 0)
-            let number: Int
-            if let known = scopeNumbers[scope] {
-                number = known
-            } else {
-                number = scopes.count
-                scopeNumbers[scope] = number
-                scopes.append(scope)
-                counts.append([:])
-            }
-            let grams = ShortGrams((1..<row.count).map { Self.text(row.databaseValue(at: $0)) })
-            for gram in grams.grams { counts[number][gram, default: 0] += 1 }
-        }
+    /// Adds the grams counted by the build to `gramCountsTable`, in its order (gram, then scope).
+    private func add(_ counts: GramCounts, to gramCountsTable: String, _ db: Database) throws {
         let columns = "gram" + (scopeColumn.map { ", \($0)" } ?? "")
         let add = try db.makeStatement(sql: """
             INSERT INTO \(gramCountsTable)(\(columns), count) VALUES (?, \(scopeColumn == nil ? "" : "?, ")?)
                 ON CONFLICT (\(columns)) DO UPDATE SET count = count + excluded.count
             """)
-        let added = counts.indices.flatMap { number in counts[number].map { (gram: $0.key, scope: number, count: $0.value) } }
+        let added = counts.counts.indices.flatMap { number in counts.counts[number].map { (gram: $0.key, scope: number, count: $0.value) } }
         for entry in added.sorted(by: { ($0.gram, $0.scope) < ($1.gram, $1.scope) }) {
             let arguments: StatementArguments = scopeColumn == nil
-                ? [entry.gram.text, entry.count] : [entry.gram.text, scopes[entry.scope], entry.count]
+                ? [entry.gram.text, entry.count] : [entry.gram.text, counts.scopes[entry.scope], entry.count]
             try add.execute(arguments: arguments)
         }
+    }
+}
+
+/// The rows' grams counted per scope value during a bulk build, by the SQL function that makes
+/// their documents (``SearchDescription/build(forRowsAfter:_:)``).
+private final class GramCounts {
+    /// The scope values in the order first seen; a scope's number is its index here.
+    private(set) var scopes: [DatabaseValue] = []
+    private var scopeNumbers: [DatabaseValue: Int] = [:]
+    /// Per scope number, the rows holding each gram.
+    private(set) var counts: [[ShortGrams.Gram: Int]] = []
+
+    /// Counts one row's distinct grams under its scope value.
+    func add(_ grams: [ShortGrams.Gram], scope: DatabaseValue) {
+        let number: Int
+        if let known = scopeNumbers[scope] {
+            number = known
+        } else {
+            number = scopes.count
+            scopeNumbers[scope] = number
+            scopes.append(scope)
+            counts.append([:])
+        }
+        for gram in grams { counts[number][gram, default: 0] += 1 }
     }
 }
