@@ -89,6 +89,15 @@ public struct Configuration: Sendable {
     /// 72,000 of those lookups read their page from the file again, and re-checked its cells
     /// (`cell_size_check`), 191 M instructions more than with every page kept (callgrind, W2 of
     /// Benchmarks/README.md, 2026-11-23).
+    ///
+    /// The trade: SQLite empties a WAL reader's page cache at the start of each read that follows a
+    /// commit, so beside a steady writer every read fills its cache again. A read that visits many more
+    /// pages than the cache holds then does better with SQLite's 2 MB (`nil`): with 16 MiB it takes
+    /// thousands of new buffers per read, which the C library had given back to the system (page
+    /// faults) and which are cold in the processor's caches, where 2 MB recycles 500 warm ones. The
+    /// first 10,000 of 1,000,000 products in list order (9,900 table pages) beside a commit every 10 ms:
+    /// 43-52 ms of CPU per read with 16 MiB (2,100 page faults), 31-38 ms with 2 MB (250) (README
+    /// "Concurrency", 2026-11-23).
     public static let defaultPageCacheBytes = 16 << 20
 
     /// A default configuration.
