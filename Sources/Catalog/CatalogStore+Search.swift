@@ -17,7 +17,7 @@ extension CatalogStore {
     }
 
     /// A page of the records that match the request's search, in its order, and how many match in all,
-    /// read from one snapshot of the database: `SearchDescription/page(_:scope:order:limit:offset:totalCount:selection:thresholds:_:decode:)`
+    /// read from one snapshot of the database: `SearchDescription/page(_:scope:order:limit:offset:totalCount:matchIDs:selection:thresholds:_:decode:)`
     /// of the record type's description.
     ///
     /// ```swift

@@ -26,26 +26,27 @@ extension SearchableEntity {
     }
 
     /// The entities that match `text` per value of the description's scope column, when its
-    /// maintained counts give them (one short term: `SearchDescription.countsPerScope(_:_:)`), for
-    /// sections by that column; nil otherwise.
-    public static func searchCounts(for text: String, sectionExpression: String, _ db: Database) throws -> [DatabaseValue: Int]? {
-        guard sectionExpression == searchDescription.scopeColumn else { return nil }
-        return try searchDescription.countsPerScope(SearchQuery(text), db)
+    /// indexes count them without reading the rows (`SearchDescription.matchesPerScope(_:_:)`, with
+    /// their ids when it read them), for sections by that column; nil otherwise.
+    public static func searchCounts(for text: String, sectionExpression: String, _ db: Database) throws -> SearchSectionCounts? {
+        guard sectionExpression == searchDescription.scopeColumn,
+              let matches = try searchDescription.matchesPerScope(SearchQuery(text), db) else { return nil }
+        return SearchSectionCounts(counts: matches.counts, ids: matches.ids)
     }
 
     /// A page of the entities that match `text` (within the section of `sectionKey` when sectioned
     /// by the description's scope column), planned and read by `SearchDescription.page(…)`, the
-    /// executor of `searchPage`, `count` its known total; nil for sections by another expression (or
-    /// of NULL).
+    /// executor of `searchPage`, `count` its known total and `ids` its known matches; nil for sections
+    /// by another expression (or of NULL).
     public static func searchPage(
         for text: String, sectionExpression: String?, sectionKey: DatabaseValue, orderSQL: String,
-        limit: Int, offset: Int, count: Int?, _ db: Database
+        limit: Int, offset: Int, count: Int?, ids: [Int64]?, _ db: Database
     ) throws -> [Self]? {
         let description = searchDescription
         if let sectionExpression, sectionExpression != description.scopeColumn || sectionKey.isNull { return nil }
         return try description.page(
             SearchQuery(text), scope: sectionExpression == nil ? nil : sectionKey, order: description.order(sql: orderSQL),
-            limit: limit, offset: offset, totalCount: count, selection: selection, db, decode: Self.init(row:)
+            limit: limit, offset: offset, totalCount: count, matchIDs: ids, selection: selection, db, decode: Self.init(row:)
         ).records
     }
 }

@@ -39,7 +39,7 @@ struct FetchQuery: Sendable, Hashable {
     private var plannedCondition: SQLFragment
     /// The search text of a search-only request made with `deferringSearch`, while its condition is
     /// not planned: a fetch whose sections and first batches the entity's search gives
-    /// (``FetchableEntity/searchCounts(for:sectionExpression:_:)``, ``FetchableEntity/searchPage(for:sectionExpression:sectionKey:orderSQL:limit:offset:count:_:)``)
+    /// (``FetchableEntity/searchCounts(for:sectionExpression:_:)``, ``FetchableEntity/searchPage(for:sectionExpression:sectionKey:orderSQL:limit:offset:count:ids:_:)``)
     /// never reads the condition, and planning it reads the terms' estimates (on 1,000,000 products,
     /// warm: `mac` 0.6 ms, `charger` 2.5 ms, `iphone max 2` 12 ms, which counts `iphone` in the
     /// trigram index up to 100,000 rows).

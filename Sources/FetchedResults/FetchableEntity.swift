@@ -43,20 +43,22 @@ public protocol FetchableEntity: Sendable {
     /// How many entities match a search text in each value of the section expression
     /// `sectionExpression`, when the entity's search keeps such counts (TextSearch's
     /// `SearchDescription/countsPerScope(_:_:)`), so that a controller's sections need not count the
-    /// matching rows; nil (the default) has them counted with a `GROUP BY`. Read in `db`, in the
-    /// read transaction of the fetch. Values missing from the result count 0.
-    static func searchCounts(for text: String, sectionExpression: String, _ db: Database) throws -> [DatabaseValue: Int]?
+    /// matching rows, with their ids when counting read them (TextSearch's
+    /// `SearchDescription/matchesPerScope(_:_:)`), so that its pages need not search again; nil (the
+    /// default) has them counted with a `GROUP BY`. Read in `db`, in the read transaction of the fetch.
+    static func searchCounts(for text: String, sectionExpression: String, _ db: Database) throws -> SearchSectionCounts?
     /// A page of the entities that match a search text, within the section whose key is
     /// `sectionKey` when `sectionExpression` is given (nil: one section, every row), in the order
     /// `orderSQL` (an `ORDER BY` clause ending with the id), `limit` of them from `offset`: as the
-    /// entity's search plans a page (TextSearch's `SearchDescription/page(_:scope:order:limit:offset:totalCount:selection:thresholds:_:decode:)`),
+    /// entity's search plans a page (TextSearch's `SearchDescription/page(_:scope:order:limit:offset:totalCount:matchIDs:selection:thresholds:_:decode:)`),
     /// so that a controller's batch is read the way the search reads its own pages. `count`, when
-    /// given, is how many entities match in the section in this read (the page need not count them).
-    /// Nil (the default): the batch is read through the fetch's condition. Read in `db`, in the read
-    /// of the batch.
+    /// given, is how many entities match in the section in this read (the page need not count them);
+    /// `ids`, when given, are exactly their ids, from ``SearchSectionCounts/ids`` of the same read (the
+    /// page is read from them, not searched again). Nil (the default): the batch is read through the
+    /// fetch's condition. Read in `db`, in the read of the batch.
     static func searchPage(
         for text: String, sectionExpression: String?, sectionKey: DatabaseValue, orderSQL: String,
-        limit: Int, offset: Int, count: Int?, _ db: Database
+        limit: Int, offset: Int, count: Int?, ids: [Int64]?, _ db: Database
     ) throws -> [Self]?
     /// Reads an entity from a row of `SELECT <selection> FROM <tableName>`.
     init(row: Row) throws
@@ -87,13 +89,13 @@ extension FetchableEntity {
 
     public static func searchCondition(for text: String, _ db: Database) throws -> SQLFragment? { nil }
 
-    public static func searchCounts(for text: String, sectionExpression: String, _ db: Database) throws -> [DatabaseValue: Int]? {
+    public static func searchCounts(for text: String, sectionExpression: String, _ db: Database) throws -> SearchSectionCounts? {
         nil
     }
 
     public static func searchPage(
         for text: String, sectionExpression: String?, sectionKey: DatabaseValue, orderSQL: String,
-        limit: Int, offset: Int, count: Int?, _ db: Database
+        limit: Int, offset: Int, count: Int?, ids: [Int64]?, _ db: Database
     ) throws -> [Self]? {
         nil
     }

@@ -48,7 +48,7 @@ extension FetchedResultsController {
     static func readSectionsAndSnapshot(
         _ query: FetchQuery, _ request: FetchRequest<Entity>, _ db: Database
     ) throws -> (sections: [FetchedSection], snapshot: ResultSnapshot) {
-        guard !query.hasSearch, let counts = try maintainedSectionCounts(query, db) else { return try readKeys(query, request, db) }
+        guard !query.hasSearch, let counts = try maintainedSectionCounts(query, db)?.counts else { return try readKeys(query, request, db) }
         let sections = sections(counts, request)
         return (sections, try snapshot(query, sections, db))
     }

@@ -136,19 +136,23 @@ public final class FetchedResultsController<Entity: FetchableEntity> {
             let (sections, batches) = try readWholeResult(query, request, db)
             return FetchedResult(sections: sections, batches: batches)
         }
-        if let counts = try maintainedSectionCounts(query, db) {
+        if let (counts, matchIDs) = try maintainedSectionCounts(query, db) {
             let sections = sections(counts, request)
             let total = counts.reduce(0) { $0 + $1.count }
             if !query.hasSearch { return FetchedResult(sections: sections) }
             // A search whose entity plans its pages: the first batch as the search reads a page, in
-            // this read; the other batches and the ids for tracking when they are asked for.
+            // this read (from the matches' ids when counting read them); the other batches and the
+            // ids for tracking when they are asked for.
             let first = BatchKey(section: 0, index: 0)
-            if total > plannedPageLimit, !sections.isEmpty,
-               let batch = try plannedBatch(query, sections, first, length: request.batchSize, countsAreCurrent: true, db) {
+            if total > plannedPageLimit, let section = sections.first,
+               let batch = try plannedBatch(
+                   query, sections, first, length: request.batchSize, countsAreCurrent: true, ids: matchIDs?[section.key], db) {
                 return FetchedResult(sections: sections, batches: [first: batch])
             }
             // Few rows: each section whole as such a page, which gives every id for tracking too.
-            if total <= plannedPageLimit, let result = try plannedWholeResult(query, sections, request, db) { return result }
+            if total <= plannedPageLimit, let result = try plannedWholeResult(query, sections, matchIDs, request, db) {
+                return result
+            }
             if total > onePassLimit { return FetchedResult(sections: sections) }
         }
         query = try query.planningSearch(Entity.self, db)
@@ -185,7 +189,7 @@ public final class FetchedResultsController<Entity: FetchableEntity> {
     /// counts per section the entity's search keeps (``FetchableEntity/searchCounts(for:sectionExpression:_:)``);
     /// any other result is counted by a `GROUP BY` over its rows.
     static func readSections(_ query: FetchQuery, _ request: FetchRequest<Entity>, _ db: Database) throws -> [FetchedSection] {
-        if let counts = try maintainedSectionCounts(query, db) { return sections(counts, request) }
+        if let counts = try maintainedSectionCounts(query, db)?.counts { return sections(counts, request) }
         return try countSections(query, request, db)
     }
 
@@ -200,7 +204,7 @@ public final class FetchedResultsController<Entity: FetchableEntity> {
     public static var onePassLimit: Int { 60_000 }
 
     /// The most rows of a search, as its maintained section counts tell, whose sections a fetch
-    /// reads whole when the entity plans its search's pages (``FetchableEntity/searchPage(for:sectionExpression:sectionKey:orderSQL:limit:offset:count:_:)``),
+    /// reads whole when the entity plans its search's pages (``FetchableEntity/searchPage(for:sectionExpression:sectionKey:orderSQL:limit:offset:count:ids:_:)``),
     /// each section as one page: 1,000. Above it, the first batch is read as the search reads a page
     /// and the rest when asked for. Reading a section whole reads a table row per match (about 1 µs
     /// each on 1,000,000 products: 42-50 ms for the 49,722 matches of `str`), so 1,000 rows cost
@@ -209,13 +213,16 @@ public final class FetchedResultsController<Entity: FetchableEntity> {
     public static var plannedPageLimit: Int { 1_000 }
 
     /// The batch `key` of a search-only `query` read as the entity's search plans a page
-    /// (``FetchableEntity/searchPage(for:sectionExpression:sectionKey:orderSQL:limit:offset:count:_:)``);
+    /// (``FetchableEntity/searchPage(for:sectionExpression:sectionKey:orderSQL:limit:offset:count:ids:_:)``);
     /// nil when the entity does not plan pages. `countsAreCurrent`: the sections were counted in this
-    /// read (in `performFetch()`), so the page need not count its section again.
+    /// read (in `performFetch()`), so the page need not count its section again; `ids`: the section's
+    /// matching ids, read by the counts in this read (``SearchSectionCounts/ids``), so the page need
+    /// not search again.
     ///
     /// - Throws: ``FetchError/resultChanged`` when the page does not fill the batch the sections promise.
     static func plannedBatch(
-        _ query: FetchQuery, _ sections: [FetchedSection], _ key: BatchKey, length: Int, countsAreCurrent: Bool, _ db: Database
+        _ query: FetchQuery, _ sections: [FetchedSection], _ key: BatchKey, length: Int, countsAreCurrent: Bool,
+        ids: [Int64]? = nil, _ db: Database
     ) throws -> Batch<Entity>? {
         guard let text = query.searchOnlyText else { return nil }
         let section = sections[key.section]
@@ -223,7 +230,7 @@ public final class FetchedResultsController<Entity: FetchableEntity> {
         guard let entities = try Entity.searchPage(
             for: text, sectionExpression: query.section?.expression, sectionKey: section.key,
             orderSQL: FetchQuery.orderSQL(query.section, query.rowOrder), limit: expected, offset: key.index * length,
-            count: countsAreCurrent ? section.numberOfObjects : nil, db)
+            count: countsAreCurrent ? section.numberOfObjects : nil, ids: countsAreCurrent ? ids : nil, db)
         else { return nil }
         guard entities.count == expected, !entities.isEmpty else { throw FetchError.resultChanged }
         let ids = entities.map { entity in
@@ -233,14 +240,16 @@ public final class FetchedResultsController<Entity: FetchableEntity> {
         return Batch(ids: ids, lastSortKey: [], entities: entities)
     }
 
-    /// Every row of a search-only `query` whose `sections` were counted in this read, each section
-    /// read whole as the entity's search plans a page (as ``plannedBatch(_:_:_:length:countsAreCurrent:_:)``),
+    /// Every row of a search-only `query` whose `sections` were counted in this read (with their
+    /// matching ids, `matchIDs`, when counting read them), each section read whole as the entity's
+    /// search plans a page (as ``plannedBatch(_:_:_:length:countsAreCurrent:ids:_:)``),
     /// cut into batches (the first of each section keeps its entities, the others their ids), with
     /// the ids for tracking; nil when the entity does not plan pages.
     ///
     /// - Throws: ``FetchError/resultChanged`` when a section's page does not have the rows its count promises.
     static func plannedWholeResult(
-        _ query: FetchQuery, _ sections: [FetchedSection], _ request: FetchRequest<Entity>, _ db: Database
+        _ query: FetchQuery, _ sections: [FetchedSection], _ matchIDs: [DatabaseValue: [Int64]]?, _ request: FetchRequest<Entity>,
+        _ db: Database
     ) throws -> FetchedResult<Entity>? {
         // The change log's position is optional here: without the log, startTracking() reads and throws.
         let position = try? trackingPosition(db)
@@ -248,7 +257,8 @@ public final class FetchedResultsController<Entity: FetchableEntity> {
         var batches: [BatchKey: Batch<Entity>] = [:]
         for (section, info) in sections.enumerated() {
             guard let batch = try plannedBatch(
-                query, sections, BatchKey(section: section, index: 0), length: info.numberOfObjects, countsAreCurrent: true, db)
+                query, sections, BatchKey(section: section, index: 0), length: info.numberOfObjects, countsAreCurrent: true,
+                ids: matchIDs?[info.key], db)
             else { return nil }
             snapshot.append(ResultSnapshot.Section(name: info.name, ids: batch.ids))
             for (index, start) in stride(from: 0, to: batch.ids.count, by: request.batchSize).enumerated() {
@@ -273,18 +283,23 @@ public final class FetchedResultsController<Entity: FetchableEntity> {
     }
 
     /// The sections' keys and counts in order when maintained counts give them (see
-    /// ``readSections(_:_:_:)``); nil when they must be counted over the result's rows.
-    static func maintainedSectionCounts(_ query: FetchQuery, _ db: Database) throws -> [(key: DatabaseValue, count: Int)]? {
+    /// ``readSections(_:_:_:)``), with each section's matching ids when a search's counts read them
+    /// (``SearchSectionCounts/ids``); nil when they must be counted over the result's rows.
+    static func maintainedSectionCounts(
+        _ query: FetchQuery, _ db: Database
+    ) throws -> (counts: [(key: DatabaseValue, count: Int)], ids: [DatabaseValue: [Int64]]?)? {
         if let section = query.wholeTableSection {
             return try SectionCounts.counts(
-                forTable: query.tableName, section: section.expression, descending: section.isDescending, in: db)
+                forTable: query.tableName, section: section.expression, descending: section.isDescending, in: db
+            ).map { ($0, nil) }
         }
         guard let text = query.searchOnlyText, let section = query.section,
-              let counts = try Entity.searchCounts(for: text, sectionExpression: section.expression, db) else { return nil }
-        return counts.map { (key: $0.key, count: $0.value) }.sorted { a, b in
+              let searched = try Entity.searchCounts(for: text, sectionExpression: section.expression, db) else { return nil }
+        let counts = searched.counts.map { (key: $0.key, count: $0.value) }.sorted { a, b in
             let order = DatabaseValue.sqliteOrder(a.key, b.key)
             return section.isDescending ? order > 0 : order < 0
         }
+        return (counts, searched.ids)
     }
 
     /// The sections of keys and counts in order, the empty ones left out.

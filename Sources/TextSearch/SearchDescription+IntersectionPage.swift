@@ -2,53 +2,58 @@ import SQLiteStore
 
 extension SearchDescription {
     /// A search whose terms of both lengths drive together through both indexes
-    /// (``SearchPlan/Driver/gramsAndFullText(short:long:narrowing:)``): the matches' ids, read once
-    /// from the two indexes, give the total and the page — walked in list order when that is expected
-    /// to cost less (``listPageRoute(_:scope:order:limit:offset:matches:thresholds:_:)``; without
-    /// counts of the scope's rows, when they are more than ``SearchThresholds/orderedScanThreshold``
-    /// and the order is the list index's), else (or when the walk falls short) read by id and
-    /// sorted. `totalCount`, when given, is the total in this read: the walk is then tried before
-    /// any id is read. Nil when it does not
-    /// apply: another plan, a scope the indexes do not tell apart, or more matches than
+    /// (``SearchPlan/Driver/gramsAndFullText(short:long:narrowing:)``), or whose matches' ids the
+    /// caller read in this read (`matchIDs`, from ``matchesPerScope(_:_:)``): the matches' ids, read
+    /// once from the two indexes (or given), give the total and the page — walked in list order when
+    /// that is expected to cost less (``listPageRoute(_:scope:order:limit:offset:matches:thresholds:_:)``;
+    /// without counts of the scope's rows, when they are more than
+    /// ``SearchThresholds/orderedScanThreshold`` and the order is the list index's), else (or when the
+    /// walk falls short) read by id and sorted. `totalCount`, when given, is the total in this read:
+    /// the walk is then tried before any id is read. Nil when it does not apply: another plan without
+    /// `matchIDs`, a scope the indexes do not tell apart, or more matches than
     /// ``SearchThresholds/idListLimit``.
     func intersectionPage<Record>(
         _ plan: SearchPlan, scope: DatabaseValue?, order: SearchOrder, limit: Int, offset: Int, totalCount: Int?,
-        thresholds: SearchThresholds, budget: Int, selection: String, _ db: Database, decode: (Row) throws -> Record
+        matchIDs: [Int64]?, thresholds: SearchThresholds, budget: Int, selection: String, _ db: Database,
+        decode: (Row) throws -> Record
     ) throws -> SearchResultPage<Record>? {
-        guard let matches = exactIntersectionIDs(plan, scope: scope) else { return nil }
-        // The walk in list order for a page of `total` matches: by expected costs when the scope's
-        // rows are counted, else past the threshold for a dense plan.
-        func walkBudget(total: Int) throws -> Int? {
-            switch try listPageRoute(
+        // The walk in list order for a page of `total` matches, or nil: by expected costs when the
+        // scope's rows are counted, else past the threshold for a dense plan.
+        func walkedPage(total: Int) throws -> SearchResultPage<Record>? {
+            let budget: Int? = switch try listPageRoute(
                 plan, scope: scope, order: order, limit: limit, offset: offset, matches: total, thresholds: thresholds, db) {
             case .walk(let budget)?: budget
             case .readByID?: nil
-            case nil: total > thresholds.orderedScanThreshold && plan.isDense && order.isListIndexOrder ? budget : nil
+            case nil:
+                total > thresholds.orderedScanThreshold && plan.isDense && order.isListIndexOrder
+                    && !plan.terms.contains(where: plan.isNumeric) ? budget : nil
             }
-        }
-        if let totalCount, let budget = try walkBudget(total: totalCount),
-           let walked = try idsInListOrder(
-               plan, scope: scope, wanted: min(limit, max(0, totalCount - offset)), offset: offset, budget: budget, db) {
-            return SearchResultPage(records: try records(ids: walked, selection: selection, db, decode: decode), totalCount: totalCount)
-        }
-        let ids = try db.fetchAll(
-            sql: matches.sql + " LIMIT ?", arguments: matches.arguments + [SearchThresholds.idListLimit + 1]
-        ) { try $0.decode(Int64.self, at: 0) }
-        guard ids.count <= SearchThresholds.idListLimit else { return nil }
-        let total = ids.count
-        let wanted = min(limit, max(0, total - offset))
-        if wanted == 0 { return SearchResultPage(records: [], totalCount: total) }
-        if totalCount == nil, let budget = try walkBudget(total: total),
-           let walked = try idsInListOrder(plan, scope: scope, wanted: wanted, offset: offset, budget: budget, db) {
+            guard let budget, let walked = try idsInListOrder(
+                plan, scope: scope, wanted: min(limit, max(0, total - offset)), offset: offset, budget: budget, db)
+            else { return nil }
             return SearchResultPage(records: try records(ids: walked, selection: selection, db, decode: decode), totalCount: total)
         }
+        let ids: [Int64]
+        if let matchIDs {
+            ids = matchIDs
+        } else {
+            guard let matches = exactIntersectionIDs(plan, scope: scope) else { return nil }
+            if let totalCount, let walked = try walkedPage(total: totalCount) { return walked }
+            ids = try db.fetchAll(
+                sql: matches.sql + " LIMIT ?", arguments: matches.arguments + [SearchThresholds.idListLimit + 1]
+            ) { try $0.decode(Int64.self, at: 0) }
+            guard ids.count <= SearchThresholds.idListLimit else { return nil }
+        }
+        let total = ids.count
+        if min(limit, max(0, total - offset)) == 0 { return SearchResultPage(records: [], totalCount: total) }
+        if matchIDs != nil || totalCount == nil, let walked = try walkedPage(total: total) { return walked }
         // Each match read by its id (`NOT INDEXED`: SQLite would otherwise walk an index in the page's
         // order until the page is found, far when the matches are sparse in it), then sorted.
         let idList = SQLFragment.list(ids)
-        let records = try db.fetchAll(
+        let sorted = try db.fetchAll(
             sql: "SELECT \(selection) FROM \(table) NOT INDEXED WHERE \(table).\(idColumn) IN \(idList.sql)"
                 + " ORDER BY \(order.sql) LIMIT ? OFFSET ?",
             arguments: idList.arguments + [limit, offset], decode)
-        return SearchResultPage(records: records, totalCount: total)
+        return SearchResultPage(records: sorted, totalCount: total)
     }
 }

@@ -27,6 +27,10 @@ extension SearchDescription {
     ///   - totalCount: how many rows match `query` within `scope` in this read, when the caller knows
     ///     it (from ``countsPerScope(_:_:)`` in the same read, as a fetched-results controller's
     ///     sections do): the page then does not count them again. Nil (the default) counts them.
+    ///   - matchIDs: the ids of exactly the rows that match `query` within `scope` in this read, in any
+    ///     order, when the caller read them (``matchesPerScope(_:_:)``'s ids, in the same read): the
+    ///     page is then read from them (or by walking the list index, when that is expected to cost
+    ///     less), not searched again, and `totalCount` is their number. Nil (the default) searches.
     ///   - selection: the columns `decode` reads, from column 0, qualified with the table's name.
     ///   - thresholds: the strategies' thresholds (tests force each strategy with extreme ones).
     ///   - db: the connection, in a read.
@@ -34,18 +38,21 @@ extension SearchDescription {
     /// - Throws: `DatabaseError`, or what `decode` throws.
     public func page<Record>(
         _ query: SearchQuery, scope: DatabaseValue? = nil, order: SearchOrder, limit: Int, offset: Int = 0,
-        totalCount: Int? = nil, selection: String, thresholds: SearchThresholds = .standard, _ db: Database,
-        decode: (Row) throws -> Record
+        totalCount: Int? = nil, matchIDs: [Int64]? = nil, selection: String, thresholds: SearchThresholds = .standard,
+        _ db: Database, decode: (Row) throws -> Record
     ) throws -> SearchResultPage<Record> {
         precondition(limit >= 0 && offset >= 0 && (totalCount ?? 0) >= 0)
+        precondition(matchIDs == nil || totalCount == nil || totalCount == matchIDs?.count)
+        let totalCount = matchIDs?.count ?? totalCount
         let budget = thresholds.orderedScanBudget(limit: limit, offset: offset)
-        let plan = try plan(query, scope: scope, thresholds: thresholds, totalCount: totalCount, db)
+        let plan = try matchIDs.map { knownMatchesPlan(query, scope: scope, matches: $0.count, thresholds: thresholds) }
+            ?? plan(query, scope: scope, thresholds: thresholds, totalCount: totalCount, db)
         func fetch(_ condition: SQLFragment, byID: Bool = false) throws -> [Record] {
             try rows(condition, byID: byID, order: order, limit: limit, offset: offset, selection: selection, db, decode: decode)
         }
         if let page = try intersectionPage(
-            plan, scope: scope, order: order, limit: limit, offset: offset, totalCount: totalCount, thresholds: thresholds,
-            budget: budget, selection: selection, db, decode: decode) {
+            plan, scope: scope, order: order, limit: limit, offset: offset, totalCount: totalCount, matchIDs: matchIDs,
+            thresholds: thresholds, budget: budget, selection: selection, db, decode: decode) {
             return page
         }
         if let page = try numericTermPage(

@@ -25,17 +25,34 @@ extension SearchDescription {
     ///
     /// - Throws: `DatabaseError`.
     public func countsPerScope(_ query: SearchQuery, _ db: Database) throws -> [DatabaseValue: Int]? {
-        try countsPerScope(query, thresholds: .standard, db)
+        try matchesPerScope(query, thresholds: .standard, db)?.counts
     }
 
-    /// ``countsPerScope(_:_:)`` with the executor's thresholds (tests force each strategy).
+    /// The counts of ``countsPerScope(_:_:)``, with the matching rows' ids per scope value when
+    /// counting them read their ids: for terms of both lengths driving together, whose matches one
+    /// pass over both indexes gives (their ids kept when they are at most 30,000). A page of the
+    /// same read is then read from a value's ids
+    /// (``page(_:scope:order:limit:offset:totalCount:matchIDs:selection:thresholds:_:decode:)``),
+    /// not searched again; a fetched-results controller's sections and first batch do that.
+    ///
+    /// ```swift
+    /// let matches = try products.matchesPerScope(SearchQuery("touch s"), db)
+    /// // matches?.counts: [.text("device"): 2_469, …]; matches?.ids?[.text("device")]: 2,469 ids
+    /// ```
+    ///
+    /// - Throws: `DatabaseError`.
+    public func matchesPerScope(_ query: SearchQuery, _ db: Database) throws -> ScopeMatches? {
+        try matchesPerScope(query, thresholds: .standard, db)
+    }
+
+    /// ``matchesPerScope(_:_:)`` with the executor's thresholds (tests force each strategy).
     @_spi(Testing)
-    public func countsPerScope(_ query: SearchQuery, thresholds: SearchThresholds, _ db: Database) throws -> [DatabaseValue: Int]? {
+    public func matchesPerScope(_ query: SearchQuery, thresholds: SearchThresholds, _ db: Database) throws -> ScopeMatches? {
         guard scopeColumn != nil, gramCountsTable != nil, !query.isEmpty else { return nil }
         // (Counts need no driver: no estimates are read, except for terms of both lengths.)
         let plan = try unestimatedPlan(query, db)
-        if plan.matchesNothing { return [:] }
-        if !plan.terms.contains(where: plan.isNumeric) { return try textCountsPerScope(plan, thresholds: thresholds, db) }
+        if plan.matchesNothing { return ScopeMatches(counts: [:], ids: nil) }
+        if !plan.terms.contains(where: plan.isNumeric) { return try textMatchesPerScope(plan, thresholds: thresholds, db) }
         // Numeric terms that some rows hold as a number but not in their text (`500`, a price): the
         // rows that match with every term in their text, counted as above, plus those few rows
         // that match through a number, counted one by one.
@@ -43,21 +60,23 @@ extension SearchDescription {
         let textPlan = SearchPlan(query, self, matchesNumbers: false)
         // (Not through both indexes: the page of such a search drives by one term, and a count per
         // type would send a controller to that page rather than one pass over the matches.)
-        guard !textPlan.mixesLengths, var counts = try textCountsPerScope(textPlan, thresholds: thresholds, db) else { return nil }
+        guard !textPlan.mixesLengths, var counts = try textMatchesPerScope(textPlan, thresholds: thresholds, db)?.counts
+        else { return nil }
         for (scope, count) in try numberOnlyCountsPerScope(plan, ids: numberOnlyIDs, db) {
             counts[scope, default: 0] += count
         }
-        return counts
+        return ScopeMatches(counts: counts, ids: nil)
     }
 
-    /// The counts of ``countsPerScope(_:_:)`` for a plan whose terms all match by their text alone;
-    /// nil when no index gives them.
-    private func textCountsPerScope(
+    /// The matches of ``matchesPerScope(_:_:)`` for a plan whose terms all match by their text
+    /// alone; nil when no index gives them.
+    private func textMatchesPerScope(
         _ plan: SearchPlan, thresholds: SearchThresholds, _ db: Database
-    ) throws -> [DatabaseValue: Int]? {
+    ) throws -> ScopeMatches? {
         guard let scopeColumn, let gramCountsTable, let first = plan.terms.first else { return nil }
+        func counted(_ counts: [DatabaseValue: Int]?) -> ScopeMatches? { counts.map { ScopeMatches(counts: $0, ids: nil) } }
         if plan.terms.allSatisfy({ !$0.isShort }) {
-            return try countsPerScope(in: fullTextTable, matching: SearchPlan.fullTextPattern(plan.terms), db)
+            return counted(try countsPerScope(in: fullTextTable, matching: SearchPlan.fullTextPattern(plan.terms), db))
         }
         if plan.mixesLengths {
             // Both lengths: from both indexes when the estimates have them drive together.
@@ -65,22 +84,22 @@ extension SearchDescription {
             guard case .gramsAndFullText(let short, let long, let narrowing)? = estimated.driver,
                   let pattern = SearchPlan.gramsPattern(short.map(\.folded) + narrowing)
             else { return nil }
-            return try countsPerScope(gramsPattern: pattern, fullTextPattern: SearchPlan.fullTextPattern(long), db)
+            return try matchesPerScope(gramsPattern: pattern, fullTextPattern: SearchPlan.fullTextPattern(long), db)
         }
         if plan.terms.count > 1, let gramsTable, let pattern = SearchPlan.gramsPattern(plan.terms),
            let counts = try countsPerScope(in: gramsTable, matching: pattern, db) {
-            return counts
+            return counted(counts)
         }
         let rows = try db.fetchAll(
             sql: "SELECT \(scopeColumn), count FROM \(gramCountsTable) WHERE gram = ? AND count > 0", arguments: [first.folded]
         ) { row in (row.databaseValue(at: 0), try row.decode(Int.self, at: 1)) }
-        if plan.terms.count == 1 { return Dictionary(rows, uniquingKeysWith: +) }
+        if plan.terms.count == 1 { return counted(Dictionary(rows, uniquingKeysWith: +)) }
         var counts: [DatabaseValue: Int] = [:]
         for (scope, _) in rows {
             guard let count = try gramsCount(plan, scope: scope, db) else { return nil }
             if count > 0 { counts[scope] = count }
         }
-        return counts
+        return counted(counts)
     }
 
     /// Of the rows with these ids (each holding some numeric term of `plan` as a number but not in

@@ -1,4 +1,4 @@
-@_spi(Testing) import Catalog
+@_spi(Testing) @testable import Catalog
 import Foundation
 import SQLiteStore
 import TestSupport
@@ -83,13 +83,41 @@ struct SearchDifferentialTests {
             failures += 1
         }
 
-        // Counts per type with the same thresholds (terms of both lengths through both indexes, or not).
+        // Counts per type with the same thresholds (terms of both lengths through both indexes, or not),
+        // with the matches' ids when the count read them; a page within a type read from those ids.
         let all = SearchReference.products(products, ListRequest(searchText: text)).map(\.1).sorted()
-        if let counts = try store.database.read({ db in
-            try Product.searchDescription.countsPerScope(SearchQuery(text), thresholds: thresholds, db)
-        }), counts != expectedCounts {
+        let pageType = ProductType.allCases[random.next(below: 3)]
+        let typeRequest = ListRequest<Product>(scope: pageType, sort: sort, isReversed: request.isReversed, searchText: text)
+        let order = try typeRequest.searchOrder()
+        let (matches, idsPage) = try store.database.read { db in
+            let matches = try Product.searchDescription.matchesPerScope(SearchQuery(text), thresholds: thresholds, db)
+            let ids = matches?.ids.map { $0[pageType.databaseValue] ?? [] }
+            let page = try ids.map { ids in
+                try Product.searchDescription.page(
+                    SearchQuery(text), scope: pageType.databaseValue, order: order, limit: limit, offset: offset,
+                    matchIDs: ids.shuffled(), selection: Product.selection, thresholds: thresholds, db, decode: Product.init(row:))
+            }
+            return (matches, page)
+        }
+        if let counts = matches?.counts, counts != expectedCounts {
             Issue.record("counts per type (intersection \(intersection)): expected \(expectedCounts), got \(counts) — \(context)")
             failures += 1
+        }
+        if let ids = matches?.ids {
+            var expectedIDs: [DatabaseValue: [Int64]] = [:]
+            for id in all { expectedIDs[typeOfID[id]!.databaseValue, default: []].append(id) }
+            if ids.mapValues({ $0.sorted() }) != expectedIDs {
+                Issue.record("ids per type (intersection \(intersection)): expected \(expectedIDs), got \(ids) — \(context)")
+                failures += 1
+            }
+        }
+        if let idsPage {
+            let expectedTyped = SearchReference.products(products, typeRequest).map(\.1)
+            let expectedTypedPage = Array(expectedTyped.dropFirst(offset).prefix(limit))
+            if idsPage.totalCount != expectedTyped.count || idsPage.records.map(\.id!) != expectedTypedPage {
+                Issue.record("page from ids \(limit)@\(offset) of \(pageType): expected \(expectedTyped.count) \(expectedTypedPage), got \(idsPage.totalCount) \(idsPage.records.map(\.id!)) — \(context) \(typeRequest)")
+                failures += 1
+            }
         }
 
         // The condition for other modules' SQL, planned in the read that runs it; with every term
