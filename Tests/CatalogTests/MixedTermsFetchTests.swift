@@ -2,8 +2,8 @@
 import FetchedResults
 import Foundation
 import SQLiteStore
-import Synchronization
 import Testing
+import TestSupport
 
 /// A search whose terms of both lengths are all common drives through both indexes at once; a
 /// fetched-results controller reads that intersection once per fetch: its ids, grouped by type, give
@@ -20,26 +20,12 @@ struct MixedTermsFetchTests {
             type: ProductType.allCases[index % 3], name: name, yearIntroduced: 2000 + index % 20, introPrice: Double(index % 500))
     }
 
-    /// The statements run while tracing.
-    final class Trace: Sendable {
-        private let statements = Mutex<[String]?>(nil)
-        func record(_ sql: String) { statements.withLock { $0?.append(sql) } }
-        func of(_ body: () throws -> Void) rethrows -> [String] {
-            statements.withLock { $0 = [] }
-            defer { statements.withLock { $0 = nil } }
-            try body()
-            return statements.withLock { $0 ?? [] }
-        }
-    }
-
     @Test func theControllerReadsTheIntersectionOnce() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("mixed-fetch-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let trace = Trace()
+        let directory = try TemporaryDirectory()
+        let trace = StatementTrace()
         var configuration = Configuration()
         configuration.trace = { trace.record($0) }
-        let store = try CatalogStore(path: directory.appendingPathComponent("catalog.sqlite").path, configuration: configuration)
+        let store = try CatalogStore(path: directory.path("catalog.sqlite"), configuration: configuration)
         try store.seed([SeedFile(Self.products)])
         let stored = try store.fetchAll(Product.self)
         for text in ["touch s", "touch a", "a touch", "s touc"] {

@@ -2,8 +2,8 @@
 import FetchedResults
 import Foundation
 import SQLiteStore
-import Synchronization
 import Testing
+import TestSupport
 import TextSearch
 
 /// Every path a search takes runs the one planned executor: `catalog search X` and `list --search X`
@@ -12,18 +12,6 @@ import TextSearch
 /// (bound values expanded): each reads the same term estimates, in the same order, in its read, and
 /// the driver's index query they bind is the same.
 struct OneExecutorTests {
-    /// The statements a connection ran, with their bound values.
-    final class Trace: Sendable {
-        private let statements = Mutex<[String]>([])
-        func record(_ sql: String) { statements.withLock { $0.append(sql) } }
-        /// The statements `body` runs.
-        func of(_ body: () throws -> Void) rethrows -> [String] {
-            statements.withLock { $0 = [] }
-            try body()
-            return statements.withLock { $0 }
-        }
-    }
-
     /// The named slow queries, short and long terms, numbers, Japanese, no match.
     static let queries = ["pro pa", "touch s", "x in", "2 le", "3 a", "a", "mac", "ip", "café pro", "カメ", "2000", "zoë max 2", "qqq"]
     /// Those of one term of 3+ scalars, not a number.
@@ -69,14 +57,12 @@ struct OneExecutorTests {
     }
 
     @Test func everyPathPlansTheSameDriverAsSearchPage() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("one-executor-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let trace = Trace()
+        let directory = try TemporaryDirectory()
+        let trace = StatementTrace()
         var configuration = Configuration()
         configuration.trace = { trace.record($0) }
         configuration.tracesBoundValues = true
-        let store = try CatalogStore(path: directory.appendingPathComponent("catalog.sqlite").path, configuration: configuration)
+        let store = try CatalogStore(path: directory.path("catalog.sqlite"), configuration: configuration)
         try store.seed([SeedFile(SyntheticCatalog.products(count: 3_000, seed: 12))])
         var comparedDrivers = 0
         for text in Self.queries {
