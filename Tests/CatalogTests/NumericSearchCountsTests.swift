@@ -60,4 +60,49 @@ struct NumericSearchCountsTests {
         try controller.startTracking()
         #expect(try controller.snapshot() == controller.trackedSnapshot)
     }
+
+    /// 2,400 products of 2008 (more than the 1,000 rows a numeric term may find by number alone and
+    /// still be counted one by one), a third of them `Halo …`; `2008` also in some names and as a
+    /// price. With every term of 3+ characters, the counts per type and the controller's sections
+    /// come from one intersection of index ids: equal to the definition (every term in the name,
+    /// a numeric one also as the year or price), by type, name, id.
+    @Test func manyRowsHoldingTheNumberOnlyAsAYearAreIntersectedInTheIndexes() throws {
+        let directory = try TemporaryDirectory()
+        let trace = StatementTrace()
+        var configuration = Configuration()
+        configuration.trace = { trace.record($0) }
+        let store = try CatalogStore(path: directory.path("catalog.sqlite"), configuration: configuration)
+        let products = (0..<3_000).map { index in
+            let name = index % 3 == 0 ? "Halo Air \(index)" : index % 7 == 0 ? "Halo 2008 \(index)" : "Other \(index)"
+            return Product(
+                type: ProductType.allCases[index % 3], name: name, yearIntroduced: index < 2_400 ? 2008 : 2010,
+                introPrice: index % 11 == 0 ? 2008 : 99)
+        }
+        try store.seed([SeedFile(products)])
+        let stored = try store.fetchAll(Product.self)
+        for text in ["halo 2008", "2008 halo", "2008 air", "2008"] {
+            let terms = text.split(separator: " ").map(String.init)
+            func matches(_ product: Product, _ term: String) -> Bool {
+                product.name.lowercased().contains(term)
+                    || (Double(term).map { $0 == Double(product.yearIntroduced) || $0 == product.introPrice } ?? false)
+            }
+            let expected = ProductType.allCases.sorted { $0.rawValue < $1.rawValue }.map { type in
+                stored.filter { product in product.type == type && terms.allSatisfy { matches(product, $0) } }
+                    .sorted { ($0.name.lowercased(), $0.id!) < ($1.name.lowercased(), $1.id!) }.map(\.id!)
+            }.filter { !$0.isEmpty }
+            let counts = try store.database.read { db in try Product.searchDescription.matchesPerScope(SearchQuery(text), db) }
+            #expect(counts?.counts == Dictionary(uniqueKeysWithValues: zip(
+                ProductType.allCases.sorted { $0.rawValue < $1.rawValue }.map { DatabaseValue.text($0.rawValue) },
+                ProductType.allCases.sorted { $0.rawValue < $1.rawValue }.map { type in
+                    stored.filter { product in product.type == type && terms.allSatisfy { matches(product, $0) } }.count
+                })).filter { $0.value > 0 }, "\(text)")
+            var controller: FetchedResultsController<Product>?
+            let statements = try trace.of { controller = try store.fetchedResults(ListRequest<Product>(searchText: text), batchSize: 50) }
+            // (One numeric term alone is a numeric term's page, read from its text and number matches.)
+            if terms.count > 1 {
+                #expect(statements.contains { $0.contains(" INTERSECT ") }, "\(text): not intersected in the indexes")
+            }
+            #expect(try controller!.recordSections().map { $0.records.map(\.id!) } == expected, "\(text)")
+        }
+    }
 }
