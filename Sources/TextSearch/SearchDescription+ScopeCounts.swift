@@ -64,10 +64,20 @@ extension SearchDescription {
             return try numericIntersectionMatches(plan, db)
         }
         let textPlan = SearchPlan(query, self, matchesNumbers: false)
-        // (Not through both indexes: the page of such a search drives by one term, and a count per
-        // type would send a controller to that page rather than one pass over the matches.)
-        guard !textPlan.mixesLengths, var counts = try textMatchesPerScope(textPlan, thresholds: thresholds, db)?.counts
-        else { return nil }
+        if textPlan.mixesLengths {
+            // Terms of both lengths (`64 lapt`): only with the matches' ids, which the controller's
+            // pages are read from (its counts alone would send a page to drive by one term, rather
+            // than to one pass over the matches); the number-only rows added with theirs.
+            guard let text = try mixedMatchesPerScope(textPlan, thresholds: thresholds, db), var ids = text.ids else { return nil }
+            var counts = text.counts
+            for (scope, id) in try numberOnlyMatchesWithScope(plan, ids: numberOnlyIDs, db) {
+                ids[scope, default: []].append(id)
+                counts[scope, default: 0] += 1
+            }
+            guard counts.values.reduce(0, +) <= SearchThresholds.idListLimit else { return nil }
+            return ScopeMatches(counts: counts, ids: ids)
+        }
+        guard var counts = try textMatchesPerScope(textPlan, thresholds: thresholds, db)?.counts else { return nil }
         for (scope, count) in try numberOnlyCountsPerScope(plan, ids: numberOnlyIDs, db) {
             counts[scope, default: 0] += count
         }
@@ -84,14 +94,7 @@ extension SearchDescription {
         if plan.terms.allSatisfy({ !$0.isShort }) {
             return counted(try countsPerScope(in: fullTextTable, matching: SearchPlan.fullTextPattern(plan.terms), db))
         }
-        if plan.mixesLengths {
-            // Both lengths: from both indexes when the estimates have them drive together.
-            let estimated = try self.plan(plan.query, scope: nil, thresholds: thresholds, matchesNumbers: plan.matchesNumbers, db)
-            guard case .gramsAndFullText(let short, let long, let narrowing)? = estimated.driver,
-                  let pattern = SearchPlan.gramsPattern(short.map(\.folded) + narrowing)
-            else { return nil }
-            return try matchesPerScope(gramsPattern: pattern, fullTextPattern: SearchPlan.fullTextPattern(long), db)
-        }
+        if plan.mixesLengths { return try mixedMatchesPerScope(plan, thresholds: thresholds, db) }
         if plan.terms.count > 1, let gramsTable, let pattern = SearchPlan.gramsPattern(plan.terms),
            let counts = try countsPerScope(in: gramsTable, matching: pattern, db) {
             return counted(counts)
@@ -108,8 +111,6 @@ extension SearchDescription {
         return counted(counts)
     }
 
-    /// Of the rows with these ids (each holding some numeric term of `plan` as a number but not in
-    /// its text), those that match `plan`, counted per scope value.
     /// The matches of ``matchesPerScope(_:_:)`` for a plan of terms all of 3+ scalars, some numeric,
     /// whose numbers too many rows hold only as a number for them to be listed
     /// (``numberOnlyIDs(ofNumericTermsIn:scope:_:)``): one intersection of ids read from the indexes
@@ -143,9 +144,22 @@ extension SearchDescription {
         return ScopeMatches(counts: ids.mapValues(\.count), ids: ids)
     }
 
+    /// Of the rows with these ids (each holding some numeric term of `plan` as a number but not in
+    /// its text), those that match `plan`, each with its scope value.
+    private func numberOnlyMatchesWithScope(_ plan: SearchPlan, ids: [Int64], _ db: Database) throws -> [(DatabaseValue, Int64)] {
+        guard let scopeColumn, !ids.isEmpty else { return [] }
+        let condition = rowsMatchingEveryTerm(plan, ids: ids)
+        return try db.fetchAll(
+            sql: "SELECT \(table).\(scopeColumn), \(table).\(idColumn) FROM \(table) WHERE \(condition.sql)",
+            arguments: condition.arguments
+        ) { row in (row.databaseValue(at: 0), try row.decode(Int64.self, at: 1)) }
+    }
+
+    /// Of the rows with these ids (each holding some numeric term of `plan` as a number but not in
+    /// its text), those that match `plan`, counted per scope value.
     private func numberOnlyCountsPerScope(_ plan: SearchPlan, ids: [Int64], _ db: Database) throws -> [(DatabaseValue, Int)] {
         guard let scopeColumn, !ids.isEmpty else { return [] }
-        let condition = numberOnlyMatches(plan, ids: ids)
+        let condition = rowsMatchingEveryTerm(plan, ids: ids)
         return try db.fetchAll(
             sql: "SELECT \(table).\(scopeColumn), count(*) FROM \(table) WHERE \(condition.sql) GROUP BY 1",
             arguments: condition.arguments
