@@ -43,8 +43,9 @@ extension SearchDescription {
         return try matchesPerScope(intersecting: longRowIDs, gramsPattern: pattern, db)
     }
 
-    /// The rows among `ids` that match every term of `plan`, with their ids, per value of the scope
-    /// column (values counting 0 left out): each row read by its id and checked.
+    /// The rows among `ids` that match every term of `plan` (a long term's few rows, or those holding
+    /// a numeric term only as a number), with their ids, per value of the scope column (values
+    /// counting 0 left out): each row read by its id and checked. Nil without a scope column.
     func checkedMatchesPerScope(_ plan: SearchPlan, ids: [Int64], _ db: Database) throws -> ScopeMatches? {
         guard let scopeColumn else { return nil }
         var matches: [DatabaseValue: [Int64]] = [:]
