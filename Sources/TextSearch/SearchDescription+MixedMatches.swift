@@ -4,8 +4,9 @@ extension SearchDescription {
     /// The matches of ``matchesPerScope(_:_:)`` for a plan mixing terms of 1-2 scalars (each without a
     /// space) with longer ones, none numeric, when the search indexes' rowids carry the scope: the
     /// long terms' rows are read from the trigram index (their rowids, ascending), then
-    /// - when they are fewer than ``SearchThresholds/intersectionThreshold``, each of those rows is
-    ///   checked for every term (`graphite g`: a few hundred rows, under a millisecond);
+    /// - when they are fewer than ``SearchThresholds/intersectionThreshold`` (and at most
+    ///   ``SearchThresholds/idListLimit``), each of those rows is read by id and checked for every
+    ///   term (`graphite g`: a few hundred rows, under a millisecond);
     /// - else they are merged with the grams index's rows holding the short terms and each long
     ///   term's rarest 2-scalar gram (``matchesPerScope(intersecting:gramsPattern:_:)``), reading no
     ///   table row (`uber c`, `strasse c`: 18,000 long-term rows).
@@ -25,7 +26,8 @@ extension SearchDescription {
             return nil
         }
         let longRowIDs = try indexRowIDs(fullTextTable, matching: SearchPlan.fullTextPattern(long), db)
-        if longRowIDs.count < thresholds.intersectionThreshold {
+        // (At most `idListLimit` ids in one statement, below SQLite's bound on its values.)
+        if longRowIDs.count < thresholds.intersectionThreshold, longRowIDs.count <= SearchThresholds.idListLimit {
             return try checkedMatchesPerScope(plan, ids: longRowIDs.map { $0 & Self.largestScopedID }, db)
         }
         // Each long term narrowed in the grams index by its rarest 2-scalar gram: rows holding the

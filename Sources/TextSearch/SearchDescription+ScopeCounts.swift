@@ -62,6 +62,13 @@ extension SearchDescription {
         // Numeric terms that some rows hold as a number but not in their text (`500`, a price): the
         // rows that match with every term in their text, counted as above, plus those few rows
         // that match through a number, counted one by one.
+        // Every term of 3+ scalars, and a number in more rows of a number column than a numeric term
+        // may find by number alone: straight to the intersection of ids, without reading those rows
+        // to learn it (`halo 2008`: 1,001 rows of 2008 read in 1.2 ms warm, 16 ms cold in `sqlite3`,
+        // counted in the year index in 0.1-4 ms).
+        if plan.terms.allSatisfy({ !$0.isShort }), try holdsANumberInManyRows(plan, thresholds: thresholds, db) {
+            return try numericIntersectionMatches(plan, db)
+        }
         guard let numberOnlyIDs = try numberOnlyIDs(ofNumericTermsIn: plan, scope: nil, db) else {
             return try numericIntersectionMatches(plan, db)
         }
@@ -108,6 +115,22 @@ extension SearchDescription {
             if count > 0 { counts[scope] = count }
         }
         return counted(counts)
+    }
+
+    /// Whether some numeric term of `plan` is the value of more than
+    /// ``SearchThresholds/numericTermNumberLimit`` rows in one number column, counted in that column's
+    /// index (no row read) as the planner estimates a number's rows: up to
+    /// ``SearchThresholds/orderedScanThreshold`` (below the limit, never).
+    private func holdsANumberInManyRows(_ plan: SearchPlan, thresholds: SearchThresholds, _ db: Database) throws -> Bool {
+        for term in plan.terms where plan.isNumeric(term) {
+            for column in numberColumns {
+                let count = try db.scalar(
+                    Int.self, sql: "SELECT count(*) FROM (SELECT 1 FROM \(table) WHERE \(column) = ? LIMIT ?)",
+                    arguments: [term.number!, thresholds.orderedScanThreshold]) ?? 0
+                if count > SearchThresholds.numericTermNumberLimit { return true }
+            }
+        }
+        return false
     }
 
     /// The matches of ``matchesPerScope(_:_:)`` for a plan of terms all of 3+ scalars, some numeric,
