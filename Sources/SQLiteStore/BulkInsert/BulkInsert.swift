@@ -163,8 +163,8 @@ public final class BulkInsert {
     /// The row after the first ``defaultTriggeredRows`` (or the count given to
     /// ``Database/bulkInsert(into:maintaining:triggeredRows:_:)``) suspends the triggers, so the rows
     /// queued before it go in with the others: only a load that ends within that count puts its rows
-    /// through the triggers (100,000 products added to 1,000,000 by `catalog seed --count`, its first
-    /// 100 rows through the triggers: 3.8 s instead of 3.2, W1b in Benchmarks/README.md).
+    /// through the triggers (100,000 products added to 1,000,000 by `catalog seed --count`: 4.49 s
+    /// instead of 4.99 with its first 100 rows through the triggers, README.md's W1b).
     ///
     /// Rows that come in random order of a unique key (names read from a file) each go to a random
     /// place of that key's index, and of every index that starts with a column ordered like it; once
