@@ -60,9 +60,10 @@ extension SearchDescription {
         return ids.sorted()
     }
 
-    /// The rows among `ids` (from ``numberOnlyIDs(ofNumericTermsIn:scope:_:)``) that match every term
-    /// of `plan`: the id list drives (a rowid lookup each), every term is checked on those rows.
-    func numberOnlyMatches(_ plan: SearchPlan, ids: [Int64]) -> SQLFragment {
+    /// The rows among `ids` (from ``numberOnlyIDs(ofNumericTermsIn:scope:_:)``, or a long term's rows in
+    /// the trigram index) that match every term of `plan`: the id list drives (a rowid lookup each),
+    /// every term is checked on those rows.
+    func rowsMatchingEveryTerm(_ plan: SearchPlan, ids: [Int64]) -> SQLFragment {
         let idList = SQLFragment.list(ids)
         return SQLFragment(sql: "\(table).\(idColumn) IN \(idList.sql)", arguments: idList.arguments)
             && plan.filterCondition(ofAllTermsOn: table)
@@ -78,7 +79,7 @@ extension SearchDescription {
         else { return nil }
         guard let numberIDs = try numberOnlyIDs(ofNumericTermsIn: plan, scope: scope, db) else { return nil }
         if numberIDs.isEmpty { return scoped(allTerms, scope: scope, alias: table, checkedOnRows: true) }
-        let byNumber = numberOnlyMatches(plan, ids: numberIDs)
+        let byNumber = rowsMatchingEveryTerm(plan, ids: numberIDs)
         // One list of ids (a UNION), which SQLite reads before the rows; with `OR` it may walk an
         // index in the page's order instead, probing each entry.
         let select = "SELECT \(table).\(idColumn) FROM \(table) WHERE "

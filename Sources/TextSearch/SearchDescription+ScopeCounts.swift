@@ -19,9 +19,10 @@ extension SearchDescription {
     /// token, for each scope value the first term's gram counts name; or all of 3+ scalars (`mac`,
     /// `macbook pro`) when the trigram index's rowids carry the scope (``scopeValues``, every match's
     /// value one of them): the index's count of their phrases within each value's rowid range; or of
-    /// both lengths when they drive together (`touch s`, `pro pa`: every term common, see
-    /// ``SearchThresholds/intersectionThreshold``): within each value's rowid range, the rows of the
-    /// grams index that the trigram index also finds. Dense
+    /// both lengths, every short term common (`touch s`, `pro pa`, see
+    /// ``SearchThresholds/intersectionThreshold``), when the rowids carry the scope: the long terms'
+    /// rows in the trigram index, merged with the grams index's rows or, when few, each checked
+    /// (with a number, only when their ids are kept: `64 lapt`). Dense
     /// terms are what a count row by row is slowest for (a fetched-results controller's sections).
     /// Values counting 0 are left out.
     ///
@@ -31,8 +32,9 @@ extension SearchDescription {
     }
 
     /// The counts of ``countsPerScope(_:_:)``, with the matching rows' ids per scope value when
-    /// counting them read their ids: for terms of both lengths driving together, whose matches one
-    /// pass over both indexes gives (their ids kept when they are at most 30,000), and for terms of 3+
+    /// counting them read their ids: for terms of both lengths, whose matches one pass over each
+    /// index (or a check of the long terms' few rows) gives (their ids kept when they are at most
+    /// 30,000), and for terms of 3+
     /// scalars with a number that many rows hold only as a number (one intersection of ids from the
     /// indexes, at most 30,000). A page of the
     /// same read is then read from a value's ids
@@ -53,7 +55,7 @@ extension SearchDescription {
     @_spi(Testing)
     public func matchesPerScope(_ query: SearchQuery, thresholds: SearchThresholds, _ db: Database) throws -> ScopeMatches? {
         guard scopeColumn != nil, gramCountsTable != nil, !query.isEmpty else { return nil }
-        // (Counts need no driver: no estimates are read, except for terms of both lengths.)
+        // (Counts need no driver: no estimates are read; terms of both lengths read gram counts.)
         let plan = try unestimatedPlan(query, db)
         if plan.matchesNothing { return ScopeMatches(counts: [:], ids: nil) }
         if !plan.terms.contains(where: plan.isNumeric) { return try textMatchesPerScope(plan, thresholds: thresholds, db) }
@@ -64,14 +66,21 @@ extension SearchDescription {
             return try numericIntersectionMatches(plan, db)
         }
         let textPlan = SearchPlan(query, self, matchesNumbers: false)
-        // (Not through both indexes: the page of such a search drives by one term, and a count per
-        // type would send a controller to that page rather than one pass over the matches.)
-        guard !textPlan.mixesLengths, var counts = try textMatchesPerScope(textPlan, thresholds: thresholds, db)?.counts
-        else { return nil }
-        for (scope, count) in try numberOnlyCountsPerScope(plan, ids: numberOnlyIDs, db) {
-            counts[scope, default: 0] += count
+        if textPlan.mixesLengths {
+            // Terms of both lengths (`64 lapt`): only with the matches' ids, which the controller's
+            // pages are read from (its counts alone would send a page to drive by one term, rather
+            // than to one pass over the matches); the number-only rows added with theirs.
+            guard let text = try mixedMatchesPerScope(textPlan, thresholds: thresholds, db), let textIDs = text.ids,
+                  let numberOnly = try checkedMatchesPerScope(plan, ids: numberOnlyIDs, db)
+            else { return nil }
+            let ids = textIDs.merging(numberOnly.ids ?? [:], uniquingKeysWith: +)
+            guard ids.values.reduce(0, { $0 + $1.count }) <= SearchThresholds.idListLimit else { return nil }
+            return ScopeMatches(counts: ids.mapValues(\.count), ids: ids)
         }
-        return ScopeMatches(counts: counts, ids: nil)
+        guard let counts = try textMatchesPerScope(textPlan, thresholds: thresholds, db)?.counts,
+              let numberOnly = try checkedMatchesPerScope(plan, ids: numberOnlyIDs, db)
+        else { return nil }
+        return ScopeMatches(counts: counts.merging(numberOnly.counts, uniquingKeysWith: +), ids: nil)
     }
 
     /// The matches of ``matchesPerScope(_:_:)`` for a plan whose terms all match by their text
@@ -84,14 +93,7 @@ extension SearchDescription {
         if plan.terms.allSatisfy({ !$0.isShort }) {
             return counted(try countsPerScope(in: fullTextTable, matching: SearchPlan.fullTextPattern(plan.terms), db))
         }
-        if plan.mixesLengths {
-            // Both lengths: from both indexes when the estimates have them drive together.
-            let estimated = try self.plan(plan.query, scope: nil, thresholds: thresholds, matchesNumbers: plan.matchesNumbers, db)
-            guard case .gramsAndFullText(let short, let long, let narrowing)? = estimated.driver,
-                  let pattern = SearchPlan.gramsPattern(short.map(\.folded) + narrowing)
-            else { return nil }
-            return try matchesPerScope(gramsPattern: pattern, fullTextPattern: SearchPlan.fullTextPattern(long), db)
-        }
+        if plan.mixesLengths { return try mixedMatchesPerScope(plan, thresholds: thresholds, db) }
         if plan.terms.count > 1, let gramsTable, let pattern = SearchPlan.gramsPattern(plan.terms),
            let counts = try countsPerScope(in: gramsTable, matching: pattern, db) {
             return counted(counts)
@@ -108,8 +110,6 @@ extension SearchDescription {
         return counted(counts)
     }
 
-    /// Of the rows with these ids (each holding some numeric term of `plan` as a number but not in
-    /// its text), those that match `plan`, counted per scope value.
     /// The matches of ``matchesPerScope(_:_:)`` for a plan of terms all of 3+ scalars, some numeric,
     /// whose numbers too many rows hold only as a number for them to be listed
     /// (``numberOnlyIDs(ofNumericTermsIn:scope:_:)``): one intersection of ids read from the indexes
@@ -141,14 +141,5 @@ extension SearchDescription {
         var ids: [DatabaseValue: [Int64]] = [:]
         for (scope, id) in rows { ids[scope, default: []].append(id) }
         return ScopeMatches(counts: ids.mapValues(\.count), ids: ids)
-    }
-
-    private func numberOnlyCountsPerScope(_ plan: SearchPlan, ids: [Int64], _ db: Database) throws -> [(DatabaseValue, Int)] {
-        guard let scopeColumn, !ids.isEmpty else { return [] }
-        let condition = numberOnlyMatches(plan, ids: ids)
-        return try db.fetchAll(
-            sql: "SELECT \(table).\(scopeColumn), count(*) FROM \(table) WHERE \(condition.sql) GROUP BY 1",
-            arguments: condition.arguments
-        ) { row in (row.databaseValue(at: 0), try row.decode(Int.self, at: 1)) }
     }
 }

@@ -38,7 +38,7 @@ struct MixedTermsFetchTests {
 
             var controller: FetchedResultsController<Product>?
             let statements = try trace.of { controller = try store.fetchedResults(ListRequest<Product>(searchText: text), batchSize: 50) }
-            let intersections = statements.filter { $0.contains("+rowid IN (SELECT rowid FROM products_search") }
+            let intersections = statements.filter { $0.contains("FROM products_grams WHERE products_grams MATCH") && $0.hasSuffix("ORDER BY rowid") }
             #expect(intersections.count == 1, "\(text): \(intersections.count) intersections in one fetch")
             let sections = try controller!.recordSections()
             #expect(sections.map { $0.records.map(\.id!) } == expected, "\(text)")

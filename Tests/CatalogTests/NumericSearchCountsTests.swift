@@ -4,7 +4,7 @@ import SQLiteStore
 import Synchronization
 import TestSupport
 import Testing
-import TextSearch
+@_spi(Testing) import TextSearch
 
 /// A term that reads as a number also matches a product whose year or price equals it (README,
 /// Search). The counts per type that a controller's sections read from the indexes include those
@@ -59,6 +59,40 @@ struct NumericSearchCountsTests {
         // Every id is known for tracking.
         try controller.startTracking()
         #expect(try controller.snapshot() == controller.trackedSnapshot)
+    }
+
+    /// Terms of both lengths, one numeric (`1999 ga`, `5 thin`): the counts per type come with the
+    /// matches' ids (which a controller's pages are read from), the rows that hold the number only as
+    /// a year or price added to those with every term in the name, whether the name matches are
+    /// merged from both indexes (threshold 0), checked row by row (a long term in fewer rows than the
+    /// threshold) or not read at all (a short term in fewer rows: nil).
+    @Test func termsOfBothLengthsWithANumberCountWithTheMatchesIDs() throws {
+        let directory = try TemporaryDirectory()
+        let store = try CatalogStore(path: directory.path("catalog.sqlite"))
+        for product in Self.products { _ = try store.insert(product) }
+        let stored = try store.fetchAll(Product.self)
+        for text in ["1999 ga", "ga 1999", "5 thin", "1999 ma", "th 1999", "5 zzz"] {
+            let terms = text.split(separator: " ").map(String.init)
+            var expected: [DatabaseValue: [Int64]] = [:]
+            for product in stored where terms.allSatisfy({ term in
+                product.name.lowercased().contains(term)
+                    || (Double(term).map { $0 == Double(product.yearIntroduced) || $0 == product.introPrice } ?? false)
+            }) {
+                expected[product.type.databaseValue, default: []].append(product.id!)
+            }
+            for intersection in [0, 1, 2, 3, Int.max] {
+                var thresholds = SearchThresholds.standard
+                thresholds.intersectionThreshold = intersection
+                let matches = try store.database.read { db in
+                    try Product.searchDescription.matchesPerScope(SearchQuery(text), thresholds: thresholds, db)
+                }
+                if intersection == 0 { #expect(matches?.ids != nil, "\(text): no ids") }
+                if let matches {
+                    #expect(matches.counts == expected.mapValues(\.count), "\(text) at \(intersection)")
+                    if let ids = matches.ids { #expect(ids.mapValues { $0.sorted() } == expected, "\(text) at \(intersection)") }
+                }
+            }
+        }
     }
 
     /// 2,400 products of 2008 (more than the 1,000 rows a numeric term may find by number alone and

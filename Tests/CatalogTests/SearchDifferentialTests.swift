@@ -68,8 +68,9 @@ struct SearchDifferentialTests {
         let threshold = [0, 2, Int.max][random.next(below: 3)]
         // A walk in list order that may stop short of the page, so that it falls back to the driver.
         let budget = [0, 3, 20, Int.max][random.next(below: 4)]
-        // Terms of both lengths drive together through both indexes from 0, never from Int.max.
-        let intersection = [0, 2, Int.max][random.next(below: 3)]
+        // Terms of both lengths drive together through both indexes from 0, never from Int.max; at 20,
+        // a controller's counts check each row of a long term in fewer rows (short terms in more).
+        let intersection = [0, 2, 20, Int.max][random.next(below: 4)]
         // Pages in list order by expected costs (the scope's rows are counted): read by id from 0,
         // walked without end from Int.max, a walk that may fall short in between.
         let entriesPerRowRead = [0, 1, 7, Int.max][random.next(below: 4)]

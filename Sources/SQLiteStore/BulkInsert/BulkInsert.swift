@@ -31,7 +31,9 @@ public final class BulkInsert {
     /// it, the triggers cost more as the table grows: into 1,000,000 catalog products, each row took
     /// 1.3 ms with them (its statement opens a statement journal, at which FTS5 writes its pending
     /// terms as a segment of their own, then merges segments), 1,000 rows 1.4 s of the 7.4 s of CPU
-    /// that importing 100,000 took (W1b, Benchmarks/README.md).
+    /// that importing 100,000 took (W1b, Benchmarks/README.md). A caller that knows it inserts at
+    /// least this many rows passes 0: its first rows would cost more through the triggers than the
+    /// suspension does (`seed` of records in memory).
     public static let defaultTriggeredRows = 100
 
     /// The page cache of the connection while a bulk insert inserts its rows, at least: 32 MiB, so that
