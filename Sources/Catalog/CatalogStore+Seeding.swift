@@ -90,10 +90,9 @@ extension CatalogStore {
     /// record that cannot be read or stored rolls back everything.
     ///
     /// New rows are inserted in bulk (`Database.bulkInsert(into:maintaining:triggeredRows:_:)`): past
-    /// the first `BulkInsert.defaultTriggeredRows` of a table, or from the first when the sources hold
-    /// at least that many of its records in memory (``SeedSource/recordCount``), rows are inserted
-    /// without their search index, section counts and change-log entries, which are then built for
-    /// all of them at once, before the transaction commits. Live controllers of the file refetch after such a seed. A seed
+    /// the first `BulkInsert.defaultTriggeredRows` of a table, rows are inserted without their search
+    /// index, section counts and change-log entries, which are then built for all of them at once,
+    /// before the transaction commits. Live controllers of the file refetch after such a seed. A seed
     /// that left `Database.bulkLoadCheckpointPages` or more in the `-wal` ends with a checkpoint that
     /// empties it (`DatabaseWriter.checkpointAfterBulkLoad(walPages:)`).
     ///
@@ -112,32 +111,20 @@ extension CatalogStore {
     public func seed(
         _ sources: [SeedSource], conflicts: SeedConflictPolicy = .skip, progress: ((Int) -> Void)? = nil
     ) throws -> SeedReport {
-        try seed(sources, conflicts: conflicts, triggeredRows: nil, progress: progress)
-    }
-
-    /// The rows of `entity`'s table that a seed of `sources` inserts with the triggers before the bulk
-    /// insert suspends them: none when the sources are known to hold at least
-    /// `BulkInsert.defaultTriggeredRows` records of it (``SeedSource/recordCount``), which would
-    /// suspend them anyway, else that many. Through the triggers, the first rows of a large load cost
-    /// more than the suspension (100,000 products added to 1,000,000 by `catalog seed --count`:
-    /// 3.2 s instead of 3.8 s, W1b in Benchmarks/README.md).
-    static func triggeredRows(for entity: Entity, in sources: [SeedSource]) -> Int {
-        let known = sources.filter { $0.entity == entity }.compactMap(\.recordCount).reduce(0, +)
-        return known >= BulkInsert.defaultTriggeredRows ? 0 : BulkInsert.defaultTriggeredRows
+        try seed(sources, conflicts: conflicts, triggeredRows: BulkInsert.defaultTriggeredRows, progress: progress)
     }
 
     /// ``seed(_:conflicts:progress:)-([SeedSource],_,_)`` with the rows inserted with the triggers before
-    /// the bulk insert suspends them (tests use 0, to insert every row in bulk; nil for
-    /// ``triggeredRows(for:in:)`` of each table), and the `-wal` pages
+    /// the bulk insert suspends them (tests use 0, to insert every row in bulk), and the `-wal` pages
     /// from which the seed ends with a checkpoint that empties the `-wal`
     /// (`DatabaseWriter.checkpointAfterBulkLoad(walPages:)`; tests lower it).
     @discardableResult
     func seed(
-        _ sources: [SeedSource], conflicts: SeedConflictPolicy, triggeredRows: Int?,
+        _ sources: [SeedSource], conflicts: SeedConflictPolicy, triggeredRows: Int,
         checkpointPages: Int = Database.bulkLoadCheckpointPages, progress: ((Int) -> Void)?
     ) throws -> SeedReport {
         let report = try database.write { db in
-            try Self.bulkInserts(Entity.allCases[...], triggeredRows: { triggeredRows ?? Self.triggeredRows(for: $0, in: sources) }, db) { bulks in
+            try Self.bulkInserts(Entity.allCases[...], triggeredRows: triggeredRows, db) { bulks in
                 let sink = BulkSeedSink(db: db, conflicts: conflicts, progress: progress, bulks: bulks)
                 for source in sources { try source.feed(sink) }
                 return sink.report
@@ -148,15 +135,15 @@ extension CatalogStore {
     }
 
     /// Runs `body` within a bulk insert into the table of each of `entities` (nested, in order),
-    /// given them by entity; `triggeredRows` gives each entity's rows inserted with the triggers.
+    /// given them by entity.
     private static func bulkInserts(
-        _ entities: ArraySlice<Entity>, into bulks: [Entity: BulkInsert] = [:], triggeredRows: (Entity) -> Int, _ db: Database,
+        _ entities: ArraySlice<Entity>, into bulks: [Entity: BulkInsert] = [:], triggeredRows: Int, _ db: Database,
         _ body: ([Entity: BulkInsert]) throws -> SeedReport
     ) throws -> SeedReport {
         guard let entity = entities.first else { return try body(bulks) }
         let description = entity.searchDescription
         return try db.bulkInsert(
-            into: description.table, maintaining: [description.bulkInsertStructure], triggeredRows: triggeredRows(entity)
+            into: description.table, maintaining: [description.bulkInsertStructure], triggeredRows: triggeredRows
         ) { bulk in
             var bulks = bulks
             bulks[entity] = bulk

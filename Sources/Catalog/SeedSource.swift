@@ -16,22 +16,16 @@ public struct SeedSource {
     public let name: String
     /// The entity of its records.
     public let entity: Entity
-    /// The number of its records when it is known before they are read (records in memory); nil for
-    /// a file or standard input.
-    public let recordCount: Int?
     private let deliver: (any SeedSink) throws -> Void
 
     /// Records of `Record` from `next`, which returns nil at the end and throws
     /// ``CatalogError/invalidFile(path:reason:)`` for a bad one; `location` says where the last record
-    /// read is (`line 5`), for errors found when it is stored; `recordCount` is the number of records
-    /// `next` gives, when known before reading them (``recordCount``).
+    /// read is (`line 5`), for errors found when it is stored.
     public init<Record: CatalogRecord>(
-        name: String, _ type: Record.Type, recordCount: Int? = nil, next: @escaping () throws -> Record?,
-        location: @escaping () -> String
+        name: String, _ type: Record.Type, next: @escaping () throws -> Record?, location: @escaping () -> String
     ) {
         self.name = name
         entity = Record.entity
-        self.recordCount = recordCount
         deliver = { sink in
             while let record = try next() {
                 do {
@@ -61,7 +55,7 @@ public struct SeedSource {
     public init<Record: CatalogRecord>(name: String = "seed", records: [Record]) {
         var iterator = records.makeIterator()
         var index = 0
-        self.init(name: name, Record.self, recordCount: records.count, next: {
+        self.init(name: name, Record.self, next: {
             index += 1
             return iterator.next()
         }, location: { "record \(index)" })

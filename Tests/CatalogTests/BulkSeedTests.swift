@@ -189,26 +189,4 @@ struct BulkSeedTests {
         _ = try store.insert(Product(type: .device, name: "After The Bulk Seed", yearIntroduced: 2026, introPrice: 1))
         #expect(try store.count(Product.self) == Self.products.count + 10)
     }
-    /// A seed suspends a table's triggers from its first row when its sources hold at least
-    /// `BulkInsert.defaultTriggeredRows` of the table's records in memory, and keeps them for that
-    /// many rows otherwise (fewer records in memory, or records read from a file).
-    @Test func aSeedOfEnoughRecordsInMemorySuspendsTheTriggersFromTheFirstRow() throws {
-        let enough = [SeedSource(records: Array(Self.products.prefix(BulkInsert.defaultTriggeredRows)))]
-        #expect(CatalogStore.triggeredRows(for: .products, in: enough) == 0)
-        #expect(CatalogStore.triggeredRows(for: .phones, in: enough) == BulkInsert.defaultTriggeredRows)
-        let split = [
-            SeedSource(records: Array(Self.products.prefix(60))), SeedSource(records: Array(Self.products.dropFirst(60).prefix(40))),
-        ]
-        #expect(CatalogStore.triggeredRows(for: .products, in: split) == 0)
-        let few = SeedFile.builtIn.map { SeedSource($0) }
-        #expect(CatalogStore.triggeredRows(for: .products, in: few) == BulkInsert.defaultTriggeredRows)
-        #expect(CatalogStore.triggeredRows(for: .phones, in: few) == BulkInsert.defaultTriggeredRows)
-        let directory = try TemporaryDirectory()
-        let file = directory.path("products.jsonl")
-        try Data(#"{"type": "device", "name": "Read From A File", "yearIntroduced": 2026, "introPrice": 1}"#.utf8)
-            .write(to: URL(fileURLWithPath: file))
-        let read = try SeedSource(path: file, format: nil, entity: .products)
-        #expect(read.recordCount == nil)
-        #expect(CatalogStore.triggeredRows(for: .products, in: [read]) == BulkInsert.defaultTriggeredRows)
-    }
 }

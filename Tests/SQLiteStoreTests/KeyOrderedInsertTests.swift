@@ -100,6 +100,39 @@ struct KeyOrderedInsertTests {
         #expect(try contents(ordered) == expected)
     }
 
+    /// Rows given to `insertInKeyOrder` wait in the queue until the triggers are suspended: a load of
+    /// more than `triggeredRows` rows puts none of them through the triggers, one of at most that many
+    /// puts all of them, in the order they came (the change log's order).
+    @Test(arguments: [(30, 40), (40, 40), (41, 40), (1, 0)])
+    func theFirstRowsGoThroughTheTriggersOnlyWhenTheLoadEndsWithinThem(rows: Int, triggeredRows: Int) throws {
+        let directory = try TemporaryDirectory()
+        let queue = try makeQueue(directory, "items.sqlite")
+        try queue.write { db in
+            try db.execute(sql: """
+                CREATE TABLE items_how(id INTEGER PRIMARY KEY, how TEXT NOT NULL);
+                CREATE TRIGGER items_how_insert AFTER INSERT ON items BEGIN
+                    INSERT INTO items_how(id, how) VALUES (new.id, 'trigger');
+                END;
+                """)
+            let how = DerivedStructure(insertTriggers: ["items_how_insert"]) { rowsAfter in
+                "INSERT INTO items_how(id, how) SELECT id, 'build' FROM items WHERE id > \(rowsAfter);"
+            }
+            try db.bulkInsert(into: "items", maintaining: [keys, how], triggeredRows: triggeredRows) { bulk in
+                for key in Self.keyValues.prefix(rows) {
+                    try bulk.insertInKeyOrder([key, .null], keyAt: 0, sql: "INSERT INTO items(id, key, grp) VALUES (?, ?, ?)")
+                }
+            }
+        }
+        try queue.read { db in
+            let hows = try db.fetchAll(sql: "SELECT how FROM items_how ORDER BY id") { try $0.decode(String.self, at: 0) }
+            #expect(hows == Array(repeating: rows > triggeredRows ? "build" : "trigger", count: rows))
+            let logged = try db.fetchAll(sql: "SELECT row_id FROM store_changes WHERE table_name = 'items' ORDER BY seq") {
+                try $0.decode(Int64.self, at: 0)
+            }
+            #expect(logged == Array(4...Int64(3 + rows)))
+        }
+    }
+
     @Test func anAutoincrementTableGivesRowidsAboveTheHighestItEverHad() throws {
         let directory = try TemporaryDirectory()
         var results: [[String]] = []

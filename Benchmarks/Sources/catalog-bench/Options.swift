@@ -1,3 +1,4 @@
+import BenchmarkSupport
 import Foundation
 
 /// The benchmark's parameters. Defaults are issue #6's sizes; `--tiny` is CI's smoke configuration.
@@ -24,6 +25,10 @@ struct Options {
     /// W8's database size and how long each of its runs lasts.
     var concurrencyRows = 1_000_000
     var concurrencyWindow = Duration.seconds(3)
+    /// W8's read kinds to run (`ConcurrentLoad.Read`'s case names: `search`, `fetch`); nil for both.
+    var concurrencyReads: Set<String>?
+    /// W8's numbers of reading tasks (issue #17's).
+    var concurrencyTasks = [1, 2, 4, 8]
     /// The contenders to run besides raw C (the baseline always runs); nil for all.
     var contenders: Set<String>?
     var workDirectory = ".bench-data"
@@ -41,6 +46,7 @@ struct Options {
                              [--fetch-rows N] [--search-rows N] [--queries N]
                              [--live-sizes N,N,…] [--open-rows N] [--memory-rows N] [--batch-size N]
                              [--concurrency-rows N] [--concurrency-seconds N]
+                             [--concurrency-reads search,fetch] [--concurrency-tasks N,N,…]
                              [--contenders store,GRDB,…] [--work-dir DIR] [--output FILE.md]
                              [--query-log FILE.tsv] [--catalog PATH] [--start-up-runs N]
                catalog-bench --child W4-writer --database PATH [--change JSON]
@@ -111,6 +117,21 @@ struct Options {
             case "--batch-size": batchSize = max(1, try number(argument))
             case "--concurrency-rows": concurrencyRows = try number(argument)
             case "--concurrency-seconds": concurrencyWindow = .seconds(max(1, try number(argument)))
+            case "--concurrency-reads":
+                let kinds = ConcurrentLoad.Read.allCases.map { "\($0)" }
+                concurrencyReads = Set(try value(argument).split(separator: ",").map {
+                    guard kinds.contains(String($0)) else {
+                        throw UsageError(description: "--concurrency-reads: expected \(kinds.joined(separator: " or ")), got \($0)")
+                    }
+                    return String($0)
+                })
+            case "--concurrency-tasks":
+                concurrencyTasks = try value(argument).split(separator: ",").map {
+                    guard let tasks = Int($0), tasks >= 1 else {
+                        throw UsageError(description: "--concurrency-tasks: expected counts of 1 or more, got \($0)")
+                    }
+                    return tasks
+                }
             case "--only": workloads = Set(try value(argument).uppercased().split(separator: ",").map(String.init))
             case "--contenders": contenders = Set(try value(argument).split(separator: ",").map(String.init))
             case "--work-dir": workDirectory = try value(argument)

@@ -2,8 +2,6 @@ import BenchmarkSupport
 import Foundation
 
 extension Runner {
-    /// The numbers of concurrent reading tasks W8 runs (issue #17).
-    static let concurrentTaskCounts = [1, 2, 4, 8]
     /// W8's cancellations timed per contender.
     static let cancellationRuns = 7
 
@@ -17,9 +15,9 @@ extension Runner {
         let queries = SearchQuery.generate(count: options.queries, from: catalog(rows: options.concurrencyRows), seed: options.seed)
         var latencies: [String: [Duration]] = [:]
         var failures: [String: Report.Cell] = [:]
-        for read in ConcurrentLoad.Read.allCases {
+        for read in ConcurrentLoad.Read.allCases where options.concurrencyReads?.contains("\(read)") ?? true {
             var single: [String: Double] = [:]
-            for tasks in Self.concurrentTaskCounts {
+            for tasks in options.concurrencyTasks {
                 var cells: [String: Report.Cell] = [:]
                 for contender in contenders {
                     log("W8 \(read.rawValue) \(tasks) task(s) \(contender.name)")

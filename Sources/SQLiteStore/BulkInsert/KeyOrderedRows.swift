@@ -78,13 +78,16 @@ final class KeyOrderedRows {
         return compare(Int(rows[Int(row)].key), start) == 0
     }
 
-    /// Inserts the queued rows in the order of their keys through `db`, then empties the queue.
+    /// Inserts the queued rows through `db` in the order of their keys, or in the order they were
+    /// queued (`inKeyOrder` false: rows that go through insert triggers, which log them in that
+    /// order), then empties the queue.
     ///
     /// - Throws: ``DatabaseError``; the queue is emptied then too.
-    func insertAll(_ db: Database) throws {
+    func insertAll(_ db: Database, inKeyOrder: Bool) throws {
         defer { removeAll() }
         guard !rows.isEmpty else { return }
-        let order = (0..<Int32(rows.count)).sorted { compare(Int(rows[Int($0)].key), Int(rows[Int($1)].key)) < 0 }
+        let queuedOrder = 0..<Int32(rows.count)
+        let order = inKeyOrder ? queuedOrder.sorted { compare(Int(rows[Int($0)].key), Int(rows[Int($1)].key)) < 0 } : Array(queuedOrder)
         let statement = try db.cachedStatement(sql: sql)
         let handle = statement.sqliteStatement
         let parameters = Int(sqlite3_bind_parameter_count(handle))
