@@ -90,15 +90,41 @@ public struct Configuration: Sendable {
     /// (`cell_size_check`), 191 M instructions more than with every page kept (callgrind, W2 of
     /// Benchmarks/README.md, 2026-11-23).
     ///
-    /// The trade: SQLite empties a WAL reader's page cache at the start of each read that follows a
-    /// commit, so beside a steady writer every read fills its cache again. A read that visits many more
-    /// pages than the cache holds then does better with SQLite's 2 MB (`nil`): with 16 MiB it takes
-    /// thousands of new buffers per read, which the C library had given back to the system (page
-    /// faults) and which are cold in the processor's caches, where 2 MB recycles 500 warm ones. The
-    /// first 10,000 of 1,000,000 products in list order (9,900 table pages) beside a commit every 10 ms:
-    /// 43-52 ms of CPU per read with 16 MiB (2,100 page faults), 31-38 ms with 2 MB (250) (README
-    /// "Concurrency", 2026-11-23).
+    /// A pool's readers use it for the reads of an unchanged database, and
+    /// ``pageCacheBytesAfterChange`` for a read that follows a commit (``adaptsReaderPageCache``).
     public static let defaultPageCacheBytes = 16 << 20
+
+    /// Whether a ``DatabasePool``'s reader sizes its page cache at the start of each read: with
+    /// ``pageCacheBytesAfterChange`` when the database changed since the reader's previous read (another
+    /// connection committed), with ``pageCacheBytes`` when it did not (and for a reader's first read).
+    /// Default true. It changes nothing when ``pageCacheBytes`` is nil or no larger than
+    /// ``pageCacheBytesAfterChange``, nor on a ``DatabaseQueue`` or a pool's writer.
+    ///
+    /// Why: SQLite empties a WAL reader's page cache at the start of each read that follows a commit,
+    /// so beside a steady writer every read fills an empty cache. A large empty cache is slow to fill: it
+    /// takes a new buffer for each page read, which the C library had given back to the system after the
+    /// previous reset, in memory cold in the processor's caches, where a small one soon recycles the
+    /// same few warm ones. A read of an unchanged database keeps the pages of the previous reads, which
+    /// is what the large cache is for. SQLite tells which case a read is in by `PRAGMA data_version`,
+    /// which changes exactly when it emptied the cache; the reader runs it after `BEGIN`, a cached
+    /// statement (one step per read), and changes `cache_size` only when the size changes.
+    ///
+    /// The cost: a read that follows a commit and visits the same pages again within itself re-reads
+    /// those the small cache dropped. Reading 100,000 products in list order (see
+    /// ``defaultPageCacheBytes``) costs 1.14× raw C's time with 2 MB against 0.90× with 16 MiB (W2,
+    /// 2026-11-23). Turn the policy off (false) when the reads that follow commits are of that kind,
+    /// such as a whole sorted list read again after each change.
+    ///
+    /// Related SQLite documentation: <https://www.sqlite.org/pragma.html#pragma_data_version>
+    public var adaptsReaderPageCache = true
+
+    /// The page cache of a pool reader's read that follows a commit (``adaptsReaderPageCache``):
+    /// 2,000 KiB, SQLite's default (`cache_size` -2000, `SQLITE_DEFAULT_CACHE_SIZE`), which GRDB's
+    /// readers keep. Beside a commit every 10 ms, reading the first 10,000 of 1,000,000 products in list
+    /// order (9,900 table pages) took 43-52 ms of CPU with a 16 MiB cache (2,100 page faults per read),
+    /// 31-38 ms with SQLite's default (250) (Benchmarks/README.md, "W8: where the time goes",
+    /// 2026-11-23).
+    public static let pageCacheBytesAfterChange = 2_000 * 1024
 
     /// A default configuration.
     public init() {}

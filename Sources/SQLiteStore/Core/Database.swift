@@ -32,6 +32,9 @@ public final class Database {
     /// Held by ``checkpoint(_:)`` when set: the lock a pool's connections share so that their
     /// checkpoints take turns (see `WALCheckpointer`).
     var checkpointGate: NSLock?
+    /// A pool reader's page cache policy, which sizes the cache at the start of each read; nil on other
+    /// connections, and when the configuration has nothing to adapt.
+    var adaptivePageCache: AdaptivePageCache?
 
     /// Opens (and, unless read-only, creates) the database at `path` and configures the connection.
     ///

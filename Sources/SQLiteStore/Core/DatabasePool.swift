@@ -19,6 +19,8 @@ import Foundation
 /// ``maximumReaderCount``; a read that finds them all busy waits for one (suspending its task, or
 /// blocking its thread for the synchronous call). Each read is one deferred transaction, so it sees
 /// the database as of its first statement, and a commit during the read does not change what it sees.
+/// A read that follows a commit runs with a smaller page cache than one of an unchanged database: see
+/// ``Configuration/adaptsReaderPageCache``.
 ///
 /// Reads never wait for the writer and the writer never waits for readers: in WAL mode the only lock
 /// a reader takes is on its snapshot. Nor does a commit wait for a checkpoint: when the `-wal` file
@@ -87,6 +89,7 @@ public final class DatabasePool: DatabaseWriter, SerializedWriter {
             SerializedDatabase(label: "SQLiteStore.DatabasePool.reader") {
                 let reader = try Database(path: path, configuration: readerConfiguration)
                 reader.progressContext.pendingWrites = pendingWrites
+                reader.adaptivePageCache = AdaptivePageCache(configuration: readerConfiguration)
                 return reader
             }
         }

@@ -101,17 +101,26 @@ final class SerializedDatabase: @unchecked Sendable {
 
     /// `body` in a deferred transaction: one snapshot.
     func read<T>(_ body: (Database) throws -> T) throws -> T {
-        try sync { db in try db.inTransaction(.deferred) { try body(db) } }
+        try sync { db in try Self.inReadTransaction(db, body) }
     }
 
     /// `body` in a deferred transaction, cancellable.
     func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
         try await async { db, flag in
             try db.cancellable(by: flag) {
-                let value = try db.inTransaction(.deferred) { try body(db) }
+                let value = try Self.inReadTransaction(db, body)
                 try flag.checkCancellation()
                 return value
             }
+        }
+    }
+
+    /// `body` in a deferred transaction on `db`, whose page cache a pool's reader first sizes for the
+    /// read (``AdaptivePageCache``).
+    private static func inReadTransaction<T>(_ db: Database, _ body: (Database) throws -> T) throws -> T {
+        try db.inTransaction(.deferred) {
+            db.adaptivePageCache?.beginRead(db)
+            return try body(db)
         }
     }
 
