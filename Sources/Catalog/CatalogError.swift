@@ -8,6 +8,9 @@ public enum CatalogError: Error, Sendable, Equatable, CustomStringConvertible {
     case duplicateName(entity: Entity, name: String)
     /// A seed or import file's content cannot be used: not UTF-8, malformed JSON, a bad record.
     case invalidFile(path: String, reason: String)
+    /// A record of a seed or import file takes a name that another record holds (importing with the
+    /// file's ids): `reason` says where the record is and which name.
+    case conflictingRecord(path: String, reason: String)
     /// A file cannot be read or written at all: it is missing, a directory, or not permitted.
     case inaccessibleFile(path: String, reason: String)
     /// An index path is not in the result it was resolved against.
@@ -21,7 +24,7 @@ public enum CatalogError: Error, Sendable, Equatable, CustomStringConvertible {
             "no \(entity.singular) with id \(id)"
         case .duplicateName(let entity, let name):
             "a \(entity.singular) named \(String(reflecting: name)) already exists"
-        case .invalidFile(let path, let reason), .inaccessibleFile(let path, let reason):
+        case .invalidFile(let path, let reason), .conflictingRecord(let path, let reason), .inaccessibleFile(let path, let reason):
             "cannot use \(path): \(reason)"
         case .indexPathOutOfRange(let path, let sectionCount):
             sectionCount == 0

@@ -98,7 +98,7 @@ extension CatalogStore {
     ///
     /// A record with an `id` (sources drop ids unless opened keeping them) keeps it: the record with
     /// that id is replaced, or it is added with that id; another record with its name is then a
-    /// conflict, ``CatalogError/duplicateName(entity:name:)``.
+    /// conflict, ``CatalogError/conflictingRecord(path:reason:)`` naming the source and where in it.
     ///
     /// - Parameters:
     ///   - sources: the inputs, read in order, all in the one transaction.

@@ -20,7 +20,8 @@ public struct SeedSource {
 
     /// Records of `Record` from `next`, which returns nil at the end and throws
     /// ``CatalogError/invalidFile(path:reason:)`` for a bad one; `location` says where the last record
-    /// read is (`line 5`), for errors found when it is stored.
+    /// read is (`line 5`), for errors found when it is stored (a name another record holds:
+    /// ``CatalogError/conflictingRecord(path:reason:)``).
     public init<Record: CatalogRecord>(
         name: String, _ type: Record.Type, next: @escaping () throws -> Record?, location: @escaping () -> String
     ) {
@@ -31,7 +32,11 @@ public struct SeedSource {
                 do {
                     try sink.add(record)
                 } catch let error as CatalogError {
-                    // Say where the record is, as for errors found while reading.
+                    // Say where the record is, as for errors found while reading; a name taken by
+                    // another record stays a conflict, not a fault of the file.
+                    if case .duplicateName = error {
+                        throw CatalogError.conflictingRecord(path: name, reason: "\(location()): \(error)")
+                    }
                     throw CatalogError.invalidFile(path: name, reason: "\(location()): \(error)")
                 }
             }

@@ -22,6 +22,12 @@ extension CatalogCommand {
         @OptionGroup var store: StoreOptions
         @OptionGroup var fields: RecordFieldOptions
 
+        // Checked while parsing (run() reads the same), so that a product/phone word that --entity
+        // contradicts is told with this command's usage, not the root's.
+        func validate() throws {
+            _ = try resolveEntity(word: entityWord, option: store.entity)
+        }
+
         func run() throws {
             let entity = try resolveEntity(word: entityWord, option: store.entity)
             try reportingFailures { try add(entity.recordType) }

@@ -39,7 +39,8 @@ enum ExitStatus: Int32 {
     case failure = 1
     /// No record has that id, or no row is at that index path.
     case notFound = 3
-    /// A record with that name already exists, or a backup's destination does (without `--force`).
+    /// A record with that name already exists (also one of a file imported with its ids), or a backup's
+    /// destination does (without `--force`).
     case conflict = 4
     /// The database stayed locked by another process for the whole busy timeout.
     case busy = 5
@@ -90,7 +91,7 @@ func explain(_ error: any Error) -> (String, ExitStatus) {
         switch error {
         case .invalidValue: return (error.description, .invalidInput)
         case .notFound, .indexPathOutOfRange: return (error.description, .notFound)
-        case .duplicateName: return (error.description, .conflict)
+        case .duplicateName, .conflictingRecord: return (error.description, .conflict)
         case .inaccessibleFile: return (error.description, .noInput)
         case .invalidFile: return (error.description, .invalidInput)
         }

@@ -38,6 +38,9 @@ extension CatalogCommand {
                 throw ValidationError("give an id or --at section.row")
             }
             if at != nil && id != nil { throw ValidationError("give an id or --at section.row, not both") }
+            // Checked while parsing (run() reads the same), so that a scope or sort this list does not
+            // take is told with this command's usage, not the root's.
+            _ = try list.choice(for: store.entity ?? .products)
         }
 
         func run() throws {

@@ -28,11 +28,24 @@ extension CatalogCommand {
         @OptionGroup var store: StoreOptions
         @OptionGroup var formatOptions: OutputFormatOptions
 
-        func run() throws {
+        /// The data format asked for: `--format` (or `--json`), else `--output`'s extension, else JSON.
+        ///
+        /// - Throws: `ValidationError` for `--format table`, or `--json` and another `--format`.
+        private func dataFormat() throws -> DataFormat {
             let fallback = output.flatMap(DataFormat.init(fileName:)).flatMap { OutputFormat(rawValue: $0.rawValue) } ?? .json
             guard let format = try formatOptions.resolved(json: store.json, fallback: fallback).dataFormat else {
                 throw ValidationError("export writes json, jsonl, csv or tsv, not a table")
             }
+            return format
+        }
+
+        // Checked while parsing, so that a format export does not write is told with this command's usage.
+        func validate() throws {
+            _ = try dataFormat()
+        }
+
+        func run() throws {
+            let format = try dataFormat()
             try reportingFailures {
                 let catalog = try store.openStore()
                 let destination: ByteOutput

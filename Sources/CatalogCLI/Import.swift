@@ -9,10 +9,11 @@ extension CatalogCommand {
             abstract: "Import records from JSON, JSON lines, CSV or TSV files, updating records whose name already exists.",
             discussion: """
                 Files have the fields `export` writes (the JSON property names; `id` optional); the format is \
-                --format, else the file's extension (.json, .jsonl, .csv, .tsv), else JSON. `-` reads standard \
-                input. Every record must be of --entity (default: products). Records are read as they are \
-                stored, all files in one transaction: a bad record, or an interrupted import, changes nothing; \
-                an error names the file, line and column.
+                --format, else the file's extension (.json, .jsonl or .ndjson, .csv, .tsv or .tab), else JSON \
+                if the text starts with [ and JSON lines if it starts with {. `-` reads standard input. Every \
+                record must be of --entity (default: products). Records are read as they are stored, all \
+                files in one transaction: a bad record, or an interrupted import, changes nothing; an error \
+                names the file, line and column.
 
                 Without --keep-ids, records get new ids and a record whose name exists updates it. With \
                 --keep-ids, a record keeps its id: the record with that id is replaced, or it is added under \
@@ -36,6 +37,7 @@ extension CatalogCommand {
 
         func validate() throws {
             if files.isEmpty { throw ValidationError("give at least one file to import (- for standard input)") }
+            try InputOptions.validate(files: files)
         }
 
         func run() throws {

@@ -8,7 +8,7 @@ struct InputOptions: ParsableArguments {
     @Option(
         name: .long,
         help: ArgumentHelp(
-            "Input format: json (an array), jsonl (one object per line), csv or tsv (a header row of field names). Default: each file's extension, else JSON.",
+            "Input format: json (an array), jsonl (one object per line), csv or tsv (a header row of field names). Default: each file's extension, else JSON or JSON lines as the text starts with [ or {.",
             valueName: "format"),
         completion: .list(DataFormat.allCases.map(\.rawValue)),
         transform: { text in
@@ -19,11 +19,18 @@ struct InputOptions: ParsableArguments {
         })
     var format: DataFormat?
 
-    /// Opens `files` (`-` is standard input, at most once) as sources of `entity`'s records, or of the
-    /// entity each file's first record names when `entity` is nil.
-    func sources(_ files: [String], entity: Entity?, keepingIDs: Bool) throws -> [SeedSource] {
+    /// Checks that `files` name standard input (`-`) at most once: called by the commands' `validate()`,
+    /// so that the error shows their usage.
+    ///
+    /// - Throws: `ValidationError`.
+    static func validate(files: [String]) throws {
         if files.filter({ $0 == "-" }).count > 1 { throw ValidationError("standard input (-) can be read only once") }
-        return try files.map { try SeedSource(path: $0, format: format, entity: entity, keepingIDs: keepingIDs) }
+    }
+
+    /// Opens `files` (`-` is standard input, at most once: see ``validate(files:)``) as sources of
+    /// `entity`'s records, or of the entity each file's first record names when `entity` is nil.
+    func sources(_ files: [String], entity: Entity?, keepingIDs: Bool) throws -> [SeedSource] {
+        try files.map { try SeedSource(path: $0, format: format, entity: entity, keepingIDs: keepingIDs) }
     }
 }
 

@@ -61,9 +61,18 @@ extension CatalogCommand {
             }
         }
 
+        /// `{"version", "backup"}`, with `"backup": null` when no backup was taken.
         private struct MigratedJSON: Encodable {
             let version: Int
             let backup: String?
+
+            private enum CodingKeys: String, CodingKey { case version, backup }
+
+            func encode(to encoder: any Encoder) throws {
+                var container = encoder.container(keyedBy: CodingKeys.self)
+                try container.encode(version, forKey: .version)
+                try container.encode(backup, forKey: .backup)
+            }
         }
 
         /// Backs the database up beside itself when it has pending migrations and data; returns where.

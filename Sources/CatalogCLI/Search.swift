@@ -29,6 +29,13 @@ extension CatalogCommand {
         @OptionGroup var list: ListOptions
         @OptionGroup var output: OutputFormatOptions
 
+        // Checked while parsing (run() reads the same), so that a scope, sort or format this list does
+        // not take is told with this command's usage, not the root's.
+        func validate() throws {
+            _ = try list.choice(for: store.entity ?? .products)
+            _ = try output.resolved(json: store.json)
+        }
+
         func run() throws {
             let entity = store.entity ?? .products
             // The parser keeps the `--` that ends options among the words: it is no word of the search.

@@ -10,10 +10,11 @@ extension CatalogCommand {
             discussion: """
                 A file holds products (fields type, name, yearIntroduced, introPrice) or phones (name, maker, \
                 yearReleased, operatingSystem, screenInches), as a JSON array, JSON lines, CSV or TSV with a \
-                header row (--format, else the extension, else JSON; - reads standard input). Which entity \
-                a file holds is told by its fields (phones have a maker), or by --entity. Ids in the files \
-                are ignored. Records whose name is already taken are skipped, so seeding twice adds nothing; \
-                all files go in one transaction, so a bad record adds nothing at all.
+                header row (--format, else the extension, else JSON or JSON lines as the text starts with [ or \
+                {; - reads standard input). Which entity a file holds is told by its fields (phones have a \
+                maker), or by --entity. Ids in the files are ignored. Records whose name is already taken are \
+                skipped, so seeding twice adds nothing; all files go in one transaction, so a bad record adds \
+                nothing at all.
 
                 --count N adds N synthetic products instead (names of two or three words, some with \
                 diacritics, some Japanese), the same ones for the same --seed.
@@ -42,6 +43,7 @@ extension CatalogCommand {
         func validate() throws {
             if let count, count < 0 || count > 10_000_000 { throw ValidationError("--count must be from 0 to 10000000") }
             if count != nil && !files.isEmpty { throw ValidationError("give seed files or --count, not both") }
+            try InputOptions.validate(files: files)
         }
 
         func run() throws {

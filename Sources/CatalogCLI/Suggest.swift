@@ -27,6 +27,7 @@ extension CatalogCommand {
 
         func validate() throws {
             guard (0...10_000).contains(limit) else { throw ValidationError("--limit must be from 0 to 10000") }
+            _ = try output.resolved(json: store.json)
         }
 
         func run() throws {

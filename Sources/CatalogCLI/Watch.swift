@@ -38,6 +38,13 @@ extension CatalogCommand {
         @OptionGroup var list: ListOptions
         @OptionGroup var output: OutputFormatOptions
 
+        // Checked while parsing (run() reads the same), so that a scope, sort or format this list does
+        // not take is told with this command's usage, not the root's.
+        func validate() throws {
+            _ = try list.choice(for: resolveEntity(word: entityWord, option: store.entity))
+            _ = try output.resolved(json: store.json)
+        }
+
         func run() async throws {
             let entity = try resolveEntity(word: entityWord, option: store.entity)
             let choice = try list.choice(for: entity)

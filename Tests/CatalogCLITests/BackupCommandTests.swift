@@ -104,4 +104,21 @@ struct BackupCommandTests {
             .filter { $0.contains("before-migration") && !$0.hasPrefix("old.sqlite") }
         #expect(backups.isEmpty, "\(backups)")
     }
+
+    /// README: `migrate --json` prints `{"version", "backup"}`: where the backup went, or null when
+    /// none was taken.
+    @Test func migrateJSONAlwaysSaysWhereTheBackupWent() throws {
+        let old = try oldDatabase("old.sqlite", withData: true)
+        func migrated() throws -> [String: Any]? {
+            let result = try workspace.catalog(["migrate", "--json"], database: old)
+            #expect(result.status == 0, "\(result)")
+            return try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any]
+        }
+        let first = try migrated()
+        #expect((first?["backup"] as? String)?.hasPrefix("\(old).before-migration-3-") == true, "\(String(describing: first))")
+        #expect(first?["version"] as? Int == CatalogMigrations.all.last!.version)
+        let again = try migrated()
+        #expect(again?["backup"] is NSNull, "\(String(describing: again))")
+        #expect(again?.count == 2)
+    }
 }

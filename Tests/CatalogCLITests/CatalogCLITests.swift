@@ -128,6 +128,32 @@ struct CatalogCLITests {
         #expect(result.error.contains("invalid index path") || result.error.contains("give an index path"))
     }
 
+    /// An option value the command does not take (a scope, sort or format; two entities; `-` twice) is a
+    /// usage error (64) that shows the usage of the command it was given to, not the root's
+    /// `catalog <subcommand>`.
+    @Test func valuesACommandDoesNotTakeShowItsUsage() throws {
+        let cases: [([String], String, String)] = [
+            (["list", "--sort", "maker"], "invalid sort \"maker\"", "Usage: catalog list"),
+            (["list", "phones", "--scope", "device"], "only products have a scope", "Usage: catalog list"),
+            (["search", "mac", "--sort", "maker"], "invalid sort \"maker\"", "Usage: catalog search"),
+            (["show", "0.0", "--entity", "phones", "--scope", "device"], "only products have a scope", "Usage: catalog show"),
+            (["delete", "--at", "0.0", "--sort", "maker"], "invalid sort \"maker\"", "Usage: catalog delete"),
+            (["watch", "--sort", "maker"], "invalid sort \"maker\"", "Usage: catalog watch"),
+            (["suggest", "ip", "--json", "--format", "csv"], "disagree", "Usage: catalog suggest"),
+            (["export", "--format", "table"], "not a table", "Usage: catalog export"),
+            (["add", "product", "--entity", "phones", "--name", "X"], "the entity is given twice", "Usage: catalog add"),
+            (["import", "-", "-"], "standard input (-) can be read only once", "Usage: catalog import"),
+            (["seed", "-", "-"], "standard input (-) can be read only once", "Usage: catalog seed"),
+        ]
+        for (arguments, message, usage) in cases {
+            let result = try workspace.catalog(arguments)
+            #expect(result.status == 64, "\(arguments): \(result)")
+            #expect(result.error.contains(message), "\(arguments): \(result)")
+            #expect(result.error.contains(usage), "\(arguments): \(result)")
+            #expect(result.output.isEmpty)
+        }
+    }
+
     @Test func undeclaredFieldsAreUsageErrors() throws {
         try workspace.catalog("seed")
         let before = fileBytes(database)
