@@ -23,9 +23,7 @@ struct MixedTermsFetchTests {
     @Test func theControllerReadsTheIntersectionOnce() throws {
         let directory = try TemporaryDirectory()
         let trace = StatementTrace()
-        var configuration = Configuration()
-        configuration.trace = { trace.record($0) }
-        let store = try CatalogStore(path: directory.path("catalog.sqlite"), configuration: configuration)
+        let store = try CatalogStore(path: directory.path("catalog.sqlite"), configuration: trace.configuration)
         try store.seed([SeedFile(Self.products)])
         let stored = try store.fetchAll(Product.self)
         for text in ["touch s", "touch a", "a touch", "s touc"] {

@@ -103,9 +103,7 @@ struct NumericSearchCountsTests {
     @Test func manyRowsHoldingTheNumberOnlyAsAYearAreIntersectedInTheIndexes() throws {
         let directory = try TemporaryDirectory()
         let trace = StatementTrace()
-        var configuration = Configuration()
-        configuration.trace = { trace.record($0) }
-        let store = try CatalogStore(path: directory.path("catalog.sqlite"), configuration: configuration)
+        let store = try CatalogStore(path: directory.path("catalog.sqlite"), configuration: trace.configuration)
         let products = (0..<3_000).map { index in
             let name = index % 3 == 0 ? "Halo Air \(index)" : index % 7 == 0 ? "Halo 2008 \(index)" : "Other \(index)"
             return Product(

@@ -59,8 +59,7 @@ struct OneExecutorTests {
     @Test func everyPathPlansTheSameDriverAsSearchPage() throws {
         let directory = try TemporaryDirectory()
         let trace = StatementTrace()
-        var configuration = Configuration()
-        configuration.trace = { trace.record($0) }
+        var configuration = trace.configuration
         configuration.tracesBoundValues = true
         let store = try CatalogStore(path: directory.path("catalog.sqlite"), configuration: configuration)
         try store.seed([SeedFile(SyntheticCatalog.products(count: 3_000, seed: 12))])

@@ -1,3 +1,4 @@
+import SQLiteStore
 import Synchronization
 
 /// The SQL statements a connection runs, as its `Configuration.trace` reports them, collected while
@@ -5,8 +6,7 @@ import Synchronization
 ///
 /// ```swift
 /// let trace = StatementTrace()
-/// var configuration = Configuration()
-/// configuration.trace = { trace.record($0) }
+/// let queue = try DatabaseQueue(path: path, configuration: trace.configuration)
 /// let statements = try trace.of { try queue.read { db in … } }
 /// ```
 public final class StatementTrace: Sendable {
@@ -15,6 +15,13 @@ public final class StatementTrace: Sendable {
 
     /// A trace that records nothing until ``of(_:)`` runs.
     public init() {}
+
+    /// A default configuration whose `trace` is ``record(_:)``.
+    public var configuration: Configuration {
+        var configuration = Configuration()
+        configuration.trace = { [self] in record($0) }
+        return configuration
+    }
 
     /// Records `sql` when ``of(_:)`` is running (the function to give `Configuration.trace`).
     public func record(_ sql: String) { statements.withLock { $0?.append(sql) } }
