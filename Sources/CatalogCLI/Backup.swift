@@ -31,6 +31,7 @@ extension CatalogCommand {
         func run() throws {
             try reportingFailures {
                 let source = try store.location().openForBackup()
+                try OutputFile.checkWritable(destination)
                 if !force && FileManager.default.fileExists(atPath: destination) {
                     throw CommandFailure.destinationExists(destination)
                 }

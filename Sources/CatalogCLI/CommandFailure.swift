@@ -16,12 +16,16 @@ enum CommandFailure: Error, CustomStringConvertible {
     /// Writing a command's output failed with the `errno` value `code`: to the file at `path` (which is
     /// then left as it was), or to standard output when `path` is nil.
     case outputNotWritten(path: String?, code: Int32)
+    /// The file a command writes whole (``OutputFile``) cannot be created at `path`, for `reason`:
+    /// nothing was done.
+    case outputNotCreatable(path: String, reason: String)
 
     var description: String {
         switch self {
         case .noDatabase(let path): "no database at \(path)"
         case .destinationExists(let path): "\(path) already exists; give --force to replace it"
         case .usage(let message): message
+        case .outputNotCreatable(let path, let reason): "cannot write \(path): \(reason)"
         case .outputNotWritten(let path, let code):
             switch (path, code == ENOSPC || code == EDQUOT) {
             case (let path?, true): "the disk is full; \(path) was not written"
@@ -53,7 +57,7 @@ enum ExitStatus: Int32 {
     case usage = 64
     /// Bad input: an invalid value, index path or file (EX_DATAERR).
     case invalidInput = 65
-    /// An input file does not exist or cannot be read (EX_NOINPUT).
+    /// An input file does not exist or cannot be read (EX_NOINPUT), or an output file cannot be created.
     case noInput = 66
 }
 
@@ -105,6 +109,7 @@ func explain(_ error: any Error) -> (String, ExitStatus) {
         case .destinationExists: return (error.description, .conflict)
         case .usage: return (error.description, .usage)
         case .outputNotWritten: return (error.description, .failure)
+        case .outputNotCreatable: return (error.description, .noInput)
         }
     case let error as DatabaseFileError:
         return (error.description, .databaseFileChanged)

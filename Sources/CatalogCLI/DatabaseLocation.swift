@@ -74,8 +74,6 @@ struct DatabaseLocation {
         return dataHome + "/catalog/catalog.sqlite"
     }
 
-    /// Opens the catalog. A default database that does not exist yet is created, and seeded with the
-    /// built-in records; the user is told so once, on standard error.
     /// The largest file a write command checks whole (`PRAGMA quick_check`) before writing: 2,048 pages
     /// of 4 KiB (8 MiB), at most about 0.1 s on an idle machine (quick_check read 564 MB in 40 s at a
     /// load average of 20, about 14 MB/s, and several times that idle; see the README's "Guarantees").
@@ -98,6 +96,10 @@ struct DatabaseLocation {
         return store
     }
 
+    /// Opens the catalog. A default database that does not exist yet is created, and seeded with the
+    /// built-in records; the user is told so once, on standard error. A database this call creates and
+    /// then fails to set up (to migrate, or to seed: on a full disk) is removed again, with its `-wal`
+    /// and `-shm` files; a file that existed before is never removed.
     func open(readonly: Bool) throws -> CatalogStore {
         var configuration = Configuration()
         configuration.isReadonly = readonly
@@ -120,12 +122,29 @@ struct DatabaseLocation {
         } else if isNew && readonly {
             throw CommandFailure.noDatabase(path)
         }
-        let store = try CatalogStore(path: path, configuration: configuration)
-        if isDefault && isNew {
-            let report = try store.seed(SeedFile.builtIn)
-            Terminal.note(
-                "created \(path) with the built-in seeds (\(report.insertedText(separator: ", ")))")
+        return try removingCreatedFile(if: isNew) {
+            let store = try CatalogStore(path: path, configuration: configuration)
+            if isDefault && isNew {
+                let report = try store.seed(SeedFile.builtIn)
+                Terminal.note(
+                    "created \(path) with the built-in seeds (\(report.insertedText(separator: ", ")))")
+            }
+            return store
         }
-        return store
+    }
+
+    /// Runs `body`; when it fails and `isNew` (the database did not exist before this command), removes
+    /// the database file and the files SQLite keeps beside it, so that a failed command leaves nothing
+    /// that looks like a database. `body` must not keep the store it opened: its connections are closed
+    /// when it is released, before the files go.
+    func removingCreatedFile<Result>(if isNew: Bool, _ body: () throws -> Result) throws -> Result {
+        do {
+            return try body()
+        } catch {
+            if isNew {
+                for suffix in ["", "-wal", "-shm", "-journal"] { unlink(path + suffix) }
+            }
+            throw error
+        }
     }
 }

@@ -47,6 +47,8 @@ extension CatalogCommand {
         func run() throws {
             let format = try dataFormat()
             try reportingFailures {
+                // Before anything is read: an output that cannot be created is said at once.
+                if let output { try OutputFile.checkWritable(output) }
                 let catalog = try store.openStore()
                 let destination: ByteOutput
                 if let output {
@@ -54,8 +56,8 @@ extension CatalogCommand {
                         destination = try ByteOutput(replacing: output)
                     } catch let error as FileError where error.code == ENOSPC || error.code == EDQUOT {
                         throw CommandFailure.outputNotWritten(path: output, code: error.code)
-                    } catch {
-                        throw CatalogError.inaccessibleFile(path: output, reason: "it cannot be written")
+                    } catch let error as FileError {
+                        throw CommandFailure.outputNotCreatable(path: output, reason: String(cString: strerror(error.code)))
                     }
                 } else {
                     destination = .standardOutput()

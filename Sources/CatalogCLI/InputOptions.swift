@@ -50,20 +50,14 @@ func storeRecords(
 func withStoreRemovedOnFailure<Result>(_ options: StoreOptions, _ body: (CatalogStore) throws -> Result) throws -> Result {
     let location = try options.location()
     let isNew = !location.isDefault && !FileManager.default.fileExists(atPath: location.path)
-    let catalog = try options.openStoreForWriting()
-    do {
-        return try body(catalog)
-    } catch {
-        if isNew {
-            for suffix in ["", "-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: location.path + suffix) }
-        }
-        throw error
-    }
+    return try location.removingCreatedFile(if: isNew) { try body(try location.openForWriting()) }
 }
 
 extension SeedReport {
-    /// The records added, per entity: `9 products and 42 phones` (`adjective` before each noun).
+    /// The records added, per entity: `9 products and 1 phone` (`adjective` before each noun).
     func insertedText(adjective: String = "", separator: String = " and ") -> String {
-        Entity.allCases.map { "\(inserted[$0, default: 0]) \(adjective)\($0.rawValue)" }.joined(separator: separator)
+        Entity.allCases.map { entity in
+            counted(inserted[entity, default: 0], adjective + entity.singular, adjective + entity.rawValue)
+        }.joined(separator: separator)
     }
 }

@@ -71,7 +71,7 @@ final class ProgressLine {
     private func draw(_ done: Int, now: ContinuousClock.Instant, final: Bool) {
         let seconds = max((now - start) / .seconds(1), 0.001)
         let rate = Int((Double(done) / seconds).rounded())
-        let line = "\r\u{1B}[K\(label): \(grouped(done)) records, \(grouped(rate))/s" + (final ? String(format: ", %.1f s\n", seconds) : "")
+        let line = "\r\u{1B}[K\(label): \(counted(done, "record", "records", shownAs: grouped(done))), \(grouped(rate))/s" + (final ? String(format: ", %.1f s\n", seconds) : "")
         FileHandle.standardError.write(Data(line.utf8))
     }
 

@@ -38,6 +38,9 @@ struct CellRow {
 protocol RowSource: AnyObject {
     /// The next row, or nil at the end of the input.
     func nextRow() throws -> CellRow?
+    /// The names of the columns a header row gives (CSV and TSV), known before any row; nil for a
+    /// format whose rows name their own fields (JSON).
+    var columnNames: [String]? { get }
 }
 
 /// The longest value a reader takes, in bytes: far above any field's text (a name is at most a few

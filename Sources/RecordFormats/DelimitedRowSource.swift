@@ -4,7 +4,8 @@
 /// quotes doubled. TSV: fields separated by tabs, never quoted; `\t`, `\n`, `\r` and `\\` stand for
 /// tab, LF, CR and backslash, and any other backslash is an error. Both: UTF-8, with or without a
 /// byte-order mark at the start; rows end with CRLF or LF (the last one may lack it); blank lines are
-/// skipped. A file with a header and no records is refused, as a sign of a truncated export.
+/// skipped. A file with a header and no records holds no records (what `export` writes of an empty
+/// table); an empty file, without even a header, is refused.
 final class DelimitedRowSource: RowSource {
     private let input: ByteInput
     private let isCSV: Bool
@@ -13,8 +14,9 @@ final class DelimitedRowSource: RowSource {
     private var line = 1
     private var column = 1
     private var header: [String] = []
+    /// The header row's names.
+    var columnNames: [String]? { header }
     private var headerColumns: [Int] = []
-    private var rowCount = 0
     private var cellBytes: [UInt8] = []
 
     init(input: ByteInput, format: DataFormat) throws {
@@ -38,15 +40,11 @@ final class DelimitedRowSource: RowSource {
     }
 
     func nextRow() throws -> CellRow? {
-        guard let (rowLine, cells) = try readRawRow() else {
-            if rowCount == 0 { throw RecordReadError(line: 1, reason: "the file has a header row but no records") }
-            return nil
-        }
+        guard let (rowLine, cells) = try readRawRow() else { return nil }
         guard cells.count == header.count else {
             throw RecordReadError(
                 line: rowLine, reason: "\(cells.count) value\(cells.count == 1 ? "" : "s"), but the header has \(header.count) column\(header.count == 1 ? "" : "s")")
         }
-        rowCount += 1
         return CellRow(line: rowLine, namesLine: 1, names: header, cells: cells.map(Cell.cell), columns: headerColumns)
     }
 
@@ -68,7 +66,9 @@ final class DelimitedRowSource: RowSource {
                 try readPlainField()
             }
             guard let text = String(validating: cellBytes, as: UTF8.self) else {
-                throw RecordReadError(line: rowLine, column: fieldColumn, reason: "the value is not valid UTF-8 text")
+                // A record's value is named by its column's header (the header row itself has none yet).
+                let field = header.indices.contains(fieldColumn - 1) ? header[fieldColumn - 1] : nil
+                throw RecordReadError(line: rowLine, column: fieldColumn, field: field, reason: "the value is not valid UTF-8 text")
             }
             fields.append(text)
             guard let byte = try input.peek() else { break }

@@ -2,6 +2,8 @@
 /// time. Values are strings, numbers, `true`, `false` or `null`; an object or array as a value, a key
 /// given twice, or anything after the array is an error.
 final class JSONRowSource: RowSource {
+    /// Nil: each JSON object names its own fields.
+    var columnNames: [String]? { nil }
     private let input: ByteInput
     private let isArray: Bool
     private var line = 1

@@ -23,9 +23,16 @@ public final class RecordReader<Record> {
         self.layout = layout
     }
 
-    /// The next record, or nil at the end.
+    /// The next record, or nil at the end. A CSV or TSV header with no records after it is checked
+    /// as the records' names would be: it holds no records, but not of the wrong fields.
     public func next() throws -> Record? {
-        guard let row = try rows.nextRow() else { return nil }
+        guard let row = try rows.nextRow() else {
+            if line == 0, let names = rows.columnNames {
+                let known = Set(names.compactMap { layout.indexByName[$0] })
+                try checkNames(unknown: names.filter { layout.indexByName[$0] == nil }, given: { known.contains($0) }, namesLine: 1)
+            }
+            return nil
+        }
         line = row.line
         var record = layout.template
         var given = [Bool](repeating: false, count: layout.fields.count)
@@ -45,20 +52,28 @@ public final class RecordReader<Record> {
                 throw RecordReadError(line: place.line, column: place.column, field: field.name, reason: "\(error)")
             }
         }
+        try checkNames(
+            unknown: unknown, given: { given[$0] }, namesLine: row.namesLine,
+            recordValues: Dictionary(zip(row.names, row.cells.map(\.text)), uniquingKeysWith: { first, _ in first }))
+        return record
+    }
+
+    /// Throws the error for names (`unknown`) the layout does not have, or for a required field that
+    /// `given` (by field index) says is not there; `recordValues` go with the first.
+    private func checkNames(
+        unknown: [String], given: (Int) -> Bool, namesLine: Int, recordValues: [String: String]? = nil
+    ) throws {
         let noun = rows.format.isTabular ? "column" : "field"
         if !unknown.isEmpty {
             throw RecordReadError(
-                line: row.namesLine,
+                line: namesLine,
                 reason: "unknown \(noun)\(unknown.count == 1 ? "" : "s") \(unknown.joined(separator: ", ")) (expected \(layout.fieldNames.joined(separator: ", ")))",
-                recordValues: Dictionary(zip(row.names, row.cells.map(\.text)), uniquingKeysWith: { first, _ in first }))
+                recordValues: recordValues)
         }
-        let missing = layout.fields.indices.filter { !given[$0] && !layout.fields[$0].isOptional }.map { layout.fields[$0].name }
+        let missing = layout.fields.indices.filter { !given($0) && !layout.fields[$0].isOptional }.map { layout.fields[$0].name }
         if !missing.isEmpty {
-            throw RecordReadError(
-                line: row.namesLine,
-                reason: "missing \(noun)\(missing.count == 1 ? "" : "s") \(missing.joined(separator: ", "))")
+            throw RecordReadError(line: namesLine, reason: "missing \(noun)\(missing.count == 1 ? "" : "s") \(missing.joined(separator: ", "))")
         }
-        return record
     }
 
     /// A cell read as a field of `field`'s kind; nil when it leaves the field out.

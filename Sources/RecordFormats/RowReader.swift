@@ -18,15 +18,18 @@ public final class RowReader {
         }
     }
 
-    /// The field names of the first record (the header's, for CSV and TSV), or nil when there are no
-    /// records.
+    /// The field names of the first record (the header's, for CSV and TSV, even with no records after
+    /// it), or nil when there are no records and no header.
     public func firstFieldNames() throws -> [String]? {
         if !hasPeeked {
             pending = try source.nextRow()
             hasPeeked = true
         }
-        return pending?.names
+        return pending?.names ?? source.columnNames
     }
+
+    /// The names the header row gives (CSV and TSV); nil for JSON and JSON lines.
+    var columnNames: [String]? { source.columnNames }
 
     func nextRow() throws -> CellRow? {
         if hasPeeked {

@@ -202,7 +202,7 @@ struct DataFormatCommandTests {
         let phones = try write(Array("name,maker,yearReleased,operatingSystem,screenInches\r\nN95,Nokia,2007,Symbian,2.6\r\n".utf8), to: "phones.csv")
         let products = try write(Array("type\tname\tyearIntroduced\tintroPrice\ndevice\tiPod\t2001\t399\n".utf8), to: "products.tsv")
         let result = try catalog(["seed", phones, products])
-        #expect(result.output == "Added 1 products and 1 phones (0 already there).\n", "\(result)")
+        #expect(result.output == "Added 1 product and 1 phone (0 already there).\n", "\(result)")
         #expect(result.error.isEmpty, "no progress when piped")
         let count = try catalog(["seed", "--count", "5000"])
         #expect(count.status == 0)
@@ -239,13 +239,14 @@ struct DataFormatCommandTests {
         let good = "device,Good,2001,1\n"
         let cases: [(String, [UInt8], String)] = [
             ("unbalanced quotes", Array((header + good + "device,\"Bad,2001,1\n" + good).utf8), "line 3, column 8: the quoted field that starts here has no closing quote"),
-            ("a header only", Array(header.utf8), "line 1: the file has a header row but no records"),
+            ("a header alone, with an unknown column", Array("type,name,yearIntroduced,introPrice,colour\n".utf8),
+             "line 1: unknown column colour"),
             ("duplicate headers", Array("type,name,name,introPrice\ndevice,a,b,1\n".utf8), "line 1, column 3: the column \"name\" appears twice in the header"),
             ("a BOM in the middle", Array((header + good).utf8) + [0xEF, 0xBB, 0xBF] + Array("device,Twin,2001,1\n".utf8),
              "line 3, column 1 (type): the text holds a byte-order mark"),
             ("a 10 MB field", Array((header + good + "device,\"" + String(repeating: "x", count: 10_000_000) + "\",2001,1\n").utf8),
              "line 3, column 8: a value longer than 1 MiB"),
-            ("invalid UTF-8", Array((header + good + "device,").utf8) + [0xC3, 0x28] + Array(",2001,1\n".utf8), "line 3, column 2: the value is not valid UTF-8 text"),
+            ("invalid UTF-8", Array((header + good + "device,").utf8) + [0xC3, 0x28] + Array(",2001,1\n".utf8), "line 3, column 2 (name): the value is not valid UTF-8 text"),
             ("a long name", Array((header + "device," + String(repeating: "y", count: 300) + ",2001,1\n").utf8), "line 2, column 2 (name): invalid name"),
             ("an unknown column", Array("type,name,colour\ndevice,x,red\n".utf8), "line 1: unknown column colour"),
             ("a missing column", Array("type,name,yearIntroduced\ndevice,x,2001\n".utf8), "line 1: missing column introPrice"),
@@ -261,6 +262,40 @@ struct DataFormatCommandTests {
             }
         }
         #expect(try catalog(["export"]).output == before)
+    }
+
+    /// An export of no records (a CSV or TSV header alone, `[]`, nothing) imports as no records, in
+    /// every format.
+    @Test(arguments: ["json", "jsonl", "csv", "tsv"])
+    func anEmptyExportImportsAsNoRecords(format: String) throws {
+        let empty = directory.path("empty-\(format).sqlite")
+        let file = directory.path("phones.\(format)")
+        let export = try catalog(["export", "--entity", "phones", "--format", format, "--output", file], database: empty)
+        #expect(export.status == 0, "\(export)")
+        let copy = directory.path("copy-\(format).sqlite")
+        for command in [["import", file, "--entity", "phones", "--keep-ids"], ["seed", file]] {
+            let result = try catalog(command, database: copy)
+            #expect(result.status == 0, "\(command): \(result)")
+            #expect(result.error.isEmpty)
+        }
+        let piped = try catalog(["import", "-", "--format", format, "--entity", "phones", "--json"], database: copy,
+                                input: String(decoding: FileManager.default.contents(atPath: file) ?? Data(), as: UTF8.self))
+        #expect(piped.status == 0, "\(piped)")
+        #expect(piped.output.contains("\"phonesInserted\" : 0"), "\(piped)")
+        #expect(try catalog(["export", "--entity", "phones", "--format", format], database: copy).output
+            == String(decoding: FileManager.default.contents(atPath: file) ?? Data(), as: UTF8.self))
+    }
+
+    /// Counts in messages are singular for 1: `1 phone`, `1 new product`, `1 record`.
+    @Test func oneOfAThingIsSingular() throws {
+        let phone = try workspace.write(
+            "name,maker,yearReleased,operatingSystem,screenInches\nZ1,Zed,2020,Android,6\n", to: "one-phone.csv")
+        #expect(try catalog(["seed", phone]).output == "Added 0 products and 1 phone (0 already there).\n")
+        let product = try workspace.write("type,name,yearIntroduced,introPrice\ndevice,Y1,2020,1\n", to: "one-product.csv")
+        #expect(try catalog(["import", product]).output == "Imported 1 new product and 0 new phones; updated 0.\n")
+        #expect(try catalog(["import", product]).output == "Imported 0 new products and 0 new phones; updated 1.\n")
+        let terminal = try onATerminal(["export", "--output", directory.path("out.csv")])
+        #expect(terminal.contains("exporting: 1 record, "), "\(terminal)")
     }
 
     @Test func aFileOfUnknownFormatAsksForOne() throws {

@@ -26,7 +26,8 @@ struct HostileInputTests {
             (header + "a,1,2\n\"unclosed,1,2\nb,1,2\n", 3, "no closing quote"),
             (header + "a\"b,1,2\n", 2, "a quote inside an unquoted field"),
             (header + "\"a\"b,1,2\n", 2, "goes on after its closing quote"),
-            (header, 1, "header row but no records"),
+            ("title,minutes\n", 1, "missing column rating"),
+            ("title,minutes,rating,colour\n", 1, "unknown column colour"),
             ("", 1, "empty"),
             ("title,title,minutes\nx,y,1\n", 1, "appears twice"),
             (header + "a,1\n", 2, "2 values, but the header has 3 columns"),
@@ -50,7 +51,11 @@ struct HostileInputTests {
         let error = Self.error(bytes)
         #expect(error?.line == 3)
         #expect(error?.column == 1)
-        #expect(error?.description.contains("UTF-8") == true)
+        #expect(error?.description == "line 3, column 1 (title): the value is not valid UTF-8 text")
+        let tsv = Array("title\tminutes\trating\nok\t1\t2\nfine\t".utf8) + [0xC3, 0x28] + Array("\t2\n".utf8)
+        #expect(Self.error(tsv, .tsv)?.description == "line 3, column 2 (minutes): the value is not valid UTF-8 text")
+        let header = Array("title,".utf8) + [0xFF] + Array(",rating\n".utf8)
+        #expect(Self.error(header)?.description == "line 1, column 2: the value is not valid UTF-8 text", "a header cell has no name yet")
         let json = Array(#"[{"title":""#.utf8) + [0xC3, 0x28] + Array(#"","minutes":1,"rating":1}]"#.utf8)
         #expect(Self.error(json, .json)?.description.contains("UTF-8") == true)
     }

@@ -52,6 +52,19 @@ struct RoundTripTests {
         }
     }
 
+    /// No records in CSV and TSV is the header alone, which reads back as no records (and still tells
+    /// the record type by its columns).
+    @Test(arguments: DataFormat.allCases)
+    func noRecordsComeBackAsNoRecords(format: DataFormat) throws {
+        let path = try Self.write([], format)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        #expect(try Self.read(path, format).isEmpty)
+        if format.isTabular {
+            let rows = try RowReader(input: try ByteInput(path: path), format: format)
+            #expect(try rows.firstFieldNames() == Film.layout.fieldNames)
+        }
+    }
+
     @Test func csvIsRFC4180() throws {
         let films = [Film(id: 1, title: "a, \"b\"\nc", minutes: 2, rating: 1299.5), Film(id: nil, title: " x ", minutes: 3, rating: 599)]
         let path = try Self.write(films, .csv)

@@ -156,7 +156,7 @@ struct HostileInputTests {
              {"type":"portable","name":"Twin","yearIntroduced":2002,"introPrice":2}]
             """#, to: "twins.json")
         let seed = try workspace.catalog(["seed", file])
-        #expect(seed.output == "Added 1 products and 0 phones (1 already there).\n", "\(seed)")
+        #expect(seed.output == "Added 1 product and 0 phones (1 already there).\n", "\(seed)")
         #expect(try workspace.catalog(["show", "--id", "1", "--json"]).output.contains(#""type" : "device""#))
         let imported = try workspace.catalog(["import", file])
         #expect(imported.output == "Imported 0 new products and 0 new phones; updated 2.\n", "\(imported)")

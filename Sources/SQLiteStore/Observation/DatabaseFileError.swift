@@ -53,7 +53,7 @@ struct FileIdentity: Equatable {
         let size = Int(info.st_size)
         if pageSize > 0 && (size == 0 || size % pageSize != 0) {
             return .unreadable(
-                path: path, reason: "it is \(size) bytes, not a whole number of \(pageSize)-byte pages (truncated or overwritten)")
+                path: path, reason: "it is \(size) byte\(size == 1 ? "" : "s"), not a whole number of \(pageSize)-byte pages (truncated or overwritten)")
         }
         return nil
     }

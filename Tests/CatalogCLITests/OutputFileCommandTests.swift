@@ -1,0 +1,71 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// The files `export --output` and `backup` write whole: a destination that cannot be created is said
+/// in one line naming it and why, exits 66 before any work, and leaves nothing beside it.
+struct OutputFileCommandTests {
+    let workspace: Workspace
+
+    init() throws {
+        workspace = try Workspace()
+        try workspace.catalog(["seed"])
+    }
+
+    /// The names in the workspace's folder (and in `folder` inside it), sorted.
+    private func files(in folder: String? = nil) throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: folder.map(workspace.path) ?? workspace.directory.url.path).sorted()
+    }
+
+    /// Each destination that cannot be created, with the reason the error gives.
+    private func unwritable() throws -> [(path: String, reason: String)] {
+        try FileManager.default.createDirectory(atPath: workspace.path("folder"), withIntermediateDirectories: false)
+        try workspace.write("", to: "plain")
+        return [
+            (workspace.path("folder"), "it is a folder"),
+            (workspace.path("missing/out.file"), "the folder \(workspace.path("missing")) does not exist"),
+            (workspace.path("plain/out.file"), "\(workspace.path("plain")) is not a folder"),
+            ("/dev/null", "it is a device, FIFO or socket, not a regular file"),
+        ]
+    }
+
+    @Test func exportToAFileThatCannotBeCreatedSaysWhyAndExits66() throws {
+        let cases = try unwritable()
+        let before = try files()
+        for (path, reason) in cases {
+            let result = try workspace.catalog(["export", "--format", "csv", "--output", path])
+            #expect(result.status == 66, "\(path): \(result)")
+            #expect(result.error == "catalog: error: cannot write \(path): \(reason)\n")
+            #expect(result.output.isEmpty)
+        }
+        #expect(try files() == before, "nothing partial is left")
+        #expect(try files(in: "folder").isEmpty)
+    }
+
+    @Test func backupToAFileThatCannotBeCreatedSaysWhyAndExits66() throws {
+        let cases = try unwritable()
+        let before = try files()
+        for (path, reason) in cases {
+            for force in [[], ["--force"]] {
+                let result = try workspace.catalog(["backup", path] + force)
+                #expect(result.status == 66, "\(path) \(force): \(result)")
+                #expect(result.error == "catalog: error: cannot write \(path): \(reason)\n")
+                #expect(result.output.isEmpty)
+            }
+        }
+        #expect(try files() == before, "nothing partial is left")
+        #expect(try files(in: "folder").isEmpty)
+    }
+
+    @Test(.enabled(if: getuid() != 0, "root may write any folder"))
+    func aFolderThisUserCannotWriteIsSaid() throws {
+        let folder = workspace.path("locked")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o555])
+        defer { chmod(folder, 0o755) }
+        for command in [["export", "--output", folder + "/out.json"], ["backup", folder + "/out.sqlite"]] {
+            let result = try workspace.catalog(command)
+            #expect(result.status == 66, "\(result)")
+            #expect(result.error.hasSuffix(": this user may not create files in \(folder)\n"), "\(result)")
+        }
+    }
+}
