@@ -17,7 +17,7 @@ extension CatalogCommand {
 
                 Examples:
                   catalog backup ~/catalog-2026-11-22.sqlite
-                  catalog backup /backups/catalog.sqlite --force
+                  catalog backup ~/catalog-2026-11-22.sqlite --force
                 """)
 
         @Argument(help: ArgumentHelp("Where to write the copy.", valueName: "dest"), completion: .file(extensions: ["sqlite"]))

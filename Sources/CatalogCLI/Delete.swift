@@ -13,7 +13,7 @@ extension CatalogCommand {
                 --entity, --search, --scope, --sort and --reverse, so it deletes the row you saw.
 
                 Examples:
-                  catalog delete 10
+                  catalog delete 9
                   catalog delete 3 --entity phones
                   catalog delete --at 1.0 --search mac
                 """)

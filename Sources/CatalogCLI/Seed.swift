@@ -12,7 +12,8 @@ extension CatalogCommand {
                 yearReleased, operatingSystem, screenInches), as a JSON array, JSON lines, CSV or TSV with a \
                 header row (--format, else the extension, else JSON or JSON lines as the text starts with [ or \
                 {; - reads standard input). Which entity a file holds is told by its fields (phones have a \
-                maker), or by --entity. Ids in the files are ignored. Records whose name is already taken are \
+                maker), or by --entity; with no files, --entity seeds only that entity's built-in records. Ids \
+                in the files are ignored. Records whose name is already taken are \
                 skipped, so seeding twice adds nothing; all files go in one transaction, so a bad record adds \
                 nothing at all.
 
@@ -35,7 +36,7 @@ extension CatalogCommand {
         var count: Int?
 
         @Option(help: ArgumentHelp("The random seed of --count (default 1).", valueName: "n"))
-        var seed: UInt64 = 1
+        var seed: UInt64?
 
         @OptionGroup var input: InputOptions
         @OptionGroup var store: StoreOptions
@@ -43,15 +44,21 @@ extension CatalogCommand {
         func validate() throws {
             if let count, count < 0 || count > 10_000_000 { throw ValidationError("--count must be from 0 to 10000000") }
             if count != nil && !files.isEmpty { throw ValidationError("give seed files or --count, not both") }
+            // An option that would change nothing is refused rather than ignored.
+            if seed != nil && count == nil { throw ValidationError("--seed applies only with --count") }
+            if count != nil, let entity = store.entity, entity != .products {
+                throw ValidationError("--count adds synthetic products, not \(entity.rawValue)")
+            }
+            if input.format != nil && files.isEmpty { throw ValidationError("--format applies only to seed files") }
             try InputOptions.validate(files: files)
         }
 
         func run() throws {
             try reportingFailures {
                 let sources = if let count {
-                    [SeedSource(records: SyntheticCatalog.products(count: count, seed: seed))]
+                    [SeedSource(records: SyntheticCatalog.products(count: count, seed: seed ?? 1))]
                 } else if files.isEmpty {
-                    SeedFile.builtIn.map { SeedSource($0) }
+                    SeedFile.builtIn.filter { file in store.entity.map { $0 == file.entity } ?? true }.map { SeedSource($0) }
                 } else {
                     try input.sources(files, entity: store.entity, keepingIDs: false)
                 }

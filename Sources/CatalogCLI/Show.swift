@@ -15,7 +15,7 @@ extension CatalogCommand {
 
                 Examples:
                   catalog show 0.1
-                  catalog show 1.0 --scope device --sort year
+                  catalog show 0.1 --scope device --sort year
                   catalog show 0.1 --search mac
                   catalog show --id 7 --entity phones --json
                   catalog show 0.1 --format csv

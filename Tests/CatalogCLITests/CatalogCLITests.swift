@@ -287,4 +287,22 @@ struct ImportExportTests {
         #expect(a.contains("\"name\""))
         #expect(try catalog(["seed", "--count", "500", "--seed", "9"], database: "a.sqlite").output.contains("(500 already there)"))
     }
+
+    @Test func seedWithAnEntityAddsOnlyItsBuiltInRecords() throws {
+        #expect(try catalog(["seed", "--entity", "phones"], database: "p.sqlite").output == "Added 0 products and 42 phones (0 already there).\n")
+        #expect(try catalog(["seed", "--entity", "products"], database: "p.sqlite").output == "Added 9 products and 0 phones (0 already there).\n")
+    }
+
+    /// Options that would change nothing are refused (usage, exit 64), not ignored.
+    @Test(arguments: [
+        (["seed", "--seed", "3"], "--seed applies only with --count"),
+        (["seed", "--count", "3", "--entity", "phones"], "--count adds synthetic products, not phones"),
+        (["seed", "--format", "csv"], "--format applies only to seed files"),
+    ])
+    func seedRefusesOptionsThatWouldChangeNothing(arguments: [String], message: String) throws {
+        let result = try catalog(arguments, database: "s.sqlite")
+        #expect(result.status == 64, "\(result)")
+        #expect(result.error.hasPrefix("Error: \(message)\n"), "\(result)")
+        #expect(!FileManager.default.fileExists(atPath: workspace.path("s.sqlite")))
+    }
 }
