@@ -31,7 +31,7 @@ extension CatalogCommand {
         func run() throws {
             try reportingFailures {
                 let source = try store.location().openForBackup()
-                try OutputFile.checkWritable(destination)
+                try OutputFile.checkWritable(destination, database: source.path)
                 if !force && FileManager.default.fileExists(atPath: destination) {
                     throw CommandFailure.destinationExists(destination)
                 }

@@ -48,7 +48,7 @@ extension CatalogCommand {
             let format = try dataFormat()
             try reportingFailures {
                 // Before anything is read: an output that cannot be created is said at once.
-                if let output { try OutputFile.checkWritable(output) }
+                if let output { try OutputFile.checkWritable(output, database: try store.location().path) }
                 let catalog = try store.openStore()
                 let destination: ByteOutput
                 if let output {

@@ -57,6 +57,26 @@ struct OutputFileCommandTests {
         #expect(try files(in: "folder").isEmpty)
     }
 
+    /// A rename over the database (by any name) or its `-wal` would destroy it.
+    @Test func theDatabaseItselfIsNeverTheOutput() throws {
+        let database = workspace.database
+        let before = try workspace.catalog(["export"]).output
+        try FileManager.default.createSymbolicLink(atPath: workspace.path("link.sqlite"), withDestinationPath: database)
+        let cases = [
+            (database, "it is the database itself"), (workspace.path("link.sqlite"), "it is the database itself"),
+            (database + "-wal", "it is the database's -wal file"),
+        ]
+        for (path, reason) in cases {
+            for command in [["export", "--output", path], ["backup", path, "--force"]] {
+                let result = try workspace.catalog(command)
+                #expect(result.status == 66, "\(command): \(result)")
+                #expect(result.error == "catalog: error: cannot write \(path): \(reason)\n", "\(command)")
+            }
+        }
+        #expect(try workspace.catalog(["export"]).output == before)
+        #expect(try workspace.catalog(["check"]).output == "ok\n")
+    }
+
     @Test(.enabled(if: getuid() != 0, "root may write any folder"))
     func aFolderThisUserCannotWriteIsSaid() throws {
         let folder = workspace.path("locked")
