@@ -26,14 +26,29 @@ extension CatalogCommand {
         var output: String?
 
         @OptionGroup var store: StoreOptions
-        @OptionGroup var formatOptions: OutputFormatOptions
+
+        // Its own `--format` (not `OutputFormatOptions`): its help and completions name only the data
+        // formats; `table` still parses, to be refused with this command's own words.
+        @Option(
+            name: .long,
+            help: ArgumentHelp(
+                "Output format: json, jsonl (one record per line), csv (RFC 4180) or tsv (default: what --output's extension names, else json). --json is --format json.",
+                valueName: "format"),
+            completion: .list(["json", "jsonl", "csv", "tsv"]),
+            transform: { text in
+                guard let format = OutputFormat(rawValue: text) else {
+                    throw ValidationError("unknown format '\(text)': expected json, jsonl, csv or tsv")
+                }
+                return format
+            })
+        var format: OutputFormat?
 
         /// The data format asked for: `--format` (or `--json`), else `--output`'s extension, else JSON.
         ///
         /// - Throws: `ValidationError` for `--format table`, or `--json` and another `--format`.
         private func dataFormat() throws -> DataFormat {
             let fallback = output.flatMap(DataFormat.init(fileName:)).flatMap { OutputFormat(rawValue: $0.rawValue) } ?? .json
-            guard let format = try formatOptions.resolved(json: store.json, fallback: fallback).dataFormat else {
+            guard let format = try OutputFormat.resolved(format, json: store.json, fallback: fallback).dataFormat else {
                 throw ValidationError("export writes json, jsonl, csv or tsv, not a table")
             }
             return format

@@ -11,6 +11,17 @@ enum OutputFormat: String, CaseIterable, ExpressibleByArgument {
 
     /// The data format, or nil for a table.
     var dataFormat: DataFormat? { DataFormat(rawValue: rawValue) }
+
+    /// The format asked for by `--format` (`format`) and `--json`, which is `--format json`;
+    /// `fallback` when neither is given.
+    ///
+    /// - Throws: `ValidationError` when `--json` and another `--format` are both given.
+    static func resolved(_ format: OutputFormat?, json: Bool, fallback: OutputFormat) throws -> OutputFormat {
+        if json, let format, format != .json {
+            throw ValidationError("--json and --format \(format.rawValue) disagree: give one of them")
+        }
+        return json ? .json : format ?? fallback
+    }
 }
 
 /// `--format`, for the commands that print records.
@@ -24,9 +35,6 @@ struct OutputFormatOptions: ParsableArguments {
 
     /// The format asked for, with `--json` as `--format json`; `fallback` when neither is given.
     func resolved(json: Bool, fallback: OutputFormat = .table) throws -> OutputFormat {
-        if json, let format, format != .json {
-            throw ValidationError("--json and --format \(format.rawValue) disagree: give one of them")
-        }
-        return json ? .json : format ?? fallback
+        try OutputFormat.resolved(format, json: json, fallback: fallback)
     }
 }

@@ -239,6 +239,23 @@ struct CatalogCLITests {
         let completion = try ProcessRunner.run("catalog", ["--generate-completion-script", "bash"])
         #expect(completion.status == 0)
         #expect(completion.output.contains("_catalog"))
+        for shell in ["zsh", "fish"] {
+            let script = try ProcessRunner.run("catalog", ["--generate-completion-script", shell])
+            #expect(script.status == 0 && script.output.contains("catalog"), "\(shell): \(script.error)")
+        }
+    }
+
+    /// `export` takes every format but `table`: its help and completions offer only those it takes.
+    @Test func exportOffersOnlyTheFormatsItWrites() throws {
+        let help = try ProcessRunner.run("catalog", ["help", "export"])
+        let formatHelp = help.output.components(separatedBy: "--format <format>").last ?? ""
+        #expect(formatHelp.hasPrefix(" ") && !formatHelp.prefix(200).contains("table"), "\(help.output)")
+        let bash = try ProcessRunner.run("catalog", ["--generate-completion-script", "bash"]).output
+        let export = bash.components(separatedBy: "_catalog_export() {").last?.components(separatedBy: "\n}\n").first ?? ""
+        #expect(export.contains("'json'$'\\n''jsonl'$'\\n''csv'$'\\n''tsv'"), "\(export)")
+        #expect(!export.contains("'table'"), "\(export)")
+        let table = try ProcessRunner.run("catalog", ["export", "--format", "table"])
+        #expect(table.status == 64 && table.error.hasPrefix("Error: export writes json, jsonl, csv or tsv, not a table\n"), "\(table)")
     }
 }
 
