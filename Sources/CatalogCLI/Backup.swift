@@ -35,7 +35,14 @@ extension CatalogCommand {
                 if !force && FileManager.default.fileExists(atPath: destination) {
                     throw CommandFailure.destinationExists(destination)
                 }
-                try source.writeWithoutTransaction { db in try db.backup(to: destination, replacing: force) }
+                do {
+                    try source.writeWithoutTransaction { db in try db.backup(to: destination, replacing: force) }
+                } catch let error as DatabaseError where error.resultCode.primaryResultCode == .SQLITE_CANTOPEN {
+                    // The source is open: what cannot be opened is the copy (a DEST that appeared or
+                    // changed since the checks above), which is not the database's fault.
+                    if !force && FileManager.default.fileExists(atPath: destination) { throw CommandFailure.destinationExists(destination) }
+                    throw CommandFailure.outputNotCreatable(path: destination, reason: error.message)
+                }
                 if store.json {
                     Terminal.print(try renderJSON(["backup": destination]))
                 } else {

@@ -57,6 +57,20 @@ struct OutputFileCommandTests {
         #expect(try files(in: "folder").isEmpty)
     }
 
+    /// A name the file system takes, but not with the suffix of the file written beside it: the
+    /// failure comes after the checks, and is still said of the output, exit 66.
+    @Test func aFileBesideTheOutputThatCannotBeCreatedIsSaidOfTheOutput() throws {
+        let path = workspace.path(String(repeating: "x", count: 245) + ".sqlite")
+        let before = try files()
+        for command in [["export", "--output", path], ["backup", path]] {
+            let result = try workspace.catalog(command)
+            #expect(result.status == 66, "\(command): \(result)")
+            #expect(result.error.hasPrefix("catalog: error: cannot write \(path): "), "\(command): \(result)")
+            #expect(result.error.filter { $0 == "\n" }.count == 1)
+        }
+        #expect(try files() == before, "nothing partial is left")
+    }
+
     /// A rename over the database (by any name) or its `-wal` would destroy it.
     @Test func theDatabaseItselfIsNeverTheOutput() throws {
         let database = workspace.database
