@@ -26,17 +26,18 @@ public enum FieldParsing {
     }
 
     /// An amount such as `599` or `599.00`: ASCII digits with an optional fraction after one dot, of at
-    /// most `decimals` digits once trailing zeros are dropped (`599.990` is `599.99`).
+    /// most `decimals` digits once trailing zeros are dropped (`599.990` is `599.99`). `example` is
+    /// the well-formed value the error shows (a price by default; `6.1` for a screen).
     ///
     /// - Throws: ``CatalogError/invalidValue(field:value:reason:)`` for anything else, including signs,
     ///   exponents, hexadecimal, `nan`, `inf`, and more decimals than are kept, shown and searched.
-    public static func amount(_ text: String, field: String, decimals: Int) throws -> Double {
+    public static func amount(_ text: String, field: String, decimals: Int, example: String = "599.00") throws -> Double {
         let number = text.trimmingCharacters(in: .whitespaces)
         let parts = number.utf8.split(separator: UInt8(ascii: "."), maxSplits: 1, omittingEmptySubsequences: false)
         guard number.utf8.count <= maximumLength,
               parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy(isDigit) }),
               let value = Double(number), value.isFinite else {
-            throw CatalogError.invalidValue(field: field, value: text, reason: "expected a number such as 599.00")
+            throw CatalogError.invalidValue(field: field, value: text, reason: "expected a number such as \(example)")
         }
         let fraction = parts.count == 2 ? parts[1].reversed().drop { $0 == UInt8(ascii: "0") }.count : 0
         guard fraction <= decimals else {

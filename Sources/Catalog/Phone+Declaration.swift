@@ -26,7 +26,7 @@ extension Phone: DeclaredEntity {
             .text("operatingSystem", \.operatingSystem, title: "OS", width: 10, check: { try Validation.name($0, field: "os") }),
             .value(
                 "screenInches", \.screenInches, title: "SCREEN", label: "screen",
-                parse: { try FieldParsing.amount($0, field: "screen", decimals: screenDecimals) },
+                parse: { try FieldParsing.amount($0, field: "screen", decimals: screenDecimals, example: "6.1") },
                 check: { try Validation.amount($0, field: "screen", decimals: screenDecimals) }, shown: ShownNumber.inches),
         ])
 }

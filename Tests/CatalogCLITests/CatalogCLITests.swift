@@ -245,6 +245,16 @@ struct CatalogCLITests {
         }
     }
 
+    /// A malformed number's error shows a well-formed value of that field.
+    @Test func aBadNumberIsAnsweredWithAnExampleOfItsField() throws {
+        try workspace.catalog("seed")
+        let screen = try workspace.catalog("update", "1", "--entity", "phones", "--screen", "six")
+        #expect(screen.status == 65)
+        #expect(screen.error == "catalog: error: invalid screen \"six\": expected a number such as 6.1\n")
+        let price = try workspace.catalog("update", "1", "--price", "six")
+        #expect(price.error == "catalog: error: invalid price \"six\": expected a number such as 599.00\n")
+    }
+
     /// `export` takes every format but `table`: its help and completions offer only those it takes.
     @Test func exportOffersOnlyTheFormatsItWrites() throws {
         let help = try ProcessRunner.run("catalog", ["help", "export"])
