@@ -71,9 +71,10 @@ public struct CatalogCommand: AsyncParsableCommand {
         return result
     }
 
-    /// The options of record fields whose value may be typed as a negative number (to be refused with the field's own
-    /// error, not taken for a missing value).
-    static let numericOptions: Set<String> = ["--price", "--year", "--screen"]
+    /// The options whose value may be typed as a negative number, to be refused with the option's own
+    /// error (`--count must be from 0 to 10000000`), not taken for a missing value: record fields, and
+    /// the counts and ids of `seed`, `suggest` and `show`.
+    static let numericOptions: Set<String> = ["--price", "--year", "--screen", "--count", "--seed", "--limit", "--id"]
 
     /// `arguments` with `--price -0` written `--price=-0`: the parser takes any word that starts with `-`
     /// for an option, so it would report a negative value as a missing one.

@@ -245,6 +245,20 @@ struct CatalogCLITests {
         }
     }
 
+    /// A negative count, limit or id is refused with the option's own words (exit 64), not taken for
+    /// a missing value.
+    @Test(arguments: [
+        (["show", "--id", "-3"], "Error: invalid id \"-3\": expected a record's id, such as 7"),
+        (["seed", "--count", "-1"], "Error: --count must be from 0 to 10000000"),
+        (["suggest", "mac", "--limit", "-1"], "Error: --limit must be from 0 to 10000"),
+        (["seed", "--count", "1", "--seed", "-1"], "Error: The value '-1' is invalid for '--seed <n>'"),
+    ])
+    func aNegativeNumberIsRefusedInItsOptionsWords(arguments: [String], message: String) throws {
+        let result = try workspace.catalog(arguments)
+        #expect(result.status == 64, "\(result)")
+        #expect(result.error.hasPrefix(message), "\(result)")
+    }
+
     /// A malformed number's error shows a well-formed value of that field.
     @Test func aBadNumberIsAnsweredWithAnExampleOfItsField() throws {
         try workspace.catalog("seed")
