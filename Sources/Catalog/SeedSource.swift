@@ -103,7 +103,7 @@ extension SeedSource {
             input = path == "-" ? ByteInput.standardInput() : try ByteInput(path: path)
         } catch let error as FileError {
             throw CatalogError.inaccessibleFile(
-                path: path, reason: error.isMissing ? "no such file" : error.isDirectory ? "it is a directory" : "it cannot be read")
+                path: path, reason: error.isMissing ? "no such file" : error.isDirectory ? "it is a folder" : "it cannot be read")
         }
         try self.init(name: name, input: input, format: format ?? DataFormat(fileName: path), entity: entity, keepingIDs: keepingIDs)
     }

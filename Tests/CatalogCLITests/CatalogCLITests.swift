@@ -259,6 +259,18 @@ struct CatalogCLITests {
         #expect(result.error.hasPrefix(message), "\(result)")
     }
 
+    /// An input that is missing or a folder is said in the README's words, exit 66.
+    @Test func anInputFileThatCannotBeReadIsNamed() throws {
+        let folder = workspace.directory.url.path
+        for (path, reason) in [(folder, "it is a folder"), (workspace.path("none.json"), "no such file")] {
+            for command in [["import", path], ["seed", path]] {
+                let result = try workspace.catalog(command)
+                #expect(result.status == 66, "\(result)")
+                #expect(result.error == "catalog: error: cannot use \(path): \(reason)\n")
+            }
+        }
+    }
+
     /// A malformed number's error shows a well-formed value of that field.
     @Test func aBadNumberIsAnsweredWithAnExampleOfItsField() throws {
         try workspace.catalog("seed")
