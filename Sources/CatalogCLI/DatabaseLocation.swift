@@ -74,6 +74,10 @@ struct DatabaseLocation {
         return dataHome + "/catalog/catalog.sqlite"
     }
 
+    /// The database file and the files SQLite keeps beside it, by their suffix (WAL mode's `-wal` and
+    /// `-shm`, a rollback's `-journal`).
+    static let fileSuffixes = ["", "-wal", "-shm", "-journal"]
+
     /// The largest file a write command checks whole (`PRAGMA quick_check`) before writing: 2,048 pages
     /// of 4 KiB (8 MiB), at most about 0.1 s on an idle machine (quick_check read 564 MB in 40 s at a
     /// load average of 20, about 14 MB/s, and several times that idle; see the README's "Guarantees").
@@ -142,7 +146,7 @@ struct DatabaseLocation {
             return try body()
         } catch {
             if isNew {
-                for suffix in ["", "-wal", "-shm", "-journal"] { unlink(path + suffix) }
+                for suffix in Self.fileSuffixes { unlink(path + suffix) }
             }
             throw error
         }

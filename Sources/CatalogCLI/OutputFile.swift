@@ -5,9 +5,6 @@ import Foundation
 /// anything but a regular file (a rename would replace a device or FIFO, and cannot replace a folder),
 /// nor the database the command reads (a rename over it, or its `-wal`, would destroy it).
 enum OutputFile {
-    /// The files SQLite keeps beside a database, by their suffix: a rename over one damages the database.
-    static let databaseFileSuffixes = ["", "-wal", "-shm", "-journal"]
-
     /// Checks, before any work, that a file can be written beside `path` and moved there without
     /// replacing the database at `database` or a file of it.
     ///
@@ -27,7 +24,7 @@ enum OutputFile {
             default: throw CommandFailure.outputNotCreatable(path: path, reason: "it is a device, FIFO or socket, not a regular file")
             }
             var databaseInfo = stat()
-            for suffix in databaseFileSuffixes
+            for suffix in DatabaseLocation.fileSuffixes
             where stat(database + suffix, &databaseInfo) == 0 && databaseInfo.st_dev == info.st_dev && databaseInfo.st_ino == info.st_ino {
                 throw CommandFailure.outputNotCreatable(
                     path: path, reason: suffix.isEmpty ? "it is the database itself" : "it is the database's \(suffix) file")
