@@ -109,6 +109,8 @@ struct DatabaseLocation {
         configuration.isReadonly = readonly
         configuration.busyTimeout = busyTimeout
         configuration.maximumPageCount = maximumPageCount
+        // A command that reads a damaged page fails (exit 6) rather than printing what it read there.
+        configuration.poolReadersCheckCellSizes = true
         if tracesSQL {
             configuration.tracesBoundValues = true
             configuration.profile = { sql, duration in

@@ -1,16 +1,27 @@
 import SQLiteStore
 
-/// Sets one attribute of the entity at `entity` (the address of the entity being decoded) from the
-/// column at `index` of `row`.
+/// Sets one attribute of the entity being decoded from the column at `index` of `row`.
 ///
 /// A struct around the function, not the function type itself: an array of function values stores them
 /// at their most general abstraction, so that each call went through a reabstraction thunk.
+///
+/// The attribute's offset is passed to the function rather than captured by it, so that the read of a
+/// stored property captures nothing: a closure without captures has no context object, and calling one
+/// touches no reference count. With the offset captured, each call retained and released the context,
+/// one object shared by every thread decoding that entity, and a pool's readers decoding rows at once
+/// contended for it (W8's fetch, perf, 2026-11-27: see ``EntityDeclaration`` for the other part).
 @usableFromInline
 struct ColumnRead: Sendable {
-    @usableFromInline let read: @Sendable (_ entity: UnsafeMutableRawPointer, Row, _ index: Int) throws -> Void
+    /// Where the attribute lies in the entity, in bytes from its start: what decoding adds to the
+    /// entity's address before it calls ``read``; 0 for a read through a key path, which sets the
+    /// attribute on the entity at that address.
+    @usableFromInline let offset: Int
+    /// Sets the attribute at `target` (the entity's address plus ``offset``).
+    @usableFromInline let read: @Sendable (_ target: UnsafeMutableRawPointer, Row, _ index: Int) throws -> Void
 
     @inlinable
-    init(_ read: @escaping @Sendable (_ entity: UnsafeMutableRawPointer, Row, _ index: Int) throws -> Void) {
+    init(offset: Int, _ read: @escaping @Sendable (_ target: UnsafeMutableRawPointer, Row, _ index: Int) throws -> Void) {
+        self.offset = offset
         self.read = read
     }
 }
@@ -36,7 +47,7 @@ enum ColumnReads {
     @inlinable
     static func read<Entity, Value: DatabaseValueConvertible>(_ keyPath: WritableKeyPath<Entity, Value> & Sendable) -> ColumnRead {
         guard let offset = MemoryLayout<Entity>.offset(of: keyPath) else {
-            return ColumnRead { entity, row, index in
+            return ColumnRead(offset: 0) { entity, row, index in
                 entity.assumingMemoryBound(to: Entity.self).pointee[keyPath: keyPath] = try row.decode(Value.self, at: index)
             }
         }
@@ -53,8 +64,8 @@ enum ColumnReads {
         if let direct = Value.self as? any (DatabaseValueConvertible & StatementColumnConvertible).Type {
             return storedColumn(direct, at: offset)
         }
-        return ColumnRead { entity, row, index in
-            (entity + offset).assumingMemoryBound(to: Value.self).pointee = try row.decode(Value.self, at: index)
+        return ColumnRead(offset: offset) { attribute, row, index in
+            attribute.assumingMemoryBound(to: Value.self).pointee = try row.decode(Value.self, at: index)
         }
     }
 
@@ -63,8 +74,8 @@ enum ColumnReads {
     static func storedColumn<Column: DatabaseValueConvertible & StatementColumnConvertible>(
         _ column: Column.Type, at offset: Int
     ) -> ColumnRead {
-        ColumnRead { entity, row, index in
-            (entity + offset).assumingMemoryBound(to: Column.self).pointee = try row.decode(Column.self, at: index)
+        ColumnRead(offset: offset) { attribute, row, index in
+            attribute.assumingMemoryBound(to: Column.self).pointee = try row.decode(Column.self, at: index)
         }
     }
 }

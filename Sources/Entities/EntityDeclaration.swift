@@ -22,28 +22,26 @@ import TextSearch
 /// triggers, and the fields of tables and files. The table must have an `INTEGER PRIMARY KEY` column
 /// `id`, the attributes' columns, and a `<column>_folded` column for each folded text attribute.
 public struct EntityDeclaration<Entity: DeclaredEntity>: Sendable {
-    /// The table holding the entities.
-    public let table: String
-    /// The entity that decoding starts from before it sets each attribute.
-    public let template: Entity
-    /// The attributes, in the order tables and files show them.
-    public let attributes: [EntityAttribute<Entity>]
-    /// How folded columns are computed from text: the same function a search folds its terms with.
-    public let folding: @Sendable (String) -> String
+    /// What the declaration holds, in one object, so that a copy of the declaration is one reference:
+    /// see ``Storage``.
+    @usableFromInline let storage: Storage
 
+    /// The table holding the entities.
+    public var table: String { storage.table }
+    /// The entity that decoding starts from before it sets each attribute.
+    public var template: Entity { storage.template }
+    /// The attributes, in the order tables and files show them.
+    public var attributes: [EntityAttribute<Entity>] { storage.attributes }
+    /// How folded columns are computed from text: the same function a search folds its terms with.
+    public var folding: @Sendable (String) -> String { storage.folding }
     /// The stored columns after `id`, in the order of ``storedValues(of:)``.
-    public let storedColumns: [String]
+    public var storedColumns: [String] { storage.storedColumns }
     /// `id` and each attribute's column, in order: the columns a row is decoded from (not the folded
     /// columns, which decoding does not read: each column selected is a step of SQLite's per row).
-    public let selection: String
-    /// Each attribute's read (``ColumnReads``), in order: decoding calls these without copying the
-    /// attributes (each copy of an `EntityAttribute` retains all its closures).
-    @usableFromInline let reads: [ColumnRead]
-    /// Each attribute's write (``ColumnWrite``), in order, for the same reason.
-    @usableFromInline let writes: [ColumnWrite<Entity>]
+    public var selection: String { storage.selection }
     /// The fields of seed, import and export files: `id` (optional), then each attribute's name, in
     /// order; each value read is checked as the attribute's check says.
-    public let recordLayout: RecordLayout<Entity>
+    public var recordLayout: RecordLayout<Entity> { storage.recordLayout }
 
     /// Declares an entity.
     ///
@@ -57,17 +55,14 @@ public struct EntityDeclaration<Entity: DeclaredEntity>: Sendable {
         attributes: [EntityAttribute<Entity>]
     ) {
         precondition(Set(attributes.map(\.name)).count == attributes.count, "two attributes of \(table) have the same name")
-        self.table = table
-        self.template = template
-        self.attributes = attributes
-        self.folding = folding
-        storedColumns = attributes.flatMap(\.storedColumns)
+        let storedColumns = attributes.flatMap(\.storedColumns)
         precondition(Set(storedColumns).count == storedColumns.count, "two attributes of \(table) have the same column")
-        selection = (["id"] + attributes.map(\.column)).joined(separator: ", ")
-        reads = attributes.map(\.read)
-        writes = attributes.map(\.write)
-        recordLayout = RecordLayout(
-            template: template, fields: [.optionalInteger("id", \Entity.id)] + attributes.map { $0.fileField(template) })
+        storage = Storage(
+            table: table, template: template, attributes: attributes, folding: folding, storedColumns: storedColumns,
+            selection: (["id"] + attributes.map(\.column)).joined(separator: ", "),
+            reads: attributes.map(\.read), writes: attributes.map(\.write),
+            recordLayout: RecordLayout(
+                template: template, fields: [.optionalInteger("id", \Entity.id)] + attributes.map { $0.fileField(template) }))
     }
 
     /// The attribute of a key path, if it is one.
@@ -109,9 +104,10 @@ public struct EntityDeclaration<Entity: DeclaredEntity>: Sendable {
     @inlinable
     public func storedValues(of entity: Entity) -> [DatabaseValue] {
         var values: [DatabaseValue] = []
-        values.reserveCapacity(storedColumns.count)
+        let writes = storage.writes
+        values.reserveCapacity(storage.storedColumns.count)
         for index in 0..<writes.count {
-            writes[index].append(entity, folding, &values)
+            writes[index].append(entity, storage.folding, &values)
         }
         return values
     }
@@ -119,7 +115,7 @@ public struct EntityDeclaration<Entity: DeclaredEntity>: Sendable {
     /// Reads an entity from a row of `SELECT <selection> FROM <table>`.
     @inlinable  // specialized for the entity where it is declared: W2's rows are decoded without generic metadata lookups
     public func decode(_ row: Row) throws -> Entity {
-        var entity = template
+        var entity = storage.template
         entity.id = try row.decode(Int64.self, at: 0)
         // Each read writes its attribute in place at the entity's address (see `ColumnReads`), from the
         // column after `id` at the attribute's place. An index loop, not `enumerated()`: in
@@ -127,8 +123,9 @@ public struct EntityDeclaration<Entity: DeclaredEntity>: Sendable {
         // element tuple (callgrind, 2026-11-22).
         try withUnsafeMutablePointer(to: &entity) { pointer in
             let address = UnsafeMutableRawPointer(pointer)
-            for index in 0..<reads.count {
-                try reads[index].read(address, row, index + 1)
+            for index in 0..<storage.reads.count {
+                let read = storage.reads[index]
+                try read.read(address + read.offset, row, index + 1)
             }
         }
         return entity

@@ -126,6 +126,34 @@ public struct Configuration: Sendable {
     /// 2026-11-23).
     public static let pageCacheBytesAfterChange = 2_000 * 1024
 
+    /// Whether a ``DatabasePool``'s reader connections check the cells of each b-tree page they read
+    /// (`PRAGMA cell_size_check = ON`), as every other connection does (a ``DatabaseQueue``, a pool's
+    /// writer and its checkpoint connection). Default false.
+    ///
+    /// The check is SQLite's early detection of damage: a statement that reads a page whose cells do
+    /// not fit in it fails with `SQLITE_CORRUPT` instead of using them, which matters most where the
+    /// damage could spread, a write. A pool's readers are opened read-only, so they cannot spread it,
+    /// and without the check SQLite still refuses most damage as it meets it (a page of the wrong kind,
+    /// a record that runs past its page): what a reader may do instead is return values read from a
+    /// damaged cell. The check costs every page a reader reads: beside a writer committing every 10 ms,
+    /// reading the first 10,000 of 1,000,000 products (9,900 table pages, read again after each commit)
+    /// spent 2.7-3.0 ms of each read in it, against 0.6-0.7 ms for GRDB, whose connections leave it
+    /// off (perf, W8's fetch, 2026-11-23: Benchmarks/README.md, "W8: where the time goes"); without it
+    /// the readers' CPU per read fell from 27.2-27.6 ms to 24.7-25.8 ms (2 readers, 2026-11-27). And
+    /// the check does not catch damage that stays inside a page (a cell pointer moved within it): see
+    /// README's Guarantees. Turn it on where a read that meets a page whose cells do not fit in it must
+    /// fail rather than answer, as the `catalog` tool does.
+    ///
+    /// Related SQLite documentation: <https://www.sqlite.org/pragma.html#pragma_cell_size_check>
+    public var poolReadersCheckCellSizes = false
+
+    /// Whether the connection is a ``DatabasePool``'s reader: set by the pool on its readers'
+    /// configuration (see ``poolReadersCheckCellSizes``).
+    var isPoolReader = false
+
+    /// Whether a connection opened with this configuration sets `PRAGMA cell_size_check = ON`.
+    var checksCellSizes: Bool { !isPoolReader || poolReadersCheckCellSizes }
+
     /// A default configuration.
     public init() {}
 

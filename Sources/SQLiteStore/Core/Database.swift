@@ -8,8 +8,8 @@ public typealias SQLiteConnection = OpaquePointer
 ///
 /// A `Database` is not thread-safe: use it through a ``DatabaseQueue`` or a ``DatabasePool``, which
 /// serialise access to each connection and hand it to closures (`writer.write { db in … }`). Opening sets up the connection from its
-/// ``Configuration``: extended result codes, busy timeout, foreign keys, `cell_size_check`, WAL and
-/// `synchronous`, and no double-quoted string literals. The first connection a process opens turns off
+/// ``Configuration``: extended result codes, busy timeout, foreign keys, `cell_size_check` (on a pool's
+/// reader only when configured), WAL and `synchronous`, and no double-quoted string literals. The first connection a process opens turns off
 /// SQLite's memory statistics, which would make every allocation of every connection take one shared
 /// mutex (see README.md, "Concurrency").
 ///
@@ -150,8 +150,10 @@ public final class Database {
         try execute(sql: "PRAGMA foreign_keys = \(configuration.foreignKeysEnabled ? "ON" : "OFF")")
         // Check the cells of each b-tree page as it is read, so that a damaged page a statement touches
         // fails it with SQLITE_CORRUPT rather than being used (within the noise of a full scan of a
-        // million rows: see the README's "Guarantees").
-        try execute(sql: "PRAGMA cell_size_check = ON")
+        // million rows: see the README's "Guarantees"); a pool's reader only when configured so.
+        if configuration.checksCellSizes {
+            try execute(sql: "PRAGMA cell_size_check = ON")
+        }
         if let bytes = configuration.pageCacheBytes {
             try execute(sql: "PRAGMA cache_size = \(Self.cacheSizeValue(bytes: bytes))")
         }

@@ -20,7 +20,8 @@ import Foundation
 /// blocking its thread for the synchronous call). Each read is one deferred transaction, so it sees
 /// the database as of its first statement, and a commit during the read does not change what it sees.
 /// A read that follows a commit runs with a smaller page cache than one of an unchanged database: see
-/// ``Configuration/adaptsReaderPageCache``.
+/// ``Configuration/adaptsReaderPageCache``. Readers do not check the cells of each page they read
+/// (`cell_size_check`) unless ``Configuration/poolReadersCheckCellSizes`` is set; the writer does.
 ///
 /// Reads never wait for the writer and the writer never waits for readers: in WAL mode the only lock
 /// a reader takes is on its snapshot. Nor does a commit wait for a checkpoint: when the `-wal` file
@@ -85,6 +86,7 @@ public final class DatabasePool: DatabaseWriter, SerializedWriter {
             connection: try Database(path: path, configuration: writerConfiguration))
         var readerConfiguration = writerConfiguration
         readerConfiguration.isReadonly = true
+        readerConfiguration.isPoolReader = true
         readers = ReaderPool(maximumCount: maximumReaderCount) { [readerConfiguration] in
             SerializedDatabase(label: "SQLiteStore.DatabasePool.reader") {
                 let reader = try Database(path: path, configuration: readerConfiguration)
