@@ -142,8 +142,10 @@ extension CatalogStore {
     ) throws -> SeedReport {
         guard let entity = entities.first else { return try body(bulks) }
         let description = entity.searchDescription
+        // Without savepoints: the seed's transaction is rolled back as a whole when a record fails.
         return try db.bulkInsert(
-            into: description.table, maintaining: [description.bulkInsertStructure], triggeredRows: triggeredRows
+            into: description.table, maintaining: [description.bulkInsertStructure], triggeredRows: triggeredRows,
+            withoutSavepoint: true
         ) { bulk in
             var bulks = bulks
             bulks[entity] = bulk

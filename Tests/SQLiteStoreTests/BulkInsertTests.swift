@@ -72,28 +72,32 @@ struct BulkInsertTests {
         }
     }
 
-    @Test(arguments: [0, 40, 1_000])
-    func aBulkInsertDerivesWhatTheTriggersDerive(triggeredRows: Int) throws {
+    @Test(arguments: [0, 40, 1_000], [false, true])
+    func aBulkInsertDerivesWhatTheTriggersDerive(triggeredRows: Int, withoutSavepoint: Bool) throws {
         let directory = try TemporaryDirectory()
         let reference = try makeQueue(directory, "reference.sqlite")
         try reference.write { db in try load(db, nil) }
         let bulk = try makeQueue(directory, "bulk.sqlite")
         try bulk.write { db in
-            try db.bulkInsert(into: "items", maintaining: [letters], triggeredRows: triggeredRows) { bulk in try load(db, bulk) }
+            try db.bulkInsert(
+                into: "items", maintaining: [letters], triggeredRows: triggeredRows, withoutSavepoint: withoutSavepoint
+            ) { bulk in try load(db, bulk) }
         }
         let expected = try derived(reference)
         #expect(expected.contains("log items 300 1"))
         #expect(try derived(bulk) == expected)
     }
 
-    @Test func aFailedBulkInsertLeavesTheTableAndItsTriggersAsTheyWere() throws {
+    /// With or without a savepoint of its own: without one, the transaction of `write` is rolled back.
+    @Test(arguments: [false, true])
+    func aFailedBulkInsertLeavesTheTableAndItsTriggersAsTheyWere(withoutSavepoint: Bool) throws {
         struct Stop: Error {}
         let directory = try TemporaryDirectory()
         let queue = try makeQueue(directory, "bulk.sqlite")
         let before = try derived(queue)
         #expect(throws: Stop.self) {
             try queue.write { db in
-                try db.bulkInsert(into: "items", maintaining: [letters], triggeredRows: 0) { bulk in
+                try db.bulkInsert(into: "items", maintaining: [letters], triggeredRows: 0, withoutSavepoint: withoutSavepoint) { bulk in
                     try load(db, bulk)
                     #expect(bulk.isSuspended)
                     throw Stop()
@@ -102,6 +106,67 @@ struct BulkInsertTests {
         }
         #expect(try derived(queue) == before)
         #expect(try queue.read { db in try db.scalar(Int.self, sql: "SELECT count(*) FROM items") } == 3)
+    }
+
+    /// Two bulk inserts nested in one transaction without savepoints, as `seed` runs them: both
+    /// tables' rows and derived rows are there after the commit, and a failure in the inner one
+    /// leaves neither table changed once the transaction is rolled back.
+    @Test func nestedBulkInsertsWithoutSavepointsCommitOrRollBackTogether() throws {
+        struct Stop: Error {}
+        let directory = try TemporaryDirectory()
+        let reference = try makeQueue(directory, "reference.sqlite")
+        try reference.write { db in
+            try load(db, nil)
+            try db.execute(sql: "CREATE TABLE notes(id INTEGER PRIMARY KEY, body TEXT NOT NULL)")
+            try ChangeLog.installTracking(forTable: "notes", db)
+            try db.execute(sql: "INSERT INTO notes(body) VALUES ('one'), ('two')")
+        }
+        let queue = try makeQueue(directory, "bulk.sqlite")
+        try queue.write { db in
+            try db.execute(sql: "CREATE TABLE notes(id INTEGER PRIMARY KEY, body TEXT NOT NULL)")
+            try ChangeLog.installTracking(forTable: "notes", db)
+        }
+        let before = try derived(queue)
+        func loadBoth(failing: Bool) throws {
+            try queue.write { db in
+                try db.bulkInsert(into: "items", maintaining: [letters], triggeredRows: 0, withoutSavepoint: true) { items in
+                    try db.bulkInsert(into: "notes", triggeredRows: 0, withoutSavepoint: true) { notes in
+                        try load(db, items)
+                        for body in ["one", "two"] {
+                            try notes.willInsert()
+                            try db.execute(sql: "INSERT INTO notes(body) VALUES (?)", arguments: [body])
+                        }
+                        if failing { throw Stop() }
+                    }
+                }
+            }
+        }
+        #expect(throws: Stop.self) { try loadBoth(failing: true) }
+        #expect(try derived(queue) == before)
+        try loadBoth(failing: false)
+        #expect(try derived(queue) == derived(reference))
+    }
+
+    /// The page cache while rows are inserted: ``BulkInsert/pageCacheBytes`` into an empty table,
+    /// ``BulkInsert/filledTablePageCacheBytes`` into one with rows; the connection's own afterwards.
+    @Test func aBulkInsertRaisesThePageCacheMoreIntoATableWithRows() throws {
+        let directory = try TemporaryDirectory()
+        let queue = try DatabaseQueue(path: directory.path())
+        let cacheKiB = { (db: Database) in try db.scalar(Int.self, sql: "PRAGMA cache_size") ?? 0 }
+        let own = try queue.write { db in
+            try db.execute(sql: "CREATE TABLE items(id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE)")
+            return try cacheKiB(db)
+        }
+        for expected in [BulkInsert.pageCacheBytes, BulkInsert.filledTablePageCacheBytes] {
+            try queue.write { db in
+                try db.bulkInsert(into: "items") { bulk in
+                    #expect(try cacheKiB(db) == -expected / 1024)
+                    try bulk.willInsert()
+                    try db.execute(sql: "INSERT INTO items(name) VALUES (?)", arguments: ["item \(expected)"])
+                }
+                #expect(try cacheKiB(db) == own)
+            }
+        }
     }
 
     /// Into an empty table, the plain indexes are dropped at the suspension and created again after
