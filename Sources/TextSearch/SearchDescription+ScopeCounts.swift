@@ -18,7 +18,9 @@ extension SearchDescription {
     /// one row each; for several, the grams index's count of their tokens and each scope value's
     /// token, for each scope value the first term's gram counts name; or all of 3+ scalars (`mac`,
     /// `macbook pro`) when the trigram index's rowids carry the scope (``scopeValues``, every match's
-    /// value one of them): the index's count of their phrases within each value's rowid range; or of
+    /// value one of them): for one term, the index's count of its phrase within each value's rowid
+    /// range; for several, their matches read in one pass of the index (their rowids carry the
+    /// scope), or, past 30,000 matches, counted within each value's rowid range; or of
     /// both lengths, every short term common (`touch s`, `pro pa`, see
     /// ``SearchThresholds/intersectionThreshold``), when the rowids carry the scope: the long terms'
     /// rows in the trigram index, merged with the grams index's rows or, when few, each checked
@@ -34,7 +36,8 @@ extension SearchDescription {
     /// The counts of ``countsPerScope(_:_:)``, with the matching rows' ids per scope value when
     /// counting them read their ids: for terms of both lengths, whose matches one pass over each
     /// index (or a check of the long terms' few rows) gives (their ids kept when they are at most
-    /// 30,000), and for terms of 3+
+    /// 30,000), for several terms of 3+ scalars (`elan wav`: one pass over the trigram index, when
+    /// they are at most 30,000), and for terms of 3+
     /// scalars with a number that many rows hold only as a number (one intersection of ids from the
     /// indexes, at most 30,000). A page of the
     /// same read is then read from a value's ids
@@ -98,7 +101,11 @@ extension SearchDescription {
         guard let scopeColumn, let gramCountsTable, let first = plan.terms.first else { return nil }
         func counted(_ counts: [DatabaseValue: Int]?) -> ScopeMatches? { counts.map { ScopeMatches(counts: $0, ids: nil) } }
         if plan.terms.allSatisfy({ !$0.isShort }) {
-            return counted(try countsPerScope(in: fullTextTable, matching: SearchPlan.fullTextPattern(plan.terms), db))
+            let pattern = SearchPlan.fullTextPattern(plan.terms)
+            // Several terms: few matches, read with their ids in one pass (more than the id list
+            // limit: counted per scope value instead).
+            if plan.terms.count > 1, let matches = try fullTextMatchesPerScope(matching: pattern, db) { return matches }
+            return counted(try countsPerScope(in: fullTextTable, matching: pattern, db))
         }
         if plan.mixesLengths { return try mixedMatchesPerScope(plan, thresholds: thresholds, db) }
         if plan.terms.count > 1, let gramsTable, let pattern = SearchPlan.gramsPattern(plan.terms),

@@ -36,3 +36,58 @@ struct ScopeCountsTests {
         }
     }
 }
+
+/// Several terms of 3+ scalars are counted per scope value in one pass of the trigram index, which
+/// reads their matches' ids (kept for the pages), up to the id list limit; past it, the counts alone.
+struct SeveralLongTermsCountsTests {
+    static let items = ScopeCountsTests.items
+
+    @Test func theirMatchesComeWithTheirIds() throws {
+        let directory = try TemporaryDirectory()
+        let queue = try DatabaseQueue(path: directory.path())
+        try queue.write { db in
+            try db.execute(sql: "CREATE TABLE items (id INTEGER PRIMARY KEY, kind TEXT, name_folded TEXT NOT NULL) STRICT;"
+                + Self.items.installSQL)
+            for (id, kind, name) in [(1, "a", "mac mini"), (2, "a", "imac mini"), (3, "b", "macbook mini"), (4, "b", "ipad mini"),
+                                     (5, "a", "mini"), (6, "b", "minimac")] {
+                try db.execute(sql: "INSERT INTO items VALUES (?, ?, ?)", arguments: [id, kind, name])
+            }
+        }
+        func matches(_ text: String) throws -> ScopeMatches? {
+            try queue.read { db in try Self.items.matchesPerScope(SearchQuery(text), db) }
+        }
+        let macMini = try #require(try matches("mac mini"))
+        #expect(macMini.counts == [.text("a"): 2, .text("b"): 2])
+        #expect(macMini.ids?.mapValues { $0.sorted() } == [.text("a"): [1, 2], .text("b"): [3, 6]])
+        // `ini` is inside `mini`: one term, counted per scope value without its ids.
+        let mini = try matches("mini ini")
+        #expect(mini?.counts == [.text("a"): 3, .text("b"): 3] && mini?.ids == nil)
+        let none = try matches("mac ipad")
+        #expect(none?.counts == [:] && none?.ids == [:])
+        // A match of another scope value: unknown.
+        try queue.write { db in try db.execute(sql: "INSERT INTO items VALUES (7, 'c', 'old mac mini')") }
+        #expect(try matches("mac mini") == nil)
+        let ipadMini = try matches("ipad mini")
+        #expect(ipadMini?.counts == [.text("b"): 1] && ipadMini?.ids == [.text("b"): [4]])
+    }
+
+    @Test func pastTheIdListLimitOnlyTheCounts() throws {
+        let directory = try TemporaryDirectory()
+        let queue = try DatabaseQueue(path: directory.path())
+        let rows = 30_001  // SearchThresholds.idListLimit + 1
+        try queue.write { db in
+            try db.execute(sql: "CREATE TABLE items (id INTEGER PRIMARY KEY, kind TEXT, name_folded TEXT NOT NULL) STRICT;"
+                + Self.items.installSQL)
+            try db.execute(sql: """
+                INSERT INTO items WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?)
+                    SELECT i, CASE WHEN i % 3 = 0 THEN 'b' ELSE 'a' END, 'mac mini' FROM n
+                """, arguments: [rows])
+        }
+        let all = try queue.read { db in try Self.items.matchesPerScope(SearchQuery("mac mini"), db) }
+        #expect(all?.counts == [.text("a"): rows - rows / 3, .text("b"): rows / 3] && all?.ids == nil)
+        try queue.write { db in try db.execute(sql: "DELETE FROM items WHERE id = 1") }
+        let fewer = try queue.read { db in try Self.items.matchesPerScope(SearchQuery("mac mini"), db) }
+        #expect(fewer?.counts == [.text("a"): rows - 1 - rows / 3, .text("b"): rows / 3])
+        #expect(fewer?.ids?.mapValues(\.count) == [.text("a"): rows - 1 - rows / 3, .text("b"): rows / 3])
+    }
+}
