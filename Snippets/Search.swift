@@ -21,9 +21,11 @@ let schema = try MigrationSet(identity: "com.example.films", migrations: [
             id INTEGER PRIMARY KEY, title TEXT NOT NULL, title_folded TEXT NOT NULL, year INTEGER NOT NULL
         ) STRICT;
         """),
-    // The index structures and the triggers that keep them, generated: its revision is that SQL.
+    // The index structures and the triggers that keep them, generated: its revision is that SQL;
+    // then the frequent substrings whose counts are kept, chosen from the rows.
     Migration(version: 2, name: "search_films", revision: films.installSQL) { db in
         try db.execute(sql: films.installSQL)
+        try films.refreshSubstringCounts(db)
     },
 ])
 _ = try queue.writeWithoutTransaction { db in try Migrator(sets: [schema]).migrate(db) }

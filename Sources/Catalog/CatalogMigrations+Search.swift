@@ -58,6 +58,22 @@ extension CatalogMigrations {
         try db.execute(sql: Product.searchDescription.gramsReplacementSQL)
     }
 
+    /// Migration 10: the counts of the products' frequent substrings (``SearchDescription/substringCountsSQL``
+    /// of ``Product/searchDescription``: the table and its triggers), filled by
+    /// ``SearchDescription/refreshSubstringCounts(_:)`` in the migration's transaction, so that a
+    /// common term's count per type is one row each.
+    ///
+    /// Its revision is the generated SQL and the refresh's two parameters (see ``gramsIndex``).
+    static let substringCounts = Migration(
+        version: 10, name: "search_substring_counts",
+        revision: Product.searchDescription.substringCountsSQL
+            + "-- refreshSubstringCounts: at least \(Product.searchDescription.substringCountMinimumRows) rows, "
+            + "at most \(SearchDescription.substringCountMaximumLength) scalars\n"
+    ) { db in
+        try db.execute(sql: Product.searchDescription.substringCountsSQL)
+        try Product.searchDescription.refreshSubstringCounts(db)
+    }
+
     /// The products' search as migrations 6 and 7 installed it: ``Product/searchDescription`` without
     /// scope values, so that the trigram index's rowids are the ids.
     static let gramsIndexSearch: SearchDescription = {

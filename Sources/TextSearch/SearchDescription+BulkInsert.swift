@@ -1,14 +1,16 @@
 import SQLiteStore
 
 extension SearchDescription {
-    /// The search structures as a bulk insert builds them: the insert trigger (``insertTriggerName``)
-    /// dropped while rows are inserted, then ``build(forRowsAfter:_:)`` for the new rows.
+    /// The search structures as a bulk insert builds them: the insert triggers (``insertTriggerName``,
+    /// ``substringCountsInsertTriggerName``) dropped while rows are inserted, then ``build(forRowsAfter:_:)`` for the new rows.
     ///
     /// ```swift
     /// try db.bulkInsert(into: films.table, maintaining: [films.bulkInsertStructure]) { bulk in … }
     /// ```
     public var bulkInsertStructure: DerivedStructure {
-        DerivedStructure(insertTriggers: [insertTriggerName]) { rowsAfter, db in try build(forRowsAfter: rowsAfter, db) }
+        DerivedStructure(insertTriggers: [insertTriggerName] + (substringCountsTable.map { _ in [substringCountsInsertTriggerName] } ?? [])) {
+            rowsAfter, db in try build(forRowsAfter: rowsAfter, db)
+        }
     }
 
     /// Adds to the index structures what the insert trigger (``insertTriggerName``) would have added
@@ -24,7 +26,11 @@ extension SearchDescription {
     /// computed in Swift, to the same documents and counts as the triggers' SQL (which lists each
     /// position of each text in a recursive query, most of a bulk load's time), once per row: an SQL
     /// function defined for the build makes each row's document in ``gramsTable`` and counts its grams
-    /// in memory as it goes, then the counts are added to ``gramCountsTable`` in its order.
+    /// in memory as it goes, then the counts are added to ``gramCountsTable`` in its order. The same
+    /// function counts the new rows' substrings that ``substringCountsTable`` holds, added to it
+    /// after; or, when the new rows are at least as many as the old, the set of substrings is
+    /// chosen again over all rows (``refreshSubstringCounts(_:)``): a load into an empty table
+    /// chooses it.
     ///
     /// - Throws: `DatabaseError`.
     public func build(forRowsAfter id: Int64, _ db: Database) throws {
@@ -32,12 +38,17 @@ extension SearchDescription {
         guard let gramsTable, let gramCountsTable else { return }
         let texts = textColumns.map { "CAST(\($0) AS TEXT)" }.joined(separator: ", ")
         let counts = GramCounts()
+        // New rows at least as many as the old: the frequent substrings chosen again over all rows
+        // after the build; otherwise the new rows' substrings that the table holds counted here.
+        let choosesSubstrings = try rows(after: id, db) >= rows(upTo: id, db)
+        let substrings = choosesSubstrings ? nil : try heldSubstringCounter(db)
         let argumentCount = 2 + textColumns.count
         // Not deterministic: each call counts its row's grams.
         try db.createFunction(Self.gramsDocumentFunction, argumentCount: argumentCount, isDeterministic: false) { arguments in
             let scopeHex: String? = if case .text(let hex) = arguments[0] { hex } else { nil }
             let grams = ShortGrams(arguments.dropFirst(2).map(Self.text))
             counts.add(grams.grams, scope: arguments[1])
+            substrings?.add(arguments.dropFirst(2).map(Self.text), scope: arguments[1])
             return .text(grams.document(scopeHex: scopeHex))
         }
         defer { try? db.removeFunction(Self.gramsDocumentFunction, argumentCount: argumentCount) }
@@ -51,6 +62,21 @@ extension SearchDescription {
                 FROM \(table) WHERE \(idColumn) > \(id) ORDER BY 1
             """)
         try add(counts, to: gramCountsTable, db)
+        if choosesSubstrings {
+            try refreshSubstringCounts(db)
+        } else if let substrings {
+            try add(substrings, db)
+        }
+    }
+
+    /// The number of rows whose id is above `id`.
+    private func rows(after id: Int64, _ db: Database) throws -> Int {
+        try db.scalar(Int.self, sql: "SELECT count(*) FROM \(table) WHERE \(idColumn) > ?", arguments: [id]) ?? 0
+    }
+
+    /// The number of rows whose id is `id` or below.
+    private func rows(upTo id: Int64, _ db: Database) throws -> Int {
+        try db.scalar(Int.self, sql: "SELECT count(*) FROM \(table) WHERE \(idColumn) <= ?", arguments: [id]) ?? 0
     }
 
     /// The name of the SQL function that computes a row's document of ``gramsTable`` during a bulk build.

@@ -18,6 +18,10 @@ extension SearchDescription {
     /// - ``gramCountsTable`` holds, per gram (and scope value), the number of rows holding that 1- or
     ///   2-scalar gram in one of their texts at least once (rows counting 0 are allowed).
     ///
+    /// - ``substringCountsTable`` holds, per substring it holds (and scope value), the number of rows
+    ///   holding it in one of their texts at least once (rows counting 0 are allowed); which
+    ///   substrings it holds is not checked.
+    ///
     /// - ``fullTextTable``, when its rowids carry the scope (``scopeValues``): each trigram of each
     ///   text (3 consecutive scalars) finds exactly the rowids (``indexRowID(of:)``) of the rows
     ///   whose texts hold it. (Which trigrams each rowid holds, not their positions.)
@@ -128,30 +132,47 @@ extension SearchDescription {
                 problems.append("\(gramsTable): \(stored.count) token entries, as many as the texts give, but not the same ones")
             }
         }
-        if let gramCountsTable {
-            var wrong = 0
-            var first: String?
-            let sql = "SELECT gram, \(scopeColumn ?? "NULL"), count FROM \(gramCountsTable)"
-            try db.makeStatement(sql: sql).forEachRow { row in
-                let key = GramKey(gram: try row.decode(String.self, at: 0), scope: row.databaseValue(at: 1))
-                let count = try row.decode(Int.self, at: 2)
-                let expected = grams.removeValue(forKey: key) ?? 0
-                if count != expected {
-                    wrong += 1
-                    if first == nil { first = "\(key): \(count), expected \(expected)" }
-                }
+        if let gramCountsTable, let problem = try countsProblem(
+            gramCountsTable, sql: "SELECT gram, \(scopeColumn ?? "NULL"), count FROM \(gramCountsTable)", expected: grams, db) {
+            problems.append(problem)
+        }
+        if let substringCountsTable, let counter = try heldSubstringCounter(db) {
+            // The substrings the table holds, counted again from the texts.
+            try forEachRowTexts(db) { texts, scope in counter.add(texts, scope: scope) }
+            var expected: [GramKey: Int] = [:]
+            for (number, counts) in counter.counts.enumerated() {
+                for (substring, count) in counts { expected[GramKey(gram: substring.text, scope: counter.scopes[number])] = count }
             }
-            if let missing = grams.first {
-                wrong += grams.count
-                if first == nil { first = "\(missing.key): missing, expected \(missing.value)" }
-            }
-            if wrong > 0 { problems.append("\(gramCountsTable): \(wrong) count\(wrong == 1 ? "" : "s") differ from the texts (first: \(first!))") }
+            let sql = "SELECT substring, \(scopeColumn ?? "NULL"), count FROM \(substringCountsTable)"
+            if let problem = try countsProblem(substringCountsTable, sql: sql, expected: expected, db) { problems.append(problem) }
         }
         return problems
     }
 }
 
 extension SearchDescription {
+    /// Compares the counts `sql` reads from `table` (text, scope value, count) with `expected`
+    /// (missing: 0): nil when they agree, else the line saying how many differ and the first.
+    fileprivate func countsProblem(_ table: String, sql: String, expected: [GramKey: Int], _ db: Database) throws -> String? {
+        var expected = expected
+        var wrong = 0
+        var first: String?
+        try db.makeStatement(sql: sql).forEachRow { row in
+            let key = GramKey(gram: try row.decode(String.self, at: 0), scope: row.databaseValue(at: 1))
+            let count = try row.decode(Int.self, at: 2)
+            let counted = expected.removeValue(forKey: key) ?? 0
+            if count != counted {
+                wrong += 1
+                if first == nil { first = "\(key): \(count), expected \(counted)" }
+            }
+        }
+        if let missing = expected.first {
+            wrong += expected.count
+            if first == nil { first = "\(missing.key): missing, expected \(missing.value)" }
+        }
+        return wrong > 0 ? "\(table): \(wrong) count\(wrong == 1 ? "" : "s") differ from the texts (first: \(first!))" : nil
+    }
+
     /// A token of ``gramsTable``: the lowercase hexadecimal of the bytes, as FTS5 stores `hex()`'s.
     fileprivate static func token(_ bytes: [UInt8]) -> String {
         let digits = Array("0123456789abcdef".utf8)
@@ -159,7 +180,7 @@ extension SearchDescription {
     }
 }
 
-/// A gram and the scope value of the rows counted for it.
+/// A gram (or substring) and the scope value of the rows counted for it.
 private struct GramKey: Hashable, CustomStringConvertible {
     let gram: String
     let scope: DatabaseValue

@@ -74,11 +74,13 @@ extension SearchDescription {
     }
 
     /// Terms of 3+ scalars only, none numeric, without a scope or within one the trigram index's
-    /// rowids tell apart: the trigram index's count, which reads each term's doclists (within the
-    /// scope, its rowid range) rather than one table row per match. Nil otherwise.
+    /// rowids tell apart: one term's count in ``substringCountsTable`` when it holds the term, else
+    /// the trigram index's count, which reads each term's doclists (within the scope, its rowid
+    /// range) rather than one table row per match. Nil otherwise.
     func fullTextCount(_ plan: SearchPlan, scope: DatabaseValue?, _ db: Database) throws -> Int? {
         guard indexesSeparate(scope), !plan.terms.isEmpty, plan.terms.allSatisfy({ !$0.isShort && !plan.isNumeric($0) })
         else { return nil }
+        if plan.terms.count == 1, let count = try substringCount(plan.terms[0].folded, scope: scope, db) { return count }
         let match = fullTextMatch(SearchPlan.fullTextPattern(plan.terms), scope: scope)
         return try db.scalar(Int.self, sql: "SELECT count(*) FROM \(fullTextTable) WHERE \(match.sql)", arguments: match.arguments) ?? 0
     }

@@ -169,8 +169,9 @@ extension SearchDescription {
                 let limit = !hasShortTerms || hasNumbers
                     ? (terms.count > 1 ? max(cap, min(rarest, SearchThresholds.driverCountLimit)) : cap)
                     : max(cap, min(rarest, intersectionThreshold, SearchThresholds.driverCountLimit))
+                // A frequent term's maintained count, capped as the index's count would be.
                 let match = fullTextMatch(SearchPlan.fullTextPattern([term]), scope: scope)
-                estimate = try db.scalar(
+                estimate = try substringCount(term.folded, scope: scope, db).map { min($0, limit) } ?? db.scalar(
                     Int.self, sql: "SELECT count(*) FROM (SELECT 1 FROM \(fullTextTable) WHERE \(match.sql) LIMIT ?)",
                     arguments: match.arguments + [limit]) ?? 0
                 if estimate >= limit || hasShortTerms {

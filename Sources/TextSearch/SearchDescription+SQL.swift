@@ -22,16 +22,18 @@ extension SearchDescription {
     ///   and no hexadecimal token starts with `x`, so grams and scope values never collide.
     /// - ``gramCountsTable``: how many rows (per scope value) hold each 1- and 2-scalar gram, so that
     ///   a short term's total is one row. A count that falls to 0 stays as a row.
+    /// - ``substringCountsTable`` (``substringCountsSQL``): created empty, with its triggers; call
+    ///   ``refreshSubstringCounts(_:)`` after it to choose the frequent substrings it counts.
     ///
     /// SQLite's `substr()` and `length()` count the scalars of TEXT, the unit of terms and trigrams.
     /// A contentless table forgets its documents: the delete and update triggers recompute the
     /// document from the old row, in the same order, for FTS5's `'delete'` command.
     ///
     /// Related SQLite documentation: <https://www.sqlite.org/fts5.html#contentless_tables>
-    public var installSQL: String { structuresSQL + buildSQL + triggersSQL }
+    public var installSQL: String { structuresSQL + buildSQL + triggersSQL + substringCountsSQL }
 
     /// The SQL that drops the triggers and index structures ``installSQL`` creates.
-    public var uninstallSQL: String { dropTriggersSQL + dropStructuresSQL }
+    public var uninstallSQL: String { dropTriggersSQL + dropSubstringCountsSQL + dropStructuresSQL }
 
     /// The SQL that creates the index structures, empty.
     public var structuresSQL: String {
@@ -267,7 +269,7 @@ extension SearchDescription {
     }
 
     /// The positions of the row's texts: `positions(text, n)`, one row per scalar of each non-empty text.
-    private func positions(_ row: String) -> String {
+    func positions(_ row: String) -> String {
         let texts = textColumns.map { "SELECT \(row).\($0), 1 WHERE length(\(row).\($0)) > 0" }
             .joined(separator: " UNION ALL ")
         return """

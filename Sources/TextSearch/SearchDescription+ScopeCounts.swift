@@ -18,7 +18,8 @@ extension SearchDescription {
     /// one row each; for several, the grams index's count of their tokens and each scope value's
     /// token, for each scope value the first term's gram counts name; or all of 3+ scalars (`mac`,
     /// `macbook pro`) when the trigram index's rowids carry the scope (``scopeValues``, every match's
-    /// value one of them): for one term, the index's count of its phrase within each value's rowid
+    /// value one of them): for one term, its counts in ``substringCountsTable`` when it holds the
+    /// term (one row per value), else the index's count of its phrase within each value's rowid
     /// range; for several, their matches read in one pass of the index (their rowids carry the
     /// scope), or, past 30,000 matches, counted within each value's rowid range; or of
     /// both lengths, every short term common (`touch s`, `pro pa`, see
@@ -105,6 +106,8 @@ extension SearchDescription {
             // Several terms: few matches, read with their ids in one pass (more than the id list
             // limit: counted per scope value instead).
             if plan.terms.count > 1, let matches = try fullTextMatchesPerScope(matching: pattern, db) { return matches }
+            // One frequent term: its maintained counts, one row per scope value.
+            if plan.terms.count == 1, let counts = try substringCounts(first.folded, db) { return counted(counts) }
             return counted(try countsPerScope(in: fullTextTable, matching: pattern, db))
         }
         if plan.mixesLengths { return try mixedMatchesPerScope(plan, thresholds: thresholds, db) }

@@ -38,13 +38,18 @@ public struct SearchDescription: Sendable, Hashable {
     /// rowid range of the index and are counted without reading the table. Empty: the trigram index
     /// is an external-content table whose rowids are the ids.
     public let scopeValues: [String]
+    /// The fewest rows a substring must be in, when the set of ``substringCountsTable`` is chosen
+    /// (``refreshSubstringCounts(_:)``), to be counted there: by default
+    /// ``standardSubstringCountMinimumRows``.
+    public let substringCountMinimumRows: Int
 
     /// Describes the search of a table.
     public init(
         table: String, idColumn: String = "id", textColumns: [String], numberColumns: [String] = [],
         scopeColumn: String? = nil, listIndex: String? = nil, indexesShortTerms: Bool = true,
-        scopeValues: [String] = []
+        scopeValues: [String] = [], substringCountMinimumRows: Int = Self.standardSubstringCountMinimumRows
     ) {
+        precondition(substringCountMinimumRows > 0, "a substring is counted when some rows hold it")
         precondition(scopeValues.isEmpty || scopeColumn != nil, "scope values need a scope column")
         precondition(scopeValues.count < Self.scopeNumberLimit, "at most \(Self.scopeNumberLimit - 1) scope values")
         precondition(!textColumns.isEmpty, "a search needs at least one text column")
@@ -56,6 +61,7 @@ public struct SearchDescription: Sendable, Hashable {
         self.listIndex = listIndex
         self.indexesShortTerms = indexesShortTerms
         self.scopeValues = scopeValues
+        self.substringCountMinimumRows = substringCountMinimumRows
     }
 
     /// The FTS5 trigram index of the text columns: an external-content table of ``table``, or, with
@@ -66,4 +72,10 @@ public struct SearchDescription: Sendable, Hashable {
     public var gramsTable: String? { indexesShortTerms ? table + "_grams" : nil }
     /// The table of how many rows hold each 1- and 2-scalar gram (per scope value, with a scope).
     public var gramCountsTable: String? { indexesShortTerms ? table + "_gram_counts" : nil }
+    /// The table of how many rows (per scope value, with a scope) hold each of the frequent
+    /// substrings of 3 to ``substringCountMaximumLength`` scalars: those in at least
+    /// ``substringCountMinimumRows`` rows when the set was last chosen
+    /// (``refreshSubstringCounts(_:)``). Every count it holds is exact; a term it does not hold is
+    /// counted in ``fullTextTable``.
+    public var substringCountsTable: String? { indexesShortTerms ? table + "_substring_counts" : nil }
 }

@@ -16,6 +16,7 @@ struct SearchMigrationTests {
                 SELECT type || ' ' || name || ': ' || coalesce(sql, '') FROM sqlite_master
                 WHERE name LIKE 'products\\_search%' ESCAPE '\\' OR name LIKE 'products\\_grams%' ESCAPE '\\'
                     OR name LIKE 'products\\_gram\\_counts%' ESCAPE '\\' OR name LIKE 'phones\\_search%' ESCAPE '\\'
+                    OR name LIKE 'products\\_substring\\_counts%' ESCAPE '\\'
                 ORDER BY type, name
                 """) { try $0.decode(String.self, at: 0) }
     }

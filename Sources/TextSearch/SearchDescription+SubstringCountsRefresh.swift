@@ -1,0 +1,79 @@
+import SQLiteStore
+
+extension SearchDescription {
+    /// Chooses again which substrings ``substringCountsTable`` counts, and counts them: every
+    /// substring of 3 to ``substringCountMaximumLength`` scalars without a space that at least
+    /// ``substringCountMinimumRows`` rows hold, with its rows per scope value (values with none left
+    /// out). For a migration (after ``substringCountsSQL``), after loading many rows (a bulk insert
+    /// that at least doubles the table does it: ``build(forRowsAfter:_:)``), or when the texts have
+    /// changed much since; the counts stay exact in between whatever it chose.
+    ///
+    /// ```swift
+    /// try films.refreshSubstringCounts(db)  // in a write
+    /// ```
+    ///
+    /// Two passes over the table's texts, in Swift: the rows of each 3-scalar substring, then the
+    /// rows of each longer substring whose 3-scalar substrings are all frequent (no substring is in
+    /// more rows than its parts). On the benchmark's 1,000,000 products, see README's Search section.
+    ///
+    /// - Complexity: O(n · L · ``substringCountMaximumLength``) for n rows of texts of L scalars;
+    ///   memory O(distinct substrings made of frequent trigrams).
+    /// - Throws: `DatabaseError`.
+    public func refreshSubstringCounts(_ db: Database) throws {
+        guard let substringCountsTable else { return }
+        try db.execute(sql: "DELETE FROM \(substringCountsTable)")
+        let trigrams = SubstringCounter(.trigrams)
+        try forEachRowTexts(db) { texts, scope in trigrams.add(texts, scope: scope) }
+        let frequentTrigrams = trigrams.substrings(inAtLeast: substringCountMinimumRows)
+        guard !frequentTrigrams.isEmpty else { return }
+        let substrings = SubstringCounter(.madeOf(frequentTrigrams: frequentTrigrams))
+        try forEachRowTexts(db) { texts, scope in substrings.add(texts, scope: scope) }
+        let kept = substrings.substrings(inAtLeast: substringCountMinimumRows)
+        try add(substrings, keeping: kept, db)
+    }
+
+    /// A counter of the substrings ``substringCountsTable`` holds, for a bulk insert's new rows; nil
+    /// without the table.
+    func heldSubstringCounter(_ db: Database) throws -> SubstringCounter? {
+        guard let substringCountsTable else { return nil }
+        let held = try Set(db.fetchAll(sql: "SELECT DISTINCT substring FROM \(substringCountsTable)") { row in
+            SubstringKey(try row.decode(String.self, at: 0).unicodeScalars.map(\.value).prefix(SubstringKey.capacity))
+        })
+        var prefixes = Set<SubstringKey>()
+        for substring in held {
+            var prefix = SubstringKey()
+            for scalar in substring.scalars {
+                prefix.append(scalar)
+                prefixes.insert(prefix)
+            }
+        }
+        return SubstringCounter(.held(held, prefixes: prefixes))
+    }
+
+    /// Adds the counts of `counter` (of the substrings in `kept`, every one when nil) to
+    /// ``substringCountsTable``.
+    func add(_ counter: SubstringCounter, keeping kept: Set<SubstringKey>? = nil, _ db: Database) throws {
+        guard let substringCountsTable else { return }
+        let columns = "substring" + (scopeColumn.map { ", \($0)" } ?? "")
+        let add = try db.makeStatement(sql: """
+            INSERT INTO \(substringCountsTable)(\(columns), count) VALUES (?, \(scopeColumn == nil ? "" : "?, ")?)
+                ON CONFLICT (\(columns)) DO UPDATE SET count = count + excluded.count
+            """)
+        for (number, counts) in counter.counts.enumerated() {
+            for (substring, count) in counts where kept?.contains(substring) ?? true {
+                let arguments: StatementArguments = scopeColumn == nil
+                    ? [substring.text, count] : [substring.text, counter.scopes[number], count]
+                try add.execute(arguments: arguments)
+            }
+        }
+    }
+
+    /// Calls `body` with each row's texts (nil for NULL) and scope value (NULL without a scope column).
+    func forEachRowTexts(_ db: Database, _ body: ([String?], DatabaseValue) throws -> Void) throws {
+        let columns = ([scopeColumn ?? "NULL"] + textColumns.map { "CAST(\($0) AS TEXT)" }).joined(separator: ", ")
+        try db.makeStatement(sql: "SELECT \(columns) FROM \(table)").forEachRow { row in
+            let texts = try textColumns.indices.map { row.isNull(at: 1 + $0) ? nil : try row.decode(String.self, at: 1 + $0) }
+            try body(texts, row.databaseValue(at: 0))
+        }
+    }
+}
