@@ -40,7 +40,8 @@ extension SearchDescription {
         let counts = GramCounts()
         // New rows at least as many as the old: the frequent substrings chosen again over all rows
         // after the build; otherwise the new rows' substrings that the table holds counted here.
-        let choosesSubstrings = try rows(after: id, db) >= rows(upTo: id, db)
+        let newRows = try rows(after: id, db)
+        let choosesSubstrings = try rows(upTo: id, pastAtMost: newRows, db) <= newRows
         let substrings = choosesSubstrings ? nil : try heldSubstringCounter(db)
         let argumentCount = 2 + textColumns.count
         // Not deterministic: each call counts its row's grams.
@@ -74,9 +75,13 @@ extension SearchDescription {
         try db.scalar(Int.self, sql: "SELECT count(*) FROM \(table) WHERE \(idColumn) > ?", arguments: [id]) ?? 0
     }
 
-    /// The number of rows whose id is `id` or below.
-    private func rows(upTo id: Int64, _ db: Database) throws -> Int {
-        try db.scalar(Int.self, sql: "SELECT count(*) FROM \(table) WHERE \(idColumn) <= ?", arguments: [id]) ?? 0
+    /// The number of rows whose id is `id` or below, or `limit + 1` when there are more: the old
+    /// rows are read only as far as the new ones go (a load of 100,000 rows into 1,000,000 does not
+    /// read the million).
+    private func rows(upTo id: Int64, pastAtMost limit: Int, _ db: Database) throws -> Int {
+        try db.scalar(
+            Int.self, sql: "SELECT count(*) FROM (SELECT 1 FROM \(table) WHERE \(idColumn) <= ? LIMIT ?)",
+            arguments: [id, limit + 1]) ?? 0
     }
 
     /// The name of the SQL function that computes a row's document of ``gramsTable`` during a bulk build.

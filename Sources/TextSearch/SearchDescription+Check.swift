@@ -140,9 +140,7 @@ extension SearchDescription {
             // The substrings the table holds, counted again from the texts.
             try forEachRowTexts(db) { texts, scope in counter.add(texts, scope: scope) }
             var expected: [GramKey: Int] = [:]
-            for (number, counts) in counter.counts.enumerated() {
-                for (substring, count) in counts { expected[GramKey(gram: substring.text, scope: counter.scopes[number])] = count }
-            }
+            for (substring, scope, count) in counter.counts { expected[GramKey(gram: substring.text, scope: scope)] = count }
             let sql = "SELECT substring, \(scopeColumn ?? "NULL"), count FROM \(substringCountsTable)"
             if let problem = try countsProblem(substringCountsTable, sql: sql, expected: expected, db) { problems.append(problem) }
         }

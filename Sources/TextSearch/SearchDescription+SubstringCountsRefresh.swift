@@ -39,15 +39,15 @@ extension SearchDescription {
         let held = try Set(db.fetchAll(sql: "SELECT DISTINCT substring FROM \(substringCountsTable)") { row in
             SubstringKey(try row.decode(String.self, at: 0).unicodeScalars.map(\.value).prefix(SubstringKey.capacity))
         })
-        var prefixes = Set<SubstringKey>()
+        var prefixes: [SubstringKey: Bool] = [:]
         for substring in held {
             var prefix = SubstringKey()
             for scalar in substring.scalars {
                 prefix.append(scalar)
-                prefixes.insert(prefix)
+                prefixes[prefix] = prefixes[prefix] == true || prefix == substring
             }
         }
-        return SubstringCounter(.held(held, prefixes: prefixes))
+        return SubstringCounter(.held(prefixes))
     }
 
     /// Adds the counts of `counter` (of the substrings in `kept`, every one when nil) to
@@ -59,12 +59,9 @@ extension SearchDescription {
             INSERT INTO \(substringCountsTable)(\(columns), count) VALUES (?, \(scopeColumn == nil ? "" : "?, ")?)
                 ON CONFLICT (\(columns)) DO UPDATE SET count = count + excluded.count
             """)
-        for (number, counts) in counter.counts.enumerated() {
-            for (substring, count) in counts where kept?.contains(substring) ?? true {
-                let arguments: StatementArguments = scopeColumn == nil
-                    ? [substring.text, count] : [substring.text, counter.scopes[number], count]
-                try add.execute(arguments: arguments)
-            }
+        for (substring, scope, count) in counter.counts where kept?.contains(substring) ?? true {
+            let arguments: StatementArguments = scopeColumn == nil ? [substring.text, count] : [substring.text, scope, count]
+            try add.execute(arguments: arguments)
         }
     }
 

@@ -13,20 +13,43 @@ final class SubstringCounter {
         /// Every substring whose 3-scalar substrings are all in the set (a substring is in no more
         /// rows than any of its parts): the second pass.
         case madeOf(frequentTrigrams: Set<SubstringKey>)
-        /// The substrings of the set, and `prefixes` every prefix of each of them, which a scan
-        /// extends a substring through: a bulk insert's new rows, counted for the substrings
-        /// ``SearchDescription/substringCountsTable`` holds.
-        case held(Set<SubstringKey>, prefixes: Set<SubstringKey>)
+        /// Every prefix of each substring ``SearchDescription/substringCountsTable`` holds, and
+        /// whether it is one of them: a bulk insert's new rows, counted for those substrings (a
+        /// scan extends a substring from a position as long as it is such a prefix).
+        case held([SubstringKey: Bool])
+    }
+
+    /// A substring counted under a scope value's number.
+    private struct ScopedSubstring: Hashable {
+        let substring: SubstringKey
+        let scope: Int
+
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(substring.folded &+ UInt64(truncatingIfNeeded: scope))
+        }
+    }
+
+    /// The rows counted for a substring and scope, and the last of them, so that a row counts once.
+    private struct Tally {
+        var count = 0
+        var lastRow = 0
+
+        mutating func add(row: Int) {
+            guard row != lastRow else { return }
+            lastRow = row
+            count += 1
+        }
     }
 
     private let selection: Selection
     /// The scope values in the order first seen; a scope's number is its index here.
-    private(set) var scopes: [DatabaseValue] = []
+    private var scopes: [DatabaseValue] = []
     private var scopeNumbers: [DatabaseValue: Int] = [:]
-    /// Per scope number, the rows holding each substring.
-    private(set) var counts: [[SubstringKey: Int]] = []
-    /// The current row's distinct substrings (kept to reuse its storage).
-    private var rowSubstrings = Set<SubstringKey>()
+    private var tallies: [ScopedSubstring: Tally] = [:]
+    /// The number of the row being counted, from 1.
+    private var row = 0
+    /// The current text's scalars (kept to reuse their storage).
+    private var scalars: [UInt32] = []
 
     init(_ selection: Selection) {
         self.selection = selection
@@ -34,57 +57,68 @@ final class SubstringCounter {
 
     /// Counts one row's distinct selected substrings under its scope value.
     func add(_ texts: [String?], scope: DatabaseValue) {
-        rowSubstrings.removeAll(keepingCapacity: true)
-        let runs = Self.runs(of: texts).filter { $0.count >= 3 }
+        row += 1
+        let number = scopeNumber(scope)
+        for case let text? in texts {
+            scalars.removeAll(keepingCapacity: true)
+            for scalar in text.unicodeScalars {
+                if scalar.value == 0 { break }
+                scalars.append(scalar.value)
+            }
+            // Each run of scalars between spaces.
+            var start = 0
+            while start < scalars.count {
+                var end = start
+                while end < scalars.count, scalars[end] != Self.space { end += 1 }
+                if end - start >= 3 { addSubstrings(of: start..<end, scope: number) }
+                start = end + 1
+            }
+        }
+    }
+
+    /// Counts the selected substrings of `scalars[run]`.
+    private func addSubstrings(of run: Range<Int>, scope: Int) {
         switch selection {
         case .trigrams:
-            for run in runs {
-                for end in 2..<run.count { rowSubstrings.insert(SubstringKey(run[(end - 2)...end])) }
+            for end in (run.lowerBound + 2)..<run.upperBound {
+                count(SubstringKey(scalars[(end - 2)...end]), scope: scope)
             }
         case .madeOf(let frequentTrigrams):
-            for run in runs { addSubstrings(of: run, madeOf: frequentTrigrams) }
-        case .held(let held, let prefixes):
-            for run in runs { addSubstrings(of: run, in: held, prefixes: prefixes) }
-        }
-        guard !rowSubstrings.isEmpty else { return }
-        let number = scopeNumber(scope)
-        for substring in rowSubstrings { counts[number][substring, default: 0] += 1 }
-    }
-
-    /// Adds the substrings of `run` of 3 to the maximum scalars whose 3-scalar substrings are all in
-    /// `frequentTrigrams`.
-    private func addSubstrings(of run: [UInt32], madeOf frequentTrigrams: Set<SubstringKey>) {
-        for start in run.indices {
-            var key = SubstringKey()
-            for end in start..<min(run.count, start + SearchDescription.substringCountMaximumLength) {
-                key.append(run[end])
-                guard key.count >= 3 else { continue }
-                // A longer substring from here holds this trigram too.
-                guard frequentTrigrams.contains(SubstringKey(run[(end - 2)...end])) else { break }
-                rowSubstrings.insert(key)
+            for start in run {
+                var key = SubstringKey()
+                for end in start..<min(run.upperBound, start + SearchDescription.substringCountMaximumLength) {
+                    key.append(scalars[end])
+                    guard key.count >= 3 else { continue }
+                    // A longer substring from here holds this trigram too.
+                    guard frequentTrigrams.contains(SubstringKey(scalars[(end - 2)...end])) else { break }
+                    count(key, scope: scope)
+                }
+            }
+        case .held(let prefixes):
+            for start in run {
+                var key = SubstringKey()
+                for end in start..<min(run.upperBound, start + SearchDescription.substringCountMaximumLength) {
+                    key.append(scalars[end])
+                    guard let held = prefixes[key] else { break }
+                    if held { count(key, scope: scope) }
+                }
             }
         }
     }
 
-    /// Adds the substrings of `run` that are in `held`, extending each from a position as long as it
-    /// is in `prefixes`.
-    private func addSubstrings(of run: [UInt32], in held: Set<SubstringKey>, prefixes: Set<SubstringKey>) {
-        for start in run.indices {
-            var key = SubstringKey()
-            for end in start..<min(run.count, start + SearchDescription.substringCountMaximumLength) {
-                key.append(run[end])
-                guard prefixes.contains(key) else { break }
-                if held.contains(key) { rowSubstrings.insert(key) }
-            }
-        }
+    private func count(_ substring: SubstringKey, scope: Int) {
+        tallies[ScopedSubstring(substring: substring, scope: scope), default: Tally()].add(row: row)
+    }
+
+    /// The rows counted per substring and scope value.
+    var counts: [(substring: SubstringKey, scope: DatabaseValue, count: Int)] {
+        tallies.map { (substring: $0.key.substring, scope: scopes[$0.key.scope], count: $0.value.count) }
     }
 
     /// The substrings counted in at least `minimumRows` rows in all.
     func substrings(inAtLeast minimumRows: Int) -> Set<SubstringKey> {
         var totals: [SubstringKey: Int] = [:]
-        for scopeCounts in counts {
-            for (substring, count) in scopeCounts { totals[substring, default: 0] += count }
-        }
+        for (key, tally) in tallies { totals[key.substring, default: 0] += tally.count }
         return Set(totals.filter { $0.value >= minimumRows }.keys)
     }
 
@@ -94,28 +128,7 @@ final class SubstringCounter {
         let number = scopes.count
         scopeNumbers[scope] = number
         scopes.append(scope)
-        counts.append([:])
         return number
-    }
-
-    /// The runs of scalars between spaces of `texts` (nil: NULL, no text), each text up to its first U+0000.
-    private static func runs(of texts: [String?]) -> [[UInt32]] {
-        var runs: [[UInt32]] = []
-        for case let text? in texts {
-            var run: [UInt32] = []
-            for scalar in text.unicodeScalars {
-                let value = scalar.value
-                if value == 0 { break }
-                if value == space {
-                    if !run.isEmpty { runs.append(run) }
-                    run = []
-                } else {
-                    run.append(value)
-                }
-            }
-            if !run.isEmpty { runs.append(run) }
-        }
-        return runs
     }
 
     private static let space: UInt32 = 0x20

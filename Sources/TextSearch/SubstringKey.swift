@@ -55,9 +55,13 @@ struct SubstringKey: Hashable {
         lhs.count == rhs.count && lhs.words == rhs.words
     }
 
+    /// The three words folded into one before hashing: one `combine` instead of three (counting a
+    /// million rows' substrings is mostly hashing); equal keys fold alike.
+    var folded: UInt64 {
+        (words.low &* 0x9E37_79B9_7F4A_7C15) ^ (words.middle &* 0xC2B2_AE3D_27D4_EB4F) ^ (words.high &* 0x1656_67B1_9E37_79F9)
+    }
+
     func hash(into hasher: inout Hasher) {
-        hasher.combine(words.low)
-        hasher.combine(words.middle)
-        hasher.combine(words.high)
+        hasher.combine(folded)
     }
 }
