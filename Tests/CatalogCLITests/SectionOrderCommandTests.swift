@@ -55,4 +55,24 @@ struct SectionOrderCommandTests {
         #expect(shown.status == 0, "\(shown)")
         #expect(shown.output.contains(#""maker":"\#(expected[1])""#), "\(shown)")
     }
+
+    /// A new maker's section goes where the README's order puts it while `watch` runs (the live
+    /// change set places it by the same key as the fetch).
+    @Test func watchInsertsANewMakerSectionInFoldedOrder() throws {
+        let watch = try RunningProcess("catalog", ["watch", "phones", "--sort", "maker", "--json", "--database", workspace.database])
+        let first = try #require(watch.nextLine(), "watch printed nothing in time")
+        #expect(first.contains(#""state":"results""#), "\(first)")
+        let added = try workspace.catalog(
+            "add", "phone", "--name", "New", "--maker", "aPPLE", "--year", "2024", "--os", "Android", "--screen", "6")
+        #expect(added.status == 0, "\(added)")
+        let index = try #require(try readmeOrder(makers + ["aPPLE"]).firstIndex(of: "aPPLE"))
+        #expect(index == 1, "between Apple and apple by their bytes")
+        let line = try #require(watch.nextLine(), "no change set")
+        let change = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        let inserted = change["insertedSections"] as? [[String: Any]] ?? []
+        #expect(inserted.map { $0["index"] as? Int } == [index] && inserted.map { $0["name"] as? String } == ["aPPLE"], "\(line)")
+        #expect((change["changes"] as? [[String: Any]])?.map { $0["path"] as? String } == ["\(index).0"], "\(line)")
+        let (status, error) = try watch.stop()
+        #expect(status == 0 && error.isEmpty)
+    }
 }
