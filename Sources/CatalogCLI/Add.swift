@@ -13,10 +13,7 @@ extension CatalogCommand {
                   catalog add phone --name "Pixel 9" --maker Google --year 2024 --os Android --screen 6.3
                 """)
 
-        @Argument(
-            help: ArgumentHelp("product or phone (same as --entity).", valueName: "entity"),
-            completion: .list(["product", "phone"]),
-            transform: parseEntity)
+        @Argument(entityWordHelp: "product or phone (same as --entity).", words: ["product", "phone"])
         var entityWord: Entity?
 
         @OptionGroup var store: StoreOptions
@@ -26,6 +23,7 @@ extension CatalogCommand {
         // contradicts is told with this command's usage, not the root's.
         func validate() throws {
             _ = try resolveEntity(word: entityWord, option: store.entity)
+            try fields.validateOtherFields()
         }
 
         func run() throws {

@@ -8,6 +8,9 @@ import SQLiteStore
 enum CommandFailure: Error, CustomStringConvertible {
     /// A read-only command was pointed at a file that does not exist.
     case noDatabase(String)
+    /// The database at `path` does not exist and cannot be created there, for `reason` (its folder is
+    /// missing, say): nothing was done.
+    case databaseNotCreatable(path: String, reason: String)
     /// A backup's destination exists, and `--force` was not given.
     case destinationExists(String)
     /// The command line or the environment asks for something that cannot be done (exit 64): one
@@ -23,6 +26,7 @@ enum CommandFailure: Error, CustomStringConvertible {
     var description: String {
         switch self {
         case .noDatabase(let path): "no database at \(path)"
+        case .databaseNotCreatable(let path, let reason): "cannot create the database \(path): \(reason)"
         case .destinationExists(let path): "\(path) already exists; give --force to replace it"
         case .usage(let message): message
         case .outputNotCreatable(let path, let reason): "cannot write \(path): \(reason)"
@@ -49,13 +53,13 @@ enum ExitStatus: Int32 {
     /// The database stayed locked by another process for the whole busy timeout.
     case busy = 5
     /// The database cannot be used: not a database, damaged, newer than this program, changed
-    /// migrations, read-only, or missing.
+    /// migrations, read-only, missing, or not creatable where it is named.
     case unusableDatabase = 6
     /// The database file `watch` was watching was deleted, replaced or overwritten.
     case databaseFileChanged = 7
-    /// The command line or the environment is malformed (EX_USAGE).
+    /// The command line or the environment is malformed, such as an index path (EX_USAGE).
     case usage = 64
-    /// Bad input: an invalid value, index path or file (EX_DATAERR).
+    /// Bad input: an invalid value of a record's field, or a malformed file (EX_DATAERR).
     case invalidInput = 65
     /// An input file does not exist or cannot be read (EX_NOINPUT), or an output file cannot be created.
     case noInput = 66
@@ -100,12 +104,12 @@ func explain(_ error: any Error) -> (String, ExitStatus) {
         case .invalidFile: return (error.description, .invalidInput)
         }
     case let error as ItemPathParseError:
-        return (error.description, .invalidInput)
+        return (error.description, .usage)
     case let error as MigrationError:
         return (error.description, .unusableDatabase)
     case let error as CommandFailure:
         switch error {
-        case .noDatabase: return (error.description, .unusableDatabase)
+        case .noDatabase, .databaseNotCreatable: return (error.description, .unusableDatabase)
         case .destinationExists: return (error.description, .conflict)
         case .usage: return (error.description, .usage)
         case .outputNotWritten: return (error.description, .failure)

@@ -103,7 +103,12 @@ struct DatabaseLocation {
     /// Opens the catalog. A default database that does not exist yet is created, and seeded with the
     /// built-in records; the user is told so once, on standard error. A database this call creates and
     /// then fails to set up (to migrate, or to seed: on a full disk) is removed again, with its `-wal`
-    /// and `-shm` files; a file that existed before is never removed.
+    /// and `-shm` files; an empty file that was there is left empty (``restoringFilesOnFailure(_:)``);
+    /// a file that held anything is never removed.
+    ///
+    /// - Throws: ``CommandFailure/noDatabase(_:)`` when `readonly` and the file does not exist;
+    ///   ``CommandFailure/databaseNotCreatable(path:reason:)`` when it does not exist and its folder
+    ///   is missing or does not take new files; what opening, migrating or seeding throws.
     func open(readonly: Bool) throws -> CatalogStore {
         var configuration = Configuration()
         configuration.isReadonly = readonly
@@ -128,7 +133,11 @@ struct DatabaseLocation {
         } else if isNew && readonly {
             throw CommandFailure.noDatabase(path)
         }
-        return try removingCreatedFile(if: isNew) {
+        // Said in words before SQLite tries (its own message names neither the file nor the reason).
+        if isNew, let problem = NewFileFolder.problem(creatingFileAt: path) {
+            throw CommandFailure.databaseNotCreatable(path: path, reason: problem)
+        }
+        return try restoringFilesOnFailure {
             let store = try CatalogStore(path: path, configuration: configuration)
             if isDefault && isNew {
                 let report = try store.seed(SeedFile.builtIn)
@@ -136,21 +145,6 @@ struct DatabaseLocation {
                     "created \(path) with the built-in seeds (\(report.insertedText(separator: ", ")))")
             }
             return store
-        }
-    }
-
-    /// Runs `body`; when it fails and `isNew` (the database did not exist before this command), removes
-    /// the database file and the files SQLite keeps beside it, so that a failed command leaves nothing
-    /// that looks like a database. `body` must not keep the store it opened: its connections are closed
-    /// when it is released, before the files go.
-    func removingCreatedFile<Result>(if isNew: Bool, _ body: () throws -> Result) throws -> Result {
-        do {
-            return try body()
-        } catch {
-            if isNew {
-                for suffix in Self.fileSuffixes { unlink(path + suffix) }
-            }
-            throw error
         }
     }
 }

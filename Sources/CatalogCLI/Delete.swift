@@ -32,12 +32,11 @@ extension CatalogCommand {
 
         func validate() throws {
             if at == nil && id == nil {
-                if let word = negativeNumberArgument() {
-                    throw ValidationError("invalid id \(String(reflecting: word)): expected a record's id, such as 7")
-                }
+                if let word = negativeNumberArgument() { throw invalidIDError(word) }
                 throw ValidationError("give an id or --at section.row")
             }
             if at != nil && id != nil { throw ValidationError("give an id or --at section.row, not both") }
+            if let id, id < 0 { throw invalidIDError(String(id)) }
             // Checked while parsing (run() reads the same), so that a scope or sort this list does not
             // take is told with this command's usage, not the root's.
             _ = try list.choice(for: store.entity ?? .products)

@@ -21,9 +21,13 @@ extension CatalogCommand {
                   catalog export --entity phones --format jsonl | gzip > phones.jsonl.gz
                 """)
 
-        @Option(help: ArgumentHelp("Write to this file (atomically) instead of standard output.", valueName: "file"),
-                completion: .file(extensions: ["json", "jsonl", "csv", "tsv"]))
+        @Option(
+            help: ArgumentHelp("Write to this file (atomically) instead of standard output; - is standard output.", valueName: "file"),
+            completion: .file(extensions: ["json", "jsonl", "csv", "tsv"]))
         var output: String?
+
+        /// The file to write: `--output`, unless it is `-` (standard output, as for `import -`).
+        private var outputFile: String? { output == "-" ? nil : output }
 
         @OptionGroup var store: StoreOptions
 
@@ -36,7 +40,7 @@ extension CatalogCommand {
                 valueName: "format"),
             completion: .list(["json", "jsonl", "csv", "tsv"]),
             transform: { text in
-                guard let format = OutputFormat(rawValue: text) else {
+                guard let format = OutputFormat(argument: text) else {
                     throw ValidationError("unknown format '\(text)': expected json, jsonl, csv or tsv")
                 }
                 return format
@@ -47,7 +51,7 @@ extension CatalogCommand {
         ///
         /// - Throws: `ValidationError` for `--format table`, or `--json` and another `--format`.
         private func dataFormat() throws -> DataFormat {
-            let fallback = output.flatMap(DataFormat.init(fileName:)).flatMap { OutputFormat(rawValue: $0.rawValue) } ?? .json
+            let fallback = outputFile.flatMap(DataFormat.init(fileName:)).flatMap { OutputFormat(rawValue: $0.rawValue) } ?? .json
             guard let format = try OutputFormat.resolved(format, json: store.json, fallback: fallback).dataFormat else {
                 throw ValidationError("export writes json, jsonl, csv or tsv, not a table")
             }
@@ -62,30 +66,30 @@ extension CatalogCommand {
         func run() throws {
             let format = try dataFormat()
             try reportingFailures {
-                // Before anything is read: an output that cannot be created is said at once.
-                if let output { try OutputFile.checkWritable(output, database: try store.location().path) }
+                // Before anything is read: an output file that cannot be created is said at once.
+                if let outputFile { try OutputFile.checkWritable(outputFile, database: try store.location().path) }
                 let catalog = try store.openStore()
                 let destination: ByteOutput
-                if let output {
+                if let outputFile {
                     do {
-                        destination = try ByteOutput(replacing: output)
+                        destination = try ByteOutput(replacing: outputFile)
                     } catch let error as FileError where error.code == ENOSPC || error.code == EDQUOT {
-                        throw CommandFailure.outputNotWritten(path: output, code: error.code)
+                        throw CommandFailure.outputNotWritten(path: outputFile, code: error.code)
                     } catch let error as FileError {
-                        throw CommandFailure.outputNotCreatable(path: output, reason: String(cString: strerror(error.code)))
+                        throw CommandFailure.outputNotCreatable(path: outputFile, reason: String(cString: strerror(error.code)))
                     }
                 } else {
                     destination = .standardOutput()
                 }
-                let progress = Terminal.progress("exporting", showsOnDataOutput: output == nil)
+                let progress = Terminal.progress("exporting", showsOnDataOutput: outputFile == nil)
                 do {
                     let recordType = (store.entity ?? .products).recordType
                     let count = try export(recordType, catalog, format, destination, progress)
                     try destination.commit()
                     progress?.finish(count)
                 } catch let error as FileError {
-                    // A full disk, or another write error: the file at `output` is left as it was.
-                    throw CommandFailure.outputNotWritten(path: output, code: error.code)
+                    // A full disk, or another write error: the file at `outputFile` is left as it was.
+                    throw CommandFailure.outputNotWritten(path: outputFile, code: error.code)
                 }
             }
         }

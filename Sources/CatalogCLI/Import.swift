@@ -43,7 +43,7 @@ extension CatalogCommand {
         func run() throws {
             try reportingFailures {
                 let sources = try input.sources(files, entity: store.entity ?? .products, keepingIDs: keepIDs)
-                let report = try withStoreRemovedOnFailure(store) { catalog in
+                let report = try withStoreRestoredOnFailure(store) { catalog in
                     try storeRecords(sources, in: catalog, conflicts: .update, label: "importing")
                 }
                 if store.json {

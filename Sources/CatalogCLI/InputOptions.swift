@@ -45,12 +45,15 @@ func storeRecords(
 }
 
 /// Opens the store and runs `body` on it; when `body` fails on a database file this command created
-/// (not the default one, which is created seeded), removes that file again, so that a failed import
-/// into a new database leaves nothing behind.
-func withStoreRemovedOnFailure<Result>(_ options: StoreOptions, _ body: (CatalogStore) throws -> Result) throws -> Result {
+/// (not the default one, which is created seeded) or on an empty file, puts the files back as they
+/// were (``DatabaseLocation/restoringFilesOnFailure(_:)``), so that a failed import into a new
+/// database leaves nothing behind.
+func withStoreRestoredOnFailure<Result>(_ options: StoreOptions, _ body: (CatalogStore) throws -> Result) throws -> Result {
     let location = try options.location()
-    let isNew = !location.isDefault && !FileManager.default.fileExists(atPath: location.path)
-    return try location.removingCreatedFile(if: isNew) { try body(try location.openForWriting()) }
+    if location.isDefault && !FileManager.default.fileExists(atPath: location.path) {
+        return try body(try location.openForWriting())
+    }
+    return try location.restoringFilesOnFailure { try body(try location.openForWriting()) }
 }
 
 extension SeedReport {

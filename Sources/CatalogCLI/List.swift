@@ -19,29 +19,12 @@ extension CatalogCommand {
                   catalog list --search "mac pro"
                 """)
 
-        @Argument(
-            help: ArgumentHelp("products or phones (same as --entity).", valueName: "entity"),
-            completion: .list(["products", "phones"]),
-            transform: parseEntity)
-        var entityWord: Entity?
-
-        @OptionGroup var store: StoreOptions
-        @OptionGroup var list: ListOptions
-        @OptionGroup var output: OutputFormatOptions
-
-        // Checked while parsing (run() reads the same), so that a scope, sort or format this list does
-        // not take is told with this command's usage, not the root's.
-        func validate() throws {
-            _ = try list.choice(for: resolveEntity(word: entityWord, option: store.entity))
-            _ = try output.resolved(json: store.json)
-        }
+        @OptionGroup var options: ListedResultOptions
 
         func run() throws {
-            let entity = try resolveEntity(word: entityWord, option: store.entity)
-            let choice = try list.choice(for: entity)
-            let format = try output.resolved(json: store.json)
+            let (entity, choice, format) = try options.resolved()
             try reportingFailures {
-                let catalog = try store.openStore()
+                let catalog = try options.store.openStore()
                 try printSections(entity.recordType, catalog, choice, format: format)
             }
         }

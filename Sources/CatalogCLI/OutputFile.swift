@@ -30,18 +30,9 @@ enum OutputFile {
                     path: path, reason: suffix.isEmpty ? "it is the database itself" : "it is the database's \(suffix) file")
             }
         }
-        let folder = (path as NSString).deletingLastPathComponent
-        let shownFolder = folder.isEmpty ? "." : folder
-        guard stat(shownFolder, &info) == 0 else {
-            throw CommandFailure.outputNotCreatable(path: path, reason: "the folder \(shownFolder) does not exist")
-        }
-        guard info.st_mode & S_IFMT == S_IFDIR else {
-            throw CommandFailure.outputNotCreatable(path: path, reason: "\(shownFolder) is not a folder")
-        }
-        // The file is created beside `path`: the folder must take new files (access() answers for
-        // this user, root included).
-        guard access(shownFolder, W_OK | X_OK) == 0 else {
-            throw CommandFailure.outputNotCreatable(path: path, reason: "this user may not create files in \(shownFolder)")
+        // The file is created beside `path`: the folder must take new files.
+        if let problem = NewFileFolder.problem(creatingFileAt: path) {
+            throw CommandFailure.outputNotCreatable(path: path, reason: problem)
         }
     }
 }

@@ -9,6 +9,12 @@ enum OutputFormat: String, CaseIterable, ExpressibleByArgument {
     case csv
     case tsv
 
+    /// The format a command-line word names, in any case (`csv`, `CSV`), as every command that takes
+    /// `--format` reads it.
+    init?(argument: String) {
+        self.init(rawValue: argument.lowercased())
+    }
+
     /// The data format, or nil for a table.
     var dataFormat: DataFormat? { DataFormat(rawValue: rawValue) }
 

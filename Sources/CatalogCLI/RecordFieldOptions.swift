@@ -78,10 +78,12 @@ struct RecordFieldOptions: ParsableArguments {
         return pairs
     }
 
-    /// Checks the other fields' flags and values are well formed.
+    /// Checks the other fields' flags and values are well formed: called by the commands' `validate()`
+    /// after their own checks, so that a word they read first (`update -1`, an id the parser took for
+    /// an option) is told in their words, not as an unexpected argument.
     ///
     /// - Throws: `ValidationError` for an unknown option or a missing value.
-    func validate() throws {
+    func validateOtherFields() throws {
         _ = try Self.pairs(otherFields)
     }
 

@@ -62,7 +62,7 @@ extension CatalogCommand {
                 } else {
                     try input.sources(files, entity: store.entity, keepingIDs: false)
                 }
-                let report = try withStoreRemovedOnFailure(store) { catalog in try storeRecords(sources, in: catalog, conflicts: .skip, label: "seeding") }
+                let report = try withStoreRestoredOnFailure(store) { catalog in try storeRecords(sources, in: catalog, conflicts: .skip, label: "seeding") }
                 if store.json {
                     Terminal.print(try renderJSON(report))
                 } else {

@@ -39,7 +39,7 @@ extension CatalogCommand {
                 throw ValidationError("give an index path (section.row, both numbers from 0) or --id")
             }
             if path != nil && id != nil { throw ValidationError("give an index path or --id, not both") }
-            if let id, id < 0 { throw ValidationError("invalid id \"\(id)\": expected a record's id, such as 7") }
+            if let id, id < 0 { throw invalidIDError(String(id)) }
             // Checked while parsing (run() reads the same), so that a scope, sort or format this list
             // does not take is told with this command's usage, not the root's.
             _ = try list.choice(for: store.entity ?? .products)

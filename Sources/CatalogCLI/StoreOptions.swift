@@ -14,7 +14,7 @@ struct StoreOptions: ParsableArguments {
         transform: parseEntity)
     var entity: Entity?
 
-    @Flag(name: .long, help: "Print JSON instead of a table.")
+    @Flag(name: .long, help: "Print JSON instead of text.")
     var json = false
 
     /// Where the database is, and whether it is the default one: see ``DatabaseOption/location(environment:)``.
@@ -40,6 +40,17 @@ func parseEntity(_ text: String) throws -> Entity {
     return entity
 }
 
+extension Argument where Value == Entity? {
+    /// The entity as a command's first word (`list phones`, `add phone`), read by ``parseEntity(_:)``.
+    ///
+    /// ```swift
+    /// @Argument(entityWordHelp: "products or phones (same as --entity).") var entityWord: Entity?
+    /// ```
+    init(entityWordHelp help: String, words: [String] = ["products", "phones"]) {
+        self.init(help: ArgumentHelp(help, valueName: "entity"), completion: .list(words), transform: parseEntity)
+    }
+}
+
 /// Resolves an entity given as a first word and as `--entity`, which must agree.
 func resolveEntity(word: Entity?, option: Entity?) throws -> Entity {
     if let word, let option, word != option {
@@ -48,9 +59,19 @@ func resolveEntity(word: Entity?, option: Entity?) throws -> Entity {
     return word ?? option ?? .products
 }
 
-/// The first argument of the process that reads as a negative number (`-1`, `-0.0`), which the argument
-/// parser takes for an unknown option: so that `show -0.0` can say the index path is invalid, rather than
+/// The first argument of the process that reads as a negative number (`-1`, `-0.0`) and is not the
+/// value of an option that takes one (`--price -1`), which the argument parser takes for an unknown
+/// option: so that `show -0.0` can say the index path is invalid, and `update -1` the id, rather than
 /// missing.
 func negativeNumberArgument() -> String? {
-    CommandLine.arguments.dropFirst().first(where: CatalogCommand.looksLikeANegativeNumber)
+    let arguments = Array(CommandLine.arguments.dropFirst())
+    return arguments.indices.first { index in
+        CatalogCommand.looksLikeANegativeNumber(arguments[index])
+            && !(index > 0 && CatalogCommand.numericOptions.contains(arguments[index - 1]))
+    }.map { arguments[$0] }
+}
+
+/// The usage error for `word` given as a record's id (`-1`): the same words in every command.
+func invalidIDError(_ word: String) -> ValidationError {
+    ValidationError("invalid id \(String(reflecting: word)): expected a record's id, such as 7")
 }

@@ -19,7 +19,7 @@ extension CatalogCommand {
         @Argument(help: ArgumentHelp("What has been typed so far.", valueName: "prefix"))
         var prefix: String
 
-        @Option(name: .long, help: ArgumentHelp("The most names to print (default: 10).", valueName: "n"))
+        @Option(name: .long, help: ArgumentHelp("The most names to print.", valueName: "n"))
         var limit = 10
 
         @OptionGroup var store: StoreOptions

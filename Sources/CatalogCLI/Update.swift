@@ -7,6 +7,12 @@ extension CatalogCommand {
         static let configuration = CommandConfiguration(
             commandName: "update",
             abstract: "Change fields of a record by id (rename, retype, reprice…).",
+            // Written out: the generated one would show the id as optional (`[<id>]`), which it is only
+            // to the parser (see `id`). A test checks it names every option the help lists.
+            usage: """
+                catalog update <id> [--database <path>] [--entity <entity>] [--json] [--name <name>] [--type <type>] \
+                [--year <year>] [--price <price>] [--maker <maker>] [--os <os>] [--screen <inches>] [<--field value> ...]
+                """,
             discussion: """
                 Examples:
                   catalog update 3 --name "iPod touch (1st generation)"
@@ -14,13 +20,21 @@ extension CatalogCommand {
                   catalog update 12 --entity phones --maker Google
                 """)
 
+        // Optional only so that a missing or negative id (`update -1`, which the parser takes for an
+        // option) is told in this command's words, by validate(), as `delete` and `show` tell theirs.
         @Argument(help: ArgumentHelp("The id of the record to change.", valueName: "id"))
-        var id: Int64
+        var id: Int64?
 
         @OptionGroup var store: StoreOptions
         @OptionGroup var fields: RecordFieldOptions
 
         func validate() throws {
+            guard let id else {
+                if let word = negativeNumberArgument() { throw invalidIDError(word) }
+                throw ValidationError("give the id of the record to change")
+            }
+            if id < 0 { throw invalidIDError(String(id)) }
+            try fields.validateOtherFields()
             if fields.isEmpty { throw ValidationError("give at least one field to change") }
         }
 
@@ -32,6 +46,7 @@ extension CatalogCommand {
         private func update<Record: CatalogRecord>(_ type: Record.Type) throws {
             try fields.validate(for: Record.self, complete: false)
             let catalog = try store.openStoreForWriting()
+            let id = id!  // validate() refused a command without one
             guard let record = try catalog.fetchOne(Record.self, id: id) else {
                 throw CatalogError.notFound(entity: Record.entity, id: id)
             }

@@ -28,27 +28,10 @@ extension CatalogCommand {
                   catalog watch phones --search pixel
                 """)
 
-        @Argument(
-            help: ArgumentHelp("products or phones (same as --entity).", valueName: "entity"),
-            completion: .list(["products", "phones"]),
-            transform: parseEntity)
-        var entityWord: Entity?
-
-        @OptionGroup var store: StoreOptions
-        @OptionGroup var list: ListOptions
-        @OptionGroup var output: OutputFormatOptions
-
-        // Checked while parsing (run() reads the same), so that a scope, sort or format this list does
-        // not take is told with this command's usage, not the root's.
-        func validate() throws {
-            _ = try list.choice(for: resolveEntity(word: entityWord, option: store.entity))
-            _ = try output.resolved(json: store.json)
-        }
+        @OptionGroup var options: ListedResultOptions
 
         func run() async throws {
-            let entity = try resolveEntity(word: entityWord, option: store.entity)
-            let choice = try list.choice(for: entity)
-            let format = try output.resolved(json: store.json)
+            let (entity, choice, format) = try options.resolved()
             try await reportingFailures {
                 try await watch(entity.recordType, choice, format)
             }
@@ -58,7 +41,7 @@ extension CatalogCommand {
             _ type: Record.Type, _ choice: ListChoice, _ format: OutputFormat
         ) async throws {
             let request = try choice.request(Record.self)
-            let catalog = try store.openStore()
+            let catalog = try options.store.openStore()
             let monitor = try ChangeMonitor(path: catalog.path)
             let stopping = StopOnSignals { monitor.stop() }
             defer { withExtendedLifetime(stopping) {} }

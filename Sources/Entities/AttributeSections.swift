@@ -6,11 +6,25 @@ import SQLiteStore
 /// keeps its identity while rows come and go.
 public struct AttributeSections: Sendable {
     let expression: @Sendable (_ column: String, _ sortExpression: String) -> String
-    let name: @Sendable (DatabaseValue) -> String
+    let name: @Sendable (_ key: DatabaseValue, _ isFolded: Bool) -> String
+
+    /// The character between a folded text and its stored value in the key of a `.value` section
+    /// (U+0001): it sorts before any character of a folded text, which holds no control characters
+    /// (names are checked for them), so keys sort as the folded text, then as the stored value.
+    static let foldedKeySeparator: Character = "\u{1}"
 
     /// Sections by the value as stored, named by `name` (by default the value as text; NULL is ``).
+    ///
+    /// A folded text's sections are in the order of its folded text, as its rows are (`Apple`, `apple`
+    /// and `Äpple` are three sections, next to each other, before `banana`); spellings that fold alike
+    /// follow each other by their UTF-8 bytes. Their key is the folded text, U+0001, then the stored
+    /// value, and `name` is given the stored value.
     public static func value(named name: @escaping @Sendable (DatabaseValue) -> String = Self.text) -> AttributeSections {
-        AttributeSections(expression: { column, _ in column }, name: name)
+        AttributeSections(
+            expression: { column, sortExpression in
+                column == sortExpression ? column : "\(sortExpression) || char(1) || \(column)"
+            },
+            name: { key, isFolded in name(isFolded ? storedValue(inFoldedKey: key) : key) })
     }
 
     /// Sections by the value as stored, named by the value as text.
@@ -20,7 +34,8 @@ public struct AttributeSections: Sendable {
     /// share `E`. For a folded text attribute; an emoji flag files under its first regional indicator
     /// (SQLite's `substr` counts Unicode scalars).
     public static var initial: AttributeSections {
-        AttributeSections(expression: { _, sortExpression in "substr(\(sortExpression), 1, 1)" }, name: { Self.text($0).uppercased() })
+        AttributeSections(
+            expression: { _, sortExpression in "substr(\(sortExpression), 1, 1)" }, name: { key, _ in Self.text(key).uppercased() })
     }
 
     /// A value as section name text: text as is, NULL as ``, other values as they print.
@@ -30,5 +45,11 @@ public struct AttributeSections: Sendable {
         case .text(let text): text
         default: value.description
         }
+    }
+
+    /// The stored value in the key of a folded text's `.value` section: what follows the separator.
+    private static func storedValue(inFoldedKey key: DatabaseValue) -> DatabaseValue {
+        guard case .text(let text) = key, let separator = text.firstIndex(of: foldedKeySeparator) else { return key }
+        return .text(String(text[text.index(after: separator)...]))
     }
 }

@@ -26,7 +26,7 @@ extension DeclaredEntity {
     }
 
     public static func sectionName(for value: DatabaseValue, keyPath: PartialKeyPath<Self>) -> String {
-        declaration.attribute(for: keyPath)?.sections.name(value) ?? AttributeSections.text(value)
+        declaration.attribute(for: keyPath)?.sectionName(forKey: value) ?? AttributeSections.text(value)
     }
 
     @inlinable  // with `EntityDeclaration.decode`, specialized in the entity's module: see there

@@ -68,6 +68,9 @@ public struct EntityAttribute<Entity>: Sendable {
         let sortExpression = foldedColumn ?? column
         return EntityColumn(column, sortedBy: sortExpression, sectionedBy: sections.expression(column, sortExpression))
     }
+
+    /// The name of the section whose key (the value of ``entityColumn``'s section expression) is `key`.
+    func sectionName(forKey key: DatabaseValue) -> String { sections.name(key, foldedColumn != nil) }
 }
 
 extension EntityAttribute {

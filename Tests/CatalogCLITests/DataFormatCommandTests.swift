@@ -63,6 +63,33 @@ struct DataFormatCommandTests {
         }
     }
 
+    /// Every command that takes `--format` reads a format's name in any case (`--format CSV`), as the
+    /// README says.
+    @Test func formatNamesAreReadInAnyCase() throws {
+        try catalog(["seed"])
+        for command in [["list"], ["search", "mac"], ["show", "0.0"], ["suggest", "mac"], ["export"]] {
+            for format in ["json", "jsonl", "csv", "tsv"] {
+                let lower = try catalog(command + ["--format", format])
+                let upper = try catalog(command + ["--format", format.uppercased()])
+                #expect(lower.status == 0 && upper.status == 0 && !upper.output.isEmpty, "\(command) \(format): \(upper)")
+                #expect(upper.output == lower.output, "\(command) \(format)")
+            }
+        }
+        #expect(try catalog(["list", "--format", "Table"]).output == (try catalog(["list"]).output))
+        let table = try catalog(["export", "--format", "TABLE"])
+        #expect(table.status == 64 && table.error.hasPrefix("Error: export writes json, jsonl, csv or tsv, not a table\n"), "\(table)")
+        // `watch` runs until stopped: its `--format CSV` is read as csv, which `--json` contradicts.
+        let watch = try catalog(["watch", "--format", "CSV", "--json"])
+        #expect(watch.status == 64 && watch.error.hasPrefix("Error: --json and --format csv disagree"), "\(watch)")
+
+        let file = try workspace.write(try catalog(["export", "--format", "csv"]).output, to: "products.txt")
+        for command in [["import", file, "--format", "CSV", "--keep-ids"], ["seed", file, "--format", "Csv"]] {
+            let result = try catalog(command, database: directory.path("copy.sqlite"))
+            #expect(result.status == 0, "\(command): \(result)")
+        }
+        #expect(try catalog(["export"], database: directory.path("copy.sqlite")).output == (try catalog(["export"]).output))
+    }
+
     @Test func everyCommandPrintsEveryFormat() throws {
         try catalog(["seed"])
         let jsonl = try catalog(["list", "--format", "jsonl", "--scope", "desktop"])

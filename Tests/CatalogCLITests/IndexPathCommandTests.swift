@@ -40,4 +40,46 @@ import Testing
         let deleted = try workspace.catalog("delete", "--at=\(path)", "--search", "mac")
         #expect(deleted.status != 0)
     }
+
+    /// A negative, missing or malformed id or index path is a usage error told in one line of the
+    /// command's own words (exit 64, then the usage text), the same in `update`, `delete` and `show`;
+    /// nothing is written.
+    @Test(arguments: [
+        (["update", "-1", "--name", "x"], #"invalid id "-1": expected a record's id, such as 7"#),
+        (["update", "--name", "x", "--", "-1"], #"invalid id "-1": expected a record's id, such as 7"#),
+        (["update", "--price", "-5"], "give the id of the record to change"),
+        (["update", "--name", "x"], "give the id of the record to change"),
+        (["delete", "-1"], #"invalid id "-1": expected a record's id, such as 7"#),
+        (["delete", "--", "-1"], #"invalid id "-1": expected a record's id, such as 7"#),
+        (["delete", "--at", "-1.0"], #"invalid index path "-1.0": expected section.row, such as 0.2"#),
+        (["show", "-1.0"], #"invalid index path "-1.0": expected section.row, such as 0.2"#),
+        (["show", "-1"], #"invalid index path "-1": expected section.row, such as 0.2"#),
+        (["show", "--id", "-1"], #"invalid id "-1": expected a record's id, such as 7"#),
+    ])
+    func aBadIDOrIndexPathIsOneUsageLine(arguments: [String], message: String) throws {
+        try workspace.catalog("seed")
+        let before = FileManager.default.contents(atPath: workspace.database)
+        let result = try workspace.catalog(arguments)
+        #expect(result.status == 64, "\(result)")
+        let lines = result.error.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines.first?.hasPrefix("Error: ") == true && lines.first?.hasSuffix(message) == true, "\(result)")
+        #expect(lines.filter { $0.hasPrefix("Error:") }.count == 1, "one error line: \(result)")
+        #expect(result.error.contains("Usage: catalog \(arguments[0]) \(arguments[0] == "delete" ? "[<id>]" : arguments[0] == "update" ? "<id>" : "[<section.row>]")"), "\(result)")
+        #expect(result.output.isEmpty)
+        #expect(FileManager.default.contents(atPath: workspace.database) == before)
+    }
+
+    /// `update`'s usage line, written out so that the id shows as required, names every option its help lists.
+    @Test func updatesUsageNamesEveryOption() throws {
+        let help = try ProcessRunner.run("catalog", ["help", "update"])
+        let usage = try #require(help.output.split(separator: "\n").first { $0.hasPrefix("USAGE: ") })
+        #expect(usage.hasPrefix("USAGE: catalog update <id> "), "\(help.output)")
+        let options = try #require(help.output.components(separatedBy: "OPTIONS:").last)
+        let listed = Set(options.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "," })
+            .filter { $0.hasPrefix("--") && $0.count > 2 && $0.allSatisfy { $0.isLetter || $0 == "-" } }.map(String.init))
+        #expect(listed.count >= 11, "\(listed)")
+        for option in listed.subtracting(["--help", "--version"]) {
+            #expect(usage.contains("[\(option) ") || usage.contains("[\(option)]"), "\(option) missing from \(usage)")
+        }
+    }
 }

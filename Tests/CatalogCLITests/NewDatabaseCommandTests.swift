@@ -53,4 +53,51 @@ struct NewDatabaseCommandTests {
         #expect(full.status == 1, "\(full)")
         #expect(FileManager.default.contents(atPath: workspace.database) == seeded)
     }
+
+    /// A pre-existing empty file that a command fails on is left empty, and the `-wal` and `-shm`
+    /// files it created beside it are removed: on a full disk, and on a bad import file.
+    @Test func anEmptyFileThatWasThereIsLeftEmpty() throws {
+        let database = try workspace.write("", to: "empty.sqlite")
+        let full = try workspace.catalog(["list"], database: database, environment: onePage)
+        #expect(full.status == 1, "\(full)")
+        let badImport = try workspace.catalog(
+            ["import", "-", "--format", "csv"], database: database, input: "type,name,yearIntroduced,introPrice\ndevice,X,2000,abc\n")
+        #expect(badImport.status == 65, "\(badImport)")
+        for result in [full, badImport] {
+            #expect(result.output.isEmpty)
+        }
+        #expect(FileManager.default.contents(atPath: database) == Data(), "still the empty file")
+        #expect(files(in: workspace.directory.url.path).filter { $0.hasPrefix("empty.sqlite") } == ["empty.sqlite"],
+                "no -wal or -shm left: \(files(in: workspace.directory.url.path))")
+        #expect(try workspace.catalog(["list"], database: database).status == 0, "with room it works")
+    }
+
+    /// A database in a folder that does not exist (or is not a folder) is said in one line naming the
+    /// path and why, exit 6, and nothing is created; a read-only command says there is no database.
+    @Test(arguments: [
+        ["list"], ["add", "product", "--type", "device", "--name", "X", "--year", "2000", "--price", "1"], ["seed"],
+        ["import", "-", "--format", "jsonl"], ["export", "--format", "CSV"],
+    ])
+    func aDatabaseInAMissingFolderIsSaidInOneLine(command: [String]) throws {
+        let plain = try workspace.write("", to: "plain")
+        let cases = [
+            (workspace.path("missing/new.sqlite"), "the folder \(workspace.path("missing")) does not exist"),
+            (plain + "/new.sqlite", "\(plain) is not a folder"),
+        ]
+        for (database, reason) in cases {
+            for viaEnvironment in [false, true] {
+                let result = viaEnvironment
+                    ? try ProcessRunner.run(
+                        "catalog", command, environment: ["CATALOG_DATABASE": database], home: workspace.path("home"), input: "")
+                    : try workspace.catalog(command, database: database, input: "")
+                #expect(result.status == 6, "\(result)")
+                #expect(result.error == "catalog: error: cannot create the database \(database): \(reason)\n", "\(result)")
+                #expect(result.output.isEmpty)
+            }
+        }
+        #expect(!FileManager.default.fileExists(atPath: workspace.path("missing")), "no folder created")
+        #expect(files(in: workspace.directory.url.path).filter { $0.contains("sqlite") }.isEmpty, "no database created")
+        let check = try workspace.catalog(["check"], database: cases[0].0)
+        #expect(check.status == 6 && check.error == "catalog: error: no database at \(cases[0].0)\n", "\(check)")
+    }
 }

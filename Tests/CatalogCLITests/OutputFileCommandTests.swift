@@ -102,4 +102,24 @@ struct OutputFileCommandTests {
             #expect(result.error.hasSuffix(": this user may not create files in \(folder)\n"), "\(result)")
         }
     }
+
+    /// `--output -` is standard output, as `-` is standard input for `import`: no file named `-`.
+    @Test func exportToDashWritesStandardOutput() throws {
+        let catalog = ProcessRunner.productsDirectory.appendingPathComponent("catalog").path
+        let before = try files()
+        for format in ["csv", "json"] {
+            let expected = try workspace.catalog(["export", "--format", format])
+            // Run in the workspace's folder, where a file named `-` would appear.
+            let result = try ProcessRunner.run(
+                executable: URL(fileURLWithPath: "/bin/sh"),
+                ["-c", #"cd "$1" && exec "$2" export --output - --format "$3" --database "$4""#, "sh",
+                 workspace.directory.url.path, catalog, format, workspace.database],
+                home: workspace.path("home"))
+            #expect(result.status == 0, "\(result)")
+            #expect(result.output == expected.output && !result.output.isEmpty, "\(result)")
+            #expect(try files() == before, "no file named -")
+        }
+        let fallback = try workspace.catalog(["export", "--output", "-"])
+        #expect(fallback.output.hasPrefix("["), "JSON, as without --output: \(fallback)")
+    }
 }

@@ -1,6 +1,7 @@
 import Catalog
 import Foundation
 import SQLiteStore
+import TestSupport
 import Testing
 
 struct ChangeTrackingTests {
@@ -37,6 +38,22 @@ struct ChangeTrackingTests {
              })
         }
         #expect(try #require(counts).map { "\($0.key) \($0.count)" } == reference)
+    }
+
+    /// README's Live changes example, as written: a product added and another renamed to sort first
+    /// arrive as one change set, described deletions first, then by ascending new path.
+    @Test func theReadmesLiveChangesExampleDescribesItsChangeSet() throws {
+        let directory = try TemporaryDirectory()
+        let store = try CatalogStore(path: directory.path("catalog.sqlite"))
+        try store.seed(SeedFile.builtIn)
+        let controller = try store.trackedResults(ListRequest<Product>(scope: .device), batchSize: 50)
+        let added = try store.insert(Product(type: .device, name: "iPhone 16", yearIntroduced: 2024, introPrice: 799))
+        var renamed = try #require(store.fetchAll(Product.self).first { $0.name == "iPod" })
+        renamed.name = "aaa iPod"
+        try store.update(renamed)
+        let changeSet = try controller.applyPendingChanges()
+        #expect(added.id == 10 && renamed.id == 2)
+        #expect(changeSet.description == "move 2 0.3 → 0.0, insert 10 at 0.4")
     }
 
     @Test(.timeLimit(.minutes(10)))

@@ -70,8 +70,9 @@ enum SearchReference {
         let sorted = kept.sorted { a, b in
             let (fa, fb) = (fold(a.name), fold(b.name))
             let key: Bool? = switch request.sort {
-            // Maker sections are the maker as spelled, in BINARY order.
-            case .maker: less(a.maker, b.maker)
+            // Maker sections are the maker as spelled, in the order of the folded maker (README:
+            // makers sort ignoring case and diacritics), spellings that fold alike by their bytes.
+            case .maker: less(fold(a.maker), fold(b.maker)) ?? less(a.maker, b.maker)
             case .year: a.yearReleased == b.yearReleased ? nil : a.yearReleased < b.yearReleased
             default: less(fa, fb)
             }

@@ -85,7 +85,7 @@ struct DamagedFileTests {
         for command in Self.commands {
             let result = try workspace.catalog(command, database: path)
             #expect(result.status == 6, "\(command): \(result)")
-            #expect(result.error == "catalog: error: cannot open the database: unable to open database file: \(path) (SQLITE_CANTOPEN)\n")
+            #expect(result.error == "catalog: error: cannot create the database \(path): the folder \(workspace.path("no/such/folder")) does not exist\n")
         }
         #expect(!FileManager.default.fileExists(atPath: workspace.path("no")))
     }

@@ -64,11 +64,11 @@ extension Contender {
     public func concurrentReads(
         databaseAt path: String, read: ConcurrentLoad.Read, tasks: Int, queries: [SearchQuery], window: Duration
     ) throws -> ConcurrentLoad.Outcome {
-        throw Pending("not measured")
+        throw NotApplicable()
     }
 
     public func cancellationTime(databaseAt path: String) throws -> Duration {
-        throw Pending("not measured")
+        throw NotApplicable()
     }
 }
 
@@ -81,6 +81,11 @@ public struct Measured: Sendable {
         self.duration = duration
         self.fingerprint = fingerprint
     }
+}
+
+/// A workload that does not apply to this contender (raw C has no async API for W8): its cell is "—".
+public struct NotApplicable: Error, Sendable {
+    public init() {}
 }
 
 /// A workload this contender cannot run yet, and what it waits for.

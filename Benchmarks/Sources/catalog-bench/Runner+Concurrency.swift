@@ -28,6 +28,8 @@ extension Runner {
                         if tasks == 1 { single[contender.name] = outcome.throughput }
                         let scaling = single[contender.name].map { " (\(Report.Cell.format(outcome.throughput / $0, digits: 2))×)" } ?? ""
                         cells[contender.name] = .text("\(Int(outcome.throughput.rounded()).formatted())/s" + (tasks > 1 ? scaling : ""))
+                    } catch is NotApplicable {
+                        cells[contender.name] = .text("—")
                     } catch let pending as Pending {
                         cells[contender.name] = .text(pending.description)
                     } catch {
@@ -56,6 +58,8 @@ extension Runner {
             do {
                 let times = try (0..<Self.cancellationRuns).map { _ in try contender.cancellationTime(databaseAt: file) }
                 cancellations[contender.name] = .time(Samples(times).median)
+            } catch is NotApplicable {
+                cancellations[contender.name] = .text("—")
             } catch let pending as Pending {
                 cancellations[contender.name] = .text(pending.description)
             } catch {

@@ -43,10 +43,7 @@ extension CatalogCommand {
                   catalog browse --database /tmp/big.sqlite --fresh
                 """)
 
-        @Argument(
-            help: ArgumentHelp("products or phones (default: the saved one, else products).", valueName: "entity"),
-            completion: .list(["products", "phones"]),
-            transform: parseEntity)
+        @Argument(entityWordHelp: "products or phones (default: the saved one, else products).")
         var entityWord: Entity?
 
         @OptionGroup var database: DatabaseOption
