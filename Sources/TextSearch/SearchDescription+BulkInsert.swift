@@ -47,9 +47,10 @@ extension SearchDescription {
         // Not deterministic: each call counts its row's grams.
         try db.createFunction(Self.gramsDocumentFunction, argumentCount: argumentCount, isDeterministic: false) { arguments in
             let scopeHex: String? = if case .text(let hex) = arguments[0] { hex } else { nil }
-            let grams = ShortGrams(arguments.dropFirst(2).map(Self.text))
+            let texts = arguments.dropFirst(2).map(Self.text)
+            let grams = ShortGrams(texts)
             counts.add(grams.grams, scope: arguments[1])
-            substrings?.add(arguments.dropFirst(2).map(Self.text), scope: arguments[1])
+            substrings?.add(texts, scope: arguments[1])
             return .text(grams.document(scopeHex: scopeHex))
         }
         defer { try? db.removeFunction(Self.gramsDocumentFunction, argumentCount: argumentCount) }

@@ -44,6 +44,8 @@ extension SearchDescription {
             var prefix = SubstringKey()
             for scalar in substring.scalars {
                 prefix.append(scalar)
+                // Shorter prefixes are never looked up: the counter starts from 3 scalars.
+                guard prefix.count >= 3 else { continue }
                 prefixes[prefix] = prefixes[prefix] == true || prefix == substring
             }
         }

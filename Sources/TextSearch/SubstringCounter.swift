@@ -13,8 +13,8 @@ final class SubstringCounter {
         /// Every substring whose 3-scalar substrings are all in the set (a substring is in no more
         /// rows than any of its parts): the second pass.
         case madeOf(frequentTrigrams: Set<SubstringKey>)
-        /// Every prefix of each substring ``SearchDescription/substringCountsTable`` holds, and
-        /// whether it is one of them: a bulk insert's new rows, counted for those substrings (a
+        /// Every prefix of 3 or more scalars of each substring ``SearchDescription/substringCountsTable``
+        /// holds, and whether it is one of them: a bulk insert's new rows, counted for those substrings (a
         /// scan extends a substring from a position as long as it is such a prefix).
         case held([SubstringKey: Bool])
     }
@@ -95,12 +95,16 @@ final class SubstringCounter {
                 }
             }
         case .held(let prefixes):
-            for start in run {
-                var key = SubstringKey()
-                for end in start..<min(run.upperBound, start + SearchDescription.substringCountMaximumLength) {
-                    key.append(scalars[end])
-                    guard let held = prefixes[key] else { break }
+            // From each position with 3 scalars left: the 3-scalar substring first (no held
+            // substring is shorter), then one scalar more while it is a held substring's prefix.
+            for start in run.lowerBound..<(run.upperBound - 2) {
+                var key = SubstringKey(scalars[start...(start + 2)])
+                var end = start + 2
+                while let held = prefixes[key] {
                     if held { count(key, scope: scope) }
+                    end += 1
+                    guard end < min(run.upperBound, start + SearchDescription.substringCountMaximumLength) else { break }
+                    key.append(scalars[end])
                 }
             }
         }
