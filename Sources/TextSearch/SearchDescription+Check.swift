@@ -168,7 +168,7 @@ extension SearchDescription {
             wrong += expected.count
             if first == nil { first = "\(missing.key): missing, expected \(missing.value)" }
         }
-        return wrong > 0 ? "\(table): \(wrong) count\(wrong == 1 ? "" : "s") differ from the texts (first: \(first!))" : nil
+        return wrong > 0 ? "\(table): \(wrong) \(wrong == 1 ? "count differs" : "counts differ") from the texts (first: \(first!))" : nil
     }
 
     /// A token of ``gramsTable``: the lowercase hexadecimal of the bytes, as FTS5 stores `hex()`'s.

@@ -253,6 +253,6 @@ struct SubstringCountsTests {
                 """)
         }
         let found = try queue.read { db in try Self.substringProblems(films, db) }
-        #expect(found.count == 1 && found.first?.hasPrefix("films_substring_counts: 1 count differ") == true, "\(found)")
+        #expect(found.count == 1 && found.first?.hasPrefix("films_substring_counts: 1 count differs") == true, "\(found)")
     }
 }
