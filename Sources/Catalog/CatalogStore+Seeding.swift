@@ -89,7 +89,7 @@ extension CatalogStore {
     /// Adds the records of the sources, read one at a time as they are stored, in one transaction: a
     /// record that cannot be read or stored rolls back everything.
     ///
-    /// New rows are inserted in bulk (`Database.bulkInsert(into:maintaining:triggeredRows:_:)`): past
+    /// New rows are inserted in bulk (`Database.bulkInsert(into:maintaining:triggeredRows:withoutSavepoint:_:)`): past
     /// the first `BulkInsert.defaultTriggeredRows` of a table, rows are inserted without their search
     /// index, section counts and change-log entries, which are then built for all of them at once,
     /// before the transaction commits. Live controllers of the file refetch after such a seed. A seed

@@ -1,6 +1,6 @@
 /// Rows inserted into one table in bulk: the rows first, with the insert triggers of the structures
 /// derived from them dropped, then each structure built in one sorted pass over the new rows and the
-/// triggers created again, all in one transaction (``Database/bulkInsert(into:maintaining:triggeredRows:_:)``).
+/// triggers created again, all in one transaction (``Database/bulkInsert(into:maintaining:triggeredRows:withoutSavepoint:_:)``).
 ///
 /// A structure kept row by row costs a few index lookups per row and per structure (a search index: one
 /// per scalar of each text); built in bulk, it is one sorted append. Updates and deletes keep their
@@ -119,7 +119,7 @@ public final class BulkInsert {
     public var isSuspended: Bool { suspended != nil }
 
     /// Readies the table for inserting one row: suspends the insert triggers once ``defaultTriggeredRows``
-    /// (or the count given to ``Database/bulkInsert(into:maintaining:triggeredRows:_:)``) rows were
+    /// (or the count given to ``Database/bulkInsert(into:maintaining:triggeredRows:withoutSavepoint:_:)``) rows were
     /// inserted with them, and resumes them when `rowID` is at or below rows already indexed.
     ///
     /// - Parameter rowID: the row's rowid when the insert gives one; nil when SQLite picks it (above
@@ -172,7 +172,7 @@ public final class BulkInsert {
     /// ``willChange(rowID:)``), at ``resume()``, or by ``insertQueuedRows()``: in the order of their
     /// keys once the triggers are suspended, and in the order they came, through the triggers, before.
     /// The row after the first ``defaultTriggeredRows`` (or the count given to
-    /// ``Database/bulkInsert(into:maintaining:triggeredRows:_:)``) suspends the triggers, so the rows
+    /// ``Database/bulkInsert(into:maintaining:triggeredRows:withoutSavepoint:_:)``) suspends the triggers, so the rows
     /// queued before it go in with the others: only a load that ends within that count puts its rows
     /// through the triggers (100,000 products added to 1,000,000 by `catalog seed --count`: 4.49 s
     /// instead of 4.99 with its first 100 rows through the triggers, README.md's W1b).
