@@ -46,11 +46,14 @@ extension SearchDescription {
         var grams: [GramKey: Int] = [:]
         var trigrams = SearchIndexDigest()
         var distinctTrigrams = Set<String>()
+        // The substrings ``substringCountsTable`` holds, counted again from the texts in the same pass.
+        let substrings = try heldSubstringCounter(db)
         let columns = ([idColumn, scopeColumn ?? "NULL"] + textColumns + sources).joined(separator: ", ")
         try db.makeStatement(sql: "SELECT \(columns) FROM \(table)").forEachRow { row in
             let id = try row.decode(Int64.self, at: 0)
             let scope = row.databaseValue(at: 1)
             let texts = try textColumns.indices.map { row.isNull(at: 2 + $0) ? "" : try row.decode(String.self, at: 2 + $0) }
+            substrings?.add(texts, scope: scope)
             let isUnfolded = try texts.indices.contains { index in
                 guard !sources.isEmpty else { return false }
                 let sourceIndex = 2 + textColumns.count + index
@@ -136,11 +139,9 @@ extension SearchDescription {
             gramCountsTable, sql: "SELECT gram, \(scopeColumn ?? "NULL"), count FROM \(gramCountsTable)", expected: grams, db) {
             problems.append(problem)
         }
-        if let substringCountsTable, let counter = try heldSubstringCounter(db) {
-            // The substrings the table holds, counted again from the texts.
-            try forEachRowTexts(db) { texts, scope in counter.add(texts, scope: scope) }
+        if let substringCountsTable, let substrings {
             var expected: [GramKey: Int] = [:]
-            for (substring, scope, count) in counter.counts { expected[GramKey(gram: substring.text, scope: scope)] = count }
+            for (substring, scope, count) in substrings.counts { expected[GramKey(gram: substring.text, scope: scope)] = count }
             let sql = "SELECT substring, \(scopeColumn ?? "NULL"), count FROM \(substringCountsTable)"
             if let problem = try countsProblem(substringCountsTable, sql: sql, expected: expected, db) { problems.append(problem) }
         }

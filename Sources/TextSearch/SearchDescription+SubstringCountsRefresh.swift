@@ -32,8 +32,8 @@ extension SearchDescription {
         try add(substrings, keeping: kept, db)
     }
 
-    /// A counter of the substrings ``substringCountsTable`` holds, for a bulk insert's new rows; nil
-    /// without the table.
+    /// A counter of the substrings ``substringCountsTable`` holds, for a bulk insert's new rows and for
+    /// ``indexProblems(foldedFrom:_:)``'s recount; nil without the table.
     func heldSubstringCounter(_ db: Database) throws -> SubstringCounter? {
         guard let substringCountsTable else { return nil }
         let held = try Set(db.fetchAll(sql: "SELECT DISTINCT substring FROM \(substringCountsTable)") { row in
