@@ -77,7 +77,7 @@ let package = Package(
         .executableTarget(
             name: "catalog", dependencies: ["CatalogCLI"],
             linkerSettings: [
-                .unsafeFlags(["-static-stdlib", "-Xclang-linker", "-no-pie"], .when(platforms: [.linux], configuration: .release)),
+                .unsafeFlags(["-static-executable", "-Xclang-linker", "-no-pie"], .when(platforms: [.linux], configuration: .release)),
                 // Static Foundation's own dependencies, which only its shared libraries name; each
                 // archive before the ones it uses.
                 .linkedLibrary("CoreFoundation", .when(platforms: [.linux], configuration: .release)),

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Dispatch
 
 /// The `catalog` command: the root of the command tree.
 public struct CatalogCommand: AsyncParsableCommand {
@@ -43,10 +44,41 @@ public struct CatalogCommand: AsyncParsableCommand {
 
     public init() {}
 
-    /// Parses the process's arguments and runs the command they name, asynchronously (so that `watch`
-    /// can await changes): what the `catalog` executable does.
-    public static func runMain() async {
-        await Self.main(joiningNegativeValues(normalizedArguments(Array(CommandLine.arguments.dropFirst()))))
+    /// Parses the process's arguments and runs the command they name: what the `catalog` executable
+    /// does, as ArgumentParser's `main()` would, but a command that does not await (all but `watch` and
+    /// `browse`) runs on the calling thread, with no task.
+    ///
+    /// Swift's asynchronous `main` parks the main thread in `dispatch_main()`, whose `pthread_exit`
+    /// unwinds the main thread's stack, and runs the program on a new thread with its own `malloc`
+    /// arena, which grows one `mprotect` call per page; in the fully static release binary
+    /// (Package.swift) that unwinding first sorts the frame descriptions of the whole program (about
+    /// 30 ms of CPU, `perf`, 2026-11-27). `watch` and `browse` run in a task while this thread waits.
+    public static func runMain() {
+        let arguments = joiningNegativeValues(normalizedArguments(Array(CommandLine.arguments.dropFirst())))
+        var command: any ParsableCommand
+        do {
+            command = try parseAsRoot(arguments)
+        } catch {
+            exit(withError: error)
+        }
+        if var awaiting = command as? any AsyncParsableCommand {
+            let finished = DispatchSemaphore(value: 0)
+            Task {
+                do {
+                    try await awaiting.run()
+                } catch {
+                    exit(withError: error)
+                }
+                finished.signal()
+            }
+            finished.wait()
+            return
+        }
+        do {
+            try command.run()
+        } catch {
+            exit(withError: error)
+        }
     }
 
     /// The arguments with each `--option=value` whose `=` starts a grapheme with what follows (a value

@@ -1,3 +1,3 @@
 import CatalogCLI
 
-await CatalogCommand.runMain()
+CatalogCommand.runMain()
