@@ -35,11 +35,12 @@ extension CatalogStore {
         try fetchedResults(request).recordSections()
     }
 
-    /// The record at `path` in the result of `request`, reading one batch.
+    /// The record at `path` in the result of `request`, reading that one row (a batch of one: a
+    /// process that shows one row would otherwise read 49 more, each from a page of its own).
     ///
     /// - Throws: ``CatalogError/indexPathOutOfRange(_:sectionCount:)`` when the result has no row there.
     public func record<Record: CatalogRecord>(at path: ItemPath, in request: ListRequest<Record>) throws -> Record {
-        let controller = try fetchedResults(request, batchSize: 50)
+        let controller = try fetchedResults(request, batchSize: 1)
         guard controller.contains(path) else {
             throw CatalogError.indexPathOutOfRange(path.description, sectionCount: controller.sections.count)
         }

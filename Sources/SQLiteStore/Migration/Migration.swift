@@ -33,12 +33,20 @@ public struct Migration: Sendable {
     public let name: String
     /// What the migration runs.
     public let body: Body
+    /// A fingerprint of the SQL, or of a Swift migration's revision string: 64-bit FNV-1a of its UTF-8
+    /// bytes, as 16 hexadecimal digits.
+    ///
+    /// It tells a changed migration from the one that was applied; it is not a cryptographic hash
+    /// (nothing here defends against someone forging a file on purpose). Computed once, here: every
+    /// connection a store opens checks the applied migrations against it.
+    public let checksum: String
 
     /// Creates an SQL migration.
     public init(version: Int, name: String, sql: String) {
         self.version = version
         self.name = name
         self.body = .sql(sql)
+        self.checksum = FNV1a.hexadecimal(sql)
     }
 
     /// Creates a Swift migration: `apply` runs with the migration's `Database`, inside its transaction.
@@ -53,6 +61,7 @@ public struct Migration: Sendable {
         self.version = version
         self.name = name
         self.body = .code(revision: revision, apply: apply)
+        self.checksum = FNV1a.hexadecimal(revision)
     }
 
     /// Creates an SQL migration from a file's name and text.
@@ -77,19 +86,6 @@ public struct Migration: Sendable {
     public var sql: String? {
         guard case .sql(let sql) = body else { return nil }
         return sql
-    }
-
-    /// A fingerprint of the SQL, or of a Swift migration's revision string: 64-bit FNV-1a of its UTF-8
-    /// bytes, as 16 hexadecimal digits.
-    ///
-    /// It tells a changed migration from the one that was applied; it is not a cryptographic hash
-    /// (nothing here defends against someone forging a file on purpose).
-    public var checksum: String {
-        let text = switch body {
-        case .sql(let sql): sql
-        case .code(let revision, _): revision
-        }
-        return FNV1a.hexadecimal(text)
     }
 
     /// `NNNN_name`, as the file was called.
