@@ -5,15 +5,10 @@
 enum FNV1a {
     /// The hash as 16 lowercase hexadecimal digits.
     static func hexadecimal(_ text: String) -> String {
-        var text = text
-        // Over the contiguous UTF-8 bytes: a String's byte-by-byte iterator is several times slower.
-        let hash = text.withUTF8 { bytes in
-            var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-            for byte in bytes {
-                hash ^= UInt64(byte)
-                hash &*= 0x0000_0100_0000_01b3
-            }
-            return hash
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in text.utf8 {
+            hash ^= UInt64(byte)
+            hash &*= 0x0000_0100_0000_01b3
         }
         let hex = String(hash, radix: 16)
         return String(repeating: "0", count: 16 - hex.count) + hex
