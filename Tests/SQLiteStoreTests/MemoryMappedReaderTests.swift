@@ -23,6 +23,15 @@ struct MemoryMappedReaderTests {
         return pool
     }
 
+    /// ``makePool(_:rows:)`` in a new directory, its rows copied into the database file, read once.
+    static func checkpointedPool(rows count: Int) throws -> (TemporaryDirectory, DatabasePool) {
+        let directory = try TemporaryDirectory()
+        let pool = try makePool(directory, rows: count)
+        try checkpointIntoTheFile(pool)
+        #expect(try seen(pool) == expected(rows: count))
+        return (directory, pool)
+    }
+
     static func insert(_ count: Int, from first: Int, into db: Database) throws {
         for id in first..<(first + count) {
             try db.execute(sql: "INSERT INTO item(id, value, padding) VALUES (?, ?, zeroblob(3000))", arguments: [id, id])
@@ -76,10 +85,7 @@ struct MemoryMappedReaderTests {
     }
 
     @Test func aKeptMappingShowsPagesACheckpointRewrote() throws {
-        let directory = try TemporaryDirectory()
-        let pool = try Self.makePool(directory, rows: 200)
-        try Self.checkpointIntoTheFile(pool)
-        #expect(try Self.seen(pool) == Self.expected(rows: 200))
+        let (directory, pool) = try Self.checkpointedPool(rows: 200)
         let size = try Self.fileSize(directory.path())
         for round in 1...3 {
             // Every row's value + round, then copied into the database file with an empty -wal, so that
@@ -92,10 +98,7 @@ struct MemoryMappedReaderTests {
     }
 
     @Test func aReaderSeesAFileThatGrewAndShrank() throws {
-        let directory = try TemporaryDirectory()
-        let pool = try Self.makePool(directory, rows: 100)
-        try Self.checkpointIntoTheFile(pool)
-        #expect(try Self.seen(pool) == Self.expected(rows: 100))
+        let (directory, pool) = try Self.checkpointedPool(rows: 100)
         let small = try Self.fileSize(directory.path())
 
         try pool.write { db in try Self.insert(900, from: 101, into: db) }
