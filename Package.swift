@@ -3,7 +3,7 @@ import PackageDescription
 
 // Layers, each depending only on the ones below it:
 //
-//   catalog (executable) → CatalogCLI → Catalog (domain) → Entities → FetchedResults → SQLiteStore → CSQLite (libsqlite3)
+//   catalog (executable) → CatalogCLI → Catalog (domain) → Entities → FetchedResults → SQLiteStore → CSQLiteMapping → CSQLite (libsqlite3)
 //                                                           Entities → TextSearch → SQLiteStore
 //                                                           Entities → RecordFormats (data formats of any record type)
 let package = Package(
@@ -33,8 +33,10 @@ let package = Package(
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
         ),
+        // The VFS in C that keeps a pool reader's memory mapping of the database file across commits.
+        .target(name: "CSQLiteMapping", dependencies: ["CSQLite"]),
         // Entity-agnostic persistence: connections, statements, transactions, migrations.
-        .target(name: "SQLiteStore", dependencies: ["CSQLite"]),
+        .target(name: "SQLiteStore", dependencies: ["CSQLite", "CSQLiteMapping"]),
         // Records of any type in and out of JSON, JSON lines, CSV and TSV, streamed, given their fields.
         .target(name: "RecordFormats"),
         // Sectioned, sorted results of a request, with index paths (and, later, live change sets).

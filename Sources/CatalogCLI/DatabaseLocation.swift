@@ -116,6 +116,10 @@ struct DatabaseLocation {
         configuration.maximumPageCount = maximumPageCount
         // A command that reads a damaged page fails (exit 6) rather than printing what it read there.
         configuration.poolReadersCheckCellSizes = true
+        // No memory-mapped readers: a command that reads the whole file (`export`, `check`) would count
+        // every page it read in its peak memory, and a file cut short by another program while it reads
+        // would stop it with SIGBUS rather than exit 6.
+        configuration.poolReadersMemoryMapBytes = nil
         if tracesSQL {
             configuration.tracesBoundValues = true
             configuration.profile = { sql, duration in

@@ -147,9 +147,41 @@ public struct Configuration: Sendable {
     /// Related SQLite documentation: <https://www.sqlite.org/pragma.html#pragma_cell_size_check>
     public var poolReadersCheckCellSizes = false
 
+    /// The most bytes of the database file that a ``DatabasePool``'s reader maps into memory
+    /// (`PRAGMA mmap_size`), or nil for none: the reader then reads every page with a system call.
+    /// Default ``defaultPoolReadersMemoryMapBytes``. A ``DatabaseQueue``, a pool's writer and its
+    /// checkpoint connection map nothing.
+    ///
+    /// Why: SQLite empties a WAL reader's page cache at the start of each read that follows a commit, so
+    /// beside a steady writer every read gets its pages from the file again; without a mapping each is a
+    /// `pread` and a copy (13-18 ms of system time of a read of the first 10,000 of 1,000,000 products in
+    /// list order, 9,900 table pages: Benchmarks/README.md, "W8: where the time goes"). With one,
+    /// SQLite hands out the mapped pages themselves. SQLite alone would unmap the whole file at each
+    /// of those reads and map it again, a page fault for every page touched; a pool's readers open the
+    /// file through a VFS that keeps the mapping while the file keeps its size (unmapped and mapped again
+    /// when it grew or shrank), so the pages stay mapped from one read to the next.
+    ///
+    /// The costs: pages read through the mapping count in the process's resident memory (as the page
+    /// cache's copies would, but up to the mapped size rather than ``pageCacheBytes``; the system can
+    /// drop them, as they are the file's own); and an I/O error while reading a mapped page, or a file
+    /// cut short by another program without SQLite's locks while a read is under way, stops the process
+    /// with `SIGBUS` rather than failing the statement. Pages still in the `-wal` file, and any beyond
+    /// the mapped size, are read as before.
+    ///
+    /// Related SQLite documentation: <https://www.sqlite.org/mmap.html>
+    public var poolReadersMemoryMapBytes: Int? = Configuration.defaultPoolReadersMemoryMapBytes
+
+    /// The default of ``poolReadersMemoryMapBytes``: 1 GiB, so that whole catalogs of a few million
+    /// products are mapped (the 1,000,000-product benchmark database is 286 MB), within SQLite's own
+    /// limit (`SQLITE_MAX_MMAP_SIZE`, 2 GB on Linux), which caps any larger value.
+    public static let defaultPoolReadersMemoryMapBytes = 1 << 30
+
     /// Whether the connection is a ``DatabasePool``'s reader: set by the pool on its readers'
     /// configuration (see ``poolReadersCheckCellSizes``).
     var isPoolReader = false
+
+    /// The bytes a connection opened with this configuration maps (``poolReadersMemoryMapBytes``), or nil.
+    var memoryMapBytes: Int? { isPoolReader ? poolReadersMemoryMapBytes.flatMap { $0 > 0 ? $0 : nil } : nil }
 
     /// Whether a connection opened with this configuration sets `PRAGMA cell_size_check = ON`.
     var checksCellSizes: Bool { !isPoolReader || poolReadersCheckCellSizes }

@@ -1,4 +1,5 @@
 import CSQLite
+import CSQLiteMapping
 import Foundation
 
 /// A raw `sqlite3 *` connection handle.
@@ -65,7 +66,9 @@ public final class Database {
         var handle: SQLiteConnection?
         var flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
         flags |= configuration.isReadonly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
-        let code = sqlite3_open_v2(Self.literalFileName(path), &handle, flags, nil)
+        // A mapping reader opens through the VFS that keeps its mapping (``Configuration/poolReadersMemoryMapBytes``).
+        let vfs = !isInMemory && configuration.memoryMapBytes != nil ? csqlite_kept_mapping_vfs_name() : nil
+        let code = sqlite3_open_v2(Self.literalFileName(path), &handle, flags, vfs)
         guard code == SQLITE_OK, let handle else {
             let message = handle.map { String(cString: sqlite3_errmsg($0)) }
             // > Whether or not an error occurs when it is opened, resources associated with the database
@@ -166,6 +169,9 @@ public final class Database {
             }
             try execute(sql: "PRAGMA synchronous = \(configuration.synchronous.rawValue)")
             try persistWALFiles()
+        }
+        if let bytes = configuration.memoryMapBytes, !isInMemory {
+            try execute(sql: "PRAGMA mmap_size = \(bytes)")
         }
         if let pages = configuration.maximumPageCount {
             try execute(sql: "PRAGMA max_page_count = \(max(1, pages))")

@@ -22,6 +22,9 @@ import Foundation
 /// A read that follows a commit runs with a smaller page cache than one of an unchanged database: see
 /// ``Configuration/adaptsReaderPageCache``. Readers do not check the cells of each page they read
 /// (`cell_size_check`) unless ``Configuration/poolReadersCheckCellSizes`` is set; the writer does.
+/// Readers map the database file into memory and keep the mapping from one read to the next (see
+/// ``Configuration/poolReadersMemoryMapBytes``), so a read that follows a commit takes the pages SQLite
+/// dropped from its cache from the mapping rather than with a system call each.
 ///
 /// Reads never wait for the writer and the writer never waits for readers: in WAL mode the only lock
 /// a reader takes is on its snapshot. Nor does a commit wait for a checkpoint: when the `-wal` file

@@ -1,0 +1,147 @@
+import Foundation
+import SQLiteStore
+import TestSupport
+import Testing
+
+/// A pool's readers map the database file (`Configuration.poolReadersMemoryMapBytes`) through a VFS
+/// that keeps the mapping across commits while the file keeps its size: each read still sees its own
+/// snapshot, when the pages changed under a kept mapping (a checkpoint wrote them into the file), when
+/// the file grew past the mapping and when it shrank.
+struct MemoryMappedReaderTests {
+    static func mappedBytes(_ db: Database) throws -> Int {
+        try db.scalar(Int.self, sql: "PRAGMA mmap_size") ?? -1
+    }
+
+    /// A pool with one reader, so that every read runs on the same connection and its mapping, over
+    /// a table of `count` rows whose `value` is their id and whose `padding` fills about one page each.
+    static func makePool(_ directory: TemporaryDirectory, rows count: Int) throws -> DatabasePool {
+        let pool = try DatabasePool(path: directory.path(), maximumReaderCount: 1)
+        try pool.write { db in
+            try db.execute(sql: "CREATE TABLE item(id INTEGER PRIMARY KEY, value INTEGER NOT NULL, padding BLOB NOT NULL)")
+            try insert(count, from: 1, into: db)
+        }
+        return pool
+    }
+
+    /// ``makePool(_:rows:)`` in a new directory, its rows copied into the database file, read once.
+    static func checkpointedPool(rows count: Int) throws -> (TemporaryDirectory, DatabasePool) {
+        let directory = try TemporaryDirectory()
+        let pool = try makePool(directory, rows: count)
+        try checkpointIntoTheFile(pool)
+        #expect(try seen(pool) == expected(rows: count))
+        return (directory, pool)
+    }
+
+    static func insert(_ count: Int, from first: Int, into db: Database) throws {
+        for id in first..<(first + count) {
+            try db.execute(sql: "INSERT INTO item(id, value, padding) VALUES (?, ?, zeroblob(3000))", arguments: [id, id])
+        }
+    }
+
+    /// What a read sees: the rows and the sum of their values.
+    struct Seen: Equatable {
+        var rows: Int
+        var sum: Int
+    }
+
+    static func seen(_ pool: DatabasePool) throws -> Seen {
+        try pool.read { db in
+            Seen(rows: try db.scalar(Int.self, sql: "SELECT count(*) FROM item") ?? -1,
+                 sum: try db.scalar(Int.self, sql: "SELECT total(value) FROM item").map { Int($0) } ?? -1)
+        }
+    }
+
+    /// The rows 1…n with values of their ids: n rows summing to n(n+1)/2.
+    static func expected(rows: Int, plus: Int = 0) -> Seen {
+        Seen(rows: rows, sum: rows * (rows + 1) / 2 + plus * rows)
+    }
+
+    /// Copies the whole `-wal` into the database file and empties it.
+    static func checkpointIntoTheFile(_ pool: DatabasePool) throws {
+        let result = try pool.writeWithoutTransaction { try $0.checkpoint(.truncate) }
+        #expect(!result.isBusy)
+    }
+
+    static func fileSize(_ path: String) throws -> Int {
+        try #require(try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int)
+    }
+
+    @Test func onlyAPoolsReadersMap() throws {
+        let directory = try TemporaryDirectory()
+        let pool = try DatabasePool(path: directory.path())
+        #expect(try pool.read { try Self.mappedBytes($0) } == Configuration.defaultPoolReadersMemoryMapBytes)
+        #expect(try pool.write { try Self.mappedBytes($0) } == 0)
+        try pool.close()
+        let queue = try DatabaseQueue(path: directory.path())
+        #expect(try queue.read { try Self.mappedBytes($0) } == 0)
+    }
+
+    @Test func nilMapsNothing() throws {
+        let directory = try TemporaryDirectory()
+        var configuration = Configuration()
+        configuration.poolReadersMemoryMapBytes = nil
+        let pool = try DatabasePool(path: directory.path(), configuration: configuration)
+        #expect(try pool.read { try Self.mappedBytes($0) } == 0)
+    }
+
+    @Test func aKeptMappingShowsPagesACheckpointRewrote() throws {
+        let (directory, pool) = try Self.checkpointedPool(rows: 200)
+        let size = try Self.fileSize(directory.path())
+        for round in 1...3 {
+            // Every row's value + round, then copied into the database file with an empty -wal, so that
+            // the reader finds the new values in the file, under the mapping it kept.
+            try pool.write { db in try db.execute(sql: "UPDATE item SET value = id + ?", arguments: [round]) }
+            try Self.checkpointIntoTheFile(pool)
+            #expect(try Self.fileSize(directory.path()) == size, "the file keeps its size, so the mapping is kept")
+            #expect(try Self.seen(pool) == Self.expected(rows: 200, plus: round))
+        }
+    }
+
+    @Test func aReaderSeesAFileThatGrewAndShrank() throws {
+        let (directory, pool) = try Self.checkpointedPool(rows: 100)
+        let small = try Self.fileSize(directory.path())
+
+        try pool.write { db in try Self.insert(900, from: 101, into: db) }
+        #expect(try Self.seen(pool) == Self.expected(rows: 1_000), "the new pages from the -wal")
+        try Self.checkpointIntoTheFile(pool)
+        let large = try Self.fileSize(directory.path())
+        #expect(large > small)
+        #expect(try Self.seen(pool) == Self.expected(rows: 1_000), "the new pages from the file, past the old mapping")
+
+        try pool.write { db in try db.execute(sql: "DELETE FROM item WHERE id > 50") }
+        try pool.writeWithoutTransaction { db in try db.execute(sql: "VACUUM") }
+        try Self.checkpointIntoTheFile(pool)
+        #expect(try Self.fileSize(directory.path()) < small)
+        #expect(try Self.seen(pool) == Self.expected(rows: 50), "the file cut short: mapped again at its size")
+    }
+
+    @Test func concurrentReadersBesideAWriterSeeWholeCommits() async throws {
+        let directory = try TemporaryDirectory()
+        let pool = try DatabasePool(path: directory.path())
+        try await pool.write { db in
+            try db.execute(sql: "CREATE TABLE item(id INTEGER PRIMARY KEY, value INTEGER NOT NULL, padding BLOB NOT NULL)")
+            try Self.insert(300, from: 1, into: db)
+        }
+        // Each commit adds 1 to every row's value, so a read that sees one whole commit sees every
+        // value equal to id + k for one k.
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask {
+                for _ in 0..<40 {
+                    try await pool.write { db in try db.execute(sql: "UPDATE item SET value = value + 1") }
+                    if Bool.random() { _ = try await pool.writeWithoutTransaction { try $0.checkpoint(.passive) } }
+                }
+            }
+            for _ in 0..<4 {
+                group.addTask {
+                    for _ in 0..<40 {
+                        let offsets = try await pool.read { db in
+                            try db.fetchAll(sql: "SELECT DISTINCT value - id FROM item") { try $0.decode(Int.self, at: 0) }
+                        }
+                        #expect(offsets.count == 1)
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+    }
+}
