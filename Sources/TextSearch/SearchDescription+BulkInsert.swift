@@ -34,23 +34,26 @@ extension SearchDescription {
     ///
     /// - Throws: `DatabaseError`.
     public func build(forRowsAfter id: Int64, _ db: Database) throws {
+        // One statement that inserts a row into the trigram index per new row: its changes are the
+        // new rows (counted without reading them again).
         try db.execute(sql: fullTextBuildSQL(rowsAfter: id))
+        let newRows = db.changesCount
         guard let gramsTable, let gramCountsTable else { return }
         let texts = textColumns.map { "CAST(\($0) AS TEXT)" }.joined(separator: ", ")
         let counts = GramCounts()
         // New rows at least as many as the old: the frequent substrings chosen again over all rows
         // after the build; otherwise the new rows' substrings that the table holds counted here.
-        let newRows = try rows(after: id, db)
         let choosesSubstrings = try rows(upTo: id, pastAtMost: newRows, db) <= newRows
         let substrings = choosesSubstrings ? nil : try heldSubstringCounter(db)
+        let scalars = RowScalars()
         let argumentCount = 2 + textColumns.count
         // Not deterministic: each call counts its row's grams.
         try db.createFunction(Self.gramsDocumentFunction, argumentCount: argumentCount, isDeterministic: false) { arguments in
             let scopeHex: String? = if case .text(let hex) = arguments[0] { hex } else { nil }
-            let texts = arguments.dropFirst(2).map(Self.text)
-            let grams = ShortGrams(texts)
+            scalars.load(arguments.dropFirst(2).map(Self.text))
+            let grams = ShortGrams(scalars)
             counts.add(grams.grams, scope: arguments[1])
-            substrings?.add(texts, scope: arguments[1])
+            substrings?.add(scalars, scope: arguments[1])
             return .text(grams.document(scopeHex: scopeHex))
         }
         defer { try? db.removeFunction(Self.gramsDocumentFunction, argumentCount: argumentCount) }
@@ -67,13 +70,8 @@ extension SearchDescription {
         if choosesSubstrings {
             try refreshSubstringCounts(db)
         } else if let substrings {
-            try add(substrings, db)
+            try add(substrings.counts, db)
         }
-    }
-
-    /// The number of rows whose id is above `id`.
-    private func rows(after id: Int64, _ db: Database) throws -> Int {
-        try db.scalar(Int.self, sql: "SELECT count(*) FROM \(table) WHERE \(idColumn) > ?", arguments: [id]) ?? 0
     }
 
     /// The number of rows whose id is `id` or below, or `limit + 1` when there are more: the old
@@ -103,7 +101,7 @@ extension SearchDescription {
         let added = counts.counts.indices.flatMap { number in counts.counts[number].map { (gram: $0.key, scope: number, count: $0.value) } }
         for entry in added.sorted(by: { ($0.gram, $0.scope) < ($1.gram, $1.scope) }) {
             let arguments: StatementArguments = scopeColumn == nil
-                ? [entry.gram.text, entry.count] : [entry.gram.text, counts.scopes[entry.scope], entry.count]
+                ? [entry.gram.text, entry.count] : [entry.gram.text, counts.scopes.values[entry.scope], entry.count]
             try add.execute(arguments: arguments)
         }
     }
@@ -112,23 +110,14 @@ extension SearchDescription {
 /// The rows' grams counted per scope value during a bulk build, by the SQL function that makes
 /// their documents (``SearchDescription/build(forRowsAfter:_:)``).
 private final class GramCounts {
-    /// The scope values in the order first seen; a scope's number is its index here.
-    private(set) var scopes: [DatabaseValue] = []
-    private var scopeNumbers: [DatabaseValue: Int] = [:]
+    private(set) var scopes = ScopeNumbers()
     /// Per scope number, the rows holding each gram.
     private(set) var counts: [[ShortGrams.Gram: Int]] = []
 
     /// Counts one row's distinct grams under its scope value.
     func add(_ grams: [ShortGrams.Gram], scope: DatabaseValue) {
-        let number: Int
-        if let known = scopeNumbers[scope] {
-            number = known
-        } else {
-            number = scopes.count
-            scopeNumbers[scope] = number
-            scopes.append(scope)
-            counts.append([:])
-        }
+        let number = scopes.number(of: scope)
+        if number == counts.count { counts.append([:]) }
         for gram in grams { counts[number][gram, default: 0] += 1 }
     }
 }
