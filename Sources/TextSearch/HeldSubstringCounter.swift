@@ -11,14 +11,14 @@ import SQLiteStore
 /// The held substrings are one Aho-Corasick automaton over their scalars: a trie of their prefixes,
 /// each node linked to the node of its longest proper suffix that is also a held prefix. A row's
 /// scalars are read once, each one step (a probe of the transition table, or a few when a prefix
-/// cannot be extended and falls back along its links), and each held substring found is one array
+/// cannot be extended and falls back along its links, ``IntegerKeyTable``), and each held substring found is one array
 /// tally, where looking up every 3- to 8-scalar window of each position costs a hashed lookup per
 /// length and another per substring counted.
 final class HeldSubstringCounter {
     /// The held substrings, by their number (the index of their tallies).
     private let substrings: [String]
-    /// The trie's transitions.
-    private let transitions: Transitions
+    /// The trie's transitions: the node each leads to, under ``transitionKey(_:_:)``.
+    private let transitions: IntegerKeyTable
     /// Per node, the node of its longest proper suffix that is a node too (the root's: itself).
     private let fallbacks: [Int32]
     /// Per node, where its held substrings start in ``foundSubstrings`` (and the next node's, where they end):
@@ -48,7 +48,7 @@ final class HeldSubstringCounter {
         substrings = counted.sorted()
         // At most one node per scalar, and a table at most half full.
         let nodeLimit = 1 + substrings.reduce(0) { $0 + $1.unicodeScalars.count }
-        var transitions = Transitions(capacity: nodeLimit)
+        var transitions = IntegerKeyTable(capacity: nodeLimit)
         // The trie: each node's parent, the scalar leading to it, and its depth; the held substring it ends.
         var parents: [Int32] = [Self.root]
         var scalars: [UInt32] = [0]
@@ -57,11 +57,11 @@ final class HeldSubstringCounter {
         for (number, substring) in substrings.enumerated() {
             var node = Self.root
             for scalar in substring.unicodeScalars {
-                if let next = transitions.child(of: node, scalar.value) {
+                if let next = Self.child(of: node, scalar.value, in: transitions) {
                     node = next
                 } else {
                     let next = Int32(parents.count)
-                    transitions.insert(from: node, scalar.value, to: next)
+                    transitions.add(Int(next), to: Self.transitionKey(node, scalar.value))
                     parents.append(node)
                     scalars.append(scalar.value)
                     depths.append(depths[Int(node)] + 1)
@@ -80,7 +80,7 @@ final class HeldSubstringCounter {
             if parent != Self.root {
                 var candidate = fallbacks[Int(parent)]
                 while true {
-                    if let next = transitions.child(of: candidate, scalars[node]) {
+                    if let next = Self.child(of: candidate, scalars[node], in: transitions) {
                         fallbacks[node] = next
                         break
                     }
@@ -115,7 +115,7 @@ final class HeldSubstringCounter {
             var node = Self.root
             for scalar in texts.values {
                 while true {
-                    if let next = transitions.child(of: node, scalar) {
+                    if let next = Self.child(of: node, scalar, in: transitions) {
                         node = next
                         break
                     }
@@ -141,55 +141,14 @@ final class HeldSubstringCounter {
         }
     }
 
-    /// The transitions of a trie, in one table: open addressing with linear probing, keyed by the
-    /// node and the scalar, at most half full.
-    private struct Transitions {
-        /// Each slot's key (``key(_:_:)``), ``emptyKey`` where there is none, and the node it leads to.
-        private var keys: [UInt64]
-        private var targets: [Int32]
-        /// The right shift that takes a hashed key to a slot: 64 − log2 of the table's size.
-        private let slotShift: UInt64
+    /// The key of the transition from `node` by `scalar` in ``transitions``: the node in the high
+    /// word, the scalar's value in the low one.
+    private static func transitionKey(_ node: Int32, _ scalar: UInt32) -> UInt64 {
+        UInt64(UInt32(bitPattern: node)) << 32 | UInt64(scalar)
+    }
 
-        private static let emptyKey = UInt64.max
-
-        /// An empty table for at most `capacity` transitions.
-        init(capacity: Int) {
-            var slots = 2
-            while slots < 2 * capacity { slots *= 2 }
-            keys = Array(repeating: Self.emptyKey, count: slots)
-            targets = Array(repeating: HeldSubstringCounter.root, count: slots)
-            slotShift = UInt64(64 - slots.trailingZeroBitCount)
-        }
-
-        /// The node `scalar` leads to from `node`; nil when no held substring continues so.
-        func child(of node: Int32, _ scalar: UInt32) -> Int32? {
-            let key = Self.key(node, scalar)
-            var slot = slot(of: key)
-            while true {
-                let found = keys[slot]
-                if found == key { return targets[slot] }
-                if found == Self.emptyKey { return nil }
-                slot = (slot + 1) & (keys.count - 1)
-            }
-        }
-
-        /// Adds the transition from `node` by `scalar` to `target` (not in the table yet).
-        mutating func insert(from node: Int32, _ scalar: UInt32, to target: Int32) {
-            let key = Self.key(node, scalar)
-            var slot = slot(of: key)
-            while keys[slot] != Self.emptyKey { slot = (slot + 1) & (keys.count - 1) }
-            keys[slot] = key
-            targets[slot] = target
-        }
-
-        /// The first slot probed for `key`: Fibonacci hashing, the top bits of the key times 2⁶⁴/φ.
-        private func slot(of key: UInt64) -> Int {
-            Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> slotShift)
-        }
-
-        /// The key of a transition: the node in the high word, the scalar's value in the low one.
-        private static func key(_ node: Int32, _ scalar: UInt32) -> UInt64 {
-            UInt64(UInt32(bitPattern: node)) << 32 | UInt64(scalar)
-        }
+    /// The node `scalar` leads to from `node`; nil when no held substring continues so.
+    private static func child(of node: Int32, _ scalar: UInt32, in transitions: IntegerKeyTable) -> Int32? {
+        transitions.value(for: transitionKey(node, scalar)).map { Int32(truncatingIfNeeded: $0) }
     }
 }

@@ -27,10 +27,12 @@ extension SearchDescription {
     /// position of each text in a recursive query, most of a bulk load's time), once per row: an SQL
     /// function defined for the build makes each row's document in ``gramsTable`` and counts its grams
     /// in memory as it goes, then the counts are added to ``gramCountsTable`` in its order. The same
-    /// function counts the new rows' substrings that ``substringCountsTable`` holds, added to it
+    /// function counts the new rows' substrings that ``substringCountsTable`` holds (each row's texts
+    /// read to scalars once for both, the held substrings found by one automaton), added to it
     /// after; or, when the new rows are at least as many as the old, the set of substrings is
     /// chosen again over all rows (``refreshSubstringCounts(_:)``): a load into an empty table
-    /// chooses it.
+    /// chooses it. The new rows are counted by the trigram index's build, the old ones only as far
+    /// as the new ones go.
     ///
     /// - Throws: `DatabaseError`.
     public func build(forRowsAfter id: Int64, _ db: Database) throws {
@@ -98,8 +100,7 @@ extension SearchDescription {
             INSERT INTO \(gramCountsTable)(\(columns), count) VALUES (?, \(scopeColumn == nil ? "" : "?, ")?)
                 ON CONFLICT (\(columns)) DO UPDATE SET count = count + excluded.count
             """)
-        let added = counts.counts.indices.flatMap { number in counts.counts[number].map { (gram: $0.key, scope: number, count: $0.value) } }
-        for entry in added.sorted(by: { ($0.gram, $0.scope) < ($1.gram, $1.scope) }) {
+        for entry in counts.counts.sorted(by: { ($0.gram, $0.scope) < ($1.gram, $1.scope) }) {
             let arguments: StatementArguments = scopeColumn == nil
                 ? [entry.gram.text, entry.count] : [entry.gram.text, counts.scopes.values[entry.scope], entry.count]
             try add.execute(arguments: arguments)
@@ -111,13 +112,30 @@ extension SearchDescription {
 /// their documents (``SearchDescription/build(forRowsAfter:_:)``).
 private final class GramCounts {
     private(set) var scopes = ScopeNumbers()
-    /// Per scope number, the rows holding each gram.
-    private(set) var counts: [[ShortGrams.Gram: Int]] = []
+    /// The rows holding each gram of each scope, under ``key(_:scope:)``.
+    private var table = IntegerKeyTable()
 
     /// Counts one row's distinct grams under its scope value.
     func add(_ grams: [ShortGrams.Gram], scope: DatabaseValue) {
         let number = scopes.number(of: scope)
-        if number == counts.count { counts.append([:]) }
-        for gram in grams { counts[number][gram, default: 0] += 1 }
+        for gram in grams { table.add(1, to: Self.key(gram, scope: number)) }
+    }
+
+    /// The rows per gram and scope number.
+    var counts: [(gram: ShortGrams.Gram, scope: Int, count: Int)] {
+        table.entries.map { entry in
+            let scalarMask: UInt64 = (1 << Self.scalarBits) - 1
+            let gram = ShortGrams.Gram(
+                first: UInt32(entry.key >> Self.scalarBits & scalarMask), second: UInt32(entry.key & scalarMask))
+            return (gram, Int(entry.key >> (2 * Self.scalarBits)), entry.value)
+        }
+    }
+
+    /// The bits of a scalar's value (at most U+10FFFF).
+    private static let scalarBits: UInt64 = 21
+
+    /// A gram and a scope number in one key: the scope number, then the first scalar, then the second.
+    private static func key(_ gram: ShortGrams.Gram, scope: Int) -> UInt64 {
+        UInt64(scope) << (2 * scalarBits) | UInt64(gram.first) << scalarBits | UInt64(gram.second)
     }
 }
