@@ -27,30 +27,35 @@ extension SearchDescription {
     /// position of each text in a recursive query, most of a bulk load's time), once per row: an SQL
     /// function defined for the build makes each row's document in ``gramsTable`` and counts its grams
     /// in memory as it goes, then the counts are added to ``gramCountsTable`` in its order. The same
-    /// function counts the new rows' substrings that ``substringCountsTable`` holds, added to it
+    /// function counts the new rows' substrings that ``substringCountsTable`` holds (each row's texts
+    /// read to scalars once for both, the held substrings found by one automaton), added to it
     /// after; or, when the new rows are at least as many as the old, the set of substrings is
     /// chosen again over all rows (``refreshSubstringCounts(_:)``): a load into an empty table
-    /// chooses it.
+    /// chooses it. The new rows are counted by the trigram index's build, the old ones only as far
+    /// as the new ones go.
     ///
     /// - Throws: `DatabaseError`.
     public func build(forRowsAfter id: Int64, _ db: Database) throws {
+        // One statement that inserts a row into the trigram index per new row: its changes are the
+        // new rows (counted without reading them again).
         try db.execute(sql: fullTextBuildSQL(rowsAfter: id))
+        let newRows = db.changesCount
         guard let gramsTable, let gramCountsTable else { return }
         let texts = textColumns.map { "CAST(\($0) AS TEXT)" }.joined(separator: ", ")
         let counts = GramCounts()
         // New rows at least as many as the old: the frequent substrings chosen again over all rows
         // after the build; otherwise the new rows' substrings that the table holds counted here.
-        let newRows = try rows(after: id, db)
         let choosesSubstrings = try rows(upTo: id, pastAtMost: newRows, db) <= newRows
         let substrings = choosesSubstrings ? nil : try heldSubstringCounter(db)
+        let scalars = RowScalars()
         let argumentCount = 2 + textColumns.count
         // Not deterministic: each call counts its row's grams.
         try db.createFunction(Self.gramsDocumentFunction, argumentCount: argumentCount, isDeterministic: false) { arguments in
             let scopeHex: String? = if case .text(let hex) = arguments[0] { hex } else { nil }
-            let texts = arguments.dropFirst(2).map(Self.text)
-            let grams = ShortGrams(texts)
+            scalars.load(arguments.dropFirst(2).map(Self.text))
+            let grams = ShortGrams(scalars)
             counts.add(grams.grams, scope: arguments[1])
-            substrings?.add(texts, scope: arguments[1])
+            substrings?.add(scalars, scope: arguments[1])
             return .text(grams.document(scopeHex: scopeHex))
         }
         defer { try? db.removeFunction(Self.gramsDocumentFunction, argumentCount: argumentCount) }
@@ -67,13 +72,8 @@ extension SearchDescription {
         if choosesSubstrings {
             try refreshSubstringCounts(db)
         } else if let substrings {
-            try add(substrings, db)
+            try add(substrings.counts, db)
         }
-    }
-
-    /// The number of rows whose id is above `id`.
-    private func rows(after id: Int64, _ db: Database) throws -> Int {
-        try db.scalar(Int.self, sql: "SELECT count(*) FROM \(table) WHERE \(idColumn) > ?", arguments: [id]) ?? 0
     }
 
     /// The number of rows whose id is `id` or below, or `limit + 1` when there are more: the old
@@ -100,10 +100,9 @@ extension SearchDescription {
             INSERT INTO \(gramCountsTable)(\(columns), count) VALUES (?, \(scopeColumn == nil ? "" : "?, ")?)
                 ON CONFLICT (\(columns)) DO UPDATE SET count = count + excluded.count
             """)
-        let added = counts.counts.indices.flatMap { number in counts.counts[number].map { (gram: $0.key, scope: number, count: $0.value) } }
-        for entry in added.sorted(by: { ($0.gram, $0.scope) < ($1.gram, $1.scope) }) {
+        for entry in counts.counts.sorted(by: { ($0.gram, $0.scope) < ($1.gram, $1.scope) }) {
             let arguments: StatementArguments = scopeColumn == nil
-                ? [entry.gram.text, entry.count] : [entry.gram.text, counts.scopes[entry.scope], entry.count]
+                ? [entry.gram.text, entry.count] : [entry.gram.text, counts.scopes.values[entry.scope], entry.count]
             try add.execute(arguments: arguments)
         }
     }
@@ -112,23 +111,31 @@ extension SearchDescription {
 /// The rows' grams counted per scope value during a bulk build, by the SQL function that makes
 /// their documents (``SearchDescription/build(forRowsAfter:_:)``).
 private final class GramCounts {
-    /// The scope values in the order first seen; a scope's number is its index here.
-    private(set) var scopes: [DatabaseValue] = []
-    private var scopeNumbers: [DatabaseValue: Int] = [:]
-    /// Per scope number, the rows holding each gram.
-    private(set) var counts: [[ShortGrams.Gram: Int]] = []
+    private(set) var scopes = ScopeNumbers()
+    /// The rows holding each gram of each scope, under ``key(_:scope:)``.
+    private var table = IntegerKeyTable()
 
     /// Counts one row's distinct grams under its scope value.
     func add(_ grams: [ShortGrams.Gram], scope: DatabaseValue) {
-        let number: Int
-        if let known = scopeNumbers[scope] {
-            number = known
-        } else {
-            number = scopes.count
-            scopeNumbers[scope] = number
-            scopes.append(scope)
-            counts.append([:])
+        let number = scopes.number(of: scope)
+        for gram in grams { table.add(1, to: Self.key(gram, scope: number)) }
+    }
+
+    /// The rows per gram and scope number.
+    var counts: [(gram: ShortGrams.Gram, scope: Int, count: Int)] {
+        table.entries.map { entry in
+            let scalarMask: UInt64 = (1 << Self.scalarBits) - 1
+            let gram = ShortGrams.Gram(
+                first: UInt32(entry.key >> Self.scalarBits & scalarMask), second: UInt32(entry.key & scalarMask))
+            return (gram, Int(entry.key >> (2 * Self.scalarBits)), entry.value)
         }
-        for gram in grams { counts[number][gram, default: 0] += 1 }
+    }
+
+    /// The bits of a scalar's value (at most U+10FFFF).
+    private static let scalarBits: UInt64 = 21
+
+    /// A gram and a scope number in one key: the scope number, then the first scalar, then the second.
+    private static func key(_ gram: ShortGrams.Gram, scope: Int) -> UInt64 {
+        UInt64(scope) << (2 * scalarBits) | UInt64(gram.first) << scalarBits | UInt64(gram.second)
     }
 }

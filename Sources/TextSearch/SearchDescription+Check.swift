@@ -48,12 +48,14 @@ extension SearchDescription {
         var distinctTrigrams = Set<String>()
         // The substrings ``substringCountsTable`` holds, counted again from the texts in the same pass.
         let substrings = try heldSubstringCounter(db)
+        let scalars = RowScalars()
         let columns = ([idColumn, scopeColumn ?? "NULL"] + textColumns + sources).joined(separator: ", ")
         try db.makeStatement(sql: "SELECT \(columns) FROM \(table)").forEachRow { row in
             let id = try row.decode(Int64.self, at: 0)
             let scope = row.databaseValue(at: 1)
             let texts = try textColumns.indices.map { row.isNull(at: 2 + $0) ? "" : try row.decode(String.self, at: 2 + $0) }
-            substrings?.add(texts, scope: scope)
+            scalars.load(texts)
+            substrings?.add(scalars, scope: scope)
             let isUnfolded = try texts.indices.contains { index in
                 guard !sources.isEmpty else { return false }
                 let sourceIndex = 2 + textColumns.count + index
@@ -80,7 +82,8 @@ extension SearchDescription {
             guard indexesShortTerms else { return }
             var distinctGrams = Set<String>()
             for text in texts {
-                let scalars = Array(text.unicodeScalars)
+                // Up to the first U+0000, where the triggers' `substr()` and `length()` end a TEXT.
+                let scalars = Array(text.unicodeScalars.prefix { $0.value != 0 })
                 for start in scalars.indices {
                     distinctGrams.insert(String(scalars[start]))
                     if start + 1 < scalars.count {
@@ -141,7 +144,7 @@ extension SearchDescription {
         }
         if let substringCountsTable, let substrings {
             var expected: [GramKey: Int] = [:]
-            for (substring, scope, count) in substrings.counts { expected[GramKey(gram: substring.text, scope: scope)] = count }
+            for (substring, scope, count) in substrings.counts { expected[GramKey(gram: substring, scope: scope)] = count }
             let sql = "SELECT substring, \(scopeColumn ?? "NULL"), count FROM \(substringCountsTable)"
             if let problem = try countsProblem(substringCountsTable, sql: sql, expected: expected, db) { problems.append(problem) }
         }

@@ -91,10 +91,10 @@ extension SearchDescription {
             CREATE TRIGGER \(substringCountsInsertTriggerName) AFTER INSERT ON \(table) BEGIN
             \(insert)
             END;
-            CREATE TRIGGER \(substringCountsTable)_delete AFTER DELETE ON \(table) BEGIN
+            CREATE TRIGGER \(substringCountsTriggerName(after: "delete")) AFTER DELETE ON \(table) BEGIN
             \(delete)
             END;
-            CREATE TRIGGER \(substringCountsTable)_update AFTER UPDATE OF \(watched) ON \(table) BEGIN
+            CREATE TRIGGER \(substringCountsTriggerName(after: "update")) AFTER UPDATE OF \(watched) ON \(table) BEGIN
             \(delete)
             \(insert)
             END;
@@ -104,12 +104,16 @@ extension SearchDescription {
 
     /// The name of the trigger of ``substringCountsSQL`` that counts an inserted row: the one a bulk
     /// insert drops, counting the new rows in Swift instead (``build(forRowsAfter:_:)``).
-    public var substringCountsInsertTriggerName: String { "\(table)_substring_counts_insert" }
+    public var substringCountsInsertTriggerName: String { substringCountsTriggerName(after: "insert") }
+
+    /// The name of the trigger of ``substringCountsSQL`` run after each `event` (`insert`, `delete` or
+    /// `update`) on the table: the one source of the three names.
+    private func substringCountsTriggerName(after event: String) -> String { "\(table)_substring_counts_\(event)" }
 
     /// The SQL that drops ``substringCountsTable`` and its triggers; empty without it.
     public var dropSubstringCountsSQL: String {
         guard let substringCountsTable else { return "" }
-        return ["insert", "delete", "update"].map { "DROP TRIGGER IF EXISTS \(substringCountsTable)_\($0);\n" }.joined()
+        return ["insert", "delete", "update"].map { "DROP TRIGGER IF EXISTS \(substringCountsTriggerName(after: $0));\n" }.joined()
             + "DROP TABLE IF EXISTS \(substringCountsTable);\n"
     }
 }

@@ -29,40 +29,28 @@ extension SearchDescription {
         let substrings = SubstringCounter(.madeOf(frequentTrigrams: frequentTrigrams))
         try forEachRowTexts(db) { texts, scope in substrings.add(texts, scope: scope) }
         let kept = substrings.substrings(inAtLeast: substringCountMinimumRows)
-        try add(substrings, keeping: kept, db)
+        try add(substrings.counts.lazy.filter { kept.contains($0.substring) }.map { ($0.substring.text, $0.scope, $0.count) }, db)
     }
 
     /// A counter of the substrings ``substringCountsTable`` holds, for a bulk insert's new rows and for
     /// ``indexProblems(foldedFrom:_:)``'s recount; nil without the table.
-    func heldSubstringCounter(_ db: Database) throws -> SubstringCounter? {
+    func heldSubstringCounter(_ db: Database) throws -> HeldSubstringCounter? {
         guard let substringCountsTable else { return nil }
-        let held = try Set(db.fetchAll(sql: "SELECT DISTINCT substring FROM \(substringCountsTable)") { row in
-            SubstringKey(try row.decode(String.self, at: 0).unicodeScalars.map(\.value).prefix(SubstringKey.capacity))
+        return HeldSubstringCounter(try db.fetchAll(sql: "SELECT DISTINCT substring FROM \(substringCountsTable)") { row in
+            try row.decode(String.self, at: 0)
         })
-        var prefixes: [SubstringKey: Bool] = [:]
-        for substring in held {
-            var prefix = SubstringKey()
-            for scalar in substring.scalars {
-                prefix.append(scalar)
-                // Shorter prefixes are never looked up: the counter starts from 3 scalars.
-                guard prefix.count >= 3 else { continue }
-                prefixes[prefix] = prefixes[prefix] == true || prefix == substring
-            }
-        }
-        return SubstringCounter(.held(prefixes))
     }
 
-    /// Adds the counts of `counter` (of the substrings in `kept`, every one when nil) to
-    /// ``substringCountsTable``.
-    func add(_ counter: SubstringCounter, keeping kept: Set<SubstringKey>? = nil, _ db: Database) throws {
+    /// Adds `counts` (rows per substring and scope value) to ``substringCountsTable``.
+    func add(_ counts: some Sequence<(substring: String, scope: DatabaseValue, count: Int)>, _ db: Database) throws {
         guard let substringCountsTable else { return }
         let columns = "substring" + (scopeColumn.map { ", \($0)" } ?? "")
         let add = try db.makeStatement(sql: """
             INSERT INTO \(substringCountsTable)(\(columns), count) VALUES (?, \(scopeColumn == nil ? "" : "?, ")?)
                 ON CONFLICT (\(columns)) DO UPDATE SET count = count + excluded.count
             """)
-        for (substring, scope, count) in counter.counts where kept?.contains(substring) ?? true {
-            let arguments: StatementArguments = scopeColumn == nil ? [substring.text, count] : [substring.text, scope, count]
+        for (substring, scope, count) in counts {
+            let arguments: StatementArguments = scopeColumn == nil ? [substring, count] : [substring, scope, count]
             try add.execute(arguments: arguments)
         }
     }

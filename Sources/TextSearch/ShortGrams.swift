@@ -2,7 +2,7 @@
 /// ``SearchDescription/triggersSQL`` computes them, for a bulk build (``SearchDescription/build(forRowsAfter:_:)``).
 ///
 /// The SQL counts with `length()` and cuts with `substr()`, which both end a TEXT at its first NUL
-/// character, so a text is read up to its first U+0000. A gram is held as its scalars' values
+/// character, so a text is read up to its first U+0000 (``RowScalars``). A gram is held as its scalars' values
 /// (`second` 0 for a 1-scalar gram: no gram holds U+0000), whose order is the order of their UTF-8
 /// bytes, the BINARY order SQLite sorts tokens in.
 struct ShortGrams {
@@ -31,17 +31,15 @@ struct ShortGrams {
     /// The distinct grams of the texts, ascending.
     private(set) var grams: [Gram] = []
 
-    /// The grams of `texts` (nil: a NULL column, which has none).
-    init(_ texts: [String?]) {
-        for case let text? in texts {
-            var previous: UInt32 = 0
-            for scalar in text.unicodeScalars {
-                let value = scalar.value
-                if value == 0 { break }
+    /// The grams of a row's texts.
+    init(_ texts: RowScalars) {
+        var previous = RowScalars.textEnd
+        for value in texts.values {
+            if value != RowScalars.textEnd {
                 grams.append(Gram(first: value, second: 0))
-                if previous != 0 { grams.append(Gram(first: previous, second: value)) }
-                previous = value
+                if previous != RowScalars.textEnd { grams.append(Gram(first: previous, second: value)) }
             }
+            previous = value
         }
         grams.sort()
         var kept = 0

@@ -3,8 +3,10 @@ import SQLiteStore
 /// Counts, per scope value, the rows whose texts hold substrings of 3 to
 /// ``SearchDescription/substringCountMaximumLength`` scalars without a space, in Swift, as the
 /// triggers of ``SearchDescription/substringCountsSQL`` count them: each distinct substring once a
-/// row, the texts read up to their first U+0000 as SQLite's `substr()` and `length()` read them.
-/// Which substrings it counts is its ``Selection``.
+/// row, the texts read up to their first U+0000 as SQLite's `substr()` and `length()` read them
+/// (``RowScalars``). Which substrings it counts is its ``Selection``: the two passes of
+/// ``SearchDescription/refreshSubstringCounts(_:)``, which choose the substrings; the ones chosen
+/// are counted in new rows by a ``HeldSubstringCounter``.
 final class SubstringCounter {
     /// Which substrings a counter counts.
     enum Selection {
@@ -13,10 +15,6 @@ final class SubstringCounter {
         /// Every substring whose 3-scalar substrings are all in the set (a substring is in no more
         /// rows than any of its parts): the second pass.
         case madeOf(frequentTrigrams: Set<SubstringKey>)
-        /// Every prefix of 3 or more scalars of each substring ``SearchDescription/substringCountsTable``
-        /// holds, and whether it is one of them: a bulk insert's new rows, counted for those substrings (a
-        /// scan extends a substring from a position as long as it is such a prefix).
-        case held([SubstringKey: Bool])
     }
 
     /// A substring counted under a scope value's number.
@@ -42,14 +40,12 @@ final class SubstringCounter {
     }
 
     private let selection: Selection
-    /// The scope values in the order first seen; a scope's number is its index here.
-    private var scopes: [DatabaseValue] = []
-    private var scopeNumbers: [DatabaseValue: Int] = [:]
+    private var scopes = ScopeNumbers()
     private var tallies: [ScopedSubstring: Tally] = [:]
     /// The number of the row being counted, from 1.
     private var row = 0
-    /// The current text's scalars (kept to reuse their storage).
-    private var scalars: [UInt32] = []
+    /// The current row's scalars (kept to reuse their storage).
+    private let scalars = RowScalars()
 
     init(_ selection: Selection) {
         self.selection = selection
@@ -58,26 +54,22 @@ final class SubstringCounter {
     /// Counts one row's distinct selected substrings under its scope value.
     func add(_ texts: [String?], scope: DatabaseValue) {
         row += 1
-        let number = scopeNumber(scope)
-        for case let text? in texts {
-            scalars.removeAll(keepingCapacity: true)
-            for scalar in text.unicodeScalars {
-                if scalar.value == 0 { break }
-                scalars.append(scalar.value)
-            }
-            // Each run of scalars between spaces.
-            var start = 0
-            while start < scalars.count {
-                var end = start
-                while end < scalars.count, scalars[end] != Self.space { end += 1 }
-                if end - start >= 3 { addSubstrings(of: start..<end, scope: number) }
-                start = end + 1
-            }
+        let number = scopes.number(of: scope)
+        scalars.load(texts)
+        let values = scalars.values
+        // Each run of scalars between spaces and ends of texts.
+        var start = 0
+        while start < values.count {
+            var end = start
+            while values[end] != Self.space, values[end] != RowScalars.textEnd { end += 1 }
+            if end - start >= 3 { addSubstrings(of: values[start..<end], scope: number) }
+            start = end + 1
         }
     }
 
-    /// Counts the selected substrings of `scalars[run]`.
-    private func addSubstrings(of run: Range<Int>, scope: Int) {
+    /// Counts the selected substrings of `run`.
+    private func addSubstrings(of scalars: ArraySlice<UInt32>, scope: Int) {
+        let run = scalars.indices
         switch selection {
         case .trigrams:
             for end in (run.lowerBound + 2)..<run.upperBound {
@@ -94,19 +86,6 @@ final class SubstringCounter {
                     count(key, scope: scope)
                 }
             }
-        case .held(let prefixes):
-            // From each position with 3 scalars left: the 3-scalar substring first (no held
-            // substring is shorter), then one scalar more while it is a held substring's prefix.
-            for start in run.lowerBound..<(run.upperBound - 2) {
-                var key = SubstringKey(scalars[start...(start + 2)])
-                var end = start + 2
-                while let held = prefixes[key] {
-                    if held { count(key, scope: scope) }
-                    end += 1
-                    guard end < min(run.upperBound, start + SearchDescription.substringCountMaximumLength) else { break }
-                    key.append(scalars[end])
-                }
-            }
         }
     }
 
@@ -116,7 +95,7 @@ final class SubstringCounter {
 
     /// The rows counted per substring and scope value.
     var counts: [(substring: SubstringKey, scope: DatabaseValue, count: Int)] {
-        tallies.map { (substring: $0.key.substring, scope: scopes[$0.key.scope], count: $0.value.count) }
+        tallies.map { (substring: $0.key.substring, scope: scopes.values[$0.key.scope], count: $0.value.count) }
     }
 
     /// The substrings counted in at least `minimumRows` rows in all.
@@ -124,15 +103,6 @@ final class SubstringCounter {
         var totals: [SubstringKey: Int] = [:]
         for (key, tally) in tallies { totals[key.substring, default: 0] += tally.count }
         return Set(totals.filter { $0.value >= minimumRows }.keys)
-    }
-
-    /// The number of `scope`, numbered when first seen.
-    private func scopeNumber(_ scope: DatabaseValue) -> Int {
-        if let known = scopeNumbers[scope] { return known }
-        let number = scopes.count
-        scopeNumbers[scope] = number
-        scopes.append(scope)
-        return number
     }
 
     private static let space: UInt32 = 0x20

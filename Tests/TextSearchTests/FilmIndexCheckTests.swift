@@ -34,6 +34,20 @@ struct FilmIndexCheckTests {
         #expect(try queue.read { db in try films.indexProblems(foldedFrom: ["title", "director"], db) } == [])
     }
 
+    /// The triggers' SQL reads a text up to its first NUL (`substr()`, `length()`): so does the recount.
+    @Test func textsHoldingANULHaveNoProblem() throws {
+        let directory = try TemporaryDirectory()
+        let (queue, films) = try filmsDatabase(directory)
+        try queue.write { db in
+            for (id, title) in [(100, "ab\0cd"), (101, "\0zq"), (102, "x\0"), (103, "é\0é\0ü")] {
+                try db.execute(
+                    sql: "INSERT INTO films VALUES (?, ?, ?, ?, ?, ?)",
+                    arguments: [id, title, TextFolding.fold(title), "zq", "zq", 2000])
+            }
+        }
+        #expect(try queue.read { db in try films.indexProblems(db) } == [])
+    }
+
     @Test(arguments: [
         ("INSERT INTO films_grams(films_grams, rowid, grams) VALUES ('delete', 3, '7A71')", "films_grams"),
         ("INSERT INTO films_grams(rowid, grams) VALUES (1000, '7A71')", "films_grams"),

@@ -27,16 +27,23 @@ struct ShortGramsTests {
                 let expected = try documents.fetchOne { try $0.decode(String.self, at: 0) }
                 let scopeHex = try db.scalar(String.self, sql: "SELECT CASE WHEN kind IS NULL THEN NULL ELSE hex(kind) END FROM films")
                 let texts = [title, director].map { value -> String? in if case .text(let text) = value { text } else { nil } }
-                let document = ShortGrams(texts).document(scopeHex: scopeHex)
+                let document = Self.grams(texts).document(scopeHex: scopeHex)
                 #expect(document == expected, "\(String(reflecting: texts)) scope \(scope)")
             }
         }
     }
 
     @Test func gramsAreDistinctInTheOrderOfTheirBytes() {
-        let grams = ShortGrams(["bab", "ab", nil, "ä\0zz"]).grams.map(\.text)
+        let grams = Self.grams(["bab", "ab", nil, "ä\0zz"]).grams.map(\.text)
         #expect(grams == ["a", "ab", "b", "ba", "ä"])
-        #expect(ShortGrams(["a b"]).document(scopeHex: nil) == "61 62", "grams holding a space are left out")
-        #expect(ShortGrams([""]).document(scopeHex: "") == "x")
+        #expect(Self.grams(["a b"]).document(scopeHex: nil) == "61 62", "grams holding a space are left out")
+        #expect(Self.grams([""]).document(scopeHex: "") == "x")
+    }
+
+    /// The grams of `texts`, read as a bulk build reads a row's.
+    static func grams(_ texts: [String?]) -> ShortGrams {
+        let scalars = RowScalars()
+        scalars.load(texts)
+        return ShortGrams(scalars)
     }
 }

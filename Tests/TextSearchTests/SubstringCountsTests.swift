@@ -195,12 +195,6 @@ struct SubstringCountsTests {
         #expect(try counts() == withTable)
     }
 
-    /// The problems `indexProblems` finds in the substring counts (its recount of the grams reads
-    /// a text past a NUL, which SQL does not).
-    static func substringProblems(_ description: SearchDescription, _ db: Database) throws -> [String] {
-        try description.indexProblems(db).filter { $0.hasPrefix(description.substringCountsTable!) }
-    }
-
     /// Two text columns, texts holding a NUL, an INTEGER scope, as in `FilmSearchTests`.
     @Test func severalTextColumnsAndNULs() throws {
         let films = SearchDescription(
@@ -223,7 +217,7 @@ struct SubstringCountsTests {
             let reference = try Self.recount(db, films).filter { $0.value.values.reduce(0, +) >= 3 }
             #expect(reference.count > 100)
             #expect(try Self.stored(db, films) == reference)
-            #expect(try Self.substringProblems(films, db).isEmpty)
+            #expect(try films.indexProblems(db).isEmpty)
             let held = try Self.held(db, films)
             try db.execute(sql: "UPDATE films SET director_folded = title_folded || ' ' || director_folded WHERE id % 11 = 0")
             try db.execute(sql: "UPDATE films SET year = 2001 WHERE id % 3 = 0")
@@ -241,7 +235,7 @@ struct SubstringCountsTests {
             }
         }
         let (stored, expected, problems) = try queue.read { db in
-            (try Self.stored(db, films), try Self.expected(db, films, held: held), try Self.substringProblems(films, db))
+            (try Self.stored(db, films), try Self.expected(db, films, held: held), try films.indexProblems(db))
         }
         #expect(stored == expected)
         #expect(problems.isEmpty, "\(problems)")
@@ -252,7 +246,7 @@ struct SubstringCountsTests {
                 WHERE (substring, year) IN (SELECT substring, year FROM films_substring_counts LIMIT 1)
                 """)
         }
-        let found = try queue.read { db in try Self.substringProblems(films, db) }
+        let found = try queue.read { db in try films.indexProblems(db) }
         #expect(found.count == 1 && found.first?.hasPrefix("films_substring_counts: 1 count differs") == true, "\(found)")
     }
 }
