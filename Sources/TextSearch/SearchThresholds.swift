@@ -129,6 +129,15 @@ public struct SearchThresholds: Sendable, Hashable {
     /// entry) keep twice their expected walk, about 12,000 entries, which is more.
     static let listWalkReadShare = 20
 
+    /// How many SQLite virtual machine instructions a walk in list order
+    /// (`idsInListOrder(_:scope:wanted:offset:budget:_:)`) runs per entry, to turn its budget of
+    /// entries into the instruction limit that stops it: 5, an entry whose text fails the first
+    /// term's check (`IdxGT`, `Column`, `Function`, `Le`, `Next` in its `EXPLAIN`); measured, 128,469
+    /// instructions for the 25,443 entries of one type up to the 50th match of `core m` (5.05).
+    /// Entries that pass a check cost 3 more per further term, so a walk whose first term is common
+    /// stops after fewer entries: a bound on its work, as the budget is.
+    static let listWalkInstructionsPerEntry = 5
+
     /// What reading `matches` rows by id and sorting them costs, in index entries walked:
     /// `matches` × ``entriesPerRowRead`` (`.max` on overflow).
     func rowReadCost(matches: Int) -> Int {

@@ -142,3 +142,28 @@ struct CancellationTests {
         #expect(try await task.value == 42)
     }
 }
+
+/// An instruction limit interrupts a statement that runs past it (nil), lets one within it finish,
+/// and leaves the read transaction and the connection as they were.
+struct InstructionLimitTests {
+    @Test func aStatementPastTheLimitIsInterruptedAndTheReadGoesOn() throws {
+        let directory = try TemporaryDirectory()
+        let queue = try DatabaseQueue(path: directory.path())
+        try queue.write { db in try db.execute(sql: "CREATE TABLE t(id INTEGER PRIMARY KEY); INSERT INTO t VALUES (1), (2)") }
+        try queue.read { db in
+            let endless = try db.withInstructionLimit(100_000) { try db.scalar(Int.self, sql: CancellationTests.endlessQuery) }
+            #expect(endless == nil)
+            let counted = try db.withInstructionLimit(100_000) {
+                try db.scalar(Int.self, sql: "WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < 100) SELECT count(*) FROM n")
+            }
+            #expect(counted == 100)
+            // The limit is gone, and the transaction still reads.
+            #expect(try db.scalar(Int.self, sql: "SELECT count(*) FROM t") == 2)
+            #expect(db.isInsideTransaction)
+        }
+        // Other errors are still thrown.
+        #expect(throws: DatabaseError.self) {
+            try queue.read { db in _ = try db.withInstructionLimit(100_000) { try db.scalar(Int.self, sql: "SELECT * FROM missing") } }
+        }
+    }
+}

@@ -23,6 +23,11 @@ final class ProgressHandlerContext {
     var flag: CancellationFlag?
     /// The writes a pool's reader makes way for (``PendingWrites``); nil on other connections.
     var pendingWrites: PendingWrites?
+    /// While ``Database/withInstructionLimit(_:_:)`` runs: how many more progress checks its
+    /// statements may pass before one is interrupted; nil otherwise.
+    var remainingChecks: Int?
+    /// Whether the instruction limit interrupted a statement.
+    var limitReached = false
 }
 
 extension Database {
@@ -33,8 +38,9 @@ extension Database {
     /// Related SQLite documentation: <https://www.sqlite.org/c3ref/progress_handler.html>
     public static let cancellationCheckInterval: Int32 = 1000
 
-    /// Installs the progress handler that interrupts a statement once its access is cancelled (and,
-    /// on a pool's reader, makes way for a pending write).
+    /// Installs the progress handler that interrupts a statement once its access is cancelled or its
+    /// instruction limit is spent (``withInstructionLimit(_:_:)``), and, on a pool's reader, makes way
+    /// for a pending write.
     func installCancellationCheck(_ handle: SQLiteConnection) {
         // > If the progress callback returns non-zero, the operation is interrupted.
         // > (https://www.sqlite.org/c3ref/progress_handler.html)
@@ -42,7 +48,15 @@ extension Database {
             guard let context else { return 0 }
             let progress = Unmanaged<ProgressHandlerContext>.fromOpaque(context).takeUnretainedValue()
             progress.pendingWrites?.yieldIfPending()
-            return progress.flag?.isCancelled == true ? 1 : 0
+            if progress.flag?.isCancelled == true { return 1 }
+            if let remaining = progress.remainingChecks {
+                guard remaining > 0 else {
+                    progress.limitReached = true
+                    return 1
+                }
+                progress.remainingChecks = remaining - 1
+            }
+            return 0
         }, Unmanaged.passUnretained(progressContext).toOpaque())
     }
 
