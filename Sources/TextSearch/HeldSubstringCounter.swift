@@ -27,16 +27,10 @@ final class HeldSubstringCounter {
     private let foundSubstrings: [Int32]
 
     /// Per scope number, then per substring number, the rows counted.
-    private var tallies: [Tally] = []
+    private var tallies: [RowTally] = []
     private var scopes = ScopeNumbers()
     /// The number of the row being counted, from 1.
     private var row = 0
-
-    /// The rows counted for a substring and scope, and the last of them, so that a row counts once.
-    private struct Tally {
-        var count = 0
-        var lastRow = 0
-    }
 
     /// The root node: the empty prefix.
     private static let root: Int32 = 0
@@ -108,7 +102,7 @@ final class HeldSubstringCounter {
         let row = self.row
         let number = scopes.number(of: scope)
         if tallies.count < (number + 1) * substrings.count {
-            tallies += Array(repeating: Tally(), count: (number + 1) * substrings.count - tallies.count)
+            tallies += Array(repeating: RowTally(), count: (number + 1) * substrings.count - tallies.count)
         }
         let first = number * substrings.count
         tallies.withUnsafeMutableBufferPointer { tallies in
@@ -123,10 +117,7 @@ final class HeldSubstringCounter {
                     node = fallbacks[Int(node)]
                 }
                 for index in Int(foundStarts[Int(node)])..<Int(foundStarts[Int(node) + 1]) {
-                    let tally = first + Int(foundSubstrings[index])
-                    guard tallies[tally].lastRow != row else { continue }
-                    tallies[tally].lastRow = row
-                    tallies[tally].count += 1
+                    tallies[first + Int(foundSubstrings[index])].add(row: row)
                 }
             }
         }

@@ -27,21 +27,9 @@ final class SubstringCounter {
         }
     }
 
-    /// The rows counted for a substring and scope, and the last of them, so that a row counts once.
-    private struct Tally {
-        var count = 0
-        var lastRow = 0
-
-        mutating func add(row: Int) {
-            guard row != lastRow else { return }
-            lastRow = row
-            count += 1
-        }
-    }
-
     private let selection: Selection
     private var scopes = ScopeNumbers()
-    private var tallies: [ScopedSubstring: Tally] = [:]
+    private var tallies: [ScopedSubstring: RowTally] = [:]
     /// The number of the row being counted, from 1.
     private var row = 0
     /// The current row's scalars (kept to reuse their storage).
@@ -90,7 +78,7 @@ final class SubstringCounter {
     }
 
     private func count(_ substring: SubstringKey, scope: Int) {
-        tallies[ScopedSubstring(substring: substring, scope: scope), default: Tally()].add(row: row)
+        tallies[ScopedSubstring(substring: substring, scope: scope), default: RowTally()].add(row: row)
     }
 
     /// The rows counted per substring and scope value.
