@@ -19,7 +19,13 @@ extension CatalogStore {
     /// - Returns: one line per problem; empty when there is none.
     /// - Throws: `DatabaseError` when the file cannot be read at all.
     public func check() throws -> [String] {
-        let integrity = try database.read { db in try db.integrityProblems(limit: Self.integrityProblemLimit) }
+        var integrity: [String] = []
+        do {
+            try database.read { db in integrity = try db.integrityProblems(limit: Self.integrityProblemLimit) }
+        } catch let error as DatabaseError where ResultCode.SQLITE_CORRUPT ~= error.resultCode && !integrity.isEmpty {
+            // Damage that stops the check after it reported problems also fails the read's COMMIT:
+            // what it reported stands.
+        }
         // Past damage to the file itself, what the indexes say cannot be trusted.
         guard integrity.isEmpty else { return integrity }
         var problems: [String] = []

@@ -1,5 +1,6 @@
 import Foundation
 import RecordFormats
+import TextSearch
 
 /// The records of one seed or import input, of one entity, read and checked one at a time as they
 /// are stored: a file in any `DataFormat`, standard input, or records in memory.
@@ -131,7 +132,16 @@ extension SeedSource {
         self.init(name: name, Record.self, next: {
             do {
                 guard var record = try reader.next() else { return nil }
-                if !keepingIDs { record.id = nil }
+                if !keepingIDs {
+                    record.id = nil
+                } else if let id = record.id, Record.searchDescription.rowIDsCarryScope,
+                          !(0...SearchDescription.largestScopedID).contains(id) {
+                    // The search index's rowids hold the id below the scope's number: SQLite's trigger
+                    // would refuse the row with a message naming no file or line.
+                    throw CatalogError.invalidFile(
+                        path: name,
+                        reason: "line \(reader.line): id \(id) is out of range: \(Record.entity.rawValue) have ids from 0 to \(SearchDescription.largestScopedID)")
+                }
                 return record
             } catch let error as RecordReadError {
                 throw CatalogError.invalidFile(path: name, reason: Self.explain(error, line: reader.line, expected: Record.entity))

@@ -43,18 +43,21 @@ extension CatalogCommand {
                     // refuses what every command refuses.
                     let location = try store.location()
                     guard FileManager.default.fileExists(atPath: location.path) else { throw CommandFailure.noDatabase(location.path) }
-                    var configuration = Configuration()
-                    configuration.busyTimeout = location.busyTimeout
-                    let statuses = try CatalogStore.migrationStatus(path: location.path, configuration: configuration)
-                    try printStatus(statuses)
+                    try printStatus(try statuses(location))
                 } else {
                     let backup = noBackup ? nil : try backUpBeforeMigrating()
-                    let catalog = try store.openStoreForWriting()
+                    let catalog: CatalogStore
+                    do {
+                        catalog = try store.openStoreForWriting()
+                    } catch {
+                        if let backup { removeIfNothingWasMigrated(backup) }
+                        throw error
+                    }
                     let version = try catalog.schemaVersion()
                     if store.json {
-                        Terminal.print(try renderJSON(MigratedJSON(version: version, backup: backup)))
+                        Terminal.print(try renderJSON(MigratedJSON(version: version, backup: backup?.path)))
                     } else {
-                        if let backup { Terminal.print("Backed up the database to \(backup) before migrating.") }
+                        if let backup { Terminal.print("Backed up the database to \(backup.path) before migrating.") }
                         Terminal.print("The database is at schema version \(version), the latest.")
                     }
                 }
@@ -75,8 +78,30 @@ extension CatalogCommand {
             }
         }
 
+        /// A backup taken before migrating: where, and the catalog's schema version it holds.
+        private struct TakenBackup {
+            let path: String
+            let version: Int
+        }
+
+        /// The migrations of the database at `location` and their states, read without migrating.
+        private func statuses(_ location: DatabaseLocation) throws -> [MigrationStatus] {
+            var configuration = Configuration()
+            configuration.busyTimeout = location.busyTimeout
+            return try CatalogStore.migrationStatus(path: location.path, configuration: configuration)
+        }
+
+        /// Removes `backup` when the migration failed before applying anything (the database locked by
+        /// another process, say): a failed command leaves no file behind, and the database is still the
+        /// backup's. A backup of a database that a failed migration left partly migrated stays.
+        private func removeIfNothingWasMigrated(_ backup: TakenBackup) {
+            guard let location = try? store.location(), let statuses = try? statuses(location) else { return }
+            let applied = statuses.filter { $0.set == CatalogMigrations.identity && $0.state == .applied }.map(\.version).max() ?? 0
+            if applied == backup.version { try? FileManager.default.removeItem(atPath: backup.path) }
+        }
+
         /// Backs the database up beside itself when it has pending migrations and data; returns where.
-        private func backUpBeforeMigrating() throws -> String? {
+        private func backUpBeforeMigrating() throws -> TakenBackup? {
             let location = try store.location()
             guard FileManager.default.fileExists(atPath: location.path) else { return nil }
             let source = try location.openForBackup()
@@ -92,7 +117,7 @@ extension CatalogCommand {
             let destination = "\(location.path).before-migration-\(version)-\(stamp).sqlite"
             try source.writeWithoutTransaction { db in try db.backup(to: destination) }
             try source.close()
-            return destination
+            return TakenBackup(path: destination, version: version)
         }
 
         private func printStatus(_ statuses: [MigrationStatus]) throws {

@@ -13,8 +13,8 @@ enum OutputFile {
     /// ```
     ///
     /// - Throws: ``CommandFailure/outputNotCreatable(path:reason:)`` (exit 66) when `path` is a folder,
-    ///   FIFO or device, or the database or one of its files (under any name), or its folder is missing,
-    ///   not a folder, or not writable by this user.
+    ///   FIFO or device, or the database or one of its files (under any name, or by its name when it
+    ///   does not exist yet), or its folder is missing, not a folder, or not writable by this user.
     static func checkWritable(_ path: String, database: String) throws {
         var info = stat()
         if stat(path, &info) == 0 {
@@ -26,13 +26,39 @@ enum OutputFile {
             var databaseInfo = stat()
             for suffix in DatabaseLocation.fileSuffixes
             where stat(database + suffix, &databaseInfo) == 0 && databaseInfo.st_dev == info.st_dev && databaseInfo.st_ino == info.st_ino {
-                throw CommandFailure.outputNotCreatable(
-                    path: path, reason: suffix.isEmpty ? "it is the database itself" : "it is the database's \(suffix) file")
+                throw CommandFailure.outputNotCreatable(path: path, reason: databaseFileReason(suffix))
+            }
+        }
+        // A file of the database that is not there now (a `-journal`, a `-wal` after a clean close, the
+        // database a command is about to create) would be taken for one once written: a bogus hot
+        // journal makes every later open fail.
+        if let target = resolved(path), let base = resolved(database) {
+            for suffix in DatabaseLocation.fileSuffixes where target == base + suffix {
+                throw CommandFailure.outputNotCreatable(path: path, reason: databaseFileReason(suffix))
             }
         }
         // The file is created beside `path`: the folder must take new files.
         if let problem = NewFileFolder.problem(creatingFileAt: path) {
             throw CommandFailure.outputNotCreatable(path: path, reason: problem)
         }
+    }
+
+    /// Why a path naming the database's file with `suffix` cannot be written.
+    private static func databaseFileReason(_ suffix: String) -> String {
+        suffix.isEmpty ? "it is the database itself" : "it is the database's \(suffix) file"
+    }
+
+    /// `path` with its symbolic links, `.` and `..` resolved, as SQLite names a database's files; for
+    /// a file that does not exist, its folder's resolved path and its name. Nil when neither resolves.
+    private static func resolved(_ path: String) -> String? {
+        if let real = realpath(path, nil) {
+            defer { free(real) }
+            return String(cString: real)
+        }
+        let name = (path as NSString).lastPathComponent
+        let folder = (path as NSString).deletingLastPathComponent
+        guard let real = realpath(folder.isEmpty ? "." : folder, nil) else { return nil }
+        defer { free(real) }
+        return (String(cString: real) as NSString).appendingPathComponent(name)
     }
 }

@@ -105,6 +105,22 @@ struct BackupCommandTests {
         #expect(backups.isEmpty, "\(backups)")
     }
 
+    /// README: a write that finds the database locked exits 5, and a failed command writes nothing:
+    /// `migrate` removes the backup it took when it could not migrate at all.
+    @Test func aMigrationThatFindsTheDatabaseLockedLeavesNoBackup() throws {
+        let old = try oldDatabase("old.sqlite", withData: true)
+        let bytes = try #require(FileManager.default.contents(atPath: old))
+        let locker = try WriteLockHolder(path: old, seconds: 10)
+        let result = try workspace.catalog(["migrate"], database: old, environment: ["CATALOG_BUSY_TIMEOUT_MS": "100"])
+        locker.release()
+        #expect(result.status == 5, "\(result)")
+        #expect(result.output.isEmpty && result.error.contains("locked by another process"), "\(result)")
+        let backups = try FileManager.default.contentsOfDirectory(atPath: workspace.path("")).filter { $0.contains("before-migration") }
+        #expect(backups.isEmpty, "\(backups)")
+        #expect(FileManager.default.contents(atPath: old) == bytes)
+        #expect(try workspace.catalog(["migrate", "--status", "--json"], database: old).output.contains("\"pending\""))
+    }
+
     /// README: `migrate --json` prints `{"version", "backup"}`: where the backup went, or null when
     /// none was taken.
     @Test func migrateJSONAlwaysSaysWhereTheBackupWent() throws {

@@ -206,6 +206,27 @@ struct DataFormatCommandTests {
         #expect(try catalog(["export", "--format", "jsonl"]).output == before)
     }
 
+    /// README: product ids are from 0 to 2⁴⁸ − 1; a bad value in an import file is said with the file
+    /// and line and exits 65, nothing written (not SQLite's trigger error, exit 1).
+    @Test func keepingIDsAnIDOutsideTheProductsRangeIsInvalidInput() throws {
+        try catalog(["seed"])
+        let before = try catalog(["export", "--format", "jsonl"]).output
+        for id in ["281474976710656", "-1"] {
+            let file = try write(Array("""
+                {"id":100,"type":"device","name":"iPod classic","yearIntroduced":2001,"introPrice":249}
+                {"id":\(id),"type":"device","name":"iPod shuffle","yearIntroduced":2005,"introPrice":99}
+                """.utf8), to: "range.jsonl")
+            let result = try catalog(["import", file, "--keep-ids"])
+            #expect(result.status == 65, "\(result)")
+            #expect(result.error == "catalog: error: cannot use \(file): line 2: id \(id) is out of range: products have ids from 0 to 281474976710655\n")
+            #expect(try catalog(["export", "--format", "jsonl"]).output == before)
+        }
+        let largest = try write(Array("""
+            [{"id":281474976710655,"type":"device","name":"iPod shuffle","yearIntroduced":2005,"introPrice":99}]
+            """.utf8), to: "largest.json")
+        #expect(try catalog(["import", largest, "--keep-ids"]).status == 0)
+    }
+
     @Test func importHonoursTheEntity() throws {
         try catalog(["seed"])
         let phones = directory.path("phones.json")

@@ -91,6 +91,31 @@ struct OutputFileCommandTests {
         #expect(try workspace.catalog(["check"]).output == "ok\n")
     }
 
+    /// README: exit 66 for the database's `-wal`, `-shm` or `-journal` file under any name, also when
+    /// it is not there now: a `-journal` written beside a database is a hot journal to SQLite, and every
+    /// later open would fail on it.
+    @Test func aFileOfTheDatabaseThatIsNotThereIsNeverTheOutput() throws {
+        let database = workspace.database
+        #expect(!FileManager.default.fileExists(atPath: database + "-journal"))
+        try FileManager.default.createDirectory(atPath: workspace.path("sub"), withIntermediateDirectories: false)
+        let before = try files()
+        let viaDotDot = workspace.path("sub/..") + "/" + (database as NSString).lastPathComponent + "-journal"
+        for path in [database + "-journal", viaDotDot] {
+            for command in [["export", "--output", path], ["backup", path, "--force"]] {
+                let result = try workspace.catalog(command)
+                #expect(result.status == 66, "\(command): \(result)")
+                #expect(result.error == "catalog: error: cannot write \(path): it is the database's -journal file\n", "\(command)")
+            }
+        }
+        #expect(try files() == before)
+        let fresh = workspace.path("fresh.sqlite")
+        let result = try workspace.catalog(["export", "--output", fresh], database: fresh)
+        #expect(result.status == 66, "\(result)")
+        #expect(result.error == "catalog: error: cannot write \(fresh): it is the database itself\n")
+        #expect(try files() == before, "nothing written, no database created")
+        #expect(try workspace.catalog(["check"]).output == "ok\n")
+    }
+
     @Test(.enabled(if: getuid() != 0, "root may write any folder"))
     func aFolderThisUserCannotWriteIsSaid() throws {
         let folder = workspace.path("locked")

@@ -69,6 +69,36 @@ struct CheckCommandTests {
         #expect(json.status == 6, "\(json)")
     }
 
+    /// README: `check` prints one line per problem (exit 6); only a file too damaged to open gets the
+    /// one error line of any command. With `cell_size_check` on, SQLite stops `integrity_check` with
+    /// `SQLITE_CORRUPT` at a page whose cell pointers point outside it, after reporting what it found:
+    /// those lines are printed, not the bare error.
+    @Test func damageThatStopsTheIntegrityCheckIsListed() throws {
+        let workspace = try Workspace()
+        let path = try Self.seededDatabase(workspace)
+        let rootPage = try DatabaseCheck.withQueue(path) { db in
+            try db.scalar(Int.self, sql: "SELECT rootpage FROM sqlite_master WHERE name = 'products'")
+        }
+        let page = try #require(rootPage)
+        var bytes = try #require(FileManager.default.contents(atPath: path))
+        // The cell pointers after an interior page's 12-byte header, pointed past the page's end.
+        let pointers = (page - 1) * 4096 + 12
+        for index in pointers..<(pointers + 40) { bytes[index] = 0xFF }
+        try bytes.write(to: URL(fileURLWithPath: path))
+
+        let result = try workspace.catalog(["check"])
+        #expect(result.status == 6, "\(result)")
+        #expect(result.error.isEmpty, "\(result)")
+        let lines = result.output.split(separator: "\n")
+        #expect(lines.count > 1 && lines.allSatisfy { !$0.contains("\\n") }, "one line per problem: \(result)")
+        #expect(lines.first?.hasPrefix("On tree page \(page)") == true, "\(result)")
+        let json = try workspace.catalog(["check", "--json"])
+        #expect(json.status == 6, "\(json)")
+        let object = try JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [String: Any]
+        #expect(object?["ok"] as? Bool == false)
+        #expect((object?["problems"] as? [String])?.isEmpty == false)
+    }
+
     /// A write command checks a file of up to `quickCheckPageLimit` pages whole before it writes: it
     /// refuses a damaged one (exit 6) and changes nothing in it.
     @Test(arguments: Damage.allCases)

@@ -1,16 +1,21 @@
 extension Database {
-    /// The problems `PRAGMA integrity_check` finds in the database file: empty when it is sound.
+    /// The problems `PRAGMA integrity_check` finds in the database file, one a line: empty when it is
+    /// sound.
     ///
     /// It reads every page of the file: b-tree structure, free list, record formats, `NOT NULL`,
     /// `CHECK` and `UNIQUE` constraints, and that every index matches its table.
     ///
+    /// With `cell_size_check` on, SQLite may stop the check with `SQLITE_CORRUPT` at a page whose cells
+    /// do not fit in it, after the problems it found before: those are returned, then that error's
+    /// message.
+    ///
     /// - Parameter limit: the most problems reported (SQLite stops looking after that many).
-    /// - Throws: ``DatabaseError`` when the file cannot be read at all (`SQLITE_CORRUPT`, `SQLITE_NOTADB`).
+    /// - Throws: ``DatabaseError`` when the file cannot be read at all (`SQLITE_CORRUPT` before any
+    ///   problem was reported, `SQLITE_NOTADB`).
     ///
     /// Related SQLite documentation: <https://www.sqlite.org/pragma.html#pragma_integrity_check>
     public func integrityProblems(limit: Int = 100) throws -> [String] {
-        let lines = try fetchAll(sql: "PRAGMA integrity_check(\(max(1, limit)))") { try $0.decode(String.self, at: 0) }
-        return lines == ["ok"] ? [] : lines
+        try checkProblems(sql: "PRAGMA integrity_check(\(max(1, limit)))")
     }
 
     /// The problems `PRAGMA quick_check` finds: empty when there is none.
@@ -20,7 +25,24 @@ extension Database {
     ///
     /// Related SQLite documentation: <https://www.sqlite.org/pragma.html#pragma_quick_check>
     public func quickCheckProblems(limit: Int = 100) throws -> [String] {
-        let lines = try fetchAll(sql: "PRAGMA quick_check(\(max(1, limit)))") { try $0.decode(String.self, at: 0) }
+        try checkProblems(sql: "PRAGMA quick_check(\(max(1, limit)))")
+    }
+
+    /// The problems a check pragma reports, one a line, empty for `ok`; when the damage stops the check
+    /// after it reported something, what it reported and the error that stopped it.
+    ///
+    /// SQLite gives the problems it found in one row, a line each, after a line naming the database
+    /// (`*** in database main ***`), which is left out.
+    private func checkProblems(sql: String) throws -> [String] {
+        var lines: [String] = []
+        do {
+            try cachedStatement(sql: sql).forEachRow { row in
+                let text = try row.decode(String.self, at: 0)
+                lines += text.split(separator: "\n").map(String.init).filter { !($0.hasPrefix("*** in database ") && $0.hasSuffix(" ***")) }
+            }
+        } catch let error as DatabaseError where ResultCode.SQLITE_CORRUPT ~= error.resultCode && !lines.isEmpty {
+            lines.append(error.message)
+        }
         return lines == ["ok"] ? [] : lines
     }
 
