@@ -163,7 +163,7 @@ extension SeedSource {
         if let values = error.recordValues, let other = Entity.allCases.first(where: { $0 != expected }),
            entity(ofFields: Array(values.keys)) == other {
             let record = values["name"].map { " \(String(reflecting: $0))" } ?? ""
-            return "line \(line): record\(record) is a \(other.singular), not a \(expected.singular) (to import \(other.rawValue), give --entity \(other.rawValue))"
+            return "line \(line): record\(record) is a \(other.singular), not a \(expected.singular) (for \(other.rawValue), give --entity \(other.rawValue))"
         }
         return error.description
     }

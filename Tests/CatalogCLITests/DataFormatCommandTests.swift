@@ -234,7 +234,7 @@ struct DataFormatCommandTests {
         let copy = directory.path("copy.sqlite")
         let wrong = try catalog(["import", phones], database: copy)
         #expect(wrong.status == 65)
-        #expect(wrong.error == "catalog: error: cannot use \(phones): line 2: record \"iPhone\" is a phone, not a product (to import phones, give --entity phones)\n")
+        #expect(wrong.error == "catalog: error: cannot use \(phones): line 2: record \"iPhone\" is a phone, not a product (for phones, give --entity phones)\n")
         #expect(try catalog(["import", phones, "--entity", "phones"], database: copy).status == 0)
         // A file of products with one phone in the middle: the phone is named.
         let mixed = try write(Array("""
