@@ -8,12 +8,10 @@ import Testing
 /// writes, judging a file exactly as a pool's writer does.
 struct SingleConnectionStoreTests {
     let directory: TemporaryDirectory
-    let path: String
+    /// The database file, in ``directory``.
+    var path: String { directory.path() }
 
-    init() throws {
-        directory = try TemporaryDirectory()
-        path = directory.path()
-    }
+    init() throws { directory = try TemporaryDirectory() }
 
     @Test func aNewFileIsCreatedMigratedInWALAndReadOnTheOneConnection() throws {
         let store = try CatalogStore(path: path, concurrentReads: false)
