@@ -36,11 +36,14 @@ public struct CatalogCommand: AsyncParsableCommand {
         // Every command names itself (`commandName:`): ArgumentParser's default derives the name from
         // `String(describing: Self.self)`, whose dynamic casts scan every protocol conformance in the
         // program on first use, about 15% of a whole `catalog show` process (perf, 2026-11-22).
-        subcommands: [
-            List.self, Search.self, Suggest.self, Show.self, Watch.self, Browse.self, Add.self, Update.self, Delete.self,
-            Seed.self, Import.self, Export.self, Backup.self, Migrate.self, Check.self,
-        ]
+        subcommands: subcommandTypes
     )
+
+    /// The commands under `catalog`, in the order its help lists them.
+    static let subcommandTypes: [any ParsableCommand.Type] = [
+        List.self, Search.self, Suggest.self, Show.self, Watch.self, Browse.self, Add.self, Update.self, Delete.self,
+        Seed.self, Import.self, Export.self, Backup.self, Migrate.self, Check.self,
+    ]
 
     public init() {}
 
@@ -57,7 +60,7 @@ public struct CatalogCommand: AsyncParsableCommand {
         let arguments = joiningNegativeValues(normalizedArguments(Array(CommandLine.arguments.dropFirst())))
         var command: any ParsableCommand
         do {
-            command = try parseAsRoot(arguments)
+            command = try parsedCommand(arguments)
         } catch {
             exit(withError: error)
         }

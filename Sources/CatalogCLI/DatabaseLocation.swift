@@ -109,7 +109,7 @@ struct DatabaseLocation {
     /// - Throws: ``CommandFailure/noDatabase(_:)`` when `readonly` and the file does not exist;
     ///   ``CommandFailure/databaseNotCreatable(path:reason:)`` when it does not exist and its folder
     ///   is missing or does not take new files; what opening, migrating or seeding throws.
-    func open(readonly: Bool) throws -> CatalogStore {
+    func open(readonly: Bool, concurrentReads: Bool = true) throws -> CatalogStore {
         var configuration = Configuration()
         configuration.isReadonly = readonly
         configuration.busyTimeout = busyTimeout
@@ -142,7 +142,7 @@ struct DatabaseLocation {
             throw CommandFailure.databaseNotCreatable(path: path, reason: problem)
         }
         return try restoringFilesOnFailure {
-            let store = try CatalogStore(path: path, configuration: configuration)
+            let store = try CatalogStore(path: path, configuration: configuration, concurrentReads: concurrentReads)
             if isDefault && isNew {
                 let report = try store.seed(SeedFile.builtIn)
                 Terminal.note(

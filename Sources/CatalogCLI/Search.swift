@@ -45,7 +45,7 @@ extension CatalogCommand {
             let choice = try list.choice(for: entity, searchText: text)
             let format = try output.resolved(json: store.json)
             try reportingFailures {
-                let catalog = try store.openStore()
+                let catalog = try store.openStoreForShortRead()
                 try printSections(entity.recordType, catalog, choice, format: format)
             }
         }

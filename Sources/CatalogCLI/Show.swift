@@ -51,7 +51,7 @@ extension CatalogCommand {
             let choice = try list.choice(for: entity)
             let format = try output.resolved(json: store.json)
             try reportingFailures {
-                let catalog = try store.openStore()
+                let catalog = try store.openStoreForShortRead()
                 try show(entity.recordType, catalog, choice, format)
             }
         }

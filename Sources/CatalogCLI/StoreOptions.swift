@@ -25,6 +25,14 @@ struct StoreOptions: ParsableArguments {
         try location().open(readonly: readonly)
     }
 
+    /// Opens the catalog on one connection, which checks, migrates and reads: for a command that
+    /// reads once or twice and ends (`list`, `show`, `search`, `suggest`), whose process would
+    /// otherwise parse the schema on a second connection for its first read (see
+    /// `CatalogStore.init(path:configuration:migrationSets:concurrentReads:)`).
+    func openStoreForShortRead() throws -> CatalogStore {
+        try location().open(readonly: false, concurrentReads: false)
+    }
+
     /// Opens the catalog for a command that writes, checking a small file whole first
     /// (``DatabaseLocation/openForWriting()``).
     func openStoreForWriting() throws -> CatalogStore {

@@ -33,7 +33,7 @@ extension CatalogCommand {
         func run() throws {
             let format = try output.resolved(json: store.json)
             try reportingFailures {
-                let names = try store.openStore().suggest(prefix: prefix, limit: limit, entity: store.entity ?? .products)
+                let names = try store.openStoreForShortRead().suggest(prefix: prefix, limit: limit, entity: store.entity ?? .products)
                 switch format {
                 case .table:
                     if !names.isEmpty { Terminal.print(names.joined(separator: "\n")) }

@@ -17,14 +17,20 @@
 /// while the step does the same thing, and change it only to make databases that applied the old
 /// step refuse to open (they report the migration as changed). To change what an applied step did,
 /// add a new migration instead.
+///
+/// Every open of a database compares the checksums of its applied migrations with the code's, so a
+/// revision that is costly to build (SQL generated from a description) can be given by its checksum
+/// instead, computed once with ``checksum(ofRevision:)`` and written in the code
+/// (``init(version:name:revisionChecksum:apply:)``), with a test that it is still the checksum of the
+/// revision the code would give.
 public struct Migration: Sendable {
     /// What a migration runs.
     public enum Body: Sendable {
         /// SQL text, possibly several statements.
         case sql(String)
-        /// Swift code run with the migration's `Database`, inside its transaction; `revision` stands for
-        /// the code in the ``Migration/checksum``.
-        case code(revision: String, apply: @Sendable (Database) throws -> Void)
+        /// Swift code run with the migration's `Database`, inside its transaction; the
+        /// ``Migration/checksum`` of its revision stands for the code.
+        case code(@Sendable (Database) throws -> Void)
     }
 
     /// The version within its set: migrations run in increasing version order.
@@ -46,7 +52,7 @@ public struct Migration: Sendable {
         self.version = version
         self.name = name
         self.body = .sql(sql)
-        self.checksum = FNV1a.hexadecimal(sql)
+        self.checksum = Self.checksum(ofRevision: sql)
     }
 
     /// Creates a Swift migration: `apply` runs with the migration's `Database`, inside its transaction.
@@ -58,10 +64,33 @@ public struct Migration: Sendable {
     ///     whose revision changed is refused like a changed SQL file.
     ///   - apply: the step, run with the migration's `Database` inside its transaction.
     public init(version: Int, name: String, revision: String, apply: @escaping @Sendable (Database) throws -> Void) {
+        self.init(version: version, name: name, revisionChecksum: Self.checksum(ofRevision: revision), apply: apply)
+    }
+
+    /// Creates a Swift migration from the checksum of its revision, computed before: the migration
+    /// that `init(version:name:revision:apply:)` would make with that revision, without building
+    /// the revision in every process that opens a database.
+    ///
+    /// ```swift
+    /// // Migration.checksum(ofRevision: Book.searchDescription.installSQL), checked by a test:
+    /// let search = Migration(version: 3, name: "search_books", revisionChecksum: "0f1e2d3c4b5a6978") { db in
+    ///     try db.execute(sql: Book.searchDescription.installSQL)
+    /// }
+    /// ```
+    ///
+    /// - Parameter revisionChecksum: ``checksum(ofRevision:)`` of the revision the step stands for.
+    public init(
+        version: Int, name: String, revisionChecksum: String, apply: @escaping @Sendable (Database) throws -> Void
+    ) {
         self.version = version
         self.name = name
-        self.body = .code(revision: revision, apply: apply)
-        self.checksum = FNV1a.hexadecimal(revision)
+        self.body = .code(apply)
+        self.checksum = revisionChecksum
+    }
+
+    /// The ``checksum`` of a Swift migration with this revision (and of an SQL migration with this SQL).
+    public static func checksum(ofRevision revision: String) -> String {
+        FNV1a.hexadecimal(revision)
     }
 
     /// Creates an SQL migration from a file's name and text.
@@ -98,7 +127,7 @@ public struct Migration: Sendable {
     func apply(_ db: Database) throws {
         switch body {
         case .sql(let sql): try db.execute(sql: sql)
-        case .code(_, let apply): try apply(db)
+        case .code(let apply): try apply(db)
         }
     }
 }

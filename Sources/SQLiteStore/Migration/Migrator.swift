@@ -113,7 +113,8 @@ public struct Migrator: Sendable {
     public func needsMigration(upTo versions: [String: Int] = [:], _ db: Database) throws -> Bool {
         let layout = try recordLayout(db)
         let applied = try appliedMigrations(db, layout: layout)
-        try validate(tables: try tableNames(db), applied)
+        // A database with `schema_migrations` is no other program's: its tables need not be read.
+        if layout == .none { try validate(tables: try tableNames(db), applied) } else { try validate(applied) }
         if layout == .withoutSets { return true }
         let recorded = Set(applied.map { RecordKey(set: $0.set, version: $0.version) })
         return sets.contains { set in
