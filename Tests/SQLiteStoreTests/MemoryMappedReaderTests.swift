@@ -3,19 +3,41 @@ import SQLiteStore
 import TestSupport
 import Testing
 
-/// A pool's readers map the database file (`Configuration.poolReadersMemoryMapBytes`) through a VFS
-/// that keeps the mapping across commits while the file keeps its size: each read still sees its own
-/// snapshot, when the pages changed under a kept mapping (a checkpoint wrote them into the file), when
-/// the file grew past the mapping and when it shrank.
+/// A pool's readers map the database file (`Configuration.poolReadersMemoryMapBytes`) once one of
+/// their reads took more than `poolReadersMemoryMapThresholdBytes` of pages from it, through a VFS
+/// that keeps the mapping across commits while the file keeps its size: a reader whose reads stay
+/// small maps nothing; each read still sees its own snapshot, when the pages changed under a kept
+/// mapping (a checkpoint wrote them into the file), when the file grew past the mapping and when it
+/// shrank, with the mapping on from the first read or turned on partway.
 struct MemoryMappedReaderTests {
     static func mappedBytes(_ db: Database) throws -> Int {
         try db.scalar(Int.self, sql: "PRAGMA mmap_size") ?? -1
     }
 
+    /// The threshold of readers that map the file from their first read.
+    static let fromTheFirstRead = 0
+
+    /// The threshold of readers that map the file after a read of more than 16 pages of 4 KiB
+    /// (SQLite's default page size) from it: reading a table of ``makePool(_:rows:configuration:)``
+    /// with 100 rows or more is such a read, the lookup of one row is not.
+    static let afterSixteenPages = 16 * 4096
+
+    /// The thresholds the reads are checked under: the mapping on from the first read, and turned on
+    /// partway (after the first read of a whole table).
+    static let thresholds = [fromTheFirstRead, afterSixteenPages]
+
+    static func mappingConfiguration(threshold: Int) -> Configuration {
+        var configuration = Configuration()
+        configuration.poolReadersMemoryMapThresholdBytes = threshold
+        return configuration
+    }
+
     /// A pool with one reader, so that every read runs on the same connection and its mapping, over
     /// a table of `count` rows whose `value` is their id and whose `padding` fills about one page each.
-    static func makePool(_ directory: TemporaryDirectory, rows count: Int) throws -> DatabasePool {
-        let pool = try DatabasePool(path: directory.path(), maximumReaderCount: 1)
+    static func makePool(
+        _ directory: TemporaryDirectory, rows count: Int, configuration: Configuration = mappingConfiguration(threshold: fromTheFirstRead)
+    ) throws -> DatabasePool {
+        let pool = try DatabasePool(path: directory.path(), configuration: configuration, maximumReaderCount: 1)
         try pool.write { db in
             try db.execute(sql: "CREATE TABLE item(id INTEGER PRIMARY KEY, value INTEGER NOT NULL, padding BLOB NOT NULL)")
             try insert(count, from: 1, into: db)
@@ -23,10 +45,13 @@ struct MemoryMappedReaderTests {
         return pool
     }
 
-    /// ``makePool(_:rows:)`` in a new directory, its rows copied into the database file, read once.
-    static func checkpointedPool(rows count: Int) throws -> (TemporaryDirectory, DatabasePool) {
+    /// ``makePool(_:rows:configuration:)`` in a new directory, its rows copied into the database file,
+    /// read once.
+    static func checkpointedPool(
+        rows count: Int, configuration: Configuration = mappingConfiguration(threshold: fromTheFirstRead)
+    ) throws -> (TemporaryDirectory, DatabasePool) {
         let directory = try TemporaryDirectory()
-        let pool = try makePool(directory, rows: count)
+        let pool = try makePool(directory, rows: count, configuration: configuration)
         try checkpointIntoTheFile(pool)
         #expect(try seen(pool) == expected(rows: count))
         return (directory, pool)
@@ -66,26 +91,78 @@ struct MemoryMappedReaderTests {
         try #require(try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int)
     }
 
+    /// Whether the process has the file at `path` mapped: a line of `/proc/self/maps` names it.
+    static func processMaps(_ path: String) throws -> Bool {
+        let file = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
+        let handle = try #require(FileHandle(forReadingAtPath: "/proc/self/maps"))
+        defer { try? handle.close() }
+        let maps = String(decoding: try handle.readToEnd() ?? Data(), as: UTF8.self)
+        return maps.split(separator: "\n").contains { $0.hasSuffix(" \(file)") }
+    }
+
+    /// The value of row `id`, read alone: a read of a few pages.
+    static func value(of id: Int, _ pool: DatabasePool) throws -> Int? {
+        try pool.read { db in try db.scalar(Int.self, sql: "SELECT value FROM item WHERE id = ?", arguments: [id]) }
+    }
+
     @Test func onlyAPoolsReadersMap() throws {
         let directory = try TemporaryDirectory()
-        let pool = try DatabasePool(path: directory.path())
+        let pool = try DatabasePool(path: directory.path(), configuration: Self.mappingConfiguration(threshold: Self.fromTheFirstRead))
         #expect(try pool.read { try Self.mappedBytes($0) } == Configuration.defaultPoolReadersMemoryMapBytes)
         #expect(try pool.write { try Self.mappedBytes($0) } == 0)
         try pool.close()
-        let queue = try DatabaseQueue(path: directory.path())
+        let queue = try DatabaseQueue(path: directory.path(), configuration: Self.mappingConfiguration(threshold: Self.fromTheFirstRead))
         #expect(try queue.read { try Self.mappedBytes($0) } == 0)
     }
 
     @Test func nilMapsNothing() throws {
         let directory = try TemporaryDirectory()
-        var configuration = Configuration()
+        var configuration = Self.mappingConfiguration(threshold: Self.fromTheFirstRead)
         configuration.poolReadersMemoryMapBytes = nil
         let pool = try DatabasePool(path: directory.path(), configuration: configuration)
         #expect(try pool.read { try Self.mappedBytes($0) } == 0)
     }
 
-    @Test func aKeptMappingShowsPagesACheckpointRewrote() throws {
-        let (directory, pool) = try Self.checkpointedPool(rows: 200)
+    @Test func aReaderMapsTheFileOnlyAfterAReadThatTookMoreThanTheThreshold() throws {
+        let directory = try TemporaryDirectory()
+        let pool = try Self.makePool(directory, rows: 200, configuration: Self.mappingConfiguration(threshold: Self.afterSixteenPages))
+        try Self.checkpointIntoTheFile(pool)
+        // Reads of one row each: a few pages, then one more each (the cache keeps the others).
+        for id in 1...50 { #expect(try Self.value(of: id, pool) == id) }
+        #expect(try pool.read { try Self.mappedBytes($0) } == 0)
+        #expect(try !Self.processMaps(directory.path()), "no page of the file is mapped, so none is resident through a mapping")
+
+        // A read of every row: 200 pages from the file, past the threshold.
+        #expect(try Self.seen(pool) == Self.expected(rows: 200))
+        #expect(try pool.read { try Self.mappedBytes($0) } == Configuration.defaultPoolReadersMemoryMapBytes)
+        try pool.write { db in try db.execute(sql: "UPDATE item SET value = id + 1") }
+        try Self.checkpointIntoTheFile(pool)
+        #expect(try Self.seen(pool) == Self.expected(rows: 200, plus: 1), "read through the mapping")
+        #expect(try Self.processMaps(directory.path()))
+    }
+
+    @Test func byDefaultAReadThatFitsSQLitesDefaultCacheMapsNothing() throws {
+        #expect(Configuration.defaultPoolReadersMemoryMapThresholdBytes == Configuration.pageCacheBytesAfterChange)
+        let directory = try TemporaryDirectory()
+        // 400 rows of about a page of 4 KiB: 1,600 KiB, less than SQLite's default cache of 2,000 KiB.
+        let pool = try Self.makePool(directory, rows: 400, configuration: Configuration())
+        try Self.checkpointIntoTheFile(pool)
+        for _ in 1...3 {
+            #expect(try Self.seen(pool) == Self.expected(rows: 400))
+            try pool.write { db in try db.execute(sql: "UPDATE item SET value = value WHERE id = 1") }
+        }
+        #expect(try pool.read { try Self.mappedBytes($0) } == 0)
+        #expect(try !Self.processMaps(directory.path()))
+
+        // 800 rows, 3,200 KiB: past it.
+        try pool.write { db in try Self.insert(400, from: 401, into: db) }
+        try Self.checkpointIntoTheFile(pool)
+        #expect(try Self.seen(pool) == Self.expected(rows: 800))
+        #expect(try pool.read { try Self.mappedBytes($0) } == Configuration.defaultPoolReadersMemoryMapBytes)
+    }
+
+    @Test(arguments: thresholds) func aKeptMappingShowsPagesACheckpointRewrote(threshold: Int) throws {
+        let (directory, pool) = try Self.checkpointedPool(rows: 200, configuration: Self.mappingConfiguration(threshold: threshold))
         let size = try Self.fileSize(directory.path())
         for round in 1...3 {
             // Every row's value + round, then copied into the database file with an empty -wal, so that
@@ -97,8 +174,8 @@ struct MemoryMappedReaderTests {
         }
     }
 
-    @Test func aReaderSeesAFileThatGrewAndShrank() throws {
-        let (directory, pool) = try Self.checkpointedPool(rows: 100)
+    @Test(arguments: thresholds) func aReaderSeesAFileThatGrewAndShrank(threshold: Int) throws {
+        let (directory, pool) = try Self.checkpointedPool(rows: 100, configuration: Self.mappingConfiguration(threshold: threshold))
         let small = try Self.fileSize(directory.path())
 
         try pool.write { db in try Self.insert(900, from: 101, into: db) }
@@ -115,9 +192,11 @@ struct MemoryMappedReaderTests {
         #expect(try Self.seen(pool) == Self.expected(rows: 50), "the file cut short: mapped again at its size")
     }
 
-    @Test func concurrentReadersBesideAWriterSeeWholeCommits() async throws {
+    /// Under each threshold, and the default one, which these reads of 300 pages stay below.
+    @Test(arguments: thresholds + [Configuration.defaultPoolReadersMemoryMapThresholdBytes])
+    func concurrentReadersBesideAWriterSeeWholeCommits(threshold: Int) async throws {
         let directory = try TemporaryDirectory()
-        let pool = try DatabasePool(path: directory.path())
+        let pool = try DatabasePool(path: directory.path(), configuration: Self.mappingConfiguration(threshold: threshold))
         try await pool.write { db in
             try db.execute(sql: "CREATE TABLE item(id INTEGER PRIMARY KEY, value INTEGER NOT NULL, padding BLOB NOT NULL)")
             try Self.insert(300, from: 1, into: db)

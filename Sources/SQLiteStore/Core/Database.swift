@@ -36,6 +36,9 @@ public final class Database {
     /// A pool reader's page cache policy, which sizes the cache at the start of each read; nil on other
     /// connections, and when the configuration has nothing to adapt.
     var adaptivePageCache: AdaptivePageCache?
+    /// A pool reader's memory mapping, turned on after a read that took many pages from the file; nil
+    /// on other connections, and on a reader that maps nothing or maps from its open.
+    var readerMemoryMapping: ReaderMemoryMapping?
 
     /// Opens (and, unless read-only, creates) the database at `path` and configures the connection.
     ///
@@ -170,7 +173,7 @@ public final class Database {
             try execute(sql: "PRAGMA synchronous = \(configuration.synchronous.rawValue)")
             try persistWALFiles()
         }
-        if let bytes = configuration.memoryMapBytes, !isInMemory {
+        if let bytes = configuration.memoryMapBytes, configuration.mapsFromFirstRead, !isInMemory {
             try execute(sql: "PRAGMA mmap_size = \(bytes)")
         }
         if let pages = configuration.maximumPageCount {

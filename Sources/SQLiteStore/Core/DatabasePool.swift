@@ -22,9 +22,10 @@ import Foundation
 /// A read that follows a commit runs with a smaller page cache than one of an unchanged database: see
 /// ``Configuration/adaptsReaderPageCache``. Readers do not check the cells of each page they read
 /// (`cell_size_check`) unless ``Configuration/poolReadersCheckCellSizes`` is set; the writer does.
-/// Readers map the database file into memory and keep the mapping from one read to the next (see
-/// ``Configuration/poolReadersMemoryMapBytes``), so a read that follows a commit takes the pages SQLite
-/// dropped from its cache from the mapping rather than with a system call each.
+/// A reader maps the database file into memory once one of its reads took many pages from it, and
+/// keeps the mapping from one read to the next (see ``Configuration/poolReadersMemoryMapBytes`` and
+/// ``Configuration/poolReadersMemoryMapThresholdBytes``), so a read that follows a commit takes the
+/// pages SQLite dropped from its cache from the mapping rather than with a system call each.
 ///
 /// Reads never wait for the writer and the writer never waits for readers: in WAL mode the only lock
 /// a reader takes is on its snapshot. Nor does a commit wait for a checkpoint: when the `-wal` file
@@ -95,6 +96,7 @@ public final class DatabasePool: DatabaseWriter, SerializedWriter {
                 let reader = try Database(path: path, configuration: readerConfiguration)
                 reader.progressContext.pendingWrites = pendingWrites
                 reader.adaptivePageCache = AdaptivePageCache(configuration: readerConfiguration)
+                reader.readerMemoryMapping = ReaderMemoryMapping(configuration: readerConfiguration)
                 return reader
             }
         }

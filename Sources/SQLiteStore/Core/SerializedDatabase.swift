@@ -116,9 +116,11 @@ final class SerializedDatabase: @unchecked Sendable {
     }
 
     /// `body` in a deferred transaction on `db`, whose page cache a pool's reader first sizes for the
-    /// read (``AdaptivePageCache``).
+    /// read (``AdaptivePageCache``), and after which it maps the file if the read took many pages from
+    /// it (``ReaderMemoryMapping``).
     private static func inReadTransaction<T>(_ db: Database, _ body: (Database) throws -> T) throws -> T {
-        try db.inTransaction(.deferred) {
+        defer { db.readerMemoryMapping?.endRead(db) }
+        return try db.inTransaction(.deferred) {
             db.adaptivePageCache?.beginRead(db)
             return try body(db)
         }
