@@ -74,6 +74,22 @@ extension CatalogMigrations {
         try Product.searchDescription.refreshSubstringCounts(db)
     }
 
+    /// Migration 11: the bits of the products' very common 1-scalar grams
+    /// (``SearchDescription/gramBitsSQL`` of ``Product/searchDescription``: the table and its
+    /// triggers), filled by ``SearchDescription/refreshGramBits(_:)`` in the migration's transaction,
+    /// so that a search mixing such a letter with a longer term (`core m`) checks the longer term's
+    /// rows by a bit each.
+    ///
+    /// Its revision is the generated SQL and the refresh's parameter (see ``gramsIndex``).
+    static let gramBits = Migration(
+        version: 11, name: "search_gram_bits",
+        revision: Product.searchDescription.gramBitsSQL
+            + "-- refreshGramBits: in at least 1/\(SearchDescription.gramBitsMinimumShare) of the rows\n"
+    ) { db in
+        try db.execute(sql: Product.searchDescription.gramBitsSQL)
+        try Product.searchDescription.refreshGramBits(db)
+    }
+
     /// The products' search as migrations 6 and 7 installed it: ``Product/searchDescription`` without
     /// scope values, so that the trigram index's rowids are the ids.
     static let gramsIndexSearch: SearchDescription = {

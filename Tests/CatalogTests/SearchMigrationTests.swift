@@ -17,6 +17,7 @@ struct SearchMigrationTests {
                 WHERE name LIKE 'products\\_search%' ESCAPE '\\' OR name LIKE 'products\\_grams%' ESCAPE '\\'
                     OR name LIKE 'products\\_gram\\_counts%' ESCAPE '\\' OR name LIKE 'phones\\_search%' ESCAPE '\\'
                     OR name LIKE 'products\\_substring\\_counts%' ESCAPE '\\'
+                    OR name LIKE 'products\\_gram\\_bits%' ESCAPE '\\'
                 ORDER BY type, name
                 """) { try $0.decode(String.self, at: 0) }
     }
