@@ -61,32 +61,20 @@ extension SearchDescription {
                 chunk INTEGER NOT NULL,
             \(words.map { "    \($0) INTEGER NOT NULL,\n" }.joined())    PRIMARY KEY (gram, chunk)
             ) STRICT, WITHOUT ROWID;
-            CREATE TRIGGER \(gramBitsInsertTriggerName) AFTER INSERT ON \(table) BEGIN
-            \(insert)
-            END;
-            CREATE TRIGGER \(gramBitsTriggerName(after: "delete")) AFTER DELETE ON \(table) BEGIN
-            \(delete)
-            END;
-            CREATE TRIGGER \(gramBitsTriggerName(after: "update")) AFTER UPDATE OF \(watched) ON \(table) BEGIN
-            \(delete)
-            \(insert)
-            END;
 
-            """
+            """ + maintainingTriggersSQL(named: Self.gramBitsName, insert: insert, delete: delete, watched: watched)
     }
 
     /// The name of the trigger of ``gramBitsSQL`` that sets an inserted row's bits: the one a bulk
     /// insert drops, setting the new rows' bits in Swift instead (``build(forRowsAfter:_:)``).
-    public var gramBitsInsertTriggerName: String { gramBitsTriggerName(after: "insert") }
+    public var gramBitsInsertTriggerName: String { maintainingTriggerName(Self.gramBitsName, after: "insert") }
 
-    /// The name of the trigger of ``gramBitsSQL`` run after each `event` (`insert`, `delete` or `update`).
-    private func gramBitsTriggerName(after event: String) -> String { "\(table)_gram_bits_\(event)" }
+    /// The name in the names of the triggers of ``gramBitsSQL``.
+    private static let gramBitsName = "gram_bits"
 
     /// The SQL that drops ``gramBitsTable`` and its triggers; empty without it.
     public var dropGramBitsSQL: String {
-        guard let gramBitsTable else { return "" }
-        return ["insert", "delete", "update"].map { "DROP TRIGGER IF EXISTS \(gramBitsTriggerName(after: $0));\n" }.joined()
-            + "DROP TABLE IF EXISTS \(gramBitsTable);\n"
+        gramBitsTable.map { dropMaintainedTableSQL($0, named: Self.gramBitsName) } ?? ""
     }
 
     /// The chunk of ``gramBitsTable`` of the row named `row`: its id `>> 8`.

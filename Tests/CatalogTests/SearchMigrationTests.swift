@@ -115,6 +115,14 @@ struct SearchMigrationTests {
         #expect(CatalogMigrations.all.first { $0.version == 8 }?.checksum == "daefacd22e3bceec")
     }
 
+    /// Databases that applied migrations 10 and 11 recorded these checksums (the benchmark's
+    /// 1,000,000 products, made on 2026-11-27 before and after migration 11 existed): the SQL they
+    /// generate must keep them (add a migration instead).
+    @Test func migrations10And11KeepTheChecksumsDatabasesRecorded() {
+        #expect(CatalogMigrations.all.first { $0.version == 10 }?.checksum == "c19dd6c7cad7e31d")
+        #expect(CatalogMigrations.all.first { $0.version == 11 }?.checksum == "a2b55de90eedf4be")
+    }
+
     /// A database made by the code of migrations 1-7 (an external-content trigram index whose rowids
     /// are the ids) or 1-8 (a grams index whose rowids are the ids, with type tokens) opens migrated:
     /// the trigram index is contentless, both indexes' rowids carry the type, the grams hold no type

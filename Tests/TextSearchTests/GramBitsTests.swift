@@ -74,7 +74,7 @@ struct GramBitsTests {
         try queue.write { db in
             try db.execute(sql: Self.createTable + Self.items.installSQL)
             // Ids spread over many chunks, some in the same word, some at bit 63.
-            for index in 1...400 { try Self.insertRow(id: index % 7 == 0 ? 1_000 + 63 * index : index, &random, db) }
+            for index in 1...400 { try SubstringCountsTests.insert(index % 7 == 0 ? 1_000 + 63 * index : index, &random, db) }
             try Self.items.refreshGramBits(db)
             let reference = try Self.chosen(db)
             #expect(reference.count > 10)
@@ -99,30 +99,13 @@ struct GramBitsTests {
         }
     }
 
-    static func insertRow(id: Int, _ random: inout SplitMix64, _ db: Database) throws {
-        try db.execute(
-            sql: "INSERT INTO items VALUES (?, ?, ?)",
-            arguments: [id, random.next() % 2 == 0 ? "a" : "b", SubstringCountsTests.name(&random)])
-    }
-
     @Test func bulkInsertsSetTheHeldGramsBitsOrChooseThemAgain() throws {
         let directory = try TemporaryDirectory()
         let queue = try DatabaseQueue(path: directory.path())
         var random = SplitMix64(seed: 43)
         try queue.write { db in try db.execute(sql: Self.createTable + Self.items.installSQL) }
         var nextID = 1
-        func load(_ count: Int) throws {
-            try queue.writeWithoutTransaction { db in
-                try db.bulkInsert(into: "items", maintaining: [Self.items.bulkInsertStructure], triggeredRows: 20) { bulk in
-                    for _ in 0..<count {
-                        try bulk.willInsert()
-                        try Self.insertRow(id: nextID, &random, db)
-                        nextID += 1
-                    }
-                    #expect(bulk.isSuspended)
-                }
-            }
-        }
+        func load(_ count: Int) throws { try SubstringCountsTests.bulkLoad(count, nextID: &nextID, &random, queue) }
         // Into an empty table (the first 20 rows through the triggers): the grams chosen after the load.
         try load(600)
         try queue.read { db in
@@ -162,7 +145,7 @@ struct GramBitsTests {
         let queries = ["cafe m", "mac e", "e mac o", "デジタル カ", "カメラ デ", "pro a", "mac é", "strasse c", "uber a r"]
         try queue.write { db in
             try db.execute(sql: Self.createTable + Self.items.installSQL)
-            for id in 1...500 { try Self.insertRow(id: id, &random, db) }
+            for id in 1...500 { try SubstringCountsTests.insert(id, &random, db) }
             try Self.items.refreshGramBits(db)
             #expect(try Self.stored(db).keys.contains("e"))
         }
