@@ -101,9 +101,8 @@ struct GramBitsTests {
 
     @Test func bulkInsertsSetTheHeldGramsBitsOrChooseThemAgain() throws {
         let directory = try TemporaryDirectory()
-        let queue = try DatabaseQueue(path: directory.path())
+        let queue = try SubstringCountsTests.emptyItems(in: directory)
         var random = SplitMix64(seed: 43)
-        try queue.write { db in try db.execute(sql: Self.createTable + Self.items.installSQL) }
         var nextID = 1
         func load(_ count: Int) throws { try SubstringCountsTests.bulkLoad(count, nextID: &nextID, &random, queue) }
         // Into an empty table (the first 20 rows through the triggers): the grams chosen after the load.
