@@ -22,10 +22,12 @@ let schema = try MigrationSet(identity: "com.example.films", migrations: [
         ) STRICT;
         """),
     // The index structures and the triggers that keep them, generated: its revision is that SQL;
-    // then the frequent substrings whose counts are kept, chosen from the rows.
+    // then the frequent substrings whose counts are kept and the very common characters whose bits
+    // are kept, chosen from the rows.
     Migration(version: 2, name: "search_films", revision: films.installSQL) { db in
         try db.execute(sql: films.installSQL)
         try films.refreshSubstringCounts(db)
+        try films.refreshGramBits(db)
     },
 ])
 _ = try queue.writeWithoutTransaction { db in try Migrator(sets: [schema]).migrate(db) }

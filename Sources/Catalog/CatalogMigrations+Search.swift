@@ -77,8 +77,22 @@ extension CatalogMigrations {
         try Product.searchDescription.refreshSubstringCounts(db)
     }
 
+    /// Migration 11: the bits of the products' very common 1-scalar grams
+    /// (``SearchDescription/gramBitsSQL`` of ``Product/searchDescription``: the table and its
+    /// triggers), filled by ``SearchDescription/refreshGramBits(_:)`` in the migration's transaction,
+    /// so that a search mixing such a letter with a longer term (`core m`) checks the longer term's
+    /// rows by a bit each.
+    ///
+    /// Its revision is the generated SQL and the refresh's parameter (see ``gramsIndex``).
+    static let gramBits = Migration(
+        version: 11, name: "search_gram_bits", revisionChecksum: "a2b55de90eedf4be"
+    ) { db in
+        try db.execute(sql: Product.searchDescription.gramBitsSQL)
+        try Product.searchDescription.refreshGramBits(db)
+    }
+
     /// The revision each Swift migration's checksum stands for, by version: the SQL it runs (with,
-    /// for migration 10, the refresh's two parameters), as the code gives it now.
+    /// for migrations 10 and 11, the refresh's parameters), as the code gives it now.
     ///
     /// Only for checking the checksums written in the migrations (``searchIndexes``): a difference
     /// means the code no longer does what databases applied; freeze the old SQL and add a migration.
@@ -91,6 +105,8 @@ extension CatalogMigrations {
             10: Product.searchDescription.substringCountsSQL
                 + "-- refreshSubstringCounts: at least \(Product.searchDescription.substringCountMinimumRows) rows, "
                 + "at most \(SearchDescription.substringCountMaximumLength) scalars\n",
+            11: Product.searchDescription.gramBitsSQL
+                + "-- refreshGramBits: in at least 1/\(SearchDescription.gramBitsMinimumShare) of the rows\n",
         ]
     }
 

@@ -8,7 +8,10 @@ extension SearchDescription {
     /// try db.bulkInsert(into: films.table, maintaining: [films.bulkInsertStructure]) { bulk in … }
     /// ```
     public var bulkInsertStructure: DerivedStructure {
-        DerivedStructure(insertTriggers: [insertTriggerName] + (substringCountsTable.map { _ in [substringCountsInsertTriggerName] } ?? [])) {
+        DerivedStructure(
+            insertTriggers: [insertTriggerName] + (substringCountsTable.map { _ in [substringCountsInsertTriggerName] } ?? [])
+                + (gramBitsTable.map { _ in [gramBitsInsertTriggerName] } ?? [])
+        ) {
             rowsAfter, db in try build(forRowsAfter: rowsAfter, db)
         }
     }
@@ -29,10 +32,11 @@ extension SearchDescription {
     /// in memory as it goes, then the counts are added to ``gramCountsTable`` in its order. The same
     /// function counts the new rows' substrings that ``substringCountsTable`` holds (each row's texts
     /// read to scalars once for both, the held substrings found by one automaton), added to it
-    /// after; or, when the new rows are at least as many as the old, the set of substrings is
-    /// chosen again over all rows (``refreshSubstringCounts(_:)``): a load into an empty table
-    /// chooses it. The new rows are counted by the trigram index's build, the old ones only as far
-    /// as the new ones go.
+    /// after, and sets the new rows' bits of the grams ``gramBitsTable`` holds (written after, in its
+    /// order); or, when the new rows are at least as many as the old, the set of substrings and the
+    /// set of grams with bits are chosen again over all rows (``refreshSubstringCounts(_:)``,
+    /// ``refreshGramBits(_:)``): a load into an empty table chooses them. The new rows are counted by
+    /// the trigram index's build, the old ones only as far as the new ones go.
     ///
     /// - Throws: `DatabaseError`.
     public func build(forRowsAfter id: Int64, _ db: Database) throws {
@@ -43,19 +47,22 @@ extension SearchDescription {
         guard let gramsTable, let gramCountsTable else { return }
         let texts = textColumns.map { "CAST(\($0) AS TEXT)" }.joined(separator: ", ")
         let counts = GramCounts()
-        // New rows at least as many as the old: the frequent substrings chosen again over all rows
-        // after the build; otherwise the new rows' substrings that the table holds counted here.
-        let choosesSubstrings = try rows(upTo: id, pastAtMost: newRows, db) <= newRows
-        let substrings = choosesSubstrings ? nil : try heldSubstringCounter(db)
+        // New rows at least as many as the old: the frequent substrings and the grams with bits
+        // chosen again over all rows after the build; otherwise the new rows' substrings that the
+        // table holds counted here, and their bits of the grams it holds set.
+        let choosesAgain = try rows(upTo: id, pastAtMost: newRows, db) <= newRows
+        let substrings = choosesAgain ? nil : try heldSubstringCounter(db)
+        let bits = choosesAgain ? nil : GramBits(grams: try heldGramBitsGrams(db))
         let scalars = RowScalars()
-        let argumentCount = 2 + textColumns.count
+        let argumentCount = 3 + textColumns.count
         // Not deterministic: each call counts its row's grams.
         try db.createFunction(Self.gramsDocumentFunction, argumentCount: argumentCount, isDeterministic: false) { arguments in
             let scopeHex: String? = if case .text(let hex) = arguments[0] { hex } else { nil }
-            scalars.load(arguments.dropFirst(2).map(Self.text))
+            scalars.load(arguments.dropFirst(3).map(Self.text))
             let grams = ShortGrams(scalars)
             counts.add(grams.grams, scope: arguments[1])
             substrings?.add(scalars, scope: arguments[1])
+            if let bits, case .integer(let id) = arguments[2] { bits.add(id: id, scalars.values) }
             return .text(grams.document(scopeHex: scopeHex))
         }
         defer { try? db.removeFunction(Self.gramsDocumentFunction, argumentCount: argumentCount) }
@@ -65,14 +72,16 @@ extension SearchDescription {
             .map { "CASE WHEN \($0) IS NULL THEN NULL ELSE hex(\($0)) END" } ?? "NULL"
         try db.execute(sql: """
             INSERT INTO \(gramsTable)(rowid, grams)
-                SELECT \(indexRowID(of: table)) AS rowid, \(Self.gramsDocumentFunction)(\(scopeHex), \(scopeColumn ?? "NULL"), \(texts))
+                SELECT \(indexRowID(of: table)) AS rowid, \(Self.gramsDocumentFunction)(\(scopeHex), \(scopeColumn ?? "NULL"), \(idColumn), \(texts))
                 FROM \(table) WHERE \(idColumn) > \(id) ORDER BY 1
             """)
         try add(counts, to: gramCountsTable, db)
-        if choosesSubstrings {
+        if choosesAgain {
             try refreshSubstringCounts(db)
-        } else if let substrings {
-            try add(substrings.counts, db)
+            try refreshGramBits(db)
+        } else {
+            if let substrings { try add(substrings.counts, db) }
+            if let bits, !bits.isEmpty { try add(bits, db) }
         }
     }
 

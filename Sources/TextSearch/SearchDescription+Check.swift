@@ -21,6 +21,9 @@ extension SearchDescription {
     /// - ``substringCountsTable`` holds, per substring it holds (and scope value), the number of rows
     ///   holding it in one of their texts at least once (rows counting 0 are allowed); which
     ///   substrings it holds is not checked.
+    /// - ``gramBitsTable`` sets, for each gram it holds, exactly the bits of the ids of the rows
+    ///   holding that gram in one of their texts (rows of bits all 0 are allowed); which grams it
+    ///   holds is not checked.
     ///
     /// - ``fullTextTable``, when its rowids carry the scope (``scopeValues``): each trigram of each
     ///   text (3 consecutive scalars) finds exactly the rowids (``indexRowID(of:)``) of the rows
@@ -48,6 +51,8 @@ extension SearchDescription {
         var distinctTrigrams = Set<String>()
         // The substrings ``substringCountsTable`` holds, counted again from the texts in the same pass.
         let substrings = try heldSubstringCounter(db)
+        // The bits of the grams ``gramBitsTable`` holds, set again from the texts in the same pass.
+        let bits = GramBits(grams: try heldGramBitsGrams(db))
         let scalars = RowScalars()
         let columns = ([idColumn, scopeColumn ?? "NULL"] + textColumns + sources).joined(separator: ", ")
         try db.makeStatement(sql: "SELECT \(columns) FROM \(table)").forEachRow { row in
@@ -56,6 +61,7 @@ extension SearchDescription {
             let texts = try textColumns.indices.map { row.isNull(at: 2 + $0) ? "" : try row.decode(String.self, at: 2 + $0) }
             scalars.load(texts)
             substrings?.add(scalars, scope: scope)
+            bits.add(id: id, scalars.values)
             let isUnfolded = try texts.indices.contains { index in
                 guard !sources.isEmpty else { return false }
                 let sourceIndex = 2 + textColumns.count + index
@@ -148,6 +154,7 @@ extension SearchDescription {
             let sql = "SELECT substring, \(scopeColumn ?? "NULL"), count FROM \(substringCountsTable)"
             if let problem = try countsProblem(substringCountsTable, sql: sql, expected: expected, db) { problems.append(problem) }
         }
+        if let gramBitsTable, let problem = try bitsProblem(gramBitsTable, expected: bits, db) { problems.append(problem) }
         return problems
     }
 }
@@ -175,11 +182,42 @@ extension SearchDescription {
         return wrong > 0 ? "\(table): \(wrong) \(wrong == 1 ? "count differs" : "counts differ") from the texts (first: \(first!))" : nil
     }
 
+    /// Compares the rows of bits of `table` (``gramBitsTable``) that are not all 0 with `expected`:
+    /// nil when they agree, else the line saying how many rows differ and the first.
+    fileprivate func bitsProblem(_ table: String, expected: GramBits, _ db: Database) throws -> String? {
+        var expected = Dictionary(uniqueKeysWithValues: expected.rows().map { (GramChunk(gram: $0.gram, chunk: $0.chunk), $0.words) })
+        var wrong = 0
+        var first: String?
+        let sql = "SELECT gram, chunk, \(Self.gramBitsWordColumns.joined(separator: ", ")) FROM \(table)"
+        try db.makeStatement(sql: sql).forEachRow { row in
+            let key = GramChunk(gram: try row.decode(String.self, at: 0), chunk: try row.decode(Int64.self, at: 1))
+            let words = try (0..<Self.gramBitsWords).map { UInt64(bitPattern: try row.decode(Int64.self, at: 2 + $0)) }
+            let set = expected.removeValue(forKey: key) ?? Array(repeating: 0, count: Self.gramBitsWords)
+            if words != set {
+                wrong += 1
+                if first == nil { first = "\(key): \(words), expected \(set)" }
+            }
+        }
+        if let missing = expected.first {
+            wrong += expected.count
+            if first == nil { first = "\(missing.key): missing, expected \(missing.value)" }
+        }
+        return wrong > 0 ? "\(table): \(wrong) \(wrong == 1 ? "row of bits differs" : "rows of bits differ") from the texts (first: \(first!))" : nil
+    }
+
     /// A token of ``gramsTable``: the lowercase hexadecimal of the bytes, as FTS5 stores `hex()`'s.
     fileprivate static func token(_ bytes: [UInt8]) -> String {
         let digits = Array("0123456789abcdef".utf8)
         return String(decoding: bytes.flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 15)]] }, as: UTF8.self)
     }
+}
+
+/// A gram and a chunk of ids of ``SearchDescription/gramBitsTable``.
+private struct GramChunk: Hashable, CustomStringConvertible {
+    let gram: String
+    let chunk: Int64
+
+    var description: String { "\(String(reflecting: gram)) chunk \(chunk)" }
 }
 
 /// A gram (or substring) and the scope value of the rows counted for it.

@@ -7,9 +7,12 @@ extension SearchDescription {
     /// - when they are fewer than ``SearchThresholds/intersectionThreshold`` (and at most
     ///   ``SearchThresholds/idListLimit``), each of those rows is read by id and checked for every
     ///   term (`graphite g`: a few hundred rows, under a millisecond);
+    /// - else, when every short term is one scalar held by ``gramBitsTable`` (a very common gram),
+    ///   each of those rows is checked for their bits
+    ///   (``matchesPerScope(intersecting:holdingBitsOf:_:)``: `core m`, `strasse c`);
     /// - else they are merged with the grams index's rows holding the short terms and each long
     ///   term's rarest 2-scalar gram (``matchesPerScope(intersecting:gramsPattern:_:)``), reading no
-    ///   table row (`uber c`, `strasse c`: 18,000 long-term rows).
+    ///   table row (`pro pa`: 18,000 long-term rows).
     ///
     /// The long terms' rows read are also their count, which chooses between the two: no estimate is
     /// counted first (a count of up to 5,000 trigram rows took 1.7-7.9 ms for `pad`, `core`,
@@ -29,6 +32,11 @@ extension SearchDescription {
         // (At most `idListLimit` ids in one statement, below SQLite's bound on its values.)
         if longRowIDs.count < thresholds.intersectionThreshold, longRowIDs.count <= SearchThresholds.idListLimit {
             return try checkedMatchesPerScope(plan, ids: longRowIDs.map { $0 & Self.largestScopedID }, db)
+        }
+        // Short terms of one scalar that are very common: a bit per row of the long terms.
+        if short.allSatisfy({ $0.length == 1 }),
+           let matches = try matchesPerScope(intersecting: longRowIDs, holdingBitsOf: short.map(\.folded), db) {
+            return matches
         }
         // Each long term narrowed in the grams index by its rarest 2-scalar gram: rows holding the
         // term hold it too, so it only shortens the grams index's rows to merge.

@@ -24,16 +24,18 @@ extension SearchDescription {
     ///   a short term's total is one row. A count that falls to 0 stays as a row.
     /// - ``substringCountsTable`` (``substringCountsSQL``): created empty, with its triggers; call
     ///   ``refreshSubstringCounts(_:)`` after it to choose the frequent substrings it counts.
+    /// - ``gramBitsTable`` (``gramBitsSQL``): created empty, with its triggers; call
+    ///   ``refreshGramBits(_:)`` after it to choose the very common 1-scalar grams it holds.
     ///
     /// SQLite's `substr()` and `length()` count the scalars of TEXT, the unit of terms and trigrams.
     /// A contentless table forgets its documents: the delete and update triggers recompute the
     /// document from the old row, in the same order, for FTS5's `'delete'` command.
     ///
     /// Related SQLite documentation: <https://www.sqlite.org/fts5.html#contentless_tables>
-    public var installSQL: String { structuresSQL + buildSQL + triggersSQL + substringCountsSQL }
+    public var installSQL: String { structuresSQL + buildSQL + triggersSQL + substringCountsSQL + gramBitsSQL }
 
     /// The SQL that drops the triggers and index structures ``installSQL`` creates.
-    public var uninstallSQL: String { dropTriggersSQL + dropSubstringCountsSQL + dropStructuresSQL }
+    public var uninstallSQL: String { dropTriggersSQL + dropSubstringCountsSQL + dropGramBitsSQL + dropStructuresSQL }
 
     /// The SQL that creates the index structures, empty.
     public var structuresSQL: String {

@@ -88,32 +88,19 @@ extension SearchDescription {
             \(scopeColumn.map { "    \($0) ANY,\n" } ?? "")    count INTEGER NOT NULL,
                 PRIMARY KEY (substring\(scope))
             ) STRICT, WITHOUT ROWID;
-            CREATE TRIGGER \(substringCountsInsertTriggerName) AFTER INSERT ON \(table) BEGIN
-            \(insert)
-            END;
-            CREATE TRIGGER \(substringCountsTriggerName(after: "delete")) AFTER DELETE ON \(table) BEGIN
-            \(delete)
-            END;
-            CREATE TRIGGER \(substringCountsTriggerName(after: "update")) AFTER UPDATE OF \(watched) ON \(table) BEGIN
-            \(delete)
-            \(insert)
-            END;
 
-            """
+            """ + maintainingTriggersSQL(named: Self.substringCountsName, insert: insert, delete: delete, watched: watched)
     }
 
     /// The name of the trigger of ``substringCountsSQL`` that counts an inserted row: the one a bulk
     /// insert drops, counting the new rows in Swift instead (``build(forRowsAfter:_:)``).
-    public var substringCountsInsertTriggerName: String { substringCountsTriggerName(after: "insert") }
+    public var substringCountsInsertTriggerName: String { maintainingTriggerName(Self.substringCountsName, after: "insert") }
 
-    /// The name of the trigger of ``substringCountsSQL`` run after each `event` (`insert`, `delete` or
-    /// `update`) on the table: the one source of the three names.
-    private func substringCountsTriggerName(after event: String) -> String { "\(table)_substring_counts_\(event)" }
+    /// The name in the names of the triggers of ``substringCountsSQL``.
+    private static let substringCountsName = "substring_counts"
 
     /// The SQL that drops ``substringCountsTable`` and its triggers; empty without it.
     public var dropSubstringCountsSQL: String {
-        guard let substringCountsTable else { return "" }
-        return ["insert", "delete", "update"].map { "DROP TRIGGER IF EXISTS \(substringCountsTriggerName(after: $0));\n" }.joined()
-            + "DROP TABLE IF EXISTS \(substringCountsTable);\n"
+        substringCountsTable.map { dropMaintainedTableSQL($0, named: Self.substringCountsName) } ?? ""
     }
 }

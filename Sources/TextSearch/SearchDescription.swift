@@ -78,4 +78,8 @@ public struct SearchDescription: Sendable, Hashable {
     /// (``refreshSubstringCounts(_:)``). Every count it holds is exact; a term it does not hold is
     /// counted in ``fullTextTable``.
     public var substringCountsTable: String? { indexesShortTerms ? table + "_substring_counts" : nil }
+    /// The table of which rows hold each very common 1-scalar gram, as bits: those in at least one
+    /// ``gramBitsMinimumShare``-th of the rows when the set was last chosen (``refreshGramBits(_:)``),
+    /// so that a long term's rows are checked for such a gram by a bit each (``gramBitsSQL``).
+    public var gramBitsTable: String? { indexesShortTerms ? table + "_gram_bits" : nil }
 }

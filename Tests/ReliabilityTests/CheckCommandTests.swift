@@ -124,6 +124,8 @@ struct CheckCommandTests {
         ("INSERT INTO products_grams(rowid, grams) VALUES (999999, '61 6970')", "products_grams"),
         ("UPDATE products_gram_counts SET count = count + 1 WHERE gram = 'a' AND type = 'device'", "products_gram_counts"),
         ("DELETE FROM products_gram_counts WHERE gram = 'ip' AND type = 'device'", "products_gram_counts"),
+        // (Bit 0 of a row of bits flipped: `a`, in more than a sixteenth of the names, has bits: migration 11.)
+        ("UPDATE products_gram_bits SET w0 = (w0 | 1) - (w0 & 1) WHERE gram = 'a' AND chunk = 0", "products_gram_bits"),
         ("UPDATE products SET name_folded = name_folded || 'x' WHERE id = 3", "products: 1 row's folded text"),
         ("UPDATE phones SET maker_folded = 'nobody' WHERE id = 2", "phones: 1 row's folded text"),
         ("INSERT INTO products_search(rowid, name_folded) VALUES (999999, 'stray')", "products_search"),

@@ -87,6 +87,28 @@ struct SubstringCountsTests {
             sql: "INSERT INTO items VALUES (?, ?, ?)", arguments: [id, random.next() % 2 == 0 ? "a" : "b", name(&random)])
     }
 
+    /// A database in `directory` with the table `items` and its search structures, empty.
+    static func emptyItems(in directory: TemporaryDirectory) throws -> DatabaseQueue {
+        let queue = try DatabaseQueue(path: directory.path())
+        try queue.write { db in try db.execute(sql: Self.createTable + Self.items.installSQL) }
+        return queue
+    }
+
+    /// Inserts `count` random rows into `items` through a bulk insert (the first 20 through the
+    /// triggers), with ids from `nextID` on.
+    static func bulkLoad(_ count: Int, nextID: inout Int, _ random: inout SplitMix64, _ queue: DatabaseQueue) throws {
+        try queue.writeWithoutTransaction { db in
+            try db.bulkInsert(into: "items", maintaining: [Self.items.bulkInsertStructure], triggeredRows: 20) { bulk in
+                for _ in 0..<count {
+                    try bulk.willInsert()
+                    try Self.insert(nextID, &random, db)
+                    nextID += 1
+                }
+                #expect(bulk.isSuspended)
+            }
+        }
+    }
+
     /// Random inserts, renames, changes of kind and deletes, through the triggers.
     static func change(_ count: Int, firstNewID: Int, _ random: inout SplitMix64, _ db: Database) throws {
         var nextID = firstNewID
@@ -133,23 +155,11 @@ struct SubstringCountsTests {
 
     @Test func bulkInsertsCountTheHeldSubstringsOrChooseThemAgain() throws {
         let directory = try TemporaryDirectory()
-        let queue = try DatabaseQueue(path: directory.path())
+        let queue = try Self.emptyItems(in: directory)
         var random = SplitMix64(seed: 34)
-        try queue.write { db in try db.execute(sql: Self.createTable + Self.items.installSQL) }
         // Into an empty table (the first 20 rows through the triggers): the set chosen after the load.
         var nextID = 1
-        func load(_ count: Int) throws {
-            try queue.writeWithoutTransaction { db in
-                try db.bulkInsert(into: "items", maintaining: [Self.items.bulkInsertStructure], triggeredRows: 20) { bulk in
-                    for _ in 0..<count {
-                        try bulk.willInsert()
-                        try Self.insert(nextID, &random, db)
-                        nextID += 1
-                    }
-                    #expect(bulk.isSuspended)
-                }
-            }
-        }
+        func load(_ count: Int) throws { try Self.bulkLoad(count, nextID: &nextID, &random, queue) }
         try load(500)
         try queue.read { db in
             let reference = try Self.recount(db).filter { $0.value.values.reduce(0, +) >= 4 }

@@ -1,0 +1,151 @@
+import SQLiteStore
+
+extension SearchDescription {
+    /// How small a share of the rows a 1-scalar gram must be in, when the set of ``gramBitsTable``
+    /// is chosen (``refreshGramBits(_:)``), to be held there: one sixteenth. A bit per id costs less
+    /// than the grams index's entry of each row holding the gram from about that share on (on
+    /// 1,000,000 products: the 27 grams in at least 62,500 names, from `e` in 825,149 to `電` in
+    /// 71,647, take 5.4 MB, where the grams index takes 23.6 MB), and a rarer short term's doclist is
+    /// read quickly enough (under 2 ms for 60,000 rows).
+    public static let gramBitsMinimumShare = 16
+
+    /// The bits of ``gramBitsTable``'s row `(gram, chunk)`: 4 integers of 64 bits, the ids
+    /// `chunk × 256` to `chunk × 256 + 255`; id `i` is bit `i & 63` of word `(i >> 6) & 3`. Four words
+    /// a row take 45 bytes for 256 ids where one word a row takes about 20 bytes for 64 (SQLite's
+    /// integers are 64 bits).
+    static let gramBitsWords = 4
+
+    /// The columns of the words of ``gramBitsTable``: `w0`, `w1`…
+    static let gramBitsWordColumns = (0..<gramBitsWords).map { "w\($0)" }
+
+    /// log₂ of the ids of one row of ``gramBitsTable``: 8 (``gramBitsWords`` × 64 = 256 ids).
+    static let gramBitsChunkShift: Int64 = 8
+
+    /// The SQL that creates ``gramBitsTable``, empty, and the triggers that keep its bits exact as
+    /// rows are inserted, updated and deleted (by any writer: they are SQL): for a migration,
+    /// followed by ``refreshGramBits(_:)``, which chooses the grams it holds. Empty without
+    /// ``gramBitsTable``.
+    ///
+    /// ```swift
+    /// try db.execute(sql: films.gramBitsSQL)  // in a migration
+    /// try films.refreshGramBits(db)
+    /// ```
+    ///
+    /// The table holds rows `(gram, chunk, w0, w1, w2, w3)`: for each gram it holds (a 1-scalar text,
+    /// not a space) and each `chunk`, bit `i & 63` of word `(i >> 6) & 3` is set exactly when the row of
+    /// id `i` (with `i >> 8` = `chunk`) holds the gram in one of its texts (read up to a U+0000, as
+    /// `substr()` reads it). A row inserted sets its bit in the rows of each gram it holds that the
+    /// table holds (an upsert with SQLite's `|`, `<<`); a row deleted clears it (`&`, `~`), and a
+    /// row of bits that falls to 0 stays, so that the grams the table holds are those with a row in
+    /// it; an update does both. No trigger adds a gram: only ``refreshGramBits(_:)`` chooses them.
+    public var gramBitsSQL: String {
+        guard let gramBitsTable else { return "" }
+        let words = Self.gramBitsWordColumns
+        let insert = """
+                INSERT INTO \(gramBitsTable)(gram, chunk, \(words.joined(separator: ", ")))
+                    SELECT row_grams.gram, \(gramBitsChunk("new")), \((0..<Self.gramBitsWords).map { gramBitsWord($0, "new") }.joined(separator: ", ")) FROM (
+                    \(oneScalarGrams("new"))
+                    ) AS row_grams WHERE EXISTS (SELECT 1 FROM \(gramBitsTable) AS held WHERE held.gram = row_grams.gram)
+                    ON CONFLICT (gram, chunk) DO UPDATE SET \(words.map { "\($0) = \($0) | excluded.\($0)" }.joined(separator: ", "));
+            """
+        let delete = """
+                UPDATE \(gramBitsTable) SET \(words.indices.map { "\(words[$0]) = \(words[$0]) & ~\(gramBitsWord($0, "old"))" }.joined(separator: ", "))
+                    WHERE chunk = \(gramBitsChunk("old")) AND gram IN (
+                    \(oneScalarGrams("old"))
+                    );
+            """
+        let watched = ([idColumn] + textColumns).joined(separator: ", ")
+        return """
+            CREATE TABLE \(gramBitsTable) (
+                gram TEXT NOT NULL,
+                chunk INTEGER NOT NULL,
+            \(words.map { "    \($0) INTEGER NOT NULL,\n" }.joined())    PRIMARY KEY (gram, chunk)
+            ) STRICT, WITHOUT ROWID;
+
+            """ + maintainingTriggersSQL(named: Self.gramBitsName, insert: insert, delete: delete, watched: watched)
+    }
+
+    /// The name of the trigger of ``gramBitsSQL`` that sets an inserted row's bits: the one a bulk
+    /// insert drops, setting the new rows' bits in Swift instead (``build(forRowsAfter:_:)``).
+    public var gramBitsInsertTriggerName: String { maintainingTriggerName(Self.gramBitsName, after: "insert") }
+
+    /// The name in the names of the triggers of ``gramBitsSQL``.
+    private static let gramBitsName = "gram_bits"
+
+    /// The SQL that drops ``gramBitsTable`` and its triggers; empty without it.
+    public var dropGramBitsSQL: String {
+        gramBitsTable.map { dropMaintainedTableSQL($0, named: Self.gramBitsName) } ?? ""
+    }
+
+    /// The chunk of ``gramBitsTable`` of the row named `row`: its id `>> 8`.
+    private func gramBitsChunk(_ row: String) -> String { "\(row).\(idColumn) >> \(Self.gramBitsChunkShift)" }
+
+    /// Word `word` of the row named `row`'s bit: its bit when its id falls in that word, else 0.
+    private func gramBitsWord(_ word: Int, _ row: String) -> String {
+        "CASE WHEN (\(row).\(idColumn) >> 6) & \(Self.gramBitsWords - 1) = \(word) THEN 1 << (\(row).\(idColumn) & 63) ELSE 0 END"
+    }
+
+    /// The distinct 1-scalar grams of the row's texts that are not a space, as `gram`.
+    private func oneScalarGrams(_ row: String) -> String {
+        """
+        \(positions(row))
+                SELECT DISTINCT substr(text, n, 1) AS gram FROM positions WHERE substr(text, n, 1) <> ' '
+        """
+    }
+
+    /// Chooses again which grams ``gramBitsTable`` holds, and sets their bits: every 1-scalar gram
+    /// that is not a space and that at least one ``gramBitsMinimumShare``-th of the rows hold (and
+    /// at least one), as ``gramCountsTable`` counts them. For a migration (after ``gramBitsSQL``),
+    /// after loading many rows (a bulk insert that at least doubles the table does it:
+    /// ``build(forRowsAfter:_:)``), or when the texts have changed much since; the bits stay exact in
+    /// between whatever it chose.
+    ///
+    /// ```swift
+    /// try films.refreshGramBits(db)  // in a write
+    /// ```
+    ///
+    /// One pass over the table's texts in id order, in Swift, the bits written in the table's order.
+    ///
+    /// - Complexity: O(n · L) for n rows of texts of L scalars.
+    /// - Throws: `DatabaseError`.
+    public func refreshGramBits(_ db: Database) throws {
+        guard let gramBitsTable, let gramCountsTable else { return }
+        try db.execute(sql: "DELETE FROM \(gramBitsTable)")
+        let rows = try db.scalar(Int.self, sql: "SELECT count(*) FROM \(table)") ?? 0
+        let minimum = max(1, (rows + Self.gramBitsMinimumShare - 1) / Self.gramBitsMinimumShare)
+        let grams = try db.fetchAll(
+            sql: "SELECT gram FROM \(gramCountsTable) WHERE length(gram) = 1 AND gram <> ' ' GROUP BY gram HAVING sum(count) >= ?",
+            arguments: [minimum]
+        ) { try $0.decode(String.self, at: 0) }
+        guard !grams.isEmpty else { return }
+        let bits = GramBits(grams: grams.compactMap { $0.unicodeScalars.first?.value })
+        let scalars = RowScalars()
+        let columns = ([idColumn] + textColumns.map { "CAST(\($0) AS TEXT)" }).joined(separator: ", ")
+        try db.makeStatement(sql: "SELECT \(columns) FROM \(table) ORDER BY \(idColumn)").forEachRow { row in
+            scalars.load(try textColumns.indices.map { row.isNull(at: 1 + $0) ? nil : try row.decode(String.self, at: 1 + $0) })
+            bits.add(id: try row.decode(Int64.self, at: 0), scalars.values)
+        }
+        try add(bits, db)
+    }
+
+    /// The grams ``gramBitsTable`` holds, as their scalars' values; empty without it.
+    func heldGramBitsGrams(_ db: Database) throws -> [UInt32] {
+        guard let gramBitsTable else { return [] }
+        return try db.fetchAll(sql: "SELECT DISTINCT gram FROM \(gramBitsTable)") { try $0.decode(String.self, at: 0) }
+            .compactMap { $0.unicodeScalars.first?.value }
+    }
+
+    /// Sets in ``gramBitsTable`` the bits `bits` collected, in the table's order.
+    func add(_ bits: GramBits, _ db: Database) throws {
+        guard let gramBitsTable else { return }
+        let words = Self.gramBitsWordColumns
+        let add = try db.makeStatement(sql: """
+            INSERT INTO \(gramBitsTable)(gram, chunk, \(words.joined(separator: ", "))) VALUES (?, ?\(String(repeating: ", ?", count: words.count)))
+                ON CONFLICT (gram, chunk) DO UPDATE SET \(words.map { "\($0) = \($0) | excluded.\($0)" }.joined(separator: ", "))
+            """)
+        for entry in bits.rows() {
+            try add.execute(arguments: StatementArguments(
+                [entry.gram as any DatabaseValueConvertible, entry.chunk] + entry.words.map { Int64(bitPattern: $0) }))
+        }
+    }
+}
