@@ -149,9 +149,9 @@ public struct Configuration: Sendable {
 
     /// The most bytes of the database file that a ``DatabasePool``'s reader maps into memory
     /// (`PRAGMA mmap_size`), or nil for none: the reader then reads every page with a system call.
-    /// Default ``defaultPoolReadersMemoryMapBytes``. A reader maps the file only once one of its reads
-    /// has taken more than ``poolReadersMemoryMapThresholdBytes`` of pages from it, from the read after
-    /// that one on. A ``DatabaseQueue``, a pool's writer and its checkpoint connection map nothing.
+    /// Default ``defaultPoolReadersMemoryMapBytes``. A reader maps the file only once its reads have
+    /// taken more than ``poolReadersMemoryMapThresholdBytes`` of pages from it in all, from the read
+    /// after that on. A ``DatabaseQueue``, a pool's writer and its checkpoint connection map nothing.
     ///
     /// Why: SQLite empties a WAL reader's page cache at the start of each read that follows a commit, so
     /// beside a steady writer every read gets its pages from the file again; without a mapping each is a
@@ -168,7 +168,7 @@ public struct Configuration: Sendable {
     /// block of the file's cache that holds a page touched, as much as 2 MB at once where the file
     /// system caches large blocks (ext4 on Linux 6.18: the 86 pages of a first screen of 50 products,
     /// rows scattered over a 286 MB file, mapped 69 MB, where `pread` copied 344 KiB). Hence the
-    /// threshold: a reader whose reads are small never maps. And an I/O error while reading a mapped
+    /// threshold: a reader that took few pages from the file (one screen) does not map. And an I/O error while reading a mapped
     /// page, or a file cut short by another program without SQLite's locks while a read is under way,
     /// stops the process with `SIGBUS` rather than failing the statement. Pages still in the `-wal`
     /// file, and any beyond the mapped size, are read as before.
@@ -181,26 +181,32 @@ public struct Configuration: Sendable {
     /// limit (`SQLITE_MAX_MMAP_SIZE`, 2 GB on Linux), which caps any larger value.
     public static let defaultPoolReadersMemoryMapBytes = 1 << 30
 
-    /// How many bytes of pages one read of a ``DatabasePool``'s reader takes from the database file
-    /// (SQLite's page cache misses, times the page size) before the reader maps the file
-    /// (``poolReadersMemoryMapBytes``) for the reads after it; 0 or less maps it from the first read.
+    /// How many bytes of pages the reads of a ``DatabasePool``'s reader take from the database file in
+    /// all (SQLite's page cache misses since the connection opened, times the page size) before the
+    /// reader maps the file (``poolReadersMemoryMapBytes``) for the reads after; 0 or less maps it from
+    /// the first read.
     /// Default ``defaultPoolReadersMemoryMapThresholdBytes``. A reader that has mapped the file keeps
     /// the mapping until it closes.
     ///
-    /// Why: the mapping pays off for reads that take many pages from the file again and again (beside
-    /// a writer, after each commit), and costs resident memory well beyond the pages read (see
-    /// ``poolReadersMemoryMapBytes``). A reader whose reads are small, such as a controller reading
-    /// batches of a list, keeps reading them with `pread` into its page cache.
+    /// Why: the mapping pays off for a reader that takes many pages from the file again and again
+    /// (beside a writer, after each commit; or query after query over a file larger than its cache),
+    /// and costs resident memory well beyond the pages read (see ``poolReadersMemoryMapBytes``). A
+    /// reader that took little, such as a controller that read its first batches, keeps reading with
+    /// `pread` into its page cache. The count is of all reads, not of each: a search screen's reads
+    /// are each small (a few hundred KiB) but miss the cache query after query, and they gain from the
+    /// mapping as much as one large read does (W3 of Benchmarks/README.md, 2026-11-27: the controller's
+    /// medians 0.52, 1.16 and 1.61 ms with a threshold of each read's pages, against 0.32, 0.70 and
+    /// 1.02 ms mapped from the first read).
     public var poolReadersMemoryMapThresholdBytes = Configuration.defaultPoolReadersMemoryMapThresholdBytes
 
     /// The default of ``poolReadersMemoryMapThresholdBytes``: ``pageCacheBytesAfterChange`` (2,000
     /// KiB, SQLite's default page cache), the pages a reader's cache holds in a read that follows a
-    /// commit: a read that takes more from the file than that cache holds is one that the mapping
-    /// spares system calls and copies. Measured without a mapping (2026-11-27): a controller's first
-    /// screen over 1,000,000 products (W6 of Benchmarks/README.md) takes 86 pages (344 KiB) from the
-    /// file; W8's fetch of 10,000 products beside a writer 9,896 pages (38.7 MiB), every read; W8's
-    /// searches 104 pages at the median and 611 at the 90th percentile, so a searching reader maps
-    /// after a few searches.
+    /// commit: a reader that has taken more from the file than that cache holds is one whose
+    /// working set the cache does not hold, which the mapping spares system calls and copies. Measured
+    /// without a mapping (2026-11-27): a controller's first screen over 1,000,000 products (W6 of
+    /// Benchmarks/README.md) takes 86 pages (344 KiB) from the file; W8's fetch of 10,000 products
+    /// beside a writer 9,896 pages (38.7 MiB), every read; W8's searches 104 pages at the median and
+    /// 611 at the 90th percentile, so a searching reader maps after a few searches.
     public static let defaultPoolReadersMemoryMapThresholdBytes = pageCacheBytesAfterChange
 
     /// Whether the connection is a ``DatabasePool``'s reader: set by the pool on its readers'

@@ -22,7 +22,7 @@ import Foundation
 /// A read that follows a commit runs with a smaller page cache than one of an unchanged database: see
 /// ``Configuration/adaptsReaderPageCache``. Readers do not check the cells of each page they read
 /// (`cell_size_check`) unless ``Configuration/poolReadersCheckCellSizes`` is set; the writer does.
-/// A reader maps the database file into memory once one of its reads took many pages from it, and
+/// A reader maps the database file into memory once its reads took many pages from it, and
 /// keeps the mapping from one read to the next (see ``Configuration/poolReadersMemoryMapBytes`` and
 /// ``Configuration/poolReadersMemoryMapThresholdBytes``), so a read that follows a commit takes the
 /// pages SQLite dropped from its cache from the mapping rather than with a system call each.
