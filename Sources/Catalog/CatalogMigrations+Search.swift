@@ -94,7 +94,7 @@ extension CatalogMigrations {
     /// The revision each Swift migration's checksum stands for, by version: the SQL it runs (with,
     /// for migrations 10 and 11, the refresh's parameters), as the code gives it now.
     ///
-    /// Only for checking the checksums written in the migrations (``searchIndexes``): a difference
+    /// Only for checking the checksums written in the migrations' declarations: a difference
     /// means the code no longer does what databases applied; freeze the old SQL and add a migration.
     public static var revisions: [Int: String] {
         [

@@ -39,7 +39,7 @@ extension CatalogStore {
     ///   - path: an existing database file.
     ///   - configuration: the connection's configuration (its busy timeout, say); its journal mode is
     ///     not used.
-    ///   - migrationSets: other owners' sets, as given to ``init(path:configuration:migrationSets:)``.
+    ///   - migrationSets: other owners' sets, as given to ``init(path:configuration:migrationSets:concurrentReads:)``.
     /// - Throws: `DatabaseError` with `SQLITE_CANTOPEN` when there is no file at `path` (it is not
     ///   created), or when it cannot be read; `MigrationError` when it is refused.
     public static func migrationStatus(

@@ -78,7 +78,11 @@ public struct Migration: Sendable {
     /// }
     /// ```
     ///
-    /// - Parameter revisionChecksum: ``checksum(ofRevision:)`` of the revision the step stands for.
+    /// - Parameters:
+    ///   - version: the version within its set.
+    ///   - name: a description, as a file's name would give it.
+    ///   - revisionChecksum: ``checksum(ofRevision:)`` of the revision the step stands for.
+    ///   - apply: the step, run with the migration's `Database` inside its transaction.
     public init(
         version: Int, name: String, revisionChecksum: String, apply: @escaping @Sendable (Database) throws -> Void
     ) {
