@@ -163,46 +163,46 @@ extension SearchDescription {
     /// Compares the counts `sql` reads from `table` (text, scope value, count) with `expected`
     /// (missing: 0): nil when they agree, else the line saying how many differ and the first.
     fileprivate func countsProblem(_ table: String, sql: String, expected: [GramKey: Int], _ db: Database) throws -> String? {
-        var expected = expected
-        var wrong = 0
-        var first: String?
-        try db.makeStatement(sql: sql).forEachRow { row in
-            let key = GramKey(gram: try row.decode(String.self, at: 0), scope: row.databaseValue(at: 1))
-            let count = try row.decode(Int.self, at: 2)
-            let counted = expected.removeValue(forKey: key) ?? 0
-            if count != counted {
-                wrong += 1
-                if first == nil { first = "\(key): \(count), expected \(counted)" }
-            }
+        try differencesProblem(table, sql: sql, expected: expected, absent: 0, differ: ("count differs", "counts differ"), db) { row in
+            (GramKey(gram: try row.decode(String.self, at: 0), scope: row.databaseValue(at: 1)), try row.decode(Int.self, at: 2))
         }
-        if let missing = expected.first {
-            wrong += expected.count
-            if first == nil { first = "\(missing.key): missing, expected \(missing.value)" }
-        }
-        return wrong > 0 ? "\(table): \(wrong) \(wrong == 1 ? "count differs" : "counts differ") from the texts (first: \(first!))" : nil
     }
 
     /// Compares the rows of bits of `table` (``gramBitsTable``) that are not all 0 with `expected`:
     /// nil when they agree, else the line saying how many rows differ and the first.
     fileprivate func bitsProblem(_ table: String, expected: GramBits, _ db: Database) throws -> String? {
-        var expected = Dictionary(uniqueKeysWithValues: expected.rows().map { (GramChunk(gram: $0.gram, chunk: $0.chunk), $0.words) })
+        let expected = Dictionary(uniqueKeysWithValues: expected.rows().map { (GramChunk(gram: $0.gram, chunk: $0.chunk), $0.words) })
+        let sql = "SELECT gram, chunk, \(Self.gramBitsWordColumns.joined(separator: ", ")) FROM \(table)"
+        let noBits = [UInt64](repeating: 0, count: Self.gramBitsWords)
+        return try differencesProblem(table, sql: sql, expected: expected, absent: noBits, differ: ("row of bits differs", "rows of bits differ"), db) { row in
+            (GramChunk(gram: try row.decode(String.self, at: 0), chunk: try row.decode(Int64.self, at: 1)),
+             try (0..<Self.gramBitsWords).map { UInt64(bitPattern: try row.decode(Int64.self, at: 2 + $0)) })
+        }
+    }
+
+    /// Compares the keys and values `sql` reads from `table` (each row's by `read`) with `expected`,
+    /// a key read but not expected standing for `absent`, one expected but not read a difference: nil when they agree, else the line
+    /// saying how many differ (`differ`: said of one, of several) and the first.
+    private func differencesProblem<Key: Hashable, Value: Equatable>(
+        _ table: String, sql: String, expected: [Key: Value], absent: Value, differ: (one: String, several: String),
+        _ db: Database, read: (Row) throws -> (Key, Value)
+    ) throws -> String? {
+        var expected = expected
         var wrong = 0
         var first: String?
-        let sql = "SELECT gram, chunk, \(Self.gramBitsWordColumns.joined(separator: ", ")) FROM \(table)"
         try db.makeStatement(sql: sql).forEachRow { row in
-            let key = GramChunk(gram: try row.decode(String.self, at: 0), chunk: try row.decode(Int64.self, at: 1))
-            let words = try (0..<Self.gramBitsWords).map { UInt64(bitPattern: try row.decode(Int64.self, at: 2 + $0)) }
-            let set = expected.removeValue(forKey: key) ?? Array(repeating: 0, count: Self.gramBitsWords)
-            if words != set {
+            let (key, value) = try read(row)
+            let wanted = expected.removeValue(forKey: key) ?? absent
+            if value != wanted {
                 wrong += 1
-                if first == nil { first = "\(key): \(words), expected \(set)" }
+                if first == nil { first = "\(key): \(value), expected \(wanted)" }
             }
         }
         if let missing = expected.first {
             wrong += expected.count
             if first == nil { first = "\(missing.key): missing, expected \(missing.value)" }
         }
-        return wrong > 0 ? "\(table): \(wrong) \(wrong == 1 ? "row of bits differs" : "rows of bits differ") from the texts (first: \(first!))" : nil
+        return wrong > 0 ? "\(table): \(wrong) \(wrong == 1 ? differ.one : differ.several) from the texts (first: \(first!))" : nil
     }
 
     /// A token of ``gramsTable``: the lowercase hexadecimal of the bytes, as FTS5 stores `hex()`'s.
