@@ -9,7 +9,7 @@ struct ListedResultOptions: ParsableArguments {
 
     @OptionGroup var store: StoreOptions
     @OptionGroup var list: ListOptions
-    @OptionGroup var output: OutputFormatOptions
+    @Option(name: .long, help: OutputFormat.optionHelp) var format: OutputFormat?
 
     // Checked while parsing (the command's run() reads the same), so that a scope, sort or format
     // this list does not take is told with the command's usage, not the root's.
@@ -23,6 +23,6 @@ struct ListedResultOptions: ParsableArguments {
     ///   or `--json` with another `--format`.
     func resolved() throws -> (entity: Entity, choice: ListChoice, format: OutputFormat) {
         let entity = try resolveEntity(word: entityWord, option: store.entity)
-        return (entity, try list.choice(for: entity), try output.resolved(json: store.json))
+        return (entity, try list.choice(for: entity), try OutputFormat.resolved(format, json: store.json))
     }
 }

@@ -22,7 +22,7 @@ enum OutputFormat: String, CaseIterable, ExpressibleByArgument {
     /// `fallback` when neither is given.
     ///
     /// - Throws: `ValidationError` when `--json` and another `--format` are both given.
-    static func resolved(_ format: OutputFormat?, json: Bool, fallback: OutputFormat) throws -> OutputFormat {
+    static func resolved(_ format: OutputFormat?, json: Bool, fallback: OutputFormat = .table) throws -> OutputFormat {
         if json, let format, format != .json {
             throw ValidationError("--json and --format \(format.rawValue) disagree: give one of them")
         }
@@ -30,17 +30,11 @@ enum OutputFormat: String, CaseIterable, ExpressibleByArgument {
     }
 }
 
-/// `--format`, for the commands that print records.
-struct OutputFormatOptions: ParsableArguments {
-    @Option(
-        name: .long,
-        help: ArgumentHelp(
-            "Output format: table, json, jsonl (one record per line), csv (RFC 4180) or tsv. --json is --format json.",
-            valueName: "format"))
-    var format: OutputFormat?
-
-    /// The format asked for, with `--json` as `--format json`; `fallback` when neither is given.
-    func resolved(json: Bool, fallback: OutputFormat = .table) throws -> OutputFormat {
-        try OutputFormat.resolved(format, json: json, fallback: fallback)
-    }
+extension OutputFormat {
+    /// The help of `--format` in the commands that print records (`list`, `search`, `show`, `suggest`,
+    /// `watch`), which each declare the option rather than share it as an option group: see
+    /// ``StoreOptions`` for what a group costs.
+    static let optionHelp = ArgumentHelp(
+        "Output format: table, json, jsonl (one record per line), csv (RFC 4180) or tsv. --json is --format json.",
+        valueName: "format")
 }

@@ -27,13 +27,13 @@ extension CatalogCommand {
 
         @OptionGroup var store: StoreOptions
         @OptionGroup var list: ListOptions
-        @OptionGroup var output: OutputFormatOptions
+        @Option(name: .long, help: OutputFormat.optionHelp) var format: OutputFormat?
 
         // Checked while parsing (run() reads the same), so that a scope, sort or format this list does
         // not take is told with this command's usage, not the root's.
         func validate() throws {
             _ = try list.choice(for: store.entity ?? .products)
-            _ = try output.resolved(json: store.json)
+            _ = try OutputFormat.resolved(format, json: store.json)
         }
 
         func run() throws {
@@ -43,7 +43,7 @@ extension CatalogCommand {
             if let terminator = words.firstIndex(of: "--") { words.remove(at: terminator) }
             let text = ([list.search].compactMap { $0 } + words).joined(separator: " ")
             let choice = try list.choice(for: entity, searchText: text)
-            let format = try output.resolved(json: store.json)
+            let format = try OutputFormat.resolved(self.format, json: store.json)
             try reportingFailures {
                 let catalog = try store.openStoreForShortRead()
                 try printSections(entity.recordType, catalog, choice, format: format)

@@ -31,7 +31,7 @@ extension CatalogCommand {
 
         @OptionGroup var store: StoreOptions
         @OptionGroup var list: ListOptions
-        @OptionGroup var output: OutputFormatOptions
+        @Option(name: .long, help: OutputFormat.optionHelp) var format: OutputFormat?
 
         func validate() throws {
             if path == nil && id == nil {
@@ -43,13 +43,13 @@ extension CatalogCommand {
             // Checked while parsing (run() reads the same), so that a scope, sort or format this list
             // does not take is told with this command's usage, not the root's.
             _ = try list.choice(for: store.entity ?? .products)
-            _ = try output.resolved(json: store.json)
+            _ = try OutputFormat.resolved(format, json: store.json)
         }
 
         func run() throws {
             let entity = store.entity ?? .products
             let choice = try list.choice(for: entity)
-            let format = try output.resolved(json: store.json)
+            let format = try OutputFormat.resolved(self.format, json: store.json)
             try reportingFailures {
                 let catalog = try store.openStoreForShortRead()
                 try show(entity.recordType, catalog, choice, format)
