@@ -7,7 +7,6 @@ struct ListedResultOptions: ParsableArguments {
     @Argument(entityWordHelp: "products or phones (same as --entity).")
     var entityWord: Entity?
 
-    @OptionGroup var store: StoreOptions
     @OptionGroup var list: ListOptions
     @Option(name: .long, help: OutputFormat.optionHelp) var format: OutputFormat?
 
@@ -22,7 +21,7 @@ struct ListedResultOptions: ParsableArguments {
     /// - Throws: `ValidationError` for an entity given twice, a scope or sort the entity does not take,
     ///   or `--json` with another `--format`.
     func resolved() throws -> (entity: Entity, choice: ListChoice, format: OutputFormat) {
-        let entity = try resolveEntity(word: entityWord, option: store.entity)
-        return (entity, try list.choice(for: entity), try OutputFormat.resolved(format, json: store.json))
+        let entity = try resolveEntity(word: entityWord, option: list.entity)
+        return (entity, try list.choice(for: entity), try OutputFormat.resolved(format, json: list.json))
     }
 }
