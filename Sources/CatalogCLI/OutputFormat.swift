@@ -15,6 +15,16 @@ enum OutputFormat: String, CaseIterable, ExpressibleByArgument {
         self.init(rawValue: argument.lowercased())
     }
 
+    /// The values help and completions list: the raw values, as ArgumentParser's default for a
+    /// `CaseIterable` `RawRepresentable` gives them, written out, as are their descriptions (none):
+    /// the defaults read them through a key path and a generic `reduce`, whose first uses looked up two
+    /// conformances at run time, each a scan of every conformance record of the static binary.
+    static var allValueStrings: [String] { allCases.map { $0.rawValue } }
+
+    /// No description of each value beyond the option's help (ArgumentParser's default for a raw value
+    /// that describes itself).
+    static var allValueDescriptions: [String: String] { [:] }
+
     /// The data format, or nil for a table.
     var dataFormat: DataFormat? { DataFormat(rawValue: rawValue) }
 
