@@ -54,15 +54,29 @@ public struct EntityDeclaration<Entity: DeclaredEntity>: Sendable {
         table: String, template: Entity, folding: @escaping @Sendable (String) -> String,
         attributes: [EntityAttribute<Entity>]
     ) {
-        precondition(Set(attributes.map(\.name)).count == attributes.count, "two attributes of \(table) have the same name")
-        let storedColumns = attributes.flatMap(\.storedColumns)
+        // One loop, not `map`, `flatMap` and key paths: unspecialized for a generic `Entity`, those
+        // built six key paths and ran generic algorithms, 0.6 million instructions of every process that
+        // reads an entity (`catalog show`, callgrind, 2026-11-27).
+        var names: Set<String> = []
+        var storedColumns: [String] = []
+        var selection = "id"
+        var reads: [ColumnRead] = []
+        var writes: [ColumnWrite<Entity>] = []
+        var fields: [RecordField<Entity>] = [.optionalInteger("id", \Entity.id)]
+        for attribute in attributes {
+            precondition(names.insert(attribute.name).inserted, "two attributes of \(table) have the same name")
+            storedColumns.append(attribute.column)
+            if let folded = attribute.foldedColumn { storedColumns.append(folded) }
+            selection += ", " + attribute.column
+            reads.append(attribute.read)
+            writes.append(attribute.write)
+            fields.append(attribute.fileField(template))
+        }
         precondition(Set(storedColumns).count == storedColumns.count, "two attributes of \(table) have the same column")
         storage = Storage(
             table: table, template: template, attributes: attributes, folding: folding, storedColumns: storedColumns,
-            selection: (["id"] + attributes.map(\.column)).joined(separator: ", "),
-            reads: attributes.map(\.read), writes: attributes.map(\.write),
-            recordLayout: RecordLayout(
-                template: template, fields: [.optionalInteger("id", \Entity.id)] + attributes.map { $0.fileField(template) }))
+            selection: selection, reads: reads, writes: writes,
+            recordLayout: RecordLayout(template: template, fields: fields))
     }
 
     /// The attribute of a key path, if it is one.
