@@ -81,7 +81,10 @@ public struct EntityDeclaration<Entity: DeclaredEntity>: Sendable {
 
     /// The attribute of a key path, if it is one.
     public func attribute(for keyPath: PartialKeyPath<Entity>) -> EntityAttribute<Entity>? {
-        attributes.first { $0.keyPath == keyPath }
+        // A loop, not `first(where:)`, which, unspecialized for a generic `Entity`, resolved its
+        // iterator's type at run time (0.3 million instructions of `catalog show`, callgrind, 2026-11-27).
+        for attribute in attributes where attribute.keyPath == keyPath { return attribute }
+        return nil
     }
 
     /// How predicates, sort descriptors and sections read `keyPath` in SQL: the id, or an attribute.
