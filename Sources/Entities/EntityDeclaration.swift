@@ -160,10 +160,24 @@ public struct EntityDeclaration<Entity: DeclaredEntity>: Sendable {
     // MARK: - Search and tracking
 
     /// The folded columns a search's terms are looked for in.
-    public var searchedTextColumns: [String] { attributes.filter(\.isSearchedText).compactMap(\.foldedColumn) }
+    ///
+    /// Collected in a loop, as are ``searchedNumberColumns``: `filter` and `compactMap`, unspecialized
+    /// for a generic `Entity`, resolved their iterator's type at run time (0.12 million instructions of
+    /// `catalog show 0.0 --search a`, callgrind, 2026-11-27).
+    public var searchedTextColumns: [String] {
+        var columns: [String] = []
+        for attribute in attributes where attribute.isSearchedText {
+            if let folded = attribute.foldedColumn { columns.append(folded) }
+        }
+        return columns
+    }
 
     /// The columns a search's numeric terms are compared with.
-    public var searchedNumberColumns: [String] { attributes.filter(\.isSearchedAsNumber).map(\.column) }
+    public var searchedNumberColumns: [String] {
+        var columns: [String] = []
+        for attribute in attributes where attribute.isSearchedAsNumber { columns.append(attribute.column) }
+        return columns
+    }
 
     /// The search of the table: terms looked for in ``searchedTextColumns``, numbers compared with
     /// ``searchedNumberColumns``.
