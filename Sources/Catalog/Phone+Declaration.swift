@@ -22,7 +22,7 @@ extension Phone: DeclaredEntity {
             .text("maker", \.maker, folded: true, searched: true, width: 12, check: { try Validation.name($0, field: "maker") }),
             .value(
                 "yearReleased", \.yearReleased, title: "YEAR", parse: { try FieldParsing.year($0) },
-                check: { try Validation.year($0, field: "year") }),
+                check: { try Validation.year($0, field: "year") }, shown: { String($0) }),
             .text("operatingSystem", \.operatingSystem, title: "OS", width: 10, check: { try Validation.name($0, field: "os") }),
             .value(
                 "screenInches", \.screenInches, title: "SCREEN", label: "screen",

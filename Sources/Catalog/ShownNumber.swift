@@ -8,7 +8,7 @@ public enum ShownNumber {
         var whole = String(cents / 100)
         var grouped = ""
         while whole.count > 3 {
-            grouped = "," + whole.suffix(3) + grouped
+            grouped = "," + String(whole.suffix(3)) + grouped  // `String + Substring` is generic: a run-time conformance lookup
             whole = String(whole.dropLast(3))
         }
         let fraction = cents % 100

@@ -2,44 +2,55 @@ import ArgumentParser
 
 extension CatalogCommand {
     /// The command that `arguments` name, parsed and validated: what `parseAsRoot(arguments)` returns,
-    /// without the work ArgumentParser's root parse does for `--generate-completion-script` when no
-    /// argument asks for it.
+    /// without the work ArgumentParser's root parse does before it reaches the command.
     ///
-    /// ArgumentParser's root parse first parses the arguments as two commands of its own (with and
-    /// without a value for `--generate-completion-script`), reflecting their properties with `Mirror`,
-    /// before it parses ours: in the fully static release binary, whose first cast of each type to a
-    /// protocol scans every conformance record in the program, that was about a third of the parse of
-    /// `catalog show 0.0 --search a` (`perf record`, 2026-11-27). Its only way to skip that check is a
-    /// root with a super-command name (``CompletionlessRoot``), which names the commands as ours do
-    /// but would print other usage lines; so the arguments are parsed against it only when no argument
-    /// asks for a completion script, and its result is kept only when it is one of our commands. Any
-    /// error, and a request for help (which the parser returns as a command of its own), is parsed
-    /// again from ``CatalogCommand``, so that what is printed and the exit code are the root's own.
-    /// Parsing has no side effects (the `validate()` methods only read their options), so parsing a
-    /// failing command twice is harmless.
+    /// When the first argument names one of our commands and no argument asks for a completion script,
+    /// the rest is parsed with that command alone as the root (``SubcommandRoot``), and its result is
+    /// kept when it is that command. ArgumentParser's root parse does more first, in the fully static
+    /// release binary, whose first cast of each type to a protocol scans every conformance record in
+    /// the program: it parses the arguments as two commands of its own (with and without a value for
+    /// `--generate-completion-script`), reflecting their properties with `Mirror` (about a third of
+    /// the parse of `catalog show 0.0 --search a`, `perf record`, 2026-11-27; skipped since then by a
+    /// root with a super-command name), and, on reaching the command's name, reflects every property
+    /// of that command once more to learn whether it takes all remaining input: 3.5% of the
+    /// instructions of that process, with the root's own pass over the arguments (callgrind,
+    /// 2026-11-27). Any error, and a request for help (which the parser returns as a command of its
+    /// own), is parsed again from ``CatalogCommand``, so that what is printed and the exit code are the
+    /// root's own. Parsing has no side effects (the `validate()` methods only read their options), so
+    /// parsing a failing command twice is harmless.
     ///
     /// ```swift
     /// let command = try CatalogCommand.parsedCommand(["show", "0.0", "--search", "a"])  // a `Show`
     /// ```
     static func parsedCommand(_ arguments: [String]) throws -> any ParsableCommand {
         if !arguments.contains(where: { $0.hasPrefix(completionScriptOption) }),
-           let command = try? CompletionlessRoot.parseAsRoot(arguments),
-           subcommandTypes.contains(where: { $0 == type(of: command) }) {
+           let name = arguments.first,
+           let type = subcommandTypes.first(where: { $0.configuration.commandName == name }),
+           let command = parsedAlone(type, Array(arguments.dropFirst())) {
             return command
         }
         return try parseAsRoot(arguments)
+    }
+
+    /// `arguments` parsed as `Command`'s own, with `Command` as the root: the command, or nil for an
+    /// error or a request for help.
+    private static func parsedAlone<Command: ParsableCommand>(_: Command.Type, _ arguments: [String]) -> Command? {
+        (try? SubcommandRoot<Command>.parseAsRoot(arguments) as? SubcommandRoot<Command>)?.command
     }
 
     /// ArgumentParser's option that asks for a shell completion script (`--generate-completion-script`,
     /// `--generate-completion-script=zsh`).
     static let completionScriptOption = "--generate-completion-script"
 
-    /// A root with ``CatalogCommand``'s name and subcommands whose super-command name (an experimental
+    /// A root whose arguments are `Command`'s (an option group of the whole command, whose decoding
+    /// validates it), with no subcommands, and whose super-command name (an experimental
     /// ArgumentParser setting, printed only in usage lines) makes the parser skip its completion-script
     /// check: see ``parsedCommand(_:)``. It is never run, and nothing it would print is shown.
-    struct CompletionlessRoot: ParsableCommand {
-        static let configuration = CommandConfiguration(
-            commandName: CatalogCommand.configuration.commandName, _superCommandName: "",
-            subcommands: subcommandTypes)
+    struct SubcommandRoot<Command: ParsableCommand>: ParsableCommand {
+        static var configuration: CommandConfiguration {
+            CommandConfiguration(commandName: Command.configuration.commandName, _superCommandName: "")
+        }
+
+        @OptionGroup var command: Command
     }
 }

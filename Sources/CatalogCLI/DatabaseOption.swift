@@ -1,14 +1,16 @@
 import ArgumentParser
 import Foundation
 
-/// The `--database` option, and where it puts the database: shared by every command
-/// (through ``StoreOptions``) and `browse`.
+/// The `--database` option, and where it puts the database: `browse`'s options, and what
+/// ``StoreOptions`` declares for every other command.
 struct DatabaseOption: ParsableArguments {
-    @Option(
-        name: .long,
-        help: ArgumentHelp(
-            "The database file (default: $CATALOG_DATABASE, else the user's data directory).", valueName: "path"),
-        completion: .file(extensions: ["sqlite", "db"]))
+    /// The option's help, the same in ``StoreOptions``.
+    static let help = ArgumentHelp(
+        "The database file (default: $CATALOG_DATABASE, else the user's data directory).", valueName: "path")
+    /// The option's shell completion, the same in ``StoreOptions``.
+    static let completion = CompletionKind.file(extensions: ["sqlite", "db"])
+
+    @Option(name: .long, help: help, completion: completion)
     var database: String?
 
     /// Where the database is, and whether it is the default one.

@@ -27,7 +27,6 @@ extension CatalogCommand {
             transform: { try ItemPath(parsing: $0) })
         var at: ItemPath?
 
-        @OptionGroup var store: StoreOptions
         @OptionGroup var list: ListOptions
 
         func validate() throws {
@@ -39,14 +38,14 @@ extension CatalogCommand {
             if let id, id < 0 { throw invalidIDError(String(id)) }
             // Checked while parsing (run() reads the same), so that a scope or sort this list does not
             // take is told with this command's usage, not the root's.
-            _ = try list.choice(for: store.entity ?? .products)
+            _ = try list.choice(for: list.entity ?? .products)
         }
 
         func run() throws {
-            let entity = store.entity ?? .products
+            let entity = list.entity ?? .products
             let choice = try list.choice(for: entity)
             try reportingFailures {
-                try report(try delete(entity.recordType, try store.openStoreForWriting(), choice))
+                try report(try delete(entity.recordType, try list.openStoreForWriting(), choice))
             }
         }
 
@@ -56,7 +55,7 @@ extension CatalogCommand {
         }
 
         private func report<Record: CatalogRecord>(_ record: Record) throws {
-            Terminal.print(store.json ? try renderJSON(PathedRecord(path: nil, record: record)) : "Deleted \(record.summary)")
+            Terminal.print(list.json ? try renderJSON(PathedRecord(path: nil, record: record)) : "Deleted \(record.summary)")
         }
     }
 }

@@ -31,7 +31,7 @@ extension CatalogCommand {
 
         @OptionGroup var store: StoreOptions
 
-        // Its own `--format` (not `OutputFormatOptions`): its help and completions name only the data
+        // Its own `--format` (not `OutputFormat.optionHelp`): its help and completions name only the data
         // formats; `table` still parses, to be refused with this command's own words.
         @Option(
             name: .long,

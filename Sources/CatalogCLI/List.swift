@@ -24,7 +24,7 @@ extension CatalogCommand {
         func run() throws {
             let (entity, choice, format) = try options.resolved()
             try reportingFailures {
-                let catalog = try options.store.openStoreForShortRead()
+                let catalog = try options.list.openStoreForShortRead()
                 try printSections(entity.recordType, catalog, choice, format: format)
             }
         }

@@ -1,9 +1,20 @@
 import ArgumentParser
 import Catalog
 
-/// The options that shape a listed result, shared by `list`, `show` and `search` so that an index
-/// path printed by one resolves to the same row in the others.
-struct ListOptions: ParsableArguments {
+/// The options of a command that reads a listed result (`list`, `show`, `search`, `delete`, `watch`):
+/// those that shape the result, shared so that an index path printed by one resolves to the same row
+/// in the others, after the database, entity and JSON options of ``StoreOptions``, declared again
+/// here so that these commands parse one option group rather than two (see ``StoreOptions``).
+struct ListOptions: ParsableArguments, StoreChoosing {
+    @Option(name: .long, help: DatabaseOption.help, completion: DatabaseOption.completion)
+    var database: String?
+
+    @Option(name: .long, help: StoreOptions.entityHelp, completion: StoreOptions.entityCompletion, transform: parseEntity)
+    var entity: Entity?
+
+    @Flag(name: .long, help: StoreOptions.jsonHelp)
+    var json = false
+
     @Option(
         name: .long,
         help: ArgumentHelp("Only products of this type: device, desktop or portable.", valueName: "type"),

@@ -7,9 +7,8 @@ struct ListedResultOptions: ParsableArguments {
     @Argument(entityWordHelp: "products or phones (same as --entity).")
     var entityWord: Entity?
 
-    @OptionGroup var store: StoreOptions
     @OptionGroup var list: ListOptions
-    @OptionGroup var output: OutputFormatOptions
+    @Option(name: .long, help: OutputFormat.optionHelp) var format: OutputFormat?
 
     // Checked while parsing (the command's run() reads the same), so that a scope, sort or format
     // this list does not take is told with the command's usage, not the root's.
@@ -22,7 +21,7 @@ struct ListedResultOptions: ParsableArguments {
     /// - Throws: `ValidationError` for an entity given twice, a scope or sort the entity does not take,
     ///   or `--json` with another `--format`.
     func resolved() throws -> (entity: Entity, choice: ListChoice, format: OutputFormat) {
-        let entity = try resolveEntity(word: entityWord, option: store.entity)
-        return (entity, try list.choice(for: entity), try output.resolved(json: store.json))
+        let entity = try resolveEntity(word: entityWord, option: list.entity)
+        return (entity, try list.choice(for: entity), try OutputFormat.resolved(format, json: list.json))
     }
 }

@@ -25,27 +25,26 @@ extension CatalogCommand {
             help: ArgumentHelp("The words to look for.", valueName: "text"))
         var words: [String] = []
 
-        @OptionGroup var store: StoreOptions
         @OptionGroup var list: ListOptions
-        @OptionGroup var output: OutputFormatOptions
+        @Option(name: .long, help: OutputFormat.optionHelp) var format: OutputFormat?
 
         // Checked while parsing (run() reads the same), so that a scope, sort or format this list does
         // not take is told with this command's usage, not the root's.
         func validate() throws {
-            _ = try list.choice(for: store.entity ?? .products)
-            _ = try output.resolved(json: store.json)
+            _ = try list.choice(for: list.entity ?? .products)
+            _ = try OutputFormat.resolved(format, json: list.json)
         }
 
         func run() throws {
-            let entity = store.entity ?? .products
+            let entity = list.entity ?? .products
             // The parser keeps the `--` that ends options among the words: it is no word of the search.
             var words = words
             if let terminator = words.firstIndex(of: "--") { words.remove(at: terminator) }
             let text = ([list.search].compactMap { $0 } + words).joined(separator: " ")
             let choice = try list.choice(for: entity, searchText: text)
-            let format = try output.resolved(json: store.json)
+            let format = try OutputFormat.resolved(self.format, json: list.json)
             try reportingFailures {
-                let catalog = try store.openStoreForShortRead()
+                let catalog = try list.openStoreForShortRead()
                 try printSections(entity.recordType, catalog, choice, format: format)
             }
         }

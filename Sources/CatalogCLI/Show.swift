@@ -29,9 +29,8 @@ extension CatalogCommand {
         @Option(name: .long, help: ArgumentHelp("Show the record with this id instead.", valueName: "id"))
         var id: Int64?
 
-        @OptionGroup var store: StoreOptions
         @OptionGroup var list: ListOptions
-        @OptionGroup var output: OutputFormatOptions
+        @Option(name: .long, help: OutputFormat.optionHelp) var format: OutputFormat?
 
         func validate() throws {
             if path == nil && id == nil {
@@ -42,16 +41,16 @@ extension CatalogCommand {
             if let id, id < 0 { throw invalidIDError(String(id)) }
             // Checked while parsing (run() reads the same), so that a scope, sort or format this list
             // does not take is told with this command's usage, not the root's.
-            _ = try list.choice(for: store.entity ?? .products)
-            _ = try output.resolved(json: store.json)
+            _ = try list.choice(for: list.entity ?? .products)
+            _ = try OutputFormat.resolved(format, json: list.json)
         }
 
         func run() throws {
-            let entity = store.entity ?? .products
+            let entity = list.entity ?? .products
             let choice = try list.choice(for: entity)
-            let format = try output.resolved(json: store.json)
+            let format = try OutputFormat.resolved(self.format, json: list.json)
             try reportingFailures {
-                let catalog = try store.openStoreForShortRead()
+                let catalog = try list.openStoreForShortRead()
                 try show(entity.recordType, catalog, choice, format)
             }
         }

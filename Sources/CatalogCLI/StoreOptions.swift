@@ -4,40 +4,29 @@ import Foundation
 import SQLiteStore
 
 /// Options every command takes: which database, which entity, and JSON output.
-struct StoreOptions: ParsableArguments {
-    @OptionGroup var databaseOption: DatabaseOption
+///
+/// `--database` is declared here as in ``DatabaseOption`` (`browse`'s options), not taken from it as
+/// an option group: each group type costs ArgumentParser's parse reflection, generic instantiations and
+/// four conformance lookups, each of which scans every conformance record of the static binary the
+/// first time, about 1.1 million instructions of every command's process (callgrind, 2026-11-27).
+/// ``ListOptions`` declares all three again, with the same help.
+struct StoreOptions: ParsableArguments, StoreChoosing {
+    /// The help of `--entity`, the same in ``ListOptions``.
+    static let entityHelp = ArgumentHelp(
+        "The records to work on: products or phones (default: products).", valueName: "entity")
+    /// The shell completion of `--entity`, the same in ``ListOptions``.
+    static let entityCompletion = CompletionKind.list(["products", "phones"])
+    /// The help of `--json`, the same in ``ListOptions``.
+    static let jsonHelp: ArgumentHelp = "Print JSON instead of text."
 
-    @Option(
-        name: .long,
-        help: ArgumentHelp("The records to work on: products or phones (default: products).", valueName: "entity"),
-        completion: .list(["products", "phones"]),
-        transform: parseEntity)
+    @Option(name: .long, help: DatabaseOption.help, completion: DatabaseOption.completion)
+    var database: String?
+
+    @Option(name: .long, help: entityHelp, completion: entityCompletion, transform: parseEntity)
     var entity: Entity?
 
-    @Flag(name: .long, help: "Print JSON instead of text.")
+    @Flag(name: .long, help: jsonHelp)
     var json = false
-
-    /// Where the database is, and whether it is the default one: see ``DatabaseOption/location(environment:)``.
-    func location() throws -> DatabaseLocation { try databaseOption.location() }
-
-    /// Opens (creating, migrating and, for a new default database, seeding) the catalog.
-    func openStore(readonly: Bool = false) throws -> CatalogStore {
-        try location().open(readonly: readonly)
-    }
-
-    /// Opens the catalog on one connection, which checks, migrates and reads: for a command that
-    /// reads once or twice and ends (`list`, `show`, `search`, `suggest`), whose process would
-    /// otherwise parse the schema on a second connection for its first read (see
-    /// `CatalogStore.init(path:configuration:migrationSets:concurrentReads:)`).
-    func openStoreForShortRead() throws -> CatalogStore {
-        try location().open(readonly: false, concurrentReads: false)
-    }
-
-    /// Opens the catalog for a command that writes, checking a small file whole first
-    /// (``DatabaseLocation/openForWriting()``).
-    func openStoreForWriting() throws -> CatalogStore {
-        try location().openForWriting()
-    }
 }
 
 /// Reads `products`/`phones` (or `product`/`phone`) as an entity.

@@ -23,15 +23,15 @@ extension CatalogCommand {
         var limit = 10
 
         @OptionGroup var store: StoreOptions
-        @OptionGroup var output: OutputFormatOptions
+        @Option(name: .long, help: OutputFormat.optionHelp) var format: OutputFormat?
 
         func validate() throws {
             guard (0...10_000).contains(limit) else { throw ValidationError("--limit must be from 0 to 10000") }
-            _ = try output.resolved(json: store.json)
+            _ = try OutputFormat.resolved(format, json: store.json)
         }
 
         func run() throws {
-            let format = try output.resolved(json: store.json)
+            let format = try OutputFormat.resolved(self.format, json: store.json)
             try reportingFailures {
                 let names = try store.openStoreForShortRead().suggest(prefix: prefix, limit: limit, entity: store.entity ?? .products)
                 switch format {

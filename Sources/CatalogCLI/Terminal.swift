@@ -25,8 +25,12 @@ enum Terminal {
     }
 
     /// Writes data to standard output.
+    ///
+    /// The bytes are given as a buffer: `Data(text.utf8)`, a generic initializer, casts its sequence to
+    /// `ContiguousBytes`, whose first lookup scans every conformance record of the static binary.
     static func print(_ text: String) {
-        FileHandle.standardOutput.write(Data((text.hasSuffix("\n") ? text : text + "\n").utf8))
+        var line = text.hasSuffix("\n") ? text : text + "\n"
+        line.withUTF8 { FileHandle.standardOutput.write(Data(buffer: $0)) }
     }
 
     /// A progress line for long work, when standard error is a terminal; nil otherwise (piped or

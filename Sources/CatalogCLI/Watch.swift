@@ -41,7 +41,7 @@ extension CatalogCommand {
             _ type: Record.Type, _ choice: ListChoice, _ format: OutputFormat
         ) async throws {
             let request = try choice.request(Record.self)
-            let catalog = try options.store.openStore()
+            let catalog = try options.list.openStore()
             let monitor = try ChangeMonitor(path: catalog.path)
             let stopping = StopOnSignals { monitor.stop() }
             defer { withExtendedLifetime(stopping) {} }

@@ -61,7 +61,11 @@ enum ColumnReads {
         if Value.self == Int?.self { return storedColumn(Int?.self, at: offset) }
         if Value.self == Double?.self { return storedColumn(Double?.self, at: offset) }
         if Value.self == Bool?.self { return storedColumn(Bool?.self, at: offset) }
-        if let direct = Value.self as? any (DatabaseValueConvertible & StatementColumnConvertible).Type {
+        // Asked of `StatementColumnConvertible` alone first: the cast to both protocols looks up both
+        // conformances, and the first lookup of each scans every conformance record of the static
+        // binary, one scan saved for a value that is not read straight from its column (an enumeration).
+        if Value.self is any StatementColumnConvertible.Type,
+           let direct = Value.self as? any (DatabaseValueConvertible & StatementColumnConvertible).Type {
             return storedColumn(direct, at: offset)
         }
         return ColumnRead(offset: offset) { attribute, row, index in

@@ -179,8 +179,7 @@ public final class FetchedResultsController<Entity: FetchableEntity> {
         self.query = query
         sections = result.sections
         batches = result.batches
-        recentlyUsed = result.batches.values.contains { $0.entities != nil }
-            ? result.sections.indices.map { BatchKey(section: $0, index: 0) } : []
+        recentlyUsed = result.hasEntities ? result.sections.indices.map { BatchKey(section: $0, index: 0) } : []
         live = nil
         readyToTrack = result.readyToTrack
     }

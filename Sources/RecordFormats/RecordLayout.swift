@@ -19,10 +19,16 @@ public struct RecordLayout<Record> {
 
     /// A layout of `fields`, whose names must be distinct.
     public init(template: Record, fields: [RecordField<Record>]) {
-        precondition(Set(fields.map(\.name)).count == fields.count, "two fields have the same name")
+        // A loop, not `map` and `Dictionary(uniqueKeysWithValues:)`: in this generic initializer `map`
+        // runs unspecialized and looks up a conformance of the array at run time, which scans every
+        // conformance record of the static binary the first time.
+        var indexByName: [String: Int] = [:]
+        for index in fields.indices {
+            precondition(indexByName.updateValue(index, forKey: fields[index].name) == nil, "two fields have the same name")
+        }
         self.template = template
         self.fields = fields
-        indexByName = Dictionary(uniqueKeysWithValues: fields.enumerated().map { ($1.name, $0) })
+        self.indexByName = indexByName
     }
 
     /// The field names, in column order.

@@ -29,7 +29,10 @@ public struct SearchQuery: Sendable, Hashable, CustomStringConvertible {
         self.text = text
         terms = text.unicodeScalars
             .split(whereSeparator: { $0.properties.isWhitespace })
-            .map { SearchTerm(String(String.UnicodeScalarView($0))) }
+            // Through `Substring`'s concrete initializer: `String.UnicodeScalarView($0)` appends the
+            // slice generically, which looks a conformance up at run time, a scan of every conformance
+            // record of the static binary the first time.
+            .map { SearchTerm(String(Substring($0))) }
             .filter { !$0.folded.isEmpty }
     }
 

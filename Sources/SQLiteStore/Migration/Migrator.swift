@@ -213,9 +213,12 @@ public struct Migrator: Sendable {
     private func validate(_ recorded: [AppliedMigration]) throws {
         for set in sets {
             let records = recorded.filter { $0.set == set.identity }
-            let known = Dictionary(uniqueKeysWithValues: set.migrations.map { ($0.version, $0) })
             for applied in records {
-                guard let migration = known[applied.version] else {
+                // Searched, not looked up in a dictionary by version: a set has a few migrations, and
+                // the dictionary's storage type, instantiated from its mangled name, looked up
+                // `Int: Hashable` at run time, a scan of every conformance record of the static binary
+                // in every process that opens a database (callgrind, 2026-11-27).
+                guard let migration = set.migrations.first(where: { $0.version == applied.version }) else {
                     throw MigrationError.databaseIsNewer(
                         set: set.identity, databaseVersion: records.map(\.version).max() ?? applied.version,
                         knownVersion: set.latestVersion)

@@ -1,0 +1,41 @@
+import Catalog
+import Foundation
+
+/// Options that say which catalog a command works on — `--database`, `--entity` and `--json` — and
+/// how it opens it: ``StoreOptions`` for most commands, and ``ListOptions``, which declares the same
+/// three options so that a command that reads a listed result parses one option group, not two (see
+/// ``StoreOptions`` for what a group costs).
+protocol StoreChoosing {
+    /// `--database`: the database file, if given.
+    var database: String? { get }
+    /// `--entity`: the records to work on, if given.
+    var entity: Entity? { get }
+    /// `--json`: print JSON instead of text.
+    var json: Bool { get }
+}
+
+extension StoreChoosing {
+    /// Where the database is, and whether it is the default one: see ``DatabaseOption/location(environment:)``.
+    func location() throws -> DatabaseLocation {
+        try DatabaseLocation(explicitPath: database, environment: ProcessInfo.processInfo.environment)
+    }
+
+    /// Opens (creating, migrating and, for a new default database, seeding) the catalog.
+    func openStore(readonly: Bool = false) throws -> CatalogStore {
+        try location().open(readonly: readonly)
+    }
+
+    /// Opens the catalog on one connection, which checks, migrates and reads: for a command that
+    /// reads once or twice and ends (`list`, `show`, `search`, `suggest`), whose process would
+    /// otherwise parse the schema on a second connection for its first read (see
+    /// `CatalogStore.init(path:configuration:migrationSets:concurrentReads:)`).
+    func openStoreForShortRead() throws -> CatalogStore {
+        try location().open(readonly: false, concurrentReads: false)
+    }
+
+    /// Opens the catalog for a command that writes, checking a small file whole first
+    /// (``DatabaseLocation/openForWriting()``).
+    func openStoreForWriting() throws -> CatalogStore {
+        try location().openForWriting()
+    }
+}
