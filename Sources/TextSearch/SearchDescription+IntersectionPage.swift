@@ -7,8 +7,10 @@ extension SearchDescription {
     /// once from the two indexes (or given), give the total and the page — walked in list order when
     /// that is expected to cost less (``listPageRoute(_:scope:order:limit:offset:matches:thresholds:_:)``;
     /// without counts of the scope's rows, when they are more than
-    /// ``SearchThresholds/orderedScanThreshold`` and the order is the list index's), else (or when the
-    /// walk falls short) read by id and sorted. `totalCount`, when given, is the total in this read:
+    /// ``SearchThresholds/orderedScanThreshold`` and the order is the list index's; when the walk falls
+    /// short, from the range of the texts that begin with a long term and the few matches outside it,
+    /// ``anchoredIDsInListOrder(_:scope:wanted:offset:matches:budget:_:)``), else (or when both fall
+    /// short) read by id and sorted. `totalCount`, when given, is the total in this read:
     /// the walk is then tried before any id is read. Nil when it does not apply: another plan without
     /// `matchIDs`, a scope the indexes do not tell apart, or more matches than
     /// ``SearchThresholds/idListLimit``.
@@ -28,8 +30,9 @@ extension SearchDescription {
                 total > thresholds.orderedScanThreshold && plan.isDense && order.isListIndexOrder
                     && !plan.terms.contains(where: plan.isNumeric) ? budget : nil
             }
-            guard let budget, let walked = try idsInListOrder(
-                plan, scope: scope, wanted: min(limit, max(0, total - offset)), offset: offset, budget: budget, db)
+            let wanted = min(limit, max(0, total - offset))
+            guard let budget, let walked = try idsInListOrder(plan, scope: scope, wanted: wanted, offset: offset, budget: budget, db)
+                ?? anchoredIDsInListOrder(plan, scope: scope, wanted: wanted, offset: offset, matches: total, budget: budget, db)
             else { return nil }
             return SearchResultPage(records: try records(ids: walked, selection: selection, db, decode: decode), totalCount: total)
         }

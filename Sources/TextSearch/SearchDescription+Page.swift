@@ -15,8 +15,10 @@ extension SearchDescription {
     /// an index when one gives it (``count(_:scope:_:)``), and otherwise from the driver's rows with the
     /// other terms checked on them, read once for the total and the page. When even the rarest term
     /// is common and the order is the list index's, the page is found by walking that index in order
-    /// for a bounded number of entries, and from one index of all terms (trigram phrases or grams
-    /// tokens) or the driver's rows if that falls short.
+    /// for a bounded number of entries; when that falls short (the matches sort late) and a term has
+    /// 3+ scalars, from the range of the list index whose texts begin with the longest such term and
+    /// the few matches outside it (`anchoredIDsInListOrder`); else from one index of all terms
+    /// (trigram phrases or grams tokens) or the driver's rows.
     ///
     /// - Parameters:
     ///   - query: the search.
@@ -110,10 +112,13 @@ extension SearchDescription {
         case nil: plan.isDense && order.isListIndexOrder && !plan.terms.contains(where: plan.isNumeric) ? budget : nil
         }
         if let walkBudget {
-            if let ids = try idsInListOrder(plan, scope: scope, wanted: wanted, offset: offset, budget: walkBudget, db) {
+            // The walk from the start of the scope, else, when the matches sort late, the range of the
+            // texts that begin with a long term and the few matches outside it.
+            if let ids = try idsInListOrder(plan, scope: scope, wanted: wanted, offset: offset, budget: walkBudget, db)
+                ?? anchoredIDsInListOrder(plan, scope: scope, wanted: wanted, offset: offset, matches: total, budget: walkBudget, db) {
                 return SearchResultPage(records: try records(ids: ids, selection: selection, db, decode: decode), totalCount: total)
             }
-            // The walk fell short: the matches sort late. Up to a one pass's rows, sorting them (1-2 µs
+            // Both fell short: the matches sort late. Up to a one pass's rows, sorting them (1-2 µs
             // each) beats walking on, every entry of the scope probed up to the page: `mac` within a
             // type of 333,000 products whose 50th match is its 125,000th entry, 30 ms walked, 14 ms
             // sorting its 8,490 matches.

@@ -129,6 +129,20 @@ public struct SearchThresholds: Sendable, Hashable {
     /// entry) keep twice their expected walk, about 12,000 entries, which is more.
     static let listWalkReadShare = 20
 
+    /// What share of the matches, at most, may lie outside the range of the list index whose texts
+    /// begin with a long term (the anchor) for a page to be read from that range and those few
+    /// others (`anchoredIDsInListOrder(_:scope:wanted:offset:matches:budget:_:)`), once a walk from
+    /// the start of the scope fell short: one quarter. The others are read by id (as every match
+    /// would be otherwise), so the page costs at most about a quarter of that read, plus a count of
+    /// the range on the list index (whose texts all hold the anchor), its first rows, and, when some
+    /// matches lie outside it, one query of the trigram index for them (`("mac") NOT ^"mac"`, about
+    /// 1.5 ms for 8,490 rows, warm). Chosen, not measured at the edge: the skew it is for
+    /// (a common word that begins the names holding it) leaves no others at all (`mac`, 8,490 matches
+    /// in a type of a `catalog seed --count 1000000` database, all beginning with it), and the
+    /// benchmark's names, where `mac` is inside many names (4,146 of 6,196 within a type), find their
+    /// page by the walk first.
+    static let anchoredOthersShare = 4
+
     /// How many SQLite virtual machine instructions a walk in list order
     /// (`idsInListOrder(_:scope:wanted:offset:budget:_:)`) runs per entry, to turn its budget of
     /// entries into the instruction limit that stops it: 5, an entry whose text fails the first
