@@ -126,10 +126,10 @@ public enum ChangeLog {
     }
 
     static func identifier(_ name: String) -> String {
-        "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        "\"" + name.replacing("\"", with: "\"\"") + "\""
     }
 
     static func literal(_ text: String) -> String {
-        "'" + text.replacingOccurrences(of: "'", with: "''") + "'"
+        "'" + text.replacing("'", with: "''") + "'"
     }
 }
