@@ -1,4 +1,3 @@
-import Foundation
 
 /// How one value is written in each format.
 enum FieldEncoding {
@@ -8,7 +7,7 @@ enum FieldEncoding {
         let needsQuotes = text.utf8.contains { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || $0 == 0x0A || $0 == 0x0D }
             || text.first == " " || text.last == " "
         guard needsQuotes else { return text }
-        return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        return "\"" + text.replacing("\"", with: "\"\"") + "\""
     }
 
     /// A TSV field: tab, LF, CR and backslash written `\t`, `\n`, `\r`, `\\`.
