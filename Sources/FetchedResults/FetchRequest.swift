@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// What to fetch: which entities (a `#Predicate` and a search text), in which order (sort
 /// descriptors), in which sections (a section key path), how many (limit and offset), and how many to
