@@ -23,8 +23,8 @@ import Foundation
 public struct FetchRequest<Entity: FetchableEntity>: Sendable {
     /// Which entities to fetch; nil for all of them.
     public var predicate: Predicate<Entity>?
-    /// The order of rows within a section. A descriptor's key path must map to a column; its
-    /// comparator is not used: text sorts by the column's sort expression (folded, for names).
+    /// The order of rows within a section. A descriptor's key path must map to a column; text sorts
+    /// by the column's sort expression (folded, for names).
     public var sortDescriptors: [SortDescriptor<Entity>]
     /// A search text: only entities matching it, as ``FetchableEntity/searchCondition(for:_:)`` says. Nil
     /// or blank for no search.
