@@ -1,6 +1,10 @@
 import Entities
 import FetchedResults
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import RecordFormats
 import SQLiteStore
 import TextSearch

@@ -1,5 +1,4 @@
 import Entities
-import Foundation
 import SQLiteStore
 import Synchronization
 

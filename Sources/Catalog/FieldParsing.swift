@@ -1,4 +1,4 @@
-import Foundation
+import SQLiteStore
 
 /// Reads the numbers users type for a record's fields, strictly: plain decimal digits only.
 ///
@@ -18,7 +18,7 @@ public enum FieldParsing {
     ///
     /// - Throws: ``CatalogError/invalidValue(field:value:reason:)`` for anything else.
     public static func year(_ text: String, field: String = "year") throws -> Int {
-        let digits = text.trimmingCharacters(in: .whitespaces)
+        let digits = text.trimming(.spaces)
         guard (1...9).contains(digits.utf8.count), digits.utf8.allSatisfy(isDigit), let year = Int(digits) else {
             throw CatalogError.invalidValue(field: field, value: text, reason: "expected a year such as 2007")
         }
@@ -32,7 +32,7 @@ public enum FieldParsing {
     /// - Throws: ``CatalogError/invalidValue(field:value:reason:)`` for anything else, including signs,
     ///   exponents, hexadecimal, `nan`, `inf`, and more decimals than are kept, shown and searched.
     public static func amount(_ text: String, field: String, decimals: Int, example: String = "599.00") throws -> Double {
-        let number = text.trimmingCharacters(in: .whitespaces)
+        let number = text.trimming(.spaces)
         let parts = number.utf8.split(separator: UInt8(ascii: "."), maxSplits: 1, omittingEmptySubsequences: false)
         guard number.utf8.count <= maximumLength,
               parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy(isDigit) }),

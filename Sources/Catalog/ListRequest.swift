@@ -1,5 +1,9 @@
 import FetchedResults
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import SQLiteStore
 import TextSearch
 

@@ -1,5 +1,9 @@
 import FetchedResults
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import SQLiteStore
 import TextSearch
 
@@ -12,7 +16,8 @@ extension Product: CatalogRecord {
 
     /// Products list in sections by type, sorted within a section by name, year or price (then id).
     public static func listFetchRequest(sortedBy field: SortField, order: SortOrder) -> FetchRequest<Product>? {
-        let sort: SortDescriptor<Product>
+        // Qualified: where Foundation is imported (macOS), it has a SortDescriptor too.
+        let sort: FetchedResults.SortDescriptor<Product>
         switch field {
         case .name: sort = SortDescriptor(\.name, order: order)
         case .year: sort = SortDescriptor(\.yearIntroduced, order: order)

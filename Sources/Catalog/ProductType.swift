@@ -49,7 +49,7 @@ public enum ProductType: String, CaseIterable, Codable, Sendable, DatabaseValueC
     ///
     /// - Throws: ``CatalogError/invalidValue(field:value:reason:)`` naming the valid types.
     public init(parsing text: String) throws {
-        let folded = TextFolding.fold(text.trimmingCharacters(in: .whitespaces))
+        let folded = TextFolding.fold(text.trimming(.spaces))
         guard let type = ProductType(rawValue: folded) else {
             throw CatalogError.invalidValue(
                 field: "type", value: text,

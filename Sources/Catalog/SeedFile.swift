@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import RecordFormats
 
 /// The records of one entity from a seed file (a JSON array of products or of phones), or given in memory.

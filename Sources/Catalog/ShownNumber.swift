@@ -1,4 +1,4 @@
-import Foundation
+import RecordFormats
 
 /// How the catalog shows its numbers in tables and detail views.
 public enum ShownNumber {
@@ -17,7 +17,7 @@ public enum ShownNumber {
 
     /// `6.1` → `6.1"`: a screen diagonal, with up to ``Phone/screenDecimals`` decimals.
     public static func inches(_ inches: Double) -> String {
-        var text = String(format: "%.\(Phone.screenDecimals)f", inches)
+        var text = FixedPoint.text(inches, decimals: Phone.screenDecimals)
         while text.hasSuffix("0") { text.removeLast() }
         if text.hasSuffix(".") { text.removeLast() }
         return text + "\""

@@ -1,6 +1,10 @@
 import ArgumentParser
 import Catalog
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 extension CatalogCommand {
     /// `catalog check`: whether the database file and its search structures are sound.

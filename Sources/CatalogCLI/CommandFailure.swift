@@ -1,8 +1,12 @@
 import ArgumentParser
 import Catalog
 import FetchedResults
-import Foundation
 import SQLiteStore
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Failures of the CLI itself, beside those of the library.
 enum CommandFailure: Error, CustomStringConvertible {

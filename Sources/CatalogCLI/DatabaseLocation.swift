@@ -1,6 +1,10 @@
 import ArgumentParser
 import Catalog
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import SQLiteStore
 
 /// Where the command's database is: `--database`, else `$CATALOG_DATABASE`, else the default file in
@@ -70,7 +74,7 @@ struct DatabaseLocation {
     /// `$XDG_DATA_HOME/catalog/catalog.sqlite`, or `~/.local/share/catalog/catalog.sqlite`.
     static func defaultPath(environment: [String: String]) -> String {
         let dataHome = environment["XDG_DATA_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
-            ?? (environment["HOME"] ?? NSHomeDirectory()) + "/.local/share"
+            ?? (environment["HOME"] ?? FileManager.default.homeDirectoryForCurrentUser.path) + "/.local/share"
         return dataHome + "/catalog/catalog.sqlite"
     }
 
@@ -131,7 +135,7 @@ struct DatabaseLocation {
         }
         let isNew = !FileManager.default.fileExists(atPath: path)
         if isDefault && isNew {
-            let directory = (path as NSString).deletingLastPathComponent
+            let directory = PathText.folder(of: path)
             try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
             configuration.isReadonly = false
         } else if isNew && readonly {

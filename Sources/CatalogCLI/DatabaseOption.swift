@@ -1,5 +1,9 @@
 import ArgumentParser
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The `--database` option, and where it puts the database: `browse`'s options, and what
 /// ``StoreOptions`` declares for every other command.

@@ -1,7 +1,11 @@
 import ArgumentParser
 import Catalog
-import Foundation
 import RecordFormats
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 extension CatalogCommand {
     /// `catalog export`: writes every record of an entity in a data format, streaming.

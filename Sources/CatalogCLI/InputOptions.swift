@@ -1,6 +1,10 @@
 import ArgumentParser
 import Catalog
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import RecordFormats
 
 /// The input files of `seed` and `import` and how to read them.

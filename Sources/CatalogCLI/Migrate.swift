@@ -1,6 +1,10 @@
 import ArgumentParser
 import Catalog
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import SQLiteStore
 
 extension CatalogCommand {
@@ -113,19 +117,25 @@ extension CatalogCommand {
                 return (isPending ? applied : nil, try CatalogMigrations.hasRecords(db))
             }
             guard let version = pending, hasData else { return nil }
-            let stamp = ISO8601DateFormatter().string(from: Date()).replacingOccurrences(of: ":", with: "")
+            let stamp = Self.timestamp(Date()).replacing(":", with: "")
             let destination = "\(location.path).before-migration-\(version)-\(stamp).sqlite"
             try source.writeWithoutTransaction { db in try db.backup(to: destination) }
             try source.close()
             return TakenBackup(path: destination, version: version)
         }
 
+        /// `2026-11-27T10:44:07Z`: a time as the status shows when a migration was applied, and a
+        /// backup's name when it was taken (without the colons): ISO 8601 in UTC, in whole seconds,
+        /// as Foundation's `ISO8601DateFormatter()` wrote it.
+        static func timestamp(_ date: Date) -> String {
+            Date.ISO8601FormatStyle().format(date)
+        }
+
         private func printStatus(_ statuses: [MigrationStatus]) throws {
-            let formatter = ISO8601DateFormatter()
             if store.json {
                 Terminal.print(try renderJSON(statuses.map {
                     StatusJSON(set: $0.set, version: $0.version, name: $0.name, state: $0.state.rawValue,
-                               appliedAt: $0.appliedAt.map(formatter.string(from:)))
+                               appliedAt: $0.appliedAt.map(Self.timestamp))
                 }))
                 return
             }
@@ -133,7 +143,7 @@ extension CatalogCommand {
             table.append(["SET", "VERSION", "NAME", "STATE", "APPLIED AT"])
             for status in statuses {
                 table.append([status.set, String(status.version), status.name, status.state.rawValue,
-                              status.appliedAt.map(formatter.string(from:)) ?? ""])
+                              status.appliedAt.map(Self.timestamp) ?? ""])
             }
             Terminal.print(table.render())
         }

@@ -1,4 +1,9 @@
-import Foundation
+import SQLiteStore
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The folder a command creates a new file in: the database it creates, a file it writes whole.
 enum NewFileFolder {
@@ -9,8 +14,7 @@ enum NewFileFolder {
     /// NewFileFolder.problem(creatingFileAt: "/no/such/folder/x.sqlite")  // "the folder /no/such/folder does not exist"
     /// ```
     static func problem(creatingFileAt path: String) -> String? {
-        let folder = (path as NSString).deletingLastPathComponent
-        let shownFolder = folder.isEmpty ? "." : folder
+        let shownFolder = PathText.folder(of: path)
         var info = stat()
         guard stat(shownFolder, &info) == 0 else { return "the folder \(shownFolder) does not exist" }
         guard info.st_mode & S_IFMT == S_IFDIR else { return "\(shownFolder) is not a folder" }

@@ -1,4 +1,9 @@
-import Foundation
+import SQLiteStore
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// A file a command writes whole (`export --output`, `backup`'s destination): written beside its path
 /// and renamed over it when complete, so its folder must take a new file and the path must not hold
@@ -55,10 +60,8 @@ enum OutputFile {
             defer { free(real) }
             return String(cString: real)
         }
-        let name = (path as NSString).lastPathComponent
-        let folder = (path as NSString).deletingLastPathComponent
-        guard let real = realpath(folder.isEmpty ? "." : folder, nil) else { return nil }
+        guard let real = realpath(PathText.folder(of: path), nil) else { return nil }
         defer { free(real) }
-        return (String(cString: real) as NSString).appendingPathComponent(name)
+        return PathText.appending(PathText.lastComponent(of: path), to: String(cString: real))
     }
 }

@@ -1,7 +1,11 @@
 import Catalog
 import Entities
 import FetchedResults
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import RecordFormats
 
 /// How a record shows in a table row, a detail view and a message: derived from its declared

@@ -1,6 +1,5 @@
 import ArgumentParser
 import Catalog
-import Foundation
 import SQLiteStore
 
 /// Options every command takes: which database, which entity, and JSON output.

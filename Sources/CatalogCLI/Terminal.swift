@@ -1,4 +1,11 @@
-import Foundation
+import RecordFormats
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+private let systemWrite = write
 
 /// Writing to the terminal: notes and progress on standard error, so that standard output holds only data.
 enum Terminal {
@@ -7,7 +14,7 @@ enum Terminal {
 
     /// Writes `catalog: <message>` to standard error.
     static func note(_ message: String) {
-        FileHandle.standardError.write(Data("catalog: \(message)\n".utf8))
+        write("catalog: \(message)\n", to: STDERR_FILENO)
     }
 
     /// `text` with each control character (a newline, an escape sequence…) written as a Swift escape
@@ -25,12 +32,25 @@ enum Terminal {
     }
 
     /// Writes data to standard output.
-    ///
-    /// The bytes are given as a buffer: `Data(text.utf8)`, a generic initializer, casts its sequence to
-    /// `ContiguousBytes`, whose first lookup scans every conformance record of the static binary.
     static func print(_ text: String) {
-        var line = text.hasSuffix("\n") ? text : text + "\n"
-        line.withUTF8 { FileHandle.standardOutput.write(Data(buffer: $0)) }
+        write(text.hasSuffix("\n") ? text : text + "\n", to: STDOUT_FILENO)
+    }
+
+    /// Writes all of `text` to `descriptor`, again after a signal interrupts it.
+    ///
+    /// Traps when the write fails (a full disk, a closed descriptor), as Foundation's
+    /// `FileHandle.write(_:)` did: the output would be incomplete, and the command cannot say so on it.
+    static func write(_ text: String, to descriptor: Int32) {
+        var text = text
+        text.withUTF8 { bytes in
+            var offset = 0
+            while offset < bytes.count {
+                let written = systemWrite(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+                if written < 0 && errno == EINTR { continue }
+                precondition(written >= 0, "writing to file descriptor \(descriptor) failed: \(String(cString: strerror(errno)))")
+                offset += written
+            }
+        }
     }
 
     /// A progress line for long work, when standard error is a terminal; nil otherwise (piped or
@@ -75,8 +95,8 @@ final class ProgressLine {
     private func draw(_ done: Int, now: ContinuousClock.Instant, final: Bool) {
         let seconds = max((now - start) / .seconds(1), 0.001)
         let rate = Int((Double(done) / seconds).rounded())
-        let line = "\r\u{1B}[K\(label): \(counted(done, "record", "records", shownAs: grouped(done))), \(grouped(rate))/s" + (final ? String(format: ", %.1f s\n", seconds) : "")
-        FileHandle.standardError.write(Data(line.utf8))
+        let line = "\r\u{1B}[K\(label): \(counted(done, "record", "records", shownAs: grouped(done))), \(grouped(rate))/s" + (final ? ", \(FixedPoint.text(seconds, decimals: 1)) s\n" : "")
+        Terminal.write(line, to: STDERR_FILENO)
     }
 
     private func grouped(_ number: Int) -> String {

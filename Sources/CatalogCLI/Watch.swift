@@ -2,9 +2,13 @@ import ArgumentParser
 import Catalog
 import Dispatch
 import FetchedResults
-import Foundation
 import RecordFormats
 import SQLiteStore
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 extension CatalogCommand {
     /// `catalog watch`: the listed result, then each change to it as it happens, from any process.

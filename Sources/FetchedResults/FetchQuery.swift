@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import SQLiteStore
 
 /// The SQL of a ``FetchRequest``: where rows come from, which rows, in which order, in which sections.

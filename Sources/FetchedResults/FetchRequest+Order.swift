@@ -24,10 +24,7 @@ extension FetchRequest {
             return column
         }
         var rows = try sortDescriptors.map { descriptor in
-            guard let keyPath = descriptor.keyPath else {
-                throw FetchError.unmappedKeyPath("of a sort descriptor without a key path")
-            }
-            return FetchQuery.OrderTerm(expression: try column(keyPath).sortExpression, isDescending: descriptor.order == .reverse)
+            FetchQuery.OrderTerm(expression: try column(descriptor.keyPath).sortExpression, isDescending: descriptor.order == .reverse)
         }
         rows.append(FetchQuery.OrderTerm(expression: Entity.idColumn, isDescending: false))
         guard let sectionKeyPath else { return (nil, rows) }

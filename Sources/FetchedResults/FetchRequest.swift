@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// What to fetch: which entities (a `#Predicate` and a search text), in which order (sort
 /// descriptors), in which sections (a section key path), how many (limit and offset), and how many to
@@ -19,8 +23,8 @@ import Foundation
 public struct FetchRequest<Entity: FetchableEntity>: Sendable {
     /// Which entities to fetch; nil for all of them.
     public var predicate: Predicate<Entity>?
-    /// The order of rows within a section. A descriptor's key path must map to a column; its
-    /// comparator is not used: text sorts by the column's sort expression (folded, for names).
+    /// The order of rows within a section. A descriptor's key path must map to a column; text sorts
+    /// by the column's sort expression (folded, for names).
     public var sortDescriptors: [SortDescriptor<Entity>]
     /// A search text: only entities matching it, as ``FetchableEntity/searchCondition(for:_:)`` says. Nil
     /// or blank for no search.

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import SQLiteStore
 
 /// The sectioned, sorted result of a ``FetchRequest``, read by index path: Core Data's

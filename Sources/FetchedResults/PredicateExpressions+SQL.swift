@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import SQLiteStore
 
 // The `PredicateExpressions` nodes that translate to SQL (see `PredicateTranslation`). Anything not

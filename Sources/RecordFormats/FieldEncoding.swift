@@ -1,14 +1,13 @@
-import Foundation
 
 /// How one value is written in each format.
 enum FieldEncoding {
     /// A CSV field (RFC 4180): quoted when it holds a comma, a double quote, CR or LF, or starts or ends
-    /// with a space, with its double quotes doubled.
+    /// with a space, with each double quote doubled (every one, also one followed by a combining mark).
     static func csv(_ text: String) -> String {
         let needsQuotes = text.utf8.contains { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || $0 == 0x0A || $0 == 0x0D }
             || text.first == " " || text.last == " "
         guard needsQuotes else { return text }
-        return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        return escaping(text, between: "\"") { $0 == "\"" ? "\"\"" : nil }
     }
 
     /// A TSV field: tab, LF, CR and backslash written `\t`, `\n`, `\r`, `\\`.

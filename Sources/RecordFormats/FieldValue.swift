@@ -1,4 +1,3 @@
-import Foundation
 
 /// The kind of value a record field holds, which says how it is written and read.
 public enum FieldKind: Sendable {
@@ -35,7 +34,7 @@ public enum FieldValue: Sendable, Equatable {
         guard shortest.contains("e") else { return shortest }
         // The shortest form is in scientific notation: write it out in positional digits instead.
         for digits in 1...40 {
-            let text = String(format: "%.\(digits)f", value)
+            let text = FixedPoint.text(value, decimals: digits)
             if Double(text) == value { return text }
         }
         return shortest

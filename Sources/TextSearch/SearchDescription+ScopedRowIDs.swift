@@ -28,7 +28,7 @@ extension SearchDescription {
     public func indexRowID(of row: String) -> String {
         guard rowIDsCarryScope, let scopeColumn else { return "\(row).\(idColumn)" }
         let numbers = scopeValues.enumerated()
-            .map { "WHEN '\($0.element.replacingOccurrences(of: "'", with: "''"))' THEN \($0.offset + 1)" }
+            .map { "WHEN \(ChangeLog.literal($0.element)) THEN \($0.offset + 1)" }
             .joined(separator: " ")
         return "CASE WHEN \(row).\(idColumn) BETWEEN 0 AND \(Self.largestScopedID) "
             + "THEN (CASE \(row).\(scopeColumn) \(numbers) ELSE 0 END << \(Self.scopeNumberShift)) | \(row).\(idColumn) "

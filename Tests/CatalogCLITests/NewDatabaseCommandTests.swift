@@ -41,6 +41,19 @@ struct NewDatabaseCommandTests {
         #expect(files(in: home + "/data/catalog").isEmpty, "\(files(in: home + "/data/catalog"))")
     }
 
+    /// A database and an output file named by one character, relative to the current folder: their
+    /// folder is `.` (Foundation's `deletingLastPathComponent`, used before, trapped on such a path).
+    @Test func oneCharacterRelativePaths() throws {
+        let catalog = ProcessRunner.productsDirectory.appendingPathComponent("catalog").path
+        let script = "cd \"$1\" && \"$2\" seed --database x && \"$2\" export --database x --format csv --output y"
+        let result = try ProcessRunner.run(
+            executable: URL(fileURLWithPath: "/bin/sh"), ["-c", script, "sh", workspace.directory.url.path, catalog])
+        #expect(result.status == 0, "\(result)")
+        #expect(result.output == "Added 9 products and 42 phones (0 already there).\n")
+        #expect(FileManager.default.fileExists(atPath: workspace.path("x")))
+        #expect(FileManager.default.contents(atPath: workspace.path("y"))?.starts(with: Data("id,".utf8)) == true)
+    }
+
     @Test func aFileThatWasThereIsNotRemoved() throws {
         let database = try workspace.write("", to: "empty.sqlite")
         let result = try workspace.catalog(["list"], database: database, environment: onePage)

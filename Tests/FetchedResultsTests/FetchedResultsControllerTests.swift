@@ -42,7 +42,8 @@ import struct Catalog.SplitMix64
     }
 
     static func request(descending: Bool, secondByScore: Bool, batchSize: Int) -> FetchRequest<Item> {
-        var sorts = [SortDescriptor(\Item.name, order: descending ? .reverse : .forward)]
+        // Qualified: Foundation, imported here for `#Predicate`, has a SortDescriptor too.
+        var sorts = [FetchedResults.SortDescriptor(\Item.name, order: descending ? .reverse : .forward)]
         if secondByScore { sorts.append(SortDescriptor(\Item.score, order: .reverse)) }
         return FetchRequest(sortDescriptors: sorts, sectionKeyPath: \Item.name, batchSize: batchSize)
     }

@@ -72,6 +72,20 @@ struct RoundTripTests {
         #expect(text == "id,title,minutes,rating\r\n1,\"a, \"\"b\"\"\nc\",2,1299.5\r\n,\" x \",3,599\r\n")
     }
 
+    /// Every double quote is doubled, also one that a combining mark, a joiner or a variation
+    /// selector follows (one character with it, for Swift), so the field reads back.
+    @Test func csvDoublesEveryQuote() throws {
+        let titles = ["\"\u{301}", "a\"\u{200D}b", "\"\u{FE0F},", "\"\u{3099}\""]
+        let films = titles.map { Film(id: 1, title: $0, minutes: 2, rating: 0) }
+        let path = try Self.write(films, .csv)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let text = String(decoding: try Data(contentsOf: URL(fileURLWithPath: path)), as: UTF8.self)
+        let expected = "id,title,minutes,rating\r\n" + ["\"\"\"\u{301}\"", "\"a\"\"\u{200D}b\"", "\"\"\"\u{FE0F},\"", "\"\"\"\u{3099}\"\"\""]
+            .map { "1,\($0),2,0\r\n" }.joined()
+        #expect(Array(text.unicodeScalars) == Array(expected.unicodeScalars))
+        #expect(try Self.read(path, .csv).map { Array($0.title.unicodeScalars) } == titles.map { Array($0.unicodeScalars) })
+    }
+
     @Test func tsvEscapesTabsNewlinesAndBackslashes() throws {
         let path = try Self.write([Film(id: 1, title: "a\tb\nc\\d\re", minutes: 2, rating: 0.25)], .tsv)
         let text = String(decoding: try Data(contentsOf: URL(fileURLWithPath: path)), as: UTF8.self)

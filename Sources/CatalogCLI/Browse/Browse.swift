@@ -1,6 +1,15 @@
 import ArgumentParser
 import Catalog
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 extension CatalogCommand {
     /// `catalog browse`: the interactive search screen.

@@ -1,7 +1,11 @@
 import Catalog
 import Dispatch
-import Foundation
 import SQLiteStore
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Runs the browse screen on the terminal: feeds keys, resizes, timers, commits and the answers of
 /// effects into ``BrowseState/update(_:)``, performs the effects it returns, and draws

@@ -1,4 +1,9 @@
-import Foundation
+import SQLiteStore
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Reads the terminal's bytes on a thread of its own and hands over the keys they decode to.
 ///
@@ -24,7 +29,7 @@ final class KeyReader: Sendable {
     func start(_ deliver: @escaping @Sendable ([Key]?) -> Void) {
         let input = input
         let wakeUp = wakeUp.read
-        let thread = Thread {
+        DetachedThread.start {
             var decoder = KeyDecoder()
             var buffer = [UInt8](repeating: 0, count: 4096)
             var waitingForMore = false
@@ -54,8 +59,6 @@ final class KeyReader: Sendable {
                 waitingForMore = decoder.hasPendingBytes
             }
         }
-        thread.name = "browse keys"
-        thread.start()
     }
 
     /// Ends the thread.

@@ -1,6 +1,10 @@
 import Catalog
 import FetchedResults
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import SQLiteStore
 
 /// The result the browse screen shows, read from the database: one fetched-results controller per
@@ -197,9 +201,15 @@ final class ResultSource<Record: CatalogRecord>: RecordResultSource {
 
     /// The time of day, as the status line shows when a change arrived.
     static func now() -> String {
-        let formatter = DateFormatter()
-        formatter.dateFormat = "HH:mm:ss"
-        return formatter.string(from: Date())
+        timeOfDay(time(nil))
+    }
+
+    /// `14:05:09`: the local time of day of `time` (seconds since 1970), 24-hour, each part two digits.
+    static func timeOfDay(_ time: time_t) -> String {
+        var time = time
+        var parts = tm()
+        guard localtime_r(&time, &parts) != nil else { return "--:--:--" }
+        return [parts.tm_hour, parts.tm_min, parts.tm_sec].map { ($0 < 10 ? "0" : "") + String($0) }.joined(separator: ":")
     }
 }
 

@@ -1,5 +1,9 @@
 import Catalog
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// What `browse` remembers between runs: the search text, scope, sort, entity and selected record,
 /// in `browse.json` under `$XDG_STATE_HOME/catalog/` (else `~/.local/state/catalog/`).
@@ -22,7 +26,7 @@ struct SavedBrowseState: Codable, Hashable, Sendable {
         if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") {
             base = URL(fileURLWithPath: state)
         } else {
-            let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+            let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? FileManager.default.homeDirectoryForCurrentUser.path
             base = URL(fileURLWithPath: home).appendingPathComponent(".local/state")
         }
         return base.appendingPathComponent("catalog/browse.json")

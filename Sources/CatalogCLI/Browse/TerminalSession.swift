@@ -1,4 +1,10 @@
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+private let systemWrite = write
 
 /// The terminal while `browse` runs: raw mode, the alternate screen, and drawing a ``Screen`` by
 /// rewriting only the lines that changed, with plain termios and ANSI (VT100/xterm) escape sequences.
@@ -89,7 +95,7 @@ final class TerminalSession {
         var offset = 0
         while offset < bytes.count {
             let written = bytes.withUnsafeMutableBytes { buffer in
-                Foundation.write(output, buffer.baseAddress! + offset, buffer.count - offset)
+                systemWrite(output, buffer.baseAddress! + offset, buffer.count - offset)
             }
             if written < 0 {
                 if errno == EINTR || errno == EAGAIN { continue }

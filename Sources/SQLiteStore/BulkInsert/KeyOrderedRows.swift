@@ -1,5 +1,9 @@
 import CSQLite
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Rows waiting to be inserted into one table by one statement, kept in one byte buffer, then inserted
 /// in the order of a key: the queue behind ``BulkInsert/insertInKeyOrder(_:keyAt:sql:)``.

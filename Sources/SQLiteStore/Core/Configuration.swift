@@ -1,4 +1,3 @@
-import Foundation
 
 /// How a connection is opened and set up. Defaults are the safe ones.
 ///

@@ -1,5 +1,14 @@
 import CSQLite
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 extension Database {
     /// Copies the whole database into a new file at `destination`, with SQLite's online backup API:

@@ -1,5 +1,9 @@
 import CSQLite
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 // MARK: - Application-defined SQL functions
 

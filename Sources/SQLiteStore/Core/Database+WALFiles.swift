@@ -1,5 +1,12 @@
 import CSQLite
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+private let systemRead = read
+private let systemClose = close
 
 // MARK: - The -wal and -shm files, and other users
 
@@ -57,8 +64,7 @@ extension Database {
               isInWALMode(path)
         else { return nil }
         let missing = ["-wal", "-shm"].filter { access(path + $0, F_OK) != 0 }
-        let folder = (path as NSString).deletingLastPathComponent
-        guard !missing.isEmpty, faccessat(AT_FDCWD, folder.isEmpty ? "." : folder, W_OK, AT_EACCESS) == 0 else { return nil }
+        guard !missing.isEmpty, faccessat(AT_FDCWD, PathText.folder(of: path), W_OK, AT_EACCESS) == 0 else { return nil }
         return "\(path) is another user's database and its \(missing.joined(separator: " and ")) "
             + "\(missing.count == 1 ? "file is" : "files are") missing: opening it would create "
             + "\(missing.count == 1 ? "it" : "them") as this user's and lock its owner out of writing "
@@ -68,9 +74,17 @@ extension Database {
     /// Whether the file's header says WAL mode: bytes 18 and 19, the file format's write and read
     /// versions, are 2. (<https://www.sqlite.org/fileformat2.html#the_database_header>)
     private static func isInWALMode(_ path: String) -> Bool {
-        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
-        defer { try? handle.close() }
-        guard let header = try? handle.read(upToCount: 20), header.count == 20 else { return false }
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return false }
+        defer { _ = systemClose(descriptor) }
+        var header = [UInt8](repeating: 0, count: 20)
+        var count = 0
+        while count < header.count {
+            let read = header.withUnsafeMutableBytes { systemRead(descriptor, $0.baseAddress! + count, $0.count - count) }
+            if read < 0 && errno == EINTR { continue }
+            guard read > 0 else { return false }
+            count += read
+        }
         return header.starts(with: Array("SQLite format 3\0".utf8)) && header[18] == 2 && header[19] == 2
     }
 }

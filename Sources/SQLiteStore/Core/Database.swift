@@ -1,6 +1,10 @@
 import CSQLite
 import CSQLiteMapping
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// A raw `sqlite3 *` connection handle.
 public typealias SQLiteConnection = OpaquePointer
@@ -32,7 +36,7 @@ public final class Database {
     let progressContext = ProgressHandlerContext()
     /// Held by ``checkpoint(_:)`` when set: the lock a pool's connections share so that their
     /// checkpoints take turns (see `WALCheckpointer`).
-    var checkpointGate: NSLock?
+    var checkpointGate: PThreadLock?
     /// A pool reader's page cache policy, which sizes the cache at the start of each read; nil on other
     /// connections, and when the configuration has nothing to adapt.
     var adaptivePageCache: AdaptivePageCache?
@@ -203,10 +207,18 @@ public final class Database {
             do {
                 return try body()
             } catch let error as DatabaseError where error.resultCode.primaryResultCode == .SQLITE_BUSY && clock.now + pause < deadline {
-                Thread.sleep(forTimeInterval: Double(pause.milliseconds) / 1000)
+                Self.sleep(for: pause)
                 pause = min(pause * 2, Self.longestBusyRetryPause)
             }
         }
+    }
+
+    /// Blocks the calling thread for `duration`, slept again after a signal interrupts it.
+    private static func sleep(for duration: Duration) {
+        let (seconds, attoseconds) = duration.components
+        var request = timespec(tv_sec: Int(seconds), tv_nsec: Int(attoseconds / 1_000_000_000))
+        var remaining = timespec()
+        while nanosleep(&request, &remaining) != 0 && errno == EINTR { request = remaining }
     }
 
     /// What the file at `path` is when it exists and is not a regular file (nor a link to one), such as
@@ -343,7 +355,7 @@ public final class Database {
                     let statement = rest.firstIndex(of: ";").map { String(rest[...$0]) } ?? rest
                     throw DatabaseError(
                         resultCode: ResultCode(rawValue: code), message: lastErrorMessage,
-                        sql: statement.trimmingCharacters(in: .whitespacesAndNewlines))
+                        sql: statement.trimming(.spacesAndNewlines))
                 }
                 next = tail
                 guard let statement else { continue }  // whitespace or a comment
@@ -380,7 +392,7 @@ public final class Database {
         guard let end, end > start else { return String(cString: start) }
         let bytes = UnsafeBufferPointer(start: UnsafeRawPointer(start).assumingMemoryBound(to: UInt8.self),
                                         count: end - start)
-        return String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        return String(decoding: bytes, as: UTF8.self).trimming(.spacesAndNewlines)
     }
 
     // MARK: - Fetching

@@ -1,4 +1,3 @@
-import Foundation
 
 /// A database file read by several connections at once beside one writer (WAL): reads run
 /// concurrently with each other and with the write in progress, each in its own snapshot; writes are

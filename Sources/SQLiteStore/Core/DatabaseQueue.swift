@@ -1,4 +1,3 @@
-import Foundation
 
 /// One database connection, safe to share between threads and tasks: it runs one closure at a time.
 ///

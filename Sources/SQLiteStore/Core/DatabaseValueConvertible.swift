@@ -1,5 +1,9 @@
 import CSQLite
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A Swift type that can be bound to a statement parameter and read back from a column.
 ///

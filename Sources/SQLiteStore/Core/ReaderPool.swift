@@ -1,15 +1,14 @@
 import Dispatch
-import Foundation
 import Synchronization
 
 /// A pool's reader connections: handed out one access at a time, opened when first needed, up to a
 /// maximum; an access that finds them all busy waits for one, suspending its task (async) or blocking
 /// its thread (sync), first come first served.
 ///
-/// Why `@unchecked Sendable` and `NSLock` rather than `Mutex` (which would be checked): on Linux,
-/// `Synchronization.Mutex` locks with futexes that ThreadSanitizer cannot see, so the TSan run of CI
-/// reported every pair of accesses to the pool's state as a race; `NSLock` is a pthread mutex, which
-/// TSan understands. The invariant the compiler cannot check: `state` is read and written only inside
+/// Why `@unchecked Sendable` and a ``PThreadLock`` rather than `Mutex` (which would be checked): on
+/// Linux, `Synchronization.Mutex` locks with futexes that ThreadSanitizer cannot see, so the TSan run
+/// of CI reported every pair of accesses to the pool's state as a race; a pthread mutex is one TSan
+/// understands. The invariant the compiler cannot check: `state` is read and written only inside
 /// `lock.withLock`.
 final class ReaderPool: @unchecked Sendable {
     /// Someone waiting for a reader, resumed with it (or with `CancellationError`).
@@ -29,7 +28,7 @@ final class ReaderPool: @unchecked Sendable {
     /// The most readers opened.
     let maximumCount: Int
     private let makeReader: @Sendable () -> SerializedDatabase
-    private let lock = NSLock()
+    private let lock = PThreadLock()
     private var unsafeState = State()
 
     init(maximumCount: Int, makeReader: @escaping @Sendable () -> SerializedDatabase) {

@@ -1,5 +1,4 @@
 import CSQLite
-import Foundation
 
 /// A raw `sqlite3_stmt *` handle.
 public typealias SQLiteStatement = OpaquePointer

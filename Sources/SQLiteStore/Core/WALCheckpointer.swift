@@ -1,4 +1,3 @@
-import Foundation
 import Synchronization
 
 /// A pool's automatic checkpoints, run on a connection of their own so that no commit waits for one.
@@ -24,8 +23,8 @@ final class WALCheckpointer: Sendable {
     /// checkpoint at once while another connection runs one, so an explicit checkpoint on the writer
     /// (after a bulk load) waits for this one instead.
     ///
-    /// `NSLock` rather than `Mutex`: it is handed to the connections, which lock it around a C call.
-    let gate = NSLock()
+    /// A ``PThreadLock`` rather than `Mutex`: it is handed to the connections, which lock it around a C call.
+    let gate = PThreadLock()
 
     /// A checkpointer for the database at `path`, opened with `configuration` when first needed.
     init(path: String, configuration: Configuration) {

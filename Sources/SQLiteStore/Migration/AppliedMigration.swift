@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A migration as recorded in the database's `schema_migrations`.
 public struct AppliedMigration: Sendable, Hashable {

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A migration's state in one database, for `catalog migrate --status`.
 public struct MigrationStatus: Sendable, Hashable {

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Applies the migrations of one or more ``MigrationSet``s in order, each in its own transaction, and
 /// records them.

@@ -1,4 +1,4 @@
-import Foundation
+import Dispatch
 import Synchronization
 
 /// Delivers the rows that commits change in a database file, whichever connection or process wrote them.
@@ -98,14 +98,12 @@ public final class ChangeMonitor: Sendable {
         self.core = core
         let started = DispatchSemaphore(value: 0)
         let outcome = Mutex<Result<Void, any Error>?>(nil)
-        let thread = Thread {
+        DetachedThread.start {
             core.run(path: path, configuration: configuration) { result in
                 outcome.withLock { $0 = result }
                 started.signal()
             }
         }
-        thread.name = "ChangeMonitor \(path)"
-        thread.start()
         started.wait()
         try outcome.withLock { $0 }?.get()
     }

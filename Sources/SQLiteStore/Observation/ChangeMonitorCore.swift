@@ -1,4 +1,4 @@
-import Foundation
+import Dispatch
 import Synchronization
 
 #if canImport(Glibc)
