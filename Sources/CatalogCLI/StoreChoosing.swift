@@ -1,5 +1,9 @@
 import Catalog
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Options that say which catalog a command works on — `--database`, `--entity` and `--json` — and
 /// how it opens it: ``StoreOptions`` for most commands, and ``ListOptions``, which declares the same
