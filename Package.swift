@@ -90,7 +90,7 @@ let package = Package(
         // maps the 16 pages around it; in .data a copy; in .bss a zeroed page, mostly after a first
         // fault that only read it (Swift's lazily filled metadata, witness-table and once caches lie a
         // few words apiece in the .bss of hundreds of object files). `catalog show 0.0 --search a` on the
-        // 1M database: 496 -> 334 faults (code 161 -> 65, .bss 136 -> 88, .data 33 -> 15), CPU 5.02 ->
+        // 1M database: 506 -> 335 faults (code 170 -> 65, .bss 129 -> 88, .data 33 -> 15), CPU 5.02 ->
         // 4.46 ms; `--version` 283 -> 186 faults, 2.15 -> 1.68 ms (`perf stat -r 40`, medians of
         // alternated rounds of copied binaries, 2026-11-27 11:50, load average 5-8). gold, the default,
         // cannot order code that is one section per object file (Swift's); lld moves such a section
