@@ -34,8 +34,9 @@ extension SearchDescription {
     /// read to scalars once for both, the held substrings found by one automaton), added to it
     /// after, and sets the new rows' bits of the grams ``gramBitsTable`` holds (written after, in its
     /// order); or, when the new rows are at least as many as the old, the set of substrings and the
-    /// set of grams with bits are chosen again over all rows (``refreshSubstringCounts(_:)``,
-    /// ``refreshGramBits(_:)``): a load into an empty table chooses them. The new rows are counted by
+    /// set of grams with bits are chosen again over all rows, as ``refreshSubstringCounts(_:)`` and
+    /// ``refreshGramBits(_:)`` choose them, the texts read once for the bits and the counts' first pass
+    /// (``refreshChosenSets(substringCounts:gramBits:_:)``): a load into an empty table chooses them. The new rows are counted by
     /// the trigram index's build, the old ones only as far as the new ones go.
     ///
     /// - Throws: `DatabaseError`.
@@ -77,8 +78,7 @@ extension SearchDescription {
             """)
         try add(counts, to: gramCountsTable, db)
         if choosesAgain {
-            try refreshSubstringCounts(db)
-            try refreshGramBits(db)
+            try refreshChosenSets(substringCounts: true, gramBits: true, db)
         } else {
             if let substrings { try add(substrings.counts, db) }
             if let bits, !bits.isEmpty { try add(bits, db) }

@@ -15,19 +15,32 @@ extension SearchDescription {
     /// Two passes over the table's texts, in Swift: the rows of each 3-scalar substring, then the
     /// rows of each longer substring whose 3-scalar substrings are all frequent (no substring is in
     /// more rows than its parts). On the benchmark's 1,000,000 products, see README's Search section.
+    /// A bulk load that chooses the sets again makes the first pass the one of
+    /// ``refreshGramBits(_:)`` too (``refreshChosenSets(substringCounts:gramBits:_:)``).
     ///
     /// - Complexity: O(n · L · ``substringCountMaximumLength``) for n rows of texts of L scalars;
     ///   memory O(distinct substrings made of frequent trigrams).
     /// - Throws: `DatabaseError`.
     public func refreshSubstringCounts(_ db: Database) throws {
-        guard let substringCountsTable else { return }
+        try refreshChosenSets(substringCounts: true, gramBits: false, db)
+    }
+
+    /// Empties ``substringCountsTable`` for ``refreshSubstringCounts(_:)``, and returns the counter
+    /// of its first pass (every 3-scalar substring), to be given each row's texts; nil without the table.
+    func startSubstringCountsRefresh(_ db: Database) throws -> SubstringCounter? {
+        guard let substringCountsTable else { return nil }
         try db.execute(sql: "DELETE FROM \(substringCountsTable)")
-        let trigrams = SubstringCounter(.trigrams)
-        try forEachRowTexts(db) { texts, scope in trigrams.add(texts, scope: scope) }
+        return SubstringCounter(.trigrams)
+    }
+
+    /// Ends ``refreshSubstringCounts(_:)`` once `trigrams` counted every row: the second pass over
+    /// the texts counts the substrings made of the frequent trigrams, and the frequent ones are added
+    /// to ``substringCountsTable``.
+    func finishSubstringCountsRefresh(_ trigrams: SubstringCounter, _ db: Database) throws {
         let frequentTrigrams = trigrams.substrings(inAtLeast: substringCountMinimumRows)
         guard !frequentTrigrams.isEmpty else { return }
         let substrings = SubstringCounter(.madeOf(frequentTrigrams: frequentTrigrams))
-        try forEachRowTexts(db) { texts, scope in substrings.add(texts, scope: scope) }
+        try forEachRowScalars(inIDOrder: false, db) { _, scalars, scope in substrings.add(scalars, scope: scope) }
         let kept = substrings.substrings(inAtLeast: substringCountMinimumRows)
         try add(substrings.counts.lazy.filter { kept.contains($0.substring) }.map { ($0.substring.text, $0.scope, $0.count) }, db)
     }
@@ -55,12 +68,4 @@ extension SearchDescription {
         }
     }
 
-    /// Calls `body` with each row's texts (nil for NULL) and scope value (NULL without a scope column).
-    func forEachRowTexts(_ db: Database, _ body: ([String?], DatabaseValue) throws -> Void) throws {
-        let columns = ([scopeColumn ?? "NULL"] + textColumns.map { "CAST(\($0) AS TEXT)" }).joined(separator: ", ")
-        try db.makeStatement(sql: "SELECT \(columns) FROM \(table)").forEachRow { row in
-            let texts = try textColumns.indices.map { row.isNull(at: 1 + $0) ? nil : try row.decode(String.self, at: 1 + $0) }
-            try body(texts, row.databaseValue(at: 0))
-        }
-    }
 }

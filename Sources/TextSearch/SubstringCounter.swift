@@ -32,19 +32,16 @@ final class SubstringCounter {
     private var tallies: [ScopedSubstring: RowTally] = [:]
     /// The number of the row being counted, from 1.
     private var row = 0
-    /// The current row's scalars (kept to reuse their storage).
-    private let scalars = RowScalars()
 
     init(_ selection: Selection) {
         self.selection = selection
     }
 
     /// Counts one row's distinct selected substrings under its scope value.
-    func add(_ texts: [String?], scope: DatabaseValue) {
+    func add(_ texts: RowScalars, scope: DatabaseValue) {
         row += 1
         let number = scopes.number(of: scope)
-        scalars.load(texts)
-        let values = scalars.values
+        let values = texts.values
         // Each run of scalars between spaces and ends of texts.
         var start = 0
         while start < values.count {
