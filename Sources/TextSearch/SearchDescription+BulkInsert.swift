@@ -36,7 +36,7 @@ extension SearchDescription {
     /// order); or, when the new rows are at least as many as the old, the set of substrings and the
     /// set of grams with bits are chosen again over all rows, as ``refreshSubstringCounts(_:)`` and
     /// ``refreshGramBits(_:)`` choose them, the texts read once for the bits and the counts' first pass
-    /// (``refreshChosenSets(substringCounts:gramBits:_:)``): a load into an empty table chooses them. The new rows are counted by
+    /// (`refreshChosenSets(substringCounts:gramBits:_:)`): a load into an empty table chooses them. The new rows are counted by
     /// the trigram index's build, the old ones only as far as the new ones go.
     ///
     /// - Throws: `DatabaseError`.

@@ -16,7 +16,7 @@ extension SearchDescription {
     /// rows of each longer substring whose 3-scalar substrings are all frequent (no substring is in
     /// more rows than its parts). On the benchmark's 1,000,000 products, see README's Search section.
     /// A bulk load that chooses the sets again makes the first pass the one of
-    /// ``refreshGramBits(_:)`` too (``refreshChosenSets(substringCounts:gramBits:_:)``).
+    /// ``refreshGramBits(_:)`` too (`refreshChosenSets(substringCounts:gramBits:_:)`).
     ///
     /// - Complexity: O(n · L · ``substringCountMaximumLength``) for n rows of texts of L scalars;
     ///   memory O(distinct substrings made of frequent trigrams).
