@@ -14,12 +14,12 @@ enum Validation {
     /// The highest price or size accepted.
     static let maximumAmount = 1_000_000_000.0
 
-    /// A name with its surrounding white space removed.
+    /// A name with its surrounding white space and newlines removed (`WhiteSpace.spacesAndNewlines`).
     ///
     /// - Throws: ``CatalogError/invalidValue(field:value:reason:)`` for an empty or overlong name, or
     ///   one holding control characters or U+FFFD (the trace of text that was not UTF-8).
     static func name(_ text: String, field: String = "name") throws -> String {
-        let trimmed = trimmingWhiteSpace(text)
+        let trimmed = text.trimming(.spacesAndNewlines)
         guard !trimmed.isEmpty else {
             throw CatalogError.invalidValue(field: field, value: text, reason: "must not be empty")
         }
@@ -37,12 +37,6 @@ enum Validation {
             throw CatalogError.invalidValue(field: field, value: text, reason: "is not valid UTF-8 text (it holds U+FFFD)")
         }
         return trimmed
-    }
-
-    /// `text` without the white space and newlines around it (``WhiteSpace/spacesAndNewlines``, the
-    /// set Foundation's `trimmingCharacters(in: .whitespacesAndNewlines)` trimmed on Linux).
-    static func trimmingWhiteSpace(_ text: String) -> String {
-        text.trimming(.spacesAndNewlines)
     }
 
     /// Whether a scalar is a control character (general category Cc): U+0000 to U+001F and U+007F

@@ -1,5 +1,6 @@
 @testable import Catalog
 import Foundation
+import SQLiteStore
 import Testing
 
 /// A name is checked as the README says: trimmed of the white space and newlines around it, then
@@ -22,7 +23,7 @@ struct NameValidationTests {
                 text.append(Self.scalars.randomElement(using: &random)!)
             }
             let string = String(text)
-            #expect(Validation.trimmingWhiteSpace(string) == string.trimmingCharacters(in: .whitespacesAndNewlines),
+            #expect(string.trimming(.spacesAndNewlines) == string.trimmingCharacters(in: .whitespacesAndNewlines),
                     "\(string.unicodeScalars.map { String($0.value, radix: 16) })")
         }
     }
