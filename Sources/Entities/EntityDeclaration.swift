@@ -65,8 +65,7 @@ public struct EntityDeclaration<Entity: DeclaredEntity>: Sendable {
         var fields: [RecordField<Entity>] = [.optionalInteger("id", \Entity.id)]
         for attribute in attributes {
             precondition(names.insert(attribute.name).inserted, "two attributes of \(table) have the same name")
-            storedColumns.append(attribute.column)
-            if let folded = attribute.foldedColumn { storedColumns.append(folded) }
+            storedColumns.append(contentsOf: attribute.storedColumns)
             selection += ", " + attribute.column
             reads.append(attribute.read)
             writes.append(attribute.write)
