@@ -4,7 +4,7 @@ import FetchedResults
 
 extension CatalogCommand {
     /// `catalog delete`: removes a record by id, or the row at an index path of a listed result.
-    struct Delete: ParsableCommand {
+    struct Delete: FastParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "delete",
             abstract: "Delete a record by id, or the row at an index path of `list` (same options).",
@@ -24,7 +24,7 @@ extension CatalogCommand {
         @Option(
             name: .long,
             help: ArgumentHelp("Delete the row at this index path (section.row) instead.", valueName: "section.row"),
-            transform: { try ItemPath(parsing: $0) })
+            transform: ItemPath.init(parsing:))
         var at: ItemPath?
 
         @OptionGroup var list: ListOptions
@@ -57,5 +57,18 @@ extension CatalogCommand {
         private func report<Record: CatalogRecord>(_ record: Record) throws {
             Terminal.print(list.json ? try renderJSON(PathedRecord(path: nil, record: record)) : "Deleted \(record.summary)")
         }
+    }
+}
+
+extension CatalogCommand.Delete {
+    static let grammar = ListOptions.grammar.adding(options: ["--at"], positionals: 0...1)
+
+    init(scanning arguments: ScannedArguments) throws {
+        var delete = Self()
+        delete.id = try arguments.positionals.first.map { try ScannedArguments.read($0, Int64.init(argument:)) }
+        delete.at = try arguments.value("--at", ItemPath.init(parsing:))
+        delete.list = try ListOptions(scanning: arguments)
+        try delete.validate()
+        self = delete
     }
 }

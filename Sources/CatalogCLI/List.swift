@@ -3,7 +3,7 @@ import Catalog
 
 extension CatalogCommand {
     /// `catalog list`: the sectioned, sorted records, each with its index path.
-    struct List: ParsableCommand {
+    struct List: FastParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "list",
             abstract: "List records in sections, each row with its index path (section.row).",
@@ -57,5 +57,16 @@ func printSections<Record: CatalogRecord>(
         }
     case .jsonl, .csv, .tsv:
         try writeRows(sections, format.dataFormat!)
+    }
+}
+
+extension CatalogCommand.List {
+    static let grammar = ListedResultOptions.grammar
+
+    init(scanning arguments: ScannedArguments) throws {
+        var list = Self()
+        list.options = try ListedResultOptions(scanning: arguments)
+        try list.validate()
+        self = list
     }
 }

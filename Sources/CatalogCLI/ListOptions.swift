@@ -19,7 +19,7 @@ struct ListOptions: ParsableArguments, StoreChoosing {
         name: .long,
         help: ArgumentHelp("Only products of this type: device, desktop or portable.", valueName: "type"),
         completion: .list(ProductType.allCases.map(\.rawValue)),
-        transform: { try ProductType(parsing: $0) })
+        transform: ProductType.init(parsing:))
     var scope: ProductType?
 
     @Option(
@@ -27,13 +27,8 @@ struct ListOptions: ParsableArguments, StoreChoosing {
         help: ArgumentHelp(
             "Sort rows by name, year, price (products) or maker (phones). Default: name.", valueName: "field"),
         completion: .list(SortField.allCases.map(\.rawValue)),
-        transform: { text in
-            guard let field = SortField(rawValue: text.lowercased()) else {
-                throw ValidationError("unknown sort field '\(text)': expected name, year, price or maker")
-            }
-            return field
-        })
-    var sort: SortField = .name
+        transform: ListOptions.sortField(parsing:))
+    var sort: SortField = ListOptions.defaultSort
 
     @Flag(name: .long, help: "Sort in descending order.")
     var reverse = false
@@ -44,6 +39,19 @@ struct ListOptions: ParsableArguments, StoreChoosing {
             "Only records whose name (or maker) contains every word, ignoring case, accents and width.",
             valueName: "text"))
     var search: String?
+
+    /// `--sort`'s value when it is not given.
+    static let defaultSort = SortField.name
+
+    /// Reads `--sort`'s value, in any case.
+    ///
+    /// - Throws: `ValidationError` for a word that names no sort field.
+    static func sortField(parsing text: String) throws -> SortField {
+        guard let field = SortField(rawValue: text.lowercased()) else {
+            throw ValidationError("unknown sort field '\(text)': expected name, year, price or maker")
+        }
+        return field
+    }
 
     /// The list these options describe for `entity`.
     ///
@@ -57,5 +65,28 @@ struct ListOptions: ParsableArguments, StoreChoosing {
             throw ValidationError(error.description)
         }
         return choice
+    }
+}
+
+extension ListOptions {
+    /// The options' names, for the grammars of the commands that take them (``FastParsableCommand``).
+    static let grammar = CommandGrammar(
+        options: ["--database", "--entity", "--scope", "--sort", "--search"], flags: ["--json", "--reverse"],
+        positionals: 0...0)
+
+    /// The options `arguments` give (read by the grammar of a command that takes them), validated.
+    ///
+    /// - Throws: What a transform or `validate()` throws, or ``ScannedArguments/UnreadableValue``.
+    init(scanning arguments: ScannedArguments) throws {
+        var options = Self()
+        options.database = arguments.value("--database")
+        options.entity = try arguments.value("--entity", parseEntity)
+        options.json = arguments.flag("--json")
+        options.scope = try arguments.value("--scope", ProductType.init(parsing:))
+        options.sort = try arguments.value("--sort", ListOptions.sortField(parsing:)) ?? ListOptions.defaultSort
+        options.reverse = arguments.flag("--reverse")
+        options.search = arguments.value("--search")
+        try options.validate()
+        self = options
     }
 }

@@ -5,7 +5,7 @@ import RecordFormats
 
 extension CatalogCommand {
     /// `catalog show`: one record, by index path in a listed result or by id.
-    struct Show: ParsableCommand {
+    struct Show: FastParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "show",
             abstract: "Show one record: the row at an index path of `list` (same options), or by --id.",
@@ -23,7 +23,7 @@ extension CatalogCommand {
 
         @Argument(
             help: ArgumentHelp("The row's index path, as `list` printed it (section.row).", valueName: "section.row"),
-            transform: { try ItemPath(parsing: $0) })
+            transform: ItemPath.init(parsing:))
         var path: ItemPath?
 
         @Option(name: .long, help: ArgumentHelp("Show the record with this id instead.", valueName: "id"))
@@ -83,5 +83,19 @@ extension CatalogCommand {
                 try writer.finish()
             }
         }
+    }
+}
+
+extension CatalogCommand.Show {
+    static let grammar = ListOptions.grammar.adding(options: ["--id", "--format"], positionals: 0...1)
+
+    init(scanning arguments: ScannedArguments) throws {
+        var show = Self()
+        show.path = try arguments.positionals.first.map { try ScannedArguments.read($0, ItemPath.init(parsing:)) }
+        show.id = try arguments.value("--id", Int64.init(argument:))
+        show.list = try ListOptions(scanning: arguments)
+        show.format = try arguments.value("--format", OutputFormat.init(argument:))
+        try show.validate()
+        self = show
     }
 }
