@@ -31,6 +31,9 @@ struct FastParsingTests {
         var command: Command
     }
 
+    /// The commands `CatalogCommand.fastParsedCommand(_:)` parses.
+    static let fastParsableTypes = CatalogCommand.subcommandTypes.compactMap { $0 as? any FastParsableCommand.Type }
+
     /// ArgumentParser's own flags, which it adds to every command: never taken by the fast parse.
     static let builtInNames = ["help", "version"]
 
@@ -67,8 +70,8 @@ struct FastParsingTests {
     }
 
     @Test func eachGrammarIsWhatArgumentParserDeclares() throws {
-        #expect(CatalogCommand.fastParsableTypes.map { $0.configuration.commandName } == ["list", "search", "suggest", "show", "delete"])
-        for type in CatalogCommand.fastParsableTypes {
+        #expect(Self.fastParsableTypes.map { $0.configuration.commandName } == ["list", "search", "suggest", "show", "delete"])
+        for type in Self.fastParsableTypes {
             let declared = try Self.declaredGrammar(type)
             #expect(type.grammar.options.sorted() == declared.options.sorted(), "\(type.configuration.commandName!)")
             #expect(type.grammar.flags.sorted() == declared.flags.sorted(), "\(type.configuration.commandName!)")
@@ -134,7 +137,7 @@ struct FastParsingTests {
     }
 
     @Test func theCommonFormsAreParsedFastAsArgumentParserParsesThem() {
-        for type in CatalogCommand.fastParsableTypes {
+        for type in Self.fastParsableTypes {
             for arguments in Self.commonForms(type) {
                 #expect(Self.checkAgainstArgumentParser(arguments), "not parsed fast: \(arguments)")
             }
@@ -157,7 +160,7 @@ struct FastParsingTests {
 
     /// Words of every kind the arguments of these commands may hold.
     static let alphabet: [String] = {
-        let names = CatalogCommand.fastParsableTypes.flatMap { $0.grammar.options + $0.grammar.flags }
+        let names = Self.fastParsableTypes.flatMap { $0.grammar.options + $0.grammar.flags }
         let values = [
             "x.sqlite", "products", "phones", "product", "PHONES", "desktop", "device", "portable", "tv", "name", "year",
             "Price", "maker", "mac", "ｍａｃ", "Café", "cafe\u{301}", "\u{301}x", "\u{FE0F}", "\u{3099}", "東京", "ﾃﾞｼﾞ",
@@ -173,14 +176,14 @@ struct FastParsingTests {
     /// whenever the fast parse gives a command, ArgumentParser's root parse gives the same command.
     @Test func everyFastParseIsWhatArgumentParserGives() {
         var random = SplitMix64(seed: 20_261_127)
-        let commands = CatalogCommand.fastParsableTypes.map { $0.configuration.commandName! } + ["watch", "add"]
+        let commands = Self.fastParsableTypes.map { $0.configuration.commandName! } + ["watch", "add"]
         var fast = 0
         let cases = 4000
         for index in 0..<cases {
             var arguments = [commands.randomElement(using: &random)!]
             if index.isMultiple(of: 2) {
                 // Distinct well-formed words of a command, which the fast parse often takes.
-                let type = CatalogCommand.fastParsableTypes.randomElement(using: &random)!
+                let type = Self.fastParsableTypes.randomElement(using: &random)!
                 let name = type.configuration.commandName!
                 let options = type.grammar.options.map { [$0, Self.goodValues[$0]!] }
                     + type.grammar.options.map { [$0 + "=" + Self.goodValues[$0]!] }
