@@ -1,9 +1,4 @@
 import ArgumentParser
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
 
 /// The `--database` option, and where it puts the database: `browse`'s options, and what
 /// ``StoreOptions`` declares for every other command.
@@ -20,7 +15,7 @@ struct DatabaseOption: ParsableArguments {
     /// Where the database is, and whether it is the default one.
     ///
     /// - Throws: ``CommandFailure/usage(_:)`` for a malformed `CATALOG_…` variable or an empty path.
-    func location(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> DatabaseLocation {
+    func location(environment: (String) -> String? = DatabaseLocation.processVariable) throws -> DatabaseLocation {
         try DatabaseLocation(explicitPath: database, environment: environment)
     }
 }

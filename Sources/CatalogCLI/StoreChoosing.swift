@@ -1,9 +1,4 @@
 import Catalog
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
 
 /// Options that say which catalog a command works on — `--database`, `--entity` and `--json` — and
 /// how it opens it: ``StoreOptions`` for most commands, and ``ListOptions``, which declares the same
@@ -21,7 +16,7 @@ protocol StoreChoosing {
 extension StoreChoosing {
     /// Where the database is, and whether it is the default one: see ``DatabaseOption/location(environment:)``.
     func location() throws -> DatabaseLocation {
-        try DatabaseLocation(explicitPath: database, environment: ProcessInfo.processInfo.environment)
+        try DatabaseLocation(explicitPath: database, environment: DatabaseLocation.processVariable)
     }
 
     /// Opens (creating, migrating and, for a new default database, seeding) the catalog.

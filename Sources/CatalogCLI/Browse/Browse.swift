@@ -70,7 +70,7 @@ extension CatalogCommand {
             }
             let environment = ProcessInfo.processInfo.environment
             try await reportingFailures {
-                let location = try database.location(environment: environment)
+                let location = try database.location { environment[$0] }
                 let catalog = try location.open(readonly: false)
                 let databasePath = URL(fileURLWithPath: location.path).standardizedFileURL.path
                 let stateURL = SavedBrowseState.fileURL(environment: environment)
