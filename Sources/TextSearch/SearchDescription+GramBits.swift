@@ -50,38 +50,20 @@ extension SearchDescription {
             """
     }
 
-    /// The statement of the triggers (``triggersSQL``) that sets the bits of the row named `row`
-    /// added: empty without ``gramBitsTable``.
-    func gramBitsAddedRowSQL(_ row: String) -> [String] {
+    /// The statement of the triggers (``triggersSQL``) that sets the bits of the row `new` when
+    /// `new.change` is 1 and clears them when it is -1: empty without ``gramBitsTable``. The upsert
+    /// makes each word `w & ~bit | bit` (set) or `w & ~bit | 0` (cleared), the row's bit in
+    /// `excluded`; a row of bits is always there to clear (set with the row it clears).
+    var gramBitsChangedRowSQL: [String] {
         guard let gramBitsTable else { return [] }
         let words = Self.gramBitsWordColumns
+        let id = "new.\(idColumn)"
+        let bits = words.indices.map { "((\(id) >> 6) & \(Self.gramBitsWords - 1) = \($0)) << (\(id) & 63)" }
         return ["    INSERT INTO \(gramBitsTable)(gram, chunk, \(words.joined(separator: ", "))) "
-            + "SELECT DISTINCT g, \(gramBitsChunk(row)), \(words.indices.map { gramBitsWord($0, row) }.joined(separator: ", ")) "
-            + "FROM (\(oneScalarGrams(row))) WHERE g IN (SELECT gram FROM \(gramBitsTable)) "
-            + "ON CONFLICT (gram, chunk) DO UPDATE SET \(words.map { "\($0) = \($0) | excluded.\($0)" }.joined(separator: ", "));"]
-    }
-
-    /// The statement of the triggers (``triggersSQL``) that clears the bits of the row named `row`
-    /// removed: empty without ``gramBitsTable``.
-    func gramBitsRemovedRowSQL(_ row: String) -> [String] {
-        guard let gramBitsTable else { return [] }
-        let words = Self.gramBitsWordColumns
-        return ["    UPDATE \(gramBitsTable) SET \(words.indices.map { "\(words[$0]) = \(words[$0]) & ~(\(gramBitsWord($0, row)))" }.joined(separator: ", ")) "
-            + "WHERE chunk = \(gramBitsChunk(row)) AND gram IN (\(oneScalarGrams(row)));"]
-    }
-
-    /// The chunk of ``gramBitsTable`` of the row named `row`: its id `>> 8`.
-    private func gramBitsChunk(_ row: String) -> String { "\(row).\(idColumn) >> \(Self.gramBitsChunkShift)" }
-
-    /// Word `word` of the row named `row`'s bit: its bit when its id falls in that word, else 0 (the
-    /// comparison's 1 or 0, shifted).
-    private func gramBitsWord(_ word: Int, _ row: String) -> String {
-        "((\(row).\(idColumn) >> 6) & \(Self.gramBitsWords - 1) = \(word)) << (\(row).\(idColumn) & 63)"
-    }
-
-    /// The 1-scalar grams of the row named `row`'s texts that are not a space, as `g` (each once per position).
-    private func oneScalarGrams(_ row: String) -> String {
-        "\(positions(row)) SELECT substr(t, n, 1) AS g FROM p WHERE substr(t, n, 1) <> ' '"
+            + "SELECT DISTINCT g, \(id) >> \(Self.gramBitsChunkShift), \(bits.joined(separator: ", ")) "
+            + "FROM (\(positions("new")) SELECT substr(t, n, 1) AS g FROM p WHERE substr(t, n, 1) <> ' ') "
+            + "WHERE g IN (SELECT gram FROM \(gramBitsTable)) ON CONFLICT (gram, chunk) DO UPDATE SET "
+            + words.map { "\($0) = \($0) & ~excluded.\($0) | excluded.\($0) * (new.change > 0)" }.joined(separator: ", ") + ";"]
     }
 
     /// Chooses again which grams ``gramBitsTable`` holds, and sets their bits: every 1-scalar gram

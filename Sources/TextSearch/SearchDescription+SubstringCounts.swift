@@ -65,30 +65,22 @@ extension SearchDescription {
             """
     }
 
-    /// The statement of the triggers (``triggersSQL``) that counts the row named `row` added: empty
-    /// without ``substringCountsTable``.
-    func substringCountsAddedRowSQL(_ row: String) -> [String] {
+    /// The statement of the triggers (``triggersSQL``) that adds `new.change` (1 or -1) to the counts
+    /// of the row `new`: empty without ``substringCountsTable``.
+    var substringCountsChangedRowSQL: [String] {
         guard let substringCountsTable else { return [] }
         let scope = scopeColumn.map { ", \($0)" } ?? ""
         return ["    INSERT INTO \(substringCountsTable)(substring\(scope), count) "
-            + "SELECT DISTINCT substring\(scopeColumn.map { ", \(row).\($0)" } ?? ""), 1 FROM (\(heldSubstrings(substringCountsTable, row))) "
-            + "WHERE true ON CONFLICT (substring\(scope)) DO UPDATE SET count = count + 1;"]
+            + "SELECT DISTINCT substring\(scopeColumn.map { ", new.\($0)" } ?? ""), new.change FROM (\(heldSubstrings(substringCountsTable))) "
+            + "WHERE true ON CONFLICT (substring\(scope)) DO UPDATE SET count = count + excluded.count;"]
     }
 
-    /// The statement of the triggers (``triggersSQL``) that uncounts the row named `row` removed:
-    /// empty without ``substringCountsTable``.
-    func substringCountsRemovedRowSQL(_ row: String) -> [String] {
-        guard let substringCountsTable else { return [] }
-        return ["    UPDATE \(substringCountsTable) SET count = count - 1 WHERE substring IN (\(heldSubstrings(substringCountsTable, row)))"
-            + "\(scopeColumn.map { " AND \($0) IS \(row).\($0)" } ?? "");"]
-    }
-
-    /// The substrings `table` holds that the texts of the row named `row` contain, as `substring` (each
+    /// The substrings `table` holds that the texts of the row `new` contain, as `substring` (each
     /// once per position that holds it). They are found, at each position, in one range of the
     /// table's key: those from the 3-scalar substring to the ``substringCountMaximumLength``-scalar
     /// one there, that are a prefix of the text from that position.
-    private func heldSubstrings(_ table: String, _ row: String) -> String {
-        "SELECT c.substring FROM (\(positions(row)) SELECT t, n FROM p) JOIN \(table) AS c "
+    private func heldSubstrings(_ table: String) -> String {
+        "SELECT c.substring FROM (\(positions("new")) SELECT t, n FROM p) JOIN \(table) AS c "
             + "ON c.substring >= substr(t, n, 3) AND c.substring <= substr(t, n, \(Self.substringCountMaximumLength)) "
             + "AND c.substring = substr(t, n, length(c.substring))"
     }

@@ -9,53 +9,55 @@ extension SearchDescription {
     /// ```
     ///
     /// The table's triggers are `<table>_search_insert` (``insertTriggerName``), `<table>_search_delete`
-    /// and `<table>_search_update` (after an update of the id, a text or the scope). With more than
-    /// the trigram index to keep, what a row adds is written once, in the `INSTEAD OF INSERT` trigger
-    /// `<table>_search_add` of an empty view `<table>_search_added` (the row's id, scope and text
-    /// columns), and what it removes once, in `<table>_search_remove` of `<table>_search_removed`; the
-    /// table's triggers pass them the row: the insert trigger the new row to the first, the delete
-    /// trigger the old row to the second, the update trigger both. SQLite parses every trigger whole
-    /// when a connection first reads the schema: written once, rather than once in the insert and
-    /// again in the update trigger of each structure, the SQL of the products' search parses in
-    /// 2.4 million fewer instructions (callgrind of `sqlite3 -readonly DB "select 1 from products
-    /// limit 1"` on the benchmark's 10,000 products, 2026-11-27).
+    /// and `<table>_search_update` (after an update of the id, a text or the scope: the old row is
+    /// removed, then the new one added). With more than the trigram index to keep, what a row changes
+    /// is written once, in the `INSTEAD OF INSERT` trigger `<table>_search_change` of an empty view
+    /// `<table>_search_changes(change, <id>, <scope>, <texts>)`, to which the table's triggers pass
+    /// the row with `change` 1 to add it and -1 to remove it: a removal writes FTS5's `'delete'`
+    /// command, adds -1 to the counts and clears the bits that the row's addition set, in the same
+    /// statements, so that its entries must be there (they are: added with the row, or by a bulk
+    /// build or a refresh of the chosen sets). SQLite parses every trigger whole when a connection
+    /// first reads the schema: written once, rather than in the insert, delete and update triggers of
+    /// each structure, the products' search triggers parse in about 3 million fewer instructions
+    /// (callgrind of `sqlite3 -readonly DB "select 1 from products limit 1"` on the benchmark's
+    /// 10,000 products, 2026-11-27). A table with the trigram index alone writes its one statement in
+    /// each of its triggers, which parses in fewer instructions than a view and its trigger (the
+    /// phones' triggers, 118,000 fewer).
     public var triggersSQL: String {
-        let columns = triggerColumns
+        let columns = [idColumn] + (scopeColumn.map { [$0] } ?? []) + textColumns
         let list = columns.joined(separator: ", ")
-        guard keepsMoreThanTheTrigramIndex else {
+        guard gramsTable != nil || substringCountsTable != nil || gramBitsTable != nil else {
             return """
                 CREATE TRIGGER \(insertTriggerName) AFTER INSERT ON \(table) BEGIN
-                \(addedRowSQL("new").joined(separator: "\n"))
+                \(fullTextSQL("new", command: nil))
                 END;
                 CREATE TRIGGER \(table)_search_delete AFTER DELETE ON \(table) BEGIN
-                \(removedRowSQL("old").joined(separator: "\n"))
+                \(fullTextSQL("old", command: "'delete'"))
                 END;
                 CREATE TRIGGER \(table)_search_update AFTER UPDATE OF \(list) ON \(table) BEGIN
-                \((removedRowSQL("old") + addedRowSQL("new")).joined(separator: "\n"))
+                \(fullTextSQL("old", command: "'delete'"))
+                \(fullTextSQL("new", command: nil))
                 END;
 
                 """
         }
-        let values = { (row: String) in columns.map { "\(row).\($0)" }.joined(separator: ", ") }
-        let view = { (name: String) in
-            "CREATE VIEW \(name)(\(list)) AS SELECT \(columns.map { _ in "NULL" }.joined(separator: ", ")) WHERE false;\n"
+        let change = { (sign: Int, row: String) in
+            "    INSERT INTO \(changesView) VALUES (\(sign), \(columns.map { "\(row).\($0)" }.joined(separator: ", ")));"
         }
-        return view(addedRowsView) + view(removedRowsView) + """
-            CREATE TRIGGER \(table)_search_add INSTEAD OF INSERT ON \(addedRowsView) BEGIN
-            \(addedRowSQL("new").joined(separator: "\n"))
-            END;
-            CREATE TRIGGER \(table)_search_remove INSTEAD OF INSERT ON \(removedRowsView) BEGIN
-            \(removedRowSQL("new").joined(separator: "\n"))
+        return """
+            CREATE VIEW \(changesView)(change, \(list)) AS SELECT NULL, \(columns.map { _ in "NULL" }.joined(separator: ", ")) WHERE false;
+            CREATE TRIGGER \(table)_search_change INSTEAD OF INSERT ON \(changesView) BEGIN
+            \(changedRowSQL.joined(separator: "\n"))
             END;
             CREATE TRIGGER \(insertTriggerName) AFTER INSERT ON \(table) BEGIN
-                INSERT INTO \(addedRowsView) VALUES (\(values("new")));
+            \(change(1, "new"))
             END;
             CREATE TRIGGER \(table)_search_delete AFTER DELETE ON \(table) BEGIN
-                INSERT INTO \(removedRowsView) VALUES (\(values("old")));
+            \(change(-1, "old"))
             END;
             CREATE TRIGGER \(table)_search_update AFTER UPDATE OF \(list) ON \(table) BEGIN
-                INSERT INTO \(removedRowsView) VALUES (\(values("old")));
-                INSERT INTO \(addedRowsView) VALUES (\(values("new")));
+            \(change(-1, "old"))
+            \(change(1, "new"))
             END;
 
             """
@@ -65,15 +67,14 @@ extension SearchDescription {
     /// drops, replacing it by ``build(forRowsAfter:_:)``.
     public var insertTriggerName: String { "\(table)_search_insert" }
 
-    /// The SQL that drops the triggers and views of ``triggersSQL``, and the triggers earlier
+    /// The SQL that drops the triggers and the view of ``triggersSQL``, and the triggers earlier
     /// versions of this module installed (`<table>_substring_counts_insert`, `_delete`, `_update`,
     /// `<table>_gram_bits_…`), where they exist.
     public var dropTriggersSQL: String {
         let triggers = ["search", "substring_counts", "gram_bits"].flatMap { name in
             ["insert", "delete", "update"].map { "\(table)_\(name)_\($0)" }
-        } + ["\(table)_search_add", "\(table)_search_remove"]
-        return triggers.map { "DROP TRIGGER IF EXISTS \($0);\n" }.joined()
-            + [addedRowsView, removedRowsView].map { "DROP VIEW IF EXISTS \($0);\n" }.joined()
+        } + ["\(table)_search_change"]
+        return triggers.map { "DROP TRIGGER IF EXISTS \($0);\n" }.joined() + "DROP VIEW IF EXISTS \(changesView);\n"
     }
 
     /// The SQL that replaces, in place, the triggers that keep the index structures by those of
@@ -88,62 +89,40 @@ extension SearchDescription {
     /// ```
     public var triggersReplacementSQL: String { dropTriggersSQL + triggersSQL }
 
-    /// Whether the triggers keep more than ``fullTextTable``: then what a row adds and removes is
-    /// written once each, behind the views; a table with the trigram index alone writes its one
-    /// statement in each trigger, which parses in fewer instructions than two views and their
-    /// triggers (the phones' triggers, 118,000 instructions fewer, callgrind, 2026-11-27).
-    private var keepsMoreThanTheTrigramIndex: Bool {
-        gramsTable != nil || substringCountsTable != nil || gramBitsTable != nil
-    }
+    /// The empty view whose `INSTEAD OF INSERT` trigger adds a row to, or removes it from, the index
+    /// structures.
+    private var changesView: String { "\(table)_search_changes" }
 
-    /// The columns the triggers pass to the views, in order: the id, the scope column, the text columns.
-    private var triggerColumns: [String] { [idColumn] + (scopeColumn.map { [$0] } ?? []) + textColumns }
-
-    /// The empty view whose `INSTEAD OF INSERT` trigger adds a row to the index structures.
-    private var addedRowsView: String { "\(table)_search_added" }
-
-    /// The empty view whose `INSTEAD OF INSERT` trigger removes a row from the index structures.
-    private var removedRowsView: String { "\(table)_search_removed" }
-
-    /// The statements that add the row named `row` to every index structure.
-    private func addedRowSQL(_ row: String) -> [String] {
-        // A scoped rowid holds ids in 0...largestScopedID only: a row outside fails with a clear message.
-        let idRangeCheck = rowIDsCarryScope ? ["""
-                SELECT RAISE(ABORT, '\(table).\(idColumn) must be from 0 to \(Self.largestScopedID) for the search index') \
-            WHERE \(row).\(idColumn) NOT BETWEEN 0 AND \(Self.largestScopedID);
-            """] : []
+    /// The statement that adds the row named `row` to ``fullTextTable`` (`command` nil), or gives
+    /// FTS5 the `command` for it (`'delete'`, or an SQL expression that is `'delete'` or NULL: FTS5
+    /// inserts the row when its command column is NULL).
+    private func fullTextSQL(_ row: String, command: String?) -> String {
         let columns = textColumns.joined(separator: ", ")
         let values = textColumns.map { "\(row).\($0)" }.joined(separator: ", ")
-        var statements = idRangeCheck + [
-            "    INSERT INTO \(fullTextTable)(rowid, \(columns)) VALUES (\(inRangeRowID(of: row)), \(values));"
-        ]
+        return "    INSERT INTO \(fullTextTable)(\(command.map { _ in "\(fullTextTable), " } ?? "")rowid, \(columns)) "
+            + "VALUES (\(command.map { "\($0), " } ?? "")\(inRangeRowID(of: row)), \(values));"
+    }
+
+    /// The statements of `<table>_search_change`: they add the row `new` to every index structure
+    /// when `new.change` is 1, and remove it when it is -1.
+    private var changedRowSQL: [String] {
+        // A scoped rowid holds ids in 0...largestScopedID only: a row outside fails with a clear
+        // message (a row removed was added, so it is inside).
+        let idRangeCheck = rowIDsCarryScope ? ["""
+                SELECT RAISE(ABORT, '\(table).\(idColumn) must be from 0 to \(Self.largestScopedID) for the search index') \
+            WHERE new.\(idColumn) NOT BETWEEN 0 AND \(Self.largestScopedID);
+            """] : []
+        let command = "CASE WHEN new.change < 0 THEN 'delete' END"
+        var statements = idRangeCheck + [fullTextSQL("new", command: command)]
         if let gramsTable, let gramCountsTable {
             let scope = scopeColumn.map { ", \($0)" } ?? ""
             statements += [
-                "    INSERT INTO \(gramsTable)(rowid, grams) VALUES (\(inRangeRowID(of: row)), \(gramsDocument(of: row)));",
-                "    INSERT INTO \(gramCountsTable)(gram\(scope), count) SELECT g\(scopeColumn.map { ", \(row).\($0)" } ?? ""), 1 "
-                    + "FROM (\(grams(row))) WHERE true ON CONFLICT (gram\(scope)) DO UPDATE SET count = count + 1;",
+                "    INSERT INTO \(gramsTable)(\(gramsTable), rowid, grams) "
+                    + "VALUES (\(command), \(inRangeRowID(of: "new")), \(gramsDocument(of: "new")));",
+                "    INSERT INTO \(gramCountsTable)(gram\(scope), count) SELECT g\(scopeColumn.map { ", new.\($0)" } ?? ""), new.change "
+                    + "FROM (\(grams("new"))) WHERE true ON CONFLICT (gram\(scope)) DO UPDATE SET count = count + excluded.count;",
             ]
         }
-        return statements + substringCountsAddedRowSQL(row) + gramBitsAddedRowSQL(row)
-    }
-
-    /// The statements that remove the row named `row` (the row deleted, or the row before an update)
-    /// from every index structure. A contentless table forgets its documents: the row's document is
-    /// computed again, the same way, for FTS5's `'delete'` command.
-    private func removedRowSQL(_ row: String) -> [String] {
-        let columns = textColumns.joined(separator: ", ")
-        let values = textColumns.map { "\(row).\($0)" }.joined(separator: ", ")
-        var statements = [
-            "    INSERT INTO \(fullTextTable)(\(fullTextTable), rowid, \(columns)) VALUES ('delete', \(inRangeRowID(of: row)), \(values));"
-        ]
-        if let gramsTable, let gramCountsTable {
-            statements += [
-                "    INSERT INTO \(gramsTable)(\(gramsTable), rowid, grams) VALUES ('delete', \(inRangeRowID(of: row)), \(gramsDocument(of: row)));",
-                "    UPDATE \(gramCountsTable) SET count = count - 1 WHERE gram IN (\(grams(row)))"
-                    + "\(scopeColumn.map { " AND \($0) IS \(row).\($0)" } ?? "");",
-            ]
-        }
-        return statements + substringCountsRemovedRowSQL(row) + gramBitsRemovedRowSQL(row)
+        return statements + substringCountsChangedRowSQL + gramBitsChangedRowSQL
     }
 }
