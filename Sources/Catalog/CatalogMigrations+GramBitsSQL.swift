@@ -1,7 +1,8 @@
 extension CatalogMigrations {
     /// The SQL of migration 11 as it was applied (``SearchDescription/gramBitsSQL`` of
-    /// ``Product/searchDescription`` then: the table of gram bits and its three triggers), frozen: migration 12 replaced those triggers by shorter ones that
-    /// the description generates now, and databases that applied migration 11 recorded this SQL's checksum.
+    /// ``Product/searchDescription`` then: the table of gram bits and its three triggers), frozen:
+    /// migration 12 replaced those triggers by the shorter ones the descriptions generate now, and
+    /// databases that applied migration 11 recorded this SQL's checksum.
     static let gramBitsSQL = #"""
 CREATE TABLE products_gram_bits (
     gram TEXT NOT NULL,

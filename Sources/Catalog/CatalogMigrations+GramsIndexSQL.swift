@@ -1,8 +1,9 @@
 extension CatalogMigrations {
-    /// The SQL of migration 7 as it was applied (``SearchDescription/suffixIndexReplacementSQL`` of the
-    /// products' search without scope values then: the grams index in place of the suffix index, and
-    /// the search triggers of that time), frozen: migration 12 replaced those triggers by shorter ones that
-    /// the description generates now, and databases that applied migration 7 recorded this SQL's checksum.
+    /// The SQL of migration 7 as it was applied (``SearchDescription/suffixIndexReplacementSQL`` of
+    /// the products' search without scope values then: the grams index in place of the suffix
+    /// index, and the search triggers of that time), frozen: migration 12 replaced those triggers
+    /// by the shorter ones the descriptions generate now, and databases that applied migration 7
+    /// recorded this SQL's checksum.
     static let gramsIndexSQL = #"""
 DROP TRIGGER IF EXISTS products_search_insert;
 DROP TRIGGER IF EXISTS products_search_delete;

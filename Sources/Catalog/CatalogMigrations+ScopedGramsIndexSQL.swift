@@ -1,8 +1,9 @@
 extension CatalogMigrations {
     /// The SQL of migration 9 as it was applied (``SearchDescription/gramsReplacementSQL`` of
-    /// ``Product/searchDescription`` then: the grams index whose rowids carry the type, and the search
-    /// triggers of that time), frozen: migration 12 replaced those triggers by shorter ones that
-    /// the description generates now, and databases that applied migration 9 recorded this SQL's checksum.
+    /// ``Product/searchDescription`` then: the grams index whose rowids carry the type, and the
+    /// search triggers of that time), frozen: migration 12 replaced those triggers by the shorter
+    /// ones the descriptions generate now, and databases that applied migration 9 recorded this
+    /// SQL's checksum.
     static let scopedGramsIndexSQL = #"""
 DROP TRIGGER IF EXISTS products_search_insert;
 DROP TRIGGER IF EXISTS products_search_delete;

@@ -1,7 +1,8 @@
 extension CatalogMigrations {
     /// The SQL of migration 10 as it was applied (``SearchDescription/substringCountsSQL`` of
-    /// ``Product/searchDescription`` then: the table of substring counts and its three triggers), frozen: migration 12 replaced those triggers by shorter ones that
-    /// the description generates now, and databases that applied migration 10 recorded this SQL's checksum.
+    /// ``Product/searchDescription`` then: the table of substring counts and its three triggers),
+    /// frozen: migration 12 replaced those triggers by the shorter ones the descriptions generate
+    /// now, and databases that applied migration 10 recorded this SQL's checksum.
     static let substringCountsSQL = #"""
 CREATE TABLE products_substring_counts (
     substring TEXT NOT NULL,
