@@ -156,6 +156,22 @@ struct TriggerEquivalenceTests {
         #expect(try !old.read(Self.indexProblems).isEmpty)
     }
 
+    /// A database upgraded to migration 12 has exactly the schema of one created at 12.
+    @Test func anUpgradedDatabaseHasTheSchemaOfANewOne() throws {
+        let directory = try TemporaryDirectory()
+        let (_, upgraded) = try Self.twoCopies(directory, seed: 7)
+        let created = try DatabaseQueue(path: directory.path("created.sqlite"))
+        _ = try created.writeWithoutTransaction { db in try CatalogMigrations.migrator().migrate(db) }
+        let schema = { (db: Database) in
+            try db.fetchAll(sql: "SELECT type || ' ' || name || ' ' || tbl_name || ': ' || coalesce(sql, '') FROM sqlite_master ORDER BY type, name") {
+                try $0.decode(String.self, at: 0)
+            }
+        }
+        let (new, old) = (try created.read(schema), try upgraded.read(schema))
+        #expect(new.contains { $0.hasPrefix("view products_search_changes") })
+        #expect(old == new)
+    }
+
     /// What a recount of the products' and phones' search structures from their texts finds wrong.
     static func indexProblems(_ db: Database) throws -> [String] {
         try Product.searchDescription.indexProblems(db) + Phone.searchDescription.indexProblems(db)
