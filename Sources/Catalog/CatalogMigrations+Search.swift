@@ -25,16 +25,16 @@ extension CatalogMigrations {
 
     /// Migration 7: the products' suffix index (about half of a large file) replaced in place by the
     /// grams index the products' search generated then (``SearchDescription/suffixIndexReplacementSQL``
-    /// of ``gramsIndexSearch``), built in bulk in the migration's transaction; the trigram index and
+    /// of the products' search without scope values), built in bulk in the migration's transaction; the trigram index and
     /// the gram counts stay.
     ///
-    /// Its revision is that generated SQL: a change to what it generates no longer matches the checksum
-    /// databases recorded (`CatalogMigrationChecksumTests` fails); freeze the old SQL (as migration 6
-    /// does) and add a migration instead.
+    /// Its revision is that SQL, frozen as it was applied (``gramsIndexSQL``): a change to what a
+    /// description generates no longer matches the checksum databases recorded
+    /// (`CatalogMigrationChecksumTests` fails), so the old SQL is frozen and a migration added.
     static let gramsIndex = Migration(
         version: 7, name: "search_grams_replace_suffixes", revisionChecksum: "88ec6bb8ec653788"
     ) { db in
-        try db.execute(sql: gramsIndexSearch.suffixIndexReplacementSQL)
+        try db.execute(sql: gramsIndexSQL)
     }
 
     /// Migration 8: the products' trigram index replaced in place by the one ``Product/searchDescription``
@@ -57,11 +57,12 @@ extension CatalogMigrations {
     /// token, so that several short terms are counted per type in rowid ranges of the index; built in
     /// bulk in the migration's transaction. The trigram index and the gram counts stay.
     ///
-    /// Its revision is the generated SQL (see ``gramsIndex``).
+    /// Its revision is that SQL, frozen as it was applied (``scopedGramsIndexSQL``); migration 12
+    /// replaces its triggers.
     static let scopedGramsIndex = Migration(
         version: 9, name: "search_grams_rowids_carry_type", revisionChecksum: "2bd88982937628ff"
     ) { db in
-        try db.execute(sql: Product.searchDescription.gramsReplacementSQL)
+        try db.execute(sql: scopedGramsIndexSQL)
     }
 
     /// Migration 10: the counts of the products' frequent substrings (``SearchDescription/substringCountsSQL``
@@ -69,11 +70,12 @@ extension CatalogMigrations {
     /// ``SearchDescription/refreshSubstringCounts(_:)`` in the migration's transaction, so that a
     /// common term's count per type is one row each.
     ///
-    /// Its revision is the generated SQL and the refresh's two parameters (see ``gramsIndex``).
+    /// Its revision is that SQL, frozen as it was applied (``substringCountsSQL``), and the refresh's
+    /// two parameters; migration 12 replaces its triggers.
     static let substringCounts = Migration(
         version: 10, name: "search_substring_counts", revisionChecksum: "c19dd6c7cad7e31d"
     ) { db in
-        try db.execute(sql: Product.searchDescription.substringCountsSQL)
+        try db.execute(sql: substringCountsSQL)
         try Product.searchDescription.refreshSubstringCounts(db)
     }
 
@@ -83,12 +85,37 @@ extension CatalogMigrations {
     /// so that a search mixing such a letter with a longer term (`core m`) checks the longer term's
     /// rows by a bit each.
     ///
-    /// Its revision is the generated SQL and the refresh's parameter (see ``gramsIndex``).
+    /// Its revision is that SQL, frozen as it was applied (``gramBitsSQL``), and the refresh's
+    /// parameter; migration 12 replaces its triggers.
     static let gramBits = Migration(
         version: 11, name: "search_gram_bits", revisionChecksum: "a2b55de90eedf4be"
     ) { db in
-        try db.execute(sql: Product.searchDescription.gramBitsSQL)
+        try db.execute(sql: gramBitsSQL)
         try Product.searchDescription.refreshGramBits(db)
+    }
+
+    /// Migration 12: the triggers of the products' and phones' search structures and of the
+    /// products' section counts replaced in place by the shorter ones their generators give now
+    /// (``SearchDescription/triggersReplacementSQL``,
+    /// `SectionCounts.countingTriggersReplacementSQL(forTable:columns:section:)`), so that each
+    /// connection parses less SQL when it reads the schema. The new triggers change the same rows
+    /// in the same way (`TriggerEquivalenceTests`), so no structure is rebuilt.
+    ///
+    /// Its revision is the generated SQL (``shorterTriggersSQL``): a change to what it generates no
+    /// longer matches the checksum databases recorded (`CatalogMigrationChecksumTests` fails);
+    /// freeze the old SQL (as migrations 6-11 do) and add a migration instead.
+    static let shorterTriggers = Migration(
+        version: 12, name: "shorter_triggers", revisionChecksum: "b5cdf1facd94d587"
+    ) { db in
+        try db.execute(sql: shorterTriggersSQL)
+    }
+
+    /// The SQL of migration 12: the products' and phones' search triggers and the products' section
+    /// counts' triggers, replaced.
+    static var shorterTriggersSQL: String {
+        Product.searchDescription.triggersReplacementSQL + Phone.searchDescription.triggersReplacementSQL
+            + SectionCounts.countingTriggersReplacementSQL(
+                forTable: Product.tableName, columns: ["id"] + Product.declaration.storedColumns, section: "type")
     }
 
     /// The revision each Swift migration's checksum stands for, by version: the SQL it runs (with,
@@ -99,26 +126,17 @@ extension CatalogMigrations {
     public static var revisions: [Int: String] {
         [
             6: suffixIndexSQL,
-            7: gramsIndexSearch.suffixIndexReplacementSQL,
+            7: gramsIndexSQL,
             8: scopedFullTextIndexSQL,
-            9: Product.searchDescription.gramsReplacementSQL,
-            10: Product.searchDescription.substringCountsSQL
+            9: scopedGramsIndexSQL,
+            10: substringCountsSQL
                 + "-- refreshSubstringCounts: at least \(Product.searchDescription.substringCountMinimumRows) rows, "
                 + "at most \(SearchDescription.substringCountMaximumLength) scalars\n",
-            11: Product.searchDescription.gramBitsSQL
+            11: gramBitsSQL
                 + "-- refreshGramBits: in at least 1/\(SearchDescription.gramBitsMinimumShare) of the rows\n",
+            12: shorterTriggersSQL,
         ]
     }
-
-    /// The products' search as migrations 6 and 7 installed it: ``Product/searchDescription`` without
-    /// scope values, so that the trigram index's rowids are the ids.
-    static let gramsIndexSearch: SearchDescription = {
-        let search = Product.searchDescription
-        return SearchDescription(
-            table: search.table, idColumn: search.idColumn, textColumns: search.textColumns,
-            numberColumns: search.numberColumns, scopeColumn: search.scopeColumn, listIndex: search.listIndex,
-            indexesShortTerms: search.indexesShortTerms)
-    }()
 
     /// The search triggers and tables of migrations 1 and 2.
     static let legacySearchStructures: [(kind: String, name: String)] =

@@ -6,10 +6,10 @@ public enum CatalogMigrations {
     /// The catalog's set in `schema_migrations`: `catalog`.
     public static let identity = "catalog"
 
-    /// The migrations, in version order: the files, then `searchIndexes`, `gramsIndex`, `scopedFullTextIndex`, `scopedGramsIndex`, `substringCounts` and `gramBits`.
+    /// The migrations, in version order: the files, then `searchIndexes`, `gramsIndex`, `scopedFullTextIndex`, `scopedGramsIndex`, `substringCounts`, `gramBits` and `shorterTriggers`.
     public static let all: [Migration] = EmbeddedFiles.migrations.map { file in
         do { return try Migration(fileName: file.name, sql: file.text) } catch { fatalError("\(error)") }
-    } + [searchIndexes, gramsIndex, scopedFullTextIndex, scopedGramsIndex, substringCounts, gramBits]
+    } + [searchIndexes, gramsIndex, scopedFullTextIndex, scopedGramsIndex, substringCounts, gramBits, shorterTriggers]
 
     /// The catalog's migration set: ``all`` under ``identity``.
     public static var set: MigrationSet {

@@ -2,7 +2,7 @@ import SQLiteStore
 
 /// Counts, per scope value, the rows whose texts hold each substring that
 /// ``SearchDescription/substringCountsTable`` holds, as the triggers of
-/// ``SearchDescription/substringCountsSQL`` count them: a row counts once for each distinct held
+/// ``SearchDescription/triggersSQL`` count them: a row counts once for each distinct held
 /// substring of 3 to ``SearchDescription/substringCountMaximumLength`` scalars that one of its texts
 /// contains (texts read up to their first U+0000, ``RowScalars``). For a bulk insert's new rows
 /// (``SearchDescription/build(forRowsAfter:_:)``) and for the recount of

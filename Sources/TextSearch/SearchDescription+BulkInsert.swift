@@ -1,19 +1,14 @@
 import SQLiteStore
 
 extension SearchDescription {
-    /// The search structures as a bulk insert builds them: the insert triggers (``insertTriggerName``,
-    /// ``substringCountsInsertTriggerName``) dropped while rows are inserted, then ``build(forRowsAfter:_:)`` for the new rows.
+    /// The search structures as a bulk insert builds them: the insert trigger (``insertTriggerName``,
+    /// which adds a row to all of them) dropped while rows are inserted, then ``build(forRowsAfter:_:)`` for the new rows.
     ///
     /// ```swift
     /// try db.bulkInsert(into: films.table, maintaining: [films.bulkInsertStructure]) { bulk in … }
     /// ```
     public var bulkInsertStructure: DerivedStructure {
-        DerivedStructure(
-            insertTriggers: [insertTriggerName] + (substringCountsTable.map { _ in [substringCountsInsertTriggerName] } ?? [])
-                + (gramBitsTable.map { _ in [gramBitsInsertTriggerName] } ?? [])
-        ) {
-            rowsAfter, db in try build(forRowsAfter: rowsAfter, db)
-        }
+        DerivedStructure(insertTriggers: [insertTriggerName]) { rowsAfter, db in try build(forRowsAfter: rowsAfter, db) }
     }
 
     /// Adds to the index structures what the insert trigger (``insertTriggerName``) would have added

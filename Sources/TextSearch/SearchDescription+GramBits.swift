@@ -21,10 +21,10 @@ extension SearchDescription {
     /// log₂ of the ids of one row of ``gramBitsTable``: 8 (``gramBitsWords`` × 64 = 256 ids).
     static let gramBitsChunkShift: Int64 = 8
 
-    /// The SQL that creates ``gramBitsTable``, empty, and the triggers that keep its bits exact as
-    /// rows are inserted, updated and deleted (by any writer: they are SQL): for a migration,
-    /// followed by ``refreshGramBits(_:)``, which chooses the grams it holds. Empty without
-    /// ``gramBitsTable``.
+    /// The SQL that creates ``gramBitsTable``, empty: for a migration, followed by
+    /// ``refreshGramBits(_:)``, which chooses the grams it holds; the triggers of ``triggersSQL`` keep
+    /// its bits exact as rows are inserted, updated and deleted (by any writer: they are SQL). Empty
+    /// without ``gramBitsTable``.
     ///
     /// ```swift
     /// try db.execute(sql: films.gramBitsSQL)  // in a migration
@@ -40,57 +40,30 @@ extension SearchDescription {
     /// it; an update does both. No trigger adds a gram: only ``refreshGramBits(_:)`` chooses them.
     public var gramBitsSQL: String {
         guard let gramBitsTable else { return "" }
-        let words = Self.gramBitsWordColumns
-        let insert = """
-                INSERT INTO \(gramBitsTable)(gram, chunk, \(words.joined(separator: ", ")))
-                    SELECT row_grams.gram, \(gramBitsChunk("new")), \((0..<Self.gramBitsWords).map { gramBitsWord($0, "new") }.joined(separator: ", ")) FROM (
-                    \(oneScalarGrams("new"))
-                    ) AS row_grams WHERE EXISTS (SELECT 1 FROM \(gramBitsTable) AS held WHERE held.gram = row_grams.gram)
-                    ON CONFLICT (gram, chunk) DO UPDATE SET \(words.map { "\($0) = \($0) | excluded.\($0)" }.joined(separator: ", "));
-            """
-        let delete = """
-                UPDATE \(gramBitsTable) SET \(words.indices.map { "\(words[$0]) = \(words[$0]) & ~\(gramBitsWord($0, "old"))" }.joined(separator: ", "))
-                    WHERE chunk = \(gramBitsChunk("old")) AND gram IN (
-                    \(oneScalarGrams("old"))
-                    );
-            """
-        let watched = ([idColumn] + textColumns).joined(separator: ", ")
         return """
             CREATE TABLE \(gramBitsTable) (
                 gram TEXT NOT NULL,
                 chunk INTEGER NOT NULL,
-            \(words.map { "    \($0) INTEGER NOT NULL,\n" }.joined())    PRIMARY KEY (gram, chunk)
+            \(Self.gramBitsWordColumns.map { "    \($0) INTEGER NOT NULL,\n" }.joined())    PRIMARY KEY (gram, chunk)
             ) STRICT, WITHOUT ROWID;
 
-            """ + maintainingTriggersSQL(named: Self.gramBitsName, insert: insert, delete: delete, watched: watched)
+            """
     }
 
-    /// The name of the trigger of ``gramBitsSQL`` that sets an inserted row's bits: the one a bulk
-    /// insert drops, setting the new rows' bits in Swift instead (``build(forRowsAfter:_:)``).
-    public var gramBitsInsertTriggerName: String { maintainingTriggerName(Self.gramBitsName, after: "insert") }
-
-    /// The name in the names of the triggers of ``gramBitsSQL``.
-    private static let gramBitsName = "gram_bits"
-
-    /// The SQL that drops ``gramBitsTable`` and its triggers; empty without it.
-    public var dropGramBitsSQL: String {
-        gramBitsTable.map { dropMaintainedTableSQL($0, named: Self.gramBitsName) } ?? ""
-    }
-
-    /// The chunk of ``gramBitsTable`` of the row named `row`: its id `>> 8`.
-    private func gramBitsChunk(_ row: String) -> String { "\(row).\(idColumn) >> \(Self.gramBitsChunkShift)" }
-
-    /// Word `word` of the row named `row`'s bit: its bit when its id falls in that word, else 0.
-    private func gramBitsWord(_ word: Int, _ row: String) -> String {
-        "CASE WHEN (\(row).\(idColumn) >> 6) & \(Self.gramBitsWords - 1) = \(word) THEN 1 << (\(row).\(idColumn) & 63) ELSE 0 END"
-    }
-
-    /// The distinct 1-scalar grams of the row's texts that are not a space, as `gram`.
-    private func oneScalarGrams(_ row: String) -> String {
-        """
-        \(positions(row))
-                SELECT DISTINCT substr(text, n, 1) AS gram FROM positions WHERE substr(text, n, 1) <> ' '
-        """
+    /// The statement of the triggers (``triggersSQL``) that sets the bits of the row `new` when
+    /// `new.change` is 1 and clears them when it is -1: empty without ``gramBitsTable``. The upsert
+    /// makes each word `w & ~bit | bit` (set) or `w & ~bit | 0` (cleared), the row's bit in
+    /// `excluded`; a row of bits is always there to clear (set with the row it clears).
+    var gramBitsChangedRowSQL: [String] {
+        guard let gramBitsTable else { return [] }
+        let words = Self.gramBitsWordColumns
+        let id = "new.\(idColumn)"
+        let bits = words.indices.map { "((\(id) >> 6) & \(Self.gramBitsWords - 1) = \($0)) << (\(id) & 63)" }
+        return ["    INSERT INTO \(gramBitsTable)(gram, chunk, \(words.joined(separator: ", "))) "
+            + "SELECT DISTINCT g, \(id) >> \(Self.gramBitsChunkShift), \(bits.joined(separator: ", ")) "
+            + "FROM (\(positions("new")) SELECT substr(t, n, 1) AS g FROM p WHERE substr(t, n, 1) <> ' ') "
+            + "WHERE g IN (SELECT gram FROM \(gramBitsTable)) ON CONFLICT (gram, chunk) DO UPDATE SET "
+            + words.map { "\($0) = \($0) & ~excluded.\($0) | excluded.\($0) * (new.change > 0)" }.joined(separator: ", ") + ";"]
     }
 
     /// Chooses again which grams ``gramBitsTable`` holds, and sets their bits: every 1-scalar gram

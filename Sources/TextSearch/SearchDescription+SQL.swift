@@ -22,22 +22,25 @@ extension SearchDescription {
     ///   and no hexadecimal token starts with `x`, so grams and scope values never collide.
     /// - ``gramCountsTable``: how many rows (per scope value) hold each 1- and 2-scalar gram, so that
     ///   a short term's total is one row. A count that falls to 0 stays as a row.
-    /// - ``substringCountsTable`` (``substringCountsSQL``): created empty, with its triggers; call
+    /// - ``substringCountsTable`` (``substringCountsSQL``): created empty; call
     ///   ``refreshSubstringCounts(_:)`` after it to choose the frequent substrings it counts.
-    /// - ``gramBitsTable`` (``gramBitsSQL``): created empty, with its triggers; call
-    ///   ``refreshGramBits(_:)`` after it to choose the very common 1-scalar grams it holds.
+    /// - ``gramBitsTable`` (``gramBitsSQL``): created empty; call ``refreshGramBits(_:)`` after it to
+    ///   choose the very common 1-scalar grams it holds.
+    ///
+    /// The triggers of ``triggersSQL`` keep all of them.
     ///
     /// SQLite's `substr()` and `length()` count the scalars of TEXT, the unit of terms and trigrams.
     /// A contentless table forgets its documents: the delete and update triggers recompute the
     /// document from the old row, in the same order, for FTS5's `'delete'` command.
     ///
     /// Related SQLite documentation: <https://www.sqlite.org/fts5.html#contentless_tables>
-    public var installSQL: String { structuresSQL + buildSQL + triggersSQL + substringCountsSQL + gramBitsSQL }
+    public var installSQL: String { structuresSQL + substringCountsSQL + gramBitsSQL + buildSQL + triggersSQL }
 
     /// The SQL that drops the triggers and index structures ``installSQL`` creates.
-    public var uninstallSQL: String { dropTriggersSQL + dropSubstringCountsSQL + dropGramBitsSQL + dropStructuresSQL }
+    public var uninstallSQL: String { dropTriggersSQL + dropStructuresSQL }
 
-    /// The SQL that creates the index structures, empty.
+    /// The SQL that creates the index structures of the trigram and grams indexes, empty (the tables
+    /// of ``substringCountsSQL`` and ``gramBitsSQL`` are created apart).
     public var structuresSQL: String {
         var sql = fullTextTableSQL + "\n"
         if let gramsTable, let gramCountsTable {
@@ -160,75 +163,10 @@ extension SearchDescription {
             + "FROM \(table) WHERE true\(id.map { " AND \(idColumn) > \($0)" } ?? "") ORDER BY 1;\n"
     }
 
-    /// The SQL of the triggers that keep the index structures as rows are inserted, updated, deleted.
-    public var triggersSQL: String {
-        let columns = textColumns.joined(separator: ", ")
-        let values = { (row: String) in textColumns.map { "\(row).\($0)" }.joined(separator: ", ") }
-        let watched = (textColumns + (scopeColumn.map { [$0] } ?? [])).joined(separator: ", ")
-        let fullTextDelete = """
-                INSERT INTO \(fullTextTable)(\(fullTextTable), rowid, \(columns)) VALUES ('delete', \(indexRowID(of: "old")), \(values("old")));
-            """
-        let fullTextInsert = """
-                INSERT INTO \(fullTextTable)(rowid, \(columns)) VALUES (\(indexRowID(of: "new")), \(values("new")));
-            """
-        // A scoped rowid holds ids in 0...largestScopedID only: a row outside fails with a clear message.
-        let idRangeCheck = rowIDsCarryScope ? ["""
-                SELECT RAISE(ABORT, '\(table).\(idColumn) must be from 0 to \(Self.largestScopedID) for the search index') \
-            WHERE new.\(idColumn) NOT BETWEEN 0 AND \(Self.largestScopedID);
-            """] : []
-        var inserts = idRangeCheck + [fullTextInsert]
-        var deletes = [fullTextDelete]
-        if let gramsTable, let gramCountsTable {
-            let scope = { (row: String) in scopeColumn.map { " AND \($0) IS \(row).\($0)" } ?? "" }
-            inserts += [
-                """
-                    INSERT INTO \(gramsTable)(rowid, grams) VALUES (\(indexRowID(of: "new")), \(gramsDocument(of: "new")));
-                """,
-                """
-                    INSERT INTO \(gramCountsTable)(gram\(scopeColumn.map { ", \($0)" } ?? ""), count)
-                        SELECT gram\(scopeColumn.map { ", new.\($0)" } ?? ""), 1 FROM (
-                        \(grams("new"))
-                        ) WHERE true
-                        ON CONFLICT (gram\(scopeColumn.map { ", \($0)" } ?? "")) DO UPDATE SET count = count + 1;
-                """,
-            ]
-            deletes += [
-                """
-                    INSERT INTO \(gramsTable)(\(gramsTable), rowid, grams) VALUES ('delete', \(indexRowID(of: "old")), \(gramsDocument(of: "old")));
-                """,
-                """
-                    UPDATE \(gramCountsTable) SET count = count - 1 WHERE gram IN (
-                        \(grams("old"))
-                    )\(scope("old"));
-                """,
-            ]
-        }
-        return """
-            CREATE TRIGGER \(insertTriggerName) AFTER INSERT ON \(table) BEGIN
-            \(inserts.joined(separator: "\n"))
-            END;
-            CREATE TRIGGER \(table)_search_delete AFTER DELETE ON \(table) BEGIN
-            \(deletes.joined(separator: "\n"))
-            END;
-            CREATE TRIGGER \(table)_search_update AFTER UPDATE OF \(watched) ON \(table) BEGIN
-            \((deletes + inserts).joined(separator: "\n"))
-            END;
-
-            """
-    }
-
-    /// The name of the trigger of ``triggersSQL`` that indexes an inserted row: the one a bulk insert
-    /// drops, replacing it by ``build(forRowsAfter:_:)``.
-    public var insertTriggerName: String { "\(table)_search_insert" }
-
-    /// The SQL that drops the triggers of ``triggersSQL``.
-    public var dropTriggersSQL: String {
-        ["insert", "delete", "update"].map { "DROP TRIGGER IF EXISTS \(table)_search_\($0);\n" }.joined()
-    }
-
-    /// The SQL that drops the index structures of ``structuresSQL``.
+    /// The SQL that drops the index structures of ``structuresSQL``, ``substringCountsSQL`` and
+    /// ``gramBitsSQL``.
     public var dropStructuresSQL: String {
-        ([fullTextTable] + [gramsTable, gramCountsTable].compactMap { $0 })
+        ([fullTextTable] + [gramsTable, gramCountsTable, substringCountsTable, gramBitsTable].compactMap { $0 })
             .map { "DROP TABLE IF EXISTS \($0);\n" }.joined()
     }
 
@@ -244,16 +182,13 @@ extension SearchDescription {
     public func gramsDocument(of row: String) -> String {
         // With rowids that carry the scope, the scope is a rowid range rather than a token.
         let scopeToken = scopeColumn.flatMap { rowIDsCarryScope ? nil : $0 }.map {
-            "\n        UNION ALL\n        SELECT 'x' || hex(\(row).\($0)) WHERE \(row).\($0) IS NOT NULL"
+            " UNION SELECT 'x' || hex(\(row).\($0)) WHERE \(row).\($0) IS NOT NULL"
         } ?? ""
-        return """
-            coalesce((SELECT group_concat(token, ' ') FROM (SELECT DISTINCT token FROM (
-                    \(positions(row))
-                    SELECT hex(substr(text, n, 1)) AS token FROM positions WHERE substr(text, n, 1) <> ' '
-                    UNION ALL
-                    SELECT hex(substr(text, n, 2)) FROM positions WHERE n < length(text) AND instr(substr(text, n, 2), ' ') = 0\(scopeToken)
-                ) ORDER BY token)), '')
-            """
+        // UNION keeps each token once; the aggregate over no token is NULL.
+        return "(SELECT ifnull(group_concat(g, ' '), '') FROM (\(positions(row)) "
+            + "SELECT hex(substr(t, n, 1)) AS g FROM p WHERE substr(t, n, 1) <> ' ' "
+            + "UNION SELECT hex(substr(t, n, 2)) FROM p WHERE n < length(t) AND instr(substr(t, n, 2), ' ') = 0"
+            + "\(scopeToken) ORDER BY 1))"
     }
 
     /// The statement that creates ``gramsTable``.
@@ -270,26 +205,15 @@ extension SearchDescription {
         """
     }
 
-    /// The positions of the row's texts: `positions(text, n)`, one row per scalar of each non-empty text.
+    /// The positions of the row's texts, as a recursive common table expression `p(t, n)`: one row
+    /// per scalar of each non-empty text `t`, `n` from 1.
     func positions(_ row: String) -> String {
-        let texts = textColumns.map { "SELECT \(row).\($0), 1 WHERE length(\(row).\($0)) > 0" }
-            .joined(separator: " UNION ALL ")
-        return """
-            WITH RECURSIVE positions(text, n) AS (
-                        \(texts)
-                        UNION ALL
-                        SELECT text, n + 1 FROM positions WHERE n < length(text)
-                    )
-            """
+        let texts = textColumns.map { "SELECT \(row).\($0), 1 WHERE length(\(row).\($0)) > 0 UNION ALL " }.joined()
+        return "WITH RECURSIVE p(t, n) AS (\(texts)SELECT t, n + 1 FROM p WHERE n < length(t))"
     }
 
-    /// The distinct 1- and 2-scalar grams of the row's texts, as `gram`.
-    private func grams(_ row: String) -> String {
-        """
-        \(positions(row))
-                SELECT substr(text, n, 1) AS gram FROM positions
-                UNION
-                SELECT substr(text, n, 2) AS gram FROM positions WHERE n < length(text)
-        """
+    /// The distinct 1- and 2-scalar grams of the row's texts, as `g`.
+    func grams(_ row: String) -> String {
+        "\(positions(row)) SELECT substr(t, n, 1) AS g FROM p UNION SELECT substr(t, n, 2) FROM p WHERE n < length(t)"
     }
 }

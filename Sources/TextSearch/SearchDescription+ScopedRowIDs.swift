@@ -3,8 +3,8 @@ import SQLiteStore
 extension SearchDescription {
     /// The bit position of the scope number in a rowid of ``fullTextTable`` and ``gramsTable`` (with ``scopeValues``):
     /// ids take the 48 bits below it, so rows with ids from 0 to 2⁴⁸ − 1 (about 2.8 × 10¹⁴) can be
-    /// indexed; inserting a row with an id outside that range fails (its insert trigger raises
-    /// `ABORT`, a bulk build a datatype mismatch) and writes nothing.
+    /// indexed; inserting a row with an id outside that range, or giving a row such an id, fails (the
+    /// triggers raise `ABORT`, a bulk build a datatype mismatch) and writes nothing.
     public static let scopeNumberShift = 48
 
     /// One more than the largest scope number: the 15 bits above the id that keep a rowid positive.
@@ -26,13 +26,24 @@ extension SearchDescription {
     /// products.indexRowID(of: "new")  // (CASE new.type WHEN 'device' THEN 1 … ELSE 0 END << 48) | new.id
     /// ```
     public func indexRowID(of row: String) -> String {
+        guard rowIDsCarryScope else { return "\(row).\(idColumn)" }
+        return "CASE WHEN \(row).\(idColumn) BETWEEN 0 AND \(Self.largestScopedID) "
+            + "THEN \(inRangeRowID(of: row)) ELSE 'id out of the search index range' END"
+    }
+
+    /// ``indexRowID(of:)`` of a row whose id is known to be in 0…``largestScopedID``, without the
+    /// range's guard: for the triggers, whose new row passed the insert's `RAISE` and whose old row
+    /// was indexed.
+    ///
+    /// ```swift
+    /// products.inRangeRowID(of: "new")  // (CASE new.type WHEN 'device' THEN 1 … ELSE 0 END << 48) | new.id
+    /// ```
+    func inRangeRowID(of row: String) -> String {
         guard rowIDsCarryScope, let scopeColumn else { return "\(row).\(idColumn)" }
         let numbers = scopeValues.enumerated()
             .map { "WHEN \(ChangeLog.literal($0.element)) THEN \($0.offset + 1)" }
             .joined(separator: " ")
-        return "CASE WHEN \(row).\(idColumn) BETWEEN 0 AND \(Self.largestScopedID) "
-            + "THEN (CASE \(row).\(scopeColumn) \(numbers) ELSE 0 END << \(Self.scopeNumberShift)) | \(row).\(idColumn) "
-            + "ELSE 'id out of the search index range' END"
+        return "(CASE \(row).\(scopeColumn) \(numbers) ELSE 0 END << \(Self.scopeNumberShift)) | \(row).\(idColumn)"
     }
 
     /// The number ``indexRowID(of:)`` gives rows of `scope`: nil when the rowids do not carry the

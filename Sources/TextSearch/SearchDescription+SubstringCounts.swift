@@ -37,10 +37,10 @@ extension SearchDescription {
 }
 
 extension SearchDescription {
-    /// The SQL that creates ``substringCountsTable``, empty, and the triggers that keep each of its
-    /// counts exact as rows are inserted, updated and deleted (by any writer: they are SQL): for a
-    /// migration, followed by ``refreshSubstringCounts(_:)``, which chooses the substrings it holds.
-    /// Empty without ``substringCountsTable``.
+    /// The SQL that creates ``substringCountsTable``, empty: for a migration, followed by
+    /// ``refreshSubstringCounts(_:)``, which chooses the substrings it holds; the triggers of
+    /// ``triggersSQL`` keep each of its counts exact as rows are inserted, updated and deleted (by any
+    /// writer: they are SQL). Empty without ``substringCountsTable``.
     ///
     /// ```swift
     /// try db.execute(sql: films.substringCountsSQL)  // in a migration
@@ -52,55 +52,36 @@ extension SearchDescription {
     /// each distinct substring the table holds that its texts contain (the count of its scope value,
     /// created at 1 when missing); a row deleted subtracts 1 (a count that falls to 0 stays); an
     /// update does both. No trigger adds a substring: only ``refreshSubstringCounts(_:)`` chooses
-    /// them. The substrings of a text the table holds are found, at each position, in one range of
-    /// its key: those from the 3-scalar substring to the ``substringCountMaximumLength``-scalar one
-    /// there, that are a prefix of the text from that position.
+    /// them.
     public var substringCountsSQL: String {
         guard let substringCountsTable else { return "" }
-        let scope = scopeColumn.map { ", \($0)" } ?? ""
-        let held = { (row: String) in
-            """
-            SELECT DISTINCT counted.substring FROM (
-                    \(positions(row))
-                    SELECT text, n FROM positions
-                    ) AS position JOIN \(substringCountsTable) AS counted
-                        ON counted.substring >= substr(position.text, position.n, 3)
-                        AND counted.substring <= substr(position.text, position.n, \(Self.substringCountMaximumLength))
-                        AND counted.substring = substr(position.text, position.n, length(counted.substring))
-            """
-        }
-        let insert = """
-                INSERT INTO \(substringCountsTable)(substring\(scope), count)
-                    SELECT substring\(scopeColumn.map { ", new.\($0)" } ?? ""), 1 FROM (
-                    \(held("new"))
-                    ) WHERE true
-                    ON CONFLICT (substring\(scope)) DO UPDATE SET count = count + 1;
-            """
-        let delete = """
-                UPDATE \(substringCountsTable) SET count = count - 1 WHERE substring IN (
-                    \(held("old"))
-                    )\(scopeColumn.map { " AND \($0) IS old.\($0)" } ?? "");
-            """
-        let watched = (textColumns + (scopeColumn.map { [$0] } ?? [])).joined(separator: ", ")
         return """
             CREATE TABLE \(substringCountsTable) (
                 substring TEXT NOT NULL,
             \(scopeColumn.map { "    \($0) ANY,\n" } ?? "")    count INTEGER NOT NULL,
-                PRIMARY KEY (substring\(scope))
+                PRIMARY KEY (substring\(scopeColumn.map { ", \($0)" } ?? ""))
             ) STRICT, WITHOUT ROWID;
 
-            """ + maintainingTriggersSQL(named: Self.substringCountsName, insert: insert, delete: delete, watched: watched)
+            """
     }
 
-    /// The name of the trigger of ``substringCountsSQL`` that counts an inserted row: the one a bulk
-    /// insert drops, counting the new rows in Swift instead (``build(forRowsAfter:_:)``).
-    public var substringCountsInsertTriggerName: String { maintainingTriggerName(Self.substringCountsName, after: "insert") }
+    /// The statement of the triggers (``triggersSQL``) that adds `new.change` (1 or -1) to the counts
+    /// of the row `new`: empty without ``substringCountsTable``.
+    var substringCountsChangedRowSQL: [String] {
+        guard let substringCountsTable else { return [] }
+        let scope = scopeColumn.map { ", \($0)" } ?? ""
+        return ["    INSERT INTO \(substringCountsTable)(substring\(scope), count) "
+            + "SELECT DISTINCT substring\(scopeColumn.map { ", new.\($0)" } ?? ""), new.change FROM (\(heldSubstrings(substringCountsTable))) "
+            + "WHERE true ON CONFLICT (substring\(scope)) DO UPDATE SET count = count + excluded.count;"]
+    }
 
-    /// The name in the names of the triggers of ``substringCountsSQL``.
-    private static let substringCountsName = "substring_counts"
-
-    /// The SQL that drops ``substringCountsTable`` and its triggers; empty without it.
-    public var dropSubstringCountsSQL: String {
-        substringCountsTable.map { dropMaintainedTableSQL($0, named: Self.substringCountsName) } ?? ""
+    /// The substrings `table` holds that the texts of the row `new` contain, as `substring` (each
+    /// once per position that holds it). They are found, at each position, in one range of the
+    /// table's key: those from the 3-scalar substring to the ``substringCountMaximumLength``-scalar
+    /// one there, that are a prefix of the text from that position.
+    private func heldSubstrings(_ table: String) -> String {
+        "SELECT c.substring FROM (\(positions("new")) SELECT t, n FROM p) JOIN \(table) AS c "
+            + "ON c.substring >= substr(t, n, 3) AND c.substring <= substr(t, n, \(Self.substringCountMaximumLength)) "
+            + "AND c.substring = substr(t, n, length(c.substring))"
     }
 }

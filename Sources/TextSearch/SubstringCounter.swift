@@ -2,7 +2,7 @@ import SQLiteStore
 
 /// Counts, per scope value, the rows whose texts hold substrings of 3 to
 /// ``SearchDescription/substringCountMaximumLength`` scalars without a space, in Swift, as the
-/// triggers of ``SearchDescription/substringCountsSQL`` count them: each distinct substring once a
+/// triggers of ``SearchDescription/triggersSQL`` count them: each distinct substring once a
 /// row, the texts read up to their first U+0000 as SQLite's `substr()` and `length()` read them
 /// (``RowScalars``). Which substrings it counts is its ``Selection``: the two passes of
 /// ``SearchDescription/refreshSubstringCounts(_:)``, which choose the substrings; the ones chosen

@@ -21,6 +21,13 @@
 /// `PRAGMA recursive_triggers = ON` (SQLite's rule), so writers that replace rows must turn it on or the
 /// counts overcount. Each counted row write runs two or three more statements (an index lookup each).
 ///
+/// **Upgrading.** Earlier versions evaluated a plain column's key (`section: "type"`) over a row of
+/// every column, three times in the update trigger; the triggers now read the column itself, and
+/// SQLite parses less SQL when a connection reads the schema. A database counting with the earlier
+/// triggers keeps them until a migration runs
+/// ``countingTriggersReplacementSQL(forTable:columns:section:)``, which replaces them in place (the
+/// counts stay: the keys are the same).
+///
 /// Related SQLite documentation: <https://www.sqlite.org/lang_createtrigger.html>
 public enum SectionCounts {
     /// The table of counts: `store_section_counts(table_name, section, key, count)`.
@@ -46,23 +53,49 @@ public enum SectionCounts {
 
         """
 
-    /// The SQL that counts the rows of `table` by `section` from now on: its three triggers, the counts
-    /// of the rows already there, and its entry in the registry.
+    /// The SQL that counts the rows of `table` by `section` from now on: its three triggers
+    /// (``countingTriggersSQL(forTable:columns:section:)``), the counts of the rows already there, and
+    /// its entry in the registry.
     ///
     /// ```swift
     /// print(SectionCounts.countingSQL(forTable: "products", columns: ["id", "type", "name"], section: "type"))
     /// ```
     ///
-    /// The tables must exist first (``installationSQL``). `columns` are the table's columns (as
-    /// `PRAGMA table_info` lists them): the triggers, all `AFTER` ones, evaluate `section` over a row of
-    /// them made from the trigger's `new` or `old` values, so it is written exactly as a query over the
-    /// table would be. (A `BEFORE` trigger would run even for a row that `OR IGNORE` then leaves alone.)
+    /// The tables must exist first (``installationSQL``).
     public static func countingSQL(forTable table: String, columns: [String], section: String) -> String {
+        let tableLiteral = ChangeLog.literal(table)
+        let sectionLiteral = ChangeLog.literal(section)
+        return countingTriggersSQL(forTable: table, columns: columns, section: section) + """
+            DELETE FROM \(tableName) WHERE table_name = \(tableLiteral) AND section = \(sectionLiteral);
+            INSERT INTO \(tableName)(table_name, section, key, count)
+                SELECT \(tableLiteral), \(sectionLiteral), \(section), count(*) FROM \(ChangeLog.identifier(table)) GROUP BY \(section);
+            INSERT OR IGNORE INTO \(registryTableName)(table_name, section) VALUES (\(tableLiteral), \(sectionLiteral));
+
+            """
+    }
+
+    /// The SQL of the three triggers that keep the counts of the rows of `table` by `section`.
+    ///
+    /// ```swift
+    /// print(SectionCounts.countingTriggersSQL(forTable: "products", columns: ["id", "type", "name"], section: "type"))
+    /// ```
+    ///
+    /// `columns` are the table's columns (as `PRAGMA table_info` lists them). The triggers, all
+    /// `AFTER` ones, evaluate the row's key: when `section` is one of the columns, the trigger's
+    /// `new` or `old` value of it; otherwise `section` over a row of the columns made from those
+    /// values, so that it is written exactly as a query over the table would be. (A `BEFORE` trigger
+    /// would run even for a row that `OR IGNORE` then leaves alone.)
+    public static func countingTriggersSQL(forTable table: String, columns: [String], section: String) -> String {
         let tableLiteral = ChangeLog.literal(table)
         let sectionLiteral = ChangeLog.literal(section)
         let counted = "table_name = \(tableLiteral) AND section = \(sectionLiteral)"
         let prefix = triggerPrefix(forTable: table, section: section)
         func key(of row: String) -> String {
+            // A plain column's key is its value, without a row made of every column (SQLite parses
+            // each trigger whole when it reads the schema).
+            if let column = columns.first(where: { $0 == section || ChangeLog.identifier($0) == section }) {
+                return "\(row).\(ChangeLog.identifier(column))"
+            }
             let values = columns.map { "\(row).\(ChangeLog.identifier($0)) AS \(ChangeLog.identifier($0))" }
             return "(SELECT \(section) FROM (SELECT \(values.joined(separator: ", "))))"
         }
@@ -84,12 +117,23 @@ public enum SectionCounts {
             \(remove)
             \(add)
             END;
-            DELETE FROM \(tableName) WHERE \(counted);
-            INSERT INTO \(tableName)(table_name, section, key, count)
-                SELECT \(tableLiteral), \(sectionLiteral), \(section), count(*) FROM \(ChangeLog.identifier(table)) GROUP BY \(section);
-            INSERT OR IGNORE INTO \(registryTableName)(table_name, section) VALUES (\(tableLiteral), \(sectionLiteral));
 
             """
+    }
+
+    /// The SQL that replaces, in place, the triggers that count the rows of `table` by `section` by
+    /// those ``countingTriggersSQL(forTable:columns:section:)`` generates now: for a migration of a
+    /// database whose counting an earlier version installed (its triggers evaluated a plain
+    /// column's key over a row of every column, three times in the update trigger). The new triggers
+    /// count the same keys, so the counts stay as they are.
+    ///
+    /// ```swift
+    /// try db.execute(sql: SectionCounts.countingTriggersReplacementSQL(forTable: "products", columns: columns, section: "type"))
+    /// ```
+    public static func countingTriggersReplacementSQL(forTable table: String, columns: [String], section: String) -> String {
+        let prefix = triggerPrefix(forTable: table, section: section)
+        return ["_insert", "_delete", "_update"].map { "DROP TRIGGER IF EXISTS \(ChangeLog.identifier(prefix + $0));\n" }.joined()
+            + countingTriggersSQL(forTable: table, columns: columns, section: section)
     }
 
     /// The name of the trigger that counts the rows inserted into `table` by `section`.
