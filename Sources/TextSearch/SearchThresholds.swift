@@ -194,6 +194,15 @@ public struct SearchThresholds: Sendable, Hashable {
     static let driverCountLimit = 100_000
 
 
+    /// How many entries the grams index's doclists of the terms hold within the scope value where the
+    /// first term is most common, at least, for that value's count to be found from
+    /// ``SearchDescription/gramBitsTable`` instead (`gramBitsCountsPerScope(_:minimumEntries:_:)`): 100,000.
+    /// The count reads those doclists, about 30 ns an entry (`3` and `a` within one type of a `catalog
+    /// seed --count 1000000` database: 337,000 entries, 9.6 ms of CPU in `sqlite3`), where each
+    /// term's bits are 3,907 rows on 1,000,000 rows, read in about 1 ms: at 100,000 entries (3 ms) two
+    /// terms' bits cost less than the count they replace.
+    static let gramBitsCountMinimumEntries = 100_000
+
     /// The most ids of matches read into a list whose rows are then read by id: 30,000, below the
     /// 32,766 bound values SQLite allows a statement by default (`SQLITE_MAX_VARIABLE_NUMBER`).
     static let idListLimit = 30_000

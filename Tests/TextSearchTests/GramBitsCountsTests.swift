@@ -74,7 +74,7 @@ struct GramBitsCountsTests {
                     }
                     // The strategy itself, on the terms matched by their text alone.
                     let plan = SearchPlan(SearchQuery(text), Self.gadgets, matchesNumbers: false)
-                    if phase.hasPrefix("with every"), let counts = try Self.gadgets.gramBitsCountsPerScope(plan, db) {
+                    if phase.hasPrefix("with every"), let counts = try Self.gadgets.gramBitsCountsPerScope(plan, minimumEntries: 0, db) {
                         #expect(counts == expected, "\(text): through the bits")
                     }
                 }
@@ -85,7 +85,7 @@ struct GramBitsCountsTests {
         try queue.read { db in
             for text in ["3 a", "a b", "x a 3"] {
                 let plan = SearchPlan(SearchQuery(text), Self.gadgets, matchesNumbers: false)
-                let counts = try Self.gadgets.gramBitsCountsPerScope(plan, db)
+                let counts = try Self.gadgets.gramBitsCountsPerScope(plan, minimumEntries: 0, db)
                 #expect(counts != nil, "the bits hold every term of \(text)")
             }
         }
