@@ -129,7 +129,8 @@ public struct SearchThresholds: Sendable, Hashable {
     /// reading them by id and sorting took 44-62 ms (browse-bench, 07:05, load average 1) and walking
     /// to them takes 2-5 ms. A walk that still falls short (matches that sort at the end) then adds at
     /// most a twentieth of the read's modelled cost, a fifth to a third of it when the rows are in
-    /// SQLite's cache (0.23-0.31 µs per entry against 1.1-1.5 µs per match); the skewed terms of
+    /// SQLite's cache (0.23-0.31 µs per entry against 1.1-1.5 µs per match), or, when that is less,
+    /// ``orderedScanMinimumBudget``'s 10,000 entries (2-3 ms, never more than the read); the skewed terms of
     /// about 8,300 matches there (`東`, `ｶ`, `zenit`, `mac`: their 50th match past the 125,000th
     /// entry) keep twice their expected walk, about 12,000 entries, which is more.
     static let listWalkReadShare = 20
