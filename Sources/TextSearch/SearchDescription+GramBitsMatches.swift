@@ -13,10 +13,22 @@ extension SearchDescription {
     /// (18,641 rowids of `core`), where the grams index's rows of `m` and `co` (392,691 and 123,191,
     /// 47,468 in both) took 10.5-11 ms to read (C against libsqlite3, load average 2).
     func matchesPerScope(intersecting fullTextRowIDs: [Int64], holdingBitsOf grams: [String], _ db: Database) throws -> ScopeMatches? {
-        guard rowIDsCarryScope, let gramBitsTable, !grams.isEmpty else { return nil }
+        guard rowIDsCarryScope, !grams.isEmpty else { return nil }
+        guard let bitsets = try gramBitsets(Set(grams), db) else { return nil }
+        var tally = ScopeTally(scopeNumbers: scopeValues.count)
+        for rowid in fullTextRowIDs where bitsets.allSatisfy({ $0.contains(rowid & Self.largestScopedID) }) {
+            tally.add(rowid)
+        }
+        return tally.matches(scopeValues)
+    }
+
+    /// Each gram's rows of ``gramBitsTable``, read whole in the table's order; nil without the table,
+    /// or when it does not hold one of the grams (1-scalar texts).
+    func gramBitsets(_ grams: Set<String>, _ db: Database) throws -> [GramBitset]? {
+        guard let gramBitsTable else { return nil }
         var bitsets: [GramBitset] = []
         let statement = try db.cachedStatement(sql: "SELECT chunk, \(Self.gramBitsWordColumns.joined(separator: ", ")) FROM \(gramBitsTable) WHERE gram = ?")
-        for gram in Set(grams) {
+        for gram in grams {
             var bitset = GramBitset()
             try statement.forEachRow(arguments: [gram]) { row in
                 bitset.chunks.append(try row.decode(Int64.self, at: 0))
@@ -25,32 +37,6 @@ extension SearchDescription {
             guard !bitset.chunks.isEmpty else { return nil }
             bitsets.append(bitset)
         }
-        var tally = ScopeTally(scopeNumbers: scopeValues.count)
-        for rowid in fullTextRowIDs where bitsets.allSatisfy({ $0.contains(rowid & Self.largestScopedID) }) {
-            tally.add(rowid)
-        }
-        return tally.matches(scopeValues)
-    }
-}
-
-/// One gram's rows of ``SearchDescription/gramBitsTable``, in chunk order.
-private struct GramBitset {
-    /// The chunks, ascending.
-    var chunks: [Int64] = []
-    /// Each chunk's words, ``SearchDescription/gramBitsWords`` a chunk.
-    var words: [UInt64] = []
-
-    /// Whether the bit of the row of id `id` is set (a chunk not read: no).
-    func contains(_ id: Int64) -> Bool {
-        let chunk = id >> SearchDescription.gramBitsChunkShift
-        var low = 0
-        var high = chunks.count
-        while low < high {
-            let middle = (low + high) / 2
-            if chunks[middle] < chunk { low = middle + 1 } else { high = middle }
-        }
-        guard low < chunks.count, chunks[low] == chunk else { return false }
-        let word = words[low * SearchDescription.gramBitsWords + Int((id >> 6) & Int64(SearchDescription.gramBitsWords - 1))]
-        return word & (1 << UInt64(id & 63)) != 0
+        return bitsets
     }
 }

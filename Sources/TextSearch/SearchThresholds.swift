@@ -15,7 +15,12 @@ public struct SearchThresholds: Sendable, Hashable {
     /// (1 in 250), with room; clustered matches fall back to the driver's rows.
     public var orderedScanEntriesPerRow: Int
     /// The least a walk in list order may read: 10,000 entries (a few milliseconds), so small pages
-    /// of moderately common terms still walk.
+    /// of moderately common terms still walk. A walk chosen from the scope's counted rows
+    /// (``walksListIndex(depth:matches:scopeRows:)``) may read as many too, up to the read by id's
+    /// cost: on a `catalog seed --count 1000000` database the first match of `x in` within Desktop
+    /// (1,827 matches) is its 3,012th entry, 16 times deeper than an even spread and past both twice
+    /// the expected walk (1,096) and a twentieth of the read (2,283), and walking to it takes about a
+    /// millisecond where reading the matches by id and sorting them took 10 ms.
     public var orderedScanMinimumBudget: Int
 
     /// The driver's estimated rows from which a search's condition for other SQL
@@ -124,7 +129,8 @@ public struct SearchThresholds: Sendable, Hashable {
     /// reading them by id and sorting took 44-62 ms (browse-bench, 07:05, load average 1) and walking
     /// to them takes 2-5 ms. A walk that still falls short (matches that sort at the end) then adds at
     /// most a twentieth of the read's modelled cost, a fifth to a third of it when the rows are in
-    /// SQLite's cache (0.23-0.31 µs per entry against 1.1-1.5 µs per match); the skewed terms of
+    /// SQLite's cache (0.23-0.31 µs per entry against 1.1-1.5 µs per match), or, when that is less,
+    /// ``orderedScanMinimumBudget``'s 10,000 entries (2-3 ms, never more than the read); the skewed terms of
     /// about 8,300 matches there (`東`, `ｶ`, `zenit`, `mac`: their 50th match past the 125,000th
     /// entry) keep twice their expected walk, about 12,000 entries, which is more.
     static let listWalkReadShare = 20
@@ -160,8 +166,8 @@ public struct SearchThresholds: Sendable, Hashable {
     }
 
     /// The most entries a walk in list order chosen by ``walksListIndex(depth:matches:scopeRows:)``
-    /// reads: ``listWalkGiveUp`` times its expected length or ``listWalkReadShare``'s share of
-    /// reading the matches by id, whichever is more, and never more than that read costs
+    /// reads: ``listWalkGiveUp`` times its expected length, ``listWalkReadShare``'s share of
+    /// reading the matches by id or ``orderedScanMinimumBudget``, whichever is most, and never more than that read costs
     /// (``rowReadCost(matches:)``), so that a walk that falls short (the matches sort late) and the
     /// read that follows cost at most twice the cheaper of the two, and mostly little more than the
     /// read.
@@ -169,7 +175,7 @@ public struct SearchThresholds: Sendable, Hashable {
         let readCost = rowReadCost(matches: matches)
         guard let expected = expectedListWalk(depth: depth, matches: matches, scopeRows: scopeRows) else { return readCost }
         let (giveUp, overflow) = expected.multipliedReportingOverflow(by: Self.listWalkGiveUp)
-        return overflow ? readCost : min(max(giveUp, readCost / Self.listWalkReadShare), readCost)
+        return overflow ? readCost : min(max(giveUp, readCost / Self.listWalkReadShare, orderedScanMinimumBudget), readCost)
     }
 
     /// How many index entries a walk in list order may read for a page of `limit` rows after `offset`.
@@ -188,6 +194,15 @@ public struct SearchThresholds: Sendable, Hashable {
     /// to choose the driver: past 100,000 rows a term is common whichever it is, and its 2-gram bound decides.
     static let driverCountLimit = 100_000
 
+
+    /// How many entries the grams index's doclists of the terms hold within the scope value where the
+    /// first term is most common, at least, for that value's count to be found from
+    /// ``SearchDescription/gramBitsTable`` instead (`gramBitsCountsPerScope(_:minimumEntries:_:)`): 100,000.
+    /// The count reads those doclists, about 30 ns an entry (`3` and `a` within one type of a `catalog
+    /// seed --count 1000000` database: 337,000 entries, 9.6 ms of CPU in `sqlite3`), where each
+    /// term's bits are 3,907 rows on 1,000,000 rows, read in about 1 ms: at 100,000 entries (3 ms) two
+    /// terms' bits cost less than the count they replace.
+    static let gramBitsCountMinimumEntries = 100_000
 
     /// The most ids of matches read into a list whose rows are then read by id: 30,000, below the
     /// 32,766 bound values SQLite allows a statement by default (`SQLITE_MAX_VARIABLE_NUMBER`).

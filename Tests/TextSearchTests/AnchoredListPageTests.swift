@@ -16,7 +16,8 @@ struct AnchoredListPageTests {
 
     typealias Item = (id: Int64, kind: String, name: String)
 
-    /// In each kind, 6,000 names of the letters `bdegk` (none holds `mac`, all sort before `m`), 400
+    /// In each kind, 12,000 names of the letters `bdegk` (none holds `mac`, all sort before `m`;
+    /// more than the 10,000 entries a walk may always read), 400
     /// beginning with `mac` and a few holding it elsewhere, before (`l`, `mab`) and after (`mad`, `zz`)
     /// those, and a name that is only `mac` (`mac y`: no match outside the range of `mac`).
     static func filled(_ trace: StatementTrace? = nil) throws -> (DatabaseQueue, TemporaryDirectory, [Item]) {
@@ -28,7 +29,7 @@ struct AnchoredListPageTests {
         }
         var names: [(kind: String, name: String)] = []
         for kind in ["a", "b"] {
-            for _ in 0..<6_000 { names.append((kind, letters("bdegk", 1) + letters("bdegk ", 2 + Int.random(in: 0..<8, using: &random)))) }
+            for _ in 0..<12_000 { names.append((kind, letters("bdegk", 1) + letters("bdegk ", 2 + Int.random(in: 0..<8, using: &random)))) }
             for _ in 0..<400 { names.append((kind, "mac" + letters(" xyzpro", Int.random(in: 0..<7, using: &random)))) }
             for other in ["l mac x", "mab mac", "mab imac pro", "mad mac x", "zz imac", "zz mac pro", "mac"] {
                 names.append((kind, other))

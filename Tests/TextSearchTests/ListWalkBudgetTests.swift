@@ -3,17 +3,18 @@ import Testing
 @testable import TextSearch
 
 /// How far a walk in list order may read before it gives up and the matches are read by id, against
-/// its definition (README, Search): twice its expected length (3 × depth × rows ÷ matches) or a
-/// twentieth of the read by id (25 entries a match), whichever is more, never more than that read.
+/// its definition (README, Search): twice its expected length (3 × depth × rows ÷ matches), a
+/// twentieth of the read by id (25 entries a match) or 10,000 entries, whichever is most, never more
+/// than that read.
 struct ListWalkBudgetTests {
     /// The definition, in floating point.
     static func reference(depth: Int, matches: Int, scopeRows: Int, entriesPerRowRead: Int) -> Double {
         let read = Double(matches) * Double(entriesPerRowRead)
         let expected = 3 * (Double(depth) * Double(scopeRows) / Double(matches)).rounded(.down)
-        return min(max(2 * expected, read / 20), read)
+        return min(max(2 * expected, read / 20, 10_000), read)
     }
 
-    @Test func theBudgetIsTwiceTheExpectedWalkOrATwentiethOfTheReadAtMostTheRead() {
+    @Test func theBudgetIsTwiceTheExpectedWalkATwentiethOfTheReadOrTenThousandEntriesAtMostTheRead() {
         var random = SplitMix64(seed: 0xB0D6E7)
         for _ in 0..<2_000 {
             var thresholds = SearchThresholds.standard
@@ -43,5 +44,14 @@ struct ListWalkBudgetTests {
             // Twice the expected walk, which is more than a twentieth of the read: about 12,000 entries.
             #expect(budget == 2 * 3 * (50 * desktop / matches) && budget < 12_500 && budget < fiftieth, "\(term)")
         }
+    }
+
+    /// Measured within Desktop of the same database: the first match of `x in` (1,827 matches) is
+    /// its 3,012th entry, past twice the expected walk and a twentieth of the read; the walk of a
+    /// page of one row reaches it.
+    @Test func aFirstRowAFewThousandEntriesDeepIsWalkedTo() {
+        let thresholds = SearchThresholds.standard
+        #expect(thresholds.walksListIndex(depth: 1, matches: 1_827, scopeRows: 333_784))
+        #expect(thresholds.listWalkBudget(depth: 1, matches: 1_827, scopeRows: 333_784) >= 3_012)
     }
 }
