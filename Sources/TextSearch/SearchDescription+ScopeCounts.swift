@@ -17,7 +17,7 @@ extension SearchDescription {
     /// all of 1-2 scalars (`a`, `ip`, `3 a`, `カメ`): for one term, its gram counts per scope value,
     /// one row each; for several, the grams index's count of their tokens and each scope value's
     /// token, for each scope value the first term's gram counts name (when each term is one scalar
-    /// that ``gramBitsTable`` holds, `3 a`, but one of them: ``gramBitsCountsPerScope(_:minimumEntries:_:)``); or all of 3+ scalars (`mac`,
+    /// that ``gramBitsTable`` holds, `3 a`, but one of them: `gramBitsCountsPerScope(_:minimumEntries:_:)`); or all of 3+ scalars (`mac`,
     /// `macbook pro`) when the trigram index's rowids carry the scope (``scopeValues``, every match's
     /// value one of them): for one term, its counts in ``substringCountsTable`` when it holds the
     /// term (one row per value), else the index's count of its phrase within each value's rowid

@@ -16,7 +16,7 @@ public struct SearchThresholds: Sendable, Hashable {
     public var orderedScanEntriesPerRow: Int
     /// The least a walk in list order may read: 10,000 entries (a few milliseconds), so small pages
     /// of moderately common terms still walk. A walk chosen from the scope's counted rows
-    /// (``walksListIndex(depth:matches:scopeRows:)``) may read as many too, up to the read by id's
+    /// (`walksListIndex(depth:matches:scopeRows:)`) may read as many too, up to the read by id's
     /// cost: on a `catalog seed --count 1000000` database the first match of `x in` within Desktop
     /// (1,827 matches) is its 3,012th entry, 16 times deeper than an even spread and past both twice
     /// the expected walk (1,096) and a twentieth of the read (2,283), and walking to it takes about a
