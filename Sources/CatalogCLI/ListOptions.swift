@@ -69,10 +69,10 @@ struct ListOptions: ParsableArguments, StoreChoosing {
 }
 
 extension ListOptions {
-    /// The options' names, for the grammars of the commands that take them (``FastParsableCommand``).
-    static let grammar = CommandGrammar(
-        options: ["--database", "--entity", "--scope", "--sort", "--search"], flags: ["--json", "--reverse"],
-        positionals: 0...0)
+    /// The options' names, for the grammars of the commands that take them (``FastParsableCommand``):
+    /// those of ``StoreOptions``, which these options declare again, and the list's own.
+    static let grammar = StoreOptions.grammar.adding(
+        options: ["--scope", "--sort", "--search"], flags: ["--reverse"], positionals: 0...0)
 
     /// The options `arguments` give (read by the grammar of a command that takes them), validated.
     ///

@@ -26,7 +26,6 @@ struct StoreOptions: ParsableArguments, StoreChoosing {
 
     @Flag(name: .long, help: jsonHelp)
     var json = false
-
 }
 
 /// Reads `products`/`phones` (or `product`/`phone`) as an entity.

@@ -54,6 +54,17 @@ extension SearchDescription {
         return intersectionIDs(grams: short.map(\.folded) + narrowing, long: long, scope: scope, exact: true)
     }
 
+    /// ``gramsCount(_:scope:_:)`` for each of `scopes`, keeping the positive counts; nil when it is
+    /// nil for one.
+    func gramsCounts(_ plan: SearchPlan, scopes: [DatabaseValue], _ db: Database) throws -> [DatabaseValue: Int]? {
+        var counts: [DatabaseValue: Int] = [:]
+        for scope in scopes {
+            guard let count = try gramsCount(plan, scope: scope, db) else { return nil }
+            if count > 0 { counts[scope] = count }
+        }
+        return counts
+    }
+
     /// Short terms only, none numeric: the rows of the grams index that hold all their tokens (and
     /// the scope's token, or, when the rowids carry the scope, within its rowid range), counted in the
     /// index. Nil otherwise.

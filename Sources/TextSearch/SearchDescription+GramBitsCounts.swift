@@ -23,26 +23,19 @@ extension SearchDescription {
     func gramBitsCountsPerScope(
         _ plan: SearchPlan, minimumEntries: Int = SearchThresholds.gramBitsCountMinimumEntries, _ db: Database
     ) throws -> [DatabaseValue: Int]? {
-        guard let gramCountsTable, let scopeColumn, let first = plan.terms.first,
+        guard gramCountsTable != nil, scopeColumn != nil, let first = plan.terms.first,
               plan.terms.allSatisfy({ $0.folded.unicodeScalars.count == 1 && SearchPlan.isIndexable($0) && !plan.isNumeric($0) })
         else { return nil }
-        let rows = try db.fetchAll(
-            sql: "SELECT \(scopeColumn), count FROM \(gramCountsTable) WHERE gram = ? AND count > 0", arguments: [first.folded]
-        ) { row in (row.databaseValue(at: 0), try row.decode(Int.self, at: 1)) }
-        guard let largest = rows.max(by: { $0.1 < $1.1 }) else { return [:] }
+        let rows = try gramCountsPerScope(first.folded, db)
+        guard let largest = rows.max(by: { $0.count < $1.count }) else { return [:] }
         let grams = Set(plan.terms.map(\.folded))
         var entries = 0
-        for gram in grams { entries += try gramCount(gram, scope: largest.0, db) }
-        guard entries >= minimumEntries, let bitsets = try gramBitsets(grams, db) else { return nil }
-        var counts: [DatabaseValue: Int] = [:]
-        var others = 0
-        for (scope, _) in rows where scope != largest.0 {
-            guard let count = try gramsCount(plan, scope: scope, db) else { return nil }
-            if count > 0 { counts[scope] = count }
-            others += count
-        }
-        let rest = GramBitset.intersectionCount(bitsets) - others
-        if rest > 0 { counts[largest.0] = rest }
+        for gram in grams { entries += try gramCount(gram, scope: largest.scope, db) }
+        guard entries >= minimumEntries, let bitsets = try gramBitsets(grams, db),
+              var counts = try gramsCounts(plan, scopes: rows.map(\.scope).filter { $0 != largest.scope }, db)
+        else { return nil }
+        let rest = GramBitset.intersectionCount(bitsets) - counts.values.reduce(0, +)
+        if rest > 0 { counts[largest.scope] = rest }
         return counts
     }
 }

@@ -211,6 +211,15 @@ extension SearchDescription {
         return bound
     }
 
+    /// The rows whose texts hold `gram` (1 or 2 scalars), per scope value, for the values that have
+    /// any: one row each of ``gramCountsTable``.
+    func gramCountsPerScope(_ gram: String, _ db: Database) throws -> [(scope: DatabaseValue, count: Int)] {
+        guard let gramCountsTable, let scopeColumn else { preconditionFailure("per-scope gram counts need a grams index and a scope") }
+        return try db.fetchAll(
+            sql: "SELECT \(scopeColumn), count FROM \(gramCountsTable) WHERE gram = ? AND count > 0", arguments: [gram]
+        ) { row in (row.databaseValue(at: 0), try row.decode(Int.self, at: 1)) }
+    }
+
     /// The rows whose texts hold `gram` (1 or 2 scalars), within `scope`.
     func gramCount(_ gram: String, scope: DatabaseValue?, _ db: Database) throws -> Int {
         guard let gramCountsTable else { preconditionFailure("gram counts need a grams index") }

@@ -100,7 +100,7 @@ extension SearchDescription {
     private func textMatchesPerScope(
         _ plan: SearchPlan, thresholds: SearchThresholds, _ db: Database
     ) throws -> ScopeMatches? {
-        guard let scopeColumn, let gramCountsTable, let first = plan.terms.first else { return nil }
+        guard scopeColumn != nil, gramCountsTable != nil, let first = plan.terms.first else { return nil }
         func counted(_ counts: [DatabaseValue: Int]?) -> ScopeMatches? { counts.map { ScopeMatches(counts: $0, ids: nil) } }
         if plan.terms.allSatisfy({ !$0.isShort }) {
             let pattern = SearchPlan.fullTextPattern(plan.terms)
@@ -117,16 +117,9 @@ extension SearchDescription {
            let counts = try countsPerScope(in: gramsTable, matching: pattern, db) {
             return counted(counts)
         }
-        let rows = try db.fetchAll(
-            sql: "SELECT \(scopeColumn), count FROM \(gramCountsTable) WHERE gram = ? AND count > 0", arguments: [first.folded]
-        ) { row in (row.databaseValue(at: 0), try row.decode(Int.self, at: 1)) }
+        let rows = try gramCountsPerScope(first.folded, db)
         if plan.terms.count == 1 { return counted(Dictionary(rows, uniquingKeysWith: +)) }
-        var counts: [DatabaseValue: Int] = [:]
-        for (scope, _) in rows {
-            guard let count = try gramsCount(plan, scope: scope, db) else { return nil }
-            if count > 0 { counts[scope] = count }
-        }
-        return counted(counts)
+        return counted(try gramsCounts(plan, scopes: rows.map(\.scope), db))
     }
 
     /// Whether some numeric term of `plan` is the value of more than
