@@ -22,8 +22,8 @@ extension Entity {
 extension ListRequest {
     /// The request's order as a search's page order: the order of its fetch request (the one
     /// definition, which the list's controller sorts by), marked as the list index's order when it is
-    /// (scope column, first text column, id, ascending: products by name).
+    /// (by type, then name ascending: products by name).
     func searchOrder() throws -> SearchOrder {
-        Record.searchDescription.order(sql: try fetchRequest().orderSQL())
+        try fetchRequest().searchOrder()
     }
 }

@@ -55,8 +55,8 @@ extension SearchDescription {
         let idList = SQLFragment.list(ids)
         let sorted = try db.fetchAll(
             sql: "SELECT \(selection) FROM \(table) NOT INDEXED WHERE \(table).\(idColumn) IN \(idList.sql)"
-                + " ORDER BY \(order.sql) LIMIT ? OFFSET ?",
-            arguments: idList.arguments + [limit, offset], decode)
+                + " ORDER BY \(order.terms.sql) LIMIT ? OFFSET ?",
+            arguments: idList.arguments + order.terms.arguments + [limit, offset], decode)
         return SearchResultPage(records: sorted, totalCount: total)
     }
 }

@@ -25,14 +25,14 @@ extension SearchDescription {
         } else {
             let condition = scoped(textPlan.condition(alias: table), scope: scope, alias: table, checkedOnRows: !textPlan.isDense)
             textIDs = try db.fetchAll(
-                sql: "SELECT \(table).\(idColumn) FROM \(table) WHERE \(condition.sql) ORDER BY \(order.sql) LIMIT ?",
-                arguments: condition.arguments + [textWanted]
+                sql: "SELECT \(table).\(idColumn) FROM \(table) WHERE \(condition.sql) ORDER BY \(order.terms.sql) LIMIT ?",
+                arguments: condition.arguments + order.terms.arguments + [textWanted]
             ) { try $0.decode(Int64.self, at: 0) }
         }
         let idList = SQLFragment.list(textIDs + numberIDs)
         let records = try db.fetchAll(
-            sql: "SELECT \(selection) FROM \(table) WHERE \(table).\(idColumn) IN \(idList.sql) ORDER BY \(order.sql) LIMIT ? OFFSET ?",
-            arguments: idList.arguments + [limit, offset], decode)
+            sql: "SELECT \(selection) FROM \(table) WHERE \(table).\(idColumn) IN \(idList.sql) ORDER BY \(order.terms.sql) LIMIT ? OFFSET ?",
+            arguments: idList.arguments + order.terms.arguments + [limit, offset], decode)
         return SearchResultPage(records: records, totalCount: total)
     }
 

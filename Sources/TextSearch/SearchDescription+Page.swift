@@ -6,7 +6,7 @@ extension SearchDescription {
     ///
     /// ```swift
     /// let page = try films.page(
-    ///     SearchQuery("ring"), order: SearchOrder(sql: "films.title_folded, films.id"), limit: 50,
+    ///     SearchQuery("ring"), order: SearchOrder(SQLFragment(sql: "films.title_folded, films.id")), limit: 50,
     ///     selection: "films.id, films.title", db) { row in (try row.decode(Int64.self, at: 0), try row.decode(String.self, at: 1)) }
     /// ```
     ///
@@ -72,8 +72,8 @@ extension SearchDescription {
                 var total = 0
                 let records = try db.fetchAll(
                     sql: "SELECT \(selection), count(*) OVER () FROM \(table) WHERE \(driverCondition.sql)"
-                        + " ORDER BY \(order.sql) LIMIT ? OFFSET ?",
-                    arguments: driverCondition.arguments + [limit, offset]
+                        + " ORDER BY \(order.terms.sql) LIMIT ? OFFSET ?",
+                    arguments: driverCondition.arguments + order.terms.arguments + [limit, offset]
                 ) { row in
                     total = try row.decode(Int.self, at: row.count - 1)
                     return try decode(row)
@@ -144,8 +144,8 @@ extension SearchDescription {
     ) throws -> [Record] {
         try db.fetchAll(
             sql: "SELECT \(selection) FROM \(table)\(byID ? " NOT INDEXED" : "") WHERE \(condition.sql)"
-                + " ORDER BY \(order.sql) LIMIT ? OFFSET ?",
-            arguments: condition.arguments + [limit, offset], decode)
+                + " ORDER BY \(order.terms.sql) LIMIT ? OFFSET ?",
+            arguments: condition.arguments + order.terms.arguments + [limit, offset], decode)
     }
 
     /// The rows with these ids, in this order.

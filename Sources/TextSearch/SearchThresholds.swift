@@ -190,6 +190,20 @@ public struct SearchThresholds: Sendable, Hashable {
     /// products one pass (about 30 ms) still beats a count plus a walk.
     static let onePassLimit = 60_000
 
+    /// The most matches whose sections a fetched-results controller reads whole, each as one page,
+    /// when the search counted its sections: 1,000, which cost about what planning one page does and
+    /// ready the result for tracking (browse-bench rows). Above it, the first batch alone is read.
+    public static let wholeSectionsLimit = 1_000
+
+    /// Whether a controller whose sections the search counted (`total` matches, with their ids when
+    /// counting read them: `idsRead`) reads only its first batch (`batchSize` rows) in its fetch,
+    /// rather than each section whole: above ``wholeSectionsLimit`` matches, or, when the ids were
+    /// read, above one batch (a page of known ids searches nothing, so reading the other sections
+    /// whole would only add their rows).
+    public func readsFirstBatchOnly(total: Int, idsRead: Bool, batchSize: Int) -> Bool {
+        total > (idsRead ? min(batchSize, Self.wholeSectionsLimit) : Self.wholeSectionsLimit)
+    }
+
     /// How many rows of the trigram index a long term of a search of several terms is counted up to,
     /// to choose the driver: past 100,000 rows a term is common whichever it is, and its 2-gram bound decides.
     static let driverCountLimit = 100_000

@@ -61,7 +61,7 @@ struct AnchoredListPageTests {
             .map(\.id)
     }
 
-    static let order = items.order(sql: "kind ASC, name_folded ASC, id ASC")
+    static let order = SearchOrder(SQLFragment(sql: "kind ASC, name_folded ASC, id ASC"), isListIndexOrder: true)
 
     @Test func lateMatchesArePagedFromTheTermsRangeAsTheDefinitionSays() throws {
         let trace = StatementTrace()
@@ -86,7 +86,7 @@ struct AnchoredListPageTests {
                     // not by sorting its matches.
                     if text == "mac", offset == 0 {
                         #expect(statements.contains { $0.contains("items.name_folded >= ? AND items.name_folded < ?") }, "\(text) in \(kind), \(limit)")
-                        #expect(!statements.contains { $0.contains("ORDER BY \(Self.order.sql)") }, "\(text) in \(kind), \(limit)")
+                        #expect(!statements.contains { $0.contains("ORDER BY \(Self.order.terms.sql)") }, "\(text) in \(kind), \(limit)")
                     }
                 }
             }
