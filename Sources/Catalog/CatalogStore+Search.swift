@@ -12,7 +12,7 @@ extension CatalogStore {
     /// - Throws: ``CatalogError/invalidValue(field:value:reason:)``, `DatabaseError`.
     public func search<Record: CatalogRecord>(_ query: SearchQuery, in request: ListRequest<Record>) throws -> [RecordSection<Record>] {
         var request = request
-        request.searchText = query.text
+        request.searchQuery = query
         return try sections(request)
     }
 

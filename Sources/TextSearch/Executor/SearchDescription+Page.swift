@@ -49,9 +49,6 @@ extension SearchDescription {
         let budget = thresholds.orderedScanBudget(limit: limit, offset: offset)
         let plan = try matchIDs.map { knownMatchesPlan(query, scope: scope, matches: $0.count, thresholds: thresholds) }
             ?? plan(query, scope: scope, thresholds: thresholds, totalCount: totalCount, db)
-        func fetch(_ condition: SQLFragment, byID: Bool = false) throws -> [Record] {
-            try rows(condition, byID: byID, order: order, limit: limit, offset: offset, selection: selection, db, decode: decode)
-        }
         if let page = try intersectionPage(
             plan, scope: scope, order: order, limit: limit, offset: offset, totalCount: totalCount, matchIDs: matchIDs,
             thresholds: thresholds, budget: budget, selection: selection, db, decode: decode) {
@@ -62,75 +59,22 @@ extension SearchDescription {
             budget: budget, selection: selection, db, decode: decode) {
             return page
         }
-        let condition = scoped(plan.condition(alias: table), scope: scope, alias: table)
-        // The driver's rows, sorted: the scope checked on each of them.
-        let driverCondition = scoped(plan.condition(alias: table), scope: scope, alias: table, checkedOnRows: true)
-        guard let total = try totalCount ?? indexedCount(plan, scope: scope, db) else {
-            if !plan.isDense || plan.driverEstimate.map({ $0 <= SearchThresholds.onePassLimit }) == true, limit > 0 {
-                // The total needs the driver's rows checked one by one: read them once, for the page
-                // and (with a window function, in the last column) the total.
-                var total = 0
-                let records = try db.fetchAll(
-                    sql: "SELECT \(selection), count(*) OVER () FROM \(table) WHERE \(driverCondition.sql)"
-                        + " ORDER BY \(order.terms.sql) LIMIT ? OFFSET ?",
-                    arguments: driverCondition.arguments + order.terms.arguments + [limit, offset]
-                ) { row in
-                    total = try row.decode(Int.self, at: row.count - 1)
-                    return try decode(row)
-                }
-                if !records.isEmpty { return SearchResultPage(records: records, totalCount: total) }
-            }
-            let total = try scannedCount(plan, scope: scope, db)
-            let records = min(limit, max(0, total - offset)) == 0 ? [] : try fetch(condition)
-            return SearchResultPage(records: records, totalCount: total)
-        }
-        let wanted = min(limit, max(0, total - offset))
-        if wanted == 0 { return SearchResultPage(records: [], totalCount: total) }
-        // Few matches of several terms, some numeric: those with every term in the text, from one
-        // index, and the few rows holding a number only as a year or price.
-        if total <= thresholds.orderedScanThreshold, let numeric = try numericTermsCondition(plan, scope: scope, db) {
-            return SearchResultPage(records: try fetch(numeric), totalCount: total)
-        }
-        // Terms all in one index: its rows of all of them are the matches (in the scope), `total` rows.
+        // What the planner needs to know, read now; then the strategy, chosen without the database.
+        let total = try totalCount ?? indexedCount(plan, scope: scope, db)
+        if let total, min(limit, max(0, total - offset)) == 0 { return SearchResultPage(records: [], totalCount: total) }
+        let numeric = try total.map { $0 <= thresholds.orderedScanThreshold } == true ? numericTermsCondition(plan, scope: scope, db) : nil
+        let walksInListOrder = order.isListIndexOrder && !plan.terms.contains(where: plan.isNumeric)
+        let costsListWalk = total != nil && walksInListOrder && listIndex != nil && textColumns.count == 1 && plan.driver != nil
+        // Terms all in one index: its rows of all of them are the matches (in the scope).
         let allTerms = plan.terms.count > 1 ? plan.allTermsCondition(alias: table) : nil
-        // Walk the list index or read the matches by id, by their expected costs when the scope's
-        // rows are counted; else by the threshold of the rarest term's rows.
-        let route = try listPageRoute(
-            plan, scope: scope, order: order, limit: limit, offset: offset, matches: total, thresholds: thresholds, db)
-        if let allTerms, route == .readByID || (route == nil && total <= thresholds.orderedScanThreshold) {
-            // Few rows: each read by its id, then sorted (an index in the page's order would be
-            // walked until the page is found, far when the matches are sparse in it).
-            return SearchResultPage(
-                records: try fetch(scoped(allTerms, scope: scope, alias: table, checkedOnRows: true), byID: true), totalCount: total)
-        }
-        // The driver's rows (or all terms' index rows), sorted.
-        let sorted = allTerms.map { scoped($0, scope: scope, alias: table, checkedOnRows: true) } ?? driverCondition
-        if route == .readByID { return SearchResultPage(records: try fetch(sorted, byID: true), totalCount: total) }
-        let walkBudget: Int? = switch route {
-        case .walk(let budget)?: budget
-        case .readByID?: nil
-        case nil: plan.isDense && order.isListIndexOrder && !plan.terms.contains(where: plan.isNumeric) ? budget : nil
-        }
-        if let walkBudget {
-            // The walk from the start of the scope, else, when the matches sort late, the range of the
-            // texts that begin with a long term and the few matches outside it.
-            if let ids = try idsInListOrder(plan, scope: scope, wanted: wanted, offset: offset, budget: walkBudget, db)
-                ?? anchoredIDsInListOrder(plan, scope: scope, wanted: wanted, offset: offset, matches: total, budget: walkBudget, db) {
-                return SearchResultPage(records: try records(ids: ids, selection: selection, db, decode: decode), totalCount: total)
-            }
-            // Both fell short: the matches sort late. Up to a one pass's rows, sorting them (1-2 µs
-            // each) beats walking on, every entry of the scope probed up to the page: `mac` within a
-            // type of 333,000 products whose 50th match is its 125,000th entry, 30 ms walked, 14 ms
-            // sorting its 8,490 matches.
-            if total <= SearchThresholds.onePassLimit {
-                return SearchResultPage(records: try fetch(sorted), totalCount: total)
-            }
-        }
-        // Dense: SQLite walks the order's index, each entry probed in the driver's rows.
-        if plan.isDense {
-            return SearchResultPage(records: try fetch(allTerms.map { scoped($0, scope: scope, alias: table) } ?? condition), totalCount: total)
-        }
-        return SearchResultPage(records: try fetch(sorted), totalCount: total)
+        let facts = PageFacts(
+            limit: limit, offset: offset, total: total, isDense: plan.isDense, driverEstimate: plan.driverEstimate,
+            hasAllTermsIndex: allTerms != nil, walksInListOrder: walksInListOrder,
+            scopeRows: costsListWalk ? try rowCount(scope: scope, db) : nil, hasNumericCondition: numeric != nil)
+        let page = PageRead(
+            description: self, plan: plan, scope: scope, order: order, limit: limit, offset: offset, total: total,
+            allTerms: allTerms, numeric: numeric, selection: selection)
+        return try page.run(PagePlanner.strategy(for: facts, costs: thresholds), db, decode: decode)
     }
 
     /// The rows that meet `condition`, in `order`, `LIMIT limit OFFSET offset`; with `byID`, each row
@@ -138,7 +82,7 @@ extension SearchDescription {
     /// used, so not one whose order SQLite would walk until the page is found).
     ///
     /// Related SQLite documentation: <https://www.sqlite.org/lang_indexedby.html>
-    private func rows<Record>(
+    func rows<Record>(
         _ condition: SQLFragment, byID: Bool = false, order: SearchOrder, limit: Int, offset: Int, selection: String,
         _ db: Database, decode: (Row) throws -> Record
     ) throws -> [Record] {
