@@ -11,7 +11,7 @@ struct FetchedResult<Entity: Sendable>: Sendable {
     ///
     /// A loop rather than `batches.values.contains { … }`: that generic algorithm, unspecialized for a
     /// generic `Entity`, resolved its iterator's type at run time, whose requirement `BatchKey: Hashable`
-    /// scanned every conformance record of the static binary (once a process; `perf`, 2026-11-27).
+    /// scanned every conformance record of the static binary (once a process).
     var hasEntities: Bool {
         for batch in batches.values where batch.entities != nil { return true }
         return false

@@ -3,10 +3,8 @@ import SQLiteStore
 extension SearchDescription {
     /// How small a share of the rows a 1-scalar gram must be in, when the set of ``gramBitsTable``
     /// is chosen (``refreshGramBits(_:)``), to be held there: one sixteenth. A bit per id costs less
-    /// than the grams index's entry of each row holding the gram from about that share on (on
-    /// 1,000,000 products: the 27 grams in at least 62,500 names, from `e` in 825,149 to `電` in
-    /// 71,647, take 5.4 MB, where the grams index takes 23.6 MB), and a rarer short term's doclist is
-    /// read quickly enough (under 2 ms for 60,000 rows).
+    /// than the grams index's entry of each row holding the gram from about that share on, and a
+    /// rarer short term's doclist is read quickly enough (Footprint; W3 `3 a`).
     public static let gramBitsMinimumShare = 16
 
     /// The bits of ``gramBitsTable``'s row `(gram, chunk)`: 4 integers of 64 bits, the ids
@@ -107,7 +105,7 @@ extension SearchDescription {
     ///
     /// Each gram is found by one search of the table's primary key past the one before (the
     /// smallest gram above it), not by reading the table: it holds a row per gram and chunk of 256
-    /// ids (105,489 rows for 27 grams on the benchmark's 1,000,000 products). The grams it holds are
+    /// ids. The grams it holds are
     /// those with a row in it, whatever their bits (no trigger deletes a row); ``gramCountsTable``
     /// cannot name them, as its counts move on after the set is chosen.
     func heldGramBitsGrams(_ db: Database) throws -> [UInt32] {

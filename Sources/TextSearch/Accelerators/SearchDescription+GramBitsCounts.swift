@@ -11,11 +11,9 @@ extension SearchDescription {
     /// table does not hold every term, when the terms are in too few rows of that value for their bits
     /// to cost less than its count, or when a value is not one the grams index counts apart.
     ///
-    /// The grams index's AND of two common grams reads both doclists within each range (`3` and `a`,
-    /// in 131,000 and 206,000 names of each type of a `catalog seed --count 1000000` database: 80,000
-    /// matches a type, 9.6-11 ms of CPU each with `sqlite3`, 14-15 ms in `catalog`'s SQL trace),
-    /// where the two grams' rows of bits (3,907 each) are read and merged in about 2 ms: one count of
-    /// the three is saved.
+    /// The grams index's AND of two common grams reads both doclists within each range, where the two
+    /// grams' rows of bits are read and merged in a fraction of that: one count of the three is saved
+    /// (W3 `3 a`).
     ///
     /// - Parameter minimumEntries: the least number of entries the terms' doclists hold within that
     ///   last value (``SearchThresholds/gramBitsCountMinimumEntries``; tests force the strategy with 0):

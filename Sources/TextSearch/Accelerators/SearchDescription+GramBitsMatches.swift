@@ -8,10 +8,9 @@ extension SearchDescription {
     /// (it is not among the very common ones: the grams index answers instead), when the rowids do
     /// not carry the scope, or when a match has a scope value the rowids cannot tell apart.
     ///
-    /// Each gram's rows of bits are read whole, in the table's order (3,907 rows for `m` on 1,000,000
-    /// products, 0.3-0.4 ms with `sqlite3`), then each rowid's id is looked up in them: for `core m`
-    /// (18,641 rowids of `core`), where the grams index's rows of `m` and `co` (392,691 and 123,191,
-    /// 47,468 in both) took 10.5-11 ms to read (C against libsqlite3, load average 2).
+    /// Each gram's rows of bits are read whole, in the table's order, then each rowid's id is looked
+    /// up in them: for a long term of few rows and a very common gram (`core m`), cheaper than reading
+    /// the grams index's rows of the gram (W3 3+ chars).
     func matchesPerScope(intersecting fullTextRowIDs: [Int64], holdingBitsOf grams: [String], _ db: Database) throws -> ScopeMatches? {
         guard rowIDsCarryScope, !grams.isEmpty else { return nil }
         guard let bitsets = try gramBitsets(Set(grams), db) else { return nil }

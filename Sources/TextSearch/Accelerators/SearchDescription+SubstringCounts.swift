@@ -3,9 +3,8 @@ import SQLiteStore
 extension SearchDescription {
     /// The fewest rows a substring of 3+ scalars must be in, when the set of ``substringCountsTable``
     /// is chosen, to be kept there, unless a description says otherwise
-    /// (``substringCountMinimumRows``): 2,000. A term it leaves out is counted in the trigram index, at
-    /// about 0.4 µs a matching row on 1,000,000 products (`charger`: 18,303 rows counted per type in
-    /// 6-8 ms), so a term in fewer rows costs under a millisecond.
+    /// (``substringCountMinimumRows``): 2,000. A term it leaves out is counted in the trigram index,
+    /// which for so few rows costs under a millisecond (W3 3+ chars).
     public static let standardSubstringCountMinimumRows = 2_000
 
     /// The most scalars of a substring ``substringCountsTable`` holds: 8, the longest as-you-type

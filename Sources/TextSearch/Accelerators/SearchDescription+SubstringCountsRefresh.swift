@@ -14,7 +14,7 @@ extension SearchDescription {
     ///
     /// Two passes over the table's texts, in Swift: the rows of each 3-scalar substring, then the
     /// rows of each longer substring whose 3-scalar substrings are all frequent (no substring is in
-    /// more rows than its parts). On the benchmark's 1,000,000 products, see README's Search section.
+    /// more rows than its parts).
     /// A bulk load that chooses the sets again makes the first pass the one of
     /// ``refreshGramBits(_:)`` too (`refreshChosenSets(substringCounts:gramBits:_:)`).
     ///

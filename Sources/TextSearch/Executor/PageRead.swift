@@ -30,6 +30,17 @@ struct PageRead {
         }
     }
 
+    /// `strategy` where it reads this page exactly, else the nearest one that does: a walk in list
+    /// order only where ``PageFacts/walksInListOrder``, the numeric read only with its condition.
+    func feasible(_ strategy: PageStrategy, _ facts: PageFacts) -> PageStrategy {
+        switch strategy {
+        case .walkListIndex(_, let fallback) where !facts.walksInListOrder: feasible(fallback, facts)
+        case .walkListIndex(let budget, let fallback): .walkListIndex(budget: budget, fallback: feasible(fallback, facts))
+        case .readMatches(.numeric) where numeric == nil: .readMatches(.sorted)
+        default: strategy
+        }
+    }
+
     /// The rows that meet `condition`, in the page's order, the page's `LIMIT` and `OFFSET`; with
     /// `byID`, each row read by its id (`NOT INDEXED`).
     func rows<Record>(_ condition: SQLFragment, byID: Bool = false, _ db: Database, decode: (Row) throws -> Record) throws -> [Record] {

@@ -18,8 +18,8 @@ extension SearchDescription {
     ///
     /// merged by (text, id), bytewise as SQLite's BINARY collation compares. The range is counted on
     /// the list index rather than the others looked for in the trigram index first: a long anchor's
-    /// phrase is costly there (`("strasse") NOT ^"strasse"` took 14-39 ms under load, its five
-    /// trigrams' positions read, where walking the 8,199 names of its range takes about 2 ms).
+    /// phrase is costly there (every trigram's positions read), where walking the names of its range
+    /// is cheap (browse-bench, seeded `strasse`).
     /// `matches` is how many rows match within `scope` in this read. Nil when it does not apply (no
     /// list index, several text columns, a scope column without a scope, no term of 3+ scalars, a
     /// numeric term), when the others are more than that share, or when a walk of the range ends

@@ -45,8 +45,7 @@ extension SearchDescription {
     /// `LIMIT`); `budget` bounds it as SQLite instructions (``SearchThresholds/listWalkInstructionsPerEntry``
     /// an entry), so that a walk whose matches sort late stops there. (A subquery that yields the
     /// first `budget` entries to an outer query checking the terms bounds the entries exactly, but
-    /// copies each entry's text to the outer query: twice the time, 4.8-4.9 ms against 2.5 ms of CPU
-    /// for the 25,443 entries of Desktop up to the 50th match of `core m`, `sqlite3`, warm.)
+    /// copies each entry's text to the outer query, which doubles the time of a walk.)
     func idsInListOrder(
         _ plan: SearchPlan, scope: DatabaseValue?, wanted: Int, offset: Int, budget: Int, _ db: Database
     ) throws -> [Int64]? {

@@ -15,8 +15,7 @@ extension SearchDescription {
     ///   table row (`pro pa`: 18,000 long-term rows).
     ///
     /// The long terms' rows read are also their count, which chooses between the two: no estimate is
-    /// counted first (a count of up to 5,000 trigram rows took 1.7-7.9 ms for `pad`, `core`,
-    /// `strasse` before each intersection). Nil when a short term is in fewer rows than the threshold
+    /// counted first (it would cost about as much as the intersection). Nil when a short term is in fewer rows than the threshold
     /// (it drives instead, its rows checked by the page), when the rowids do not carry the scope, or
     /// when a merged match has a scope value the rowids cannot tell apart.
     func mixedMatchesPerScope(_ plan: SearchPlan, thresholds: SearchThresholds, _ db: Database) throws -> ScopeMatches? {

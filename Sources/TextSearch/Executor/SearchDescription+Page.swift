@@ -43,24 +43,52 @@ extension SearchDescription {
         totalCount: Int? = nil, matchIDs: [Int64]? = nil, selection: String, thresholds: SearchThresholds = .standard,
         _ db: Database, decode: (Row) throws -> Record
     ) throws -> SearchResultPage<Record> {
+        try page(
+            query, scope: scope, order: order, limit: limit, offset: offset, totalCount: totalCount, matchIDs: matchIDs,
+            selection: selection, thresholds: thresholds, forcing: nil, db, decode: decode)
+    }
+
+    /// ``page(_:scope:order:limit:offset:totalCount:matchIDs:selection:thresholds:_:decode:)`` read with
+    /// `strategy` rather than the planner's choice (tests check every strategy against a reference):
+    /// the matches counted by a scan when no index counts them, a walk in list order only where the
+    /// order is the list index's and no term is numeric (else its fallback), a numeric condition's
+    /// read only where one was read (else the matches sorted).
+    @_spi(Testing)
+    public func page<Record>(
+        _ query: SearchQuery, scope: DatabaseValue? = nil, order: SearchOrder, limit: Int, offset: Int = 0,
+        selection: String, forcing strategy: PageStrategy, _ db: Database, decode: (Row) throws -> Record
+    ) throws -> SearchResultPage<Record> {
+        try page(
+            query, scope: scope, order: order, limit: limit, offset: offset, totalCount: nil, matchIDs: nil,
+            selection: selection, thresholds: .standard, forcing: strategy, db, decode: decode)
+    }
+
+    private func page<Record>(
+        _ query: SearchQuery, scope: DatabaseValue?, order: SearchOrder, limit: Int, offset: Int,
+        totalCount: Int?, matchIDs: [Int64]?, selection: String, thresholds: SearchThresholds, forcing: PageStrategy?,
+        _ db: Database, decode: (Row) throws -> Record
+    ) throws -> SearchResultPage<Record> {
         precondition(limit >= 0 && offset >= 0 && (totalCount ?? 0) >= 0)
         precondition(matchIDs == nil || totalCount == nil || totalCount == matchIDs?.count)
         let totalCount = matchIDs?.count ?? totalCount
         let budget = thresholds.orderedScanBudget(limit: limit, offset: offset)
         let plan = try matchIDs.map { knownMatchesPlan(query, scope: scope, matches: $0.count, thresholds: thresholds) }
             ?? plan(query, scope: scope, thresholds: thresholds, totalCount: totalCount, db)
-        if let page = try intersectionPage(
+        if forcing == nil, let page = try intersectionPage(
             plan, scope: scope, order: order, limit: limit, offset: offset, totalCount: totalCount, matchIDs: matchIDs,
             thresholds: thresholds, budget: budget, selection: selection, db, decode: decode) {
             return page
         }
-        if let page = try numericTermPage(
+        if forcing == nil, let page = try numericTermPage(
             plan, scope: scope, order: order, limit: limit, offset: offset, totalCount: totalCount, thresholds: thresholds,
             budget: budget, selection: selection, db, decode: decode) {
             return page
         }
         // What the planner needs to know, read now; then the strategy, chosen without the database.
-        let total = try totalCount ?? indexedCount(plan, scope: scope, db)
+        var total = try totalCount ?? indexedCount(plan, scope: scope, db)
+        if forcing.map({ if case .scan = $0 { false } else { true } }) == true, total == nil {
+            total = try scannedCount(plan, scope: scope, db)
+        }
         if let total, min(limit, max(0, total - offset)) == 0 { return SearchResultPage(records: [], totalCount: total) }
         let numeric = try total.map { $0 <= thresholds.orderedScanThreshold } == true ? numericTermsCondition(plan, scope: scope, db) : nil
         let walksInListOrder = order.isListIndexOrder && !plan.terms.contains(where: plan.isNumeric)
@@ -74,7 +102,7 @@ extension SearchDescription {
         let page = PageRead(
             description: self, plan: plan, scope: scope, order: order, limit: limit, offset: offset, total: total,
             allTerms: allTerms, numeric: numeric, selection: selection)
-        return try page.run(PagePlanner.strategy(for: facts, costs: thresholds), db, decode: decode)
+        return try page.run(forcing.map { page.feasible($0, facts) } ?? PagePlanner.strategy(for: facts, costs: thresholds), db, decode: decode)
     }
 
     /// The rows that meet `condition`, in `order`, `LIMIT limit OFFSET offset`; with `byID`, each row

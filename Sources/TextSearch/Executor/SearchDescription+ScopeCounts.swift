@@ -69,8 +69,7 @@ extension SearchDescription {
         // that match through a number, counted one by one.
         // Every term of 3+ scalars, and a number in more rows of a number column than a numeric term
         // may find by number alone: straight to the intersection of ids, without reading those rows
-        // to learn it (`halo 2008`: 1,001 rows of 2008 read in 1.2 ms warm, 16 ms cold in `sqlite3`,
-        // counted in the year index in 0.1-4 ms).
+        // to learn it (`halo 2008`: the rows of 2008 are counted in the year index, not read).
         if plan.terms.allSatisfy({ !$0.isShort }), try holdsANumberInManyRows(plan, thresholds: thresholds, db) {
             return try numericIntersectionMatches(plan, db)
         }
@@ -143,9 +142,8 @@ extension SearchDescription {
     /// (``numberOnlyIDs(ofNumericTermsIn:scope:_:)``): one intersection of ids read from the indexes
     /// alone — each plain term's rows in the trigram index; each numeric term's rows there, with the
     /// rows of its number in each number column's index — then the scope of each match read from its
-    /// row. `halo 2008` on 1,000,000 products: 528 rows read, 21-22 ms in `sqlite3` (warm), where
-    /// reaching them through the 20,127 products of 2008, each read to check `halo`, took 27-41 ms
-    /// there and 54 ms in a fresh process. Nil when a term is of 1-2 scalars (its grams-index rows can
+    /// row: for `halo 2008`, cheaper than reaching the matches through the many products of 2008,
+    /// each read to check `halo` (W3 numbers). Nil when a term is of 1-2 scalars (its grams-index rows can
     /// be most of the table: `a` is in 618,000 names) or when more than
     /// ``SearchThresholds/idListLimit`` rows match.
     private func numericIntersectionMatches(_ plan: SearchPlan, _ db: Database) throws -> ScopeMatches? {

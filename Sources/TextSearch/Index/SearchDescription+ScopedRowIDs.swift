@@ -154,11 +154,9 @@ extension SearchDescription {
     /// match has another scope value (number 0), which the rowids cannot tell apart.
     ///
     /// The grams index's rows are read in rowid order and merged with the list, one pass over each,
-    /// no table row read: on 1,000,000 products, 10.7-15 ms for `uber c`, `strasse c`, `core m`
-    /// (18,000 rowids of the long term, 29,000-47,000 of the grams), where SQLite's own intersection
-    /// (`+rowid IN (SELECT rowid …)`: a temporary index of one side, probed with each row of the
-    /// other) took 14-19 ms (C against libsqlite3, warm, load average under 1). One pass, not one
-    /// intersection per value's rowid range: each range's intersection costs nearly as much as the whole.
+    /// no table row read: cheaper than SQLite's own intersection (`+rowid IN (SELECT rowid …)`, a
+    /// temporary index of one side probed with each row of the other; W3 `touch s`, `pro pa`). One
+    /// pass, not one intersection per value's rowid range: each range's costs nearly as much as the whole.
     func matchesPerScope(intersecting fullTextRowIDs: [Int64], gramsPattern: String, _ db: Database) throws -> ScopeMatches? {
         guard rowIDsCarryScope, let gramsTable else { return nil }
         var tally = ScopeTally(scopeNumbers: scopeValues.count)
@@ -177,10 +175,9 @@ extension SearchDescription {
     /// row's scope number is in its rowid's high bits), counted and with their ids (values counting
     /// 0 left out), read in one pass of the index: for several terms of 3+ scalars (`elan wav`,
     /// `uber zoe`), whose matches are few, so that the pages of the same read are read from their
-    /// ids instead of searching again. On 1,000,000 products, `elan wav` (222 matches) in one pass
-    /// took 1.4 ms, about one count of the whole index (`sqlite3`), where the count of each type's
-    /// rowid range took 1.7 ms in all and each of a controller's three sections then counted its
-    /// terms again and searched the index again for its rows. Nil when the rowids do not carry the
+    /// ids instead of searching again: one pass costs about one count of the whole index, where a
+    /// count per value's rowid range and a search per section cost more (W3 controller, 3+ chars).
+    /// Nil when the rowids do not carry the
     /// scope, when some match has another scope value (number 0), which the rowids cannot tell
     /// apart, or when more than ``SearchThresholds/idListLimit`` rows match (then read no further).
     func fullTextMatchesPerScope(matching pattern: String, _ db: Database) throws -> ScopeMatches? {
@@ -195,7 +192,7 @@ extension SearchDescription {
     /// The count `query` gives for each scope number (0 for rows of no value of ``scopeValues``),
     /// keyed by value; values counting 0 left out; nil without ``scopeValues`` or when number 0 counts some.
     /// Number 0 is not counted when the maintained counts of the scope column (`SectionCounts`) show
-    /// no such row (its range costs 0.2-0.8 ms for `charger`, `touch s`, `x in`, though it holds nothing).
+    /// no such row (its range costs a count though it holds nothing).
     private func countsPerScope(_ db: Database, _ query: (Int) -> SQLFragment) throws -> [DatabaseValue: Int]? {
         guard rowIDsCarryScope else { return nil }
         var counts: [DatabaseValue: Int] = [:]

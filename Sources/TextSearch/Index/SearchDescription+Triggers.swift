@@ -18,11 +18,9 @@ extension SearchDescription {
     /// statements, so that its entries must be there (they are: added with the row, or by a bulk
     /// build or a refresh of the chosen sets). SQLite parses every trigger whole when a connection
     /// first reads the schema: written once, rather than in the insert, delete and update triggers of
-    /// each structure, the products' search triggers parse in about 3 million fewer instructions
-    /// (callgrind of `sqlite3 -readonly DB "select 1 from products limit 1"` on the benchmark's
-    /// 10,000 products, 2026-11-27). A table with the trigram index alone writes its one statement in
-    /// each of its triggers, which parses in fewer instructions than a view and its trigger (the
-    /// phones' triggers, 118,000 fewer).
+    /// each structure, the products' search triggers parse faster (W7 start-up). A table with the
+    /// trigram index alone writes its one statement in each of its triggers, which parses faster than
+    /// a view and its trigger (the phones').
     public var triggersSQL: String {
         let columns = [idColumn] + (scopeColumn.map { [$0] } ?? []) + textColumns
         let list = columns.joined(separator: ", ")

@@ -32,10 +32,9 @@ extension SearchDescription {
         for query: SearchQuery, scope: DatabaseValue? = nil, alias: String, thresholds: SearchThresholds, _ db: Database
     ) throws -> SQLFragment {
         // One plain term of 3+ scalars drives whatever its estimate, which only tells whether it
-        // reaches the row-check threshold: its rarest 2-scalar gram's rows bound it (microseconds,
-        // where counting its rows in the trigram index up to the dense threshold takes 2.5-3.6 ms for
-        // `charger`, `strasse`, `headset` on 1,000,000 products), and below the threshold the bound
-        // gives the same condition as the count.
+        // reaches the row-check threshold: its rarest 2-scalar gram's rows bound it (one row of gram
+        // counts, where counting its rows in the trigram index reads its doclists), and below the
+        // threshold the bound gives the same condition as the count.
         let unestimated = SearchPlan(query, self, scope: scope)
         if unestimated.terms.count == 1, let term = unestimated.terms.first, !term.isShort, !unestimated.isNumeric(term),
            !unestimated.matchesNothing, let bound = try gramBound(term, scope: scope, db), bound < thresholds.rowCheckThreshold {
@@ -82,8 +81,7 @@ extension SearchDescription {
 
     /// The plan of `query` within `scope` when its `matches` are known (their ids read in this read):
     /// a page then only needs the terms that a walk in list order checks, so no estimate is read
-    /// (about 2-7 ms of trigram doclists per long term and scope on 1,000,000 products: `camera`,
-    /// `touch`). Each term is given the matches' number as its estimate, a lower bound of its rows:
+    /// (trigram doclists per long term and scope). Each term is given the matches' number as its estimate, a lower bound of its rows:
     /// the plan is dense when the matches alone reach the dense threshold.
     func knownMatchesPlan(_ query: SearchQuery, scope: DatabaseValue?, matches: Int, thresholds: SearchThresholds) -> SearchPlan {
         SearchPlan(
@@ -129,7 +127,7 @@ extension SearchDescription {
     /// - Parameter checkedOnRows: true checks the scope on each row `condition` finds through its
     ///   own index (`+alias.scope = ?`, which no index serves), for the few rows a driver or a number
     ///   finds: else SQLite may walk the scope's rows in the list index instead, probing each (a third
-    ///   of 1,000,000 products: 30 ms for `mac` within a type, 150 ms for `3 ii`, seconds for `500`).
+    ///   of the table for a product type).
     func scoped(_ condition: SQLFragment, scope: DatabaseValue?, alias: String, checkedOnRows: Bool = false) -> SQLFragment {
         guard let scope, let scopeColumn else { return condition }
         return condition && SQLFragment(sql: "\(checkedOnRows ? "+" : "")\(alias).\(scopeColumn) = ?", arguments: [scope])
