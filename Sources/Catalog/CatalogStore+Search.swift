@@ -66,10 +66,9 @@ extension CatalogStore {
         let query = request.searchQuery
         let order = try request.searchOrder()
         return { db in
-            let page = try Record.searchDescription.page(
+            try Record.searchDescription.page(
                 query, scope: request.scope?.databaseValue, order: order, limit: limit, offset: offset,
                 selection: Record.selection, thresholds: thresholds, db, decode: Record.init(row:))
-            return SearchPage(query: query, records: page.records, offset: offset, totalCount: page.totalCount)
         }
     }
 

@@ -71,7 +71,7 @@ struct AnchoredListPageTests {
                 let expected = Self.reference(rows, text, kind: kind)
                 for (offset, limit) in [(0, 1), (0, 50), (7, 20), (max(0, expected.count - 3), 50), (expected.count + 5, 10)] {
                     let query = SearchQuery(text)
-                    var page: SearchResultPage<Int64>?
+                    var page: SearchPage<Int64>?
                     let statements = try trace.of {
                         page = try queue.read { db in
                             try Self.items.page(

@@ -5,7 +5,7 @@ extension PageRead {
     /// taken; by their numeric condition, each by its id (`NOT INDEXED`: not an index in the page's
     /// order, which SQLite would walk until the page is found, far when the matches are sparse in it),
     /// or sorted as SQLite finds them.
-    func readMatches<Record>(_ read: PageStrategy.MatchRead, _ db: Database, decode: (Row) throws -> Record) throws -> SearchResultPage<Record> {
+    func readMatches<Record>(_ read: PageStrategy.MatchRead, _ db: Database, decode: (Row) throws -> Record) throws -> SearchPage<Record> {
         guard let total else { preconditionFailure("matches are read once counted") }
         let records = switch read {
         case .numeric:
@@ -15,6 +15,6 @@ extension PageRead {
         case .sorted:
             try rows(matchesCondition, db, decode: decode)
         }
-        return SearchResultPage(records: records, totalCount: total)
+        return SearchPage(records: records, totalCount: total)
     }
 }

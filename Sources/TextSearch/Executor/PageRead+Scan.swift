@@ -5,7 +5,7 @@ extension PageRead {
     /// one by one. With `onePass`, they are read once for the page and (with a window function, in
     /// the last column) the total; when that page is empty, or without `onePass`, they are counted,
     /// then the page is read.
-    func scan<Record>(onePass: Bool, _ db: Database, decode: (Row) throws -> Record) throws -> SearchResultPage<Record> {
+    func scan<Record>(onePass: Bool, _ db: Database, decode: (Row) throws -> Record) throws -> SearchPage<Record> {
         let table = description.table
         if onePass {
             let driver = matchesConditionOfDriver
@@ -18,11 +18,11 @@ extension PageRead {
                 total = try row.decode(Int.self, at: row.count - 1)
                 return try decode(row)
             }
-            if !records.isEmpty { return SearchResultPage(records: records, totalCount: total) }
+            if !records.isEmpty { return SearchPage(records: records, totalCount: total) }
         }
         let total = try description.scannedCount(plan, scope: scope, db)
         let records = min(limit, max(0, total - offset)) == 0 ? [] : try rows(condition, db, decode: decode)
-        return SearchResultPage(records: records, totalCount: total)
+        return SearchPage(records: records, totalCount: total)
     }
 
     /// The driver's rows, the scope checked on each.

@@ -20,7 +20,7 @@ struct PageRead {
     let selection: String
 
     /// The page read as `strategy` says.
-    func run<Record>(_ strategy: PageStrategy, _ db: Database, decode: (Row) throws -> Record) throws -> SearchResultPage<Record> {
+    func run<Record>(_ strategy: PageStrategy, _ db: Database, decode: (Row) throws -> Record) throws -> SearchPage<Record> {
         switch strategy {
         case .scan(let onePass): try scan(onePass: onePass, db, decode: decode)
         case .readMatches(let read): try readMatches(read, db, decode: decode)

@@ -18,10 +18,10 @@ extension SearchDescription {
         _ plan: SearchPlan, scope: DatabaseValue?, order: SearchOrder, limit: Int, offset: Int, totalCount: Int?,
         matchIDs: [Int64]?, thresholds: SearchThresholds, budget: Int, selection: String, _ db: Database,
         decode: (Row) throws -> Record
-    ) throws -> SearchResultPage<Record>? {
+    ) throws -> SearchPage<Record>? {
         // The walk in list order for a page of `total` matches, or nil: by expected costs when the
         // scope's rows are counted, else past the threshold for a dense plan.
-        func walkedPage(total: Int) throws -> SearchResultPage<Record>? {
+        func walkedPage(total: Int) throws -> SearchPage<Record>? {
             let budget: Int? = switch try listPageRoute(
                 plan, scope: scope, order: order, limit: limit, offset: offset, matches: total, thresholds: thresholds, db) {
             case .walk(let budget)?: budget
@@ -34,7 +34,7 @@ extension SearchDescription {
             guard let budget, let walked = try idsInListOrder(plan, scope: scope, wanted: wanted, offset: offset, budget: budget, db)
                 ?? anchoredIDsInListOrder(plan, scope: scope, wanted: wanted, offset: offset, matches: total, budget: budget, db)
             else { return nil }
-            return SearchResultPage(records: try records(ids: walked, selection: selection, db, decode: decode), totalCount: total)
+            return SearchPage(records: try records(ids: walked, selection: selection, db, decode: decode), totalCount: total)
         }
         let ids: [Int64]
         if let matchIDs {
@@ -48,7 +48,7 @@ extension SearchDescription {
             guard ids.count <= SearchThresholds.idListLimit else { return nil }
         }
         let total = ids.count
-        if min(limit, max(0, total - offset)) == 0 { return SearchResultPage(records: [], totalCount: total) }
+        if min(limit, max(0, total - offset)) == 0 { return SearchPage(records: [], totalCount: total) }
         if matchIDs != nil || totalCount == nil, let walked = try walkedPage(total: total) { return walked }
         // Each match read by its id (`NOT INDEXED`: SQLite would otherwise walk an index in the page's
         // order until the page is found, far when the matches are sparse in it), then sorted.
@@ -57,6 +57,6 @@ extension SearchDescription {
             sql: "SELECT \(selection) FROM \(table) NOT INDEXED WHERE \(table).\(idColumn) IN \(idList.sql)"
                 + " ORDER BY \(order.terms.sql) LIMIT ? OFFSET ?",
             arguments: idList.arguments + order.terms.arguments + [limit, offset], decode)
-        return SearchResultPage(records: sorted, totalCount: total)
+        return SearchPage(records: sorted, totalCount: total)
     }
 }

@@ -8,7 +8,7 @@ extension SearchDescription {
     func numericTermPage<Record>(
         _ plan: SearchPlan, scope: DatabaseValue?, order: SearchOrder, limit: Int, offset: Int, totalCount: Int?,
         thresholds: SearchThresholds, budget: Int, selection: String, _ db: Database, decode: (Row) throws -> Record
-    ) throws -> SearchResultPage<Record>? {
+    ) throws -> SearchPage<Record>? {
         guard plan.terms.count == 1, let term = plan.terms.first, plan.isNumeric(term),
               limit > 0, offset + limit <= SearchThresholds.numericTermDepthLimit
         else { return nil }
@@ -16,7 +16,7 @@ extension SearchDescription {
         let textPlan = try self.plan(plan.query, scope: scope, thresholds: thresholds, matchesNumbers: false, db)
         let textTotal = try totalCount.map { $0 - numberIDs.count } ?? count(textPlan, scope: scope, db)
         let total = textTotal + numberIDs.count
-        if min(limit, max(0, total - offset)) == 0 { return SearchResultPage(records: [], totalCount: total) }
+        if min(limit, max(0, total - offset)) == 0 { return SearchPage(records: [], totalCount: total) }
         let textWanted = min(offset + limit, textTotal)
         let textIDs: [Int64]
         if textPlan.isDense, order.isListIndexOrder,
@@ -33,7 +33,7 @@ extension SearchDescription {
         let records = try db.fetchAll(
             sql: "SELECT \(selection) FROM \(table) WHERE \(table).\(idColumn) IN \(idList.sql) ORDER BY \(order.terms.sql) LIMIT ? OFFSET ?",
             arguments: idList.arguments + order.terms.arguments + [limit, offset], decode)
-        return SearchResultPage(records: records, totalCount: total)
+        return SearchPage(records: records, totalCount: total)
     }
 
     /// The ids of the rows (within `scope`) that match the numeric `term` only by a number column

@@ -42,10 +42,12 @@ extension SearchDescription {
         _ query: SearchQuery, scope: DatabaseValue? = nil, order: SearchOrder, limit: Int, offset: Int = 0,
         totalCount: Int? = nil, matchIDs: [Int64]? = nil, selection: String, thresholds: SearchThresholds = .standard,
         _ db: Database, decode: (Row) throws -> Record
-    ) throws -> SearchResultPage<Record> {
-        try page(
+    ) throws -> SearchPage<Record> {
+        var page = try page(
             query, scope: scope, order: order, limit: limit, offset: offset, totalCount: totalCount, matchIDs: matchIDs,
             selection: selection, thresholds: thresholds, forcing: nil, db, decode: decode)
+        (page.query, page.offset) = (query, offset)
+        return page
     }
 
     /// ``page(_:scope:order:limit:offset:totalCount:matchIDs:selection:thresholds:_:decode:)`` read with
@@ -57,17 +59,19 @@ extension SearchDescription {
     public func page<Record>(
         _ query: SearchQuery, scope: DatabaseValue? = nil, order: SearchOrder, limit: Int, offset: Int = 0,
         selection: String, forcing strategy: PageStrategy, _ db: Database, decode: (Row) throws -> Record
-    ) throws -> SearchResultPage<Record> {
-        try page(
+    ) throws -> SearchPage<Record> {
+        var page = try page(
             query, scope: scope, order: order, limit: limit, offset: offset, totalCount: nil, matchIDs: nil,
             selection: selection, thresholds: .standard, forcing: strategy, db, decode: decode)
+        (page.query, page.offset) = (query, offset)
+        return page
     }
 
     private func page<Record>(
         _ query: SearchQuery, scope: DatabaseValue?, order: SearchOrder, limit: Int, offset: Int,
         totalCount: Int?, matchIDs: [Int64]?, selection: String, thresholds: SearchThresholds, forcing: PageStrategy?,
         _ db: Database, decode: (Row) throws -> Record
-    ) throws -> SearchResultPage<Record> {
+    ) throws -> SearchPage<Record> {
         precondition(limit >= 0 && offset >= 0 && (totalCount ?? 0) >= 0)
         precondition(matchIDs == nil || totalCount == nil || totalCount == matchIDs?.count)
         let totalCount = matchIDs?.count ?? totalCount
@@ -89,7 +93,7 @@ extension SearchDescription {
         if forcing.map({ if case .scan = $0 { false } else { true } }) == true, total == nil {
             total = try scannedCount(plan, scope: scope, db)
         }
-        if let total, min(limit, max(0, total - offset)) == 0 { return SearchResultPage(records: [], totalCount: total) }
+        if let total, min(limit, max(0, total - offset)) == 0 { return SearchPage(records: [], totalCount: total) }
         let numeric = try total.map { $0 <= thresholds.orderedScanThreshold } == true ? numericTermsCondition(plan, scope: scope, db) : nil
         let walksInListOrder = order.isListIndexOrder && !plan.terms.contains(where: plan.isNumeric)
         let costsListWalk = total != nil && walksInListOrder && listIndex != nil && textColumns.count == 1 && plan.driver != nil

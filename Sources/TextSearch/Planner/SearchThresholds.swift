@@ -107,7 +107,7 @@ public struct SearchThresholds: Sendable, Hashable {
 
     /// The driver's estimated rows up to which a page and its total are read in one pass over the
     /// driver's rows, and up to which matches that sort late are sorted rather than walked (W3 Japanese).
-    static let onePassLimit = 60_000
+    public static let onePassLimit = 60_000
 
     /// The most matches whose sections a fetched-results controller reads whole, each as one page,
     /// when the search counted its sections (W3 controller rows).
