@@ -77,18 +77,6 @@ extension SearchDescription {
         return triggers.map { "DROP TRIGGER IF EXISTS \($0);\n" }.joined() + "DROP VIEW IF EXISTS \(changesView);\n"
     }
 
-    /// The SQL that replaces, in place, the triggers that keep the index structures by those of
-    /// ``triggersSQL``: for a migration of a database whose search an earlier version of this module
-    /// installed (three triggers for each of the search, ``substringCountsTable`` and
-    /// ``gramBitsTable``, each writing its SQL in the insert and again in the update trigger). The
-    /// new triggers change the same rows in the same way, so the structures stay as they are; they
-    /// also follow a change of a row's id, which the earlier search triggers ignored.
-    ///
-    /// ```swift
-    /// try db.execute(sql: films.triggersReplacementSQL)  // in a new migration
-    /// ```
-    public var triggersReplacementSQL: String { dropTriggersSQL + triggersSQL }
-
     /// The empty view whose `INSTEAD OF INSERT` trigger adds a row to, or removes it from, the index
     /// structures.
     private var changesView: String { "\(table)_search_changes" }
