@@ -67,13 +67,9 @@ extension SearchDescription {
     /// drops, replacing it by ``build(forRowsAfter:_:)``.
     public var insertTriggerName: String { "\(table)_search_insert" }
 
-    /// The SQL that drops the triggers and the view of ``triggersSQL``, and the triggers earlier
-    /// versions of this module installed (`<table>_substring_counts_insert`, `_delete`, `_update`,
-    /// `<table>_gram_bits_…`), where they exist.
+    /// The SQL that drops the triggers and the view of ``triggersSQL``, where they exist.
     public var dropTriggersSQL: String {
-        let triggers = ["search", "substring_counts", "gram_bits"].flatMap { name in
-            ["insert", "delete", "update"].map { "\(table)_\(name)_\($0)" }
-        } + ["\(table)_search_change"]
+        let triggers = ["insert", "delete", "update", "change"].map { "\(table)_search_\($0)" }
         return triggers.map { "DROP TRIGGER IF EXISTS \($0);\n" }.joined() + "DROP VIEW IF EXISTS \(changesView);\n"
     }
 
