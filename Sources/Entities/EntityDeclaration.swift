@@ -194,9 +194,11 @@ public struct EntityDeclaration<Entity: DeclaredEntity>: Sendable {
     ///     trigram index alone (a small table: short terms are checked row by row).
     ///   - scopeValues: the scope's TEXT values the trigram index tells apart (`SearchDescription`'s
     ///     `scopeValues`: a term's count per value without reading rows); empty for none.
+    ///   - accelerators: the optional structures kept beside the two exact indexes (`SearchAccelerators`);
+    ///     none by default.
     public func searchDescription(
         scope: PartialKeyPath<Entity>? = nil, listIndex: String? = nil, indexesShortTerms: Bool = true,
-        scopeValues: [String] = []
+        scopeValues: [String] = [], accelerators: SearchAccelerators = []
     ) -> SearchDescription {
         let scopeColumn = scope.map { keyPath in
             guard let attribute = attribute(for: keyPath) else { preconditionFailure("the scope of \(table) is not an attribute") }
@@ -205,7 +207,7 @@ public struct EntityDeclaration<Entity: DeclaredEntity>: Sendable {
         return SearchDescription(
             table: table, textColumns: searchedTextColumns, numberColumns: searchedNumberColumns,
             scopeColumn: scopeColumn, listIndex: listIndex, indexesShortTerms: indexesShortTerms,
-            scopeValues: scopeValues)
+            scopeValues: scopeValues, accelerators: accelerators)
     }
 
     /// The triggers that log the table's row events for live fetched results, to run in a migration

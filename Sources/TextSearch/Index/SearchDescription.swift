@@ -42,12 +42,16 @@ public struct SearchDescription: Sendable, Hashable {
     /// (``refreshSubstringCounts(_:)``), to be counted there: by default
     /// ``standardSubstringCountMinimumRows``.
     public let substringCountMinimumRows: Int
+    /// The optional structures kept beside the two exact indexes (with a grams index only): none by
+    /// default.
+    public let accelerators: SearchAccelerators
 
     /// Describes the search of a table.
     public init(
         table: String, idColumn: String = "id", textColumns: [String], numberColumns: [String] = [],
         scopeColumn: String? = nil, listIndex: String? = nil, indexesShortTerms: Bool = true,
-        scopeValues: [String] = [], substringCountMinimumRows: Int = Self.standardSubstringCountMinimumRows
+        scopeValues: [String] = [], substringCountMinimumRows: Int = Self.standardSubstringCountMinimumRows,
+        accelerators: SearchAccelerators = []
     ) {
         precondition(substringCountMinimumRows > 0, "a substring is counted when some rows hold it")
         precondition(scopeValues.isEmpty || scopeColumn != nil, "scope values need a scope column")
@@ -62,6 +66,7 @@ public struct SearchDescription: Sendable, Hashable {
         self.indexesShortTerms = indexesShortTerms
         self.scopeValues = scopeValues
         self.substringCountMinimumRows = substringCountMinimumRows
+        self.accelerators = accelerators
     }
 
     /// The FTS5 trigram index of the text columns: an external-content table of ``table``, or, with
@@ -77,9 +82,11 @@ public struct SearchDescription: Sendable, Hashable {
     /// ``substringCountMinimumRows`` rows when the set was last chosen
     /// (``refreshSubstringCounts(_:)``). Every count it holds is exact; a term it does not hold is
     /// counted in ``fullTextTable``.
-    public var substringCountsTable: String? { indexesShortTerms ? table + "_substring_counts" : nil }
+    public var substringCountsTable: String? {
+        indexesShortTerms && accelerators.contains(.substringCounts) ? table + "_substring_counts" : nil
+    }
     /// The table of which rows hold each very common 1-scalar gram, as bits: those in at least one
     /// ``gramBitsMinimumShare``-th of the rows when the set was last chosen (``refreshGramBits(_:)``),
     /// so that a long term's rows are checked for such a gram by a bit each (``gramBitsSQL``).
-    public var gramBitsTable: String? { indexesShortTerms ? table + "_gram_bits" : nil }
+    public var gramBitsTable: String? { indexesShortTerms && accelerators.contains(.gramBits) ? table + "_gram_bits" : nil }
 }
