@@ -102,9 +102,8 @@ public final class Database {
     ///
     /// With them on (Debian's SQLite, built without `SQLITE_DEFAULT_MEMSTATUS=0` and without lookaside
     /// memory), every allocation and release of every connection in the process takes one mutex shared
-    /// by all of them, to count the bytes in use: the readers of a pool took turns at it, a serial part
-    /// of every concurrent read (W8 in the README: a search served by 2 readers at once, 1.3× the rate
-    /// of one; with the statistics off, 1.4-1.7× in the same hour). Off, `sqlite3_memory_used()`,
+    /// by all of them, to count the bytes in use: the readers of a pool take turns at it, a serial part
+    /// of every concurrent read (W8's search with 2 tasks against 1). Off, `sqlite3_memory_used()`,
     /// `sqlite3_memory_highwater()`, `sqlite3_status64(SQLITE_STATUS_MEMORY_USED, …)` and the soft and
     /// hard heap limits no longer work in this process, as SQLite's documentation says.
     ///
