@@ -58,10 +58,7 @@ let package = Package(
         // Products and phones: records, schema, seeds, their search descriptions.
         .target(
             name: "Catalog",
-            dependencies: [
-                "SQLiteStore", "FetchedResults", "Entities", "TextSearch", "RecordFormats",
-                .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
-            ],
+            dependencies: ["SQLiteStore", "FetchedResults", "Entities", "TextSearch", "RecordFormats"],
             plugins: [.plugin(name: "EmbedFilesPlugin")]
         ),
         // The `catalog` commands as a library, so tests can parse and run them in-process.
