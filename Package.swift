@@ -115,7 +115,7 @@ let package = Package(
             dependencies: ["Entities", "FetchedResults", "SQLiteStore", "RecordFormats", "TextSearch", "TestSupport", "Catalog"]),
         .testTarget(name: "CatalogTests", dependencies: ["Catalog", "TextSearch", "TestSupport"]),
         .testTarget(name: "CatalogCLITests", dependencies: ["CatalogCLI", "Catalog", "FetchedResults", "TestSupport", "catalog"]),
-        // Concurrent writers, crashes, full disks, damaged files, hostile input: see README "Guarantees".
+        // Concurrent writers, crashes, full disks, damaged files, hostile input: see the Guarantees article (Sources/CatalogCLI/CatalogCLI.docc).
         .testTarget(
             name: "ReliabilityTests",
             dependencies: [

@@ -105,7 +105,7 @@ struct BackupCommandTests {
         #expect(backups.isEmpty, "\(backups)")
     }
 
-    /// README: a write that finds the database locked exits 5, and a failed command writes nothing:
+    /// Exit codes: a write that finds the database locked exits 5, and a failed command writes nothing:
     /// `migrate` removes the backup it took when it could not migrate at all.
     @Test func aMigrationThatFindsTheDatabaseLockedLeavesNoBackup() throws {
         let old = try oldDatabase("old.sqlite", withData: true)
@@ -121,7 +121,7 @@ struct BackupCommandTests {
         #expect(try workspace.catalog(["migrate", "--status", "--json"], database: old).output.contains("\"pending\""))
     }
 
-    /// README: `migrate --json` prints `{"version", "backup"}`: where the backup went, or null when
+    /// Output formats: `migrate --json` prints `{"version", "backup"}`: where the backup went, or null when
     /// none was taken.
     @Test func migrateJSONAlwaysSaysWhereTheBackupWent() throws {
         let old = try oldDatabase("old.sqlite", withData: true)

@@ -16,7 +16,7 @@ public typealias SQLiteConnection = OpaquePointer
 /// ``Configuration``: extended result codes, busy timeout, foreign keys, `cell_size_check` (on a pool's
 /// reader only when configured), WAL and `synchronous`, and no double-quoted string literals. The first connection a process opens turns off
 /// SQLite's memory statistics, which would make every allocation of every connection take one shared
-/// mutex (see README.md, "Concurrency").
+/// mutex (see the "Concurrency" article).
 ///
 /// Related SQLite documentation: <https://www.sqlite.org/c3ref/sqlite3.html>
 public final class Database {
@@ -159,7 +159,7 @@ public final class Database {
         try execute(sql: "PRAGMA foreign_keys = \(configuration.foreignKeysEnabled ? "ON" : "OFF")")
         // Check the cells of each b-tree page as it is read, so that a damaged page a statement touches
         // fails it with SQLITE_CORRUPT rather than being used (within the noise of a full scan of a
-        // million rows: see the README's "Guarantees"); a pool's reader only when configured so.
+        // million rows: see the catalog tool's Guarantees article); a pool's reader only when configured so.
         if configuration.checksCellSizes {
             try execute(sql: "PRAGMA cell_size_check = ON")
         }
