@@ -6,6 +6,7 @@ import PackageDescription
 //   catalog (executable) → CatalogCLI → Catalog (domain) → Entities → FetchedResults → SQLiteStore → CSQLiteMapping → CSQLite (libsqlite3)
 //                                                           Entities → TextSearch → SQLiteStore
 //                                                           Entities → RecordFormats (data formats of any record type)
+//                                               Catalog (domain) → SeededRandom (synthetic data; no dependency)
 
 /// This package's root folder (the linker reads a file from it by absolute path).
 let packageDirectory = String(#filePath.dropLast("/Package.swift".count))
@@ -17,6 +18,7 @@ let package = Package(
         .library(name: "SQLiteStore", targets: ["SQLiteStore"]),
         .library(name: "FetchedResults", targets: ["FetchedResults"]),
         .library(name: "RecordFormats", targets: ["RecordFormats"]),
+        .library(name: "SeededRandom", targets: ["SeededRandom"]),
         .library(name: "TextSearch", targets: ["TextSearch"]),
         .library(name: "Entities", targets: ["Entities"]),
         .library(name: "Catalog", targets: ["Catalog"]),
@@ -43,6 +45,9 @@ let package = Package(
         .target(name: "SQLiteStore", dependencies: ["CSQLite", "CSQLiteMapping"]),
         // Records of any type in and out of JSON, JSON lines, CSV and TSV, streamed, given their fields.
         .target(name: "RecordFormats"),
+        // A seeded random number generator: synthetic data (`catalog seed --count`), randomized tests
+        // and the benchmarks' datasets, the same for the same seed. Depends on nothing.
+        .target(name: "SeededRandom"),
         // Sectioned, sorted results of a request, with index paths (and, later, live change sets).
         .target(name: "FetchedResults", dependencies: ["SQLiteStore"]),
         // Substring search of any table: folding, queries, index SQL, planner and executor.
@@ -58,7 +63,7 @@ let package = Package(
         // Products and phones: records, schema, seeds, their search descriptions.
         .target(
             name: "Catalog",
-            dependencies: ["SQLiteStore", "FetchedResults", "Entities", "TextSearch", "RecordFormats"],
+            dependencies: ["SQLiteStore", "FetchedResults", "Entities", "TextSearch", "RecordFormats", "SeededRandom"],
             plugins: [.plugin(name: "EmbedFilesPlugin")]
         ),
         // The `catalog` commands as a library, so tests can parse and run them in-process.
@@ -103,16 +108,16 @@ let package = Package(
             path: "Sources/EmbedFilesPlugin"
         ),
 
-        .target(name: "TestSupport", dependencies: ["SQLiteStore"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["SQLiteStore", "SeededRandom"], path: "Tests/TestSupport"),
         // A second process for the change-monitor tests: runs SQL lines from standard input.
         .executableTarget(name: "store-writer-fixture", dependencies: ["SQLiteStore"], path: "Tests/store-writer-fixture"),
         .testTarget(name: "SQLiteStoreTests", dependencies: ["SQLiteStore", "TestSupport", "store-writer-fixture"]),
-        .testTarget(name: "FetchedResultsTests", dependencies: ["FetchedResults", "TestSupport", "Catalog"]),
-        .testTarget(name: "RecordFormatsTests", dependencies: ["RecordFormats"]),
+        .testTarget(name: "FetchedResultsTests", dependencies: ["FetchedResults", "TestSupport"]),
+        .testTarget(name: "RecordFormatsTests", dependencies: ["RecordFormats", "SeededRandom"]),
         .testTarget(name: "TextSearchTests", dependencies: ["TextSearch", "SQLiteStore", "TestSupport"]),
         .testTarget(
             name: "EntitiesTests",
-            dependencies: ["Entities", "FetchedResults", "SQLiteStore", "RecordFormats", "TextSearch", "TestSupport", "Catalog"]),
+            dependencies: ["Entities", "FetchedResults", "SQLiteStore", "RecordFormats", "TextSearch", "TestSupport"]),
         .testTarget(name: "CatalogTests", dependencies: ["Catalog", "TextSearch", "TestSupport"]),
         .testTarget(name: "CatalogCLITests", dependencies: ["CatalogCLI", "Catalog", "FetchedResults", "TestSupport", "catalog"]),
         // Concurrent writers, crashes, full disks, damaged files, hostile input: see the Guarantees article (Sources/CatalogCLI/CatalogCLI.docc).

@@ -2,6 +2,7 @@
 import Foundation
 import SQLiteStore
 import Testing
+import TestSupport
 
 /// A name is checked as the Guarantees article says: trimmed of the white space and newlines around it, then
 /// refused when empty, longer than 200 characters, or holding control characters or U+FFFD.

@@ -1,4 +1,3 @@
-import Catalog
 import Entities
 import Foundation
 import SQLiteStore

@@ -2,6 +2,7 @@ import Catalog
 import FetchedResults
 import Foundation
 import Testing
+import TestSupport
 import TextSearch
 
 /// Random and mutated input thrown at every parser of user text, a fixed count of inputs each: none
