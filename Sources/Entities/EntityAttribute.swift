@@ -79,7 +79,8 @@ extension EntityAttribute {
     /// - Parameters:
     ///   - name: the property's name in files and messages.
     ///   - keyPath: the property.
-    ///   - column: its column; by default `name` in snake case (`operatingSystem` → `operating_system`).
+    ///   - column: its column; by default ``ColumnNames/column(forName:)`` of `name` (`operatingSystem` →
+    ///     `operating_system`, `recipeID` → `recipe_id`).
     ///   - folded: whether the text is compared ignoring case, diacritics and width: its folded form is
     ///     stored in `<column>_folded`, which sorts it and which a search looks in.
     ///   - searched: whether a search looks for its terms in the folded text (requires `folded`).
@@ -136,7 +137,8 @@ extension EntityAttribute {
     /// - Parameters:
     ///   - name: the property's name in files and messages.
     ///   - keyPath: the property.
-    ///   - column: its column; by default `name` in snake case (`yearIntroduced` → `year_introduced`).
+    ///   - column: its column; by default ``ColumnNames/column(forName:)`` of `name` (`yearIntroduced` →
+    ///     `year_introduced`, `isbnURL` → `isbn_url`).
     ///   - searchedAsNumber: whether a search's numeric terms (`2007`, `599`) are compared with it.
     ///   - sections: how a section by this attribute groups and names rows.
     ///   - title: its title in tables; by default `name`, uppercased.
@@ -264,18 +266,8 @@ extension FieldValue {
     }
 }
 
-/// `yearIntroduced` → `year introduced`: a property name as words.
-func words(_ name: String) -> String { splitWords(name, separator: " ") }
+/// `yearIntroduced` → `year introduced`: a property name as words (see ``ColumnNames``).
+func words(_ name: String) -> String { ColumnNames.words(of: name).joined(separator: " ") }
 
-/// `yearIntroduced` → `year_introduced`: a property name as a column name.
-func snakeCase(_ name: String) -> String { splitWords(name, separator: "_") }
-
-/// A camel-case name's words, lowercased, joined by `separator`.
-private func splitWords(_ name: String, separator: String) -> String {
-    var words = ""
-    for character in name {
-        if character.isUppercase, !words.isEmpty { words += separator }
-        words += character.lowercased()
-    }
-    return words
-}
+/// `yearIntroduced` → `year_introduced`: a property name as a column name (see ``ColumnNames``).
+func snakeCase(_ name: String) -> String { ColumnNames.column(forName: name) }
