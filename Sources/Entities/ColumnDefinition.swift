@@ -10,7 +10,7 @@ import SQLiteStore
 /// (``EntityTable``) and as opening a store checks it.
 public struct ColumnDefinition: Sendable, Equatable {
     /// The column's type; nil until the declaration resolves it from the template's value (an
-    /// enumeration's raw value), see ``resolved(template:)``.
+    /// enumeration's raw value), see `resolved(template:)`.
     public internal(set) var type: ColumnType?
     /// Whether the column may hold NULL (the attribute is an `Optional`).
     public internal(set) var isOptional: Bool

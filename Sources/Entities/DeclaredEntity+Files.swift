@@ -62,6 +62,7 @@ extension DeclaredEntity {
     ///   - conflicts: what a record whose unique key is taken does: update (default) or skip.
     ///   - keepingIDs: whether records keep their `id`: the stored record with that id is replaced,
     ///     or the record is added with it. Otherwise ids in the file are ignored.
+    ///   - writer: the database written to.
     /// - Throws: ``EntityFileError`` naming the file, line, column and field at fault; nothing is
     ///   written then.
     @discardableResult

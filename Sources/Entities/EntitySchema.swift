@@ -17,9 +17,9 @@ import SQLiteStore
 /// **The declaration is the schema.** Migration 1 creates each table as its declaration says *now*
 /// (``EntityTable/createSQL(dialect:)``); it stands for the declarations, not for fixed SQL, so its
 /// checksum does not change with them. A change to a declaration comes with a migration step that
-/// brings files made before it to the new declaration: a typed step (``Migration/addingAttribute(_:of:version:)``,
-/// ``Migration/renamingColumn(_:to:of:version:)``, ``Migration/addingIndexes(of:version:)``,
-/// ``Migration/creatingTable(_:version:)``) finds
+/// brings files made before it to the new declaration: a typed step (`Migration.addingAttribute(_:of:version:)`,
+/// `Migration.renamingColumn(_:to:of:version:)`, `Migration.addingIndexes(of:version:)`,
+/// `Migration.creatingTable(_:version:)`) finds
 /// its change already made in a file that migration 1 created after it, and does nothing there; an SQL
 /// step runs on every file (use it for data, not for the table's shape). After migrating, each table
 /// is checked against its declaration (``EntityTable/check(_:)``), so a change without its step fails
@@ -32,7 +32,7 @@ public struct EntitySchema: Sendable {
 
     /// A schema of `tables`, its set named `identity` in `schema_migrations`.
     ///
-    /// - Throws: ``MigrationError`` for changes whose versions are not distinct and above 1.
+    /// - Throws: `MigrationError` for changes whose versions are not distinct and above 1.
     public init(identity: String, tables: [EntityTable], changes: [Migration] = []) throws {
         self.tables = tables
         // Its name and revision name no table: a table added later (with its `creatingTable` step) is
