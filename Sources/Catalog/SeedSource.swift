@@ -112,7 +112,7 @@ extension SeedSource {
     public init(name: String, input: ByteInput, format: DataFormat?, entity: Entity?, keepingIDs: Bool = false) throws {
         func invalid(_ reason: String) -> CatalogError { CatalogError.invalidFile(path: name, reason: reason) }
         do {
-            let format = try format ?? Self.sniffFormat(input) ?? {
+            let format = try format ?? DataFormat.sniffed(from: input) ?? {
                 throw invalid("cannot tell its format from its name or first character: give --format json, jsonl, csv or tsv")
             }()
             let rows = try RowReader(input: input, format: format)
@@ -165,15 +165,6 @@ extension SeedSource {
             return "line \(line): record\(record) is a \(other.singular), not a \(expected.singular) (for \(other.rawValue), give --entity \(other.rawValue))"
         }
         return error.description
-    }
-
-    /// JSON for text starting with `[`, JSON lines for `{` (after white space and a byte-order mark).
-    private static func sniffFormat(_ input: ByteInput) throws -> DataFormat? {
-        switch try input.firstNonSpaceByte() {
-        case UInt8(ascii: "["): .json
-        case UInt8(ascii: "{"): .jsonl
-        default: nil
-        }
     }
 }
 

@@ -98,7 +98,7 @@ extension DeclaredEntity {
         func failure(_ reason: String) -> EntityFileError { EntityFileError(path: name, reason: reason) }
         let reader: RecordReader<Self>
         do {
-            guard let format = try format ?? sniffedFormat(input) else {
+            guard let format = try format ?? DataFormat.sniffed(from: input) else {
                 throw failure("cannot tell its format from its name or first character: give json, jsonl, csv or tsv")
             }
             reader = RecordReader(rows: try RowReader(input: input, format: format), layout: declaration.recordLayout)
@@ -166,30 +166,33 @@ extension DeclaredEntity {
         report.inserted += 1
     }
 
-    /// JSON for text starting with `[`, JSON lines for `{` (after white space and a byte-order mark).
-    private static func sniffedFormat(_ input: ByteInput) throws -> DataFormat? {
-        switch try input.firstNonSpaceByte() {
-        case UInt8(ascii: "["): .json
-        case UInt8(ascii: "{"): .jsonl
-        default: nil
-        }
-    }
-
     /// Writes every record, by id, to `output` in `format`, reading one row at a time in one read
     /// transaction (a consistent snapshot, never held in memory together).
     ///
+    /// - Parameter progress: called with the number of records written after each one.
     /// - Returns: the number of records written.
     /// - Throws: `DatabaseError`; `FileError` when the output cannot be written.
     @discardableResult
-    public static func export(to output: ByteOutput, format: DataFormat, from reader: some DatabaseReader) throws -> Int {
+    public static func export(
+        to output: ByteOutput, format: DataFormat, from reader: some DatabaseReader, progress: ((Int) -> Void)? = nil
+    ) throws -> Int {
         let writer = RecordWriter(format: format, layout: declaration.recordLayout, output: output)
-        try reader.read { db in
-            try db.makeStatement(sql: "SELECT \(selection) FROM \(tableName) ORDER BY id").forEachRow { row in
-                try writer.write(try Self(row: row))
-            }
+        try forEachStored(in: reader) { record in
+            try writer.write(record)
+            progress?(writer.recordCount)
         }
         try writer.finish()
         return writer.recordCount
+    }
+
+    /// Calls `body` with every stored record, by id, reading one row at a time in one read
+    /// transaction: a consistent snapshot however many records there are, never held in memory together.
+    public static func forEachStored(in reader: some DatabaseReader, _ body: (Self) throws -> Void) throws {
+        try reader.read { db in
+            try db.makeStatement(sql: "SELECT \(selection) FROM \(tableName) ORDER BY id").forEachRow { row in
+                try body(try Self(row: row))
+            }
+        }
     }
 
     /// Writes every record to the file at `path` (replaced only once it is whole), in `format` or the
