@@ -90,7 +90,8 @@ extension DeclaredEntity {
     }
 
     /// Imports the records of `input` in the caller's transaction (`db`), as
-    /// ``importFile(_:format:conflicts:keepingIDs:into:)`` does; `name` names it in errors.
+    /// ``importFile(_:format:conflicts:keepingIDs:into:)`` does, through an ``EntityImporter``; `name`
+    /// names it in errors. When it throws, roll back the transaction (as a `DatabaseWriter`'s `write` does).
     public static func importRecords(
         from input: ByteInput, named name: String, format: DataFormat?, conflicts: ImportConflicts = .update,
         keepingIDs: Bool = false, _ db: Database
@@ -105,71 +106,42 @@ extension DeclaredEntity {
         } catch let error as RecordReadError {
             throw failure(error.description)
         }
-        let key = declaration.attributes.first { $0.columnDefinition.isUnique }
-        let keyIndex = key.flatMap { key in declaration.storedColumns.firstIndex(of: key.column) }
-        var report = ImportReport()
-        while true {
-            let record: Self
-            do {
-                guard let next = try reader.next() else { break }
-                record = try next.validated()
-            } catch let error as RecordReadError {
-                throw failure(error.description)
-            } catch let error as FileError {
-                throw failure("it cannot be read: \(error)")
-            } catch {
-                throw failure("line \(reader.line): \(error)")
-            }
-            do {
-                try store(record, keepingIDs: keepingIDs, key: key.map { ($0.column, keyIndex!) }, conflicts: conflicts, &report, db)
-            } catch let error as DatabaseError {
-                throw failure("line \(reader.line): \(error)")
-            }
-        }
-        return report
-    }
-
-    /// Stores one imported record: by its id when kept, else by its unique key, else as a new row.
-    private static func store(
-        _ record: Self, keepingIDs: Bool, key: (column: String, index: Int)?, conflicts: ImportConflicts,
-        _ report: inout ImportReport, _ db: Database
-    ) throws {
-        let values = declaration.storedValues(of: record)
-        if keepingIDs, let id = record.id {
-            let exists = try db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM \(tableName) WHERE id = ?)")
-                .fetchOne(arguments: [id]) { try $0.decode(Bool.self, at: 0) } ?? false
-            if exists {
-                try db.cachedStatement(sql: declaration.updateSQL()).execute(arguments: StatementArguments(values: values + [.integer(id)]))
-                report.updated += 1
-            } else {
-                try db.cachedStatement(sql: declaration.insertSQL(withID: true))
-                    .execute(arguments: StatementArguments(values: [.integer(id)] + values))
-                report.inserted += 1
-            }
-            return
-        }
-        if let key {
-            let stored = try db.cachedStatement(sql: "SELECT id FROM \(tableName) WHERE \(key.column) = ?")
-                .fetchOne(arguments: StatementArguments(values: [values[key.index]])) { try $0.decode(Int64.self, at: 0) }
-            if let stored {
-                switch conflicts {
-                case .skip: report.skipped += 1
-                case .update:
-                    try db.cachedStatement(sql: declaration.updateSQL())
-                        .execute(arguments: StatementArguments(values: values + [.integer(stored)]))
-                    report.updated += 1
+        // Without a savepoint: a failure rolls back the caller's transaction as a whole.
+        return try db.bulkInsert(into: tableName, maintaining: [], withoutSavepoint: true) { bulk in
+            let importer = EntityImporter<Self>(db, bulk: bulk, conflicts: conflicts)
+            while true {
+                var record: Self
+                do {
+                    guard let next = try reader.next() else { break }
+                    record = try next.validated()
+                } catch let error as RecordReadError {
+                    throw failure(error.description)
+                } catch let error as FileError {
+                    throw failure("it cannot be read: \(error)")
+                } catch {
+                    throw failure("line \(reader.line): \(error)")
                 }
-                return
+                if !keepingIDs { record.id = nil }
+                do {
+                    try importer.add(record)
+                } catch let error as DuplicateKey {
+                    throw failure("line \(reader.line): \(error)")
+                } catch let error as DatabaseError {
+                    throw failure("line \(reader.line): \(error)")
+                }
             }
+            return importer.report
         }
-        try db.cachedStatement(sql: declaration.insertSQL()).execute(arguments: StatementArguments(values: values))
-        report.inserted += 1
     }
 
     /// Writes every record, by id, to `output` in `format`, reading one row at a time in one read
     /// transaction (a consistent snapshot, never held in memory together).
     ///
-    /// - Parameter progress: called with the number of records written after each one.
+    /// - Parameters:
+    ///   - output: where the records are written.
+    ///   - format: the format they are written in.
+    ///   - reader: the database read.
+    ///   - progress: called with the number of records written after each one.
     /// - Returns: the number of records written.
     /// - Throws: `DatabaseError`; `FileError` when the output cannot be written.
     @discardableResult

@@ -1,4 +1,5 @@
 import Entities
+import FetchedResults
 import Foundation
 import RecordFormats
 import SQLiteStore
@@ -67,5 +68,19 @@ struct EntityFilesTests {
         let orphan = try file("steps.csv", "dishID,position,text\n7,1,Stir\n")
         let refused = #expect(throws: EntityFileError.self) { try DishStep.importFile(orphan, into: queue) }
         #expect(refused?.description.hasPrefix("\(orphan): line 2: ") == true)
+    }
+
+    /// Past the rows a bulk insert keeps its triggers for, the rows still reach the search
+    /// structures (not named to the bulk insert, their triggers stay) and the change log.
+    @Test func aLargeImportIsSearchedAndLogged() throws {
+        let rows = (1...300).map { "Dish \($0),Cuisine \($0 % 7),\($0),no,2,,\n" }.joined()
+        let path = try file("many.csv", "name,cuisine,minutes,vegetarian,servings,remarks,tasted\n" + rows)
+        #expect(try Dish.importFile(path, into: queue) == ImportReport(inserted: 300))
+        let controller = FetchedResultsController(request: FetchRequest<Dish>(searchText: "dish 277"), reader: queue)
+        try controller.performFetch()
+        #expect(try controller.fetchedObjects.map(\.name) == ["Dish 277"])
+        let logged = try queue.read { db in try db.scalar(Int.self, sql: "SELECT count(*) FROM store_changes WHERE table_name = 'dishes'") }
+        #expect(logged == 300)
+        #expect(try Dish.importFile(path, into: queue) == ImportReport(updated: 300))
     }
 }
