@@ -1,5 +1,5 @@
+import Entities
 import RecordFormats
-import TextSearch
 
 /// The records of one seed or import input, of one entity, read and checked one at a time as they
 /// are stored: a file in any `DataFormat`, standard input, or records in memory.
@@ -133,13 +133,8 @@ extension SeedSource {
                 guard var record = try reader.next() else { return nil }
                 if !keepingIDs {
                     record.id = nil
-                } else if let id = record.id, Record.searchDescription.rowIDsCarryScope,
-                          !(0...SearchDescription.largestScopedID).contains(id) {
-                    // The search index's rowids hold the id below the scope's number: SQLite's trigger
-                    // would refuse the row with a message naming no file or line.
-                    throw CatalogError.invalidFile(
-                        path: name,
-                        reason: "line \(reader.line): id \(id) is out of range: \(Record.entity.rawValue) have ids from 0 to \(SearchDescription.largestScopedID)")
+                } else if let id = record.id, let problem = Record.keptIDProblem(id) {
+                    throw CatalogError.invalidFile(path: name, reason: "line \(reader.line): \(problem)")
                 }
                 return record
             } catch let error as RecordReadError {

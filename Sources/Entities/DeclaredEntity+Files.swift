@@ -1,5 +1,6 @@
 import RecordFormats
 import SQLiteStore
+import TextSearch
 
 /// What an import or a seed did.
 public struct ImportReport: Sendable, Equatable, CustomStringConvertible {
@@ -106,8 +107,10 @@ extension DeclaredEntity {
         } catch let error as RecordReadError {
             throw failure(error.description)
         }
-        // Without a savepoint: a failure rolls back the caller's transaction as a whole.
-        return try db.bulkInsert(into: tableName, maintaining: [], withoutSavepoint: true) { bulk in
+        // A searchable entity's search structures are built in bulk with the rows. Without a
+        // savepoint: a failure rolls back the caller's transaction as a whole.
+        let structures = (Self.self as? any SearchableEntity.Type).map { [$0.searchDescription.bulkInsertStructure] } ?? []
+        return try db.bulkInsert(into: tableName, maintaining: structures, withoutSavepoint: true) { bulk in
             let importer = EntityImporter<Self>(db, bulk: bulk, conflicts: conflicts)
             while true {
                 var record: Self
@@ -121,7 +124,11 @@ extension DeclaredEntity {
                 } catch {
                     throw failure("line \(reader.line): \(error)")
                 }
-                if !keepingIDs { record.id = nil }
+                if !keepingIDs {
+                    record.id = nil
+                } else if let id = record.id, let problem = keptIDProblem(id) {
+                    throw failure("line \(reader.line): \(problem)")
+                }
                 do {
                     try importer.add(record)
                 } catch let error as DuplicateKey {
@@ -132,6 +139,16 @@ extension DeclaredEntity {
             }
             return importer.report
         }
+    }
+
+    /// Why a record cannot keep `id`, if it cannot: a searchable entity whose search index's rowids
+    /// hold the id below the scope's number (`SearchDescription.rowIDsCarryScope`) takes ids from 0
+    /// to `SearchDescription.largestScopedID` (SQLite's trigger would refuse another with a message
+    /// naming no file or line).
+    public static func keptIDProblem(_ id: Int64) -> String? {
+        guard let searchable = Self.self as? any SearchableEntity.Type, searchable.searchDescription.rowIDsCarryScope,
+              !(0...SearchDescription.largestScopedID).contains(id) else { return nil }
+        return "id \(id) is out of range: \(tableName) have ids from 0 to \(SearchDescription.largestScopedID)"
     }
 
     /// Writes every record, by id, to `output` in `format`, reading one row at a time in one read
