@@ -18,8 +18,8 @@ import TextSearch
 ///
 /// The description's `SearchDescription.installSQL` belongs in a migration of the entity's table.
 public protocol SearchableEntity: DeclaredEntity {
-    /// What a search looks in: usually ``EntityDeclaration/searchDescription(scope:listIndex:indexesShortTerms:scopeValues:)``
-    /// of the entity's declaration.
+    /// What a search looks in: usually the entity's declaration's
+    /// ``EntityDeclaration/searchDescription(scope:listIndex:indexesShortTerms:scopeValues:accelerators:)``.
     static var searchDescription: SearchDescription { get }
     /// The attribute the description's scope column holds (the `scope` it was declared with), whose
     /// sections a search counts and pages itself; nil (the default) for none.

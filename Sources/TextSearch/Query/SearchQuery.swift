@@ -10,7 +10,7 @@
 ///   finds `Café`, `京` finds `東京タワー`, `ﾃﾞｼﾞﾀﾙ` finds `デジタル`.
 /// - A row also matches a term that reads as a number (`599`, `2007`, `599.00`) when one of its
 ///   number columns (``SearchDescription/numberColumns``: a product's year or price) equals it.
-/// - Every term must match (AND). A term that folds to nothing (a lone combining accent) is dropped.
+/// - Every term must match (AND). A lone combining accent follows no letter, so it stays a term of its own.
 /// - Input is data, never syntax: quotes, `*`, `^`, `:`, parentheses, `-`, `AND`, `OR`, `NOT`, `NEAR`
 ///   and SQL are looked for literally; a term with a control character matches nothing.
 ///
