@@ -16,8 +16,14 @@ public struct PostgreSQLConfiguration: Sendable {
     public var primary: String
     /// Streaming replicas of the primary, which serve reads.
     public var replicas: [String]
-    /// What the cluster reports about its replicas (one skipped as down or lagging, one back), one
-    /// line per event; nil reports nothing.
+    /// How long a read waits for a replica to replay this cluster's last write before it reads on
+    /// the primary instead, logging the replica as lagging.
+    public var replicaWaitLimit: Duration = .seconds(1)
+    /// How long a replica found down (unreachable, shut down, restarting) is left out of reads before
+    /// it is tried again.
+    public var replicaRetryInterval: Duration = .seconds(5)
+    /// What the cluster reports about its replicas (one skipped as down or lagging), one line per
+    /// event; nil reports nothing.
     public var log: (@Sendable (String) -> Void)?
 
     /// A configuration with a primary and, optionally, replicas.

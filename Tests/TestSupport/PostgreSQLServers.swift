@@ -56,18 +56,29 @@ public final class PostgreSQLServers: Sendable {
         try? FileManager.default.removeItem(atPath: directory)
     }
 
-    /// Starts a cluster of its own for a test that stops or restarts servers (ports chosen by the
-    /// script); ``stop()`` it at the end.
+    /// Starts a cluster of its own for a test that stops or restarts servers; ``stop()`` it at the
+    /// end. Its ports are drawn at random (clusters started at once would find the same free ports),
+    /// and drawn again when taken.
     public static func start(replicas: Int) throws -> PostgreSQLServers {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("catalog-postgres-\(UUID().uuidString)").path
-        let result = try shell(script.path, "start", "--replicas", String(replicas), "--no-fsync", directory)
-        guard result.status == 0 else { throw ServerError("Scripts/postgres start failed: \(result.output)") }
-        let lines = result.output.split(separator: "\n").map { $0.split(separator: " ").map(String.init) }
-        guard let primary = lines.first(where: { $0.first == "primary" })?.last else {
-            throw ServerError("Scripts/postgres printed no primary: \(result)")
+        var failures: [String] = []
+        for _ in 0..<3 {
+            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("catalog-postgres-\(UUID().uuidString)").path
+            let port = Int.random(in: 2000..<4000) * 10
+            let result = try shell(script.path, "start", "--replicas", String(replicas), "--no-fsync", directory, String(port))
+            guard result.status == 0 else {
+                _ = try? shell(script.path, "stop", directory)
+                try? FileManager.default.removeItem(atPath: directory)
+                failures.append(result.output)
+                continue
+            }
+            let lines = result.output.split(separator: "\n").map { $0.split(separator: " ").map(String.init) }
+            guard let primary = lines.first(where: { $0.first == "primary" })?.last else {
+                throw ServerError("Scripts/postgres printed no primary: \(result.output)")
+            }
+            return PostgreSQLServers(
+                primary: primary, replicas: lines.filter { $0.first == "replica" }.compactMap(\.last), directory: directory)
         }
-        return PostgreSQLServers(
-            primary: primary, replicas: lines.filter { $0.first == "replica" }.compactMap(\.last), directory: directory)
+        throw ServerError("Scripts/postgres start failed: \(failures.joined(separator: "\n"))")
     }
 
     /// Stops the servers of a cluster started by ``start(replicas:)`` and removes its folder.
