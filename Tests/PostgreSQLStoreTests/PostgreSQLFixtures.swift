@@ -5,7 +5,7 @@ import TestSupport
 
 /// A schema of its own on the shared test primary for each test, dropped at the end, so that tests
 /// run in parallel without seeing each other's tables.
-final class TestSchema {
+final class TestSchema: Sendable {
     let servers: PostgreSQLServers
     let name: String
     /// The primary's URL with `search_path` set to the schema.
