@@ -34,18 +34,18 @@ extension PostgreSQLConnection {
             throw error
         }
         PQclear(start)
-        var buffer: [UInt8] = []
-        buffer.reserveCapacity(Self.copyChunkBytes + 4096)
+        // Row by row: libpq gathers the data in its own output buffer and sends it in large writes.
+        var line: [UInt8] = []
         var failure: String?
         for row in rows {
             precondition(row.count == columns.count, "a COPY row has \(row.count) values for \(columns.count) columns")
-            Self.appendCopyLine(row, to: &buffer)
-            if buffer.count >= Self.copyChunkBytes {
-                if !put(buffer, handle) { failure = "sending COPY data failed"; break }
-                buffer.removeAll(keepingCapacity: true)
+            line.removeAll(keepingCapacity: true)
+            Self.appendCopyLine(row, to: &line)
+            if !put(line, handle) {
+                failure = "sending COPY data failed"
+                break
             }
         }
-        if failure == nil, !buffer.isEmpty, !put(buffer, handle) { failure = "sending COPY data failed" }
         _ = PQputCopyEnd(handle, failure)
         var error: PostgreSQLError?
         var count = 0
@@ -60,10 +60,6 @@ extension PostgreSQLConnection {
         if let error { throw error }
         return count
     }
-
-    /// How much COPY text is gathered before it is sent: large enough that libpq's per-call cost
-    /// vanishes, small enough to stay in cache.
-    static let copyChunkBytes = 1 << 16
 
     private func put(_ bytes: [UInt8], _ handle: OpaquePointer) -> Bool {
         bytes.withUnsafeBufferPointer { buffer in

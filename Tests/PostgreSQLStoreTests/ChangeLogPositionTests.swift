@@ -66,7 +66,9 @@ import Testing
         var position = try PostgreSQLChangeLog.currentPosition(reader)
         let writers = 4
         let transactions = 40
+        let writersDone = Atomic<Bool>(false)
         let writing = Task.detached {
+            defer { writersDone.store(true, ordering: .sequentiallyConsistent) }
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for writer in 0..<writers {
                     group.addTask {
@@ -89,16 +91,14 @@ import Testing
         }
         var seen: [Int64] = []
         let expected = writers * transactions * 2
-        while seen.count < expected {
+        // Reads while the writers write; after they are done, one more read takes what is left.
+        while true {
+            let finished = writersDone.load(ordering: .sequentiallyConsistent)
             let read = try PostgreSQLChangeLog.changes(after: position, reader)
             seen += read.changes.map(\.rowID)
             position = read.position
+            if finished { break }
             if read.changes.isEmpty { try await Task.sleep(for: .milliseconds(2)) }
-            if seen.count < expected, (try? await writing.value) != nil, read.changes.isEmpty,
-                try PostgreSQLChangeLog.changes(after: position, reader).changes.isEmpty
-            {
-                break  // every writer is done and nothing more is there: the count below tells what is missing
-            }
         }
         try await writing.value
         #expect(seen.count == expected)

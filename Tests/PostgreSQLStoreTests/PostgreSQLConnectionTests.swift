@@ -23,6 +23,17 @@ import Testing
         #expect(try db.fetchAll(sql: "SELECT i, r, s, b, f FROM t ORDER BY i DESC NULLS LAST") == rows)
     }
 
+    @Test func aCopyWithARefusedRowLoadsNothing() throws {
+        let schema = try TestSchema()
+        let db = try schema.connect()
+        try db.execute(sql: "CREATE TABLE t(id bigint PRIMARY KEY, name text NOT NULL)")
+        let rows: [[DatabaseValue]] = (1...1000).map { [.integer($0), $0 == 700 ? .null : .text("n\($0)")] }
+        let error = try #require(throws: PostgreSQLError.self) { try db.copy(into: "t", columns: ["id", "name"], rows: rows) }
+        #expect(error.sqlState == "23502")  // not_null_violation
+        #expect(try db.scalar(sql: "SELECT count(*) FROM t") == .integer(0))
+        #expect(try db.copy(into: "t", columns: ["id", "name"], rows: rows.filter { $0[1] != .null }) == 999)
+    }
+
     @Test func errorsCarrySQLStateAndTheServersMessage() throws {
         let schema = try TestSchema()
         let db = try schema.connect()
