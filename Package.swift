@@ -4,6 +4,8 @@ import PackageDescription
 // Layers, each depending only on the ones below it:
 //
 //   catalog (executable) → CatalogCLI → Catalog (domain) → Entities → FetchedResults → SQLiteStore → CSQLiteMapping → CSQLite (libsqlite3)
+//                                                                                     SQLiteStore → StoreCore (values, dialect, migrator)
+//                                                                   PostgreSQLStore → StoreCore, CPostgreSQL (libpq)
 //                                                           Entities → TextSearch → SQLiteStore
 //                                                           Entities → RecordFormats (data formats of any record type)
 //                                               Catalog (domain) → SeededRandom (synthetic data; no dependency)
@@ -15,7 +17,9 @@ let package = Package(
     name: "catalog",
     platforms: [.macOS(.v15)],
     products: [
+        .library(name: "StoreCore", targets: ["StoreCore"]),
         .library(name: "SQLiteStore", targets: ["SQLiteStore"]),
+        .library(name: "PostgreSQLStore", targets: ["PostgreSQLStore"]),
         .library(name: "FetchedResults", targets: ["FetchedResults"]),
         .library(name: "RecordFormats", targets: ["RecordFormats"]),
         .library(name: "SeededRandom", targets: ["SeededRandom"]),
@@ -41,8 +45,18 @@ let package = Package(
         ),
         // The VFS in C that keeps a pool reader's memory mapping of the database file across commits.
         .target(name: "CSQLiteMapping", dependencies: ["CSQLite"]),
+        // Debian's libpq (`apt-get install libpq-dev`), seen through a module map.
+        .systemLibrary(
+            name: "CPostgreSQL",
+            pkgConfig: "libpq",
+            providers: [.apt(["libpq-dev"]), .brew(["libpq"])]
+        ),
+        // What both engines share: values, the SQL dialect, the connection protocol, the migrator.
+        .target(name: "StoreCore"),
         // Entity-agnostic persistence: connections, statements, transactions, migrations.
-        .target(name: "SQLiteStore", dependencies: ["CSQLite", "CSQLiteMapping"]),
+        .target(name: "SQLiteStore", dependencies: ["StoreCore", "CSQLite", "CSQLiteMapping"]),
+        // The same store on a PostgreSQL primary and its read replicas, through libpq.
+        .target(name: "PostgreSQLStore", dependencies: ["StoreCore", "CPostgreSQL"]),
         // Records of any type in and out of JSON, JSON lines, CSV and TSV, streamed, given their fields.
         .target(name: "RecordFormats"),
         // A seeded random number generator: synthetic data (`catalog seed --count`), randomized tests
@@ -112,6 +126,7 @@ let package = Package(
         // A second process for the change-monitor tests: runs SQL lines from standard input.
         .executableTarget(name: "store-writer-fixture", dependencies: ["SQLiteStore"], path: "Tests/store-writer-fixture"),
         .testTarget(name: "SQLiteStoreTests", dependencies: ["SQLiteStore", "TestSupport", "store-writer-fixture"]),
+        .testTarget(name: "PostgreSQLStoreTests", dependencies: ["PostgreSQLStore", "SQLiteStore", "TestSupport"]),
         .testTarget(name: "FetchedResultsTests", dependencies: ["FetchedResults", "TestSupport"]),
         .testTarget(name: "RecordFormatsTests", dependencies: ["RecordFormats", "SeededRandom"]),
         .testTarget(name: "TextSearchTests", dependencies: ["TextSearch", "SQLiteStore", "TestSupport"]),

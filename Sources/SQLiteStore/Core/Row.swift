@@ -51,7 +51,7 @@ public struct Row {
 
     /// The value at `index` converted to `T`, read as `T` reads itself from a column
     /// (``DatabaseValueConvertible/fromColumn(of:at:)``: the library's types and raw-representable
-    /// enums without an intermediate ``DatabaseValue``).
+    /// enums without an intermediate `DatabaseValue`).
     ///
     /// - Throws: ``DatabaseError`` with `SQLITE_MISMATCH` when the stored value does not convert (a NULL
     ///   read as a non-optional type, text read as a number, text that is no case of an enum).

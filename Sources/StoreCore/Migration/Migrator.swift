@@ -13,8 +13,11 @@ import Foundation
 ///         Migration(version: 1, name: "create_note", sql: "CREATE TABLE note(id INTEGER PRIMARY KEY, text TEXT)"),
 ///     ]),
 /// ])
-/// try queue.writeWithoutTransaction { db in try migrator.migrate(db) }
+/// try queue.writeWithoutTransaction { db in try migrator.migrate(db) }      // SQLite
+/// try cluster.writeWithoutTransaction { db in try migrator.migrate(db) }    // PostgreSQL
 /// ```
+///
+/// It runs on any ``SQLConnection``: the same sets, checks and records on both engines.
 ///
 /// Applied migrations are recorded in `schema_migrations(migration_set, version, name, checksum,
 /// applied_at)`, one row per set and version. Before applying anything, the migrator refuses a database
@@ -31,8 +34,9 @@ import Foundation
 /// written before migration sets existed) are read as they are, their records belonging to the first
 /// set, and upgraded in place, in one transaction, the first time the migrator writes.
 ///
-/// Several processes may migrate one file at once: each migration runs in an IMMEDIATE transaction
-/// that first checks whether another process applied it meanwhile. A database with nothing pending is
+/// Several processes may migrate one database at once: each migration runs in a writing transaction
+/// (SQLite's IMMEDIATE; on PostgreSQL one that first takes a transaction-level advisory lock, so
+/// migrators take turns) that first checks whether another process applied it meanwhile. A database with nothing pending is
 /// checked in one read transaction and takes no write lock, so opening it never waits for a writer.
 public struct Migrator: Sendable {
     /// The sets, in the order they are applied.
@@ -65,23 +69,23 @@ public struct Migrator: Sendable {
     /// Applies the pending migrations of every set, set by set, each set up to its version in
     /// `versions` (all of a set not named there).
     ///
-    /// Call it outside any transaction: in a ``DatabaseWriter``'s `writeWithoutTransaction(_:)`.
+    /// Call it outside any transaction: in a writer's `writeWithoutTransaction(_:)`.
     ///
     /// - Returns: the records this call wrote, in the order they were applied.
     /// - Throws: ``MigrationError`` (nothing is applied when the checks fail; a failing migration is
-    ///   rolled back), or ``DatabaseError`` when the database cannot be read or written.
+    ///   rolled back), or the engine's error when the database cannot be read or written.
     @discardableResult
-    public func migrate(upTo versions: [String: Int] = [:], _ db: Database) throws -> [AppliedMigration] {
+    public func migrate(upTo versions: [String: Int] = [:], _ db: any SQLConnection) throws -> [AppliedMigration] {
         precondition(!db.isInsideTransaction, "Migrator.migrate must run outside a transaction")
         let wanted = sets.flatMap { set in
             set.migrations.filter { $0.version <= (versions[set.identity] ?? Int.max) }.map { (set: set.identity, migration: $0) }
         }
         // One read first, which never waits for a writer: with nothing pending, no write lock is taken.
-        guard try db.inTransaction(.deferred, { try needsMigration(upTo: versions, db) }) else { return [] }
-        try db.inTransaction(.immediate) { try prepareRecordTable(db) }
+        guard try db.inTransaction(writing: false, { try needsMigration(upTo: versions, db) }) else { return [] }
+        try inMigrationTransaction(db) { try prepareRecordTable(db) }
         var applied: [AppliedMigration] = []
         for (set, migration) in wanted {
-            let record = try db.inTransaction(.immediate) { () throws -> AppliedMigration? in
+            let record = try inMigrationTransaction(db) { () throws -> AppliedMigration? in
                 // Checked again under the write lock: another process may have applied it meanwhile.
                 let recorded = try appliedMigrations(db)
                 try validate(recorded)
@@ -95,7 +99,10 @@ public struct Migrator: Sendable {
                     set: set, version: migration.version, name: migration.name, checksum: migration.checksum, appliedAt: Date())
                 try db.execute(
                     sql: "INSERT INTO \(Self.tableName)(migration_set, version, name, checksum, applied_at) VALUES (?, ?, ?, ?, ?)",
-                    arguments: [record.set, record.version, record.name, record.checksum, record.appliedAt])
+                    values: [
+                        .text(record.set), .integer(Int64(record.version)), .text(record.name), .text(record.checksum),
+                        .real(record.appliedAt.timeIntervalSince1970),
+                    ])
                 return record
             }
             if let record { applied.append(record) }
@@ -114,11 +121,11 @@ public struct Migrator: Sendable {
     /// ```
     ///
     /// - Throws: what ``validate(_:)`` throws.
-    public func needsMigration(upTo versions: [String: Int] = [:], _ db: Database) throws -> Bool {
+    public func needsMigration(upTo versions: [String: Int] = [:], _ db: any SQLConnection) throws -> Bool {
         let layout = try recordLayout(db)
         let applied = try appliedMigrations(db, layout: layout)
         // A database with `schema_migrations` is no other program's: its tables need not be read.
-        if layout == .none { try validate(tables: try tableNames(db), applied) } else { try validate(applied) }
+        if layout == .none { try validate(tables: try db.tableNames(), applied) } else { try validate(applied) }
         if layout == .withoutSets { return true }
         let recorded = Set(applied.map { RecordKey(set: $0.set, version: $0.version) })
         return sets.contains { set in
@@ -132,14 +139,14 @@ public struct Migrator: Sendable {
     /// Checks, without writing, that the migrator may work on this database: it is empty or records
     /// its migrations, none of its sets is newer than the code, and no applied migration changed.
     ///
-    /// ``migrate(upTo:_:)`` calls it first; call it from ``Configuration/prepareDatabase`` to refuse a
+    /// ``migrate(upTo:_:)`` calls it first; call it from SQLiteStore's `Configuration.prepareDatabase` to refuse a
     /// file before the connection writes anything to it.
     ///
     /// - Throws: ``MigrationError/unrecognizedDatabase(tables:)``,
     ///   ``MigrationError/databaseIsNewer(set:databaseVersion:knownVersion:)``,
-    ///   ``MigrationError/checksumMismatch(set:version:name:recorded:current:)``, or ``DatabaseError``.
-    public func validate(_ db: Database) throws {
-        try validate(tables: try tableNames(db), try appliedMigrations(db))
+    ///   ``MigrationError/checksumMismatch(set:version:name:recorded:current:)``, or the engine's error.
+    public func validate(_ db: any SQLConnection) throws {
+        try validate(tables: try db.tableNames(), try appliedMigrations(db))
     }
 
     /// The checks of ``validate(_:)`` on the database's tables and its recorded migrations.
@@ -150,39 +157,28 @@ public struct Migrator: Sendable {
         try validate(applied)
     }
 
-    /// The names of the database's tables, SQLite's own left out, in order.
-    private func tableNames(_ db: Database) throws -> [String] {
-        try db.fetchAll(
-            sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name"
-        ) { try $0.decode(String.self, at: 0) }
-    }
-
     /// The migrations recorded in the database, of every set (this migrator's or not), by set and
     /// version; empty when it has none.
-    public func appliedMigrations(_ db: Database) throws -> [AppliedMigration] {
+    public func appliedMigrations(_ db: any SQLConnection) throws -> [AppliedMigration] {
         try appliedMigrations(db, layout: try recordLayout(db))
     }
 
     /// ``appliedMigrations(_:)`` from a `schema_migrations` of this shape.
-    private func appliedMigrations(_ db: Database, layout: RecordLayout) throws -> [AppliedMigration] {
+    private func appliedMigrations(_ db: any SQLConnection, layout: RecordLayout) throws -> [AppliedMigration] {
         switch layout {
         case .none:
             return []
         case .withoutSets:
             let owner = sets.first?.identity ?? Self.defaultSetIdentity
-            return try db.fetchAll(sql: "SELECT version, name, checksum, applied_at FROM \(Self.tableName) ORDER BY version") {
-                AppliedMigration(
-                    set: owner, version: try $0.decode(Int.self, at: 0), name: try $0.decode(String.self, at: 1),
-                    checksum: try $0.decode(String.self, at: 2), appliedAt: try $0.decode(Date.self, at: 3))
-            }
+            return try db.fetchRows(sql: "SELECT version, name, checksum, applied_at FROM \(Self.tableName) ORDER BY version", values: [])
+                .map { try AppliedMigration(set: owner, record: $0) }
         case .withSets:
-            return try db.fetchAll(
-                sql: "SELECT migration_set, version, name, checksum, applied_at FROM \(Self.tableName) ORDER BY migration_set, version"
-            ) {
-                AppliedMigration(
-                    set: try $0.decode(String.self, at: 0), version: try $0.decode(Int.self, at: 1),
-                    name: try $0.decode(String.self, at: 2), checksum: try $0.decode(String.self, at: 3),
-                    appliedAt: try $0.decode(Date.self, at: 4))
+            return try db.fetchRows(
+                sql: "SELECT version, name, checksum, applied_at, migration_set FROM \(Self.tableName) ORDER BY migration_set, version",
+                values: []
+            ).map { row in
+                guard case .text(let set) = row[4] else { throw MigrationError.unreadableRecord(row) }
+                return try AppliedMigration(set: set, record: row)
             }
         }
     }
@@ -190,8 +186,8 @@ public struct Migrator: Sendable {
     /// Each known migration with whether it is applied, set by set, then every recorded migration this
     /// migrator does not know (of its sets: a newer program's; of other sets: another program's).
     ///
-    /// - Throws: ``DatabaseError`` when the database cannot be read.
-    public func status(_ db: Database) throws -> [MigrationStatus] {
+    /// - Throws: the engine's error when the database cannot be read.
+    public func status(_ db: any SQLConnection) throws -> [MigrationStatus] {
         let recorded = try appliedMigrations(db)
         let byKey = Dictionary(recorded.map { (RecordKey(set: $0.set, version: $0.version), $0) }, uniquingKeysWith: { $1 })
         var known: Set<RecordKey> = []
@@ -252,41 +248,65 @@ public struct Migrator: Sendable {
         case withSets
     }
 
-    private func recordLayout(_ db: Database) throws -> RecordLayout {
-        let columns = try db.fetchAll(sql: "SELECT name FROM pragma_table_info(?)", arguments: [Self.tableName]) {
-            try $0.decode(String.self, at: 0)
-        }
+    private func recordLayout(_ db: any SQLConnection) throws -> RecordLayout {
+        let columns = try db.columnNames(ofTable: Self.tableName)
         if columns.isEmpty { return .none }
         return columns.contains("migration_set") ? .withSets : .withoutSets
     }
 
     /// Creates `schema_migrations`, or upgrades one without sets in place, its records going to the first
-    /// set. Runs inside the caller's IMMEDIATE transaction, so another process's upgrade is seen.
-    private func prepareRecordTable(_ db: Database) throws {
+    /// set. Runs inside the caller's writing transaction, so another process's upgrade is seen.
+    private func prepareRecordTable(_ db: any SQLConnection) throws {
         let layout = try recordLayout(db)
         if layout == .withSets { return }
+        let dialect = db.dialect
         let createSQL = { (name: String) in
             """
             CREATE TABLE \(name) (
-                migration_set TEXT NOT NULL,
-                version INTEGER NOT NULL,
-                name TEXT NOT NULL,
-                checksum TEXT NOT NULL,
-                applied_at REAL NOT NULL,
+                migration_set \(dialect.columnType(.text)) NOT NULL,
+                version \(dialect.columnType(.integer)) NOT NULL,
+                name \(dialect.columnType(.text)) NOT NULL,
+                checksum \(dialect.columnType(.text)) NOT NULL,
+                applied_at \(dialect.columnType(.real)) NOT NULL,
                 PRIMARY KEY (migration_set, version)
             )
             """
         }
         guard layout == .withoutSets else {
-            try db.execute(sql: createSQL(Self.tableName))
+            try db.execute(sql: createSQL(Self.tableName), values: [])
             return
         }
         let upgraded = Self.tableName + "_with_sets"
-        try db.execute(sql: createSQL(upgraded))
+        try db.execute(sql: createSQL(upgraded), values: [])
         try db.execute(
             sql: "INSERT INTO \(upgraded)(migration_set, version, name, checksum, applied_at) SELECT ?, version, name, checksum, applied_at FROM \(Self.tableName)",
-            arguments: [sets.first?.identity ?? Self.defaultSetIdentity])
-        try db.execute(sql: "DROP TABLE \(Self.tableName)")
-        try db.execute(sql: "ALTER TABLE \(upgraded) RENAME TO \(Self.tableName)")
+            values: [.text(sets.first?.identity ?? Self.defaultSetIdentity)])
+        try db.execute(sql: "DROP TABLE \(Self.tableName)", values: [])
+        try db.execute(sql: "ALTER TABLE \(upgraded) RENAME TO \(Self.tableName)", values: [])
+    }
+
+    /// `body` in a writing transaction that migrators of other processes take turns for: SQLite's
+    /// IMMEDIATE transaction is one already; PostgreSQL's first takes an advisory lock.
+    private func inMigrationTransaction<T>(_ db: any SQLConnection, _ body: () throws -> T) throws -> T {
+        try db.inTransaction(writing: true) {
+            if let lock = db.dialect.transactionLock(named: Self.tableName) { try db.execute(sql: lock, values: []) }
+            return try body()
+        }
+    }
+}
+
+extension AppliedMigration {
+    /// A record read as `version, name, checksum, applied_at` (seconds since 1970).
+    fileprivate init(set: String, record row: [DatabaseValue]) throws {
+        guard case .integer(let version) = row[0], case .text(let name) = row[1], case .text(let checksum) = row[2] else {
+            throw MigrationError.unreadableRecord(row)
+        }
+        let seconds: Double
+        switch row[3] {
+        case .real(let real): seconds = real
+        case .integer(let integer): seconds = Double(integer)
+        default: throw MigrationError.unreadableRecord(row)
+        }
+        self.init(set: set, version: Int(version), name: name, checksum: checksum, appliedAt: Date(timeIntervalSince1970: seconds))
     }
 }

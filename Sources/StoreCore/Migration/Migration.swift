@@ -4,16 +4,19 @@
 /// ```swift
 /// let createNotes = Migration(version: 1, name: "create_notes", sql: "CREATE TABLE note(id INTEGER PRIMARY KEY, text TEXT NOT NULL)")
 /// let fromFile = try Migration(fileName: "0002_index_notes.sql", sql: text)   // version 2
-/// let refold = Migration(version: 3, name: "refold_notes", revision: "1") { db in
-///     for (id, text) in try db.fetchAll(sql: "SELECT id, text FROM note", { (try $0.decode(Int64.self, at: 0), try $0.decode(String.self, at: 1)) }) {
-///         try db.execute(sql: "UPDATE note SET text = ? WHERE id = ?", arguments: [text.lowercased(), id])
+/// let refold = Migration(version: 3, name: "refold_notes", revision: "1", applyOnAnyEngine: { db in
+///     for row in try db.fetchRows(sql: "SELECT id, text FROM note", values: []) {
+///         guard case .text(let text) = row[1] else { continue }
+///         try db.execute(sql: "UPDATE note SET text = ? WHERE id = ?", values: [.text(text.lowercased()), row[0]])
 ///     }
-/// }
+/// })
 /// ```
 ///
-/// A Swift migration runs inside the migration's transaction with its `Database`: whatever it writes is
-/// committed with the migration's record, or rolled back with it when it throws. The code cannot be
-/// fingerprinted, so its ``checksum`` is that of the `revision` string you give it: keep the revision
+/// A Swift migration runs inside the migration's transaction with its connection: whatever it writes is
+/// committed with the migration's record, or rolled back with it when it throws. One written with
+/// ``init(version:name:revision:applyOnAnyEngine:)`` gets an ``SQLConnection`` and runs on either engine;
+/// SQLiteStore's `init(version:name:revision:apply:)` gives SQLite's `Database`, and runs on SQLite
+/// only. The code cannot be fingerprinted, so its ``checksum`` is that of the `revision` string you give it: keep the revision
 /// while the step does the same thing, and change it only to make databases that applied the old
 /// step refuse to open (they report the migration as changed). To change what an applied step did,
 /// add a new migration instead.
@@ -21,16 +24,16 @@
 /// Every open of a database compares the checksums of its applied migrations with the code's, so a
 /// revision that is costly to build (SQL generated from a description) can be given by its checksum
 /// instead, computed once with ``checksum(ofRevision:)`` and written in the code
-/// (``init(version:name:revisionChecksum:apply:)``), with a test that it is still the checksum of the
+/// (``init(version:name:revisionChecksum:applyOnAnyEngine:)``), with a test that it is still the checksum of the
 /// revision the code would give.
 public struct Migration: Sendable {
     /// What a migration runs.
     public enum Body: Sendable {
         /// SQL text, possibly several statements.
         case sql(String)
-        /// Swift code run with the migration's `Database`, inside its transaction; the
+        /// Swift code run with the migration's connection, inside its transaction; the
         /// ``Migration/checksum`` of its revision stands for the code.
-        case code(@Sendable (Database) throws -> Void)
+        case code(@Sendable (any SQLConnection) throws -> Void)
     }
 
     /// The version within its set: migrations run in increasing version order.
@@ -55,36 +58,33 @@ public struct Migration: Sendable {
         self.checksum = Self.checksum(ofRevision: sql)
     }
 
-    /// Creates a Swift migration: `apply` runs with the migration's `Database`, inside its transaction.
+    /// Creates a Swift migration that runs on either engine: `apply` runs with the migration's
+    /// connection, inside its transaction.
     ///
     /// - Parameters:
     ///   - version: the version within its set.
     ///   - name: a description, as a file's name would give it.
     ///   - revision: what ``checksum`` is computed from, in place of the code: an applied migration
     ///     whose revision changed is refused like a changed SQL file.
-    ///   - apply: the step, run with the migration's `Database` inside its transaction.
-    public init(version: Int, name: String, revision: String, apply: @escaping @Sendable (Database) throws -> Void) {
-        self.init(version: version, name: name, revisionChecksum: Self.checksum(ofRevision: revision), apply: apply)
+    ///   - apply: the step, run with the migration's connection inside its transaction.
+    public init(
+        version: Int, name: String, revision: String, applyOnAnyEngine apply: @escaping @Sendable (any SQLConnection) throws -> Void
+    ) {
+        self.init(version: version, name: name, revisionChecksum: Self.checksum(ofRevision: revision), applyOnAnyEngine: apply)
     }
 
-    /// Creates a Swift migration from the checksum of its revision, computed before: the migration
-    /// that `init(version:name:revision:apply:)` would make with that revision, without building
-    /// the revision in every process that opens a database.
-    ///
-    /// ```swift
-    /// // Migration.checksum(ofRevision: Book.searchDescription.installSQL), checked by a test:
-    /// let search = Migration(version: 3, name: "search_books", revisionChecksum: "0f1e2d3c4b5a6978") { db in
-    ///     try db.execute(sql: Book.searchDescription.installSQL)
-    /// }
-    /// ```
+    /// Creates a Swift migration that runs on either engine from the checksum of its revision,
+    /// computed before: the migration that ``init(version:name:revision:applyOnAnyEngine:)`` would make
+    /// with that revision, without building the revision in every process that opens a database.
     ///
     /// - Parameters:
     ///   - version: the version within its set.
     ///   - name: a description, as a file's name would give it.
     ///   - revisionChecksum: ``checksum(ofRevision:)`` of the revision the step stands for.
-    ///   - apply: the step, run with the migration's `Database` inside its transaction.
+    ///   - apply: the step, run with the migration's connection inside its transaction.
     public init(
-        version: Int, name: String, revisionChecksum: String, apply: @escaping @Sendable (Database) throws -> Void
+        version: Int, name: String, revisionChecksum: String,
+        applyOnAnyEngine apply: @escaping @Sendable (any SQLConnection) throws -> Void
     ) {
         self.version = version
         self.name = name
@@ -128,9 +128,9 @@ public struct Migration: Sendable {
     }
 
     /// Runs the migration on `db`, inside the caller's transaction.
-    func apply(_ db: Database) throws {
+    func apply(_ db: any SQLConnection) throws {
         switch body {
-        case .sql(let sql): try db.execute(sql: sql)
+        case .sql(let sql): try db.execute(sql: sql, values: [])
         case .code(let apply): try apply(db)
         }
     }

@@ -2,13 +2,13 @@
 /// a trigger's name), not a cryptographic hash.
 ///
 /// Related: <http://www.isthe.com/chongo/tech/comp/fnv/>
-enum FNV1a {
+package enum FNV1a {
     /// The hash as 16 lowercase hexadecimal digits.
     ///
     /// The bytes are read from the text's contiguous UTF-8 (`withUTF8`), not through its `utf8` view,
     /// which costs many times more per byte, and every process that opens a database checksums the
     /// migration files (W7).
-    static func hexadecimal(_ text: String) -> String {
+    package static func hexadecimal(_ text: String) -> String {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         var text = text
         text.withUTF8 { bytes in

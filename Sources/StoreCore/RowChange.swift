@@ -1,4 +1,5 @@
-/// One row event recorded in the change log: a row of a tracked table was inserted, updated or deleted.
+/// One row event recorded in a change log (SQLiteStore's `ChangeLog`, PostgreSQLStore's
+/// `PostgreSQLChangeLog`): a row of a tracked table was inserted, updated or deleted.
 ///
 /// ```swift
 /// for change in changes.changes where change.table == "products" {
@@ -18,9 +19,11 @@ public struct RowChange: Sendable, Hashable {
         case delete = 3
     }
 
-    /// The position of the event in the log: strictly increasing in commit order, never reused.
+    /// The position of the event in the log, never reused. SQLite's grows in commit order;
+    /// PostgreSQL's in the order writers made the events, which concurrent transactions may commit
+    /// in another order (its readers follow snapshots, not this number).
     public let sequence: Int64
-    /// The name of the table the row belongs to, as given to ``ChangeLog/trackingSQL(forTable:)``.
+    /// The name of the table the row belongs to, as given to the log's `trackingSQL(forTable:)`.
     public let table: String
     /// The rowid of the row (its `INTEGER PRIMARY KEY`, when it has one).
     public let rowID: Int64

@@ -15,6 +15,8 @@ public enum MigrationError: Error, Sendable, CustomStringConvertible {
     case unrecognizedDatabase(tables: [String])
     /// A migration failed; it was rolled back whole.
     case migrationFailed(set: String, version: Int, name: String, error: any Error)
+    /// A row of `schema_migrations` does not hold what the migrator writes there.
+    case unreadableRecord([DatabaseValue])
 
     public var description: String {
         switch self {
@@ -32,6 +34,8 @@ public enum MigrationError: Error, Sendable, CustomStringConvertible {
             "the database was made by another program: it has tables (\(tables.prefix(3).joined(separator: ", "))\(tables.count > 3 ? ", …" : "")) but no \(Migrator.tableName) table; it was left as it was"
         case .migrationFailed(let set, let version, let name, let error):
             "\(set) migration \(version) (\(name)) failed and was rolled back: \(error)"
+        case .unreadableRecord(let row):
+            "\(Migrator.tableName) holds a record the migrator did not write: \(row)"
         }
     }
 }
