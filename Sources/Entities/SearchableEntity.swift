@@ -18,7 +18,7 @@ import TextSearch
 ///
 /// The description's `SearchDescription.installSQL` belongs in a migration of the entity's table.
 public protocol SearchableEntity: DeclaredEntity {
-    /// What a search looks in: usually ``EntityDeclaration/searchDescription(scope:listIndex:indexesShortTerms:scopeValues:)``
+    /// What a search looks in: usually ``EntityDeclaration/searchDescription(scope:listIndex:indexesShortTerms:scopeValues:accelerators:)``
     /// of the entity's declaration.
     static var searchDescription: SearchDescription { get }
     /// The attribute the description's scope column holds (the `scope` it was declared with), whose
