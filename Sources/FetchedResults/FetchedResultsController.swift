@@ -179,7 +179,7 @@ public final class FetchedResultsController<Entity: FetchableEntity> {
     }
 
     /// Installs a fetched result.
-    private func didFetch(_ query: FetchQuery, _ result: FetchedResult<Entity>) {
+    func didFetch(_ query: FetchQuery, _ result: FetchedResult<Entity>) {
         self.query = query
         sections = result.sections
         batches = result.batches
