@@ -2,8 +2,8 @@ import TextSearch
 
 extension Product {
     /// What a product search looks in, as its declaration says: the folded name, the year and price
-    /// as numbers; the type as scope, each type's rows a rowid range of the trigram index (migration
-    /// 8); a list by name walks `products_by_type_name`; short terms indexed by the grams index.
+    /// as numbers; the type as scope, each type's rows a rowid range of the trigram index; a list by
+    /// name walks `products_by_type_name`; short terms indexed by the grams index.
     public static let searchDescription = declaration.searchDescription(
         scope: scopeKeyPath, listIndex: "products_by_type_name", scopeValues: ProductType.allCases.map(\.rawValue))
 }

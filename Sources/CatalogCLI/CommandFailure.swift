@@ -106,6 +106,7 @@ func explain(_ error: any Error) -> (String, ExitStatus) {
         case .duplicateName, .conflictingRecord: return (error.description, .conflict)
         case .inaccessibleFile: return (error.description, .noInput)
         case .invalidFile: return (error.description, .invalidInput)
+        case .preBaselineDatabase: return (error.description, .unusableDatabase)
         }
     case let error as ItemPathParseError:
         return (error.description, .usage)

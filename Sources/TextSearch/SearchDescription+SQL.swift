@@ -90,55 +90,6 @@ extension SearchDescription {
         return sql
     }
 
-    /// The SQL that replaces, in place, the suffix index earlier versions of this module installed
-    /// (a table `<table>_suffixes` of each suffix of each text) by ``gramsTable``: drops the search
-    /// triggers and the suffix table, creates the grams index and fills it from the rows, and creates
-    /// the triggers of ``triggersSQL``. The trigram index and the gram counts are kept as they are.
-    /// For a migration of a database whose search was installed with such a suffix index; empty
-    /// without ``gramsTable``.
-    ///
-    /// ```swift
-    /// try db.execute(sql: films.suffixIndexReplacementSQL)  // in a new migration
-    /// ```
-    public var suffixIndexReplacementSQL: String {
-        guard let gramsTable else { return "" }
-        return dropTriggersSQL + "DROP TABLE IF EXISTS \(table)_suffixes;\n"
-            + gramsTableSQL(gramsTable) + "\n" + gramsBuildSQL(gramsTable)
-            + triggersSQL
-    }
-
-    /// The SQL that replaces, in place, a trigram index whose rowids are the ids (an external-content
-    /// table, as earlier versions of this module installed it) by the one ``structuresSQL`` creates
-    /// now: with ``scopeValues``, a contentless table whose rowids carry the scope (and no table of
-    /// column sizes). Drops the search triggers and the trigram index, creates the index and fills it
-    /// from the rows, and creates the triggers of ``triggersSQL``; the grams index and the gram counts
-    /// are kept as they are. For a migration.
-    ///
-    /// ```swift
-    /// try db.execute(sql: products.fullTextReplacementSQL)  // in a new migration
-    /// ```
-    public var fullTextReplacementSQL: String {
-        dropTriggersSQL + "DROP TABLE IF EXISTS \(fullTextTable);\n" + fullTextTableSQL + "\n"
-            + fullTextBuildSQL(rowsAfter: nil) + triggersSQL
-    }
-
-    /// The SQL that replaces, in place, a grams index whose rowids are the ids and whose documents
-    /// hold a scope token (as earlier versions of this module installed it) by the one
-    /// ``structuresSQL`` creates now: with ``scopeValues``, rowids that carry the scope
-    /// (``indexRowID(of:)``) and documents without a scope token. Drops the search triggers and the
-    /// grams index, creates the index and fills it from the rows, and creates the triggers of
-    /// ``triggersSQL``; the trigram index and the gram counts are kept. For a migration; empty
-    /// without ``gramsTable``.
-    ///
-    /// ```swift
-    /// try db.execute(sql: products.gramsReplacementSQL)  // in a new migration
-    /// ```
-    public var gramsReplacementSQL: String {
-        guard let gramsTable else { return "" }
-        return dropTriggersSQL + "DROP TABLE IF EXISTS \(gramsTable);\n" + gramsTableSQL(gramsTable) + "\n"
-            + gramsBuildSQL(gramsTable) + triggersSQL
-    }
-
     /// The statement that creates ``fullTextTable``: external content (``table``), or, when the rowids
     /// carry the scope, contentless with `columnsize = 0` (a search reads neither texts nor sizes).
     private var fullTextTableSQL: String {

@@ -67,27 +67,11 @@ extension SearchDescription {
     /// drops, replacing it by ``build(forRowsAfter:_:)``.
     public var insertTriggerName: String { "\(table)_search_insert" }
 
-    /// The SQL that drops the triggers and the view of ``triggersSQL``, and the triggers earlier
-    /// versions of this module installed (`<table>_substring_counts_insert`, `_delete`, `_update`,
-    /// `<table>_gram_bits_…`), where they exist.
+    /// The SQL that drops the triggers and the view of ``triggersSQL``, where they exist.
     public var dropTriggersSQL: String {
-        let triggers = ["search", "substring_counts", "gram_bits"].flatMap { name in
-            ["insert", "delete", "update"].map { "\(table)_\(name)_\($0)" }
-        } + ["\(table)_search_change"]
+        let triggers = ["insert", "delete", "update", "change"].map { "\(table)_search_\($0)" }
         return triggers.map { "DROP TRIGGER IF EXISTS \($0);\n" }.joined() + "DROP VIEW IF EXISTS \(changesView);\n"
     }
-
-    /// The SQL that replaces, in place, the triggers that keep the index structures by those of
-    /// ``triggersSQL``: for a migration of a database whose search an earlier version of this module
-    /// installed (three triggers for each of the search, ``substringCountsTable`` and
-    /// ``gramBitsTable``, each writing its SQL in the insert and again in the update trigger). The
-    /// new triggers change the same rows in the same way, so the structures stay as they are; they
-    /// also follow a change of a row's id, which the earlier search triggers ignored.
-    ///
-    /// ```swift
-    /// try db.execute(sql: films.triggersReplacementSQL)  // in a new migration
-    /// ```
-    public var triggersReplacementSQL: String { dropTriggersSQL + triggersSQL }
 
     /// The empty view whose `INSTEAD OF INSERT` trigger adds a row to, or removes it from, the index
     /// structures.
