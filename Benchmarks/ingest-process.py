@@ -4,7 +4,8 @@
     python3 Benchmarks/ingest-process.py .build/release/catalog COUNT FOLDER [RUNS]
 
 - catalog: `catalog seed --count COUNT` into a new file (its schema, search structures and indexes).
-- python bulk: `load-products.py` loads the same products (`catalog export`'s JSON, untimed) into a bare
+- python bulk: `load-products.py` loads the same products (`catalog export`'s JSON lines, made untimed,
+  read a line at a time) into a bare
   table, then builds UNIQUE(name) and an external-content FTS5 trigram index in one statement each.
 - python per-row trigger: the same, with UNIQUE(name) and the FTS5 index there first, kept by a trigger.
 
@@ -35,12 +36,12 @@ def main():
     runs = int(sys.argv[4]) if len(sys.argv) > 4 else 1
     os.makedirs(folder, exist_ok=True)
     script = os.path.join(os.path.dirname(os.path.abspath(__file__)), "load-products.py")
-    json_path = os.path.join(folder, "products.json")
+    json_path = os.path.join(folder, "products.jsonl")
     files = {tool: os.path.join(folder, f"{tool.replace(' ', '-')}.sqlite") for tool in ["catalog", "python bulk", "python per-row trigger"]}
     remove(files["catalog"])
     subprocess.run([catalog, "seed", "--count", count, "--database", files["catalog"]], stdout=subprocess.DEVNULL, check=True)
     with open(json_path, "wb") as out:
-        subprocess.run([catalog, "export", "--format", "json", "--database", files["catalog"]], stdout=out, check=True)
+        subprocess.run([catalog, "export", "--format", "jsonl", "--database", files["catalog"]], stdout=out, check=True)
     tools = {
         "catalog": [catalog, "seed", "--count", count, "--database", files["catalog"]],
         "python bulk": [sys.executable, script, json_path, files["python bulk"], "bulk"],

@@ -1,7 +1,8 @@
-# W1b's whole-process peer: what a user of Python's sqlite3 writes to load `catalog export`'s JSON into
-# a products table with a unique name and an external-content FTS5 trigram index over it.
+# W1b's whole-process peer: what a user of Python's sqlite3 writes to load `catalog export`'s JSON (or
+# JSON lines, read a line at a time, when the file's name ends in .jsonl) into a products table with a
+# unique name and an external-content FTS5 trigram index over it.
 #
-#     python3 load-products.py JSON DATABASE [bulk | per-row-trigger | SCHEMA_SQL]
+#     python3 load-products.py JSON|JSONL DATABASE [bulk | per-row-trigger | SCHEMA_SQL]
 #
 # - bulk (the default): inserts the rows into the bare table, then builds UNIQUE(name) and the FTS5
 #   trigram index in one statement each, as a user who cares about load speed does.
@@ -36,8 +37,8 @@ END;"""
 
 json_path, database_path = sys.argv[1:3]
 mode = sys.argv[3] if len(sys.argv) > 3 else "bulk"
-with open(json_path, encoding="utf-8") as file:
-    products = json.load(file)
+file = open(json_path, encoding="utf-8")
+products = (json.loads(line) for line in file) if json_path.endswith(".jsonl") else json.load(file)
 db = sqlite3.connect(database_path)
 db.execute("PRAGMA journal_mode = WAL")
 db.execute("PRAGMA synchronous = NORMAL")
