@@ -59,7 +59,9 @@ struct TextTable {
 
     /// The number of terminal columns `text` takes.
     static func displayWidth(_ text: String) -> Int {
-        text.unicodeScalars.reduce(0) { width, scalar in
+        // ASCII, most cells: one column a byte, with no scalar's properties to look up.
+        if text.utf8.allSatisfy({ $0 < 0x80 }) { return text.utf8.count }
+        return text.unicodeScalars.reduce(0) { width, scalar in
             if scalar.properties.generalCategory == .nonspacingMark || scalar.properties.generalCategory == .enclosingMark
                 || scalar.value == 0x200D || (0xFE00...0xFE0F).contains(scalar.value) {
                 return width
