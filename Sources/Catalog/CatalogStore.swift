@@ -43,9 +43,8 @@ public final class CatalogStore: Sendable {
     ///     writer and each other (a `DatabasePool`). When false, one connection (a `DatabaseQueue`)
     ///     checks, migrates, reads and writes in turn: for a process that reads once or twice and ends,
     ///     as the `catalog` commands that list, show, search and suggest do, since every connection
-    ///     reads and parses the whole schema before its first statement (about 0.7 ms of a 6 ms
-    ///     `catalog show 0.0 --search a` on the 1,000,000-product database, `perf record`, 2026-11-27)
-    ///     and a pool's first read opens a second one.
+    ///     reads and parses the whole schema before its first statement (W7) and a pool's first read
+    ///     opens a second one.
     /// - Throws: `DatabaseError` when the file cannot be opened or is not a database, `MigrationError`
     ///   when another program made it, one of its migration sets is newer than this code or its
     ///   migrations were changed (the file is not written to then), or two sets share an identity;

@@ -15,8 +15,8 @@ extension Product: DeclaredEntity {
     /// sections them by initial; types section by type, named by their title (`Device`); a search's
     /// numbers match the year or the price. A type shows as its raw value and a year as its digits,
     /// what `String(describing:)` shows, written out: that function's dynamic casts (to
-    /// `TextOutputStreamable`, `CustomStringConvertible`, …) each scanned every conformance record of
-    /// the static binary the first time, 6 scans in `catalog show` (callgrind, 2026-11-27).
+    /// `TextOutputStreamable`, `CustomStringConvertible`, …) each scan every conformance record of
+    /// the static binary the first time (W7).
     public static let declaration = EntityDeclaration<Product>(
         table: "products",
         template: Product(type: .device, name: "", yearIntroduced: 0, introPrice: 0),

@@ -45,7 +45,7 @@ enum CommandFailure: Error, CustomStringConvertible {
     }
 }
 
-/// The exit codes of `catalog`, documented in the README.
+/// The exit codes of `catalog`, documented in the "Exit codes and errors" article of its documentation.
 enum ExitStatus: Int32 {
     /// Something else failed.
     case failure = 1

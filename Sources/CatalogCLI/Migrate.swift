@@ -137,9 +137,9 @@ extension CatalogCommand {
             return TakenBackup(path: destination, version: version)
         }
 
-        /// `2026-11-27T10:44:07Z`: a time as the status shows when a migration was applied, and a
-        /// backup's name when it was taken (without the colons): ISO 8601 in UTC, in whole seconds,
-        /// as Foundation's `ISO8601DateFormatter()` wrote it.
+        /// A time as the status shows when a migration was applied, and a backup's name when it was
+        /// taken (without the colons): ISO 8601 in UTC, in whole seconds (`…T10:44:07Z`), as
+        /// Foundation's `ISO8601DateFormatter()` wrote it.
         static func timestamp(_ date: Date) -> String {
             Date.ISO8601FormatStyle().format(date)
         }

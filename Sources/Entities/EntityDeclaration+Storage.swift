@@ -7,10 +7,8 @@ extension EntityDeclaration {
     /// Each `Entity(row:)` reads its type's declaration through the `DeclaredEntity` protocol, whose
     /// getter returns a copy; as a struct of nine fields (arrays, strings, closures), each copy retained
     /// and released each of their objects, once per row decoded, and those objects are shared by every
-    /// thread decoding that entity. Beside a writer, a pool's readers decoding 10,000 products each
-    /// took turns at those reference counts: `swift_retain` was 1.6 ms of a read's 34 ms of CPU with
-    /// 4 readers, against 0.1 ms for GRDB reading the same rows (W8's fetch, perf, 2026-11-27). Held by
-    /// one object, a copy is one retain.
+    /// thread decoding that entity, so concurrent readers took turns at those reference counts (W8's
+    /// fetch in Benchmarks/README.md). Held by one object, a copy is one retain.
     @usableFromInline
     final class Storage: Sendable {
         let table: String

@@ -55,8 +55,7 @@ public struct EntityDeclaration<Entity: DeclaredEntity>: Sendable {
         attributes: [EntityAttribute<Entity>]
     ) {
         // One loop, not `map`, `flatMap` and key paths: unspecialized for a generic `Entity`, those
-        // built six key paths and ran generic algorithms, 0.6 million instructions of every process that
-        // reads an entity (`catalog show`, callgrind, 2026-11-27).
+        // build key paths and run generic algorithms in every process that reads an entity (W7).
         var names: Set<String> = []
         var storedColumns: [String] = []
         var selection = "id"
@@ -80,8 +79,8 @@ public struct EntityDeclaration<Entity: DeclaredEntity>: Sendable {
 
     /// The attribute of a key path, if it is one.
     public func attribute(for keyPath: PartialKeyPath<Entity>) -> EntityAttribute<Entity>? {
-        // A loop, not `first(where:)`, which, unspecialized for a generic `Entity`, resolved its
-        // iterator's type at run time (0.3 million instructions of `catalog show`, callgrind, 2026-11-27).
+        // A loop, not `first(where:)`, which, unspecialized for a generic `Entity`, resolves its
+        // iterator's type at run time (W7).
         for attribute in attributes where attribute.keyPath == keyPath { return attribute }
         return nil
     }
@@ -114,9 +113,8 @@ public struct EntityDeclaration<Entity: DeclaredEntity>: Sendable {
     /// The values of ``storedColumns`` for `entity`, folded columns computed.
     ///
     /// Inlinable, so that it is specialized where the entity is declared: each row of a bulk insert
-    /// computes its values without generic code and into one array (it went through an unspecialized
-    /// `flatMap` of an array per attribute: 7% of the CPU time of `catalog seed --count 100000` into
-    /// 1,000,000 products, perf, 2026-11-23).
+    /// computes its values without generic code and into one array, not through an unspecialized
+    /// `flatMap` of an array per attribute (W1b).
     @inlinable
     public func storedValues(of entity: Entity) -> [DatabaseValue] {
         var values: [DatabaseValue] = []
@@ -135,8 +133,8 @@ public struct EntityDeclaration<Entity: DeclaredEntity>: Sendable {
         entity.id = try row.decode(Int64.self, at: 0)
         // Each read writes its attribute in place at the entity's address (see `ColumnReads`), from the
         // column after `id` at the attribute's place. An index loop, not `enumerated()`: in
-        // unspecialized generic code each row's sequence looked up the metadata of its iterator and
-        // element tuple (callgrind, 2026-11-22).
+        // unspecialized generic code each row's sequence looks up the metadata of its iterator and
+        // element tuple (W2).
         try withUnsafeMutablePointer(to: &entity) { pointer in
             let address = UnsafeMutableRawPointer(pointer)
             for index in 0..<storage.reads.count {
@@ -161,8 +159,7 @@ public struct EntityDeclaration<Entity: DeclaredEntity>: Sendable {
     /// The folded columns a search's terms are looked for in.
     ///
     /// Collected in a loop, as are ``searchedNumberColumns``: `filter` and `compactMap`, unspecialized
-    /// for a generic `Entity`, resolved their iterator's type at run time (0.12 million instructions of
-    /// `catalog show 0.0 --search a`, callgrind, 2026-11-27).
+    /// for a generic `Entity`, resolve their iterator's type at run time (W7).
     public var searchedTextColumns: [String] {
         var columns: [String] = []
         for attribute in attributes where attribute.isSearchedText {

@@ -100,7 +100,7 @@ struct BackupCommandTests {
         #expect(backups.isEmpty, "\(backups)")
     }
 
-    /// README: a write that finds the database locked exits 5, and a failed command writes nothing:
+    /// Exit codes: a write that finds the database locked exits 5, and a failed command writes nothing:
     /// `migrate` removes the backup it took when it could not migrate at all.
     @Test func aMigrationThatFindsTheDatabaseLockedLeavesNoBackup() throws {
         let old = try oldDatabase("old.sqlite", withData: true)
@@ -116,7 +116,7 @@ struct BackupCommandTests {
         #expect(try workspace.catalog(["migrate", "--status", "--json"], database: old).error.contains("before the baseline"))
     }
 
-    /// README: `migrate --json` prints `{"version", "backup"}`: where the backup went, or null when
+    /// Output formats: `migrate --json` prints `{"version", "backup"}`: where the backup went, or null when
     /// none was taken.
     @Test func migrateJSONAlwaysSaysWhereTheBackupWent() throws {
         let old = try oldDatabase("old.sqlite", withData: true)

@@ -102,7 +102,7 @@ struct BulkSeedTests {
     }
 
     /// Names repeated in the input and names already stored, also past the rows a bulk insert takes
-    /// with its triggers (its rows are then queued and inserted in name order), against the README's
+    /// with its triggers (its rows are then queued and inserted in name order), against the Import, export and backups article's
     /// definition: records with new names get the next ids in the order they come; a record whose
     /// name is taken, by a stored record or an earlier one of the input, updates that record or is
     /// skipped.

@@ -47,7 +47,7 @@ struct ChangeTrackingTests {
         #expect(try #require(counts).map { "\($0.key) \($0.count)" } == reference)
     }
 
-    /// README's Live changes example, as written: a product added and another renamed to sort first
+    /// The live-changes example the README had, as written: a product added and another renamed to sort first
     /// arrive as one change set, described deletions first, then by ascending new path.
     @Test func theReadmesLiveChangesExampleDescribesItsChangeSet() throws {
         let directory = try TemporaryDirectory()

@@ -2,7 +2,7 @@ import FetchedResults
 import Foundation
 import SQLiteStore
 import Testing
-import struct Catalog.SplitMix64
+import TestSupport
 
 /// Sections, index titles, index paths and batches of a controller over random items, checked
 /// against the same result computed in Swift.

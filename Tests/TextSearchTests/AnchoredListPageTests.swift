@@ -5,7 +5,7 @@ import Testing
 
 /// Pages of searches whose matches sort late in list order: thousands of names without the term sort
 /// before them, so that a walk from the start of the scope falls short. Checked against the definition
-/// (README, Search): the rows of the scope holding every term, in (scope, text bytewise, id) order,
+/// (TextSearch's articles): the rows of the scope holding every term, in (scope, text bytewise, id) order,
 /// `limit` of them after `offset`, and how many there are, written here from every row; and that the
 /// page comes from the range of the texts beginning with the term (`anchoredIDsInListOrder`), not
 /// from sorting every match.

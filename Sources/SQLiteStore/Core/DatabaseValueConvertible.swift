@@ -34,7 +34,7 @@ public protocol DatabaseValueConvertible: Sendable {
     /// You need not write it. The default reads the column as a ``DatabaseValue`` and converts it; a
     /// ``StatementColumnConvertible`` type reads itself from the column, and a `RawRepresentable` type
     /// whose raw value is ``StatementColumnConvertible`` reads its raw value so, then the value with
-    /// that raw value (W2 of Benchmarks/README.md: about 580 instructions fewer per enum column).
+    /// that raw value, without a `DatabaseValue` in between (W2 of Benchmarks/README.md).
     static func fromColumn(of sqliteStatement: SQLiteStatement, at index: Int32) -> Self?
 }
 

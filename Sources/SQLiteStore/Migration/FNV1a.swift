@@ -6,9 +6,8 @@ enum FNV1a {
     /// The hash as 16 lowercase hexadecimal digits.
     ///
     /// The bytes are read from the text's contiguous UTF-8 (`withUTF8`), not through its `utf8` view,
-    /// which cost about 34 instructions a byte: the catalog's 19 KB of migration files, checksummed by
-    /// every process that opens a database, were 2.8% of the instructions of `catalog show` (callgrind,
-    /// 2026-11-27).
+    /// which costs many times more per byte, and every process that opens a database checksums the
+    /// migration files (W7).
     static func hexadecimal(_ text: String) -> String {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         var text = text

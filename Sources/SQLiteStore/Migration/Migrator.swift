@@ -221,7 +221,7 @@ public struct Migrator: Sendable {
                 // Searched, not looked up in a dictionary by version: a set has a few migrations, and
                 // the dictionary's storage type, instantiated from its mangled name, looked up
                 // `Int: Hashable` at run time, a scan of every conformance record of the static binary
-                // in every process that opens a database (callgrind, 2026-11-27).
+                // in every process that opens a database (W7).
                 guard let migration = set.migrations.first(where: { $0.version == applied.version }) else {
                     throw MigrationError.databaseIsNewer(
                         set: set.identity, databaseVersion: records.map(\.version).max() ?? applied.version,

@@ -1,6 +1,6 @@
 /// Row counts of a table grouped by a section expression, kept current by triggers in the writing
 /// transaction: what a fetched-results controller reads for the sections of a whole table, a few rows
-/// instead of a `GROUP BY` over every row (35 ms at a million rows, growing with the table).
+/// instead of a `GROUP BY` over every row, which grows with the table (W5).
 ///
 /// Two tables hold them: `store_counted_sections(table_name, section)` lists the counted pairs, and
 /// `store_section_counts(table_name, section, key, count)` has one row per distinct value (`key`) of

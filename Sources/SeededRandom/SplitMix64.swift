@@ -1,4 +1,10 @@
-/// A small, fast, seedable pseudo-random generator (SplitMix64), so synthetic data is reproducible.
+/// A small, fast, seeded pseudo-random generator (Steele, Lea and Flood's SplitMix64), so that
+/// synthetic data and randomized tests are the same for the same seed.
+///
+/// ```swift
+/// var random = SplitMix64(seed: 42)
+/// let word = ["iPod", "iMac", "Café"].randomElement(using: &random)
+/// ```
 public struct SplitMix64: RandomNumberGenerator, Sendable {
     private var state: UInt64
 
