@@ -21,7 +21,8 @@ struct StreamedListingTests {
     /// 200,000 products listed in each streamed format: the child's peak resident memory (its
     /// `VmHWM`) stays under 64 MB, where the whole result held at once took over
     /// 200 MB (as `--json`, which is one document, still does). Every row is written.
-    @Test func listingMemoryStaysFlatFor200kRows() throws {
+    @Test(.enabled(if: FileManager.default.fileExists(atPath: "/proc/self/status"), "reads the child's VmHWM in /proc"))
+    func listingMemoryStaysFlatFor200kRows() throws {
         try workspace.catalog("seed")
         try insertPlainProducts(200_000)
         for format in ["table", "csv", "jsonl"] {
@@ -32,7 +33,7 @@ struct StreamedListingTests {
             let lines = try Data(contentsOf: URL(fileURLWithPath: output)).split(separator: UInt8(ascii: "\n")).count
             // 200,009 rows; a table adds its header and 3 section titles, CSV its header.
             #expect(lines == ["table": 200_013, "csv": 200_010, "jsonl": 200_009][format], "\(format)")
-            #expect(peakKiB < 64 * 1024, "\(format): peak \(peakKiB) KiB")
+            #expect(peakKiB > 0 && peakKiB < 64 * 1024, "\(format): peak \(peakKiB) KiB")
         }
     }
 
