@@ -29,7 +29,9 @@ extension Product: DeclaredEntity {
                     return ProductType(rawValue: raw)?.title ?? raw
                 },
                 width: 8, parse: { try ProductType(parsing: $0) }, shown: { $0.rawValue }),
-            .text("name", \.name, folded: true, searched: true, sections: .initial, check: { try Validation.name($0) }),
+            .text(
+                "name", \.name, folded: true, searched: true, sections: .initial, check: { try Validation.name($0) },
+                unique: true),
             .value(
                 "yearIntroduced", \.yearIntroduced, searchedAsNumber: true, title: "YEAR", parse: { try FieldParsing.year($0) },
                 check: { try Validation.year($0, field: "year") }, shown: { String($0) }),

@@ -23,11 +23,14 @@ extension EntityDeclaration {
         /// Each attribute's write (``ColumnWrite``), in order, for the same reason.
         @usableFromInline let writes: [ColumnWrite<Entity>]
         let recordLayout: RecordLayout<Entity>
+        let indexes: [EntityIndex<Entity>]
+        let tracksChanges: Bool
 
         init(
             table: String, template: Entity, attributes: [EntityAttribute<Entity>],
             folding: @escaping @Sendable (String) -> String, storedColumns: [String], selection: String,
-            reads: [ColumnRead], writes: [ColumnWrite<Entity>], recordLayout: RecordLayout<Entity>
+            reads: [ColumnRead], writes: [ColumnWrite<Entity>], recordLayout: RecordLayout<Entity>,
+            indexes: [EntityIndex<Entity>], tracksChanges: Bool
         ) {
             self.table = table
             self.template = template
@@ -38,6 +41,8 @@ extension EntityDeclaration {
             self.reads = reads
             self.writes = writes
             self.recordLayout = recordLayout
+            self.indexes = indexes
+            self.tracksChanges = tracksChanges
         }
     }
 }

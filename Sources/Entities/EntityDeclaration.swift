@@ -17,9 +17,10 @@ import TextSearch
 /// }
 /// ```
 ///
-/// Everything else is derived from it: the SQL of insert, update and delete, decoding, the columns of
+/// Everything else is derived from it: the table itself (``EntityTable``, created by the first
+/// migration of the embedder's set), the SQL of insert, update and delete, decoding, the columns of
 /// `#Predicate`, sort descriptors and section key paths, the search columns, the change-tracking
-/// triggers, and the fields of tables and files. The table must have an `INTEGER PRIMARY KEY` column
+/// triggers, and the fields of tables and files. The table has an `INTEGER PRIMARY KEY` column
 /// `id`, the attributes' columns, and a `<column>_folded` column for each folded text attribute.
 public struct EntityDeclaration<Entity: DeclaredEntity>: Sendable {
     /// What the declaration holds, in one object, so that a copy of the declaration is one reference:
@@ -42,6 +43,10 @@ public struct EntityDeclaration<Entity: DeclaredEntity>: Sendable {
     /// The fields of seed, import and export files: `id` (optional), then each attribute's name, in
     /// order; each value read is checked as the attribute's check says.
     public var recordLayout: RecordLayout<Entity> { storage.recordLayout }
+    /// The indexes of the table besides those of its `UNIQUE` attributes.
+    public var indexes: [EntityIndex<Entity>] { storage.indexes }
+    /// Whether the table's row events are logged for live fetched results (`ChangeLog`).
+    public var tracksChanges: Bool { storage.tracksChanges }
 
     /// Declares an entity.
     ///
@@ -50,9 +55,11 @@ public struct EntityDeclaration<Entity: DeclaredEntity>: Sendable {
     ///   - template: the entity decoding starts from; every attribute is then set from the row.
     ///   - folding: how folded columns are computed from text.
     ///   - attributes: the stored properties other than `id`, with distinct names and columns.
+    ///   - indexes: the table's indexes besides its `UNIQUE` attributes' (``EntityIndex``).
+    ///   - tracksChanges: whether the generated table logs its row events for live fetched results.
     public init(
         table: String, template: Entity, folding: @escaping @Sendable (String) -> String,
-        attributes: [EntityAttribute<Entity>]
+        attributes: [EntityAttribute<Entity>], indexes: [EntityIndex<Entity>] = [], tracksChanges: Bool = true
     ) {
         // One loop, not `map`, `flatMap` and key paths: unspecialized for a generic `Entity`, those
         // build key paths and run generic algorithms in every process that reads an entity (W7).
@@ -74,7 +81,7 @@ public struct EntityDeclaration<Entity: DeclaredEntity>: Sendable {
         storage = Storage(
             table: table, template: template, attributes: attributes, folding: folding, storedColumns: storedColumns,
             selection: selection, reads: reads, writes: writes,
-            recordLayout: RecordLayout(template: template, fields: fields))
+            recordLayout: RecordLayout(template: template, fields: fields), indexes: indexes, tracksChanges: tracksChanges)
     }
 
     /// The attribute of a key path, if it is one.
@@ -191,9 +198,11 @@ public struct EntityDeclaration<Entity: DeclaredEntity>: Sendable {
     ///     trigram index alone (a small table: short terms are checked row by row).
     ///   - scopeValues: the scope's TEXT values the trigram index tells apart (`SearchDescription`'s
     ///     `scopeValues`: a term's count per value without reading rows); empty for none.
+    ///   - accelerators: the optional structures kept beside the two exact indexes (`SearchAccelerators`);
+    ///     none by default.
     public func searchDescription(
         scope: PartialKeyPath<Entity>? = nil, listIndex: String? = nil, indexesShortTerms: Bool = true,
-        scopeValues: [String] = []
+        scopeValues: [String] = [], accelerators: SearchAccelerators = []
     ) -> SearchDescription {
         let scopeColumn = scope.map { keyPath in
             guard let attribute = attribute(for: keyPath) else { preconditionFailure("the scope of \(table) is not an attribute") }
@@ -202,11 +211,12 @@ public struct EntityDeclaration<Entity: DeclaredEntity>: Sendable {
         return SearchDescription(
             table: table, textColumns: searchedTextColumns, numberColumns: searchedNumberColumns,
             scopeColumn: scopeColumn, listIndex: listIndex, indexesShortTerms: indexesShortTerms,
-            scopeValues: scopeValues)
+            scopeValues: scopeValues, accelerators: accelerators)
     }
 
-    /// The triggers that log the table's row events for live fetched results, to run in a migration
-    /// after `ChangeLog.installationSQL(retaining:)`.
+    /// The triggers that log the table's row events for live fetched results: what
+    /// `ChangeLog.installTracking(forTable:_:)` installs (with the log, if missing), and what the
+    /// table generated from the declaration includes (``EntityTable``, when ``tracksChanges``).
     public var trackingSQL: String { ChangeLog.trackingSQL(forTable: table) }
 
     // MARK: - SQL

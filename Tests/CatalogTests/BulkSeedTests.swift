@@ -1,4 +1,5 @@
 @testable import Catalog
+import Entities
 import FetchedResults
 import Foundation
 import SQLiteStore
@@ -106,8 +107,8 @@ struct BulkSeedTests {
     /// definition: records with new names get the next ids in the order they come; a record whose
     /// name is taken, by a stored record or an earlier one of the input, updates that record or is
     /// skipped.
-    @Test(arguments: [SeedConflictPolicy.skip, .update])
-    func takenNamesInABulkSeedAreConflictsInTheOrderTheRecordsCome(conflicts: SeedConflictPolicy) throws {
+    @Test(arguments: [ImportConflicts.skip, .update])
+    func takenNamesInABulkSeedAreConflictsInTheOrderTheRecordsCome(conflicts: ImportConflicts) throws {
         let directory = try TemporaryDirectory()
         let store = try CatalogStore(path: directory.path())
         try store.seed(SeedFile.builtIn)

@@ -139,10 +139,4 @@ import TestSupport
             #expect(controller.section(forSectionIndexTitle: unknown) == nil)
         }
     }
-
-    @Test func searchOnAnEntityWithoutSearchIsAnError() throws {
-        let database = try ItemDatabase()
-        let controller = FetchedResultsController(request: FetchRequest<Item>(searchText: "a"), reader: database.queue)
-        #expect(throws: FetchError.searchNotSupported("items")) { try controller.performFetch() }
-    }
 }

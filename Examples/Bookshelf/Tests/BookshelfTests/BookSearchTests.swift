@@ -1,7 +1,7 @@
 import Bookshelf
 import Testing
 
-/// Indexed substring search of books in any script, through the index migration 3 generates from the
+/// Indexed substring search of books in any script, through the index migration 1 generates from the
 /// declaration. Each expected result is written by hand from the Search semantics article's rules (case, diacritics
 /// and width ignored, canonically equivalent texts equal, every term required, a number also
 /// matching the year), not computed.
