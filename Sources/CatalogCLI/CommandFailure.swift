@@ -12,6 +12,8 @@ import Darwin
 enum CommandFailure: Error, CustomStringConvertible {
     /// A read-only command was pointed at a file that does not exist.
     case noDatabase(String)
+    /// A command that must not write a schema (`check`) was pointed at an empty (0-byte) file.
+    case emptyDatabase(String)
     /// The database at `path` does not exist and cannot be created there, for `reason` (its folder is
     /// missing, say): nothing was done.
     case databaseNotCreatable(path: String, reason: String)
@@ -30,6 +32,7 @@ enum CommandFailure: Error, CustomStringConvertible {
     var description: String {
         switch self {
         case .noDatabase(let path): "no database at \(path)"
+        case .emptyDatabase(let path): "\(path) is an empty file (0 bytes), not a catalog database; nothing was checked"
         case .databaseNotCreatable(let path, let reason): "cannot create the database \(path): \(reason)"
         case .destinationExists(let path): "\(path) already exists; give --force to replace it"
         case .usage(let message): message
@@ -113,7 +116,7 @@ func explain(_ error: any Error) -> (String, ExitStatus) {
         return (error.description, .unusableDatabase)
     case let error as CommandFailure:
         switch error {
-        case .noDatabase, .databaseNotCreatable: return (error.description, .unusableDatabase)
+        case .noDatabase, .emptyDatabase, .databaseNotCreatable: return (error.description, .unusableDatabase)
         case .destinationExists: return (error.description, .conflict)
         case .usage: return (error.description, .usage)
         case .outputNotWritten: return (error.description, .failure)
