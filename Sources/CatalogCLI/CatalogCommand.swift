@@ -1,5 +1,10 @@
 import ArgumentParser
 import Dispatch
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The `catalog` command: the root of the command tree.
 public struct CatalogCommand: AsyncParsableCommand {
@@ -57,6 +62,8 @@ public struct CatalogCommand: AsyncParsableCommand {
     /// (Package.swift) that unwinding first sorts the frame descriptions of the whole program (about
     /// 30 ms of CPU, `perf`, 2026-11-27). `watch` and `browse` run in a task while this thread waits.
     public static func runMain() {
+        // Past `ulimit -f`, a write fails with EFBIG, said as one line, instead of killing the process.
+        signal(SIGXFSZ, SIG_IGN)
         let arguments = joiningNegativeValues(normalizedArguments(Array(CommandLine.arguments.dropFirst())))
         var command: any ParsableCommand
         do {
