@@ -4,8 +4,11 @@ import PackageDescription
 // Layers, each depending only on the ones below it:
 //
 //   catalog (executable) → CatalogCLI → Catalog (domain) → Entities → FetchedResults → SQLiteStore → CSQLiteMapping → CSQLite (libsqlite3)
+//                                                                                     SQLiteStore → StoreCore (values, dialect, migrator)
+//                                                                   PostgreSQLStore → StoreCore, CPostgreSQL (libpq)
 //                                                           Entities → TextSearch → SQLiteStore
 //                                                           Entities → RecordFormats (data formats of any record type)
+//                                               Catalog (domain) → SeededRandom (synthetic data; no dependency)
 
 /// This package's root folder (the linker reads a file from it by absolute path).
 let packageDirectory = String(#filePath.dropLast("/Package.swift".count))
@@ -14,9 +17,12 @@ let package = Package(
     name: "catalog",
     platforms: [.macOS(.v15)],
     products: [
+        .library(name: "StoreCore", targets: ["StoreCore"]),
         .library(name: "SQLiteStore", targets: ["SQLiteStore"]),
+        .library(name: "PostgreSQLStore", targets: ["PostgreSQLStore"]),
         .library(name: "FetchedResults", targets: ["FetchedResults"]),
         .library(name: "RecordFormats", targets: ["RecordFormats"]),
+        .library(name: "SeededRandom", targets: ["SeededRandom"]),
         .library(name: "TextSearch", targets: ["TextSearch"]),
         .library(name: "Entities", targets: ["Entities"]),
         .library(name: "Catalog", targets: ["Catalog"]),
@@ -39,10 +45,23 @@ let package = Package(
         ),
         // The VFS in C that keeps a pool reader's memory mapping of the database file across commits.
         .target(name: "CSQLiteMapping", dependencies: ["CSQLite"]),
+        // Debian's libpq (`apt-get install libpq-dev`), seen through a module map.
+        .systemLibrary(
+            name: "CPostgreSQL",
+            pkgConfig: "libpq",
+            providers: [.apt(["libpq-dev"]), .brew(["libpq"])]
+        ),
+        // What both engines share: values, the SQL dialect, the connection protocol, the migrator.
+        .target(name: "StoreCore"),
         // Entity-agnostic persistence: connections, statements, transactions, migrations.
-        .target(name: "SQLiteStore", dependencies: ["CSQLite", "CSQLiteMapping"]),
+        .target(name: "SQLiteStore", dependencies: ["StoreCore", "CSQLite", "CSQLiteMapping"]),
+        // The same store on a PostgreSQL primary and its read replicas, through libpq.
+        .target(name: "PostgreSQLStore", dependencies: ["StoreCore", "CPostgreSQL"]),
         // Records of any type in and out of JSON, JSON lines, CSV and TSV, streamed, given their fields.
         .target(name: "RecordFormats"),
+        // A seeded random number generator: synthetic data (`catalog seed --count`), randomized tests
+        // and the benchmarks' datasets, the same for the same seed. Depends on nothing.
+        .target(name: "SeededRandom"),
         // Sectioned, sorted results of a request, with index paths (and, later, live change sets).
         .target(name: "FetchedResults", dependencies: ["SQLiteStore"]),
         // Substring search of any table: folding, queries, index SQL, planner and executor.
@@ -58,10 +77,7 @@ let package = Package(
         // Products and phones: records, schema, seeds, their search descriptions.
         .target(
             name: "Catalog",
-            dependencies: [
-                "SQLiteStore", "FetchedResults", "Entities", "TextSearch", "RecordFormats",
-                .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
-            ],
+            dependencies: ["SQLiteStore", "FetchedResults", "Entities", "TextSearch", "RecordFormats", "SeededRandom"],
             plugins: [.plugin(name: "EmbedFilesPlugin")]
         ),
         // The `catalog` commands as a library, so tests can parse and run them in-process.
@@ -72,29 +88,12 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        // Release builds on Linux are fully static (`-static-executable`: the Swift runtime, FoundationEssentials,
-        // SQLite's `libsqlite3.a` and the C and C++ libraries linked in): a process starts with no dynamic
-        // loader, which loaded and relocated libsqlite3, libstdc++, libm and libgcc_s and looked up their
-        // symbols in the binary's exported table (`-static-stdlib` exports every symbol): `catalog
-        // --version` took 2.7 ms of CPU and 400 page faults that way, 1.5 ms and 272 fully static
-        // (`perf stat -r 40`, 2026-11-27, README W7; a static hello world: 0.5 ms). Not debug builds:
-        // the test bundle links this target's code with XCTest and Swift Testing, which exist as
-        // shared libraries only.
-        // A static executable is linked at a fixed address (not position-independent): a PIE binary of
-        // this size starts by applying 81,608 relative relocations, writing (and so faulting in) every
-        // page of its metadata; at a fixed address there are none, and `catalog --version` took 4.5 ms
-        // of CPU and 430 page faults instead of 6.5 ms and 657 (`perf stat -r 40`, README W7).
-        // Linked by lld with Scripts/catalog.symbol-order (written by Scripts/generate-symbol-order.sh):
-        // the functions and writable data that short commands touch are placed first, so start-up
-        // touches fewer pages. Each first touch of a page is a fault: in the 20 MB of code, a read that
-        // maps the 16 pages around it; in .data a copy; in .bss a zeroed page, mostly after a first
-        // fault that only read it (Swift's lazily filled metadata, witness-table and once caches lie a
-        // few words apiece in the .bss of hundreds of object files). `catalog show 0.0 --search a` on the
-        // 1M database: 506 -> 335 faults (code 170 -> 65, .bss 129 -> 88, .data 33 -> 15), CPU 5.02 ->
-        // 4.46 ms; `--version` 283 -> 186 faults, 2.15 -> 1.68 ms (`perf stat -r 40`, medians of
-        // alternated rounds of copied binaries, 2026-11-27 11:50, load average 5-8). gold, the default,
-        // cannot order code that is one section per object file (Swift's); lld moves such a section
-        // whole. A name the code no longer has is skipped: a stale order costs speed, never correctness.
+        // Release builds on Linux are a fully static executable at a fixed address, linked by lld in the
+        // order of Scripts/catalog.symbol-order (written by Scripts/generate-symbol-order.sh): a process
+        // starts with no dynamic loader and no relocations, and the code and data short commands touch
+        // come first, so start-up faults in fewer pages (W7 in Benchmarks/README.md). A name the code no
+        // longer has is skipped: a stale order costs speed, never correctness. Debug builds link
+        // dynamically, since the test bundle needs the shared XCTest and Swift Testing libraries.
         .executableTarget(
             name: "catalog", dependencies: ["CatalogCLI"],
             linkerSettings: [
@@ -105,11 +104,9 @@ let package = Package(
                         "-Xlinker", "--no-warn-symbol-ordering",
                     ],
                     .when(platforms: [.linux], configuration: .release)),
-                // Static FoundationEssentials' own dependencies, which only its shared library names.
-                // No product module imports Foundation or FoundationInternationalization on Linux, so
-                // neither they, CoreFoundation nor ICU are linked: 42.8 MB and 4,479 protocol
-                // conformance records instead of 92.0 MB and 6,318, which the Swift runtime scans at
-                // the first use of each (type, protocol) pair (2026-11-27).
+                // Static FoundationEssentials' own dependencies, which only its shared library names. No
+                // product module imports Foundation on Linux, so neither it, CoreFoundation nor ICU is
+                // linked: a smaller binary with fewer conformance records to scan at start-up (W7).
                 .linkedLibrary("_FoundationCollections", .when(platforms: [.linux], configuration: .release)),
                 .linkedLibrary("_FoundationCShims", .when(platforms: [.linux], configuration: .release)),
             ]),
@@ -125,19 +122,20 @@ let package = Package(
             path: "Sources/EmbedFilesPlugin"
         ),
 
-        .target(name: "TestSupport", dependencies: ["SQLiteStore"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["SQLiteStore", "SeededRandom"], path: "Tests/TestSupport"),
         // A second process for the change-monitor tests: runs SQL lines from standard input.
         .executableTarget(name: "store-writer-fixture", dependencies: ["SQLiteStore"], path: "Tests/store-writer-fixture"),
         .testTarget(name: "SQLiteStoreTests", dependencies: ["SQLiteStore", "TestSupport", "store-writer-fixture"]),
-        .testTarget(name: "FetchedResultsTests", dependencies: ["FetchedResults", "TestSupport", "Catalog"]),
-        .testTarget(name: "RecordFormatsTests", dependencies: ["RecordFormats"]),
+        .testTarget(name: "PostgreSQLStoreTests", dependencies: ["PostgreSQLStore", "SQLiteStore", "TestSupport"]),
+        .testTarget(name: "FetchedResultsTests", dependencies: ["FetchedResults", "TestSupport"]),
+        .testTarget(name: "RecordFormatsTests", dependencies: ["RecordFormats", "SeededRandom"]),
         .testTarget(name: "TextSearchTests", dependencies: ["TextSearch", "SQLiteStore", "TestSupport"]),
         .testTarget(
             name: "EntitiesTests",
-            dependencies: ["Entities", "FetchedResults", "SQLiteStore", "RecordFormats", "TextSearch", "TestSupport", "Catalog"]),
+            dependencies: ["Entities", "FetchedResults", "SQLiteStore", "RecordFormats", "TextSearch", "TestSupport"]),
         .testTarget(name: "CatalogTests", dependencies: ["Catalog", "TextSearch", "TestSupport"]),
         .testTarget(name: "CatalogCLITests", dependencies: ["CatalogCLI", "Catalog", "FetchedResults", "TestSupport", "catalog"]),
-        // Concurrent writers, crashes, full disks, damaged files, hostile input: see README "Guarantees".
+        // Concurrent writers, crashes, full disks, damaged files, hostile input: see the Guarantees article (Sources/CatalogCLI/CatalogCLI.docc).
         .testTarget(
             name: "ReliabilityTests",
             dependencies: [

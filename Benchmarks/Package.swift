@@ -6,7 +6,7 @@ import PackageDescription
 // A package of its own, so that the main package's `swift build` / `swift test` never build GRDB.
 // Each contender is its own target, so that no Swift module sees two module maps of <sqlite3.h>:
 //
-//   catalog-bench (executable) → BenchmarkSupport (PRNG, catalogs, schema, runner, report)
+//   catalog-bench (executable) → BenchmarkSupport (catalogs, schema, runner, report) → SeededRandom
 //                              → RawSQLiteContender → BenchSQLite (libsqlite3, hand-written loops)
 //                              → GRDBContender      → GRDB 7.10.0
 //                              → StoreContender     → Catalog, SQLiteStore (this project)
@@ -20,7 +20,9 @@ let package = Package(
     ],
     targets: [
         .systemLibrary(name: "BenchSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
-        .target(name: "BenchmarkSupport"),
+        // SeededRandom (the main package's generator) has no C module, so the raw-C and GRDB contenders
+        // that share BenchmarkSupport see no second module map of <sqlite3.h>.
+        .target(name: "BenchmarkSupport", dependencies: [.product(name: "SeededRandom", package: "catalog")]),
         .target(name: "RawSQLiteContender", dependencies: ["BenchmarkSupport", "BenchSQLite"]),
         .target(
             name: "GRDBContender",

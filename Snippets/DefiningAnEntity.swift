@@ -28,40 +28,26 @@ struct Film: SearchableEntity, Hashable {
                 let trimmed = title.trimmingCharacters(in: .whitespaces)
                 guard !trimmed.isEmpty else { throw Refused(field: "title") }
                 return trimmed
-            }),
+            }, unique: true),
             .text("director", \.director, folded: true, searched: true, sections: .initial),
             .value("year", \.year, searchedAsNumber: true, check: { year in
                 guard (1888...2100).contains(year) else { throw Refused(field: "year") }
                 return year
-            }),
-        ])
+            }, sqlCheck: "year BETWEEN 1888 AND 2100"),
+        ],
+        indexes: [EntityIndex(\.director, \.year, sectionedBy: \.director)])
 
     /// The search of the declared searched attributes, which `FetchRequest.searchText` selects by;
-    /// its index is migration 2's.
+    /// its structures are created with the table.
     static let searchDescription = declaration.searchDescription(indexesShortTerms: false)
 }
 // snippet.end
 
 // snippet.table
-let schema = try MigrationSet(identity: "com.example.films", migrations: [
-    // The table the declaration describes: `id`, a column per attribute, `<column>_folded` per folded text.
-    Migration(version: 1, name: "create_films", sql: """
-        CREATE TABLE films (
-            id INTEGER PRIMARY KEY,
-            title TEXT NOT NULL UNIQUE,
-            title_folded TEXT NOT NULL,
-            director TEXT NOT NULL,
-            director_folded TEXT NOT NULL,
-            year INTEGER NOT NULL
-        ) STRICT;
-        """),
-    // Its search index and change tracking, as the library generates them.
-    Migration(version: 2, name: "search_and_track_films", revision: "1") { db in
-        try db.execute(sql: Film.searchDescription.installSQL)
-        try ChangeLog.installTracking(forTable: Film.tableName, db)
-    },
-])
-_ = try queue.writeWithoutTransaction { db in try Migrator(sets: [schema]).migrate(db) }
+// The table, its folded columns, UNIQUE, CHECK, the index, change tracking and search structures are
+// generated from the declaration as migration 1; later changes are steps (`.addingAttribute(…)`, …).
+let schema = try EntitySchema(identity: "com.example.films", tables: [EntityTable(Film.self)])
+try schema.migrate(queue)       // and checks the table against the declaration, every open
 // snippet.end
 
 // snippet.write
@@ -90,11 +76,9 @@ print(try controller.fetchedObjects.map(\.title))       // ["Solaris", "Stalker"
 // snippet.end
 
 // snippet.files
-let output = try ByteOutput(replacing: directory.appendingPathComponent("films.csv").path)
-let writer = RecordWriter(format: .csv, layout: Film.declaration.recordLayout, output: output)
-for film in try queue.read({ db in try Film.fetchAll(db) }) { try writer.write(film) }
-try writer.finish()
-try output.commit()                                     // id,title,director,year
+let path = directory.appendingPathComponent("films.csv").path
+try Film.exportFile(path, from: queue)                   // id,title,director,year
+let report = try Film.importFile(path, into: queue)      // by the unique title: 0 inserted, 3 updated
 // snippet.end
 
 // snippet.hide
@@ -102,4 +86,5 @@ let titles = try controller.fetchedObjects.map(\.title)
 let saved = try queue.read { db in try Film.fetchOne(id: solaris.id!, db) }
 precondition(controller.sections.map(\.name) == ["A"] && titles == ["Solaris", "Stalker"] && saved?.year == 1973)
 precondition(Film.declaration.recordLayout.fieldNames == ["id", "title", "director", "year"])
+precondition(report == ImportReport(updated: 3))
 try FileManager.default.removeItem(at: directory)

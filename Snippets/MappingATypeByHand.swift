@@ -64,17 +64,24 @@ struct Album: FetchableEntity, Hashable {
         return value.description
     }
 
-    /// What `FetchRequest.searchText` selects: every word in the folded title.
-    static func searchCondition(for text: String, _ db: Database) throws -> SQLFragment? {
-        let words = text.split(whereSeparator: \.isWhitespace).map { fold(String($0)) }
-        guard !words.isEmpty else { return .alwaysTrue }
-        return SQLFragment(
-            joining: words.map { SQLFragment(sql: "instr(title_folded, ?) > 0", arguments: [$0]) }, separator: " AND ")
-    }
-
     /// The folded form stored in `title_folded` and compared by searches.
     static func fold(_ text: String) -> String {
         text.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
+    }
+}
+// snippet.end
+
+// snippet.filter
+/// Albums whose folded title holds every word of a text: a filter a request ANDs with its predicate.
+struct TitleWords: RowSource {
+    typealias Entity = Album
+    var text: String
+
+    func condition(_ db: Database) throws -> SQLFragment {
+        let words = text.split(whereSeparator: \.isWhitespace).map { Album.fold(String($0)) }
+        guard !words.isEmpty else { return .alwaysTrue }
+        return SQLFragment(
+            joining: words.map { SQLFragment(sql: "instr(title_folded, ?) > 0", arguments: [$0]) }, separator: " AND ")
     }
 }
 // snippet.end
@@ -97,7 +104,7 @@ var request = FetchRequest<Album>(
     predicate: #Predicate { $0.year >= 1960 },
     sortDescriptors: [SortDescriptor(\.year)],
     sectionKeyPath: \Album.year)
-request.searchText = "r"                            // the entity's search condition, AND-ed
+request.filter = TitleWords(text: "r")              // AND-ed with the predicate
 let controller = FetchedResultsController(request: request, reader: queue)
 try controller.performFetch()
 print(controller.sections.map(\.name))              // ["1960s", "1980s"]

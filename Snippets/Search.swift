@@ -46,7 +46,7 @@ try queue.write { db in
 // snippet.page
 let page = try queue.read { db in
     try films.page(
-        SearchQuery("ﾃﾞｼﾞﾀﾙ"), order: SearchOrder(sql: "films.title_folded, films.id"), limit: 20,
+        SearchQuery("ﾃﾞｼﾞﾀﾙ"), order: SearchOrder(SQLFragment(sql: "films.title_folded, films.id")), limit: 20,
         selection: "films.title", db) { row in try row.decode(String.self, at: 0) }
 }
 print(page.records, page.totalCount)                    // ["デジタル・モンスター"] 1

@@ -15,6 +15,10 @@ public enum CatalogError: Error, Sendable, Equatable, CustomStringConvertible {
     case inaccessibleFile(path: String, reason: String)
     /// An index path is not in the result it was resolved against.
     case indexPathOutOfRange(String, sectionCount: Int)
+    /// The database was made by a development version before the baseline schema, at this catalog
+    /// schema version: a file at version 12 (`adoptable`) is adopted when opened for writing, an
+    /// earlier one is refused.
+    case preBaselineDatabase(version: Int, adoptable: Bool)
 
     public var description: String {
         switch self {
@@ -30,6 +34,10 @@ public enum CatalogError: Error, Sendable, Equatable, CustomStringConvertible {
             sectionCount == 0
                 ? "no row at \(path): the result is empty"
                 : "no row at \(path): the result has \(sectionCount) section\(sectionCount == 1 ? "" : "s") (see `list`)"
+        case .preBaselineDatabase(let version, let adoptable):
+            adoptable
+                ? "the database has the catalog schema of a development version (12, before the baseline); open it for writing once (`catalog migrate`) to adopt it; it was left as it was"
+                : "the database has the catalog schema of a development version (\(version), before the baseline), which this program cannot open; start a new database; it was left as it was"
         }
     }
 }

@@ -1,15 +1,21 @@
 import SQLiteStore
 
-/// The catalog's schema: the `.sql` files of the package's `Migrations/` folder, embedded at build time,
-/// and the Swift migrations after them, as the migration set ``identity``.
+/// The catalog's schema: the baseline (migration 1, the whole schema of a new file), then the `.sql`
+/// files of the package's `Migrations/` folder (embedded at build time, numbered from 2), as the
+/// migration set ``identity``.
+///
+/// A file made by a development version before the baseline records that version's migrations
+/// instead: at its version 12, whose schema is the baseline's, a store opened for writing adopts it
+/// (its catalog records become the baseline's, in one transaction); an earlier one is refused with
+/// ``CatalogError/preBaselineDatabase(version:adoptable:)`` and left as it was.
 public enum CatalogMigrations {
     /// The catalog's set in `schema_migrations`: `catalog`.
     public static let identity = "catalog"
 
-    /// The migrations, in version order: the files, then `searchIndexes`, `gramsIndex`, `scopedFullTextIndex`, `scopedGramsIndex`, `substringCounts`, `gramBits` and `shorterTriggers`.
-    public static let all: [Migration] = EmbeddedFiles.migrations.map { file in
+    /// The migrations, in version order: the baseline, then the files.
+    public static let all: [Migration] = [baseline] + EmbeddedFiles.migrations.map { file in
         do { return try Migration(fileName: file.name, sql: file.text) } catch { fatalError("\(error)") }
-    } + [searchIndexes, gramsIndex, scopedFullTextIndex, scopedGramsIndex, substringCounts, gramBits, shorterTriggers]
+    }
 
     /// The catalog's migration set: ``all`` under ``identity``.
     public static var set: MigrationSet {

@@ -36,6 +36,9 @@ extension CatalogRecord where Scope == NoScope {
 }
 
 extension CatalogRecord {
+    /// The scope attribute is the search's scope: sections by it are counted and paged by the search.
+    public static var searchScope: (PartialKeyPath<Self> & Sendable)? { scopeKeyPath }
+
     /// The word the command line calls the record type by: the ``Entity`` whose ``Entity/recordType``
     /// it is (that mapping is the one place a word and a type meet).
     public static var entity: Entity {

@@ -12,7 +12,7 @@ extension CatalogStore {
     /// - Throws: ``CatalogError/invalidValue(field:value:reason:)``, `DatabaseError`.
     public func search<Record: CatalogRecord>(_ query: SearchQuery, in request: ListRequest<Record>) throws -> [RecordSection<Record>] {
         var request = request
-        request.searchText = query.text
+        request.searchQuery = query
         return try sections(request)
     }
 
@@ -66,10 +66,9 @@ extension CatalogStore {
         let query = request.searchQuery
         let order = try request.searchOrder()
         return { db in
-            let page = try Record.searchDescription.page(
+            try Record.searchDescription.page(
                 query, scope: request.scope?.databaseValue, order: order, limit: limit, offset: offset,
                 selection: Record.selection, thresholds: thresholds, db, decode: Record.init(row:))
-            return SearchPage(query: query, records: page.records, offset: offset, totalCount: page.totalCount)
         }
     }
 

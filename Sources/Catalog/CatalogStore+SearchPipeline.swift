@@ -22,7 +22,7 @@ extension CatalogStore {
     ) -> AsyncThrowingStream<SearchPage<Record>, any Error> where Texts.Element == String {
         SearchPipeline.results(for: texts, debounce: debounce, isSame: { $0.hasSameResults(as: $1) }) { query in
             var searched = request
-            searched.searchText = query.text
+            searched.searchQuery = query
             return try await self.searchPage(searched, limit: limit)
         }
     }

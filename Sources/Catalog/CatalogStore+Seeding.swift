@@ -1,3 +1,4 @@
+import Entities
 import SQLiteStore
 import TextSearch
 
@@ -10,7 +11,7 @@ public struct SeedReport: Sendable, Equatable, Codable {
     public var inserted: [Entity: Int] = [:]
     /// Records skipped because a record with the same name was already there.
     public var skipped = 0
-    /// Existing records (same name) whose fields were replaced, when importing with ``SeedConflictPolicy/update``.
+    /// Existing records (same name) whose fields were replaced, when importing with `ImportConflicts.update`.
     public var updated = 0
 
     /// An empty report.
@@ -55,14 +56,6 @@ public struct SeedReport: Sendable, Equatable, Codable {
     }
 }
 
-/// What a seed or import does with a record whose name is already taken.
-public enum SeedConflictPolicy: Sendable {
-    /// Keep the stored record (seeding: running it twice adds nothing).
-    case skip
-    /// Replace the stored record's fields with the file's (importing).
-    case update
-}
-
 extension CatalogStore {
     /// Adds the records of the files in one transaction, skipping records whose name is already taken,
     /// so that seeding twice adds nothing the second time.
@@ -78,7 +71,7 @@ extension CatalogStore {
     /// - Throws: `DatabaseError`; nothing is added then.
     @discardableResult
     public func seed(
-        _ files: [SeedFile], conflicts: SeedConflictPolicy = .skip, progress: ((Int) -> Void)? = nil
+        _ files: [SeedFile], conflicts: ImportConflicts = .skip, progress: ((Int) -> Void)? = nil
     ) throws -> SeedReport {
         try seed(files.map { SeedSource($0) }, conflicts: conflicts, progress: progress)
     }
@@ -111,7 +104,7 @@ extension CatalogStore {
     ///   added then.
     @discardableResult
     public func seed(
-        _ sources: [SeedSource], conflicts: SeedConflictPolicy = .skip, progress: ((Int) -> Void)? = nil
+        _ sources: [SeedSource], conflicts: ImportConflicts = .skip, progress: ((Int) -> Void)? = nil
     ) throws -> SeedReport {
         try seed(sources, conflicts: conflicts, triggeredRows: BulkInsert.defaultTriggeredRows, progress: progress)
     }
@@ -122,7 +115,7 @@ extension CatalogStore {
     /// (`DatabaseWriter.checkpointAfterBulkLoad(walPages:)`; tests lower it).
     @discardableResult
     func seed(
-        _ sources: [SeedSource], conflicts: SeedConflictPolicy, triggeredRows: Int,
+        _ sources: [SeedSource], conflicts: ImportConflicts, triggeredRows: Int,
         checkpointPages: Int = Database.bulkLoadCheckpointPages, progress: ((Int) -> Void)?
     ) throws -> SeedReport {
         let report = try database.write { db in
@@ -158,103 +151,49 @@ extension CatalogStore {
     }
 }
 
-/// Stores records through the bulk inserts of their tables, each statement compiled once per seed.
+/// Stores records through an `EntityImporter` per entity (the bulk insert into its table), counting
+/// them in one report and saying a taken name in the catalog's words.
 private final class BulkSeedSink: SeedSink {
-    let db: Database
-    let conflicts: SeedConflictPolicy
     let progress: ((Int) -> Void)?
-    /// The bulk insert into each entity's table.
-    let bulks: [Entity: BulkInsert]
-    var report = SeedReport()
+    /// The importer of each entity's records: an `EntityImporter` of its record type.
+    let importers: [Entity: AnyObject]
     var done = 0
 
-    init(db: Database, conflicts: SeedConflictPolicy, progress: ((Int) -> Void)?, bulks: [Entity: BulkInsert]) {
-        self.db = db
-        self.conflicts = conflicts
+    init(db: Database, conflicts: ImportConflicts, progress: ((Int) -> Void)?, bulks: [Entity: BulkInsert]) {
         self.progress = progress
-        self.bulks = bulks
+        func importer<Record: CatalogRecord>(_ type: Record.Type) -> AnyObject {
+            EntityImporter<Record>(db, bulk: bulks[Record.entity]!, conflicts: conflicts)
+        }
+        var importers: [Entity: AnyObject] = [:]
+        for entity in Entity.allCases { importers[entity] = importer(entity.recordType) }
+        self.importers = importers
     }
 
     func add<Record: CatalogRecord>(_ record: Record) throws {
-        let bulk = bulks[Record.entity]!
-        if let id = record.id {
-            try put(record, id: id, bulk)
-        } else if try insertNew(record, bulk) {
-            countInserted(Record.self)
-        } else if conflicts == .update, let id = try id(named: record.name, Record.self, bulk) {
-            try bulk.willChange(rowID: id)
-            try replace(record, id: id)
-        } else {
-            report.skipped += 1
+        do {
+            try importer(Record.self).add(record)
+        } catch is DuplicateKey {
+            throw CatalogError.duplicateName(entity: Record.entity, name: record.name)
         }
         done += 1
         if done % CatalogStore.progressInterval == 0 { progress?(done) }
     }
 
-    /// Inserts a record under a new id, in the order of names (`BulkInsert.insertInKeyOrder(_:keyAt:sql:)`:
-    /// the unique name's index and the lists' by name and by type and name take the rows in one pass);
-    /// false when its name is taken, by a stored or a queued record.
-    private func insertNew<Record: CatalogRecord>(_ record: Record, _ bulk: BulkInsert) throws -> Bool {
-        let name = DatabaseValue.text(record.name)
-        if bulk.isQueued(key: name) { return false }
-        let sql = insertSQL(Record.self)
-        let taken = try statement(sql.nameTaken).fetchOne(arguments: [name]) { try $0.decode(Bool.self, at: 0) } ?? false
-        if taken { return false }
-        try bulk.insertInKeyOrder(record.persistedValues, keyAt: sql.nameIndex, sql: sql.insert)
-        return true
+    private func importer<Record: CatalogRecord>(_ type: Record.Type) -> EntityImporter<Record> {
+        // Made for each entity's record type in `init`.
+        importers[Record.entity] as! EntityImporter<Record>
     }
 
-    /// Per entity, what `insertNew(_:_:)` runs: whether a name is taken, the insert with an id, and
-    /// the index of the name among the record's values.
-    private var insertSQLs: [Entity: (nameTaken: String, insert: String, nameIndex: Int)] = [:]
-
-    private func insertSQL<Record: CatalogRecord>(_ type: Record.Type) -> (nameTaken: String, insert: String, nameIndex: Int) {
-        if let known = insertSQLs[Record.entity] { return known }
-        let declaration = Record.declaration
-        let sql = (
-            nameTaken: "SELECT EXISTS (SELECT 1 FROM \(Record.tableName) WHERE name = ?)",
-            insert: declaration.insertSQL(withID: true), nameIndex: declaration.storedColumns.firstIndex(of: "name")!)
-        insertSQLs[Record.entity] = sql
-        return sql
-    }
-
-    /// Stores a record under its own id: replaces the record with that id, or adds it.
-    private func put<Record: CatalogRecord>(_ record: Record, id: Int64, _ bulk: BulkInsert) throws {
-        try bulk.insertQueuedRows()  // the record with that id may be queued
-        let exists = try statement("SELECT EXISTS (SELECT 1 FROM \(Record.tableName) WHERE id = ?)")
-            .fetchOne(arguments: [id]) { try $0.decode(Bool.self, at: 0) } ?? false
-        do {
-            if exists {
-                try bulk.willChange(rowID: id)
-                try replace(record, id: id)
-            } else {
-                try bulk.willInsert(rowID: id)
-                try statement(Record.declaration.insertSQL(withID: true))
-                    .execute(arguments: StatementArguments(values: [.integer(id)] + record.persistedValues))
-                countInserted(Record.self)
-            }
-        } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT_UNIQUE {
-            throw CatalogError.duplicateName(entity: Record.entity, name: record.name)
+    /// What the importers stored: records added per entity, skipped and updated of all.
+    var report: SeedReport {
+        var report = SeedReport()
+        func add<Record: CatalogRecord>(_ type: Record.Type) {
+            let counts = importer(type).report
+            if counts.inserted > 0 { report.inserted[Record.entity] = counts.inserted }
+            report.skipped += counts.skipped
+            report.updated += counts.updated
         }
-    }
-
-    /// The id of the record with this name, stored or queued (which is stored first).
-    private func id<Record: CatalogRecord>(named name: String, _ type: Record.Type, _ bulk: BulkInsert) throws -> Int64? {
-        try bulk.insertQueuedRows()
-        return try statement("SELECT id FROM \(Record.tableName) WHERE name = ?")
-            .fetchOne(arguments: [name]) { try $0.decode(Int64.self, at: 0) }
-    }
-
-    /// Replaces the fields of the record with this id.
-    private func replace<Record: CatalogRecord>(_ record: Record, id: Int64) throws {
-        try statement(Record.declaration.updateSQL())
-            .execute(arguments: StatementArguments(values: record.persistedValues + [.integer(id)]))
-        report.updated += 1
-    }
-
-    private func statement(_ sql: String) throws -> Statement { try db.cachedStatement(sql: sql) }
-
-    private func countInserted<Record: CatalogRecord>(_ type: Record.Type) {
-        report.inserted[Record.entity, default: 0] += 1
+        for entity in Entity.allCases { add(entity.recordType) }
+        return report
     }
 }

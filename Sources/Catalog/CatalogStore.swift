@@ -43,17 +43,19 @@ public final class CatalogStore: Sendable {
     ///     writer and each other (a `DatabasePool`). When false, one connection (a `DatabaseQueue`)
     ///     checks, migrates, reads and writes in turn: for a process that reads once or twice and ends,
     ///     as the `catalog` commands that list, show, search and suggest do, since every connection
-    ///     reads and parses the whole schema before its first statement (about 0.7 ms of a 6 ms
-    ///     `catalog show 0.0 --search a` on the 1,000,000-product database, `perf record`, 2026-11-27)
-    ///     and a pool's first read opens a second one.
+    ///     reads and parses the whole schema before its first statement (W7) and a pool's first read
+    ///     opens a second one.
     /// - Throws: `DatabaseError` when the file cannot be opened or is not a database, `MigrationError`
     ///   when another program made it, one of its migration sets is newer than this code or its
-    ///   migrations were changed (the file is not written to then), or two sets share an identity.
+    ///   migrations were changed (the file is not written to then), or two sets share an identity;
+    ///   ``CatalogError/preBaselineDatabase(version:adoptable:)`` when a development version made it
+    ///   before the baseline schema and it is not adopted (see ``CatalogMigrations``).
     public init(
         path: String, configuration: Configuration = Configuration(), migrationSets: [MigrationSet] = [],
         concurrentReads: Bool = true
     ) throws {
         let migrator = try CatalogMigrations.migrator(with: migrationSets)
+        let original = configuration
         var configuration = configuration
         // Refuse another program's database, or a newer one, before the connection writes to it; the
         // first connection's check also says whether there is anything to migrate, so that opening a
@@ -66,9 +68,19 @@ public final class CatalogStore: Sendable {
             check.needsMigration.withLock { $0 = $0 ?? needsMigration }
         }
         self.migrator = migrator
-        database = path == ":memory:" || !concurrentReads
-            ? try DatabaseQueue(path: path, configuration: configuration)
-            : try DatabasePool(path: path, configuration: configuration)
+        let open = { () throws -> any DatabaseWriter in
+            path == ":memory:" || !concurrentReads
+                ? try DatabaseQueue(path: path, configuration: configuration)
+                : try DatabasePool(path: path, configuration: configuration)
+        }
+        do {
+            database = try open()
+        } catch MigrationError.checksumMismatch(let set, _, _, _, _) where set == CatalogMigrations.identity {
+            // A file made before the baseline records other catalog migrations: adopted, or refused
+            // in its own words; any other file is refused again by the migrator.
+            try CatalogMigrations.adoptPreBaseline(path: path, configuration: original)
+            database = try open()
+        }
         if check.needsMigration.withLock({ $0 }) ?? true { try migrate() }
     }
 

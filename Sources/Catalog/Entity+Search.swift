@@ -2,10 +2,12 @@ import TextSearch
 
 extension Product {
     /// What a product search looks in, as its declaration says: the folded name, the year and price
-    /// as numbers; the type as scope, each type's rows a rowid range of the trigram index (migration
-    /// 8); a list by name walks `products_by_type_name`; short terms indexed by the grams index.
+    /// as numbers; the type as scope, each type's rows a rowid range of the trigram index; a list by
+    /// name walks `products_by_type_name`; short terms indexed by the grams index; substring counts and
+    /// gram bits kept for the W3 rows they speed up.
     public static let searchDescription = declaration.searchDescription(
-        scope: scopeKeyPath, listIndex: "products_by_type_name", scopeValues: ProductType.allCases.map(\.rawValue))
+        scope: scopeKeyPath, listIndex: "products_by_type_name", scopeValues: ProductType.allCases.map(\.rawValue),
+        accelerators: [.substringCounts, .gramBits])
 }
 
 extension Phone {
@@ -22,8 +24,8 @@ extension Entity {
 extension ListRequest {
     /// The request's order as a search's page order: the order of its fetch request (the one
     /// definition, which the list's controller sorts by), marked as the list index's order when it is
-    /// (scope column, first text column, id, ascending: products by name).
+    /// (by type, then name ascending: products by name).
     func searchOrder() throws -> SearchOrder {
-        Record.searchDescription.order(sql: try fetchRequest().orderSQL())
+        try fetchRequest().searchOrder()
     }
 }

@@ -43,19 +43,24 @@ public struct ListRequest<Record: CatalogRecord>: Sendable, Hashable {
     public var sort: SortField
     /// Whether the sort field is descending.
     public var isReversed: Bool
-    /// The search text, as typed; empty (or only white space) keeps every record.
-    public var searchText: String
+    /// The search, parsed once when its text is set: what the request's fetch request and search
+    /// pages carry (no terms keeps every record).
+    public var searchQuery: SearchQuery
 
     /// Creates a request.
     public init(scope: Record.Scope? = nil, sort: SortField = .name, isReversed: Bool = false, searchText: String = "") {
         self.scope = scope
         self.sort = sort
         self.isReversed = isReversed
-        self.searchText = searchText
+        self.searchQuery = SearchQuery(searchText)
     }
 
-    /// ``searchText`` parsed into terms.
-    public var searchQuery: SearchQuery { SearchQuery(searchText) }
+    /// The search text, as typed; empty (or only white space) keeps every record. Setting it parses it
+    /// into ``searchQuery``.
+    public var searchText: String {
+        get { searchQuery.text }
+        set { searchQuery = SearchQuery(newValue) }
+    }
 
     /// Checks that the record type sorts by the sort field.
     ///
@@ -75,7 +80,7 @@ public struct ListRequest<Record: CatalogRecord>: Sendable, Hashable {
                 field: "sort", value: sort.rawValue,
                 reason: "\(Record.tableName) sort by " + Record.sortFields.map(\.rawValue).joined(separator: ", "))
         }
-        fetch.searchText = searchText
+        fetch.searchQuery = searchQuery.text.isEmpty ? nil : searchQuery
         if let scope, let keyPath = Record.scopeKeyPath {
             fetch.predicate = Predicate<Record> { record in
                 PredicateExpressions.build_Equal(

@@ -18,7 +18,9 @@ extension Phone: DeclaredEntity {
         template: Phone(name: "", maker: "", yearReleased: 0, operatingSystem: "", screenInches: 0),
         folding: TextFolding.fold,
         attributes: [
-            .text("name", \.name, folded: true, searched: true, sections: .initial, check: { try Validation.name($0) }),
+            .text(
+                "name", \.name, folded: true, searched: true, sections: .initial, check: { try Validation.name($0) },
+                unique: true),
             .text("maker", \.maker, folded: true, searched: true, width: 12, check: { try Validation.name($0, field: "maker") }),
             .value(
                 "yearReleased", \.yearReleased, title: "YEAR", parse: { try FieldParsing.year($0) },

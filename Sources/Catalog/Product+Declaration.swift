@@ -15,8 +15,8 @@ extension Product: DeclaredEntity {
     /// sections them by initial; types section by type, named by their title (`Device`); a search's
     /// numbers match the year or the price. A type shows as its raw value and a year as its digits,
     /// what `String(describing:)` shows, written out: that function's dynamic casts (to
-    /// `TextOutputStreamable`, `CustomStringConvertible`, …) each scanned every conformance record of
-    /// the static binary the first time, 6 scans in `catalog show` (callgrind, 2026-11-27).
+    /// `TextOutputStreamable`, `CustomStringConvertible`, …) each scan every conformance record of
+    /// the static binary the first time (W7).
     public static let declaration = EntityDeclaration<Product>(
         table: "products",
         template: Product(type: .device, name: "", yearIntroduced: 0, introPrice: 0),
@@ -29,7 +29,9 @@ extension Product: DeclaredEntity {
                     return ProductType(rawValue: raw)?.title ?? raw
                 },
                 width: 8, parse: { try ProductType(parsing: $0) }, shown: { $0.rawValue }),
-            .text("name", \.name, folded: true, searched: true, sections: .initial, check: { try Validation.name($0) }),
+            .text(
+                "name", \.name, folded: true, searched: true, sections: .initial, check: { try Validation.name($0) },
+                unique: true),
             .value(
                 "yearIntroduced", \.yearIntroduced, searchedAsNumber: true, title: "YEAR", parse: { try FieldParsing.year($0) },
                 check: { try Validation.year($0, field: "year") }, shown: { String($0) }),

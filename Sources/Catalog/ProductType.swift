@@ -10,8 +10,8 @@ public enum ProductType: String, CaseIterable, Codable, Sendable, DatabaseValueC
     /// The type stored as `rawValue`, if any.
     ///
     /// Written out, rather than synthesized: the synthesized one looks the text up in a table of the
-    /// case names (`_findStringSwitchCase`), 3% of the instructions of reading 100,000 products (W2,
-    /// callgrind); comparing with each literal is a compare of two small strings.
+    /// case names (`_findStringSwitchCase`), a cost on every row read (W2); comparing with each literal
+    /// is a compare of two small strings.
     public init?(rawValue: String) {
         switch rawValue {
         case "device": self = .device

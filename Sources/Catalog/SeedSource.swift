@@ -1,5 +1,5 @@
+import Entities
 import RecordFormats
-import TextSearch
 
 /// The records of one seed or import input, of one entity, read and checked one at a time as they
 /// are stored: a file in any `DataFormat`, standard input, or records in memory.
@@ -112,7 +112,7 @@ extension SeedSource {
     public init(name: String, input: ByteInput, format: DataFormat?, entity: Entity?, keepingIDs: Bool = false) throws {
         func invalid(_ reason: String) -> CatalogError { CatalogError.invalidFile(path: name, reason: reason) }
         do {
-            let format = try format ?? Self.sniffFormat(input) ?? {
+            let format = try format ?? DataFormat.sniffed(from: input) ?? {
                 throw invalid("cannot tell its format from its name or first character: give --format json, jsonl, csv or tsv")
             }()
             let rows = try RowReader(input: input, format: format)
@@ -133,13 +133,8 @@ extension SeedSource {
                 guard var record = try reader.next() else { return nil }
                 if !keepingIDs {
                     record.id = nil
-                } else if let id = record.id, Record.searchDescription.rowIDsCarryScope,
-                          !(0...SearchDescription.largestScopedID).contains(id) {
-                    // The search index's rowids hold the id below the scope's number: SQLite's trigger
-                    // would refuse the row with a message naming no file or line.
-                    throw CatalogError.invalidFile(
-                        path: name,
-                        reason: "line \(reader.line): id \(id) is out of range: \(Record.entity.rawValue) have ids from 0 to \(SearchDescription.largestScopedID)")
+                } else if let id = record.id, let problem = Record.keptIDProblem(id) {
+                    throw CatalogError.invalidFile(path: name, reason: "line \(reader.line): \(problem)")
                 }
                 return record
             } catch let error as RecordReadError {
@@ -165,15 +160,6 @@ extension SeedSource {
             return "line \(line): record\(record) is a \(other.singular), not a \(expected.singular) (for \(other.rawValue), give --entity \(other.rawValue))"
         }
         return error.description
-    }
-
-    /// JSON for text starting with `[`, JSON lines for `{` (after white space and a byte-order mark).
-    private static func sniffFormat(_ input: ByteInput) throws -> DataFormat? {
-        switch try input.firstNonSpaceByte() {
-        case UInt8(ascii: "["): .json
-        case UInt8(ascii: "{"): .jsonl
-        default: nil
-        }
     }
 }
 

@@ -1,3 +1,5 @@
+import SeededRandom
+
 /// Deterministic synthetic products for large seeds, benchmarks and tests.
 ///
 /// Names are two or three words from a vocabulary that mixes English, words with diacritics

@@ -20,8 +20,8 @@ extension CatalogCommand {
                 the database and copy the backup over it (removing any -wal and -shm files beside it).
 
                 Examples:
-                  catalog backup ~/catalog-2026-11-22.sqlite
-                  catalog backup ~/catalog-2026-11-22.sqlite --force
+                  catalog backup ~/catalog-copy.sqlite
+                  catalog backup ~/catalog-copy.sqlite --force
                 """)
 
         @Argument(help: ArgumentHelp("Where to write the copy.", valueName: "dest"), completion: .file(extensions: ["sqlite"]))

@@ -11,14 +11,11 @@ extension CatalogCommand {
     /// kept when it is that command. ArgumentParser's root parse does more first, in the fully static
     /// release binary, whose first cast of each type to a protocol scans every conformance record in
     /// the program: it parses the arguments as two commands of its own (with and without a value for
-    /// `--generate-completion-script`), reflecting their properties with `Mirror` (about a third of
-    /// the parse of `catalog show 0.0 --search a`, `perf record`, 2026-11-27; skipped since then by a
-    /// root with a super-command name), and, on reaching the command's name, reflects every property
-    /// of that command once more to learn whether it takes all remaining input: 3.5% of the
-    /// instructions of that process, with the root's own pass over the arguments (callgrind,
-    /// 2026-11-27). Any error, and a request for help (which the parser returns as a command of its
-    /// own), is parsed again from ``CatalogCommand``, so that what is printed and the exit code are the
-    /// root's own. Parsing has no side effects (the `validate()` methods only read their options), so
+    /// `--generate-completion-script`), reflecting their properties with `Mirror` (skipped by a root
+    /// with a super-command name), and, on reaching the command's name, reflects every property of
+    /// that command once more to learn whether it takes all remaining input (W7). Any error, and a
+    /// request for help (which the parser returns as a command of its own), is parsed again from
+    /// ``CatalogCommand``, so that what is printed and the exit code are the root's own. Parsing has no side effects (the `validate()` methods only read their options), so
     /// parsing a failing command twice is harmless.
     ///
     /// ```swift
@@ -40,11 +37,11 @@ extension CatalogCommand {
     /// gives (a differential test compares them). Nil for anything else, and when a value's transform
     /// or a `validate()` throws, so that ArgumentParser parses it and says what is wrong, as before.
     ///
-    /// ArgumentParser's parse of `catalog show 0.0 --search a` was about a quarter of that process
-    /// (`perf record`, 200 runs, 2026-11-27): it reflects the command's properties with `Mirror`,
-    /// instantiates generic types by their mangled names (`Option<ProductType?>`), each of whose
-    /// generic requirements scans every protocol conformance record of the static binary the first
-    /// time, and decodes the command from a keyed container.
+    /// ArgumentParser's parse of `catalog show 0.0 --search a` would be more than the rest of that
+    /// process's instructions (W7): it reflects the command's properties with `Mirror`, instantiates
+    /// generic types by their mangled names (`Option<ProductType?>`), each of whose generic
+    /// requirements scans every protocol conformance record of the static binary the first time, and
+    /// decodes the command from a keyed container.
     ///
     /// ```swift
     /// CatalogCommand.fastParsedCommand(["show", "0.0", "--search=a"])  // a `Show`
@@ -52,8 +49,8 @@ extension CatalogCommand {
     /// ```
     static func fastParsedCommand(_ arguments: [String]) -> (any ParsableCommand)? {
         // A switch over the types rather than a search of an array of `any FastParsableCommand.Type`,
-        // whose storage type, instantiated by its mangled name, and the types' witness tables cost
-        // about 50 µs of the process (`perf record`, 2026-11-27).
+        // whose storage type, instantiated by its mangled name, and the types' witness tables would
+        // cost every command a conformance lookup (W7).
         let rest = arguments.dropFirst()
         switch arguments.first {
         case List.configuration.commandName: return fastParsed(List.self, rest)

@@ -40,7 +40,7 @@ public struct CatalogCommand: AsyncParsableCommand {
         version: version,
         // Every command names itself (`commandName:`): ArgumentParser's default derives the name from
         // `String(describing: Self.self)`, whose dynamic casts scan every protocol conformance in the
-        // program on first use, about 15% of a whole `catalog show` process (perf, 2026-11-22).
+        // program on first use (W7).
         subcommands: subcommandTypes
     )
 
@@ -59,8 +59,9 @@ public struct CatalogCommand: AsyncParsableCommand {
     /// Swift's asynchronous `main` parks the main thread in `dispatch_main()`, whose `pthread_exit`
     /// unwinds the main thread's stack, and runs the program on a new thread with its own `malloc`
     /// arena, which grows one `mprotect` call per page; in the fully static release binary
-    /// (Package.swift) that unwinding first sorts the frame descriptions of the whole program (about
-    /// 30 ms of CPU, `perf`, 2026-11-27). `watch` and `browse` run in a task while this thread waits.
+    /// (Package.swift) that unwinding first sorts the frame descriptions of the whole program, many
+    /// times the rest of a short command (W7). `watch` and `browse` run in a task while this thread
+    /// waits.
     public static func runMain() {
         // Past `ulimit -f`, a write fails with EFBIG, said as one line, instead of killing the process.
         signal(SIGXFSZ, SIG_IGN)
@@ -86,8 +87,7 @@ public struct CatalogCommand: AsyncParsableCommand {
     ///
     /// Never inlined into ``runMain()``: there, the metadata of the task's `TaskPriority?`, which the
     /// compiler instantiates by its mangled name on entry to the function that creates the task,
-    /// cost every command's process a search of the binary's type descriptors, about 45 µs of
-    /// `catalog show 0.0 --search a` (`perf record`, 200 runs, 2026-11-27).
+    /// costs every command's process a search of the binary's type descriptors (W7).
     @inline(never)
     private static func runInTask(_ command: sending any AsyncParsableCommand) {
         var command = command
@@ -106,8 +106,7 @@ public struct CatalogCommand: AsyncParsableCommand {
     /// The commands whose `run()` awaits, which ``runMain()`` runs in a task: the types it compares a
     /// parsed command's with before it casts the command to `AsyncParsableCommand`. In the fully static
     /// release binary the first cast of a type to a protocol scans every conformance record in the
-    /// program, so casting `show`'s command, which does not await, cost two such scans, 1.5% of the
-    /// instructions of `catalog show 0.0 --search a` (callgrind, 2026-11-27).
+    /// program, so casting a command that does not await (`show`'s) would cost two such scans (W7).
     static let awaitingCommandTypes: [any AsyncParsableCommand.Type] = [CatalogCommand.self, Watch.self, Browse.self]
 
     /// The arguments with each `--option=value` whose `=` starts a grapheme with what follows (a value
@@ -136,8 +135,7 @@ public struct CatalogCommand: AsyncParsableCommand {
     /// error (`--count must be from 0 to 10000000`), not taken for a missing value: record fields, the
     /// counts and ids of `seed`, `suggest` and `show`, and `delete --at`'s index path (`-1.0`).
     /// An array, not a `Set`: instantiating `Set<String>`'s storage by its mangled name looked up
-    /// `String: Hashable` by a scan of every conformance record of the static binary (1.7% of the samples
-    /// of `catalog show 0.0 --search a`, `perf record`, 2026-11-27).
+    /// `String: Hashable` by a scan of every conformance record of the static binary (W7).
     static let numericOptions = ["--price", "--year", "--screen", "--count", "--seed", "--limit", "--id", "--at"]
 
     /// `arguments` with `--price -0` written `--price=-0`: the parser takes any word that starts with `-`

@@ -19,7 +19,7 @@ extension CatalogCommand {
             abstract: "Check the database: every page (PRAGMA integrity_check), and the search indexes against the names.",
             discussion: """
                 Prints `ok` and exits 0, or one line per problem and exits 6. Reads every page: on a \
-                million products it takes minutes (see the README's "Guarantees").
+                million products it takes minutes.
 
                 Examples:
                   catalog check

@@ -55,7 +55,7 @@ enum CommandFailure: Error, CustomStringConvertible {
     }
 }
 
-/// The exit codes of `catalog`, documented in the README.
+/// The exit codes of `catalog`, documented in the "Exit codes and errors" article of its documentation.
 enum ExitStatus: Int32 {
     /// Something else failed.
     case failure = 1
@@ -116,6 +116,7 @@ func explain(_ error: any Error) -> (String, ExitStatus) {
         case .duplicateName, .conflictingRecord: return (error.description, .conflict)
         case .inaccessibleFile: return (error.description, .noInput)
         case .invalidFile: return (error.description, .invalidInput)
+        case .preBaselineDatabase: return (error.description, .unusableDatabase)
         }
     case let error as ItemPathParseError:
         return (error.description, .usage)

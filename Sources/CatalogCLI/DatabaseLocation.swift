@@ -86,8 +86,7 @@ struct DatabaseLocation {
 
     /// The value of the process's environment variable `name`, or nil when it is not set: the one
     /// variable, read with `getenv`. `ProcessInfo.processInfo.environment` makes a dictionary of every
-    /// variable, splitting each at its `=` by Characters: about 610,000 instructions with 39
-    /// variables, more than the parse of `catalog show 0.0 --search a` (callgrind, 2026-11-27).
+    /// variable, splitting each at its `=` by Characters, a cost in every command's process (W7).
     static func processVariable(_ name: String) -> String? {
         getenv(name).map { String(cString: $0) }
     }
@@ -97,8 +96,8 @@ struct DatabaseLocation {
     static let fileSuffixes = ["", "-wal", "-shm", "-journal"]
 
     /// The largest file a write command checks whole (`PRAGMA quick_check`) before writing: 2,048 pages
-    /// of 4 KiB (8 MiB), at most about 0.1 s on an idle machine (quick_check read 564 MB in 40 s at a
-    /// load average of 20, about 14 MB/s, and several times that idle; see the README's "Guarantees").
+    /// of 4 KiB (8 MiB), which a check reads in a fraction of a second, where a million products'
+    /// file takes it tens of seconds (see the Guarantees article of the `catalog` documentation).
     static let quickCheckPageLimit = 2_048
 
     /// Opens the catalog for a command that writes: as ``open(readonly:)``, then, when the file is at

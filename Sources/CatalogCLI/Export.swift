@@ -102,13 +102,9 @@ extension CatalogCommand {
             _ type: Record.Type, _ catalog: CatalogStore, _ format: DataFormat, _ destination: ByteOutput,
             _ progress: ProgressLine?
         ) throws -> Int {
-            let writer = RecordWriter(format: format, layout: Record.layout, output: destination)
-            try catalog.forEachRecord(Record.self) { record in
-                try writer.write(record)
-                if writer.recordCount % CatalogStore.progressInterval == 0 { progress?.update(writer.recordCount) }
+            try Record.export(to: destination, format: format, from: catalog.database) { count in
+                if count % CatalogStore.progressInterval == 0 { progress?.update(count) }
             }
-            try writer.finish()
-            return writer.recordCount
         }
     }
 }

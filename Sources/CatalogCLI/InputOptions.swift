@@ -1,5 +1,6 @@
 import ArgumentParser
 import Catalog
+import Entities
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -40,7 +41,7 @@ struct InputOptions: ParsableArguments {
 
 /// Seeds or imports `sources` with progress on a terminal, and prints what was added.
 func storeRecords(
-    _ sources: [SeedSource], in catalog: CatalogStore, conflicts: SeedConflictPolicy, label: String
+    _ sources: [SeedSource], in catalog: CatalogStore, conflicts: ImportConflicts, label: String
 ) throws -> SeedReport {
     let progress = Terminal.progress(label)
     let report = try catalog.seed(sources, conflicts: conflicts, progress: { progress?.update($0) })

@@ -99,8 +99,15 @@ extension CatalogCommand {
         /// another process, say): a failed command leaves no file behind, and the database is still the
         /// backup's. A backup of a database that a failed migration left partly migrated stays.
         private func removeIfNothingWasMigrated(_ backup: TakenBackup) {
-            guard let location = try? store.location(), let statuses = try? statuses(location) else { return }
-            let applied = statuses.filter { $0.set == CatalogMigrations.identity && $0.state == .applied }.map(\.version).max() ?? 0
+            guard let location = try? store.location() else { return }
+            let applied: Int
+            do {
+                applied = try statuses(location).filter { $0.set == CatalogMigrations.identity && $0.state == .applied }.map(\.version).max() ?? 0
+            } catch CatalogError.preBaselineDatabase(let version, _) {
+                applied = version
+            } catch {
+                return
+            }
             if applied == backup.version { try? FileManager.default.removeItem(atPath: backup.path) }
         }
 
@@ -109,9 +116,15 @@ extension CatalogCommand {
             let location = try store.location()
             guard FileManager.default.fileExists(atPath: location.path) else { return nil }
             let source = try location.openForBackup()
-            let (pending, hasData) = try source.writeWithoutTransaction { db in
+            let (pending, hasData) = try source.writeWithoutTransaction { db -> (Int?, Bool) in
                 let migrator = try CatalogMigrations.migrator()
-                try migrator.validate(db)
+                do {
+                    try migrator.validate(db)
+                } catch let error as MigrationError {
+                    // A development version's file at 12 is adopted: backed up first, like a migration.
+                    guard let version = try CatalogMigrations.preBaselineVersion(db) else { throw error }
+                    return (version, try CatalogMigrations.hasRecords(db))
+                }
                 let isPending = try migrator.status(db).contains { $0.state == .pending }
                 let applied = try migrator.appliedMigrations(db).last { $0.set == CatalogMigrations.identity }?.version ?? 0
                 return (isPending ? applied : nil, try CatalogMigrations.hasRecords(db))
@@ -124,9 +137,9 @@ extension CatalogCommand {
             return TakenBackup(path: destination, version: version)
         }
 
-        /// `2026-11-27T10:44:07Z`: a time as the status shows when a migration was applied, and a
-        /// backup's name when it was taken (without the colons): ISO 8601 in UTC, in whole seconds,
-        /// as Foundation's `ISO8601DateFormatter()` wrote it.
+        /// A time as the status shows when a migration was applied, and a backup's name when it was
+        /// taken (without the colons): ISO 8601 in UTC, in whole seconds (`…T10:44:07Z`), as
+        /// Foundation's `ISO8601DateFormatter()` wrote it.
         static func timestamp(_ date: Date) -> String {
             Date.ISO8601FormatStyle().format(date)
         }

@@ -7,7 +7,7 @@ import SQLiteStore
 /// `--database` is declared here as in ``DatabaseOption`` (`browse`'s options), not taken from it as
 /// an option group: each group type costs ArgumentParser's parse reflection, generic instantiations and
 /// four conformance lookups, each of which scans every conformance record of the static binary the
-/// first time, about 1.1 million instructions of every command's process (callgrind, 2026-11-27).
+/// first time, in every command's process (W7).
 /// ``ListOptions`` declares all three again, with the same help.
 struct StoreOptions: ParsableArguments, StoreChoosing {
     /// The help of `--entity`, the same in ``ListOptions``.

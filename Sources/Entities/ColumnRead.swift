@@ -9,7 +9,7 @@ import SQLiteStore
 /// stored property captures nothing: a closure without captures has no context object, and calling one
 /// touches no reference count. With the offset captured, each call retained and released the context,
 /// one object shared by every thread decoding that entity, and a pool's readers decoding rows at once
-/// contended for it (W8's fetch, perf, 2026-11-27: see ``EntityDeclaration`` for the other part).
+/// contended for it (W8's fetch; see ``EntityDeclaration`` for the other part).
 @usableFromInline
 struct ColumnRead: Sendable {
     /// Where the attribute lies in the entity, in bytes from its start: what decoding adds to the
@@ -32,7 +32,7 @@ struct ColumnRead: Sendable {
 /// offset in the entity (`MemoryLayout.offset(of:)`, which says that writing there is writing through
 /// the key path), with its column read by its static type: no key path is applied per row, and for the
 /// library's column types (`String`, `Int`, `Int64`, `Double`, `Bool` and their optionals) no generic
-/// code runs. Through key paths, each column cost about 550 instructions (W2, callgrind, 2026-11-22).
+/// code runs, where a key path cost every column a reabstraction and a metadata lookup (W2).
 /// Any other property (a class's, a computed one) is set through its key path.
 @usableFromInline
 enum ColumnReads {

@@ -36,6 +36,11 @@ public struct EntityAttribute<Entity>: Sendable {
     public let sections: AttributeSections
     /// The property.
     public let keyPath: PartialKeyPath<Entity> & Sendable
+    /// What the column is, as the generated table declares it (see ``EntityTable``): its type, whether
+    /// it may be NULL, its default, its CHECK and whether it is UNIQUE.
+    public let columnDefinition: ColumnDefinition
+    /// The parent table this attribute's id refers to, for a reference (``reference(_:_:to:column:onDelete:title:label:width:)``).
+    public let reference: Reference?
 
     let write: ColumnWrite<Entity>
     let read: ColumnRead
@@ -79,7 +84,8 @@ extension EntityAttribute {
     /// - Parameters:
     ///   - name: the property's name in files and messages.
     ///   - keyPath: the property.
-    ///   - column: its column; by default `name` in snake case (`operatingSystem` → `operating_system`).
+    ///   - column: its column; by default ``ColumnNames/column(forName:)`` of `name` (`operatingSystem` →
+    ///     `operating_system`, `recipeID` → `recipe_id`).
     ///   - folded: whether the text is compared ignoring case, diacritics and width: its folded form is
     ///     stored in `<column>_folded`, which sorts it and which a search looks in.
     ///   - searched: whether a search looks for its terms in the folded text (requires `folded`).
@@ -92,11 +98,17 @@ extension EntityAttribute {
     ///     the template's value (for an attribute added after files were written).
     ///   - check: validates (and may normalise, such as trim) a value before it is written, and as a
     ///     file is read; throws to refuse it.
+    ///   - unique: whether no two rows may hold the same text (the table's `UNIQUE`): the key that
+    ///     imports update rows by.
+    ///   - default: the column's default, for rows stored before the attribute was added.
+    ///   - sqlCheck: an SQL condition on the column that the table's `CHECK` enforces
+    ///     (`length(title) > 0`), beside `check`, for writers other than this library.
     public static func text(
         _ name: String, _ keyPath: WritableKeyPath<Entity, String> & Sendable, column: String? = nil,
         folded: Bool = false, searched: Bool = false, sections: AttributeSections = .value, title: String? = nil,
         label: String? = nil, width: Int? = nil, optionalInFiles: Bool = false,
-        check: @escaping @Sendable (String) throws -> String = { $0 }
+        check: @escaping @Sendable (String) throws -> String = { $0 }, unique: Bool = false, default: String? = nil,
+        sqlCheck: String? = nil
     ) -> EntityAttribute {
         precondition(!searched || folded, "a searched text attribute must be folded: search compares folded text")
         let column = column ?? snakeCase(name)
@@ -106,6 +118,9 @@ extension EntityAttribute {
             isSearchedAsNumber: false, title: title, label: label ?? words(name), width: width ?? title.count,
             sections: sections,
             keyPath: keyPath,
+            columnDefinition: ColumnDefinition(
+                type: .text, isOptional: false, isUnique: unique, defaultValue: `default`.map(DatabaseValue.text), sqlCheck: sqlCheck),
+            reference: nil,
             write: ColumnWrite { entity, fold, values in
                 let text = entity[keyPath: keyPath]
                 values.append(.text(text))
@@ -129,14 +144,18 @@ extension EntityAttribute {
     /// read that way, without an intermediate `DatabaseValue`, and so is an enumeration whose raw
     /// value is one of them (its optional too).
     ///
-    /// In files its kind follows from the template's value: a whole number, a number (`REAL`), or text.
-    /// A file's text is read with `parse` when given (an enumeration read in any case, say), otherwise
-    /// as the column's value would be (`fromDatabaseValue`).
+    /// In files its kind follows from its type: text (`String`), a whole number (`Int`, `Int64`,
+    /// `Int32`), a number (`Double`), a boolean (`Bool`: `true`, `false`, `yes`, `no`, `1`, `0`, in any
+    /// ASCII case), a date (`Date`: ISO 8601 with an offset or `Z`, or seconds since 1970), and an
+    /// `Optional` of any of them (an empty cell or JSON `null` for nil); another type (an
+    /// enumeration) takes the kind of the template's value. A file's text is read with `parse` when
+    /// given (an enumeration read in any case, say), otherwise as the kind says.
     ///
     /// - Parameters:
     ///   - name: the property's name in files and messages.
     ///   - keyPath: the property.
-    ///   - column: its column; by default `name` in snake case (`yearIntroduced` → `year_introduced`).
+    ///   - column: its column; by default ``ColumnNames/column(forName:)`` of `name` (`yearIntroduced` →
+    ///     `year_introduced`, `isbnURL` → `isbn_url`).
     ///   - searchedAsNumber: whether a search's numeric terms (`2007`, `599`) are compared with it.
     ///   - sections: how a section by this attribute groups and names rows.
     ///   - title: its title in tables; by default `name`, uppercased.
@@ -150,6 +169,11 @@ extension EntityAttribute {
     ///     throws to refuse it.
     ///   - shown: the value as a table cell shows it; by default its description.
     ///   - shownInDetail: the value as a detail view shows it; by default as `shown` does.
+    ///   - unique: whether no two rows may hold the same value (the table's `UNIQUE`): the key that
+    ///     imports update rows by.
+    ///   - default: the column's default, for rows stored before the attribute was added.
+    ///   - sqlCheck: an SQL condition on the column that the table's `CHECK` enforces
+    ///     (`price >= 0`), beside `check`, for writers other than this library.
     @inlinable  // its column's read (`ColumnReads`) is specialized where the entity is declared
     public static func value<Value: DatabaseValueConvertible>(
         _ name: String, _ keyPath: WritableKeyPath<Entity, Value> & Sendable, column: String? = nil,
@@ -158,12 +182,14 @@ extension EntityAttribute {
         parse: (@Sendable (String) throws -> Value)? = nil,
         check: @escaping @Sendable (Value) throws -> Value = { $0 },
         shown: @escaping @Sendable (Value) -> String = { String(describing: $0) },
-        shownInDetail: (@Sendable (Value) -> String)? = nil
+        shownInDetail: (@Sendable (Value) -> String)? = nil, unique: Bool = false, default: Value? = nil,
+        sqlCheck: String? = nil
     ) -> EntityAttribute {
         value(
             name, keyPath, column: column, searchedAsNumber: searchedAsNumber, sections: sections, title: title, label: label,
             width: width, optionalInFiles: optionalInFiles, parse: parse, check: check, shown: shown,
-            shownInDetail: shownInDetail, read: ColumnReads.read(keyPath))
+            shownInDetail: shownInDetail, unique: unique, default: `default`?.databaseValue, sqlCheck: sqlCheck,
+            read: ColumnReads.read(keyPath))
     }
 
     /// The public `value(…)` with its column's read, made where the entity is declared.
@@ -172,26 +198,32 @@ extension EntityAttribute {
         _ name: String, _ keyPath: WritableKeyPath<Entity, Value> & Sendable, column: String?, searchedAsNumber: Bool,
         sections: AttributeSections, title: String?, label: String?, width: Int?, optionalInFiles: Bool,
         parse: (@Sendable (String) throws -> Value)?, check: @escaping @Sendable (Value) throws -> Value,
-        shown: @escaping @Sendable (Value) -> String, shownInDetail: (@Sendable (Value) -> String)?, read: ColumnRead
+        shown: @escaping @Sendable (Value) -> String, shownInDetail: (@Sendable (Value) -> String)?, unique: Bool,
+        default: DatabaseValue?, sqlCheck: String?, reference: Reference? = nil, read: ColumnRead
     ) -> EntityAttribute {
         let detail = shownInDetail ?? shown
         let title = title ?? name.uppercased()
+        let stored = StoredKind(Value.self)
         return EntityAttribute(
             name: name, column: column ?? snakeCase(name), foldedColumn: nil, isSearchedText: false,
             isSearchedAsNumber: searchedAsNumber, title: title, label: label ?? words(name), width: width ?? title.count,
             sections: sections, keyPath: keyPath,
+            columnDefinition: ColumnDefinition(
+                type: stored?.columnType, isOptional: stored?.isOptional ?? false, isUnique: unique, defaultValue: `default`,
+                sqlCheck: sqlCheck),
+            reference: reference,
             write: ColumnWrite { entity, _, values in values.append(entity[keyPath: keyPath].databaseValue) }, read: read,
             check: { entity in entity[keyPath: keyPath] = try check(entity[keyPath: keyPath]) },
             show: { shown($0[keyPath: keyPath]) }, showInDetail: { detail($0[keyPath: keyPath]) },
             fileField: { template in
                 fileField(
-                    name, keyPath, kind: FieldKind(of: template[keyPath: keyPath].databaseValue), optional: optionalInFiles,
-                    parse: parse, check: check)
+                    name, keyPath, kind: stored?.fileKind ?? FieldKind(of: template[keyPath: keyPath].databaseValue),
+                    optional: optionalInFiles || stored?.isOptional == true, parse: parse, check: check)
             },
             readText: { entity, text in
                 if let parse {
                     entity[keyPath: keyPath] = try parse(text)
-                } else if let value = Value.fromDatabaseValue(typedValue(text)) {
+                } else if let value = Value.fromDatabaseValue(typedValue(text, stored)) {
                     entity[keyPath: keyPath] = value
                 } else {
                     throw FieldValueError("not a valid \(name): \(text)")
@@ -199,8 +231,13 @@ extension EntityAttribute {
             })
     }
 
-    /// Text as typed, as a column would hold it: a whole number, a number, or the text.
-    private static func typedValue(_ text: String) -> DatabaseValue {
+    /// Text as typed, as a column would hold it: read as the attribute's kind in files says (empty
+    /// for NULL when it is optional), or, for a kind not known, a whole number, a number, or the text.
+    private static func typedValue(_ text: String, _ stored: StoredKind?) -> DatabaseValue {
+        if let stored {
+            if stored.isOptional, text.isEmpty { return .null }
+            return FieldValue(text: text, kind: stored.fileKind)?.databaseValue ?? .text(text)
+        }
         if let integer = Int64(text) { return .integer(integer) }
         if let number = Double(text), number.isFinite { return .real(number) }
         return .text(text)
@@ -214,7 +251,7 @@ extension EntityAttribute {
     ) -> RecordField<Entity> {
         RecordField(
             name: name, kind: kind ?? .text, isOptional: optional || kind == nil,
-            value: { FieldValue(databaseValue: $0[keyPath: keyPath].databaseValue) }
+            value: { FieldValue(databaseValue: $0[keyPath: keyPath].databaseValue, kind: kind) }
         ) { entity, fieldValue in
             let value: Value
             if let parse, case .text(let text) = fieldValue {
@@ -243,10 +280,14 @@ extension FieldKind {
 }
 
 extension FieldValue {
-    /// A stored value as a file holds it: nil for NULL; a blob as its description (files hold no blobs).
-    init?(databaseValue: DatabaseValue) {
+    /// A stored value as a file holds it: nil for NULL; a boolean or a date as `kind` says; a blob as
+    /// its description (files hold no blobs).
+    init?(databaseValue: DatabaseValue, kind: FieldKind?) {
         switch databaseValue {
         case .null: return nil
+        case .integer(let integer) where kind == .boolean: self = .boolean(integer != 0)
+        case .integer(let integer) where kind == .date: self = .date(secondsSince1970: Double(integer))
+        case .real(let real) where kind == .date: self = .date(secondsSince1970: real)
         case .integer(let integer): self = .integer(integer)
         case .real(let real): self = .decimal(real)
         case .text(let text): self = .text(text)
@@ -260,22 +301,14 @@ extension FieldValue {
         case .text(let text): .text(text)
         case .integer(let integer): .integer(integer)
         case .decimal(let decimal): .real(decimal)
+        case .boolean(let value): .integer(value ? 1 : 0)
+        case .date(let seconds): .real(seconds)
         }
     }
 }
 
-/// `yearIntroduced` → `year introduced`: a property name as words.
-func words(_ name: String) -> String { splitWords(name, separator: " ") }
+/// `yearIntroduced` → `year introduced`: a property name as words (see ``ColumnNames``).
+func words(_ name: String) -> String { ColumnNames.words(of: name).joined(separator: " ") }
 
-/// `yearIntroduced` → `year_introduced`: a property name as a column name.
-func snakeCase(_ name: String) -> String { splitWords(name, separator: "_") }
-
-/// A camel-case name's words, lowercased, joined by `separator`.
-private func splitWords(_ name: String, separator: String) -> String {
-    var words = ""
-    for character in name {
-        if character.isUppercase, !words.isEmpty { words += separator }
-        words += character.lowercased()
-    }
-    return words
-}
+/// `yearIntroduced` → `year_introduced`: a property name as a column name (see ``ColumnNames``).
+func snakeCase(_ name: String) -> String { ColumnNames.column(forName: name) }

@@ -7,10 +7,8 @@ extension EntityDeclaration {
     /// Each `Entity(row:)` reads its type's declaration through the `DeclaredEntity` protocol, whose
     /// getter returns a copy; as a struct of nine fields (arrays, strings, closures), each copy retained
     /// and released each of their objects, once per row decoded, and those objects are shared by every
-    /// thread decoding that entity. Beside a writer, a pool's readers decoding 10,000 products each
-    /// took turns at those reference counts: `swift_retain` was 1.6 ms of a read's 34 ms of CPU with
-    /// 4 readers, against 0.1 ms for GRDB reading the same rows (W8's fetch, perf, 2026-11-27). Held by
-    /// one object, a copy is one retain.
+    /// thread decoding that entity, so concurrent readers took turns at those reference counts (W8's
+    /// fetch in Benchmarks/README.md). Held by one object, a copy is one retain.
     @usableFromInline
     final class Storage: Sendable {
         let table: String
@@ -25,11 +23,14 @@ extension EntityDeclaration {
         /// Each attribute's write (``ColumnWrite``), in order, for the same reason.
         @usableFromInline let writes: [ColumnWrite<Entity>]
         let recordLayout: RecordLayout<Entity>
+        let indexes: [EntityIndex<Entity>]
+        let tracksChanges: Bool
 
         init(
             table: String, template: Entity, attributes: [EntityAttribute<Entity>],
             folding: @escaping @Sendable (String) -> String, storedColumns: [String], selection: String,
-            reads: [ColumnRead], writes: [ColumnWrite<Entity>], recordLayout: RecordLayout<Entity>
+            reads: [ColumnRead], writes: [ColumnWrite<Entity>], recordLayout: RecordLayout<Entity>,
+            indexes: [EntityIndex<Entity>], tracksChanges: Bool
         ) {
             self.table = table
             self.template = template
@@ -40,6 +41,8 @@ extension EntityDeclaration {
             self.reads = reads
             self.writes = writes
             self.recordLayout = recordLayout
+            self.indexes = indexes
+            self.tracksChanges = tracksChanges
         }
     }
 }

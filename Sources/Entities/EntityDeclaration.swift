@@ -17,9 +17,10 @@ import TextSearch
 /// }
 /// ```
 ///
-/// Everything else is derived from it: the SQL of insert, update and delete, decoding, the columns of
+/// Everything else is derived from it: the table itself (``EntityTable``, created by the first
+/// migration of the embedder's set), the SQL of insert, update and delete, decoding, the columns of
 /// `#Predicate`, sort descriptors and section key paths, the search columns, the change-tracking
-/// triggers, and the fields of tables and files. The table must have an `INTEGER PRIMARY KEY` column
+/// triggers, and the fields of tables and files. The table has an `INTEGER PRIMARY KEY` column
 /// `id`, the attributes' columns, and a `<column>_folded` column for each folded text attribute.
 public struct EntityDeclaration<Entity: DeclaredEntity>: Sendable {
     /// What the declaration holds, in one object, so that a copy of the declaration is one reference:
@@ -42,6 +43,10 @@ public struct EntityDeclaration<Entity: DeclaredEntity>: Sendable {
     /// The fields of seed, import and export files: `id` (optional), then each attribute's name, in
     /// order; each value read is checked as the attribute's check says.
     public var recordLayout: RecordLayout<Entity> { storage.recordLayout }
+    /// The indexes of the table besides those of its `UNIQUE` attributes.
+    public var indexes: [EntityIndex<Entity>] { storage.indexes }
+    /// Whether the table's row events are logged for live fetched results (`ChangeLog`).
+    public var tracksChanges: Bool { storage.tracksChanges }
 
     /// Declares an entity.
     ///
@@ -50,13 +55,14 @@ public struct EntityDeclaration<Entity: DeclaredEntity>: Sendable {
     ///   - template: the entity decoding starts from; every attribute is then set from the row.
     ///   - folding: how folded columns are computed from text.
     ///   - attributes: the stored properties other than `id`, with distinct names and columns.
+    ///   - indexes: the table's indexes besides its `UNIQUE` attributes' (``EntityIndex``).
+    ///   - tracksChanges: whether the generated table logs its row events for live fetched results.
     public init(
         table: String, template: Entity, folding: @escaping @Sendable (String) -> String,
-        attributes: [EntityAttribute<Entity>]
+        attributes: [EntityAttribute<Entity>], indexes: [EntityIndex<Entity>] = [], tracksChanges: Bool = true
     ) {
         // One loop, not `map`, `flatMap` and key paths: unspecialized for a generic `Entity`, those
-        // built six key paths and ran generic algorithms, 0.6 million instructions of every process that
-        // reads an entity (`catalog show`, callgrind, 2026-11-27).
+        // build key paths and run generic algorithms in every process that reads an entity (W7).
         var names: Set<String> = []
         var storedColumns: [String] = []
         var selection = "id"
@@ -75,13 +81,13 @@ public struct EntityDeclaration<Entity: DeclaredEntity>: Sendable {
         storage = Storage(
             table: table, template: template, attributes: attributes, folding: folding, storedColumns: storedColumns,
             selection: selection, reads: reads, writes: writes,
-            recordLayout: RecordLayout(template: template, fields: fields))
+            recordLayout: RecordLayout(template: template, fields: fields), indexes: indexes, tracksChanges: tracksChanges)
     }
 
     /// The attribute of a key path, if it is one.
     public func attribute(for keyPath: PartialKeyPath<Entity>) -> EntityAttribute<Entity>? {
-        // A loop, not `first(where:)`, which, unspecialized for a generic `Entity`, resolved its
-        // iterator's type at run time (0.3 million instructions of `catalog show`, callgrind, 2026-11-27).
+        // A loop, not `first(where:)`, which, unspecialized for a generic `Entity`, resolves its
+        // iterator's type at run time (W7).
         for attribute in attributes where attribute.keyPath == keyPath { return attribute }
         return nil
     }
@@ -114,9 +120,8 @@ public struct EntityDeclaration<Entity: DeclaredEntity>: Sendable {
     /// The values of ``storedColumns`` for `entity`, folded columns computed.
     ///
     /// Inlinable, so that it is specialized where the entity is declared: each row of a bulk insert
-    /// computes its values without generic code and into one array (it went through an unspecialized
-    /// `flatMap` of an array per attribute: 7% of the CPU time of `catalog seed --count 100000` into
-    /// 1,000,000 products, perf, 2026-11-23).
+    /// computes its values without generic code and into one array, not through an unspecialized
+    /// `flatMap` of an array per attribute (W1b).
     @inlinable
     public func storedValues(of entity: Entity) -> [DatabaseValue] {
         var values: [DatabaseValue] = []
@@ -135,8 +140,8 @@ public struct EntityDeclaration<Entity: DeclaredEntity>: Sendable {
         entity.id = try row.decode(Int64.self, at: 0)
         // Each read writes its attribute in place at the entity's address (see `ColumnReads`), from the
         // column after `id` at the attribute's place. An index loop, not `enumerated()`: in
-        // unspecialized generic code each row's sequence looked up the metadata of its iterator and
-        // element tuple (callgrind, 2026-11-22).
+        // unspecialized generic code each row's sequence looks up the metadata of its iterator and
+        // element tuple (W2).
         try withUnsafeMutablePointer(to: &entity) { pointer in
             let address = UnsafeMutableRawPointer(pointer)
             for index in 0..<storage.reads.count {
@@ -161,8 +166,7 @@ public struct EntityDeclaration<Entity: DeclaredEntity>: Sendable {
     /// The folded columns a search's terms are looked for in.
     ///
     /// Collected in a loop, as are ``searchedNumberColumns``: `filter` and `compactMap`, unspecialized
-    /// for a generic `Entity`, resolved their iterator's type at run time (0.12 million instructions of
-    /// `catalog show 0.0 --search a`, callgrind, 2026-11-27).
+    /// for a generic `Entity`, resolve their iterator's type at run time (W7).
     public var searchedTextColumns: [String] {
         var columns: [String] = []
         for attribute in attributes where attribute.isSearchedText {
@@ -194,9 +198,11 @@ public struct EntityDeclaration<Entity: DeclaredEntity>: Sendable {
     ///     trigram index alone (a small table: short terms are checked row by row).
     ///   - scopeValues: the scope's TEXT values the trigram index tells apart (`SearchDescription`'s
     ///     `scopeValues`: a term's count per value without reading rows); empty for none.
+    ///   - accelerators: the optional structures kept beside the two exact indexes (`SearchAccelerators`);
+    ///     none by default.
     public func searchDescription(
         scope: PartialKeyPath<Entity>? = nil, listIndex: String? = nil, indexesShortTerms: Bool = true,
-        scopeValues: [String] = []
+        scopeValues: [String] = [], accelerators: SearchAccelerators = []
     ) -> SearchDescription {
         let scopeColumn = scope.map { keyPath in
             guard let attribute = attribute(for: keyPath) else { preconditionFailure("the scope of \(table) is not an attribute") }
@@ -205,11 +211,12 @@ public struct EntityDeclaration<Entity: DeclaredEntity>: Sendable {
         return SearchDescription(
             table: table, textColumns: searchedTextColumns, numberColumns: searchedNumberColumns,
             scopeColumn: scopeColumn, listIndex: listIndex, indexesShortTerms: indexesShortTerms,
-            scopeValues: scopeValues)
+            scopeValues: scopeValues, accelerators: accelerators)
     }
 
-    /// The triggers that log the table's row events for live fetched results, to run in a migration
-    /// after `ChangeLog.installationSQL(retaining:)`.
+    /// The triggers that log the table's row events for live fetched results: what
+    /// `ChangeLog.installTracking(forTable:_:)` installs (with the log, if missing), and what the
+    /// table generated from the declaration includes (``EntityTable``, when ``tracksChanges``).
     public var trackingSQL: String { ChangeLog.trackingSQL(forTable: table) }
 
     // MARK: - SQL

@@ -1,9 +1,14 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 import FetchedResults
 import SQLiteStore
 import TextSearch
 
-/// A declared entity searched through a `SearchDescription`: a `FetchRequest`'s `searchText` then
-/// selects the entities whose searched attributes match it (`SearchQuery`), through the indexes.
+/// A declared entity searched through a `SearchDescription`: a `FetchRequest`'s `FetchRequest.searchText`
+/// then selects the entities whose searched attributes match it (`SearchQuery`), through the indexes.
 ///
 /// ```swift
 /// extension Film: SearchableEntity {
@@ -13,40 +18,114 @@ import TextSearch
 ///
 /// The description's `SearchDescription.installSQL` belongs in a migration of the entity's table.
 public protocol SearchableEntity: DeclaredEntity {
-    /// What a search looks in: usually ``EntityDeclaration/searchDescription(scope:listIndex:indexesShortTerms:scopeValues:)``
-    /// of the entity's declaration.
+    /// What a search looks in: usually the entity's declaration's
+    /// ``EntityDeclaration/searchDescription(scope:listIndex:indexesShortTerms:scopeValues:accelerators:)``.
     static var searchDescription: SearchDescription { get }
+    /// The attribute the description's scope column holds (the `scope` it was declared with), whose
+    /// sections a search counts and pages itself; nil (the default) for none.
+    static var searchScope: (PartialKeyPath<Self> & Sendable)? { get }
 }
 
 extension SearchableEntity {
-    /// The entities that match `text` under the search semantics of `SearchQuery`: the plan of
-    /// ``searchDescription``, estimates included, made in `db`.
-    public static func searchCondition(for text: String, _ db: Database) throws -> SQLFragment? {
-        try searchDescription.condition(for: SearchQuery(text), alias: tableName, db)
+    public static var searchScope: (PartialKeyPath<Self> & Sendable)? { nil }
+
+    /// The order of a page of the entities sectioned by `sectionKeyPath` and sorted by `sortDescriptors`
+    /// (`order`, its SQL), marked as the description's list index order when it is that index's:
+    /// sections by ``searchScope`` (or none without a scope), sorted by the first searched text
+    /// attribute ascending, then the id.
+    static func searchOrder(
+        sectionKeyPath: PartialKeyPath<Self>?, sortDescriptors: [SortDescriptor<Self>], order: SQLFragment
+    ) -> SearchOrder {
+        var firstText: PartialKeyPath<Self>?
+        for attribute in declaration.attributes where attribute.isSearchedText && attribute.foldedColumn != nil {
+            firstText = attribute.keyPath
+            break
+        }
+        let isListIndexOrder = searchDescription.listIndex != nil && sectionKeyPath == searchScope.map { $0 }
+            && sortDescriptors.count == 1 && sortDescriptors[0].order == .forward && sortDescriptors[0].keyPath == firstText
+        return SearchOrder(order, isListIndexOrder: isListIndexOrder)
+    }
+}
+
+/// A search of a ``SearchableEntity`` as the rows of a fetch request: the search's implementation of
+/// `RowSource`, which `FetchRequest.searchText` sets as the request's filter.
+///
+/// Its condition is the search description's plan (`SearchDescription.condition(for:scope:alias:_:)`).
+/// Sectioned by the entity's ``SearchableEntity/searchScope``, its sections' counts come from the
+/// search's indexes (`SearchDescription.matchesPerScope(_:_:)`) and its pages from the search's
+/// executor (`SearchDescription.page(…)`), which also decides what a controller reads first
+/// (`SearchThresholds.readsFirstBatchOnly(total:idsRead:batchSize:)`).
+public struct EntitySearch<Entity: SearchableEntity>: RowSource {
+    /// The search, parsed.
+    public let query: SearchQuery
+
+    /// A search of the entity.
+    public init(_ query: SearchQuery) {
+        self.query = query
     }
 
-    /// The entities that match `text` per value of the description's scope column, when its
-    /// indexes count them without reading the rows (`SearchDescription.matchesPerScope(_:_:)`, with
-    /// their ids when it read them), for sections by that column; nil otherwise.
-    public static func searchCounts(for text: String, sectionExpression: String, _ db: Database) throws -> SearchSectionCounts? {
-        guard sectionExpression == searchDescription.scopeColumn,
-              let matches = try searchDescription.matchesPerScope(SearchQuery(text), db) else { return nil }
-        return SearchSectionCounts(counts: matches.counts, ids: matches.ids)
+    public func condition(_ db: Database) throws -> SQLFragment {
+        try Entity.searchDescription.condition(for: query, alias: Entity.tableName, db)
     }
 
-    /// A page of the entities that match `text` (within the section of `sectionKey` when sectioned
-    /// by the description's scope column), planned and read by `SearchDescription.page(…)`, the
-    /// executor of `searchPage`, `count` its known total and `ids` its known matches; nil for sections
-    /// by another expression (or of NULL).
-    public static func searchPage(
-        for text: String, sectionExpression: String?, sectionKey: DatabaseValue, orderSQL: String,
-        limit: Int, offset: Int, count: Int?, ids: [Int64]?, _ db: Database
-    ) throws -> [Self]? {
-        let description = searchDescription
-        if let sectionExpression, sectionExpression != description.scopeColumn || sectionKey.isNull { return nil }
-        return try description.page(
-            SearchQuery(text), scope: sectionExpression == nil ? nil : sectionKey, order: description.order(sql: orderSQL),
-            limit: limit, offset: offset, totalCount: count, matchIDs: ids, selection: selection, db, decode: Self.init(row:)
+    /// The matches per value of the description's scope, for sections by ``SearchableEntity/searchScope``,
+    /// when its indexes count them (with their ids when counting read them); nil otherwise.
+    public func sectionCounts(_ sections: SectionGrouping<Entity>, _ db: Database) throws -> SectionMatches? {
+        guard let scope = Entity.searchScope, sections.keyPath == scope,
+              let matches = try Entity.searchDescription.matchesPerScope(query, db) else { return nil }
+        return SectionMatches(counts: matches.counts, ids: matches.ids)
+    }
+
+    /// A page read by the search's executor, within the section's scope value when sectioned by
+    /// ``SearchableEntity/searchScope``; nil for sections by another key path (or of NULL).
+    public func page(_ page: SectionPage<Entity>, _ db: Database) throws -> [Entity]? {
+        if let section = page.section, section.keyPath != Entity.searchScope.map({ $0 }) || section.key.isNull { return nil }
+        let order = Entity.searchOrder(sectionKeyPath: page.section?.keyPath, sortDescriptors: page.sortDescriptors, order: page.order)
+        return try Entity.searchDescription.page(
+            query, scope: page.section?.key, order: order, limit: page.limit, offset: page.offset, totalCount: page.count,
+            matchIDs: page.ids, selection: Entity.selection, db, decode: Entity.init(row:)
         ).records
+    }
+
+    /// With counts from the indexes, the first batch alone (a page of the executor) for many matches,
+    /// each section whole for few; without, one pass over the condition.
+    public func firstRead(_ counts: SectionMatches?, batchSize: Int) -> FirstRead {
+        guard let counts else { return .onePass }
+        return SearchThresholds.standard.readsFirstBatchOnly(total: counts.total, idsRead: counts.ids != nil, batchSize: batchSize)
+            ? .firstBatch : .wholeSections
+    }
+}
+
+extension FetchRequest where Entity: SearchableEntity {
+    /// A request of the entities that match `searchText` too (see `searchText`).
+    public init(
+        predicate: Predicate<Entity>? = nil, sortDescriptors: [SortDescriptor<Entity>] = [], searchText: String?,
+        sectionKeyPath: (PartialKeyPath<Entity> & Sendable)? = nil, fetchLimit: Int? = nil, fetchOffset: Int = 0,
+        batchSize: Int = 0
+    ) {
+        self.init(
+            predicate: predicate, sortDescriptors: sortDescriptors, sectionKeyPath: sectionKeyPath, fetchLimit: fetchLimit,
+            fetchOffset: fetchOffset, batchSize: batchSize)
+        self.searchText = searchText
+    }
+
+    /// The request's search as typed: only the entities that match it (`SearchQuery`), an
+    /// ``EntitySearch`` set as the request's `FetchRequest.filter`. Nil or empty for no search.
+    public var searchText: String? {
+        get { searchQuery?.text }
+        set { searchQuery = newValue.flatMap { $0.isEmpty ? nil : SearchQuery($0) } }
+    }
+
+    /// The request's search, parsed; nil for none.
+    public var searchQuery: SearchQuery? {
+        get { (filter as? EntitySearch<Entity>)?.query }
+        set { filter = newValue.map { EntitySearch<Entity>($0) } }
+    }
+
+    /// The request's order as a search's page order (`SearchableEntity.searchOrder(sectionKeyPath:sortDescriptors:order:)`).
+    ///
+    /// - Throws: `FetchError.unmappedKeyPath(_:)` for a key path that is not a column.
+    public func searchOrder() throws -> SearchOrder {
+        Entity.searchOrder(sectionKeyPath: sectionKeyPath, sortDescriptors: sortDescriptors, order: SQLFragment(sql: try orderSQL()))
     }
 }

@@ -5,8 +5,6 @@ public enum FetchError: Error, Sendable, Equatable, CustomStringConvertible {
     case unsupportedPredicate(String)
     /// A key path in the predicate, a sort descriptor or the section key path has no column.
     case unmappedKeyPath(String)
-    /// The request has a search text but the entity has no search condition.
-    case searchNotSupported(String)
     /// The database changed since the fetch so that rows no longer fit its sections: fetch again.
     case resultChanged
     /// The request is inconsistent (a negative limit…).
@@ -18,8 +16,6 @@ public enum FetchError: Error, Sendable, Equatable, CustomStringConvertible {
             "unsupported predicate construct \(construct): it has no SQL translation"
         case .unmappedKeyPath(let keyPath):
             "key path \(keyPath) maps to no column"
-        case .searchNotSupported(let entity):
-            "\(entity) cannot be searched"
         case .resultChanged:
             "the database changed since the result was fetched; fetch again"
         case .invalidRequest(let reason):

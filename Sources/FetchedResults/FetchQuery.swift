@@ -5,21 +5,26 @@ import Foundation
 #endif
 import SQLiteStore
 
+/// One `ORDER BY` term of a request.
+struct OrderTerm: Sendable, Hashable {
+    var expression: String
+    var isDescending: Bool
+    var sql: String { expression + (isDescending ? " DESC" : " ASC") }
+
+    /// `ORDER BY` terms: the section term, if any, then the row order.
+    static func sql(_ section: OrderTerm?, _ rowOrder: [OrderTerm]) -> String {
+        ((section.map { [$0] } ?? []) + rowOrder).map(\.sql).joined(separator: ", ")
+    }
+}
+
 /// The SQL of a ``FetchRequest``: where rows come from, which rows, in which order, in which sections.
 ///
 /// Built once per fetch; every statement of a controller comes from here, so sections, counts, row
 /// ids, batches and index paths all describe the same result.
-struct FetchQuery: Sendable, Hashable {
-    /// One `ORDER BY` term.
-    struct OrderTerm: Sendable, Hashable {
-        var expression: String
-        var isDescending: Bool
-        var sql: String { expression + (isDescending ? " DESC" : " ASC") }
-    }
-
+struct FetchQuery<Entity: FetchableEntity>: Sendable {
     /// `ORDER BY` terms: the section term, if any, then the row order.
     static func orderSQL(_ section: OrderTerm?, _ rowOrder: [OrderTerm]) -> String {
-        ((section.map { [$0] } ?? []) + rowOrder).map(\.sql).joined(separator: ", ")
+        OrderTerm.sql(section, rowOrder)
     }
 
     /// The entity table, which ``selection`` reads.
@@ -34,90 +39,101 @@ struct FetchQuery: Sendable, Hashable {
     var sourceArguments: StatementArguments
     /// `WHERE` this, on ``source``.
     ///
-    /// - Precondition: no search is left to plan (``deferredSearch`` is nil: see ``planningSearch(_:_:)``).
+    /// - Precondition: the condition is planned (``isPlanned``: see ``planned(_:)``).
     var condition: SQLFragment {
-        precondition(deferredSearch == nil, "a deferred search is planned (planningSearch) before its condition is read")
+        guard let plannedCondition else { preconditionFailure("a deferred condition is planned (planned(_:)) before it is read") }
         return plannedCondition
     }
-    /// ``condition``, once planned.
-    private var plannedCondition: SQLFragment
-    /// The search text of a search-only request made with `deferringSearch`, while its condition is
-    /// not planned: a fetch whose sections and first batches the entity's search gives
-    /// (``FetchableEntity/searchCounts(for:sectionExpression:_:)``, ``FetchableEntity/searchPage(for:sectionExpression:sectionKey:orderSQL:limit:offset:count:ids:_:)``)
-    /// never reads the condition, and planning it reads the terms' estimates (on 1,000,000 products,
-    /// warm: `mac` 0.6 ms, `charger` 2.5 ms, `iphone max 2` 12 ms, which counts `iphone` in the
-    /// trigram index up to 100,000 rows).
-    private(set) var deferredSearch: String?
-    /// The search text, when it is the request's only condition (no predicate, limit or offset): its
-    /// sections may then be counted by the entity's search (``FetchableEntity/searchCounts(for:sectionExpression:_:)``).
-    var searchOnlyText: String?
-    /// Whether the request has search text: its result is read in one pass (``keysQuery``) unless
-    /// maintained counts give its sections.
-    var hasSearch: Bool
+    /// ``condition``, once planned; nil while a request's filter alone is left to plan.
+    private var plannedCondition: SQLFragment?
+    /// What selects the rows: the request's filter when it is the only condition (no predicate,
+    /// limit or offset), whose counts and pages the controller then reads; else the predicate with
+    /// the filter's condition (``PredicateRows``).
+    var rows: any RowSource<Entity>
+    /// Whether the rows are the request's filter alone: its ``RowSource/sectionCounts(_:_:)`` and
+    /// ``RowSource/page(_:_:)`` are then asked.
+    var isFilterOnly: Bool
+    /// The section key path, nil for one unnamed section.
+    var sectionKeyPath: (PartialKeyPath<Entity> & Sendable)?
+    /// The request's sort descriptors.
+    var sortDescriptors: [SortDescriptor<Entity>]
     /// The section term (first in the order), nil for one unnamed section.
     var section: OrderTerm?
-    /// An expression naming a section (aggregated with `min`), when not the section expression itself.
     /// The order within a section: the sort descriptors' terms, then the id ascending.
     var rowOrder: [OrderTerm]
 
-    /// The SQL of `request`, planned in `db` (a search's plan reads its terms' estimates there).
+    /// The SQL of `request`, planned in `db` (a search's condition reads its terms' estimates there).
     ///
-    /// - Parameter deferringSearch: true leaves the condition of a search-only request (no predicate,
-    ///   limit or offset) unplanned (``deferredSearch``), for ``planningSearch(_:_:)`` to plan in the
-    ///   read that first needs it.
-    init<Entity: FetchableEntity>(_ request: FetchRequest<Entity>, deferringSearch: Bool = false, _ db: Database) throws {
+    /// - Parameter deferringCondition: true leaves the condition of a request whose filter is its only
+    ///   condition unplanned, for ``planned(_:)`` to plan in the read that first needs it: a fetch
+    ///   whose sections and first batches the filter gives never reads it.
+    init(_ request: FetchRequest<Entity>, deferringCondition: Bool = false, _ db: Database) throws {
         guard request.fetchOffset >= 0, (request.fetchLimit ?? 0) >= 0, request.batchSize >= 0 else {
             throw FetchError.invalidRequest("fetch limit, fetch offset and batch size must not be negative")
         }
         tableName = Entity.tableName
         idColumn = Entity.idColumn
         selection = Entity.selection
-
-        var conditions: [SQLFragment] = []
-        if let predicate = request.predicate {
-            conditions.append(try PredicateTranslation.condition(for: predicate))
-        }
-        let isSearchOnly = request.predicate == nil && request.fetchLimit == nil && request.fetchOffset == 0
-        hasSearch = !(request.searchText ?? "").isEmpty
-        searchOnlyText = isSearchOnly && hasSearch ? request.searchText : nil
-        deferredSearch = deferringSearch ? searchOnlyText : nil
-        // The entity decides what a text means, blank or not: a lone combining mark after a space is
-        // not white space to a search that splits on Unicode scalars, though `Character` says it is.
-        if let text = request.searchText, !text.isEmpty, deferredSearch == nil {
-            conditions.append(try Self.searchCondition(Entity.self, text, db))
-        }
-        let filter = conditions.isEmpty ? SQLFragment.alwaysTrue : conditions.dropFirst().reduce(conditions[0], &&)
-
+        sectionKeyPath = request.sectionKeyPath
+        sortDescriptors = request.sortDescriptors
         (section, rowOrder) = try request.orderTerms()
 
-        if request.fetchLimit != nil || request.fetchOffset > 0 {
+        let predicate = try request.predicate.map { try PredicateTranslation.condition(for: $0) }
+        let isLimited = request.fetchLimit != nil || request.fetchOffset > 0
+        if let filter = request.filter, predicate == nil, !isLimited {
+            rows = filter
+            isFilterOnly = true
+        } else {
+            rows = PredicateRows(predicate: predicate, filter: request.filter)
+            isFilterOnly = false
+        }
+        if isLimited {
+            let filter = try rows.condition(db)
             source = "(SELECT * FROM \(tableName) WHERE \(filter.sql) ORDER BY \(Self.orderSQL(section, rowOrder)) LIMIT ? OFFSET ?) AS \(tableName)"
             sourceArguments = filter.arguments + [request.fetchLimit ?? -1, request.fetchOffset]
             plannedCondition = .alwaysTrue
         } else {
             source = tableName
             sourceArguments = []
-            plannedCondition = filter
+            plannedCondition = deferringCondition && isFilterOnly ? nil : try rows.condition(db)
         }
     }
 
-    /// This query with its deferred search planned in `db` (itself when none is deferred): the same
-    /// query as made without `deferringSearch`, planned in this read.
+    /// Whether the condition is planned.
+    var isPlanned: Bool { plannedCondition != nil }
+
+    /// This query with its condition planned in `db` (itself when it is): the same query as made
+    /// without `deferringCondition`, planned in this read.
     ///
-    /// - Throws: ``FetchError/searchNotSupported(_:)``; `DatabaseError` when the estimates cannot be read.
-    func planningSearch<Entity: FetchableEntity>(_ entity: Entity.Type, _ db: Database) throws -> FetchQuery {
-        guard let text = deferredSearch else { return self }
+    /// - Throws: what the rows' ``RowSource/condition(_:)`` throws.
+    func planned(_ db: Database) throws -> FetchQuery {
+        guard plannedCondition == nil else { return self }
         var planned = self
-        // Search-only: the search is the whole condition, on the table itself.
-        planned.plannedCondition = try Self.searchCondition(Entity.self, text, db)
-        planned.deferredSearch = nil
+        planned.plannedCondition = try rows.condition(db)
         return planned
     }
 
-    /// The entity's condition for a search text, planned in `db`.
-    private static func searchCondition<Entity: FetchableEntity>(_ entity: Entity.Type, _ text: String, _ db: Database) throws -> SQLFragment {
-        guard let search = try Entity.searchCondition(for: text, db) else { throw FetchError.searchNotSupported(Entity.tableName) }
-        return search
+    /// The rows' counts per section in `db` when they are known without a `GROUP BY`: a whole table's
+    /// (no condition, limit or offset) as ``SectionCounts`` maintains them, or, for a filter alone,
+    /// as it counts them (``RowSource/sectionCounts(_:_:)``); nil otherwise.
+    func knownSectionCounts(_ db: Database) throws -> SectionMatches? {
+        if let section = wholeTableSection {
+            return try SectionCounts.counts(
+                forTable: tableName, section: section.expression, descending: section.isDescending, in: db
+            ).map { SectionMatches(counts: Dictionary($0.map { ($0.key, $0.count) }, uniquingKeysWith: +)) }
+        }
+        guard isFilterOnly, let sectionKeyPath, let section else { return nil }
+        return try rows.sectionCounts(SectionGrouping(keyPath: sectionKeyPath, isDescending: section.isDescending), db)
+    }
+
+    /// A page of the section whose key is `key` read by a filter alone its own way
+    /// (``RowSource/page(_:_:)``); nil otherwise, or when it reads none.
+    func page(section key: DatabaseValue, limit: Int, offset: Int, count: Int?, ids: [Int64]?, _ db: Database) throws -> [Entity]? {
+        guard isFilterOnly else { return nil }
+        let page = SectionPage<Entity>(
+            section: sectionKeyPath.map { ($0, key) }, sortDescriptors: sortDescriptors,
+            order: SQLFragment(sql: Self.orderSQL(section, rowOrder)), limit: limit, offset: offset, count: count, ids: ids)
+        return try rows.page(page, db)
     }
 
     // MARK: - Statements
@@ -149,7 +165,7 @@ struct FetchQuery: Sendable, Hashable {
     /// The section term of a result that is the whole table (no condition, limit or offset), whose
     /// sections may be read from maintained counts (``SectionCounts``); nil otherwise.
     var wholeTableSection: OrderTerm? {
-        deferredSearch == nil && source == tableName && plannedCondition == .alwaysTrue ? section : nil
+        source == tableName && plannedCondition == .alwaysTrue ? section : nil
     }
 
     /// The condition that keeps the rows of the section whose key is `key`.

@@ -13,24 +13,24 @@ extension FetchRequest {
     /// - Throws: ``FetchError/unmappedKeyPath(_:)`` for a key path that is not a column.
     public func orderSQL() throws -> String {
         let order = try orderTerms()
-        return FetchQuery.orderSQL(order.section, order.rows)
+        return OrderTerm.sql(order.section, order.rows)
     }
 
     /// The section term (nil without a section key path) and the order within a section: the sort
     /// descriptors' terms, then the id ascending.
-    func orderTerms() throws -> (section: FetchQuery.OrderTerm?, rows: [FetchQuery.OrderTerm]) {
+    func orderTerms() throws -> (section: OrderTerm?, rows: [OrderTerm]) {
         func column(_ keyPath: PartialKeyPath<Entity>) throws -> EntityColumn {
             guard let column = Entity.column(for: keyPath) else { throw FetchError.unmappedKeyPath(String(describing: keyPath)) }
             return column
         }
         var rows = try sortDescriptors.map { descriptor in
-            FetchQuery.OrderTerm(expression: try column(descriptor.keyPath).sortExpression, isDescending: descriptor.order == .reverse)
+            OrderTerm(expression: try column(descriptor.keyPath).sortExpression, isDescending: descriptor.order == .reverse)
         }
-        rows.append(FetchQuery.OrderTerm(expression: Entity.idColumn, isDescending: false))
+        rows.append(OrderTerm(expression: Entity.idColumn, isDescending: false))
         guard let sectionKeyPath else { return (nil, rows) }
         // A section sorted by its own key path descending lists its sections descending too.
         let first = sortDescriptors.first
         let descending = first?.keyPath == sectionKeyPath && first?.order == .reverse
-        return (FetchQuery.OrderTerm(expression: try column(sectionKeyPath).sectionExpression, isDescending: descending), rows)
+        return (OrderTerm(expression: try column(sectionKeyPath).sectionExpression, isDescending: descending), rows)
     }
 }

@@ -4,16 +4,16 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// What to fetch: which entities (a `#Predicate` and a search text), in which order (sort
-/// descriptors), in which sections (a section key path), how many (limit and offset), and how many to
-/// load at a time (batch size).
+/// What to fetch: which entities (a `#Predicate`, and a further ``RowSource`` such as a search), in
+/// which order (sort descriptors), in which sections (a section key path), how many (limit and
+/// offset), and how many to load at a time (batch size).
 ///
 /// ```swift
 /// var request = FetchRequest<Product>(
 ///     predicate: #Predicate { $0.yearIntroduced >= 2000 },
 ///     sortDescriptors: [SortDescriptor(\.name)],
 ///     sectionKeyPath: \.type)
-/// request.searchText = "mac"
+/// request.searchText = "mac"   // a SearchableEntity's search (Entities), set as the filter
 /// request.batchSize = 50
 /// ```
 ///
@@ -26,9 +26,10 @@ public struct FetchRequest<Entity: FetchableEntity>: Sendable {
     /// The order of rows within a section. A descriptor's key path must map to a column; text sorts
     /// by the column's sort expression (folded, for names).
     public var sortDescriptors: [SortDescriptor<Entity>]
-    /// A search text: only entities matching it, as ``FetchableEntity/searchCondition(for:_:)`` says. Nil
-    /// or blank for no search.
-    public var searchText: String?
+    /// A further selection of the entities, AND-ed with ``predicate``: a search (Entities'
+    /// `FetchRequest.searchText` sets one) or any other ``RowSource``; nil for none. A request with a
+    /// filter alone (no predicate, limit or offset) takes its sections' counts and pages from it.
+    public var filter: (any RowSource<Entity>)?
     /// The key path whose ``EntityColumn/sectionExpression`` groups rows into sections; nil for one
     /// unnamed section.
     ///
@@ -48,7 +49,7 @@ public struct FetchRequest<Entity: FetchableEntity>: Sendable {
     public init(
         predicate: Predicate<Entity>? = nil,
         sortDescriptors: [SortDescriptor<Entity>] = [],
-        searchText: String? = nil,
+        filter: (any RowSource<Entity>)? = nil,
         sectionKeyPath: (PartialKeyPath<Entity> & Sendable)? = nil,
         fetchLimit: Int? = nil,
         fetchOffset: Int = 0,
@@ -56,7 +57,7 @@ public struct FetchRequest<Entity: FetchableEntity>: Sendable {
     ) {
         self.predicate = predicate
         self.sortDescriptors = sortDescriptors
-        self.searchText = searchText
+        self.filter = filter
         self.sectionKeyPath = sectionKeyPath
         self.fetchLimit = fetchLimit
         self.fetchOffset = fetchOffset

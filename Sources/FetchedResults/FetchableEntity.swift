@@ -32,34 +32,6 @@ public protocol FetchableEntity: Sendable {
     /// The name of a section whose ``EntityColumn/sectionExpression`` is
     /// `value`, for the section key path `keyPath`. By default the value as text.
     static func sectionName(for value: DatabaseValue, keyPath: PartialKeyPath<Self>) -> String
-    /// The condition that selects the entities matching a search text, or nil when the entity cannot be
-    /// searched (the default); then a request with a search text fails with
-    /// ``FetchError/searchNotSupported(_:)``.
-    ///
-    /// It is planned in `db`, inside the read transaction that runs it (a search engine such as
-    /// TextSearch's `SearchDescription/condition(for:scope:alias:_:)` reads its terms' estimates there),
-    /// and must stay exact in later reads, which reuse it for the controller's batches and changes.
-    static func searchCondition(for text: String, _ db: Database) throws -> SQLFragment?
-    /// How many entities match a search text in each value of the section expression
-    /// `sectionExpression`, when the entity's search keeps such counts (TextSearch's
-    /// `SearchDescription/countsPerScope(_:_:)`), so that a controller's sections need not count the
-    /// matching rows, with their ids when counting read them (TextSearch's
-    /// `SearchDescription/matchesPerScope(_:_:)`), so that its pages need not search again; nil (the
-    /// default) has them counted with a `GROUP BY`. Read in `db`, in the read transaction of the fetch.
-    static func searchCounts(for text: String, sectionExpression: String, _ db: Database) throws -> SearchSectionCounts?
-    /// A page of the entities that match a search text, within the section whose key is
-    /// `sectionKey` when `sectionExpression` is given (nil: one section, every row), in the order
-    /// `orderSQL` (an `ORDER BY` clause ending with the id), `limit` of them from `offset`: as the
-    /// entity's search plans a page (TextSearch's `SearchDescription/page(_:scope:order:limit:offset:totalCount:matchIDs:selection:thresholds:_:decode:)`),
-    /// so that a controller's batch is read the way the search reads its own pages. `count`, when
-    /// given, is how many entities match in the section in this read (the page need not count them);
-    /// `ids`, when given, are exactly their ids, from ``SearchSectionCounts/ids`` of the same read (the
-    /// page is read from them, not searched again). Nil (the default): the batch is read through the
-    /// fetch's condition. Read in `db`, in the read of the batch.
-    static func searchPage(
-        for text: String, sectionExpression: String?, sectionKey: DatabaseValue, orderSQL: String,
-        limit: Int, offset: Int, count: Int?, ids: [Int64]?, _ db: Database
-    ) throws -> [Self]?
     /// Reads an entity from a row of `SELECT <selection> FROM <tableName>`.
     init(row: Row) throws
     /// Every row of `statement` read with ``init(row:)``, in order, cut into consecutive sections of
@@ -85,19 +57,6 @@ extension FetchableEntity {
         case .text(let text): text
         default: value.description
         }
-    }
-
-    public static func searchCondition(for text: String, _ db: Database) throws -> SQLFragment? { nil }
-
-    public static func searchCounts(for text: String, sectionExpression: String, _ db: Database) throws -> SearchSectionCounts? {
-        nil
-    }
-
-    public static func searchPage(
-        for text: String, sectionExpression: String?, sectionKey: DatabaseValue, orderSQL: String,
-        limit: Int, offset: Int, count: Int?, ids: [Int64]?, _ db: Database
-    ) throws -> [Self]? {
-        nil
     }
 
     @inlinable  // specialized in the entity's module: a row's entity and id are read without generic metadata lookups

@@ -89,14 +89,14 @@ extension FetchedResultsController {
         }
 
         // Keyset from the previous batch's last row when it is known; OFFSET for a jump (or after a
-        // batch read as a planned page, which keeps no sort key).
+        // batch read as a source's page, which keeps no sort key).
         let previous = key.index > 0 ? batches[BatchKey(section: key.section, index: key.index - 1)]?.lastSortKey : nil
         let after = previous?.isEmpty == false ? previous : nil
         let sections = self.sections
         return { db in
-            // A search the entity plans pages of: the batch as such a page.
-            if let batch = try Self.plannedBatch(query, sections, key, length: length, countsAreCurrent: false, db) { return batch }
-            let rowsQuery = try query.planningSearch(Entity.self, db).rowsQuery(
+            // A source that reads its own pages: the batch as such a page.
+            if let batch = try Self.sourceBatch(query, sections, key, length: length, countsAreCurrent: false, db) { return batch }
+            let rowsQuery = try query.planned(db).rowsQuery(
                 section: section.key, after: after, limit: expected, offset: after == nil ? key.index * length : 0, withEntities: true)
             // Straight into the batch's two arrays; the sort key only of the last row, the only one kept
             // (a whole section without a batch size: no per-row key values, no array of tuples to split).
@@ -123,7 +123,7 @@ extension FetchedResultsController {
     /// specialized for the entity). Both read in `db`'s transaction, so they agree; one query over the
     /// table rather than one per section.
     static func readWholeResult(
-        _ query: FetchQuery, _ request: FetchRequest<Entity>, _ db: Database
+        _ query: FetchQuery<Entity>, _ request: FetchRequest<Entity>, _ db: Database
     ) throws -> ([FetchedSection], [BatchKey: Batch<Entity>]) {
         let sections = try readSections(query, request, db)
         let all = query.allRowsQuery
@@ -140,7 +140,7 @@ extension FetchedResultsController {
     ///
     /// - Throws: ``FetchError/resultChanged`` when a row is gone (while tracking: a deletion that
     ///   ``applyPendingChanges()`` has not applied yet).
-    static func readEntities(of batch: Batch<Entity>, _ query: FetchQuery, _ db: Database) throws -> Batch<Entity> {
+    static func readEntities(of batch: Batch<Entity>, _ query: FetchQuery<Entity>, _ db: Database) throws -> Batch<Entity> {
         var known = batch
         let byID = query.entitiesQuery(ids: known.ids)
         let entities = try db.fetchAll(sql: byID.sql, arguments: byID.arguments) { row in try Entity(row: row) }

@@ -11,7 +11,7 @@ struct FetchedResult<Entity: Sendable>: Sendable {
     ///
     /// A loop rather than `batches.values.contains { … }`: that generic algorithm, unspecialized for a
     /// generic `Entity`, resolved its iterator's type at run time, whose requirement `BatchKey: Hashable`
-    /// scanned every conformance record of the static binary (once a process; `perf`, 2026-11-27).
+    /// scanned every conformance record of the static binary (once a process).
     var hasEntities: Bool {
         for batch in batches.values where batch.entities != nil { return true }
         return false
@@ -26,7 +26,7 @@ extension FetchedResultsController {
     /// `GROUP BY` compares them). For a search, this reads each matching row once, where a `GROUP BY`
     /// for the counts and a query per batch would each read them.
     static func readKeys(
-        _ query: FetchQuery, _ request: FetchRequest<Entity>, _ db: Database
+        _ query: FetchQuery<Entity>, _ request: FetchRequest<Entity>, _ db: Database
     ) throws -> (sections: [FetchedSection], snapshot: ResultSnapshot) {
         var sections: [FetchedSection] = []
         var snapshot = ResultSnapshot()
@@ -54,12 +54,12 @@ extension FetchedResultsController {
 
     /// The sections and the whole result's ids, read in `db`: for a whole table whose section counts
     /// are maintained, those counts and a query per section (each an index scan); else in one pass
-    /// (``readKeys(_:_:_:)``), which for a search evaluates its condition once rather than per section.
+    /// (``readKeys(_:_:_:)``), which evaluates a condition (a search's) once rather than per section.
     static func readSectionsAndSnapshot(
-        _ query: FetchQuery, _ request: FetchRequest<Entity>, _ db: Database
+        _ query: FetchQuery<Entity>, _ request: FetchRequest<Entity>, _ db: Database
     ) throws -> (sections: [FetchedSection], snapshot: ResultSnapshot) {
-        guard !query.hasSearch, let counts = try maintainedSectionCounts(query, db)?.counts else { return try readKeys(query, request, db) }
-        let sections = sections(counts, request)
+        guard query.wholeTableSection != nil, let counts = try query.knownSectionCounts(db) else { return try readKeys(query, request, db) }
+        let sections = sections(counts, query, request)
         return (sections, try snapshot(query, sections, db))
     }
 

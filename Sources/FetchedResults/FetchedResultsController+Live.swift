@@ -32,8 +32,8 @@ extension FetchedResultsController {
     /// connection, in any process — `applyPendingChanges()` brings the controller up to date and
     /// returns the change set; ``changeSets(from:)`` does it as each commit is noticed.
     ///
-    /// After a `performFetch()` that read the whole result's ids (a search: see
-    /// ``onePassLimit``), this installs what that fetch read, with its change-log position, and reads
+    /// After a `performFetch()` that read the whole result's ids (as its ``RowSource`` chose:
+    /// ``FirstRead/onePass``, ``FirstRead/wholeSections``), this installs what that fetch read, with its change-log position, and reads
     /// nothing: `applyPendingChanges()` then brings it up to date.
     ///
     /// - Throws: ``FetchError`` for a request that cannot be translated, `DatabaseError` (for instance
@@ -65,14 +65,14 @@ extension FetchedResultsController {
 
     /// The sections, the whole result's ids and the change log's position, read in one transaction.
     private static func readTrackedResult(
-        _ query: FetchQuery, _ request: FetchRequest<Entity>, _ db: Database
+        _ query: FetchQuery<Entity>, _ request: FetchRequest<Entity>, _ db: Database
     ) throws -> (sections: [FetchedSection], live: LiveState) {
         let position = try trackingPosition(db)
         let (sections, snapshot) = try readSectionsAndSnapshot(query, request, db)
         return (sections, LiveState(snapshot: snapshot, sequence: position.sequence, schemaVersion: position.schemaVersion))
     }
 
-    private func didStartTracking(_ query: FetchQuery, _ result: (sections: [FetchedSection], live: LiveState)) {
+    private func didStartTracking(_ query: FetchQuery<Entity>, _ result: (sections: [FetchedSection], live: LiveState)) {
         self.query = query
         sections = result.sections
         live = result.live
@@ -143,9 +143,9 @@ extension FetchedResultsController {
     /// What the commits after `live`'s position changed, read in one transaction: the new tracking
     /// state, and the change set with the new sections and query, or nil when the result is unchanged.
     private static func readChanges(
-        _ live: LiveState, _ query: FetchQuery, _ request: FetchRequest<Entity>, _ oldSections: [FetchedSection],
+        _ live: LiveState, _ query: FetchQuery<Entity>, _ request: FetchRequest<Entity>, _ oldSections: [FetchedSection],
         _ db: Database
-    ) throws -> (live: LiveState, change: (ChangeSet, [FetchedSection], FetchQuery)?) {
+    ) throws -> (live: LiveState, change: (ChangeSet, [FetchedSection], FetchQuery<Entity>)?) {
         var live = live
         let old = live.snapshot
         let schemaVersion = try db.scalar(Int.self, sql: "PRAGMA schema_version") ?? 0
@@ -166,8 +166,8 @@ extension FetchedResultsController {
             return (live, (ChangeSet(from: old, to: snapshot, updatedIDs: updated), newSections, newQuery))
         }
         if changedIDs.isEmpty { return (live, nil) }
-        // (Tracking what a fetch read leaves its deferred search to plan here, at the first change.)
-        let query = try query.planningSearch(Entity.self, db)
+        // (Tracking what a fetch read leaves its deferred condition to plan here, at the first change.)
+        let query = try query.planned(db)
         let source = SQLRowPlacing(query: query, db: db) { key in section(key: key, count: 0, request).name }
         let changeSet = try live.snapshot.update(changedIDs: changedIDs, from: source)
         live.statistics.incrementalUpdates += 1
@@ -182,7 +182,7 @@ extension FetchedResultsController {
     }
 
     /// Installs what ``readChanges(_:_:_:_:_:)`` read and tells the delegate.
-    private func didReadChanges(_ result: (live: LiveState, change: (ChangeSet, [FetchedSection], FetchQuery)?)) -> ChangeSet {
+    private func didReadChanges(_ result: (live: LiveState, change: (ChangeSet, [FetchedSection], FetchQuery<Entity>)?)) -> ChangeSet {
         live = result.live
         guard let (changeSet, newSections, newQuery) = result.change else { return ChangeSet() }
         query = newQuery

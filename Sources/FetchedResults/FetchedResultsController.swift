@@ -18,22 +18,20 @@ import SQLiteStore
 /// ```
 ///
 /// # Memory model
-/// `performFetch()` runs one `GROUP BY` query for the sections and their counts (or, for a whole
-/// table whose sections `SectionCounts` maintains, reads those counts), and loads nothing
-/// else when the request has a ``FetchRequest/batchSize``. A search is read instead in one pass over
-/// its matching rows in order, which counts the sections and keeps every row's id (8 bytes a row), so
-/// that its batches are read by id and `startTracking()` reads nothing more — unless maintained
-/// counts give its sections and more than ``onePassLimit`` rows, or when the entity plans its
-/// search's pages: then the first batch is read in `performFetch()` as the search reads a page, and
-/// each other batch the same way (up to ``plannedPageLimit`` rows, or one batch when counting read
-/// the matches' ids, each section is read whole as one such page in `performFetch()`, which also
-/// gives every id). Rows are then read a batch at a time, when
-/// ``object(at:)-6salg`` first asks for one: one query returns the batch's entities, ids and sort keys
-/// (keyset pagination from the previous batch's last sort key, `OFFSET` only for a jump). The ids of
-/// every batch read stay (8 bytes a row); entities stay for the last ``cachedBatchLimit`` batches
-/// used, and older ones are evicted and read again by id when needed. So a result of a million rows
-/// holds a few hundred entities, however far it is scrolled. Without a batch size, every entity is
-/// loaded by `performFetch()`.
+/// `performFetch()` reads the sections and their counts: one `GROUP BY` query, or, for a whole table
+/// whose sections `SectionCounts` maintains, those counts, or the counts the request's
+/// ``FetchRequest/filter`` knows (``RowSource/sectionCounts(_:_:)``). With a
+/// ``FetchRequest/batchSize`` it reads what the request's ``RowSource`` chooses
+/// (``RowSource/firstRead(_:batchSize:)``): nothing more; the first batch as the source's page; each
+/// section whole as such pages; or one pass over the matching rows in order, which counts the
+/// sections and keeps every row's id (8 bytes a row), so that batches are read by id and
+/// `startTracking()` reads nothing more. Rows are then read a batch at a time, when
+/// ``object(at:)-6salg`` first asks for one: as the source's page, or by one query that returns the
+/// batch's entities, ids and sort keys (keyset pagination from the previous batch's last sort key,
+/// `OFFSET` only for a jump). The ids of every batch read stay (8 bytes a row); entities stay for the
+/// last ``cachedBatchLimit`` batches used, and older ones are evicted and read again by id when
+/// needed. So a result of a million rows holds a few hundred entities, however far it is scrolled.
+/// Without a batch size, every entity is loaded by `performFetch()`.
 ///
 /// Batches read after `performFetch()` see the database as it is then; should it have changed so
 /// that a batch no longer fits the sections, the read fails with ``FetchError/resultChanged`` and the
@@ -57,7 +55,7 @@ public final class FetchedResultsController<Entity: FetchableEntity> {
     public internal(set) var sections: [FetchedSection] = []
 
     /// The SQL of the last fetch.
-    var query: FetchQuery?
+    var query: FetchQuery<Entity>?
     /// The batches read since the last fetch.
     var batches: [BatchKey: Batch<Entity>] = [:]
     /// Keys of the batches holding entities, least recently used first.
@@ -87,13 +85,13 @@ public final class FetchedResultsController<Entity: FetchableEntity> {
     ///   fails. The previous result stays then.
     /// - Complexity: one `GROUP BY` over the matching rows (an index scan for a sectioned table), or,
     ///   for a whole table whose sections `SectionCounts` counts, a read of one row per section; for a
-    ///   search, one pass over its matching rows in order (see ``onePassLimit``).
+    ///   search, what its ``RowSource`` chooses (``RowSource/firstRead(_:batchSize:)``).
     public func performFetch() throws {
         let request = self.request
         // Planned inside the read: a search's plan reads its terms' estimates in the same snapshot
         // (and only when the fetch needs its condition: see readResult).
         let (query, result) = try reader.read { db in
-            var query = try FetchQuery(request, deferringSearch: true, db)
+            var query = try FetchQuery(request, deferringCondition: true, db)
             let result = try Self.readResult(&query, request, db)
             return (query, result)
         }
@@ -116,7 +114,7 @@ public final class FetchedResultsController<Entity: FetchableEntity> {
         // Planned inside the read: a search's plan reads its terms' estimates in the same snapshot
         // (and only when the fetch needs its condition: see readResult).
         let (query, result) = try await reader.read { db in
-            var query = try FetchQuery(request, deferringSearch: true, db)
+            var query = try FetchQuery(request, deferringCondition: true, db)
             let result = try Self.readResult(&query, request, db)
             return (query, result)
         }
@@ -125,45 +123,46 @@ public final class FetchedResultsController<Entity: FetchableEntity> {
 
     /// The sections of `query`, and every entity when `request` has no batch size, read in `db`.
     ///
-    /// A search is read in one pass over its result (``readKeys(_:_:_:)``), which counts its sections
-    /// and gives every batch's ids (read by id later), with the change log's position when the log is
-    /// installed (``readyToTrack``) — unless maintained counts give its sections and the entity plans
-    /// its search's pages (then, above ``plannedPageLimit`` rows, or one batch when counting read the
-    /// matches' ids: ``readsFirstBatchOnly(total:idsRead:batchSize:)``, the first batch is read as such
-    /// a page and the others when asked for; up to it, each section whole as one page, with the ids
-    /// for tracking), or the counts say it has more than ``onePassLimit`` rows: then its batches are
-    /// read in order as they are needed.
+    /// Without a batch size: the sections (their known counts, else a `GROUP BY`) and every row. With
+    /// one, what the query's rows choose given the counts they know (``RowSource/firstRead(_:batchSize:)``):
+    /// the sections alone; the first batch too, read as the source's page; each section whole as one
+    /// such page, with the ids for tracking (``readyToTrack``); or one pass over the result in order
+    /// (``readKeys(_:_:_:)``), which counts the sections and gives every batch's ids (read by id
+    /// later), with the change log's position when the log is installed (``readyToTrack``). A page the
+    /// source does not give is read by that one pass instead.
     ///
-    /// A search's condition that `query` defers (``FetchQuery/deferredSearch``) is planned here only
-    /// when this read needs it: not when the entity's search gives the sections and the batches read.
-    static func readResult(_ query: inout FetchQuery, _ request: FetchRequest<Entity>, _ db: Database) throws -> FetchedResult<Entity> {
+    /// A condition that `query` defers is planned here only when this read needs it: not when the
+    /// source gives the sections and the batches read.
+    static func readResult(
+        _ query: inout FetchQuery<Entity>, _ request: FetchRequest<Entity>, _ db: Database
+    ) throws -> FetchedResult<Entity> {
         if request.batchSize == 0 {
-            query = try query.planningSearch(Entity.self, db)
+            query = try query.planned(db)
             let (sections, batches) = try readWholeResult(query, request, db)
             return FetchedResult(sections: sections, batches: batches)
         }
-        if let (counts, matchIDs) = try maintainedSectionCounts(query, db) {
-            let sections = sections(counts, request)
-            let total = counts.reduce(0) { $0 + $1.count }
-            if !query.hasSearch { return FetchedResult(sections: sections) }
-            // A search whose entity plans its pages: the first batch as the search reads a page, in
-            // this read (from the matches' ids when counting read them); the other batches and the
-            // ids for tracking when they are asked for.
+        let counts = try query.knownSectionCounts(db)
+        switch query.rows.firstRead(counts, batchSize: request.batchSize) {
+        case .sections:
+            if let counts { return FetchedResult(sections: sections(counts, query, request)) }
+            query = try query.planned(db)
+            return FetchedResult(sections: try countSections(query, request, db))
+        case .firstBatch:
+            guard let counts else { break }
+            let sections = sections(counts, query, request)
             let first = BatchKey(section: 0, index: 0)
-            if readsFirstBatchOnly(total: total, idsRead: matchIDs != nil, batchSize: request.batchSize), let section = sections.first,
-               let batch = try plannedBatch(
-                   query, sections, first, length: request.batchSize, countsAreCurrent: true, ids: matchIDs?[section.key], db) {
+            guard let section = sections.first else { return FetchedResult(sections: sections) }
+            if let batch = try sourceBatch(
+                query, sections, first, length: request.batchSize, countsAreCurrent: true, ids: counts.ids?[section.key], db) {
                 return FetchedResult(sections: sections, batches: [first: batch])
             }
-            // Few rows: each section whole as such a page, which gives every id for tracking too.
-            if !readsFirstBatchOnly(total: total, idsRead: matchIDs != nil, batchSize: request.batchSize),
-               let result = try plannedWholeResult(query, sections, matchIDs, request, db) {
-                return result
-            }
-            if total > onePassLimit { return FetchedResult(sections: sections) }
+        case .wholeSections:
+            guard let counts else { break }
+            if let result = try sourceWholeResult(query, sections(counts, query, request), counts.ids, request, db) { return result }
+        case .onePass:
+            break
         }
-        query = try query.planningSearch(Entity.self, db)
-        guard query.hasSearch else { return FetchedResult(sections: try countSections(query, request, db)) }
+        query = try query.planned(db)
         // The change log's position is optional here: without the log, startTracking() reads and throws.
         let position = try? trackingPosition(db)
         let (sections, snapshot) = try readKeys(query, request, db)
@@ -179,7 +178,7 @@ public final class FetchedResultsController<Entity: FetchableEntity> {
     }
 
     /// Installs a fetched result.
-    private func didFetch(_ query: FetchQuery, _ result: FetchedResult<Entity>) {
+    private func didFetch(_ query: FetchQuery<Entity>, _ result: FetchedResult<Entity>) {
         self.query = query
         sections = result.sections
         batches = result.batches
@@ -188,64 +187,27 @@ public final class FetchedResultsController<Entity: FetchableEntity> {
         readyToTrack = result.readyToTrack
     }
 
-    /// The sections of `query` and their counts, read in `db`.
-    ///
-    /// Sections of a whole table (no predicate, search, limit or offset) by an expression that
-    /// ``SectionCounts`` maintains are its few rows of counts; so are those of a search alone whose
-    /// counts per section the entity's search keeps (``FetchableEntity/searchCounts(for:sectionExpression:_:)``);
-    /// any other result is counted by a `GROUP BY` over its rows.
-    static func readSections(_ query: FetchQuery, _ request: FetchRequest<Entity>, _ db: Database) throws -> [FetchedSection] {
-        if let counts = try maintainedSectionCounts(query, db)?.counts { return sections(counts, request) }
+    /// The sections of `query` and their counts, read in `db`: the counts known without reading the
+    /// rows (``FetchQuery/knownSectionCounts(_:)``), else a `GROUP BY` over them.
+    static func readSections(_ query: FetchQuery<Entity>, _ request: FetchRequest<Entity>, _ db: Database) throws -> [FetchedSection] {
+        if let counts = try query.knownSectionCounts(db) { return sections(counts, query, request) }
         return try countSections(query, request, db)
     }
 
-    /// The most rows of a search, as its maintained section counts tell, that a fetch reads in one pass
-    /// (every id, for sections, batches and tracking): 60,000. Below it, sorting the matches beats
-    /// reaching a page through the search's condition, which SQLite evaluates by reading every match
-    /// into a list first and then walking the section's index from its start, far when the matches
-    /// sort late (`東`, 24,813 of 1,000,000 products, all after the Latin names: 160-340 ms against
-    /// about 60-90 ms for one pass under a load of 5-8). Above it the matches are dense enough that a
-    /// walk in order finds a page soon, and a pass over all of them costs more. The same bound as the
-    /// search's own one-pass page (`SearchThresholds`, 60,000 rows in about 30 ms).
-    public static var onePassLimit: Int { 60_000 }
-
-    /// The most rows of a search, as its maintained section counts tell, whose sections a fetch
-    /// reads whole when the entity plans its search's pages (``FetchableEntity/searchPage(for:sectionExpression:sectionKey:orderSQL:limit:offset:count:ids:_:)``),
-    /// each section as one page: 1,000. Above it, the first batch is read as the search reads a page
-    /// and the rest when asked for. Reading a section whole reads a table row per match (about 1 µs
-    /// each on 1,000,000 products: 42-50 ms for the 49,722 matches of `str`), so 1,000 rows cost
-    /// about what planning a page does (a few index counts and one page, about 1 ms there), and it
-    /// also readies tracking.
-    public static var plannedPageLimit: Int { 1_000 }
-
-    /// Whether `performFetch()` reads only the first batch of a search of `total` rows whose entity
-    /// plans its pages, rather than each section whole: above ``plannedPageLimit`` rows; and, when
-    /// counting the sections read the matches' ids (`idsRead`), above one batch (`batchSize`). With
-    /// the ids, a section's page searches nothing and counts nothing, so reading the other sections
-    /// whole only adds their rows, each read by id (about 5 µs when its page is not in SQLite's cache):
-    /// on 1,000,000 products, `冷蔵庫 hea` has 214 matches, 73 in the first section.
-    static func readsFirstBatchOnly(total: Int, idsRead: Bool, batchSize: Int) -> Bool {
-        total > (idsRead ? min(batchSize, plannedPageLimit) : plannedPageLimit)
-    }
-
-    /// The batch `key` of a search-only `query` read as the entity's search plans a page
-    /// (``FetchableEntity/searchPage(for:sectionExpression:sectionKey:orderSQL:limit:offset:count:ids:_:)``);
-    /// nil when the entity does not plan pages. `countsAreCurrent`: the sections were counted in this
-    /// read (in `performFetch()`), so the page need not count its section again; `ids`: the section's
-    /// matching ids, read by the counts in this read (``SearchSectionCounts/ids``), so the page need
-    /// not search again.
+    /// The batch `key` of `query` read as its rows' source reads a page (``RowSource/page(_:_:)``);
+    /// nil when the source reads none. `countsAreCurrent`: the sections were counted in this read (in
+    /// `performFetch()`), so the page need not count its section again; `ids`: the section's ids, read
+    /// by the counts in this read (``SectionMatches/ids``), so the page need not select them again.
     ///
     /// - Throws: ``FetchError/resultChanged`` when the page does not fill the batch the sections promise.
-    static func plannedBatch(
-        _ query: FetchQuery, _ sections: [FetchedSection], _ key: BatchKey, length: Int, countsAreCurrent: Bool,
+    static func sourceBatch(
+        _ query: FetchQuery<Entity>, _ sections: [FetchedSection], _ key: BatchKey, length: Int, countsAreCurrent: Bool,
         ids: [Int64]? = nil, _ db: Database
     ) throws -> Batch<Entity>? {
-        guard let text = query.searchOnlyText else { return nil }
         let section = sections[key.section]
         let expected = min(length, section.numberOfObjects - key.index * length)
-        guard let entities = try Entity.searchPage(
-            for: text, sectionExpression: query.section?.expression, sectionKey: section.key,
-            orderSQL: FetchQuery.orderSQL(query.section, query.rowOrder), limit: expected, offset: key.index * length,
+        guard let entities = try query.page(
+            section: section.key, limit: expected, offset: key.index * length,
             count: countsAreCurrent ? section.numberOfObjects : nil, ids: countsAreCurrent ? ids : nil, db)
         else { return nil }
         guard entities.count == expected, !entities.isEmpty else { throw FetchError.resultChanged }
@@ -256,23 +218,23 @@ public final class FetchedResultsController<Entity: FetchableEntity> {
         return Batch(ids: ids, lastSortKey: [], entities: entities)
     }
 
-    /// Every row of a search-only `query` whose `sections` were counted in this read (with their
-    /// matching ids, `matchIDs`, when counting read them), each section read whole as the entity's
-    /// search plans a page (as ``plannedBatch(_:_:_:length:countsAreCurrent:ids:_:)``),
-    /// cut into batches (the first of each section keeps its entities, the others their ids), with
-    /// the ids for tracking; nil when the entity does not plan pages.
+    /// Every row of `query` whose `sections` its source counted in this read (with their ids,
+    /// `matchIDs`, when counting read them), each section read whole as the source's page (as
+    /// ``sourceBatch(_:_:_:length:countsAreCurrent:ids:_:)``), cut into batches (the first of each
+    /// section keeps its entities, the others their ids), with the ids for tracking; nil when the source
+    /// reads no page.
     ///
     /// - Throws: ``FetchError/resultChanged`` when a section's page does not have the rows its count promises.
-    static func plannedWholeResult(
-        _ query: FetchQuery, _ sections: [FetchedSection], _ matchIDs: [DatabaseValue: [Int64]]?, _ request: FetchRequest<Entity>,
-        _ db: Database
+    static func sourceWholeResult(
+        _ query: FetchQuery<Entity>, _ sections: [FetchedSection], _ matchIDs: [DatabaseValue: [Int64]]?,
+        _ request: FetchRequest<Entity>, _ db: Database
     ) throws -> FetchedResult<Entity>? {
         // The change log's position is optional here: without the log, startTracking() reads and throws.
         let position = try? trackingPosition(db)
         var snapshot: [ResultSnapshot.Section] = []
         var batches: [BatchKey: Batch<Entity>] = [:]
         for (section, info) in sections.enumerated() {
-            guard let batch = try plannedBatch(
+            guard let batch = try sourceBatch(
                 query, sections, BatchKey(section: section, index: 0), length: info.numberOfObjects, countsAreCurrent: true,
                 ids: matchIDs?[info.key], db)
             else { return nil }
@@ -290,7 +252,9 @@ public final class FetchedResultsController<Entity: FetchableEntity> {
     }
 
     /// The sections of `query` counted by a `GROUP BY` over its rows, in `db`.
-    private static func countSections(_ query: FetchQuery, _ request: FetchRequest<Entity>, _ db: Database) throws -> [FetchedSection] {
+    private static func countSections(
+        _ query: FetchQuery<Entity>, _ request: FetchRequest<Entity>, _ db: Database
+    ) throws -> [FetchedSection] {
         let sectionsQuery = query.sectionsQuery
         let counts = try db.fetchAll(sql: sectionsQuery.sql, arguments: sectionsQuery.arguments) { row in
             (key: row.databaseValue(at: 0), count: try row.decode(Int.self, at: 1))
@@ -298,24 +262,14 @@ public final class FetchedResultsController<Entity: FetchableEntity> {
         return sections(counts, request)
     }
 
-    /// The sections' keys and counts in order when maintained counts give them (see
-    /// ``readSections(_:_:_:)``), with each section's matching ids when a search's counts read them
-    /// (``SearchSectionCounts/ids``); nil when they must be counted over the result's rows.
-    static func maintainedSectionCounts(
-        _ query: FetchQuery, _ db: Database
-    ) throws -> (counts: [(key: DatabaseValue, count: Int)], ids: [DatabaseValue: [Int64]]?)? {
-        if let section = query.wholeTableSection {
-            return try SectionCounts.counts(
-                forTable: query.tableName, section: section.expression, descending: section.isDescending, in: db
-            ).map { ($0, nil) }
-        }
-        guard let text = query.searchOnlyText, let section = query.section,
-              let searched = try Entity.searchCounts(for: text, sectionExpression: section.expression, db) else { return nil }
-        let counts = searched.counts.map { (key: $0.key, count: $0.value) }.sorted { a, b in
+    /// The sections of known counts, in the order of `query`'s sections.
+    static func sections(_ counts: SectionMatches, _ query: FetchQuery<Entity>, _ request: FetchRequest<Entity>) -> [FetchedSection] {
+        let descending = query.section?.isDescending ?? false
+        let ordered = counts.counts.map { (key: $0.key, count: $0.value) }.sorted { a, b in
             let order = DatabaseValue.sqliteOrder(a.key, b.key)
-            return section.isDescending ? order > 0 : order < 0
+            return descending ? order > 0 : order < 0
         }
-        return (counts, searched.ids)
+        return sections(ordered, request)
     }
 
     /// The sections of keys and counts in order, the empty ones left out.
@@ -417,8 +371,8 @@ public final class FetchedResultsController<Entity: FetchableEntity> {
         if let live = live ?? readyToTrack { return live.snapshot.path(of: id) }
         guard let query else { return nil }
         let sections = self.sections
-        let (planned, path) = try reader.read { db -> (FetchQuery, ItemPath?) in
-            let query = try query.planningSearch(Entity.self, db)
+        let (planned, path) = try reader.read { db -> (FetchQuery<Entity>, ItemPath?) in
+            let query = try query.planned(db)
             let placeQuery = query.placeQuery(id: id)
             guard let place = try db.fetchOne(sql: placeQuery.sql, arguments: placeQuery.arguments, { row in
                 (section: row.databaseValue(at: 0), key: (1..<row.count).map { row.databaseValue(at: $0) })
@@ -469,7 +423,7 @@ public final class FetchedResultsController<Entity: FetchableEntity> {
         guard let query else { return ResultSnapshot() }
         let sections = self.sections
         let (planned, snapshot) = try reader.read { db in
-            let query = try query.planningSearch(Entity.self, db)
+            let query = try query.planned(db)
             return (query, try Self.snapshot(query, sections, db))
         }
         self.query = planned
@@ -477,7 +431,7 @@ public final class FetchedResultsController<Entity: FetchableEntity> {
     }
 
     /// The row ids of the given sections of `query`, read in `db`.
-    static func snapshot(_ query: FetchQuery, _ sections: [FetchedSection], _ db: Database) throws -> ResultSnapshot {
+    static func snapshot(_ query: FetchQuery<Entity>, _ sections: [FetchedSection], _ db: Database) throws -> ResultSnapshot {
         ResultSnapshot(sections: try sections.map { info in
             let rows = query.rowsQuery(section: info.key, after: nil, limit: -1, offset: 0, withEntities: false)
             let ids = try db.fetchAll(sql: rows.sql, arguments: rows.arguments) { try $0.decode(Int64.self, at: $0.count - 1) }

@@ -4,10 +4,10 @@ import SQLiteStore
 ///
 /// A sort key is the row's section key followed by its row order (the id last), compared as SQLite's
 /// `ORDER BY` compares them (BINARY collation), so Swift and SQL agree on every row's place.
-final class SQLRowPlacing: RowPlacing {
+final class SQLRowPlacing<Entity: FetchableEntity>: RowPlacing {
     typealias SortKey = [DatabaseValue]
 
-    private let query: FetchQuery
+    private let query: FetchQuery<Entity>
     private let db: Database
     private let descending: [Bool]
     /// The section key of each section name met among the placed rows.
@@ -16,7 +16,7 @@ final class SQLRowPlacing: RowPlacing {
     /// The single-row reads made for binary-search probes.
     private(set) var probes = 0
 
-    init(query: FetchQuery, db: Database, sectionName: @escaping (_ key: DatabaseValue) -> String) {
+    init(query: FetchQuery<Entity>, db: Database, sectionName: @escaping (_ key: DatabaseValue) -> String) {
         self.query = query
         self.db = db
         self.descending = query.fullOrderIsDescending

@@ -12,8 +12,8 @@ import Foundation
 ///
 /// It is spelled as Foundation's `SortDescriptor` is, so requests read the same, but it is this
 /// module's own type: Foundation's lives in FoundationInternationalization, which brings ICU with
-/// it, and a statically linked program that named it grew by 43 MB and 1,014 protocol conformance
-/// records, which the Swift runtime scans at start-up (swiftc 6.3.1, `-static-executable`). A
+/// it, and a statically linked program that named it grows by that library and its thousand-odd
+/// protocol conformance records, which the Swift runtime scans at start-up (W7). A
 /// request never used a descriptor's comparator anyway: text sorts by its column's
 /// ``EntityColumn/sortExpression``.
 ///

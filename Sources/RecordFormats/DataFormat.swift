@@ -26,4 +26,14 @@ public enum DataFormat: String, CaseIterable, Sendable {
 
     /// Whether rows have a header row naming their columns (CSV and TSV).
     public var isTabular: Bool { self == .csv || self == .tsv }
+
+    /// The format text starting with `[` (JSON) or `{` (JSON lines) is in, after white space and a
+    /// byte-order mark; nil for other text. `input` is not advanced.
+    public static func sniffed(from input: ByteInput) throws -> DataFormat? {
+        switch try input.firstNonSpaceByte() {
+        case UInt8(ascii: "["): .json
+        case UInt8(ascii: "{"): .jsonl
+        default: nil
+        }
+    }
 }

@@ -67,11 +67,12 @@ enum FieldEncoding {
         return escaped
     }
 
-    /// A value as a JSON literal: a string, or a number as ``FieldValue/text`` writes it.
+    /// A value as a JSON literal: a string (text, a date), or a number or boolean as ``FieldValue/text`` writes it.
     static func json(_ value: FieldValue?) -> String {
         switch value {
         case nil: "null"
         case .text(let text): json(text)
+        case .date(let seconds): json(DateText.text(seconds))
         case let value?: value.text
         }
     }

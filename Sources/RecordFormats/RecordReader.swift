@@ -2,8 +2,11 @@
 ///
 /// Each row must name only fields of the layout (else the error names the unknown ones) and give every
 /// required one (else it names the missing ones). A value is read by its field's kind: text from a
-/// JSON string or a cell; numbers from a JSON number or a cell holding one (JSON's grammar). JSON
-/// `null`, and an empty cell for a number or an optional field, leave the field out. Text holding a
+/// JSON string or a cell; numbers from a JSON number or a cell holding one (JSON's grammar); booleans
+/// from JSON's `true` and `false` or `true`, `false`, `yes`, `no`, `1`, `0` in any ASCII case
+/// (`BooleanText`); dates from ISO 8601 text with an offset or `Z`, or a number of seconds since 1970
+/// (`DateText`). JSON `null`, and an empty cell for a field other than text or an optional field,
+/// leave the field out. Text holding a
 /// byte-order mark (U+FEFF: two files joined?) is refused. Every error is a ``RecordReadError`` with
 /// the line and column at fault.
 ///
@@ -85,11 +88,10 @@ public final class RecordReader<Record> {
         case (.null, _):
             if field.isOptional { return nil }
             throw failure("missing value (null)")
+        case (.cell(let text), _) where text.isEmpty && field.kind != .text:
+            if field.isOptional { return nil }
+            throw failure("missing value")
         case (.cell(let text), .integer), (.cell(let text), .decimal):
-            if text.isEmpty {
-                if field.isOptional { return nil }
-                throw failure("missing value")
-            }
             return try number(text, field.kind, allowingLeadingZeros: true, failure)
         case (.number(let literal), .integer), (.number(let literal), .decimal):
             return try number(literal, field.kind, allowingLeadingZeros: false, failure)
@@ -100,10 +102,25 @@ public final class RecordReader<Record> {
                 throw failure("the text holds a byte-order mark (U+FEFF): are two files joined?")
             }
             return .text(text)
+        case (.boolean(let value), .boolean):
+            return .boolean(value)
+        case (.cell(let text), .boolean), (.string(let text), .boolean), (.number(let text), .boolean):
+            guard let value = BooleanText.value(text) else {
+                throw failure("expected true, false, yes, no, 1 or 0, found \(String(reflecting: String(text.prefix(40))))")
+            }
+            return .boolean(value)
+        case (.cell(let text), .date), (.string(let text), .date), (.number(let text), .date):
+            guard let seconds = DateText.seconds(text), seconds.isFinite else {
+                throw failure(
+                    "expected a date such as 2026-11-27T21:30:00Z (ISO 8601 with an offset or Z) or seconds since 1970, found \(String(reflecting: String(text.prefix(40))))")
+            }
+            return .date(secondsSince1970: seconds)
         case (.string(let text), _):
             throw failure("expected a number, found text \(String(reflecting: String(text.prefix(40))))")
         case (.number(let literal), .text):
             throw failure("expected text in quotes, found the number \(literal)")
+        case (.boolean, .date):
+            throw failure("expected a date, found true or false")
         case (.boolean, _):
             throw failure(field.kind == .text ? "expected text, found true or false" : "expected a number, found true or false")
         }

@@ -66,19 +66,14 @@ struct BackupCommandTests {
         #expect(counts.contains(final))
     }
 
-    /// A database at schema version 3 holding one product.
+    /// A database a development version made before the baseline (its version 12, which `migrate`
+    /// adopts), holding one product or none.
     private func oldDatabase(_ name: String, withData: Bool) throws -> String {
         let path = workspace.path(name)
-        let queue = try DatabaseQueue(path: path)
-        try queue.writeWithoutTransaction { db in _ = try CatalogMigrations.migrator().migrate(upTo: [CatalogMigrations.identity: 3], db) }
-        if withData {
-            try queue.write { db in
-                try db.execute(sql: """
-                    INSERT INTO products(type, name, name_folded, year_introduced, intro_price) VALUES ('device', 'iPod', 'ipod', 2001, 399)
-                    """)
-            }
-        }
-        try queue.close()
+        let store = try CatalogStore(path: path)
+        if withData { try store.insert(Product(type: .device, name: "iPod", yearIntroduced: 2001, introPrice: 399)) }
+        try store.database.close()
+        try PreBaselineFile.rewrite(path, toVersion: 12)
         return path
     }
 
@@ -88,12 +83,12 @@ struct BackupCommandTests {
         #expect(result.status == 0, "\(result)")
         let lines = result.output.split(separator: "\n")
         #expect(lines.count == 2)
-        let prefix = "Backed up the database to \(old).before-migration-3-"
+        let prefix = "Backed up the database to \(old).before-migration-12-"
         #expect(lines.first?.hasPrefix(prefix) == true, "\(result.output)")
         let backup = String(lines[0].dropFirst("Backed up the database to ".count).dropLast(" before migrating.".count))
         #expect(FileManager.default.fileExists(atPath: backup))
         let status = try workspace.catalog(["migrate", "--status", "--json"], database: backup)
-        #expect(status.output.contains("\"pending\""), "the backup is of the database before migrating")
+        #expect(status.status == 6 && status.error.contains("before the baseline"), "the backup is of the database before migrating: \(status)")
         #expect(try count(backup) == 1)
 
         let skipped = try oldDatabase("skipped.sqlite", withData: true)
@@ -105,7 +100,7 @@ struct BackupCommandTests {
         #expect(backups.isEmpty, "\(backups)")
     }
 
-    /// README: a write that finds the database locked exits 5, and a failed command writes nothing:
+    /// Exit codes: a write that finds the database locked exits 5, and a failed command writes nothing:
     /// `migrate` removes the backup it took when it could not migrate at all.
     @Test func aMigrationThatFindsTheDatabaseLockedLeavesNoBackup() throws {
         let old = try oldDatabase("old.sqlite", withData: true)
@@ -118,10 +113,10 @@ struct BackupCommandTests {
         let backups = try FileManager.default.contentsOfDirectory(atPath: workspace.path("")).filter { $0.contains("before-migration") }
         #expect(backups.isEmpty, "\(backups)")
         #expect(FileManager.default.contents(atPath: old) == bytes)
-        #expect(try workspace.catalog(["migrate", "--status", "--json"], database: old).output.contains("\"pending\""))
+        #expect(try workspace.catalog(["migrate", "--status", "--json"], database: old).error.contains("before the baseline"))
     }
 
-    /// README: `migrate --json` prints `{"version", "backup"}`: where the backup went, or null when
+    /// Output formats: `migrate --json` prints `{"version", "backup"}`: where the backup went, or null when
     /// none was taken.
     @Test func migrateJSONAlwaysSaysWhereTheBackupWent() throws {
         let old = try oldDatabase("old.sqlite", withData: true)
@@ -131,7 +126,7 @@ struct BackupCommandTests {
             return try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any]
         }
         let first = try migrated()
-        #expect((first?["backup"] as? String)?.hasPrefix("\(old).before-migration-3-") == true, "\(String(describing: first))")
+        #expect((first?["backup"] as? String)?.hasPrefix("\(old).before-migration-12-") == true, "\(String(describing: first))")
         #expect(first?["version"] as? Int == CatalogMigrations.all.last!.version)
         let again = try migrated()
         #expect(again?["backup"] is NSNull, "\(String(describing: again))")

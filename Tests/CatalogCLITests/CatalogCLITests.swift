@@ -259,7 +259,7 @@ struct CatalogCLITests {
         #expect(result.error.hasPrefix(message), "\(result)")
     }
 
-    /// An input that is missing or a folder is said in the README's words, exit 66.
+    /// An input that is missing or a folder is said in the words of the Exit codes article, exit 66.
     @Test func anInputFileThatCannotBeReadIsNamed() throws {
         let folder = workspace.directory.url.path
         for (path, reason) in [(folder, "it is a folder"), (workspace.path("none.json"), "no such file")] {

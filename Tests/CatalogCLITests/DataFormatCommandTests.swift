@@ -64,7 +64,7 @@ struct DataFormatCommandTests {
     }
 
     /// Every command that takes `--format` reads a format's name in any case (`--format CSV`), as the
-    /// README says.
+    /// Commands article says.
     @Test func formatNamesAreReadInAnyCase() throws {
         try catalog(["seed"])
         for command in [["list"], ["search", "mac"], ["show", "0.0"], ["suggest", "mac"], ["export"]] {
@@ -191,7 +191,7 @@ struct DataFormatCommandTests {
         #expect(try catalog(["import", file], database: copy).output == "Imported 0 new products and 0 new phones; updated 8.\n")
     }
 
-    /// README: with `--keep-ids`, "a name that another id holds is a conflict (exit 4)", said with the
+    /// Import, export and backups: with `--keep-ids`, "a name that another id holds is a conflict (exit 4)", said with the
     /// file and line, and nothing is written.
     @Test func keepingIDsANameAnotherIDHoldsIsAConflict() throws {
         try catalog(["seed"])
@@ -206,7 +206,7 @@ struct DataFormatCommandTests {
         #expect(try catalog(["export", "--format", "jsonl"]).output == before)
     }
 
-    /// README: product ids are from 0 to 2⁴⁸ − 1; a bad value in an import file is said with the file
+    /// Import, export and backups: product ids are from 0 to 2⁴⁸ − 1; a bad value in an import file is said with the file
     /// and line and exits 65, nothing written (not SQLite's trigger error, exit 1).
     @Test func keepingIDsAnIDOutsideTheProductsRangeIsInvalidInput() throws {
         try catalog(["seed"])

@@ -3,6 +3,7 @@ import Catalog
 @testable import CatalogCLI
 import Foundation
 import Testing
+import TestSupport
 
 /// `CatalogCommand.fastParsedCommand(_:)`: its grammars are what ArgumentParser declares, every command
 /// it returns is the one ArgumentParser's root parse gives for the same arguments, and it takes the

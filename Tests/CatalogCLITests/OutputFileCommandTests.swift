@@ -91,7 +91,7 @@ struct OutputFileCommandTests {
         #expect(try workspace.catalog(["check"]).output == "ok\n")
     }
 
-    /// README: exit 66 for the database's `-wal`, `-shm` or `-journal` file under any name, also when
+    /// Exit codes: 66 for the database's `-wal`, `-shm` or `-journal` file under any name, also when
     /// it is not there now: a `-journal` written beside a database is a hot journal to SQLite, and every
     /// later open would fail on it.
     @Test func aFileOfTheDatabaseThatIsNotThereIsNeverTheOutput() throws {

@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 
-/// Sections by maker are in the order the README gives lists: makers ignoring case and diacritics
+/// Sections by maker are in the order the Commands article gives lists: makers ignoring case and diacritics
 /// (folded), spellings that fold alike next to each other by their UTF-8 bytes; each section is one
 /// maker as spelled.
 struct SectionOrderCommandTests {
@@ -21,7 +21,7 @@ struct SectionOrderCommandTests {
         #expect(imported.status == 0, "\(imported)")
     }
 
-    /// The makers in the README's order, from its words: folded text (the independent reference
+    /// The makers in the Commands article's order, from its words: folded text (the independent reference
     /// folding), then the spelling, both compared by UTF-8 bytes as SQLite's BINARY collation does.
     private func readmeOrder(_ makers: [String]) throws -> [String] {
         let folded = Dictionary(uniqueKeysWithValues: zip(makers, try FoldingReference.fold(makers)))
@@ -56,7 +56,7 @@ struct SectionOrderCommandTests {
         #expect(shown.output.contains(#""maker":"\#(expected[1])""#), "\(shown)")
     }
 
-    /// A new maker's section goes where the README's order puts it while `watch` runs (the live
+    /// A new maker's section goes where that order puts it while `watch` runs (the live
     /// change set places it by the same key as the fetch).
     @Test func watchInsertsANewMakerSectionInFoldedOrder() throws {
         let watch = try RunningProcess("catalog", ["watch", "phones", "--sort", "maker", "--json", "--database", workspace.database])

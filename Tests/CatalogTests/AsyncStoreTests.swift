@@ -3,6 +3,7 @@ import Foundation
 import SQLiteStore
 import TestSupport
 import Testing
+import TextSearch
 
 /// The store's async API against its synchronous one, on a database file (a pool).
 struct AsyncStoreTests {

@@ -1,4 +1,5 @@
 @testable import Catalog
+import Entities
 import FetchedResults
 import Foundation
 import SQLiteStore
@@ -102,12 +103,12 @@ struct BulkSeedTests {
     }
 
     /// Names repeated in the input and names already stored, also past the rows a bulk insert takes
-    /// with its triggers (its rows are then queued and inserted in name order), against the README's
+    /// with its triggers (its rows are then queued and inserted in name order), against the Import, export and backups article's
     /// definition: records with new names get the next ids in the order they come; a record whose
     /// name is taken, by a stored record or an earlier one of the input, updates that record or is
     /// skipped.
-    @Test(arguments: [SeedConflictPolicy.skip, .update])
-    func takenNamesInABulkSeedAreConflictsInTheOrderTheRecordsCome(conflicts: SeedConflictPolicy) throws {
+    @Test(arguments: [ImportConflicts.skip, .update])
+    func takenNamesInABulkSeedAreConflictsInTheOrderTheRecordsCome(conflicts: ImportConflicts) throws {
         let directory = try TemporaryDirectory()
         let store = try CatalogStore(path: directory.path())
         try store.seed(SeedFile.builtIn)

@@ -7,7 +7,7 @@ import Testing
 import TextSearch
 
 /// An embedder's migrations beside the catalog's in one file, and catalog databases written before
-/// migration sets existed, upgraded in place.
+/// migration sets existed, refused.
 struct CatalogMigrationSetsTests {
     let directory: TemporaryDirectory
     let path: String
@@ -25,37 +25,34 @@ struct CatalogMigrationSetsTests {
         },
     ])
 
-    /// A catalog database exactly as the code before migration sets wrote it: its single-set
-    /// `schema_migrations` (created outside a transaction, then one IMMEDIATE transaction per migration
-    /// holding its SQL and its record), and two products.
+    /// A catalog database as the code before migration sets recorded it: its single-set
+    /// `schema_migrations`, holding the development versions' migrations 1-5 (sets came before 6).
     private func makeDatabaseWithoutSets() throws {
         let queue = try DatabaseQueue(path: path)
-        try queue.writeWithoutTransaction { db in
+        try queue.write { db in
             try db.execute(sql: """
-                CREATE TABLE IF NOT EXISTS schema_migrations (
+                CREATE TABLE schema_migrations (
                     version INTEGER PRIMARY KEY,
                     name TEXT NOT NULL,
                     checksum TEXT NOT NULL,
                     applied_at REAL NOT NULL
                 )
                 """)
-            // That code knew only the SQL files.
-            for migration in CatalogMigrations.all where migration.sql != nil {
-                try db.inTransaction(.immediate) {
-                    try db.execute(sql: try #require(migration.sql))
-                    try db.execute(
-                        sql: "INSERT INTO schema_migrations(version, name, checksum, applied_at) VALUES (?, ?, ?, ?)",
-                        arguments: [migration.version, migration.name, migration.checksum, Date()])
-                }
+            for (version, name, checksum) in PreBaselineFile.records.prefix(5) {
+                try db.execute(
+                    sql: "INSERT INTO schema_migrations(version, name, checksum, applied_at) VALUES (?, ?, ?, ?)",
+                    arguments: [version, name, checksum, Date()])
             }
         }
-        try queue.write { db in
-            try db.execute(sql: """
-                INSERT INTO products(type, name, name_folded, year_introduced, intro_price)
-                VALUES ('device', 'iPhone', 'iphone', 2007, 599), ('portable', 'MacBook Air', 'macbook air', 2008, 1799)
-                """)
-        }
         try queue.close()
+    }
+
+    /// A new catalog file holding two products.
+    private func makeDatabase() throws {
+        let store = try CatalogStore(path: path)
+        try store.insert(Product(type: .device, name: "iPhone", yearIntroduced: 2007, introPrice: 599))
+        try store.insert(Product(type: .portable, name: "MacBook Air", yearIntroduced: 2008, introPrice: 1799))
+        try store.database.close()
     }
 
     private func columns(_ store: CatalogStore) throws -> [String] {
@@ -64,20 +61,16 @@ struct CatalogMigrationSetsTests {
         }
     }
 
-    @Test func aCatalogDatabaseWithoutSetsIsUpgradedInPlace() throws {
+    /// Its records are those of a development version before the baseline: refused, unchanged.
+    @Test func aCatalogDatabaseWithoutSetsIsRefusedUnchanged() throws {
         try makeDatabaseWithoutSets()
-        let store = try CatalogStore(path: path)
-        #expect(try columns(store) == ["migration_set", "version", "name", "checksum", "applied_at"])
-        let records = try store.database.read { db in try store.migrator.appliedMigrations(db) }
-        #expect(records.map(\.set) == Array(repeating: "catalog", count: CatalogMigrations.all.count))
-        #expect(records.map(\.version) == CatalogMigrations.all.map(\.version))
-        #expect(try store.fetchAll(Product.self).map(\.name) == ["iPhone", "MacBook Air"])
-        let found: [RecordSection<Product>] = try store.search(SearchQuery("air"), in: ListRequest())
-        #expect(found.flatMap(\.records).map(\.name) == ["MacBook Air"])
+        let bytes = try #require(FileManager.default.contents(atPath: path))
+        #expect(throws: CatalogError.preBaselineDatabase(version: 5, adoptable: false)) { try CatalogStore(path: path) }
+        #expect(FileManager.default.contents(atPath: path) == bytes)
     }
 
     @Test func anEmbeddersSetIsAppliedBesideTheCatalogs() throws {
-        try makeDatabaseWithoutSets()
+        try makeDatabase()
         let store = try CatalogStore(path: path, migrationSets: [Self.notes])
         let records = try store.database.read { db in try store.migrator.appliedMigrations(db) }
         #expect(records.filter { $0.set == "com.example.notes" }.map(\.version) == [1, 1001])

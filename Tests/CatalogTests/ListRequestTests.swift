@@ -5,7 +5,7 @@ import Testing
 
 /// A list request takes the sorts and the scope of its record type, and nothing else.
 @Suite struct ListRequestTests {
-    /// The sorts each record type offers, as the README's `list --sort` says.
+    /// The sorts each record type offers, as the Commands article's `list --sort` says.
     @Test func sortFieldsAreTheRecordTypes() {
         #expect(Product.sortFields == [.name, .year, .price])
         #expect(Phone.sortFields == [.name, .maker, .year])

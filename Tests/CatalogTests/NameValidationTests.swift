@@ -2,8 +2,9 @@
 import Foundation
 import SQLiteStore
 import Testing
+import TestSupport
 
-/// A name is checked as the README says: trimmed of the white space and newlines around it, then
+/// A name is checked as the Guarantees article says: trimmed of the white space and newlines around it, then
 /// refused when empty, longer than 200 characters, or holding control characters or U+FFFD.
 struct NameValidationTests {
     /// Scalars at and around every class the checks tell apart: ASCII white space and controls,

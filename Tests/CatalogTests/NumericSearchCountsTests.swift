@@ -6,7 +6,7 @@ import TestSupport
 import Testing
 @_spi(Testing) import TextSearch
 
-/// A term that reads as a number also matches a product whose year or price equals it (README,
+/// A term that reads as a number also matches a product whose year or price equals it (Search semantics,
 /// Search). The counts per type that a controller's sections read from the indexes include those
 /// products, counted one by one, so that such a search is not counted over its rows.
 struct NumericSearchCountsTests {

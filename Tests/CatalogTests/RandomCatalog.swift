@@ -1,5 +1,6 @@
 import Catalog
 import Foundation
+import TestSupport
 
 extension SplitMix64 {
     /// A number in `0..<bound`.

@@ -140,7 +140,7 @@ struct SearchDifferentialTests {
         return failures
     }
 
-    /// The structures the triggers keep, against their definition (README, Search) computed in Swift:
+    /// The structures the triggers keep, against their definition (TextSearch's articles) computed in Swift:
     /// the grams index holds, for each row, the hexadecimal of each distinct 1-scalar gram that is
     /// not a space and 2-scalar gram without a space, under a rowid that carries its type (no type token).
     private func checkGramsAndGramCounts(_ store: CatalogStore, _ products: [Product], _ context: String) throws -> Int {

@@ -70,7 +70,7 @@ enum SearchReference {
         let sorted = kept.sorted { a, b in
             let (fa, fb) = (fold(a.name), fold(b.name))
             let key: Bool? = switch request.sort {
-            // Maker sections are the maker as spelled, in the order of the folded maker (README:
+            // Maker sections are the maker as spelled, in the order of the folded maker (the Commands article:
             // makers sort ignoring case and diacritics), spellings that fold alike by their bytes.
             case .maker: less(fold(a.maker), fold(b.maker)) ?? less(a.maker, b.maker)
             case .year: a.yearReleased == b.yearReleased ? nil : a.yearReleased < b.yearReleased

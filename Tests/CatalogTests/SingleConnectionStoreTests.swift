@@ -49,7 +49,7 @@ struct SingleConnectionStoreTests {
             let queue = try DatabaseQueue(path: path)
             try queue.write { db in
                 if kind == "changed" {
-                    try db.execute(sql: "UPDATE schema_migrations SET checksum = '0000000000000000' WHERE version = 7")
+                    try db.execute(sql: "UPDATE schema_migrations SET checksum = '0000000000000000' WHERE version = 1")
                 } else {
                     try db.execute(
                         sql: "INSERT INTO schema_migrations(migration_set, version, name, checksum, applied_at) VALUES ('catalog', 99, 'later', 'x', 0)")
@@ -61,7 +61,7 @@ struct SingleConnectionStoreTests {
         let error = try #require(throws: MigrationError.self) { try CatalogStore(path: path, concurrentReads: false) }
         switch (kind, error) {
         case ("foreign", .unrecognizedDatabase(let tables)): #expect(tables == ["other"])
-        case ("changed", .checksumMismatch(_, let version, _, _, _)): #expect(version == 7)
+        case ("changed", .checksumMismatch(_, let version, _, _, _)): #expect(version == 1)
         case ("newer", .databaseIsNewer(_, let databaseVersion, _)): #expect(databaseVersion == 99)
         default: Issue.record("\(kind): unexpected \(error)")
         }

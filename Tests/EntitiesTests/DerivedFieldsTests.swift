@@ -22,9 +22,9 @@ struct DerivedFieldsTests {
     @Test func filesHaveTheIDThenEachAttributeByName() {
         let fields = Note.declaration.recordLayout.fields
         #expect(fields.map(\.name) == ["id", "title", "kind", "priority", "dueDate"])
-        // Kinds follow the template's stored values: text, text (an enumeration's raw value), an
-        // integer; a NULL template value (the optional due date) is optional text.
-        #expect(fields.map(\.kind) == [.integer, .text, .text, .integer, .text])
+        // Kinds follow the types: text, an integer, an optional number (the due date, a `Double?`);
+        // an enumeration takes its template's stored value's, text.
+        #expect(fields.map(\.kind) == [.integer, .text, .text, .integer, .decimal])
         #expect(fields.map(\.isOptional) == [true, false, false, false, true])
     }
 

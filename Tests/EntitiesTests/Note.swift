@@ -35,7 +35,7 @@ struct Note: DeclaredEntity, Hashable {
         (self.id, self.title, self.kind, self.priority, self.due) = (id, title, kind, priority, due)
     }
 
-    /// The table as a migration would create it, written by hand from the README's rule (a column per
+    /// The table as a migration would create it, written by hand from the Defining an entity article's rule (a column per
     /// attribute, snake case, plus `<column>_folded` for a folded text), not from the declaration.
     static let schemaSQL = """
         CREATE TABLE notes (

@@ -1,4 +1,3 @@
-import Catalog
 import Entities
 import Foundation
 import SQLiteStore
@@ -6,7 +5,7 @@ import Testing
 import TestSupport
 
 /// Random histories of insert, update and delete, checked after every step against a model written
-/// from the rules (README "Defining an entity", SQLite's rowid rules), not from the code: a map of
+/// from the rules ("Defining an entity", SQLite's rowid rules), not from the code: a map of
 /// id to note, titles unique, a refused write changing nothing.
 struct PersistenceModelTests {
     static let titles = ["Alpha", " alpha", "Beta ", "Gamma", "  ", "Émile", "東京"]

@@ -1,6 +1,6 @@
 import FetchedResults
 import Testing
-import struct Catalog.SplitMix64
+import TestSupport
 
 /// The reference difference obeys the batch-update contract: applied to the old snapshot, it gives the new one.
 struct ChangeSetTests {

@@ -2,7 +2,7 @@ import FetchedResults
 import Foundation
 import SQLiteStore
 import Testing
-import struct Catalog.SplitMix64
+import TestSupport
 
 /// Sections, index titles, index paths and batches of a controller over random items, checked
 /// against the same result computed in Swift.
@@ -138,11 +138,5 @@ import struct Catalog.SplitMix64
         for unknown in ["Z", "b", "", "AB"] {
             #expect(controller.section(forSectionIndexTitle: unknown) == nil)
         }
-    }
-
-    @Test func searchOnAnEntityWithoutSearchIsAnError() throws {
-        let database = try ItemDatabase()
-        let controller = FetchedResultsController(request: FetchRequest<Item>(searchText: "a"), reader: database.queue)
-        #expect(throws: FetchError.searchNotSupported("items")) { try controller.performFetch() }
     }
 }

@@ -1,6 +1,6 @@
 import FetchedResults
 import Testing
-import struct Catalog.SplitMix64
+import TestSupport
 
 /// The incremental update moves only the changed rows, and its change set is exactly as good as the
 /// reference: applied to the old snapshot, it gives a fresh snapshot of the new rows.

@@ -2,9 +2,7 @@ import FetchedResults
 import Foundation
 import SQLiteStore
 
-// The library's seeded generator, so that random rows are the same on every run; only it, so that
-// no catalog type is visible to these tests of the generic layer.
-import struct Catalog.SplitMix64
+import TestSupport
 
 /// A test entity covering each kind of column: text, optional text, integers, reals, booleans.
 struct Item: FetchableEntity, Hashable {

@@ -1,4 +1,5 @@
 import RecordFormats
+import SeededRandom
 
 /// An embedder's record type, unknown to the catalog: the formats need only its layout.
 struct Film: Equatable {
@@ -17,17 +18,13 @@ struct Film: Equatable {
     }
 }
 
-/// A small deterministic generator (SplitMix64), so failures repeat.
+/// The seeded generator with the picks these tests make, so failures repeat.
 struct Random {
-    var state: UInt64
+    var generator: SplitMix64
 
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
+    init(state: UInt64) { generator = SplitMix64(seed: state) }
+
+    mutating func next() -> UInt64 { generator.next() }
 
     mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
     mutating func pick<T>(_ elements: [T]) -> T { elements[below(elements.count)] }

@@ -101,7 +101,7 @@ struct CheckCommandTests {
         #expect(json.status == 6, "\(json)")
     }
 
-    /// README: `check` prints one line per problem (exit 6); only a file too damaged to open gets the
+    /// The Commands article: `check` prints one line per problem (exit 6); only a file too damaged to open gets the
     /// one error line of any command. With `cell_size_check` on, SQLite stops `integrity_check` with
     /// `SQLITE_CORRUPT` at a page whose cell pointers point outside it, after reporting what it found:
     /// those lines are printed, not the bare error.

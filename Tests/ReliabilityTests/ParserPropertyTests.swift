@@ -2,6 +2,7 @@ import Catalog
 import FetchedResults
 import Foundation
 import Testing
+import TestSupport
 import TextSearch
 
 /// Random and mutated input thrown at every parser of user text, a fixed count of inputs each: none
@@ -70,7 +71,7 @@ struct ParserPropertyTests {
     static func amount(_ text: String) -> String? {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         let parts = Array(trimmed.utf8).split(separator: UInt8(ascii: "."), maxSplits: 1, omittingEmptySubsequences: false)
-        // README: at most 2 decimals once trailing zeros are dropped.
+        // Guarantees: at most 2 decimals once trailing zeros are dropped.
         let decimals = parts.count == 2 ? String(decoding: parts[1], as: UTF8.self).replacingOccurrences(of: "0+$", with: "", options: .regularExpression).count : 0
         let wellFormed = trimmed.utf8.count <= 24 && parts.allSatisfy { digits($0, upTo: 24) != nil } && decimals <= 2
         return outcome(wellFormed ? Double(trimmed) : nil, field: "price") { try FieldParsing.amount(text, field: "price", decimals: 2) }

@@ -36,7 +36,7 @@ struct ShownStoredFoundTests {
         #expect(!FileManager.default.fileExists(atPath: workspace.database), "nothing was written")
     }
 
-    /// The README's example prices, searched as `list` shows them and as typed.
+    /// The example prices of the Search semantics article, searched as `list` shows them and as typed.
     @Test(arguments: [("600", "600.00"), ("600.00", "600"), ("1299", "1,299.00"), ("1299", "1,299"), ("1299.5", "1,299.50"),
                       ("1234567", "1,234,567.00"), ("0.5", "0.50")])
     func searchingForTheShownPriceFindsTheRow(_ price: String, _ search: String) throws {

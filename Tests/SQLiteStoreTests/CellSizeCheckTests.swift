@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 
 /// Which connections check the cells of each b-tree page they read (`PRAGMA cell_size_check`), as
-/// README's Guarantees say: every connection but a pool's readers, which do when
+/// The Guarantees article says: every connection but a pool's readers, which do when
 /// `Configuration.poolReadersCheckCellSizes` is set.
 struct CellSizeCheckTests {
     static func checksCells(_ db: Database) throws -> Bool {

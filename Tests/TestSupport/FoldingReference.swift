@@ -1,7 +1,7 @@
 import Foundation
 import Synchronization
 
-/// The folding definition of the README, written independently of ``TextFolding``: a Perl program
+/// The folding definition of the Search semantics article, written independently of ``TextFolding``: a Perl program
 /// using Perl's own Unicode data (normalization forms, full case folding, scripts), run once over a
 /// batch of texts.
 public enum FoldingReference {

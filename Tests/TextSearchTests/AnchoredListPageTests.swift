@@ -5,7 +5,7 @@ import Testing
 
 /// Pages of searches whose matches sort late in list order: thousands of names without the term sort
 /// before them, so that a walk from the start of the scope falls short. Checked against the definition
-/// (README, Search): the rows of the scope holding every term, in (scope, text bytewise, id) order,
+/// (TextSearch's articles): the rows of the scope holding every term, in (scope, text bytewise, id) order,
 /// `limit` of them after `offset`, and how many there are, written here from every row; and that the
 /// page comes from the range of the texts beginning with the term (`anchoredIDsInListOrder`), not
 /// from sorting every match.
@@ -61,7 +61,7 @@ struct AnchoredListPageTests {
             .map(\.id)
     }
 
-    static let order = items.order(sql: "kind ASC, name_folded ASC, id ASC")
+    static let order = SearchOrder(SQLFragment(sql: "kind ASC, name_folded ASC, id ASC"), isListIndexOrder: true)
 
     @Test func lateMatchesArePagedFromTheTermsRangeAsTheDefinitionSays() throws {
         let trace = StatementTrace()
@@ -71,7 +71,7 @@ struct AnchoredListPageTests {
                 let expected = Self.reference(rows, text, kind: kind)
                 for (offset, limit) in [(0, 1), (0, 50), (7, 20), (max(0, expected.count - 3), 50), (expected.count + 5, 10)] {
                     let query = SearchQuery(text)
-                    var page: SearchResultPage<Int64>?
+                    var page: SearchPage<Int64>?
                     let statements = try trace.of {
                         page = try queue.read { db in
                             try Self.items.page(
@@ -86,7 +86,7 @@ struct AnchoredListPageTests {
                     // not by sorting its matches.
                     if text == "mac", offset == 0 {
                         #expect(statements.contains { $0.contains("items.name_folded >= ? AND items.name_folded < ?") }, "\(text) in \(kind), \(limit)")
-                        #expect(!statements.contains { $0.contains("ORDER BY \(Self.order.sql)") }, "\(text) in \(kind), \(limit)")
+                        #expect(!statements.contains { $0.contains("ORDER BY \(Self.order.terms.sql)") }, "\(text) in \(kind), \(limit)")
                     }
                 }
             }

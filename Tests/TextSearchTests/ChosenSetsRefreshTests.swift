@@ -13,7 +13,7 @@ struct ChosenSetsRefreshTests {
     /// values, as in `FilmSearchTests` (with a threshold low enough to choose substrings in 300 rows).
     static let films = SearchDescription(
         table: "films", textColumns: ["title_folded", "director_folded"], numberColumns: ["year"], scopeColumn: "year",
-        substringCountMinimumRows: 4)
+        substringCountMinimumRows: 4, accelerators: [.substringCounts, .gramBits])
 
     /// Every row of `table` in the order of all its columns, each as its values.
     static func rows(of table: String, _ db: Database) throws -> [[DatabaseValue]] {

@@ -86,7 +86,7 @@ struct FilmSearchTests {
                     var thresholds = SearchThresholds.standard
                     thresholds.intersectionThreshold = round % 3 == 0 ? .max : 0
                     let page = try films.page(
-                        query, order: SearchOrder(sql: "films.id"), limit: 1_000, selection: "films.id", thresholds: thresholds, db
+                        query, order: SearchOrder(SQLFragment(sql: "films.id")), limit: 1_000, selection: "films.id", thresholds: thresholds, db
                     ) { try $0.decode(Int64.self, at: 0) }
                     // Through the driver, or (a driver as common as the row-check threshold) every term on the row.
                     var rowCheck = thresholds

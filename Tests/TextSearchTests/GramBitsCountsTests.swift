@@ -10,7 +10,7 @@ import Testing
 struct GramBitsCountsTests {
     static let gadgets = SearchDescription(
         table: "gadgets", textColumns: ["name_folded"], numberColumns: ["year", "price"], scopeColumn: "type",
-        scopeValues: ["desk", "phone", "tab"])
+        scopeValues: ["desk", "phone", "tab"], accelerators: [.substringCounts, .gramBits])
     static let createTable = """
         CREATE TABLE gadgets (
             id INTEGER PRIMARY KEY, type TEXT NOT NULL, name_folded TEXT NOT NULL, year INTEGER, price REAL

@@ -177,7 +177,7 @@ struct GramBitsTests {
     /// Two text columns, texts holding a NUL, negative and large ids, an INTEGER scope, no scope
     /// values, as in `FilmSearchTests`.
     @Test func severalTextColumnsNULsAndNegativeIds() throws {
-        let films = SearchDescription(table: "films", textColumns: ["title_folded", "director_folded"], numberColumns: ["year"], scopeColumn: "year")
+        let films = SearchDescription(table: "films", textColumns: ["title_folded", "director_folded"], numberColumns: ["year"], scopeColumn: "year", accelerators: [.substringCounts, .gramBits])
         let directory = try TemporaryDirectory()
         let queue = try DatabaseQueue(path: directory.path())
         var random = SplitMix64(seed: 87)

@@ -3,7 +3,7 @@ import Testing
 @testable import TextSearch
 
 /// How far a walk in list order may read before it gives up and the matches are read by id, against
-/// its definition (README, Search): twice its expected length (3 × depth × rows ÷ matches), a
+/// its definition (TextSearch's articles): twice its expected length (3 × depth × rows ÷ matches), a
 /// twentieth of the read by id (25 entries a match) or 10,000 entries, whichever is most, never more
 /// than that read.
 struct ListWalkBudgetTests {

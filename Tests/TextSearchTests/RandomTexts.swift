@@ -1,3 +1,5 @@
+import TestSupport
+
 /// Random texts for the folding and search tests, from pieces that exercise every step of the
 /// folding definition: NFC and NFD spellings, half-width and full-width kana with voiced marks,
 /// Hangul syllables and jamo, emoji sequences, ligatures, case foldings, scripts with and without
@@ -25,20 +27,5 @@ enum RandomTexts {
     /// A text of 1 to `maxPieces` random pieces.
     static func text(maxPieces: Int = 5, _ random: inout SplitMix64) -> String {
         (0..<(1 + Int(random.next() % UInt64(maxPieces)))).map { _ in pieces[Int(random.next() % UInt64(pieces.count))] }.joined()
-    }
-}
-
-/// A small, fast, seedable pseudo-random generator, so that every run tests the same cases.
-struct SplitMix64: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -12,7 +12,7 @@ struct SubstringCountsTests {
     /// A low threshold, so that a few hundred rows choose many substrings.
     static let items = SearchDescription(
         table: "items", textColumns: ["name_folded"], scopeColumn: "kind", scopeValues: ["a", "b"],
-        substringCountMinimumRows: 4)
+        substringCountMinimumRows: 4, accelerators: [.substringCounts, .gramBits])
     static let createTable = "CREATE TABLE items (id INTEGER PRIMARY KEY, kind TEXT NOT NULL, name_folded TEXT NOT NULL) STRICT;"
 
     /// Words of several scripts (Latin with diacritics, Japanese, Hangul, emoji), folded when stored.
@@ -209,7 +209,7 @@ struct SubstringCountsTests {
     @Test func severalTextColumnsAndNULs() throws {
         let films = SearchDescription(
             table: "films", textColumns: ["title_folded", "director_folded"], numberColumns: ["year"], scopeColumn: "year",
-            substringCountMinimumRows: 3)
+            substringCountMinimumRows: 3, accelerators: [.substringCounts, .gramBits])
         let directory = try TemporaryDirectory()
         let queue = try DatabaseQueue(path: directory.path())
         var random = SplitMix64(seed: 78)

@@ -2,12 +2,12 @@ import TestSupport
 import Testing
 import TextSearch
 
-/// ``TextFolding`` against the definition: the README's examples, and thousands of random texts
+/// ``TextFolding`` against the definition: the Search semantics article's examples, and thousands of random texts
 /// against an independent reference (``FoldingReference``, Perl's Unicode data).
 struct TextFoldingTests {
     static let seed: UInt64 = 0xF01D
 
-    /// The README's table, scalar for scalar.
+    /// The Search semantics article's table, scalar for scalar.
     @Test(arguments: [
         ("Café", "cafe"), ("CAFE", "cafe"), ("ｃａｆｅ", "cafe"), ("cafe\u{301}", "cafe"), ("Straße", "strasse"),
         ("ﬁle", "file"), ("ΆΝΝΑ", "αννα"), ("Йогурт", "иогурт"), ("ﾃﾞｼﾞﾀﾙ", "デジタル"), ("ﾊﾟｿｺﾝ", "パソコン"),

@@ -1,3 +1,5 @@
+import SeededRandom
+
 /// Deterministic synthetic catalogs: product-like names of two or three words from a vocabulary that
 /// mixes English, words with diacritics and Japanese words.
 public enum CatalogGenerator {

@@ -1,4 +1,5 @@
 import Foundation
+import SeededRandom
 
 /// One as-you-type query of W3: a prefix of a real name, folded as the store folds search terms.
 public struct SearchQuery: Sendable, Hashable {

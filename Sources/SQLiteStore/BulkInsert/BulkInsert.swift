@@ -10,8 +10,7 @@
 ///
 /// Into a table that was empty when the bulk insert began, the first suspension also drops the table's
 /// plain indexes (made by `CREATE INDEX`, not `UNIQUE`), and ``resume()`` creates them again from their
-/// SQL after the rows: one sort each instead of an insertion per row in random order (1,000,000
-/// catalog products into an empty table, the rows and their five indexes: 10 s of CPU instead of 19).
+/// SQL after the rows: one sort each instead of an insertion per row in random order (W1b).
 /// A statement of the load that would use them scans the table meanwhile; unique indexes and
 /// constraints stay, as they decide conflicts. The connection's page cache is raised to ``pageCacheBytes`` while rows are
 /// inserted (``filledTablePageCacheBytes`` into a table that had rows), and lowered to ``buildingCacheBytes`` while the structures are built. Rows given to
@@ -28,52 +27,44 @@ public final class BulkInsert {
     /// The rows inserted with the triggers before a bulk insert suspends them, by default: 100. Below
     /// it, indexing row by row costs less than the suspension's schema change, which makes every live
     /// controller of the file refetch (the 9 built-in products and 42 phones keep the triggers). Above
-    /// it, the triggers cost more as the table grows: into 1,000,000 catalog products, each row took
-    /// 1.3 ms with them (its statement opens a statement journal, at which FTS5 writes its pending
-    /// terms as a segment of their own, then merges segments), 1,000 rows 1.4 s of the 7.4 s of CPU
-    /// that importing 100,000 took (W1b, Benchmarks/README.md). Rows given to
+    /// it, the triggers cost more as the table grows: each row's statement opens a statement journal,
+    /// at which FTS5 writes its pending terms as a segment of their own and merges segments (W1b,
+    /// Benchmarks/README.md). Rows given to
     /// ``insertInKeyOrder(_:keyAt:sql:)`` wait in its queue meanwhile, so that a larger load puts none
     /// of them through the triggers.
     public static let defaultTriggeredRows = 100
 
     /// The page cache of the connection while a bulk insert inserts its rows, at least: 32 MiB, so that
-    /// an index that rows go into in random order stays in memory: 1,000,000 catalog products have 20 MB
-    /// of prices (`products_by_price`), and 30 MB of unique names when rows are not inserted in name
-    /// order (``insertInKeyOrder(_:keyAt:sql:)``). With SQLite's default of 2 MB, each row inserted
-    /// into such an index read and wrote back pages of the `-wal` once the index outgrew the cache:
-    /// 1,000,000 rows took 45 s of CPU instead of 19 s (W1b, Benchmarks/README.md). It leaves room for
-    /// the rows queued in key order (``keyOrderedBytes``) within the 100 MB README.md promises for
-    /// `import`. SQLite takes pages as it needs them: a small load uses little.
+    /// an index that rows go into in random order (a million products' prices, `products_by_price`)
+    /// stays in memory. With SQLite's default of 2 MB, each row inserted into such an index reads and
+    /// writes back pages of the `-wal` once the index outgrows the cache (W1b, Benchmarks/README.md).
+    /// It leaves room for the rows queued in key order (``keyOrderedBytes``) within the 100 MB that
+    /// `catalog import` of a million products is held to. SQLite takes pages as it needs them: a small
+    /// load uses little.
     public static let pageCacheBytes = 32 << 20
 
     /// The page cache of the connection while a bulk insert inserts its rows into a table that had rows
     /// when it began, at least: 64 MiB. Its indexes are then all in place, and rows in the order of one
     /// key still go to random places of an index on another (the prices): with ``pageCacheBytes``, the
-    /// pages of the indexes the rows pass through in order pushed that index's pages out, each to be
-    /// written to the `-wal` and read back again (100,000 products added to 1,000,000, the rows and
-    /// their indexes as SQL in `sqlite3`: 0.8 s of system CPU and 2.5-5 s in all with 32 MiB, 0.4 s
-    /// and 1.8-2.1 s with 48 MiB or 64 MiB; 0.3 s with 128 MiB or more). Into an empty table, whose
-    /// plain indexes wait until after the rows, ``pageCacheBytes`` stays the bound: an import of
-    /// 1,000,000 products into a new database keeps within the 100 MB README.md promises.
+    /// pages of the indexes the rows pass through in order push that index's pages out, each to be
+    /// written to the `-wal` and read back again (W1b's 100,000 into 1,000,000). Into an empty table,
+    /// whose plain indexes wait until after the rows, ``pageCacheBytes`` stays the bound, so an import
+    /// of a million products into a new database stays within 100 MB.
     public static let filledTablePageCacheBytes = 64 << 20
 
     /// The page cache of the connection while a bulk insert builds the structures and indexes derived
     /// from its rows, at most: 2 MiB, about SQLite's default. SQLite's sorter keeps as much in memory
     /// as the page cache holds before it spills to a temporary file, and memory the raised cache of
     /// the inserts freed is not given back to the system, so a build with a larger cache adds to the
-    /// process's peak: an import of 1,000,000 products peaked at 386 MB with ``pageCacheBytes`` at
-    /// 256 MiB throughout, 97 MB with 48 MiB for the inserts and 16 MiB for the build (the
-    /// connection's own, ``Configuration/pageCacheBytes``), against the 100 MB README.md promises.
-    /// The builds read the rows in order and write each structure in order, so a small cache costs
-    /// them little.
+    /// process's peak (the import memory rows of Benchmarks/README.md). The builds read the rows in
+    /// order and write each structure in order, so a small cache costs them little.
     public static let buildingCacheBytes = 2 << 20
 
     /// The bytes of rows ``insertInKeyOrder(_:keyAt:sql:)`` keeps before inserting them, at most:
     /// 12 MiB, about 140,000 catalog products (about 90 bytes each, with names of about 25), which
     /// take about 16 MiB with their offsets and hashes. 100,000 products added to 1,000,000 are then
     /// inserted in one pass over the indexes ordered by name (W1b, Benchmarks/README.md), and with
-    /// the page cache (``pageCacheBytes``) an import of 1,000,000 products stays within the 100 MB
-    /// README.md promises.
+    /// the page cache (``pageCacheBytes``) an import of a million products stays within 100 MB.
     public static let keyOrderedBytes = 12 << 20
 
     /// The table rows are inserted into.
@@ -174,14 +165,12 @@ public final class BulkInsert {
     /// The row after the first ``defaultTriggeredRows`` (or the count given to
     /// ``Database/bulkInsert(into:maintaining:triggeredRows:withoutSavepoint:_:)``) suspends the triggers, so the rows
     /// queued before it go in with the others: only a load that ends within that count puts its rows
-    /// through the triggers (100,000 products added to 1,000,000 by `catalog seed --count`: 4.49 s
-    /// instead of 4.99 with its first 100 rows through the triggers, README.md's W1b).
+    /// through the triggers (W1b).
     ///
     /// Rows that come in random order of a unique key (names read from a file) each go to a random
     /// place of that key's index, and of every index that starts with a column ordered like it; once
     /// those indexes outgrow the page cache, each insert reads pages back and writes others out.
-    /// Inserted in key order, the rows go through each such index once (100,000 products added to
-    /// 1,000,000, as SQL in `sqlite3`: 1.8 s of CPU instead of 4.7 for the rows and their indexes).
+    /// Inserted in key order, the rows go through each such index once (W1b).
     ///
     /// ```swift
     /// let insert = "INSERT INTO films(id, title, title_folded) VALUES (?, ?, ?)"

@@ -83,11 +83,9 @@ public struct Configuration: Sendable {
     public var pageCacheBytes: Int? = Configuration.defaultPageCacheBytes
 
     /// The default of ``pageCacheBytes``: 16 MiB, so that a read of a sorted list keeps the pages it
-    /// visits. Reading 100,000 products in list order walks the list's index (3.6 MB) and looks up each
-    /// row in the table (6.3 MB) in index order, which is random in the table: with SQLite's 2 MB,
-    /// 72,000 of those lookups read their page from the file again, and re-checked its cells
-    /// (`cell_size_check`), 191 M instructions more than with every page kept (callgrind, W2 of
-    /// Benchmarks/README.md, 2026-11-23).
+    /// visits. Reading 100,000 products in list order walks the list's index and looks up each row in
+    /// the table in index order, which is random in the table: with SQLite's 2 MB, most of those
+    /// lookups read their page from the file again and re-check its cells (W2 of Benchmarks/README.md).
     ///
     /// A pool's readers use it for the reads of an unchanged database, and
     /// ``pageCacheBytesAfterChange`` for a read that follows a commit (``adaptsReaderPageCache``).
@@ -109,20 +107,17 @@ public struct Configuration: Sendable {
     /// statement (one step per read), and changes `cache_size` only when the size changes.
     ///
     /// The cost: a read that follows a commit and visits the same pages again within itself re-reads
-    /// those the small cache dropped. Reading 100,000 products in list order (see
-    /// ``defaultPageCacheBytes``) costs 1.14× raw C's time with 2 MB against 0.90× with 16 MiB (W2,
-    /// 2026-11-23). Turn the policy off (false) when the reads that follow commits are of that kind,
-    /// such as a whole sorted list read again after each change.
+    /// those the small cache dropped, as a read of a long list in order does (see
+    /// ``defaultPageCacheBytes`` and W2). Turn the policy off (false) when the reads that follow
+    /// commits are of that kind, such as a whole sorted list read again after each change.
     ///
     /// Related SQLite documentation: <https://www.sqlite.org/pragma.html#pragma_data_version>
     public var adaptsReaderPageCache = true
 
     /// The page cache of a pool reader's read that follows a commit (``adaptsReaderPageCache``):
     /// 2,000 KiB, SQLite's default (`cache_size` -2000, `SQLITE_DEFAULT_CACHE_SIZE`), which GRDB's
-    /// readers keep. Beside a commit every 10 ms, reading the first 10,000 of 1,000,000 products in list
-    /// order (9,900 table pages) took 43-52 ms of CPU with a 16 MiB cache (2,100 page faults per read),
-    /// 31-38 ms with SQLite's default (250) (Benchmarks/README.md, "W8: where the time goes",
-    /// 2026-11-23).
+    /// readers keep: beside a steady writer, a read that fills a small empty cache costs less than one
+    /// that fills a large one (W8's fetch; Benchmarks/README.md, "W8: where the time goes").
     public static let pageCacheBytesAfterChange = 2_000 * 1024
 
     /// Whether a ``DatabasePool``'s reader connections check the cells of each b-tree page they read
@@ -134,14 +129,12 @@ public struct Configuration: Sendable {
     /// damage could spread, a write. A pool's readers are opened read-only, so they cannot spread it,
     /// and without the check SQLite still refuses most damage as it meets it (a page of the wrong kind,
     /// a record that runs past its page): what a reader may do instead is return values read from a
-    /// damaged cell. The check costs every page a reader reads: beside a writer committing every 10 ms,
-    /// reading the first 10,000 of 1,000,000 products (9,900 table pages, read again after each commit)
-    /// spent 2.7-3.0 ms of each read in it, against 0.6-0.7 ms for GRDB, whose connections leave it
-    /// off (perf, W8's fetch, 2026-11-23: Benchmarks/README.md, "W8: where the time goes"); without it
-    /// the readers' CPU per read fell from 27.2-27.6 ms to 24.7-25.8 ms (2 readers, 2026-11-27). And
-    /// the check does not catch damage that stays inside a page (a cell pointer moved within it): see
-    /// README's Guarantees. Turn it on where a read that meets a page whose cells do not fit in it must
-    /// fail rather than answer, as the `catalog` tool does.
+    /// damaged cell. The check costs every page a reader reads, and beside a writer a reader reads its
+    /// pages again after each commit (W8's fetch; Benchmarks/README.md, "W8: where the time goes");
+    /// GRDB's connections leave it off. And the check does not catch damage that stays inside a page
+    /// (a cell pointer moved within it): see the Guarantees article of the `catalog` tool. Turn it on
+    /// where a read that meets a page whose cells do not fit in it must fail rather than answer, as
+    /// the `catalog` tool does.
     ///
     /// Related SQLite documentation: <https://www.sqlite.org/pragma.html#pragma_cell_size_check>
     public var poolReadersCheckCellSizes = false
@@ -154,8 +147,7 @@ public struct Configuration: Sendable {
     ///
     /// Why: SQLite empties a WAL reader's page cache at the start of each read that follows a commit, so
     /// beside a steady writer every read gets its pages from the file again; without a mapping each is a
-    /// `pread` and a copy (13-18 ms of system time of a read of the first 10,000 of 1,000,000 products in
-    /// list order, 9,900 table pages: Benchmarks/README.md, "W8: where the time goes"). With one,
+    /// `pread` and a copy (W8's fetch; Benchmarks/README.md, "W8: where the time goes"). With one,
     /// SQLite hands out the mapped pages themselves. SQLite alone would unmap the whole file at each
     /// of those reads and map it again, a page fault for every page touched; a pool's readers open the
     /// file through a VFS that keeps the mapping while the file keeps its size (unmapped and mapped again
@@ -165,9 +157,9 @@ public struct Configuration: Sendable {
     /// cache's copies would, but up to the mapped size rather than ``pageCacheBytes``; the system can
     /// drop them, as they are the file's own), and more than the pages read: Linux maps the whole
     /// block of the file's cache that holds a page touched, as much as 2 MB at once where the file
-    /// system caches large blocks (ext4 on Linux 6.18: the 86 pages of a first screen of 50 products,
-    /// rows scattered over a 286 MB file, mapped 69 MB, where `pread` copied 344 KiB). Hence the
-    /// threshold: a reader that took few pages from the file (one screen) does not map. And an I/O error while reading a mapped
+    /// system caches large blocks, so a first screen of rows scattered over a large file can make many
+    /// megabytes resident (W6). Hence the threshold: a reader that took few pages from the file (one
+    /// screen) does not map. And an I/O error while reading a mapped
     /// page, or a file cut short by another program without SQLite's locks while a read is under way,
     /// stops the process with `SIGBUS` rather than failing the statement. Pages still in the `-wal`
     /// file, and any beyond the mapped size, are read as before.
@@ -176,7 +168,7 @@ public struct Configuration: Sendable {
     public var poolReadersMemoryMapBytes: Int? = Configuration.defaultPoolReadersMemoryMapBytes
 
     /// The default of ``poolReadersMemoryMapBytes``: 1 GiB, so that whole catalogs of a few million
-    /// products are mapped (the 1,000,000-product benchmark database is 286 MB), within SQLite's own
+    /// products are mapped (the 1,000,000-product benchmark database is under 300 MB), within SQLite's own
     /// limit (`SQLITE_MAX_MMAP_SIZE`, 2 GB on Linux), which caps any larger value.
     public static let defaultPoolReadersMemoryMapBytes = 1 << 30
 
@@ -193,19 +185,15 @@ public struct Configuration: Sendable {
     /// reader that took little, such as a controller that read its first batches, keeps reading with
     /// `pread` into its page cache. The count is of all reads, not of each: a search screen's reads
     /// are each small (a few hundred KiB) but miss the cache query after query, and they gain from the
-    /// mapping as much as one large read does (W3 of Benchmarks/README.md, 2026-11-27: the controller's
-    /// medians 0.52, 1.16 and 1.61 ms with a threshold of each read's pages, against 0.32, 0.70 and
-    /// 1.02 ms mapped from the first read).
+    /// mapping as much as one large read does (W3's controller medians in Benchmarks/README.md).
     public var poolReadersMemoryMapThresholdBytes = Configuration.defaultPoolReadersMemoryMapThresholdBytes
 
     /// The default of ``poolReadersMemoryMapThresholdBytes``: ``pageCacheBytesAfterChange`` (2,000
     /// KiB, SQLite's default page cache), the pages a reader's cache holds in a read that follows a
     /// commit: a reader that has taken more from the file than that cache holds is one whose
-    /// working set the cache does not hold, which the mapping spares system calls and copies. Measured
-    /// without a mapping (2026-11-27): a controller's first screen over 1,000,000 products (W6 of
-    /// Benchmarks/README.md) takes 86 pages (344 KiB) from the file; W8's fetch of 10,000 products
-    /// beside a writer 9,896 pages (38.7 MiB), every read; W8's searches 104 pages at the median and
-    /// 611 at the 90th percentile, so a searching reader maps after a few searches.
+    /// working set the cache does not hold, which the mapping spares system calls and copies. A
+    /// controller's first screen (W6) takes far less than that from the file, W8's fetch beside a
+    /// writer far more every read, and a searching reader (W3, W8) passes it after a few searches.
     public static let defaultPoolReadersMemoryMapThresholdBytes = pageCacheBytesAfterChange
 
     /// Whether the connection is a ``DatabasePool``'s reader: set by the pool on its readers'

@@ -81,8 +81,8 @@ extension DatabaseWriter {
     ///
     /// SQLite's automatic checkpoint runs at commit and copies only what no reader still needs, and
     /// never shrinks the `-wal`; a connection that closes last checkpoints, but a process may end
-    /// without closing. Without this, a big load can stay in the `-wal` (seen: a million products in a
-    /// 541 MB `-wal` beside a database file of one page), which every reader then searches through.
+    /// without closing. Without this, a big load can stay in the `-wal` (a whole million-product load
+    /// beside a database file of one page), which every reader then searches through.
     ///
     /// - Parameter walPages: the least pages in the `-wal` for the checkpoint to run.
     /// - Returns: what the checkpoint did, or nil when the `-wal` held fewer pages (or the database is

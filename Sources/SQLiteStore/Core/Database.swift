@@ -16,7 +16,7 @@ public typealias SQLiteConnection = OpaquePointer
 /// ``Configuration``: extended result codes, busy timeout, foreign keys, `cell_size_check` (on a pool's
 /// reader only when configured), WAL and `synchronous`, and no double-quoted string literals. The first connection a process opens turns off
 /// SQLite's memory statistics, which would make every allocation of every connection take one shared
-/// mutex (see README.md, "Concurrency").
+/// mutex (see the "Concurrency" article).
 ///
 /// Related SQLite documentation: <https://www.sqlite.org/c3ref/sqlite3.html>
 public final class Database {
@@ -102,9 +102,8 @@ public final class Database {
     ///
     /// With them on (Debian's SQLite, built without `SQLITE_DEFAULT_MEMSTATUS=0` and without lookaside
     /// memory), every allocation and release of every connection in the process takes one mutex shared
-    /// by all of them, to count the bytes in use: the readers of a pool took turns at it, a serial part
-    /// of every concurrent read (W8 in the README: a search served by 2 readers at once, 1.3× the rate
-    /// of one; with the statistics off, 1.4-1.7× in the same hour). Off, `sqlite3_memory_used()`,
+    /// by all of them, to count the bytes in use: the readers of a pool take turns at it, a serial part
+    /// of every concurrent read (W8's search with 2 tasks against 1). Off, `sqlite3_memory_used()`,
     /// `sqlite3_memory_highwater()`, `sqlite3_status64(SQLITE_STATUS_MEMORY_USED, …)` and the soft and
     /// hard heap limits no longer work in this process, as SQLite's documentation says.
     ///
@@ -160,7 +159,7 @@ public final class Database {
         try execute(sql: "PRAGMA foreign_keys = \(configuration.foreignKeysEnabled ? "ON" : "OFF")")
         // Check the cells of each b-tree page as it is read, so that a damaged page a statement touches
         // fails it with SQLITE_CORRUPT rather than being used (within the noise of a full scan of a
-        // million rows: see the README's "Guarantees"); a pool's reader only when configured so.
+        // million rows: see the catalog tool's Guarantees article); a pool's reader only when configured so.
         if configuration.checksCellSizes {
             try execute(sql: "PRAGMA cell_size_check = ON")
         }

@@ -62,7 +62,7 @@ public protocol DatabaseWriter: DatabaseReader {
     func write<T>(_ body: (Database) throws -> T) throws -> T
 
     /// Runs `body` with the writer connection and no transaction: for pragmas, VACUUM, or work that
-    /// manages its own transactions (like ``Migrator``).
+    /// manages its own transactions (like `Migrator`).
     func writeWithoutTransaction<T>(_ body: (Database) throws -> T) throws -> T
 
     /// Runs `body` in an immediate transaction on the writer's serial queue, suspending the caller.

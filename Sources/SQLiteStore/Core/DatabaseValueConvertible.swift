@@ -8,8 +8,8 @@ import Foundation
 /// A Swift type that can be bound to a statement parameter and read back from a column.
 ///
 /// The library conforms `Int`, `Int64`, `Int32`, `Double`, `String`, `Data`, `Bool`, `Date`,
-/// ``DatabaseValue`` and `Optional` of any of them. Conform your own types (an enum with a raw value,
-/// say) by converting to and from ``DatabaseValue``:
+/// `DatabaseValue` and `Optional` of any of them. Conform your own types (an enum with a raw value,
+/// say) by converting to and from `DatabaseValue`:
 ///
 /// ```swift
 /// extension Kind: DatabaseValueConvertible {
@@ -20,7 +20,7 @@ import Foundation
 /// }
 /// ```
 ///
-/// Such an enum is read from its column without an intermediate ``DatabaseValue``: its raw value is
+/// Such an enum is read from its column without an intermediate `DatabaseValue`: its raw value is
 /// read straight from the statement (``fromColumn(of:at:)``), when the raw value's type can be
 /// (``StatementColumnConvertible``: `String`, `Int`, `Int64`, `Double`, `Bool`).
 public protocol DatabaseValueConvertible: Sendable {
@@ -31,10 +31,10 @@ public protocol DatabaseValueConvertible: Sendable {
     /// The Swift value for the column at `index` of the statement's current row, or nil when it does
     /// not convert: the value ``fromDatabaseValue(_:)`` gives for the column's value.
     ///
-    /// You need not write it. The default reads the column as a ``DatabaseValue`` and converts it; a
+    /// You need not write it. The default reads the column as a `DatabaseValue` and converts it; a
     /// ``StatementColumnConvertible`` type reads itself from the column, and a `RawRepresentable` type
     /// whose raw value is ``StatementColumnConvertible`` reads its raw value so, then the value with
-    /// that raw value (W2 of Benchmarks/README.md: about 580 instructions fewer per enum column).
+    /// that raw value, without a `DatabaseValue` in between (W2 of Benchmarks/README.md).
     static func fromColumn(of sqliteStatement: SQLiteStatement, at index: Int32) -> Self?
 }
 

@@ -8,9 +8,9 @@ import Synchronization
 /// The writes of a pool that are queued or running, which its readers make way for.
 ///
 /// On a machine with fewer cores than busy connections, the writer's thread waits for a core like any
-/// other: woken to run a commit, it could wait a whole scheduler tick (4 ms here) behind readers that
-/// run for tens of milliseconds, and then again for the caller's task to resume. Measured with W8
-/// (README) on 2 cores beside 4-8 reading tasks, those waits were most of the writer's slowest
+/// other: woken to run a commit, it could wait a whole scheduler tick behind readers that run for
+/// tens of milliseconds, and then again for the caller's task to resume. In W8 (Benchmarks/README.md),
+/// on 2 cores beside 4-8 reading tasks, those waits were most of the writer's slowest
 /// commits once the checkpoint had left them. So while a write is pending, from the moment it is
 /// queued until its caller has its result, each reader gives up its core at its next progress check
 /// (every ``Database/cancellationCheckInterval`` virtual machine instructions, a few microseconds):

@@ -19,13 +19,13 @@ import Foundation
 public struct Row {
     // `unowned(unsafe)`: a plain pointer. Every copy of a safe `unowned` reference retains and releases
     // its unowned count (`swift_unownedRetain`), and rows are copied at every call that takes one, such
-    // as a generic `Entity(row:)`: about 4% of the fetched-results controller's W2 time (perf). A row
+    // as a generic `Entity(row:)`: a visible share of the fetched-results controller's W2 time. A row
     // never outlives its statement (it is valid only inside the closure it was passed to, which the
     // statement's own method runs), and `handle` below is a raw pointer already.
     unowned(unsafe) let statement: Statement
     // Copied out of the statement once per run, not read through `unowned` at every column: each read of
-    // an unowned reference is a strong retain and release (`swift_unownedRetainStrong`), which cost W2
-    // (fetching 100,000 products) about 6% of its time.
+    // an unowned reference is a strong retain and release (`swift_unownedRetainStrong`), a cost on
+    // every column W2 reads.
     @usableFromInline let handle: SQLiteStatement
 
     /// The number of columns.
@@ -51,7 +51,7 @@ public struct Row {
 
     /// The value at `index` converted to `T`, read as `T` reads itself from a column
     /// (``DatabaseValueConvertible/fromColumn(of:at:)``: the library's types and raw-representable
-    /// enums without an intermediate ``DatabaseValue``).
+    /// enums without an intermediate `DatabaseValue`).
     ///
     /// - Throws: ``DatabaseError`` with `SQLITE_MISMATCH` when the stored value does not convert (a NULL
     ///   read as a non-optional type, text read as a number, text that is no case of an enum).
@@ -66,7 +66,7 @@ public struct Row {
     //
     // Unless it is `@inlinable`, a generic `decode` is not specialized in other modules (the Catalog's
     // `init(row:)`): each call went through witness tables and looked up generic metadata
-    // (`swift_getGenericMetadata`), about 20% of W2's time (fetching 100,000 products). The generic
+    // (`swift_getGenericMetadata`), a large share of W2's time. The generic
     // overloads are now inlinable; these concrete ones, picked at call sites that name the type, read the
     // column directly even where the generic ones are not specialized.
 

@@ -21,7 +21,7 @@ extension SerializedWriter {
     }
 
     /// Runs `body` with the writer connection and no transaction: for pragmas, VACUUM, or work that
-    /// manages its own transactions (like ``Migrator``).
+    /// manages its own transactions (like `Migrator`).
     public func writeWithoutTransaction<T>(_ body: (Database) throws -> T) throws -> T {
         try writerConnection.sync(body)
     }

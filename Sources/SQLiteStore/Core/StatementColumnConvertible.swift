@@ -1,6 +1,6 @@
 import CSQLite
 
-/// A type read straight from a statement's column, without going through ``DatabaseValue``.
+/// A type read straight from a statement's column, without going through `DatabaseValue`.
 ///
 /// A conforming type that is also ``DatabaseValueConvertible`` reads itself this way in `Row.decode(_:at:)`
 /// (``DatabaseValueConvertible/fromColumn(of:at:)``), as does a raw-representable type whose raw value

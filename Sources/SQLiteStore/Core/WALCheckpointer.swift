@@ -4,9 +4,8 @@ import Synchronization
 ///
 /// SQLite's automatic checkpoint (`wal_autocheckpoint`) runs inside the commit that leaves the `-wal`
 /// at 1,000 pages or more: that commit returns only after the checkpoint has copied the `-wal`'s pages
-/// into the database file and synced it. Beside readers on two cores, that was the writer's slowest
-/// 1% of commits (W8, README "Concurrency": p99 39.9 ms, and 9.43 ms with no checkpoint at all, in
-/// the same hour under load). A pool's writer instead asks this checkpointer, which runs the same PASSIVE
+/// into the database file and synced it. Beside readers, that was the writer's slowest 1% of commits
+/// (W8's commit latency p99). A pool's writer instead asks this checkpointer, which runs the same PASSIVE
 /// checkpoint on its own connection and serial queue: in WAL mode a checkpoint copies what no reader
 /// still needs while the writer goes on committing, and the writer restarts the `-wal` from its start
 /// once a checkpoint has copied all of it, as before, so the `-wal` stays as bounded as with SQLite's

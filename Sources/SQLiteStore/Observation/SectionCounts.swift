@@ -1,6 +1,6 @@
 /// Row counts of a table grouped by a section expression, kept current by triggers in the writing
 /// transaction: what a fetched-results controller reads for the sections of a whole table, a few rows
-/// instead of a `GROUP BY` over every row (35 ms at a million rows, growing with the table).
+/// instead of a `GROUP BY` over every row, which grows with the table (W5).
 ///
 /// Two tables hold them: `store_counted_sections(table_name, section)` lists the counted pairs, and
 /// `store_section_counts(table_name, section, key, count)` has one row per distinct value (`key`) of
@@ -20,13 +20,6 @@
 /// `REPLACE` conflict resolution fire delete triggers only when the writing connection has
 /// `PRAGMA recursive_triggers = ON` (SQLite's rule), so writers that replace rows must turn it on or the
 /// counts overcount. Each counted row write runs two or three more statements (an index lookup each).
-///
-/// **Upgrading.** Earlier versions evaluated a plain column's key (`section: "type"`) over a row of
-/// every column, three times in the update trigger; the triggers now read the column itself, and
-/// SQLite parses less SQL when a connection reads the schema. A database counting with the earlier
-/// triggers keeps them until a migration runs
-/// ``countingTriggersReplacementSQL(forTable:columns:section:)``, which replaces them in place (the
-/// counts stay: the keys are the same).
 ///
 /// Related SQLite documentation: <https://www.sqlite.org/lang_createtrigger.html>
 public enum SectionCounts {
@@ -119,21 +112,6 @@ public enum SectionCounts {
             END;
 
             """
-    }
-
-    /// The SQL that replaces, in place, the triggers that count the rows of `table` by `section` by
-    /// those ``countingTriggersSQL(forTable:columns:section:)`` generates now: for a migration of a
-    /// database whose counting an earlier version installed (its triggers evaluated a plain
-    /// column's key over a row of every column, three times in the update trigger). The new triggers
-    /// count the same keys, so the counts stay as they are.
-    ///
-    /// ```swift
-    /// try db.execute(sql: SectionCounts.countingTriggersReplacementSQL(forTable: "products", columns: columns, section: "type"))
-    /// ```
-    public static func countingTriggersReplacementSQL(forTable table: String, columns: [String], section: String) -> String {
-        let prefix = triggerPrefix(forTable: table, section: section)
-        return ["_insert", "_delete", "_update"].map { "DROP TRIGGER IF EXISTS \(ChangeLog.identifier(prefix + $0));\n" }.joined()
-            + countingTriggersSQL(forTable: table, columns: columns, section: section)
     }
 
     /// The name of the trigger that counts the rows inserted into `table` by `section`.

@@ -36,18 +36,23 @@ public struct Book: Codable, Hashable, Sendable {
 }
 
 extension Book: DeclaredEntity {
-    /// The book, declared once: everything the library does with books follows from this.
+    /// The book, declared once: everything the library does with books follows from this, its table
+    /// included (``BookshelfMigrations``).
     public static let declaration = EntityDeclaration<Book>(
         table: "books", template: Book(title: "", author: "", year: 0), folding: TextFolding.fold,
         attributes: [
-            .text("title", \.title, folded: true, searched: true, sections: .initial, check: { try nonEmpty($0, "title") }),
+            .text(
+                "title", \.title, folded: true, searched: true, sections: .initial, check: { try nonEmpty($0, "title") },
+                unique: true),
             .text("author", \.author, folded: true, searched: true, sections: .initial, check: { try nonEmpty($0, "author") }),
             .value("year", \.year, searchedAsNumber: true, check: { year in
                 guard (-3000...3000).contains(year) else { throw Invalid(field: "year") }
                 return year
             }),
             .text("tags", \.tags, folded: true, searched: true),
-        ])
+        ],
+        // Books by author, then title, in sections by the author's initial: `byAuthor()`'s order.
+        indexes: [EntityIndex(\.author, \.title, sectionedBy: \.author)])
 
     private static func nonEmpty(_ text: String, _ field: String) throws -> String {
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -59,6 +64,6 @@ extension Book: DeclaredEntity {
 extension Book: SearchableEntity {
     /// What a search of books looks in, derived from the declaration's searched attributes: the folded
     /// title, author and tags, and the year as a number; a `FetchRequest`'s `searchText` filters by it.
-    /// Its index structures are migration 3's.
+    /// Its index structures are created with the table (``BookshelfMigrations``).
     public static let searchDescription = declaration.searchDescription()
 }

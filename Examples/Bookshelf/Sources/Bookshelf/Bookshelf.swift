@@ -17,11 +17,11 @@ public final class Bookshelf: Sendable {
     /// Opens the shelf at `path`, applying the bookshelf's pending migrations (and, with
     /// `alongside`, other owners' sets kept in the same file, such as the catalog's).
     ///
-    /// - Throws: ``MigrationError`` when the file's bookshelf set is newer or changed; ``DatabaseError``.
+    /// - Throws: ``MigrationError`` when the file's bookshelf set is newer or changed;
+    ///   `SchemaDifference` when the books table is not what ``Book``'s declaration says; ``DatabaseError``.
     public init(path: String, alongside otherSets: [MigrationSet] = []) throws {
         queue = try DatabaseQueue(path: path)
-        let migrator = try Migrator(sets: otherSets + [BookshelfMigrations.set])
-        try queue.writeWithoutTransaction { db in _ = try migrator.migrate(db) }
+        try BookshelfMigrations.schema.migrate(queue, alongside: otherSets)
     }
 
     // MARK: - Writing
@@ -50,23 +50,15 @@ public final class Bookshelf: Sendable {
         try queue.write { db in try Book.delete(id: id, db) }
     }
 
-    /// Adds the books of a JSON file (an array of objects with `title`, `author`, `year` and `tags`) in
-    /// one transaction, skipping titles already on the shelf.
+    /// Adds the books of a file (JSON, JSON lines, CSV or TSV, by its extension: `title`, `author`,
+    /// `year`, `tags`) in one transaction, skipping titles already on the shelf.
     ///
     /// - Returns: how many were added and how many skipped.
-    /// - Throws: `DecodingError` for a malformed file, ``Book/Invalid`` for a bad book; nothing is
+    /// - Throws: `EntityFileError` naming the file, line, column and field of a bad book; nothing is
     ///   added then.
     @discardableResult
-    public func seed(contentsOf url: URL) throws -> (added: Int, skipped: Int) {
-        let books = try JSONDecoder().decode([Book].self, from: Data(contentsOf: url))
-        return try queue.write { db in
-            var added = 0
-            for var book in books {
-                book.id = nil
-                if try book.insertUnlessConflicting(db) { added += 1 }
-            }
-            return (added, books.count - added)
-        }
+    public func seed(contentsOf path: String) throws -> ImportReport {
+        try Book.seedFile(path, into: queue)
     }
 
     // MARK: - Reading
@@ -99,9 +91,9 @@ public final class Bookshelf: Sendable {
 
     /// The result of `request`, tracking every commit to the file from any process: call
     /// `applyPendingChanges()` (or iterate `changeSets(from:)` of a `ChangeMonitor`) for change sets.
+    /// It reads through the shelf's one connection: a file is opened once per process.
     public func trackedBooks(_ request: FetchRequest<Book>) throws -> FetchedResultsController<Book> {
-        let reader = queue.path == ":memory:" ? queue : try DatabaseQueue(path: queue.path)
-        let controller = FetchedResultsController(request: request, reader: reader)
+        let controller = FetchedResultsController(request: request, reader: queue)
         try controller.startTracking()
         return controller
     }

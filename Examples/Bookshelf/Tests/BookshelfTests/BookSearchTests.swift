@@ -1,8 +1,8 @@
 import Bookshelf
 import Testing
 
-/// Indexed substring search of books in any script, through the index migration 3 generates from the
-/// declaration. Each expected result is written by hand from the README's rules (case, diacritics
+/// Indexed substring search of books in any script, through the index migration 1 generates from the
+/// declaration. Each expected result is written by hand from the Search semantics article's rules (case, diacritics
 /// and width ignored, canonically equivalent texts equal, every term required, a number also
 /// matching the year), not computed.
 struct BookSearchTests {

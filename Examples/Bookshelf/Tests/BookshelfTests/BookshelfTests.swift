@@ -21,7 +21,7 @@ struct BookshelfTests {
     let folder: Folder
     init() throws { folder = try Folder() }
 
-    static var seedFile: URL { Bundle.module.url(forResource: "books", withExtension: "json")! }
+    static var seedFile: String { Bundle.module.url(forResource: "books", withExtension: "json")!.path }
 
     static func sets(_ db: Database) throws -> [String] {
         try db.fetchAll(sql: "SELECT DISTINCT migration_set FROM schema_migrations ORDER BY 1") { try $0.decode(String.self, at: 0) }
@@ -73,8 +73,8 @@ struct BookshelfTests {
 
     @Test func seedingFromAJSONFileAddsEachTitleOnce() throws {
         let shelf = try Bookshelf(path: folder.path())
-        #expect(try shelf.seed(contentsOf: Self.seedFile) == (added: 7, skipped: 0))
-        #expect(try shelf.seed(contentsOf: Self.seedFile) == (added: 0, skipped: 7))
+        #expect(try shelf.seed(contentsOf: Self.seedFile) == ImportReport(inserted: 7))
+        #expect(try shelf.seed(contentsOf: Self.seedFile) == ImportReport(skipped: 7))
         #expect(try shelf.queue.read { db in try Book.fetchCount(db) } == 7)
     }
 

@@ -1,0 +1,109 @@
+import Entities
+import FetchedResults
+import Foundation
+import RecordFormats
+import SQLiteStore
+
+/// A recipe book: recipes and their ingredients in one SQLite file, opened once per process (one
+/// pool: its writer writes, its readers read, fetch and track changes).
+///
+/// ```swift
+/// let book = try RecipeBook(path: "recipes.sqlite")
+/// try book.importFile("Seeds/recipes.csv", of: Recipe.self, keepingIDs: true)
+/// let found = try book.recipes(matching: "brûlée")          // Crème brûlée
+/// ```
+public final class RecipeBook: Sendable {
+    /// The schema: the tables generated from the declarations (migration 1), then the changes since
+    /// the first release, as typed steps.
+    public static let schema: EntitySchema = {
+        do {
+            return try EntitySchema(
+                identity: "org.example.recipes", tables: [EntityTable(Recipe.self), EntityTable(Ingredient.self)],
+                changes: [
+                    // Version 2 declared `servings`: files made by version 1 gain the column, their
+                    // recipes serving 2 (its default).
+                    .addingAttribute("servings", of: Recipe.self, version: 2),
+                ])
+        } catch {
+            fatalError("invalid recipe schema: \(error)")
+        }
+    }()
+
+    /// The file's connections.
+    public let database: DatabasePool
+
+    /// Opens the book at `path`, creating or migrating its tables, and checking them against the
+    /// declarations.
+    ///
+    /// - Throws: `MigrationError` for a file of a newer version or changed migrations,
+    ///   `SchemaDifference` for a table that is not what its declaration says; `DatabaseError`.
+    public init(path: String) throws {
+        database = try DatabasePool(path: path)
+        try Self.schema.migrate(database)
+    }
+
+    // MARK: - Writing
+
+    /// Saves a new recipe or ingredient and returns it with its id.
+    ///
+    /// - Throws: ``Refused`` for a bad field; `DatabaseError` (a taken name, a missing recipe).
+    @discardableResult
+    public func add<Entity: DeclaredEntity>(_ entity: Entity) throws -> Entity {
+        var saved = entity
+        try database.write { db in try saved.insert(db) }
+        return saved
+    }
+
+    /// Deletes a recipe, and its ingredients with it.
+    @discardableResult
+    public func deleteRecipe(id: Int64) throws -> Recipe {
+        try database.write { db in try Recipe.delete(id: id, db) }
+    }
+
+    // MARK: - Files
+
+    /// Imports a file of recipes or ingredients (JSON, JSON lines, CSV or TSV), in one transaction:
+    /// a recipe with the name of a stored one updates it.
+    @discardableResult
+    public func importFile<Entity: DeclaredEntity>(_ path: String, of type: Entity.Type, keepingIDs: Bool = false) throws -> ImportReport {
+        try Entity.importFile(path, keepingIDs: keepingIDs, into: database)
+    }
+
+    /// Writes every recipe or ingredient to a file, in the format its extension names.
+    @discardableResult
+    public func exportFile<Entity: DeclaredEntity>(_ path: String, of type: Entity.Type) throws -> Int {
+        try Entity.exportFile(path, from: database)
+    }
+
+    // MARK: - Reading
+
+    /// Recipes by cuisine, then name, in sections by cuisine.
+    public static let byCuisine = FetchRequest<Recipe>(
+        sortDescriptors: [SortDescriptor(\.cuisine), SortDescriptor(\.name)], sectionKeyPath: \Recipe.cuisine)
+
+    /// The recipes that match `text`, by name: every term in the name or cuisine (ignoring case,
+    /// diacritics and width, in any script) or, for a number, the minutes.
+    public func recipes(matching text: String) throws -> [Recipe] {
+        try fetch(FetchRequest<Recipe>(sortDescriptors: [SortDescriptor(\.name)], searchText: text)).fetchedObjects
+    }
+
+    /// The ingredients of a recipe, in order.
+    public static func ingredients(of recipeID: Int64) -> FetchRequest<Ingredient> {
+        Ingredient.children(of: recipeID, \.recipeID, sortedBy: [SortDescriptor(\.position)])
+    }
+
+    /// The result of `request`, fetched.
+    public func fetch<Entity: FetchableEntity>(_ request: FetchRequest<Entity>) throws -> FetchedResultsController<Entity> {
+        let controller = FetchedResultsController(request: request, reader: database)
+        try controller.performFetch()
+        return controller
+    }
+
+    /// The result of `request`, tracking every commit to the file, from this process or another:
+    /// `applyPendingChanges()`, or `changeSets(from:)` of a `ChangeMonitor`, gives its change sets.
+    public func track<Entity: FetchableEntity>(_ request: FetchRequest<Entity>) throws -> FetchedResultsController<Entity> {
+        let controller = FetchedResultsController(request: request, reader: database)
+        try controller.startTracking()
+        return controller
+    }
+}

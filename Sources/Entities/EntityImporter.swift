@@ -1,0 +1,118 @@
+import SQLiteStore
+
+/// A record whose unique key another row holds, where it cannot be skipped or update that row: a
+/// record that keeps its id (an import keeping ids) and has the key of a row with another id.
+public struct DuplicateKey: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The table.
+    public let table: String
+    /// The attribute that is the key (`name`).
+    public let attribute: String
+    /// The key's value, as text.
+    public let value: String
+
+    public var description: String { "another \(table) row has the \(attribute) \(value)" }
+}
+
+/// Stores imported records of one entity through a bulk insert into its table
+/// (`Database.bulkInsert(into:maintaining:triggeredRows:withoutSavepoint:_:)`), in the caller's
+/// transaction, one at a time: the storing side of every import and seed.
+///
+/// A record with an id keeps it: the row with that id is replaced, or the record is added with it. A
+/// record without one is added unless its unique key (the first attribute declared `unique: true`)
+/// is taken by a stored or queued record; then it updates that record or is skipped, as `conflicts`
+/// says. New rows are queued and inserted in the order of their key, so that the key's index (and
+/// indexes that start with the key) take them in one pass.
+///
+/// Not `Sendable`: it belongs to its connection's transaction.
+public final class EntityImporter<Entity: DeclaredEntity> {
+    /// What a record whose unique key is taken does.
+    public let conflicts: ImportConflicts
+    /// What was stored so far.
+    public private(set) var report = ImportReport()
+    private let db: Database
+    private let bulk: BulkInsert
+    /// The unique key: its attribute, and its place among the stored values.
+    private let key: (attribute: EntityAttribute<Entity>, index: Int)?
+
+    /// An importer storing through `bulk`, a bulk insert into the entity's table on `db`.
+    public init(_ db: Database, bulk: BulkInsert, conflicts: ImportConflicts) {
+        self.db = db
+        self.bulk = bulk
+        self.conflicts = conflicts
+        let declaration = Entity.declaration
+        key = declaration.attributes.first { $0.columnDefinition.isUnique }.flatMap { attribute in
+            declaration.storedColumns.firstIndex(of: attribute.column).map { (attribute, $0) }
+        }
+    }
+
+    /// Stores one record (checked already).
+    ///
+    /// - Throws: ``DuplicateKey`` for a record that keeps its id and has another row's key;
+    ///   `DatabaseError`.
+    public func add(_ record: Entity) throws {
+        let values = Entity.declaration.storedValues(of: record)
+        if let id = record.id {
+            try put(values, id: id)
+        } else if try insertNew(values) {
+            report.inserted += 1
+        } else if conflicts == .update, let key, let id = try storedID(key: values[key.index], key.attribute.column) {
+            try bulk.willChange(rowID: id)
+            try replace(values, id: id)
+        } else {
+            report.skipped += 1
+        }
+    }
+
+    /// Queues a record under a new id in the order of its key; false when its key is taken, by a
+    /// stored or a queued record.
+    private func insertNew(_ values: [DatabaseValue]) throws -> Bool {
+        guard let key else {
+            try bulk.willInsert()
+            try statement(Entity.declaration.insertSQL()).execute(arguments: StatementArguments(values: values))
+            return true
+        }
+        let value = values[key.index]
+        if bulk.isQueued(key: value) { return false }
+        let taken = try statement("SELECT EXISTS (SELECT 1 FROM \(Entity.tableName) WHERE \(key.attribute.column) = ?)")
+            .fetchOne(arguments: StatementArguments(values: [value])) { try $0.decode(Bool.self, at: 0) } ?? false
+        if taken { return false }
+        _ = try bulk.insertInKeyOrder(values, keyAt: key.index, sql: Entity.declaration.insertSQL(withID: true))
+        return true
+    }
+
+    /// Stores a record under its own id: replaces the row with that id, or adds it.
+    private func put(_ values: [DatabaseValue], id: Int64) throws {
+        try bulk.insertQueuedRows()  // the row with that id may be queued
+        let exists = try statement("SELECT EXISTS (SELECT 1 FROM \(Entity.tableName) WHERE id = ?)")
+            .fetchOne(arguments: [id]) { try $0.decode(Bool.self, at: 0) } ?? false
+        do {
+            if exists {
+                try bulk.willChange(rowID: id)
+                try replace(values, id: id)
+            } else {
+                try bulk.willInsert(rowID: id)
+                try statement(Entity.declaration.insertSQL(withID: true))
+                    .execute(arguments: StatementArguments(values: [.integer(id)] + values))
+                report.inserted += 1
+            }
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT_UNIQUE {
+            guard let key else { throw error }
+            throw DuplicateKey(table: Entity.tableName, attribute: key.attribute.name, value: AttributeSections.text(values[key.index]))
+        }
+    }
+
+    /// The id of the row with this key, stored or queued (which is stored first).
+    private func storedID(key value: DatabaseValue, _ column: String) throws -> Int64? {
+        try bulk.insertQueuedRows()
+        return try statement("SELECT id FROM \(Entity.tableName) WHERE \(column) = ?")
+            .fetchOne(arguments: StatementArguments(values: [value])) { try $0.decode(Int64.self, at: 0) }
+    }
+
+    /// Replaces the stored attributes of the row with this id.
+    private func replace(_ values: [DatabaseValue], id: Int64) throws {
+        try statement(Entity.declaration.updateSQL()).execute(arguments: StatementArguments(values: values + [.integer(id)]))
+        report.updated += 1
+    }
+
+    private func statement(_ sql: String) throws -> Statement { try db.cachedStatement(sql: sql) }
+}

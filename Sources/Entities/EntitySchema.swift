@@ -1,0 +1,128 @@
+import SQLiteStore
+
+/// An embedder's schema: its declared entities' tables, created from their declarations by the
+/// set's first migration, and the later changes as migrations of its own.
+///
+/// ```swift
+/// static let schema = try! EntitySchema(identity: "org.example.recipes", tables: [EntityTable(Recipe.self), EntityTable(Ingredient.self)], changes: [
+///     .addingAttribute("servings", of: Recipe.self, version: 2),
+///     .renamingColumn("note", to: "remark", of: Ingredient.self, version: 3),
+///     .addingIndexes(of: Recipe.self, version: 4),
+///     .creatingTable(EntityTable(Rating.self), version: 5),
+///     Migration(version: 6, name: "trim_names", sql: "UPDATE recipes SET name = trim(name)"),
+/// ])
+/// try schema.migrate(queue)   // creates or updates the tables, then checks them
+/// ```
+///
+/// **The declaration is the schema.** Migration 1 creates each table as its declaration says *now*
+/// (``EntityTable/createSQL(dialect:)``); it stands for the declarations, not for fixed SQL, so its
+/// checksum does not change with them. A change to a declaration comes with a migration step that
+/// brings files made before it to the new declaration: a typed step (`Migration.addingAttribute(_:of:version:)`,
+/// `Migration.renamingColumn(_:to:of:version:)`, `Migration.addingIndexes(of:version:)`,
+/// `Migration.creatingTable(_:version:)`) finds
+/// its change already made in a file that migration 1 created after it, and does nothing there; an SQL
+/// step runs on every file (use it for data, not for the table's shape). After migrating, each table
+/// is checked against its declaration (``EntityTable/check(_:)``), so a change without its step fails
+/// at open with one line, not at the first insert.
+public struct EntitySchema: Sendable {
+    /// The tables, in creation order (a parent before the children that refer to it).
+    public let tables: [EntityTable]
+    /// The migrations: the tables' creation (version 1), then `changes`.
+    public let migrationSet: MigrationSet
+
+    /// A schema of `tables`, its set named `identity` in `schema_migrations`.
+    ///
+    /// - Throws: `MigrationError` for changes whose versions are not distinct and above 1.
+    public init(identity: String, tables: [EntityTable], changes: [Migration] = []) throws {
+        self.tables = tables
+        // Its name and revision name no table: a table added later (with its `creatingTable` step) is
+        // created by it on new files too, and files made before still find it unchanged.
+        let creation = Migration(version: 1, name: "create_entity_tables", revision: "entity tables") { db in
+            for table in tables { try db.execute(sql: table.createSQL()) }
+        }
+        migrationSet = try MigrationSet(identity: identity, migrations: [creation] + changes)
+    }
+
+    /// Checks every table against its declaration.
+    ///
+    /// - Throws: ``SchemaDifference`` for the first table that differs; `DatabaseError`.
+    public func check(_ db: Database) throws {
+        for table in tables { try table.check(db) }
+    }
+
+    /// Applies the pending migrations of this schema (and of `otherSets`, other owners' sets kept in
+    /// the same file, applied first), then checks the tables.
+    ///
+    /// - Returns: the migrations applied now.
+    /// - Throws: `MigrationError` when the file's set is newer or changed; ``SchemaDifference``;
+    ///   `DatabaseError`.
+    @discardableResult
+    public func migrate(_ writer: some DatabaseWriter, alongside otherSets: [MigrationSet] = []) throws -> [AppliedMigration] {
+        let migrator = try Migrator(sets: otherSets + [migrationSet])
+        return try writer.writeWithoutTransaction { db in
+            let applied = try migrator.migrate(db)
+            try check(db)
+            return applied
+        }
+    }
+}
+
+extension Migration {
+    /// A step that adds an attribute's column (and its folded column) to a table made before the
+    /// attribute was declared; it does nothing where the column exists (a table created after it).
+    /// A non-optional attribute needs a `default:` in its declaration, which the rows already there
+    /// take.
+    public static func addingAttribute<Entity: DeclaredEntity>(_ name: String, of type: Entity.Type, version: Int) -> Migration {
+        Migration(version: version, name: "add_\(Entity.tableName)_\(name)", revision: "add attribute \(name)") { db in
+            let table = EntityTable(Entity.self)
+            let columns = table.columns.filter { $0.attribute == name }
+            precondition(!columns.isEmpty, "\(Entity.self) has no attribute \(name)")
+            let existing = try table.columnNames(db)
+            for column in columns where !existing.contains(column.name) {
+                try db.execute(sql: EntityTable.addColumnSQL(column, table: table.name, dialect: .sqlite))
+            }
+        }
+    }
+
+    /// A step that renames a column to the name of the declaration's column `newName` (after an
+    /// attribute's column was renamed), and its folded column with it; it does nothing where `oldName`
+    /// is gone (a table created after it).
+    public static func renamingColumn<Entity: DeclaredEntity>(
+        _ oldName: String, to newName: String, of type: Entity.Type, version: Int
+    ) -> Migration {
+        Migration(version: version, name: "rename_\(Entity.tableName)_\(oldName)", revision: "rename \(oldName) to \(newName)") { db in
+            let table = EntityTable(Entity.self)
+            let existing = try table.columnNames(db)
+            guard existing.contains(oldName) else { return }
+            try db.execute(sql: EntityTable.renameColumnSQL(oldName, to: newName, table: table.name, dialect: .sqlite))
+            let folded = (old: oldName + "_folded", new: newName + "_folded")
+            if existing.contains(folded.old), table.columns.contains(where: { $0.name == folded.new }) {
+                try db.execute(sql: EntityTable.renameColumnSQL(folded.old, to: folded.new, table: table.name, dialect: .sqlite))
+            }
+        }
+    }
+
+    /// A step that creates a table added to the schema after its first release; it does nothing where
+    /// the table exists (a file that migration 1 created after it).
+    public static func creatingTable(_ table: EntityTable, version: Int) -> Migration {
+        Migration(version: version, name: "create_\(table.name)", revision: "create table \(table.name)") { db in
+            guard try table.columnNames(db).isEmpty else { return }
+            try db.execute(sql: table.createSQL())
+        }
+    }
+
+    /// A step that creates the declared indexes a table made before them lacks.
+    public static func addingIndexes<Entity: DeclaredEntity>(of type: Entity.Type, version: Int) -> Migration {
+        Migration(version: version, name: "index_\(Entity.tableName)", revision: "add indexes") { db in
+            let table = EntityTable(Entity.self)
+            for index in table.indexes { try db.execute(sql: EntityTable.createIndexSQL(index, table: table.name, dialect: .sqlite)) }
+        }
+    }
+}
+
+extension EntityTable {
+    /// The names of the table's columns in `db`.
+    func columnNames(_ db: Database) throws -> Set<String> {
+        Set(try db.fetchAll(sql: "SELECT name FROM pragma_table_xinfo(?)", arguments: [name]) { try $0.decode(String.self, at: 0) })
+    }
+}

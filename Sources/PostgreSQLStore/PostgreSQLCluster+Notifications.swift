@@ -1,0 +1,50 @@
+import Dispatch
+import Synchronization
+import StoreCore
+
+extension PostgreSQLCluster {
+    /// A wake-up each time a transaction that changed tracked rows commits on the primary, in any
+    /// process or machine: read ``PostgreSQLChangeLog/changes(after:_:)`` then.
+    ///
+    /// ```swift
+    /// var position = try cluster.read { db in try PostgreSQLChangeLog.currentPosition(db) }
+    /// for try await _ in cluster.changeNotifications() {
+    ///     let (changes, next) = try await cluster.read { [position] db in try PostgreSQLChangeLog.changes(after: position, db) }
+    ///     position = next
+    /// }
+    /// ```
+    ///
+    /// A connection of its own listens on the primary (replicas cannot `LISTEN`), on a thread of its
+    /// own. Several commits may give one wake-up. The sequence ends when the consuming task is
+    /// cancelled, and throws ``PostgreSQLError`` when the primary cannot be reached or the connection
+    /// is lost (a restart): changes made meanwhile are still in the log, so a caller that listens
+    /// again reads them from its position, never misses them.
+    public func changeNotifications() -> AsyncThrowingStream<Void, any Error> {
+        let url = configuration.primary
+        return AsyncThrowingStream(bufferingPolicy: .bufferingNewest(1)) { continuation in
+            let listening = ListeningState()
+            continuation.onTermination = { _ in listening.stop() }
+            DispatchQueue(label: "PostgreSQLCluster.changeNotifications").async {
+                do {
+                    let db = try PostgreSQLConnection(url: url)
+                    defer { db.close() }
+                    try db.listen(PostgreSQLChangeLog.channel)
+                    continuation.yield()  // listening now: changes before this are read from the caller's position
+                    while !listening.isStopped {
+                        if try !db.notifications(waitingMilliseconds: 250).isEmpty { continuation.yield() }
+                    }
+                    continuation.finish()
+                } catch {
+                    continuation.finish(throwing: error)
+                }
+            }
+        }
+    }
+}
+
+/// Whether a listening loop should stop: set when its stream's consumer goes away.
+private final class ListeningState: Sendable {
+    private let stopped = Mutex<Bool>(false)
+    var isStopped: Bool { stopped.withLock { $0 } }
+    func stop() { stopped.withLock { $0 = true } }
+}

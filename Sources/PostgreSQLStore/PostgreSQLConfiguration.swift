@@ -1,0 +1,34 @@
+/// Where a ``PostgreSQLCluster`` connects, and how it uses its replicas.
+///
+/// ```swift
+/// var configuration = PostgreSQLConfiguration(
+///     primary: "postgresql://app@db1:5432/catalog",
+///     replicas: ["postgresql://app@db2:5432/catalog", "postgresql://app@db3:5432/catalog"])
+/// configuration.log = { line in print(line) }
+/// ```
+///
+/// URLs are libpq's connection strings: `postgresql://user[:password]@host:port/database?options`,
+/// or `key=value` pairs.
+///
+/// Related PostgreSQL documentation: <https://www.postgresql.org/docs/15/libpq-connect.html#LIBPQ-CONNSTRING>
+public struct PostgreSQLConfiguration: Sendable {
+    /// The primary: every write, change tracking and notifications.
+    public var primary: String
+    /// Streaming replicas of the primary, which serve reads.
+    public var replicas: [String]
+    /// How long a read waits for a replica to replay this cluster's last write before it reads on
+    /// the primary instead, logging the replica as lagging.
+    public var replicaWaitLimit: Duration = .seconds(1)
+    /// How long a replica found down (unreachable, shut down, restarting) is left out of reads before
+    /// it is tried again.
+    public var replicaRetryInterval: Duration = .seconds(5)
+    /// What the cluster reports about its replicas (one skipped as down or lagging), one line per
+    /// event; nil reports nothing.
+    public var log: (@Sendable (String) -> Void)?
+
+    /// A configuration with a primary and, optionally, replicas.
+    public init(primary: String, replicas: [String] = []) {
+        self.primary = primary
+        self.replicas = replicas
+    }
+}

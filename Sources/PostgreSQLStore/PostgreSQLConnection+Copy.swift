@@ -1,0 +1,108 @@
+import CPostgreSQL
+import StoreCore
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+extension PostgreSQLConnection {
+    /// Loads `rows` into `table` with `COPY … FROM STDIN`: the fastest way to fill a table, one
+    /// statement for every row. Each row gives the values of `columns`, in order.
+    ///
+    /// ```swift
+    /// let loaded = try db.copy(into: "note", columns: ["id", "text"], rows: [[.integer(1), .text("a")], [.integer(2), .text("b")]])
+    /// ```
+    ///
+    /// Runs in the caller's transaction, if any; a failure loads nothing.
+    ///
+    /// - Returns: the number of rows loaded.
+    /// - Throws: ``PostgreSQLError`` (a row the table refuses fails the whole COPY).
+    ///
+    /// Related PostgreSQL documentation: <https://www.postgresql.org/docs/15/sql-copy.html>
+    @discardableResult
+    public func copy(into table: String, columns: [String], rows: some Sequence<[DatabaseValue]>) throws -> Int {
+        let sql = "COPY \(Self.quoted(table)) (\(columns.map(Self.quoted).joined(separator: ", "))) FROM STDIN"
+        guard let handle else {
+            throw PostgreSQLError(sqlState: PostgreSQLError.connectionFailure, message: "the connection is closed", sql: sql)
+        }
+        let start = PQexec(handle, sql)
+        guard PQresultStatus(start) == PGRES_COPY_IN else {
+            let error = PostgreSQLError(result: start, connection: handle, sql: sql)
+            PQclear(start)
+            throw error
+        }
+        PQclear(start)
+        // Row by row: libpq gathers the data in its own output buffer and sends it in large writes.
+        var line: [UInt8] = []
+        var failure: String?
+        for row in rows {
+            precondition(row.count == columns.count, "a COPY row has \(row.count) values for \(columns.count) columns")
+            line.removeAll(keepingCapacity: true)
+            Self.appendCopyLine(row, to: &line)
+            if !put(line, handle) {
+                failure = "sending COPY data failed"
+                break
+            }
+        }
+        _ = PQputCopyEnd(handle, failure)
+        var error: PostgreSQLError?
+        var count = 0
+        while let result = PQgetResult(handle) {
+            if PQresultStatus(result) == PGRES_COMMAND_OK {
+                count = Int(String(cString: PQcmdTuples(result))) ?? 0
+            } else if error == nil {
+                error = PostgreSQLError(result: result, connection: handle, sql: sql)
+            }
+            PQclear(result)
+        }
+        if let error { throw error }
+        return count
+    }
+
+    private func put(_ bytes: [UInt8], _ handle: OpaquePointer) -> Bool {
+        bytes.withUnsafeBufferPointer { buffer in
+            buffer.withMemoryRebound(to: CChar.self) { PQputCopyData(handle, $0.baseAddress, Int32($0.count)) == 1 }
+        }
+    }
+
+    /// One row in COPY's text format: values separated by tabs, `\N` for NULL, backslash escapes.
+    static func appendCopyLine(_ row: [DatabaseValue], to buffer: inout [UInt8]) {
+        for (index, value) in row.enumerated() {
+            if index > 0 { buffer.append(UInt8(ascii: "\t")) }
+            switch value {
+            case .null:
+                buffer.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "N")])
+            case .integer(let integer):
+                buffer.append(contentsOf: String(integer).utf8)
+            case .real(let real):
+                buffer.append(contentsOf: String(real).utf8)
+            case .text(let text):
+                for byte in text.utf8 {
+                    switch byte {
+                    case UInt8(ascii: "\\"): buffer.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
+                    case UInt8(ascii: "\t"): buffer.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
+                    case UInt8(ascii: "\n"): buffer.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
+                    case UInt8(ascii: "\r"): buffer.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
+                    default: buffer.append(byte)
+                    }
+                }
+            case .blob(let data):
+                // bytea's hex form, its backslash escaped for COPY: \\x0a1b…
+                buffer.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\"), UInt8(ascii: "x")])
+                let digits = Array("0123456789abcdef".utf8)
+                for byte in data {
+                    buffer.append(digits[Int(byte >> 4)])
+                    buffer.append(digits[Int(byte & 0x0f)])
+                }
+            }
+        }
+        buffer.append(UInt8(ascii: "\n"))
+    }
+
+    /// `name` as an SQL identifier: in double quotes, its own double quotes doubled.
+    static func quoted(_ name: String) -> String {
+        "\"" + name.replacing("\"", with: "\"\"") + "\""
+    }
+}

@@ -1,0 +1,40 @@
+/// The calls both engines' connections answer, for code written once for both (the ``Migrator``):
+/// statements with `?` placeholders bound to `DatabaseValue`s, rows read back as `DatabaseValue`s,
+/// transactions, and the names of tables and columns.
+///
+/// ```swift
+/// func noteCount(_ db: some SQLConnection) throws -> Int64 {
+///     let rows = try db.fetchRows(sql: "SELECT count(*) FROM note WHERE text <> ?", values: [.text("")])
+///     guard case .integer(let count) = rows.first?.first else { return 0 }
+///     return count
+/// }
+/// ```
+///
+/// SQLiteStore's `Database` and PostgreSQLStore's `PostgreSQLConnection` conform. The SQL is written
+/// as SQLite reads it, with what differs spelled by ``dialect`` (PostgreSQL's `$n` placeholders are
+/// numbered from the `?`s by the connection). A connection is used by one thread at a time.
+public protocol SQLConnection: AnyObject {
+    /// How the engine spells what differs.
+    var dialect: SQLDialect { get }
+
+    /// Whether a transaction is open.
+    var isInsideTransaction: Bool { get }
+
+    /// Runs `sql`: without values, any number of statements; with values, one statement whose `?`
+    /// placeholders they are bound to, in order.
+    func execute(sql: String, values: [DatabaseValue]) throws
+
+    /// The rows of one statement, each as its columns' values.
+    func fetchRows(sql: String, values: [DatabaseValue]) throws -> [[DatabaseValue]]
+
+    /// Runs `body` in a transaction: committed when it returns, rolled back when it throws. A
+    /// `writing` one holds the engine's write lock from its start on SQLite (IMMEDIATE); a reading
+    /// one sees one snapshot.
+    func inTransaction<T>(writing: Bool, _ body: () throws -> T) throws -> T
+
+    /// The names of the tables of the connection's schema (SQLite's own left out), sorted.
+    func tableNames() throws -> [String]
+
+    /// The names of the columns of `table`, in order; empty when there is no such table.
+    func columnNames(ofTable table: String) throws -> [String]
+}

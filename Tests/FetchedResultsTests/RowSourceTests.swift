@@ -1,0 +1,67 @@
+import FetchedResults
+import Foundation
+import SQLiteStore
+import Testing
+
+/// The controller reads through ``RowSource`` alone: a source that counts its own sections and reads
+/// its own pages, whatever it chooses to read first, gives the same result as the plain predicate.
+struct RowSourceTests {
+    /// Items with a score of at least `minimum`, counted and paged by its own SQL.
+    struct HighScores: RowSource {
+        typealias Entity = Item
+        var minimum: Int
+        var read: FirstRead
+
+        func condition(_ db: Database) throws -> SQLFragment {
+            SQLFragment(sql: "score >= ?", arguments: [minimum])
+        }
+
+        func sectionCounts(_ sections: SectionGrouping<Item>, _ db: Database) throws -> SectionMatches? {
+            let expression = Item.column(for: sections.keyPath)!.sectionExpression
+            var counts: [DatabaseValue: Int] = [:]
+            var ids: [DatabaseValue: [Int64]] = [:]
+            try db.cachedStatement(sql: "SELECT \(expression), id FROM items WHERE score >= ?").forEachRow(arguments: [minimum]) { row in
+                let key = row.databaseValue(at: 0)
+                counts[key, default: 0] += 1
+                ids[key, default: []].append(try row.decode(Int64.self, at: 1))
+            }
+            return SectionMatches(counts: counts, ids: ids)
+        }
+
+        func page(_ page: SectionPage<Item>, _ db: Database) throws -> [Item]? {
+            var condition = try self.condition(db)
+            if let section = page.section {
+                condition = condition && SQLFragment(sql: "\(Item.column(for: section.keyPath)!.sectionExpression) = ?", arguments: [section.key])
+            }
+            return try db.fetchAll(
+                sql: "SELECT \(Item.selection) FROM items WHERE \(condition.sql) ORDER BY \(page.order.sql) LIMIT ? OFFSET ?",
+                arguments: condition.arguments + page.order.arguments + [page.limit, page.offset], Item.init(row:))
+        }
+
+        func firstRead(_ counts: SectionMatches?, batchSize: Int) -> FirstRead { read }
+    }
+
+    @Test(arguments: [FirstRead.sections, .firstBatch, .wholeSections, .onePass], [1, 3, 0])
+    func aSourceReadsWhatThePredicateReads(read: FirstRead, batchSize: Int) throws {
+        let database = try ItemDatabase()
+        try database.insert(ItemDatabase.randomItems(120, seed: 0x5EA7))
+        let sort: [FetchedResults.SortDescriptor<Item>] = [SortDescriptor(\.name), SortDescriptor(\.score, order: .reverse)]
+        let plain = FetchedResultsController(
+            request: FetchRequest(
+                predicate: #Predicate { $0.score >= 2 }, sortDescriptors: sort, sectionKeyPath: \Item.name, batchSize: batchSize),
+            reader: database.queue)
+        let sourced = FetchedResultsController(
+            request: FetchRequest(
+                sortDescriptors: sort, filter: HighScores(minimum: 2, read: read), sectionKeyPath: \Item.name,
+                batchSize: batchSize),
+            reader: database.queue)
+        try plain.performFetch()
+        try sourced.performFetch()
+        #expect(sourced.sections == plain.sections)
+        #expect(try sourced.fetchedObjects == plain.fetchedObjects)
+        for item in try plain.fetchedObjects.prefix(10) {
+            #expect(try sourced.indexPath(for: item) == plain.indexPath(for: item))
+        }
+        #expect(try sourced.snapshot() == plain.snapshot())
+    }
+}

@@ -1,0 +1,113 @@
+import Foundation
+import PostgreSQLStore
+import StoreCore
+import Testing
+
+/// libpq's connection: binding, reading, errors, transactions, COPY, notifications, cancellation.
+/// PostgreSQL-only: these are the engine's own calls, below the engine-neutral seam.
+@Suite struct PostgreSQLConnectionTests {
+    @Test func valuesRoundTripThroughParametersAndColumns() throws {
+        let schema = try TestSchema()
+        let db = try schema.connect()
+        try db.execute(sql: "CREATE TABLE t(i bigint, r double precision, s text, b bytea, f boolean)")
+        let rows: [[DatabaseValue]] = [
+            [.integer(Int64.max), .real(1.5), .text("tab\there\nnew 'quote' \\ é"), .blob(Data([0, 1, 255])), .integer(1)],
+            [.integer(-1), .real(-0.1), .text(""), .blob(Data()), .integer(0)],
+            [.null, .null, .null, .null, .null],
+        ]
+        for row in rows { try db.execute(sql: "INSERT INTO t VALUES ($1, $2, $3, $4, $5)", arguments: row) }
+        #expect(try db.fetchAll(sql: "SELECT i, r, s, b, f FROM t ORDER BY i DESC NULLS LAST") == rows)
+        // The same values through COPY.
+        try db.execute(sql: "DELETE FROM t")
+        #expect(try db.copy(into: "t", columns: ["i", "r", "s", "b", "f"], rows: rows) == 3)
+        #expect(try db.fetchAll(sql: "SELECT i, r, s, b, f FROM t ORDER BY i DESC NULLS LAST") == rows)
+    }
+
+    @Test func aCopyWithARefusedRowLoadsNothing() throws {
+        let schema = try TestSchema()
+        let db = try schema.connect()
+        try db.execute(sql: "CREATE TABLE t(id bigint PRIMARY KEY, name text NOT NULL)")
+        let rows: [[DatabaseValue]] = (1...1000).map { [.integer($0), $0 == 700 ? .null : .text("n\($0)")] }
+        let error = try #require(throws: PostgreSQLError.self) { try db.copy(into: "t", columns: ["id", "name"], rows: rows) }
+        #expect(error.sqlState == "23502")  // not_null_violation
+        #expect(try db.scalar(sql: "SELECT count(*) FROM t") == .integer(0))
+        #expect(try db.copy(into: "t", columns: ["id", "name"], rows: rows.filter { $0[1] != .null }) == 999)
+    }
+
+    @Test func errorsCarrySQLStateAndTheServersMessage() throws {
+        let schema = try TestSchema()
+        let db = try schema.connect()
+        try db.execute(sql: "CREATE TABLE t(id bigint PRIMARY KEY)")
+        try db.execute(sql: "INSERT INTO t VALUES ($1)", arguments: [.integer(1)])
+        let error = try #require(throws: PostgreSQLError.self) {
+            try db.execute(sql: "INSERT INTO t VALUES ($1)", arguments: [.integer(1)])
+        }
+        #expect(error.sqlState == PostgreSQLError.uniqueViolation)
+        #expect(error.message == #"duplicate key value violates unique constraint "t_pkey""#)
+        #expect(error.description.hasPrefix("PostgreSQL error 23505: duplicate key value"))
+    }
+
+    @Test func anUnreachableServerIsOneClearLine() throws {
+        let error = try #require(throws: PostgreSQLError.self) {
+            try PostgreSQLConnection(url: "postgresql://postgres@127.0.0.1:1/postgres?connect_timeout=5")
+        }
+        #expect(error.sqlState == PostgreSQLError.cannotConnect)
+        #expect(!error.message.contains("\n"))
+        #expect(error.message.hasPrefix("cannot connect to PostgreSQL: connection to server at \"127.0.0.1\", port 1 failed"))
+    }
+
+    @Test func aFailedTransactionLeavesNothing() throws {
+        let schema = try TestSchema()
+        let db = try schema.connect()
+        try db.execute(sql: "CREATE TABLE t(id bigint PRIMARY KEY)")
+        #expect(throws: PostgreSQLError.self) {
+            try db.inTransaction {
+                try db.execute(sql: "INSERT INTO t VALUES (1)")
+                try db.execute(sql: "INSERT INTO t VALUES (1)")
+            }
+        }
+        // A statement that failed inside the body, its error swallowed: COMMIT rolls back, and says so.
+        let error = try #require(throws: PostgreSQLError.self) {
+            try db.inTransaction {
+                try db.execute(sql: "INSERT INTO t VALUES (2)")
+                _ = try? db.execute(sql: "INSERT INTO t VALUES (2)")
+            }
+        }
+        #expect(error.sqlState == "25P02")
+        #expect(!db.isInsideTransaction)
+        #expect(try db.scalar(sql: "SELECT count(*) FROM t") == .integer(0))
+    }
+
+    @Test func notificationsArriveOnCommit() throws {
+        let schema = try TestSchema()
+        let listener = try schema.connect()
+        let sender = try schema.connect()
+        try listener.listen("changes")
+        try sender.inTransaction {
+            try sender.execute(sql: "SELECT pg_notify('changes', $1)", arguments: [.text("one")])
+            #expect(try listener.notifications(waitingMilliseconds: 0).isEmpty)
+        }
+        var received: [PostgreSQLNotification] = []
+        while received.isEmpty { received = try listener.notifications(waitingMilliseconds: 10_000) }
+        #expect(received.map(\.payload) == ["one"])
+        #expect(received.first?.senderProcessID == sender.backendProcessID)
+    }
+
+    @Test func aCancelledReadStopsItsStatementOnTheServer() async throws {
+        let schema = try TestSchema()
+        let cluster = try PostgreSQLCluster(PostgreSQLConfiguration(primary: schema.primary))
+        defer { cluster.close() }
+        let sleeper = Task { try await cluster.read { db in try db.execute(sql: "SELECT pg_sleep(600)") } }
+        // Cancelled once the statement runs on the server.
+        let observer = try schema.connect()
+        while try observer.scalar(sql: "SELECT count(*) FROM pg_stat_activity WHERE query = 'SELECT pg_sleep(600)' AND state = 'active'")
+            != .integer(1)
+        {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        sleeper.cancel()
+        // Only the server's cancellation ends the read before pg_sleep's 600 s; it throws CancellationError.
+        await #expect(throws: CancellationError.self) { try await sleeper.value }
+        #expect(try await cluster.read { db in try db.scalar(sql: "SELECT 1") } == .integer(1))
+    }
+}

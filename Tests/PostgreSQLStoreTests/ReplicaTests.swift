@@ -1,0 +1,70 @@
+import PostgreSQLStore
+import StoreCore
+import Synchronization
+import TestSupport
+import Testing
+
+/// Reads through streaming replicas: each sees the caller's own last write; a replica that lags or
+/// stops is skipped with a logged line and the read is answered by the primary, never stale.
+/// PostgreSQL-only: SQLite has no replicas.
+@Suite struct ReplicaTests {
+    @Test func aReadThroughTheReplicaSeesTheCallersOwnWrite() async throws {
+        let schema = try TestSchema()
+        try #require(!schema.replicas.isEmpty, "the test servers have no replica")
+        let cluster = try PostgreSQLCluster(PostgreSQLConfiguration(primary: schema.primary, replicas: schema.replicas))
+        defer { cluster.close() }
+        try await cluster.writeWithoutTransaction { db in try db.execute(sql: "CREATE TABLE note(id bigint PRIMARY KEY)") }
+        for id in 1...50 {
+            try await cluster.write { db in try db.execute(sql: "INSERT INTO note VALUES ($1)", arguments: [.integer(Int64(id))]) }
+            let (count, onReplica) = try await cluster.read { db in
+                (try db.scalar(sql: "SELECT count(*) FROM note"), try db.scalar(sql: "SELECT pg_is_in_recovery()"))
+            }
+            #expect(count == .integer(Int64(id)))
+            #expect(onReplica == .integer(1), "read \(id) was not served by the replica")
+        }
+    }
+
+    /// A cluster of its own, whose replica this test pauses, then stops.
+    @Test func aLaggingOrStoppedReplicaIsSkippedWithALoggedLine() async throws {
+        let servers = try PostgreSQLServers.start(replicas: 1)
+        defer { servers.stop() }
+        let lines = Mutex<[String]>([])
+        var configuration = PostgreSQLConfiguration(primary: servers.primary, replicas: servers.replicas)
+        configuration.replicaWaitLimit = .milliseconds(200)
+        configuration.replicaRetryInterval = .milliseconds(100)
+        configuration.log = { line in lines.withLock { $0.append(line) } }
+        let cluster = try PostgreSQLCluster(configuration)
+        defer { cluster.close() }
+        try await cluster.writeWithoutTransaction { db in try db.execute(sql: "CREATE TABLE note(id bigint PRIMARY KEY)") }
+        let count = { @Sendable in try await cluster.read { db in try db.scalar(sql: "SELECT count(*) FROM note") } }
+
+        // Lagging: the replica's replay is paused, so it never reaches the write.
+        let replica = try PostgreSQLConnection(url: servers.replicas[0])
+        try replica.execute(sql: "SELECT pg_wal_replay_pause()")
+        try await cluster.write { db in try db.execute(sql: "INSERT INTO note VALUES (1)") }
+        #expect(try await count() == .integer(1))
+        #expect(lines.withLock { $0 }.contains { $0.hasPrefix("replica 1 is lagging") })
+        try replica.execute(sql: "SELECT pg_wal_replay_resume()")
+        replica.close()
+
+        // Stopped mid-run: reads go on, answered by the primary, and the replica is reported down.
+        try await cluster.write { db in try db.execute(sql: "INSERT INTO note VALUES (2)") }
+        #expect(try await count() == .integer(2))
+        try servers.stopServer("replica1")
+        for id in 3...5 {
+            try await cluster.write { db in try db.execute(sql: "INSERT INTO note VALUES ($1)", arguments: [.integer(Int64(id))]) }
+            #expect(try await count() == .integer(Int64(id)))
+        }
+        #expect(lines.withLock { $0 }.contains { $0.hasPrefix("replica 1 is down") })
+
+        // Back up: after the retry interval, reads return to it.
+        try servers.startServer("replica1")
+        var onReplica: DatabaseValue? = .integer(0)
+        for _ in 0..<200 where onReplica != .integer(1) {
+            try await Task.sleep(for: .milliseconds(50))
+            onReplica = try await cluster.read { db in try db.scalar(sql: "SELECT pg_is_in_recovery()") }
+        }
+        #expect(onReplica == .integer(1))
+        #expect(try await count() == .integer(5))
+    }
+}
