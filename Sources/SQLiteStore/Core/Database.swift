@@ -264,7 +264,10 @@ public final class Database {
     // MARK: - Closing
 
     /// Finalizes cached statements and closes the connection; a connection that changed rows first
-    /// copies the `-wal` into the database file (``checkpointBeforeClosing()``).
+    /// copies the `-wal` into the database file and empties it (a ``CheckpointMode/truncate``
+    /// checkpoint that waits for no one: pages a reader of an older snapshot still needs stay), so
+    /// that the file alone holds every commit once the program closes its connections, even while
+    /// other processes have it open (SQLite's own close checkpoints only when none has).
     ///
     /// - Throws: ``DatabaseError`` with `SQLITE_BUSY` when statements made with ``makeStatement(sql:)`` are
     ///   still alive, or the error of that checkpoint (`SQLITE_FULL` on a full disk: the commits stay in
