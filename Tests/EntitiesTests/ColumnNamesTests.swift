@@ -1,11 +1,7 @@
-import Catalog
 import Entities
-import SQLiteStore
 import Testing
-import TestSupport
 
-/// The column-name rule of `ColumnNames`, as a table written from its definition, and against the
-/// columns the catalog's migrations made before the rule read acronyms as words.
+/// The column-name rule of `ColumnNames`, as a table written from its definition.
 struct ColumnNamesTests {
     @Test(arguments: [
         ("title", "title"),
@@ -27,26 +23,8 @@ struct ColumnNamesTests {
     }
 
     @Test func aLabelIsTheSameWords() {
-        let attribute = EntityAttribute<Product>.value("recipeID", \Product.yearIntroduced)
+        let attribute = EntityAttribute<Note>.value("recipeID", \Note.priority)
         #expect(attribute.label == "recipe id" && attribute.column == "recipe_id")
-        #expect(EntityAttribute<Product>.value("recipeID", \Product.yearIntroduced, column: "rid").column == "rid")
-    }
-
-    @Test func productAndPhoneColumnsKeepTheirNames() throws {
-        let directory = try TemporaryDirectory()
-        let store = try CatalogStore(path: directory.path())
-        let columns = try store.database.read { db in
-            try ["products", "phones"].map { table in
-                try Set(db.fetchAll(sql: "SELECT name FROM pragma_table_info(?)", arguments: [table]) { try $0.decode(String.self, at: 0) })
-            }
-        }
-        for attribute in Product.declaration.attributes {
-            #expect(ColumnNames.column(forName: attribute.name) == attribute.column)
-            #expect(columns[0].isSuperset(of: attribute.storedColumns), "\(attribute.name)")
-        }
-        for attribute in Phone.declaration.attributes {
-            #expect(ColumnNames.column(forName: attribute.name) == attribute.column)
-            #expect(columns[1].isSuperset(of: attribute.storedColumns), "\(attribute.name)")
-        }
+        #expect(EntityAttribute<Note>.value("recipeID", \Note.priority, column: "rid").column == "rid")
     }
 }
