@@ -26,9 +26,11 @@ public struct GRDBContender: Contender {
     }
 
     /// A pool set up like the store's connections: WAL (always, for a pool), `synchronous = NORMAL`,
-    /// foreign keys (GRDB's default).
+    /// foreign keys (GRDB's default), and a 5-second busy timeout (GRDB's default fails at once
+    /// when another connection holds the lock, as a checkpoint may during W8).
     func openPool(_ path: String) throws -> DatabasePool {
         var configuration = Configuration()
+        configuration.busyMode = .timeout(5)
         configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = NORMAL") }
         return try DatabasePool(path: path, configuration: configuration)
     }
