@@ -118,12 +118,16 @@ public final class PostgreSQLServers: Sendable {
         let output = FileManager.default.temporaryDirectory.appendingPathComponent("catalog-postgres-\(UUID().uuidString).out").path
         defer { try? FileManager.default.removeItem(atPath: output) }
         let quoted = command.map { "'" + $0.replacing("'", with: "'\\''") + "'" }.joined(separator: " ")
-        let arguments = ["/bin/sh", "-c", "\(quoted) </dev/null >'\(output)' 2>&1"]
+        // The servers outlive this call: the shell first closes every descriptor past standard error
+        // that this process had open (another test's pipe to a child, say), so that no server holds
+        // one and keeps that child from ever seeing the end of its input.
+        let closeInherited = "{ for fd in /proc/$$/fd/*; do fd=${fd##*/}; if [ \"$fd\" -gt 2 ]; then exec {fd}>&-; fi; done; } 2>/dev/null"
+        let arguments = ["/bin/bash", "-c", "\(closeInherited); \(quoted) </dev/null >'\(output)' 2>&1"]
         var cArguments = arguments.map { strdup($0) } + [nil]
         defer { for argument in cArguments { free(argument) } }
         var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, "/bin/sh", nil, nil, &cArguments, environ)
-        guard spawned == 0 else { throw ServerError("cannot run /bin/sh: error \(spawned)") }
+        let spawned = posix_spawn(&pid, "/bin/bash", nil, nil, &cArguments, environ)
+        guard spawned == 0 else { throw ServerError("cannot run /bin/bash: error \(spawned)") }
         var status: Int32 = 0
         while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
         let text = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
