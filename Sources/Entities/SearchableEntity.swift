@@ -58,31 +58,55 @@ extension SearchableEntity {
 public struct EntitySearch<Entity: SearchableEntity>: RowSource {
     /// The search, parsed.
     public let query: SearchQuery
+    /// The rows the search is restricted to; nil for all.
+    public let scope: SearchScope<Entity>?
 
-    /// A search of the entity.
-    public init(_ query: SearchQuery) {
+    /// A search of the entity, within `scope` if given.
+    public init(_ query: SearchQuery, scope: SearchScope<Entity>? = nil) {
         self.query = query
+        self.scope = scope
     }
 
     public func condition(_ db: Database) throws -> SQLFragment {
-        try Entity.searchDescription.condition(for: query, alias: Entity.tableName, db)
+        guard let scope else { return try Entity.searchDescription.condition(for: query, alias: Entity.tableName, db) }
+        if let value = scope.indexedValue {
+            return try Entity.searchDescription.condition(for: query, scope: value, alias: Entity.tableName, db)
+        }
+        let search = try Entity.searchDescription.condition(for: query, alias: Entity.tableName, db)
+        return SQLFragment(sql: "(") + search + SQLFragment(sql: ") AND ") + scope.condition(alias: Entity.tableName)
     }
 
     /// The matches per value of the description's scope, for sections by ``SearchableEntity/searchScope``,
-    /// when its indexes count them (with their ids when counting read them); nil otherwise.
+    /// when its indexes count them (with their ids when counting read them), the values the search's
+    /// ``scope`` admits only; nil otherwise (or for a scope on another attribute).
     public func sectionCounts(_ sections: SectionGrouping<Entity>, _ db: Database) throws -> SectionMatches? {
-        guard let scope = Entity.searchScope, sections.keyPath == scope,
+        guard let searchScope = Entity.searchScope, sections.keyPath == searchScope,
+              scope == nil || scope?.keyPath == searchScope,
               let matches = try Entity.searchDescription.matchesPerScope(query, db) else { return nil }
-        return SectionMatches(counts: matches.counts, ids: matches.ids)
+        guard let scope else { return SectionMatches(counts: matches.counts, ids: matches.ids) }
+        return SectionMatches(
+            counts: matches.counts.filter { scope.admits($0.key) }, ids: matches.ids?.filter { scope.admits($0.key) })
     }
 
     /// A page read by the search's executor, within the section's scope value when sectioned by
-    /// ``SearchableEntity/searchScope``; nil for sections by another key path (or of NULL).
+    /// ``SearchableEntity/searchScope`` (or within the search's ``scope`` when it is one value of it);
+    /// nil for sections by another key path (or of NULL), or a scope the executor cannot page within.
     public func page(_ page: SectionPage<Entity>, _ db: Database) throws -> [Entity]? {
-        if let section = page.section, section.keyPath != Entity.searchScope.map({ $0 }) || section.key.isNull { return nil }
+        let searchScope = Entity.searchScope.map { $0 }
+        let within: DatabaseValue?
+        if let section = page.section {
+            guard section.keyPath == searchScope, !section.key.isNull, scope.map({ $0.keyPath == searchScope }) ?? true
+            else { return nil }
+            within = section.key
+        } else if let scope {
+            guard let value = scope.indexedValue else { return nil }
+            within = value
+        } else {
+            within = nil
+        }
         let order = Entity.searchOrder(sectionKeyPath: page.section?.keyPath, sortDescriptors: page.sortDescriptors, order: page.order)
         return try Entity.searchDescription.page(
-            query, scope: page.section?.key, order: order, limit: page.limit, offset: page.offset, totalCount: page.count,
+            query, scope: within, order: order, limit: page.limit, offset: page.offset, totalCount: page.count,
             matchIDs: page.ids, selection: Entity.selection, db, decode: Entity.init(row:)
         ).records
     }
@@ -109,6 +133,24 @@ extension FetchRequest where Entity: SearchableEntity {
         self.searchText = searchText
     }
 
+    /// A request of the entities that match `searchText` (nil or empty: all) among those whose attribute
+    /// at `scope` holds one of `values` (see ``searchScope``).
+    ///
+    /// ```swift
+    /// let french = FetchRequest<Recipe>(sortDescriptors: [SortDescriptor(\.name)], searchText: "tarte", scope: \.cuisine, in: ["French"])
+    /// ```
+    public init<Value: DatabaseValueConvertible>(
+        predicate: Predicate<Entity>? = nil, sortDescriptors: [SortDescriptor<Entity>] = [], searchText: String?,
+        scope: KeyPath<Entity, Value> & Sendable, in values: [Value],
+        sectionKeyPath: (PartialKeyPath<Entity> & Sendable)? = nil, fetchLimit: Int? = nil, fetchOffset: Int = 0,
+        batchSize: Int = 0
+    ) {
+        self.init(
+            predicate: predicate, sortDescriptors: sortDescriptors, searchText: searchText, sectionKeyPath: sectionKeyPath,
+            fetchLimit: fetchLimit, fetchOffset: fetchOffset, batchSize: batchSize)
+        searchScope = SearchScope(scope, in: values)
+    }
+
     /// The request's search as typed: only the entities that match it (`SearchQuery`), an
     /// ``EntitySearch`` set as the request's `FetchRequest.filter`. Nil or empty for no search.
     public var searchText: String? {
@@ -118,8 +160,23 @@ extension FetchRequest where Entity: SearchableEntity {
 
     /// The request's search, parsed; nil for none.
     public var searchQuery: SearchQuery? {
-        get { (filter as? EntitySearch<Entity>)?.query }
-        set { filter = newValue.map { EntitySearch<Entity>($0) } }
+        get {
+            guard let query = (filter as? EntitySearch<Entity>)?.query, !query.text.isEmpty else { return nil }
+            return query
+        }
+        set { setSearch(newValue, scope: searchScope) }
+    }
+
+    /// What the request's search is restricted to, carried with its text: the two are one
+    /// ``EntitySearch``, so that a controller counts and pages the scoped search. Nil for no restriction.
+    public var searchScope: SearchScope<Entity>? {
+        get { (filter as? EntitySearch<Entity>)?.scope }
+        set { setSearch(searchQuery, scope: newValue) }
+    }
+
+    /// Sets the request's filter to the search of `query` within `scope`; none without either.
+    private mutating func setSearch(_ query: SearchQuery?, scope: SearchScope<Entity>?) {
+        filter = query == nil && scope == nil ? nil : EntitySearch<Entity>(query ?? SearchQuery(""), scope: scope)
     }
 
     /// The request's order as a search's page order (`SearchableEntity.searchOrder(sectionKeyPath:sortDescriptors:order:)`).
