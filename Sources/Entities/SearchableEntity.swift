@@ -185,4 +185,36 @@ extension FetchRequest where Entity: SearchableEntity {
     public func searchOrder() throws -> SearchOrder {
         Entity.searchOrder(sectionKeyPath: sectionKeyPath, sortDescriptors: sortDescriptors, order: SQLFragment(sql: try orderSQL()))
     }
+
+    /// A page of the entities that match the request's search within its ``searchScope``, in its sort
+    /// descriptors' order, and how many match in all, read in the current read (one snapshot): the
+    /// search's executor (`SearchDescription.page(…)`) within one value of the entity's
+    /// ``SearchableEntity/searchScope`` or none; one statement over the search's condition for another
+    /// restriction. The request has no predicate (a restriction is its ``searchScope``).
+    ///
+    /// ```swift
+    /// let request = FetchRequest<Recipe>(sortDescriptors: [SortDescriptor(\.name)], searchText: "tarte", scope: \.cuisine, in: ["French"])
+    /// let page = try queue.read { db in try request.searchPage(limit: 20, db) }
+    /// ```
+    ///
+    /// - Throws: `FetchError.unmappedKeyPath(_:)` for a key path that is not a column; `DatabaseError`.
+    public func searchPage(
+        limit: Int, offset: Int = 0, thresholds: SearchThresholds = .standard, _ db: Database
+    ) throws -> SearchPage<Entity> {
+        precondition(limit >= 0 && offset >= 0 && predicate == nil, "a search page restricts by its scope, not a predicate")
+        let query = searchQuery ?? SearchQuery("")
+        let scope = searchScope
+        if scope == nil || scope?.indexedValue != nil {
+            return try Entity.searchDescription.page(
+                query, scope: scope?.indexedValue, order: searchOrder(), limit: limit, offset: offset,
+                selection: Entity.selection, thresholds: thresholds, db, decode: Entity.init(row:))
+        }
+        let condition = try EntitySearch<Entity>(query, scope: scope).condition(db)
+        let from = "FROM \(Entity.tableName) WHERE \(condition.sql)"
+        let total = try db.scalar(Int.self, sql: "SELECT count(*) \(from)", arguments: condition.arguments) ?? 0
+        let records = try db.fetchAll(
+            sql: "SELECT \(Entity.selection) \(from) ORDER BY \(try orderSQL()) LIMIT \(limit) OFFSET \(offset)",
+            arguments: condition.arguments, Entity.init(row:))
+        return SearchPage(query: query, records: records, offset: offset, totalCount: total)
+    }
 }

@@ -99,6 +99,7 @@ struct TypedSearchTests {
             var controller = FetchedResultsController(request: request, reader: queue)
             try controller.performFetch()
             #expect(try controller.fetchedObjects.map { $0.id! } == Self.ordered(expected), "\(text) in \(chosen)")
+            try expectPage(request, Self.ordered(expected), &random)
 
             request.sectionKeyPath = \Meal.cuisine
             controller = FetchedResultsController(request: request, reader: queue)
@@ -115,7 +116,16 @@ struct TypedSearchTests {
             try controller.performFetch()
             #expect(try controller.fetchedObjects.map { $0.id! }
                 == Self.ordered(meals.filter { Self.matches($0, text) && $0.vegetarian }), "\(text), vegetarian")
+            try expectPage(vegetarian, Self.ordered(meals.filter { Self.matches($0, text) && $0.vegetarian }), &random)
         }
+    }
+
+    /// A random page of `request` is that slice of `expected`, with their number.
+    func expectPage(_ request: FetchRequest<Meal>, _ expected: [Int64], _ random: inout SplitMix64) throws {
+        let (limit, offset) = (Int.random(in: 0...8, using: &random), Int.random(in: 0...10, using: &random))
+        let page = try queue.read { db in try request.searchPage(limit: limit, offset: offset, db) }
+        #expect(page.records.map { $0.id! } == Array(expected.dropFirst(offset).prefix(limit)), "\(request.searchText ?? "")")
+        #expect(page.totalCount == expected.count)
     }
 
     @Test func theScopeStaysWithTheTextAsEitherChanges() {
