@@ -1,7 +1,12 @@
 #!/usr/bin/env python3
 """W3 as a user runs it at a shell: `catalog show 0.0 --search X` (sections with counts, one row) as a
 whole process, against, in the same run, `sqlite3` running the equivalent SQL on the same file and
-`grep -ciF` over a text file of the folded names (piped once per term: every term must match).
+`grep -ciF` over a text file of the folded names (piped once per term: every term must match). Each
+tool writes to a pipe that this script reads to its end. What each peer does, in one line:
+
+- catalog: `show 0.0 --search Q`, the sections with their counts and the first row.
+- sqlite3: the same two results in SQL, `instr(name_folded, term) > 0` per term, on the same file.
+- grep: `grep -ciF term` (one term) or `grep -iF t1 | grep -iF t2 … | wc -l`: the count of every match.
 
     python3 Benchmarks/search-process.py .build/release/catalog DATABASE [RUNS]
 
@@ -34,8 +39,10 @@ def grep_pipeline(query, names):
     return ["sh", "-c", pipeline + " | wc -l"] if len(terms) > 1 else ["grep", "-ciF", "--", terms[0], names]
 
 def timed(arguments):
+    """Milliseconds to run `arguments` with standard output a pipe read to its end: every tool does the
+    whole task (GNU grep stops at its first match when its output is /dev/null, even with -c)."""
     start = time.perf_counter()
-    subprocess.run(arguments, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
+    subprocess.run(arguments, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, check=False)
     return (time.perf_counter() - start) * 1000
 
 def summary(times):

@@ -35,6 +35,25 @@ extension CatalogStore {
         try fetchedResults(request).recordSections()
     }
 
+    /// Reads the result of `request` without holding it, from one snapshot: its sections and their
+    /// counts first (given to `sectionsRead`), then each record in order with its index path (given to
+    /// `body`), one row at a time. How `catalog list` and `search` write a table or a data format in
+    /// the memory of one row, whatever the result's size.
+    ///
+    /// ```swift
+    /// try store.forEachRecord(in: ListRequest<Product>(searchText: "mac"), sectionsRead: { _ in }) { path, product in
+    ///     print(path, product.name)
+    /// }
+    /// ```
+    ///
+    /// - Throws: ``CatalogError/invalidValue(field:value:reason:)``, `DatabaseError`, and what
+    ///   `sectionsRead` or `body` throws, which ends the read.
+    public func forEachRecord<Record: CatalogRecord>(
+        in request: ListRequest<Record>, sectionsRead: ([FetchedSection]) throws -> Void, _ body: (ItemPath, Record) throws -> Void
+    ) throws {
+        try makeController(request, batchSize: 0).forEachObject(sectionsRead: sectionsRead, body)
+    }
+
     /// The record at `path` in the result of `request`, reading that one row (a batch of one: a
     /// process that shows one row would otherwise read 49 more, each from a page of its own).
     ///

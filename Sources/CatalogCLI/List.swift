@@ -9,7 +9,11 @@ extension CatalogCommand {
             abstract: "List records in sections, each row with its index path (section.row).",
             discussion: """
                 Products are in sections by type; phones by the first letter of their name (or by maker or \
-                year when sorted so). `catalog show PATH` with the same options shows the row printed at PATH.
+                year when sorted so). `catalog show PATH` with the same options shows the row printed at PATH. \
+                Rows are written as they are read, so a result of any size starts at once in little memory. \
+                A table's columns are as wide as their widest value among the first 1,000 rows; a wider value \
+                later is written whole and pushes the rest of its line right (never cut): use --format tsv \
+                or csv for columns a program reads.
 
                 Examples:
                   catalog list
@@ -31,13 +35,17 @@ extension CatalogCommand {
     }
 }
 
-/// Prints the sections of `choice` as `list` does: a table (or why the result is empty: an empty
-/// store, or nothing matching the search), JSON, or one row per line or record.
+/// Prints the result of `choice` as `list` does: a table (or why the result is empty: an empty store,
+/// or nothing matching the search) or a data format, each row as it is read; or JSON, one document.
 func printSections<Record: CatalogRecord>(
     _ type: Record.Type, _ catalog: CatalogStore, _ choice: ListChoice, format: OutputFormat
 ) throws {
     let request = try choice.request(Record.self)
-    try printSections(try catalog.sections(request), catalog, request, format: format)
+    if format == .json {
+        try printSections(try catalog.sections(request), catalog, request, format: format)
+    } else {
+        try writeListing(catalog, request, format: format)
+    }
 }
 
 /// Prints `sections`, the result of `request`, as `list` does; JSON on one line when `compact`.
@@ -45,18 +53,13 @@ func printSections<Record: CatalogRecord>(
     _ sections: [RecordSection<Record>], _ catalog: CatalogStore, _ request: ListRequest<Record>, format: OutputFormat,
     compact: Bool = false
 ) throws {
-    switch format {
-    case .json:
-        let state = try ResultState(sections, catalog, request)
+    if format == .json {
+        let state = try ResultState(hasRows: !sections.isEmpty, catalog, request)
         Terminal.print(try renderJSON(ListJSON(entity: Record.entity, state: state, sections: sections), compact: compact))
-    case .table:
-        if sections.isEmpty {
-            Terminal.print(emptyResultMessage(try ResultState(sections, catalog, request), request))
-        } else {
-            Terminal.print(renderSections(sections))
-        }
-    case .jsonl, .csv, .tsv:
-        try writeRows(sections, format.dataFormat!)
+    } else if sections.isEmpty && format == .table {
+        Terminal.print(emptyResultMessage(try ResultState(hasRows: false, catalog, request), request))
+    } else {
+        try writeListing(sections, format: format)
     }
 }
 

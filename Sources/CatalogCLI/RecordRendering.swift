@@ -44,19 +44,6 @@ extension CatalogRecord {
     }
 }
 
-/// Renders sections as an aligned table: a header, then each section's title and its rows with paths.
-func renderSections<Record: CatalogRecord>(_ sections: [RecordSection<Record>]) -> String {
-    var table = TextTable(rightAligned: Set(Record.numericColumns.map { $0 + 1 }))
-    table.append(["PATH"] + Record.tableHeaders)
-    for (sectionIndex, section) in sections.enumerated() {
-        table.appendText("\(section.name) (\(section.records.count))")
-        for (row, record) in section.records.enumerated() {
-            table.append([ItemPath(section: sectionIndex, row: row).description] + record.tableCells)
-        }
-    }
-    return table.render()
-}
-
 /// Renders one record's fields as `label: value` lines.
 func renderDetail<Record: CatalogRecord>(_ record: Record, path: ItemPath?) -> String {
     var table = TextTable()
@@ -124,9 +111,9 @@ enum ResultState: String, Encodable {
     case empty
     case noMatches
 
-    /// The state of `sections`, the result of `request`.
-    init<Record>(_ sections: [RecordSection<Record>], _ catalog: CatalogStore, _ request: ListRequest<Record>) throws {
-        if !sections.isEmpty {
+    /// The state of the result of `request`, which has rows or not (`hasRows`).
+    init<Record>(hasRows: Bool, _ catalog: CatalogStore, _ request: ListRequest<Record>) throws {
+        if hasRows {
             self = .results
         } else if !request.searchQuery.isEmpty, try catalog.hasRecords(request) {
             self = .noMatches
@@ -147,18 +134,97 @@ func emptyResultMessage<Record>(_ state: ResultState, _ request: ListRequest<Rec
     return "No \(Record.entity.rawValue)\(scope) yet — add one with `catalog add \(Record.entity.singular) …` or `catalog seed`."
 }
 
-// MARK: - Data formats
+// MARK: - Writing a listed result
 
-/// Writes listed rows in a data format, one line or row each, with their `section` and `path`; an
-/// empty result writes nothing (not even a header).
-func writeRows<Record: CatalogRecord>(_ sections: [RecordSection<Record>], _ format: DataFormat) throws {
-    let writer = RecordWriter(
-        format: format, layout: Record.layout, extraFields: ["section", "path"], output: .standardOutput(),
-        writesHeaderWhenEmpty: false)
-    for (sectionIndex, section) in sections.enumerated() {
-        for (row, record) in section.records.enumerated() {
-            try writer.write(record, extras: [.text(section.name), .text(ItemPath(section: sectionIndex, row: row).description)])
+/// Writes a listed result as `list` does, in a table or a data format, as its rows come: ``begin(_:)``
+/// with the sections, ``write(_:_:)`` for each row in order, then ``finish()``.
+///
+/// A table has a header (`PATH` and the attributes' titles), each section's title with its count
+/// before its rows, and every row with its index path; its columns are as wide as their cells in the
+/// first rows (``StreamedTable``). A data format writes one line or row per record, with its
+/// `section` and `path`; an empty result writes nothing (not even a header).
+struct ListingWriter<Record: CatalogRecord> {
+    /// Where rows go once begun: a table, or a data format's writer.
+    private var table: StreamedTable?
+    private var rows: RecordWriter<Record>?
+    private let format: OutputFormat
+    private let output: ByteOutput
+    private var sections: [FetchedSection] = []
+    /// Rows written so far.
+    private(set) var rowCount = 0
+
+    /// A writer of `format` (a table, JSON lines, CSV or TSV) to `output`.
+    init(format: OutputFormat, output: ByteOutput = .standardOutput()) {
+        precondition(format != .json, "JSON is one document, written whole")
+        self.format = format
+        self.output = output
+    }
+
+    /// Starts the output of a result with these sections.
+    mutating func begin(_ sections: [FetchedSection]) throws {
+        self.sections = sections
+        if let dataFormat = format.dataFormat {
+            rows = RecordWriter(
+                format: dataFormat, layout: Record.layout, extraFields: ["section", "path"], output: output,
+                writesHeaderWhenEmpty: false)
+        } else {
+            // The widest path is known from the counts: the last row of some section.
+            let pathWidth = sections.indices.map { "\($0).\(sections[$0].numberOfObjects - 1)".count }.max() ?? 0
+            var table = StreamedTable(
+                rightAligned: Set(Record.numericColumns.map { $0 + 1 }), minimumWidths: [pathWidth], output: output)
+            // The header only with rows: an empty result is told in words instead.
+            if !sections.isEmpty { try table.append(["PATH"] + Record.tableHeaders) }
+            self.table = table
         }
+    }
+
+    /// Writes the row at `path`.
+    mutating func write(_ path: ItemPath, _ record: Record) throws {
+        let section = sections[path.section]
+        if let rows {
+            try rows.write(record, extras: [.text(section.name), .text(path.description)])
+        } else {
+            if path.row == 0 { try table!.appendText("\(section.name) (\(section.numberOfObjects))") }
+            try table!.append([path.description] + record.tableCells)
+        }
+        rowCount += 1
+    }
+
+    /// Writes what is held and flushes.
+    mutating func finish() throws {
+        try rows?.finish()
+        try table?.finish()
+    }
+}
+
+/// Writes `request`'s result as `list` and `search` do in a table or a data format, each row as it is
+/// read (``CatalogStore/forEachRecord(in:sectionsRead:_:)``), or for a table, why there is none.
+///
+/// - Throws: ``CommandFailure/outputNotWritten(path:code:)`` when standard output cannot be written;
+///   what reading throws.
+func writeListing<Record: CatalogRecord>(_ catalog: CatalogStore, _ request: ListRequest<Record>, format: OutputFormat) throws {
+    var writer = ListingWriter<Record>(format: format)
+    do {
+        try catalog.forEachRecord(in: request, sectionsRead: { try writer.begin($0) }) { path, record in
+            try writer.write(path, record)
+        }
+        try writer.finish()
+    } catch let error as FileError {
+        throw CommandFailure.outputNotWritten(path: nil, code: error.code)
+    }
+    if writer.rowCount == 0 && format == .table {
+        Terminal.print(emptyResultMessage(try ResultState(hasRows: false, catalog, request), request))
+    }
+}
+
+/// Writes sections already read as ``writeListing(_:_:format:)`` writes them.
+func writeListing<Record: CatalogRecord>(_ sections: [RecordSection<Record>], format: OutputFormat) throws {
+    var writer = ListingWriter<Record>(format: format)
+    try writer.begin(sections.map { section in
+        FetchedSection(name: section.name, indexTitle: section.indexTitle, numberOfObjects: section.records.count, key: .null)
+    })
+    for (index, section) in sections.enumerated() {
+        for (row, record) in section.records.enumerated() { try writer.write(ItemPath(section: index, row: row), record) }
     }
     try writer.finish()
 }

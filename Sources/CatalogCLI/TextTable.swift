@@ -1,3 +1,5 @@
+import RecordFormats
+
 /// A table of text laid out in aligned columns, as a terminal shows it (East Asian wide characters
 /// take two columns).
 struct TextTable {
@@ -20,35 +22,46 @@ struct TextTable {
 
     /// The table as lines of text, with two spaces between columns and no trailing white space.
     func render() -> String {
-        var widths: [Int] = []
+        let widths = columnWidths()
+        return lines.map { line in
+            switch line {
+            case .text(let text): text
+            case .cells(let cells): Self.line(cells, widths: widths, rightAligned: rightAligned)
+            }
+        }.joined(separator: "\n")
+    }
+
+    /// The widest cell of each column, at least `minimum` (by column).
+    func columnWidths(minimum: [Int] = []) -> [Int] {
+        var widths = minimum
         for case .cells(let cells) in lines {
             for (index, cell) in cells.enumerated() {
                 let width = Self.displayWidth(cell)
                 if index < widths.count { widths[index] = max(widths[index], width) } else { widths.append(width) }
             }
         }
-        var output: [String] = []
-        for line in lines {
-            switch line {
-            case .text(let text):
-                output.append(text)
-            case .cells(let cells):
-                var parts: [String] = []
-                for (index, cell) in cells.enumerated() {
-                    let padding = String(repeating: " ", count: widths[index] - Self.displayWidth(cell))
-                    parts.append(rightAligned.contains(index) ? padding + cell : cell + padding)
-                }
-                var text = parts.joined(separator: "  ")
-                while text.last == " " { text.removeLast() }
-                output.append(text)
-            }
+        return widths
+    }
+
+    /// A row of cells padded to `widths` (a cell wider than its column is written whole, and pushes
+    /// the rest of the line right), two spaces between columns, no trailing white space.
+    static func line(_ cells: [String], widths: [Int], rightAligned: Set<Int>) -> String {
+        var parts: [String] = []
+        for (index, cell) in cells.enumerated() {
+            let width = index < widths.count ? widths[index] : 0
+            let padding = String(repeating: " ", count: max(width - displayWidth(cell), 0))
+            parts.append(rightAligned.contains(index) ? padding + cell : cell + padding)
         }
-        return output.joined(separator: "\n")
+        var text = parts.joined(separator: "  ")
+        while text.last == " " { text.removeLast() }
+        return text
     }
 
     /// The number of terminal columns `text` takes.
     static func displayWidth(_ text: String) -> Int {
-        text.unicodeScalars.reduce(0) { width, scalar in
+        // ASCII, most cells: one column a byte, with no scalar's properties to look up.
+        if text.utf8.allSatisfy({ $0 < 0x80 }) { return text.utf8.count }
+        return text.unicodeScalars.reduce(0) { width, scalar in
             if scalar.properties.generalCategory == .nonspacingMark || scalar.properties.generalCategory == .enclosingMark
                 || scalar.value == 0x200D || (0xFE00...0xFE0F).contains(scalar.value) {
                 return width
@@ -66,5 +79,66 @@ struct TextTable {
         default:
             return false
         }
+    }
+}
+
+/// A table written as its lines come, for results of any size: the column widths are those of the
+/// lines up to the first ``window`` rows (and at least the given minimums), which are held until then;
+/// every later line is written at once. A later cell wider than its column is written whole and pushes
+/// the rest of its line right, so no value is ever cut.
+struct StreamedTable {
+    /// The rows whose cells set the column widths, held before the first line is written: a few
+    /// screens, read in a few milliseconds (the first-line figures of the listing table in
+    /// Benchmarks/README.md), so the first line comes soon while most results are aligned throughout.
+    static let window = 1_000
+
+    private var held: TextTable
+    private let minimumWidths: [Int]
+    private let window: Int
+    private var rowsHeld = 0
+    /// The column widths, once the held lines are written.
+    private var widths: [Int]?
+    private let output: ByteOutput
+
+    init(rightAligned: Set<Int>, minimumWidths: [Int], window: Int = Self.window, output: ByteOutput) {
+        held = TextTable(rightAligned: rightAligned)
+        self.minimumWidths = minimumWidths
+        self.window = window
+        self.output = output
+    }
+
+    mutating func append(_ cells: [String]) throws {
+        guard let widths else {
+            held.append(cells)
+            rowsHeld += 1
+            if rowsHeld >= window { try writeHeld() }
+            return
+        }
+        try output.write(TextTable.line(cells, widths: widths, rightAligned: held.rightAligned) + "\n")
+    }
+
+    mutating func appendText(_ text: String) throws {
+        guard widths != nil else { return held.appendText(text) }
+        try output.write(text + "\n")
+    }
+
+    /// Writes the lines still held and flushes.
+    mutating func finish() throws {
+        if widths == nil { try writeHeld() }
+        try output.flush()
+    }
+
+    /// Sets the widths from the held lines, writes them, and flushes: the first lines show at once.
+    private mutating func writeHeld() throws {
+        let widths = held.columnWidths(minimum: minimumWidths)
+        for line in held.lines {
+            switch line {
+            case .text(let text): try output.write(text + "\n")
+            case .cells(let cells): try output.write(TextTable.line(cells, widths: widths, rightAligned: held.rightAligned) + "\n")
+            }
+        }
+        self.widths = widths
+        held = TextTable(rightAligned: held.rightAligned)
+        try output.flush()
     }
 }

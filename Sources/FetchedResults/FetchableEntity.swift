@@ -44,6 +44,16 @@ public protocol FetchableEntity: Sendable {
     static func readSections(
         of statement: Statement, arguments: StatementArguments, counts: [Int]
     ) throws -> [(entities: [Self], ids: [Int64])]
+    /// Every row of `statement` read with ``init(row:)``, in order, given to `body` with its index path
+    /// in consecutive sections of `counts` rows, none kept: how a controller streams its whole result
+    /// (``FetchedResultsController/forEachObject(sectionsRead:_:)``). The default, which a type need
+    /// not replace, is specialized for the type in its own module, as ``readSections(of:arguments:counts:)`` is.
+    ///
+    /// - Throws: ``FetchError/resultChanged`` when the statement has more or fewer rows than the sum of
+    ///   `counts`; what `body`, ``init(row:)`` or the statement throws.
+    static func forEachRow(
+        of statement: Statement, arguments: StatementArguments, counts: [Int], _ body: (ItemPath, Self) throws -> Void
+    ) throws
     /// The entity's row id; nil for an entity that was never saved.
     var rowID: Int64? { get }
 }
@@ -65,26 +75,42 @@ extension FetchableEntity {
     ) throws -> [(entities: [Self], ids: [Int64])] {
         var sections: [(entities: [Self], ids: [Int64])] = []
         sections.reserveCapacity(counts.count)
-        var entities: [Self] = []
-        var ids: [Int64] = []
-        entities.reserveCapacity(counts.first ?? 0)
-        ids.reserveCapacity(counts.first ?? 0)
-        try statement.forEachRow(arguments: arguments) { row in
-            guard sections.count < counts.count else { throw FetchError.resultChanged }
-            let entity = try Self(row: row)
-            guard let id = entity.rowID else { preconditionFailure("\(Self.self).init(row:) read no row id") }
-            entities.append(entity)
-            ids.append(id)
-            if ids.count == counts[sections.count] {
-                sections.append((entities, ids))
-                let next = sections.count < counts.count ? counts[sections.count] : 0
-                entities = []
-                ids = []
-                entities.reserveCapacity(next)
-                ids.reserveCapacity(next)
+        func open(_ section: Int) {
+            while sections.count <= section {
+                sections.append(([], []))
+                sections[sections.count - 1].entities.reserveCapacity(counts[sections.count - 1])
+                sections[sections.count - 1].ids.reserveCapacity(counts[sections.count - 1])
             }
         }
-        guard sections.count == counts.count else { throw FetchError.resultChanged }
+        try forEachRow(of: statement, arguments: arguments, counts: counts) { path, entity in
+            guard let id = entity.rowID else { preconditionFailure("\(Self.self).init(row:) read no row id") }
+            if path.row == 0 { open(path.section) }
+            sections[path.section].entities.append(entity)
+            sections[path.section].ids.append(id)
+        }
+        if !counts.isEmpty { open(counts.count - 1) }
         return sections
+    }
+
+    @inlinable  // specialized in the entity's module, as readSections is
+    public static func forEachRow(
+        of statement: Statement, arguments: StatementArguments, counts: [Int], _ body: (ItemPath, Self) throws -> Void
+    ) throws {
+        var section = 0
+        var row = 0
+        try statement.forEachRow(arguments: arguments) { databaseRow in
+            while section < counts.count, row == counts[section] {
+                section += 1
+                row = 0
+            }
+            guard section < counts.count else { throw FetchError.resultChanged }
+            try body(ItemPath(section: section, row: row), try Self(row: databaseRow))
+            row += 1
+        }
+        while section < counts.count, row == counts[section] {
+            section += 1
+            row = 0
+        }
+        guard section == counts.count else { throw FetchError.resultChanged }
     }
 }

@@ -136,6 +136,38 @@ extension FetchedResultsController {
         return (sections, batches)
     }
 
+    /// Reads the whole result of ``request`` in one read transaction without keeping it: its sections
+    /// and their counts first (given to `sectionsRead`, as `performFetch()` reads them), then every
+    /// object in order with its index path (given to `body`), one row at a time from one query. So a
+    /// result of any size is written out in the memory of one row, from one snapshot; afterwards
+    /// ``sections`` are those read, and objects are read again by batch when asked for.
+    ///
+    /// ```swift
+    /// try controller.forEachObject(sectionsRead: { print($0.count, "sections") }) { path, player in
+    ///     print(path, player.name)
+    /// }
+    /// ```
+    ///
+    /// - Throws: ``FetchError``; `DatabaseError` when reading fails; what `sectionsRead` or `body`
+    ///   throws, which ends the read.
+    /// - Complexity: the sections as `performFetch()` reads them without a batch size, then one pass
+    ///   over the result in order.
+    public func forEachObject(
+        sectionsRead: ([FetchedSection]) throws -> Void, _ body: (ItemPath, Entity) throws -> Void
+    ) throws {
+        let request = self.request
+        let (query, sections) = try reader.read { db -> (FetchQuery<Entity>, [FetchedSection]) in
+            let query = try FetchQuery(request, db)
+            let sections = try Self.readSections(query, request, db)
+            try sectionsRead(sections)
+            let all = query.allRowsQuery
+            try Entity.forEachRow(
+                of: db.cachedStatement(sql: all.sql), arguments: all.arguments, counts: sections.map(\.numberOfObjects), body)
+            return (query, sections)
+        }
+        didFetch(query, FetchedResult(sections: sections))
+    }
+
     /// The batch with its entities read by id in `db`, in the batch's order.
     ///
     /// - Throws: ``FetchError/resultChanged`` when a row is gone (while tracking: a deletion that

@@ -31,7 +31,8 @@ import SQLiteStore
 /// `OFFSET` only for a jump). The ids of every batch read stay (8 bytes a row); entities stay for the
 /// last ``cachedBatchLimit`` batches used, and older ones are evicted and read again by id when
 /// needed. So a result of a million rows holds a few hundred entities, however far it is scrolled.
-/// Without a batch size, every entity is loaded by `performFetch()`.
+/// Without a batch size, every entity is loaded by `performFetch()`. To write a whole result out (a
+/// listing, an export), ``forEachObject(sectionsRead:_:)`` reads it in one pass and keeps no row.
 ///
 /// Batches read after `performFetch()` see the database as it is then; should it have changed so
 /// that a batch no longer fits the sections, the read fails with ``FetchError/resultChanged`` and the
@@ -178,7 +179,7 @@ public final class FetchedResultsController<Entity: FetchableEntity> {
     }
 
     /// Installs a fetched result.
-    private func didFetch(_ query: FetchQuery<Entity>, _ result: FetchedResult<Entity>) {
+    func didFetch(_ query: FetchQuery<Entity>, _ result: FetchedResult<Entity>) {
         self.query = query
         sections = result.sections
         batches = result.batches

@@ -1,10 +1,10 @@
 /// Dates in files: ISO 8601 (RFC 3339) text, or a number of seconds since 1970-01-01 00:00:00 UTC.
 ///
-/// Read: `2026-11-27T21:30:00Z`, `2026-11-27T22:30:00+01:00`, `2026-11-27T22:30:00+0100`, with `T`,
+/// Read: `1984-01-24T09:30:00Z`, `1984-01-24T10:30:00+01:00`, `1984-01-24T10:30:00+0100`, with `T`,
 /// `t` or a space between date and time, seconds optional, a fraction of a second optional, and an
-/// offset or `Z` required (a date without one names no instant); or a number (`1764279000`, `-1.5`).
+/// offset or `Z` required (a date without one names no instant); or a number (`443784600`, `-1.5`).
 /// Written: UTC with `Z`, seconds always, the fraction only when there is one
-/// (`2026-11-27T21:30:00Z`, `1970-01-01T00:00:00.5Z`).
+/// (`1984-01-24T09:30:00Z`, `1970-01-01T00:00:00.5Z`).
 enum DateText {
     /// The seconds since 1970 that `text` names, or nil when it is neither form.
     static func seconds(_ text: String) -> Double? {

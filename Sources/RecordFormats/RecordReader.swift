@@ -112,7 +112,7 @@ public final class RecordReader<Record> {
         case (.cell(let text), .date), (.string(let text), .date), (.number(let text), .date):
             guard let seconds = DateText.seconds(text), seconds.isFinite else {
                 throw failure(
-                    "expected a date such as 2026-11-27T21:30:00Z (ISO 8601 with an offset or Z) or seconds since 1970, found \(String(reflecting: String(text.prefix(40))))")
+                    "expected a date such as 1984-01-24T09:30:00Z (ISO 8601 with an offset or Z) or seconds since 1970, found \(String(reflecting: String(text.prefix(40))))")
             }
             return .date(secondsSince1970: seconds)
         case (.string(let text), _):
