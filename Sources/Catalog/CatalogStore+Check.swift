@@ -6,8 +6,10 @@ extension CatalogStore {
     static let integrityProblemLimit = 100
 
     /// Checks the whole database: `PRAGMA integrity_check` (every page), then, if the file is sound,
-    /// each entity's FTS5 index against its table, and a recount of its folded texts and other search
-    /// structures from the texts they are derived from (`SearchDescription.indexProblems(foldedFrom:_:)`).
+    /// each entity's FTS5 index against its table, a recount of its folded texts and other search
+    /// structures from the texts they are derived from (`SearchDescription.indexProblems(foldedFrom:_:)`),
+    /// and a recount of the section counts (`SectionCounts.problems(_:)`). Damage that stops one of
+    /// these (an index whose pages do not decode) is reported as that structure's problem.
     ///
     /// ```swift
     /// let problems = try store.check()   // [] when everything is sound
@@ -17,7 +19,8 @@ extension CatalogStore {
     /// runs as a write, so it takes the write lock for its duration (it changes nothing).
     ///
     /// - Returns: one line per problem; empty when there is none.
-    /// - Throws: `DatabaseError` when the file cannot be read at all.
+    /// - Throws: `DatabaseError` when the file cannot be read at all, or cannot be written (the FTS5
+    ///   check runs as a write).
     public func check() throws -> [String] {
         var integrity: [String] = []
         do {
@@ -31,16 +34,31 @@ extension CatalogStore {
         var problems: [String] = []
         for entity in Entity.allCases {
             let table = entity.searchDescription.fullTextTable
-            if let problem = try database.write({ db in try db.fullTextIndexProblem(table) }) { problems.append(problem) }
-        }
-        problems += try database.read { db in
-            try Entity.allCases.flatMap { entity in
-                let search = entity.searchDescription
-                // A folded column is named after its source: `name_folded` holds `name` folded.
-                let sources = search.textColumns.map { String($0.dropLast("_folded".count)) }
-                return try search.indexProblems(foldedFrom: sources, db)
+            problems += try Self.damageReported(as: table) {
+                try database.write { db in try db.fullTextIndexProblem(table) }.map { [$0] } ?? []
             }
         }
+        for entity in Entity.allCases {
+            let search = entity.searchDescription
+            problems += try Self.damageReported(as: search.table) {
+                try database.read { db in
+                    // A folded column is named after its source: `name_folded` holds `name` folded.
+                    let sources = search.textColumns.map { String($0.dropLast("_folded".count)) }
+                    return try search.indexProblems(foldedFrom: sources, db)
+                }
+            }
+        }
+        problems += try Self.damageReported(as: SectionCounts.tableName) { try database.read(SectionCounts.problems) }
         return problems
+    }
+
+    /// What `part` of the check finds; damage that stops it (`SQLITE_CORRUPT`, an index's pages that
+    /// do not decode) is a problem of `structure`, not a failure of the check.
+    private static func damageReported(as structure: String, _ part: () throws -> [String]) throws -> [String] {
+        do {
+            return try part()
+        } catch let error as DatabaseError where ResultCode.SQLITE_CORRUPT ~= error.resultCode {
+            return ["\(structure): \(error.message) (\(error.resultCode.name))"]
+        }
     }
 }

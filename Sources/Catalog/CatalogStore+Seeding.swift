@@ -87,7 +87,9 @@ extension CatalogStore {
     /// index, section counts and change-log entries, which are then built for all of them at once,
     /// before the transaction commits. Live controllers of the file refetch after such a seed. A seed
     /// that left `Database.bulkLoadCheckpointPages` or more in the `-wal` ends with a checkpoint that
-    /// empties it (`DatabaseWriter.checkpointAfterBulkLoad(walPages:)`).
+    /// empties it (`DatabaseWriter.checkpointAfterBulkLoad(walPages:)`); when that checkpoint fails (a
+    /// full disk), the committed seed stays in the `-wal`, and closing the store tries again
+    /// (`Database.close()` throws its error).
     ///
     /// A record with an `id` (sources drop ids unless opened keeping them) keeps it: the record with
     /// that id is replaced, or it is added with that id; another record with its name is then a
@@ -123,7 +125,9 @@ extension CatalogStore {
                 return sink.report
             }
         }
-        try database.checkpointAfterBulkLoad(walPages: checkpointPages)
+        // The seed is committed: a checkpoint that fails (a full disk) leaves it in the -wal, which the
+        // writer's close tries to copy again, and is not the seed's failure.
+        _ = try? database.checkpointAfterBulkLoad(walPages: checkpointPages)
         return report
     }
 

@@ -35,7 +35,10 @@ extension CatalogCommand {
             try fields.validate(for: Record.self, complete: true)
             // The declaration's template, each field replaced by its (required) option.
             let record = try fields.applied(to: Record.declaration.template)
-            try report(try store.openStoreForWriting().insert(record))
+            let catalog = try store.openStoreForWriting()
+            let saved = try catalog.insert(record)
+            try closeAfterWriting(catalog, written: "\(saved.summary) was added")
+            try report(saved)
         }
 
         private func report<Record: CatalogRecord>(_ record: Record) throws {

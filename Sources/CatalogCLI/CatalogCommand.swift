@@ -1,5 +1,10 @@
 import ArgumentParser
 import Dispatch
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The `catalog` command: the root of the command tree.
 public struct CatalogCommand: AsyncParsableCommand {
@@ -58,6 +63,8 @@ public struct CatalogCommand: AsyncParsableCommand {
     /// times the rest of a short command (W7). `watch` and `browse` run in a task while this thread
     /// waits.
     public static func runMain() {
+        // Past `ulimit -f`, a write fails with EFBIG, said as one line, instead of killing the process.
+        signal(SIGXFSZ, SIG_IGN)
         let arguments = joiningNegativeValues(normalizedArguments(Array(CommandLine.arguments.dropFirst())))
         var command: any ParsableCommand
         do {

@@ -5,6 +5,11 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 extension CatalogCommand {
     /// `catalog check`: whether the database file and its search structures are sound.
@@ -33,6 +38,11 @@ extension CatalogCommand {
                 // Not read-only (SQLite runs the FTS5 check as a write), but never creating a file.
                 let path = try store.location().path
                 guard FileManager.default.fileExists(atPath: path) else { throw CommandFailure.noDatabase(path) }
+                // Opening would write the schema into it.
+                var info = stat()
+                if stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFREG && info.st_size == 0 {
+                    throw CommandFailure.emptyDatabase(path)
+                }
                 let problems = try store.openStore().check()
                 if store.json {
                     Terminal.print(try renderJSON(Report(ok: problems.isEmpty, problems: problems)))

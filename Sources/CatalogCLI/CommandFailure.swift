@@ -12,6 +12,8 @@ import Darwin
 enum CommandFailure: Error, CustomStringConvertible {
     /// A read-only command was pointed at a file that does not exist.
     case noDatabase(String)
+    /// A command that must not write a schema (`check`) was pointed at an empty (0-byte) file.
+    case emptyDatabase(String)
     /// The database at `path` does not exist and cannot be created there, for `reason` (its folder is
     /// missing, say): nothing was done.
     case databaseNotCreatable(path: String, reason: String)
@@ -26,14 +28,22 @@ enum CommandFailure: Error, CustomStringConvertible {
     /// The file a command writes whole (``OutputFile``) cannot be created at `path`, for `reason`:
     /// nothing was done.
     case outputNotCreatable(path: String, reason: String)
+    /// The command committed what `written` says, but closing the database could not copy it from the
+    /// `-wal` into the database file at `path` (`cause`: a full disk): it is kept in the `-wal`.
+    case keptInWAL(written: String, path: String, cause: DatabaseError)
 
     var description: String {
         switch self {
         case .noDatabase(let path): "no database at \(path)"
+        case .emptyDatabase(let path): "\(path) is an empty file (0 bytes), not a catalog database; nothing was checked"
         case .databaseNotCreatable(let path, let reason): "cannot create the database \(path): \(reason)"
         case .destinationExists(let path): "\(path) already exists; give --force to replace it"
         case .usage(let message): message
         case .outputNotCreatable(let path, let reason): "cannot write \(path): \(reason)"
+        case .keptInWAL(let written, let path, let cause):
+            "\(ResultCode.SQLITE_FULL ~= cause.resultCode ? "the disk is full" : "cannot write \(path): \(cause.message)"); "
+                + "\(written), but is kept only in \(path)-wal, not yet in \(path): keep the two together "
+                + "(the next write copies it, once there is room) (\(cause.resultCode.name))"
         case .outputNotWritten(let path, let code):
             switch (path, code == ENOSPC || code == EDQUOT) {
             case (let path?, true): "the disk is full; \(path) was not written"
@@ -114,11 +124,12 @@ func explain(_ error: any Error) -> (String, ExitStatus) {
         return (error.description, .unusableDatabase)
     case let error as CommandFailure:
         switch error {
-        case .noDatabase, .databaseNotCreatable: return (error.description, .unusableDatabase)
+        case .noDatabase, .emptyDatabase, .databaseNotCreatable: return (error.description, .unusableDatabase)
         case .destinationExists: return (error.description, .conflict)
         case .usage: return (error.description, .usage)
         case .outputNotWritten: return (error.description, .failure)
         case .outputNotCreatable: return (error.description, .noInput)
+        case .keptInWAL: return (error.description, .failure)
         }
     case let error as DatabaseFileError:
         return (error.description, .databaseFileChanged)
@@ -127,6 +138,19 @@ func explain(_ error: any Error) -> (String, ExitStatus) {
     default:
         return ("\(error)", .failure)
     }
+}
+
+/// Under a file size limit (`ulimit -f`), which SQLite reports as a full disk or an I/O error (a short
+/// write, or EFBIG: `runMain()` ignores SIGXFSZ), the limit; else nothing.
+private var fileSizeLimitNote: String {
+    var limit = rlimit()
+    #if os(Linux)
+    let (resource, infinity) = (__rlimit_resource_t(RLIMIT_FSIZE.rawValue), rlim_t.max)
+    #else
+    let (resource, infinity) = (RLIMIT_FSIZE, RLIM_INFINITY)
+    #endif
+    guard getrlimit(resource, &limit) == 0, limit.rlim_cur != infinity else { return "" }
+    return ", or the file reached this process's file size limit (ulimit -f: \(limit.rlim_cur / 1024) KiB)"
 }
 
 private func explain(_ error: DatabaseError) -> (String, ExitStatus) {
@@ -149,9 +173,9 @@ private func explain(_ error: DatabaseError) -> (String, ExitStatus) {
     case let primary where primary == .SQLITE_FULL || code == .SQLITE_IOERR_SHMSIZE:
         // SQLite grows the -shm file (a connection's first use creates it) before anything is written:
         // a -shm that cannot grow is a full disk.
-        return ("the disk or database is full; nothing was written \(detail)", .failure)
+        return ("the disk or database is full\(fileSizeLimitNote); nothing was written \(detail)", .failure)
     case .SQLITE_IOERR:
-        return ("input/output error on the database: \(error.message) \(detail)", .failure)
+        return ("input/output error on the database\(fileSizeLimitNote): \(error.message) \(detail)", .failure)
     default:
         return (error.description, .failure)
     }

@@ -45,7 +45,8 @@ extension CatalogCommand {
             let entity = list.entity ?? .products
             let choice = try list.choice(for: entity)
             try reportingFailures {
-                try report(try delete(entity.recordType, try list.openStoreForWriting(), choice))
+                let catalog = try list.openStoreForWriting()
+                try report(try delete(entity.recordType, catalog, choice), closing: catalog)
             }
         }
 
@@ -54,7 +55,8 @@ extension CatalogCommand {
             return try catalog.delete(Record.self, id: id!)
         }
 
-        private func report<Record: CatalogRecord>(_ record: Record) throws {
+        private func report<Record: CatalogRecord>(_ record: Record, closing catalog: CatalogStore) throws {
+            try closeAfterWriting(catalog, written: "\(record.summary) was deleted")
             Terminal.print(list.json ? try renderJSON(PathedRecord(path: nil, record: record)) : "Deleted \(record.summary)")
         }
     }

@@ -43,7 +43,9 @@ extension CatalogCommand {
         func run() throws {
             try reportingFailures {
                 let sources = try input.sources(files, entity: store.entity ?? .products, keepingIDs: keepIDs)
-                let report = try withStoreRestoredOnFailure(store) { catalog in
+                let report = try withStoreRestoredOnFailure(
+                    store, written: { "the import was written (\($0.insertedText(adjective: "new ")), \($0.updated) updated)" }
+                ) { catalog in
                     try storeRecords(sources, in: catalog, conflicts: .update, label: "importing")
                 }
                 if store.json {

@@ -49,16 +49,27 @@ func storeRecords(
     return report
 }
 
-/// Opens the store and runs `body` on it; when `body` fails on a database file this command created
-/// (not the default one, which is created seeded) or on an empty file, puts the files back as they
-/// were (``DatabaseLocation/restoringFilesOnFailure(_:)``), so that a failed import into a new
-/// database leaves nothing behind.
-func withStoreRestoredOnFailure<Result>(_ options: StoreOptions, _ body: (CatalogStore) throws -> Result) throws -> Result {
+/// Opens the store and runs `body` on it, then closes it (``closeAfterWriting(_:written:)``, saying
+/// what `written` makes of `body`'s result when the close cannot copy it into the database file).
+/// When `body` fails on a database file this command created (not the default one, which is created
+/// seeded) or on an empty file, puts the files back as they were
+/// (``DatabaseLocation/restoringFilesOnFailure(_:)``), so that a failed import into a new database
+/// leaves nothing behind; once `body` committed, they stay.
+func withStoreRestoredOnFailure<Result>(
+    _ options: StoreOptions, written: (Result) -> String, _ body: (CatalogStore) throws -> Result
+) throws -> Result {
     let location = try options.location()
-    if location.isDefault && !FileManager.default.fileExists(atPath: location.path) {
-        return try body(try location.openForWriting())
+    var opened: CatalogStore?
+    func run() throws -> Result {
+        let catalog = try location.openForWriting()
+        let result = try body(catalog)
+        opened = catalog
+        return result
     }
-    return try location.restoringFilesOnFailure { try body(try location.openForWriting()) }
+    let result = location.isDefault && !FileManager.default.fileExists(atPath: location.path)
+        ? try run() : try location.restoringFilesOnFailure(run)
+    try closeAfterWriting(opened!, written: written(result))
+    return result
 }
 
 extension SeedReport {

@@ -1,4 +1,5 @@
 import Catalog
+import SQLiteStore
 
 /// Options that say which catalog a command works on — `--database`, `--entity` and `--json` — and
 /// how it opens it: ``StoreOptions`` for most commands, and ``ListOptions``, which declares the same
@@ -36,5 +37,19 @@ extension StoreChoosing {
     /// (``DatabaseLocation/openForWriting()``).
     func openStoreForWriting() throws -> CatalogStore {
         try location().openForWriting()
+    }
+}
+
+/// Closes a store whose writes committed, which copies them from the `-wal` into the database file
+/// (`Database.close()`), so that the file alone holds them when the command ends.
+///
+/// - Parameter written: what the command committed, in words (`1 product was added`), for the
+///   error when that copy fails.
+/// - Throws: ``CommandFailure/keptInWAL(written:path:cause:)`` when the copy fails (a full disk).
+func closeAfterWriting(_ catalog: CatalogStore, written: @autoclosure () -> String) throws {
+    do {
+        try catalog.database.close()
+    } catch let error as DatabaseError {
+        throw CommandFailure.keptInWAL(written: written(), path: catalog.path, cause: error)
     }
 }

@@ -51,7 +51,9 @@ extension CatalogCommand {
                 throw CatalogError.notFound(entity: Record.entity, id: id)
             }
             try catalog.update(try fields.applied(to: record))
-            try report(try catalog.fetchOne(Record.self, id: id) ?? record)
+            let updated = try catalog.fetchOne(Record.self, id: id) ?? record
+            try closeAfterWriting(catalog, written: "\(updated.summary) was updated")
+            try report(updated)
         }
 
         private func report<Record: CatalogRecord>(_ record: Record) throws {

@@ -47,7 +47,7 @@ extension CatalogCommand {
             let request = try choice.request(Record.self)
             let catalog = try options.list.openStore()
             let monitor = try ChangeMonitor(path: catalog.path)
-            let stopping = StopOnSignals { monitor.stop() }
+            let stopping = SignalHandlers([SIGINT, SIGTERM]) { _ in monitor.stop() }
             defer { withExtendedLifetime(stopping) {} }
 
             // The first read races other processes' writes: should a row go before its batch is read,
@@ -80,25 +80,6 @@ extension CatalogCommand {
                 }
             }
         }
-    }
-}
-
-/// Calls `action` once when the process gets SIGINT or SIGTERM, instead of dying.
-final class StopOnSignals {
-    private let sources: [any DispatchSourceSignal]
-
-    init(_ action: @escaping @Sendable () -> Void) {
-        sources = [SIGINT, SIGTERM].map { number in
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler(handler: action)
-            source.resume()
-            return source
-        }
-    }
-
-    deinit {
-        for source in sources { source.cancel() }
     }
 }
 

@@ -43,8 +43,22 @@ final class JSONRowSource: RowSource {
         } else if try input.peek() == nil {
             hasEnded = true
             return nil
+        } else {
+            let row = try readObject()
+            try endLine()
+            return row
         }
         return try readObject()
+    }
+
+    /// After an object of JSON lines: only spaces, tabs and a carriage return may follow it on its line.
+    private func endLine() throws {
+        while let byte = try input.peek(), byte == ASCII.space || byte == ASCII.tab || byte == ASCII.carriageReturn {
+            _ = try consume()
+        }
+        if let byte = try input.peek(), byte != ASCII.lineFeed {
+            throw failure("unexpected text after the record: JSON lines hold one object per line")
+        }
     }
 
     /// After the array: only white space may follow.

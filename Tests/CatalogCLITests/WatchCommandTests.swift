@@ -1,6 +1,7 @@
 import Catalog
 import FetchedResults
 import Foundation
+import Synchronization
 import SQLiteStore
 import TestSupport
 import Testing
@@ -76,6 +77,24 @@ struct WatchCommandTests {
         let (status, error) = try watch.stop(with: SIGTERM)
         #expect(status == 0)
         #expect(error.isEmpty)
+    }
+
+    /// A SIGINT sent as soon as the first line is out stops `watch`, every time, with the CPUs busy
+    /// (the signal once came while the handler was being set up, and was dropped).
+    @Test func aSigintJustAfterTheFirstLineIsNeverLost() throws {
+        try workspace.catalog("seed")
+        let spinning = Atomic<Bool>(true)
+        let spinners = (0..<3).map { _ in
+            Thread { while spinning.load(ordering: .relaxed) {} }
+        }
+        for spinner in spinners { spinner.start() }
+        defer { spinning.store(false, ordering: .relaxed) }
+        for run in 0..<40 {
+            let watch = try RunningProcess("catalog", ["watch", "--json", "--database", database])
+            #expect(watch.nextLine() != nil)
+            let (status, error) = try watch.stop(with: SIGINT, timeout: .seconds(10))
+            #expect(status == 0, "run \(run): \(error)")
+        }
     }
 
     /// The test helper's bounded wait: a process that does not exit is killed and the test told so.

@@ -87,6 +87,7 @@ struct HostileInputTests {
             ("[{\"title\":\"a\",\"minutes\":01,\"rating\":1}]", .json, 1, "not a JSON number"),
             ("{\"a\":1}", .json, 1, "expected a JSON array"),
             ("[] x", .json, 1, "after the array"),
+            ("{\"title\":\"a\",\"minutes\":1,\"rating\":2} \r\n{\"title\":\"b\",\"minutes\":1,\"rating\":2}{\"title\":\"c\",\"minutes\":1,\"rating\":2}", .jsonl, 2, "one object per line"),
         ]
         for (text, format, line, reason) in cases {
             let error = Self.error(text, format)

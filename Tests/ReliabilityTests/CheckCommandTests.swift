@@ -36,6 +36,38 @@ struct CheckCommandTests {
         #expect(!FileManager.default.fileExists(atPath: workspace.database))
     }
 
+    @Test func anEmptyFileIsRefusedAndStaysEmpty() throws {
+        let workspace = try Workspace()
+        #expect(FileManager.default.createFile(atPath: workspace.database, contents: Data()))
+        for arguments in [["check"], ["check", "--json"]] {
+            let result = try workspace.catalog(arguments)
+            #expect(result.status == 6, "\(result)")
+            #expect(result.error == "catalog: error: \(workspace.database) is an empty file (0 bytes), not a catalog database; nothing was checked\n")
+            #expect(fileBytes(workspace.database)?.isEmpty == true)
+            #expect(["-wal", "-shm", "-journal"].allSatisfy { !FileManager.default.fileExists(atPath: workspace.database + $0) })
+        }
+    }
+
+    /// An FTS5 index whose leaf pages no longer decode, in a file that opens and passes
+    /// `integrity_check`: the damage is a problem listed like the others, in `--json` too.
+    @Test func aDamagedFullTextLeafIsListed() throws {
+        let workspace = try Workspace()
+        let path = try Self.seededDatabase(workspace)
+        try DatabaseCheck.withQueue(path) { db in
+            try db.execute(sql: "UPDATE products_search_data SET block = randomblob(length(block)) WHERE id > 10")
+        }
+        let result = try workspace.catalog(["check"])
+        #expect(result.status == 6, "\(result)")
+        #expect(result.error.isEmpty, "\(result)")
+        #expect(result.output.split(separator: "\n").contains { $0.hasPrefix("products_search") }, "\(result)")
+        let json = try workspace.catalog(["check", "--json"])
+        #expect(json.status == 6, "\(json)")
+        #expect(json.error.isEmpty, "\(json)")
+        let object = try JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [String: Any]
+        #expect(object?["ok"] as? Bool == false, "\(json)")
+        #expect((object?["problems"] as? [String])?.contains { $0.hasPrefix("products_search") } == true, "\(json)")
+    }
+
     enum Damage: String, CaseIterable, Sendable {
         case flippedBytes, overwrittenPage
     }
@@ -130,6 +162,8 @@ struct CheckCommandTests {
         ("UPDATE phones SET maker_folded = 'nobody' WHERE id = 2", "phones: 1 row's folded text"),
         ("INSERT INTO products_search(rowid, name_folded) VALUES (999999, 'stray')", "products_search"),
         ("INSERT INTO phones_search(rowid, name_folded, maker_folded) VALUES (999999, 'stray', 'x')", "phones_search"),
+        ("UPDATE store_section_counts SET count = count + 1 WHERE table_name = 'products' AND key = 'device'", "store_section_counts: products by type"),
+        ("DELETE FROM store_section_counts WHERE table_name = 'products' AND key = 'desktop'", "store_section_counts: products by type"),
     ])
     func aDerivedStructureThatDiffersFromTheNamesIsNamed(_ sql: String, _ named: String) throws {
         let workspace = try Workspace()

@@ -132,4 +132,116 @@ struct FullDiskTests {
         }
         #expect(try disk.fileNames() == ["catalog.sqlite", "catalog.sqlite-shm", "catalog.sqlite-wal", "filler"])
     }
+
+    /// Under `ulimit -f`, a write past the limit fails (EFBIG) instead of killing `catalog` with
+    /// SIGXFSZ: one line, exit 1, and what it says is true.
+    @Test func aFileSizeLimitIsOneLineNotASignal() throws {
+        let workspace = try Workspace()
+        #expect(try workspace.catalog(["seed"]).status == 0)
+        let before = try DatabaseCheck.count("products", workspace.database)
+        let catalog = ProcessRunner.productsDirectory.appendingPathComponent("catalog").path
+        let result = try ProcessRunner.run(
+            executable: URL(fileURLWithPath: "/bin/sh"),
+            ["-c", "ulimit -f 4096 && exec \"$0\" seed --count 30000 --database \"$1\"", catalog, workspace.database],
+            home: workspace.path("home"))
+        #expect(result.status == 1, "\(result)")
+        #expect(result.error.split(separator: "\n").count == 1, "\(result)")
+        #expect(result.error.contains("file size limit (ulimit -f"), "\(result)")
+        #expect(try DatabaseCheck.count("products", workspace.database) == before, "the seed was rolled back")
+    }
+
+    // MARK: - What a full disk leaves, and what the message says
+
+    /// The products of the database at `database` on `disk`, by name, as `export` reads them.
+    private static func productNames(_ disk: SmallFileSystem, _ database: String) throws -> [String] {
+        let export = try disk.catalog(["export", "--format", "jsonl", "--database", database])
+        #expect(export.status == 0, "\(export)")
+        return try export.output.split(separator: "\n").map { line in
+            let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+            return try #require(object?["name"] as? String)
+        }
+    }
+
+    /// The products a message says were added: `… (1109 products and 0 phones added, …`.
+    private static func productsSaidAdded(_ message: String) -> Int? {
+        guard let range = message.range(of: #"\((\d+) products? and \d+ phones? added"#, options: .regularExpression) else { return nil }
+        return Int(message[range].dropFirst().prefix { $0.isNumber })
+    }
+
+    /// Seeds of 2,000 products fill a real file system until one fails: its message is true, whether
+    /// the disk filled during the seed's transaction (rolled back: nothing was written) or after its
+    /// commit, while the `-wal` was copied into the database file (the seed was written and is kept in
+    /// the `-wal`). With room again, the file is sound and the next write copies the `-wal` in.
+    @Test(.enabled(if: SmallFileSystem.isAvailable, "needs root to mount a small file system"), arguments: [1_536, 2_560, 4_096])
+    func aSeedThatFillsTheDiskSaysWhatItKept(kilobytes: Int) throws {
+        let disk = try SmallFileSystem(kilobytes: kilobytes)
+        let database = disk.path("catalog.sqlite")
+        #expect(try disk.catalog(["seed", "--database", database]).status == 0)
+        var failure: ProcessResult?
+        var count = 9
+        for seed in 1...40 {
+            let result = try disk.catalog(["seed", "--count", "2000", "--seed", String(seed), "--json", "--database", database])
+            let after = try Self.productNames(disk, database).count
+            if result.status == 0 {
+                let report = try JSONDecoder().decode(SeedReport.self, from: Data(result.output.utf8))
+                #expect(after == count + report.productsInserted, "seed \(seed): \(result)")
+                count = after
+                continue
+            }
+            #expect(result.status == 1, "\(result)")
+            #expect(result.output.isEmpty && result.error.split(separator: "\n").count == 1, "\(result)")
+            if result.error.contains("nothing was written") {
+                #expect(after == count, "said nothing was written, but \(after - count) products were: \(result)")
+            } else {
+                let added = try #require(Self.productsSaidAdded(result.error), "\(result)")
+                #expect(after == count + added, "said \(added) products were added, but \(after - count) were: \(result)")
+                #expect(result.error.hasPrefix("catalog: error: the disk is full; the seed was written ("), "\(result)")
+                #expect(result.error.contains("but is kept only in \(database)-wal"), "\(result)")
+            }
+            failure = result
+            break
+        }
+        #expect(failure != nil, "the disk never filled")
+
+        try disk.run("/bin/mount", ["-o", "remount,size=\(kilobytes * 4)k", disk.mountPoint])
+        let check = try disk.catalog(["check", "--database", database])
+        #expect(check.status == 0 && check.output == "ok\n", "\(check)")
+        let add = try disk.catalog(["add", "product", "--type", "device", "--name", "Room Again", "--year", "2000", "--price", "1", "--database", database])
+        #expect(add.status == 0, "\(add)")
+        #expect(try Self.productNames(disk, database).contains("Room Again"))
+        #expect(fileSize(disk.hostPath("catalog.sqlite-wal")) == 0, "the -wal copied into the file and emptied")
+    }
+
+    /// `add`, `update`, `delete`, `import` and `seed` on a full disk: each either changes nothing and
+    /// says so, or says what it wrote, and that is what the database holds.
+    @Test(.enabled(if: SmallFileSystem.isAvailable, "needs root to mount a small file system"))
+    func everyWritingCommandOnAFullDiskSaysWhatItKept() throws {
+        let disk = try SmallFileSystem(kilobytes: 2_048)
+        let database = disk.path("catalog.sqlite")
+        #expect(try disk.catalog(["seed", "--database", database]).status == 0)
+        #expect(try disk.catalog(["seed", "--count", "1000", "--database", database]).status == 0)
+        let importFile = disk.path("import.json")
+        try Data(#"[{"type":"desktop","name":"Full Imported","yearIntroduced":2001,"introPrice":2}]"#.utf8)
+            .write(to: URL(fileURLWithPath: disk.hostPath("import.json")))
+        let commands: [(arguments: [String], wrote: ([String]) -> Bool)] = [
+            (["add", "product", "--type", "device", "--name", "Full Added", "--year", "2000", "--price", "1"], { $0.contains("Full Added") }),
+            (["update", "1", "--name", "Full Renamed"], { $0.contains("Full Renamed") }),
+            (["delete", "--search", "iPod touch", "--at", "0.0"], { !$0.contains("iPod touch") }),
+            (["import", importFile], { $0.contains("Full Imported") }),
+            (["seed", "--count", "500", "--seed", "9"], { _ in true }),
+        ]
+        try disk.fill()
+        for command in commands {
+            let before = try Self.productNames(disk, database)
+            let result = try disk.catalog(command.arguments + ["--database", database])
+            let after = try Self.productNames(disk, database)
+            #expect(result.error.split(separator: "\n").count <= 1, "\(command.arguments): \(result)")
+            if result.status == 0 || result.error.contains("but is kept only in") {
+                #expect(command.wrote(after) && after != before, "\(command.arguments) says it wrote: \(result)")
+            } else {
+                #expect(result.status == 1 && result.error.contains("nothing was written"), "\(command.arguments): \(result)")
+                #expect(after == before, "\(command.arguments) said nothing was written: \(result)")
+            }
+        }
+    }
 }

@@ -149,6 +149,22 @@ struct HostileInputTests {
         #expect(try workspace.catalog(["seed", workspace.directory.url.path]).status == 66)
     }
 
+    /// JSON lines hold one object per line: a second one on the same line is refused, where it starts.
+    @Test func twoObjectsOnOneLineAreRefused() throws {
+        let workspace = try Workspace()
+        #expect(try workspace.catalog(["seed"]).status == 0)
+        let before = fileBytes(workspace.database)
+        let path = try workspace.write(
+            #"{"type":"device","name":"A","yearIntroduced":2001,"introPrice":1}{"type":"device","name":"B","yearIntroduced":2001,"introPrice":1}"#,
+            to: "two.jsonl")
+        for command in ["seed", "import"] {
+            let result = try workspace.catalog([command, path])
+            #expect(result.status == 65, "\(command): \(result)")
+            #expect(result.error == "catalog: error: cannot use \(path): line 1, column 66: unexpected text after the record: JSON lines hold one object per line\n", "\(command): \(result)")
+            #expect(fileBytes(workspace.database) == before)
+        }
+    }
+
     @Test func duplicatesInAFileAreSkippedWhenSeedingAndTheLastWinsWhenImporting() throws {
         let workspace = try Workspace()
         let file = try workspace.write(#"""

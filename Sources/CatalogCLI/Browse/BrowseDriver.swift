@@ -27,18 +27,10 @@ struct BrowseDriver {
         defer { keys.stop() }
 
         // SIGWINCH redraws at the new size; SIGINT and SIGTERM quit (the terminal is restored on the way out).
-        let signals = [SIGWINCH, SIGINT, SIGTERM].map { number in
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler {
-                sink.yield(number == SIGWINCH ? .resize(TerminalSize.current) : .key(.control("c")))
-            }
-            source.resume()
-            return source
+        let signals = SignalHandlers([SIGWINCH, SIGINT, SIGTERM]) { number in
+            sink.yield(number == SIGWINCH ? .resize(TerminalSize.current) : .key(.control("c")))
         }
-        defer {
-            for source in signals { source.cancel() }
-        }
+        defer { withExtendedLifetime(signals) {} }
 
         // Commits from any process: the monitor wakes the screen, which then asks for the change set.
         let monitor = try? ChangeMonitor(path: catalog.database.path)

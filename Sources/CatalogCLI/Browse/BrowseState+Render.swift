@@ -55,7 +55,7 @@ extension BrowseState {
 
     /// The completions of the typed text on one line under the field, the highlighted one marked.
     private func completionLine() -> ScreenLine {
-        guard mode == .list, showsCompletions, !completions.isEmpty else { return ScreenLine() }
+        guard completionsAreShown else { return ScreenLine() }
         var line = ScreenLine(" ↳", .dim)
         for (offset, name) in completions.prefix(Self.completionLimit).enumerated() {
             line.append(" ")
@@ -176,10 +176,17 @@ extension BrowseState {
             parts.append("\(count) \(noun) in \(sections)")
             if count > 0 { parts.append("row \(selection + 1) of \(count)") }
         }
-        parts.append("last change " + (lastChange ?? "none yet"))
         var line = ScreenLine()
-        if let message { line.append(" " + message + " ·", .alert) }
-        line.append(" " + parts.joined(separator: " · "), .dim)
+        guard let message else {
+            line.append(" " + (parts + ["last change " + (lastChange ?? "none yet")]).joined(separator: " · "), .dim)
+            return line
+        }
+        // A message takes the place of the last change, and what the counts leave of the line: a long
+        // one (the path of a damaged state file) is cut, never the counts.
+        let counts = parts.isEmpty ? "" : " " + parts.joined(separator: " · ")
+        let room = size.columns - DisplayWidth.of(counts) - 3
+        line.append(" " + DisplayWidth.truncating(message, toWidth: max(room, 1)) + (counts.isEmpty ? "" : " ·"), .alert)
+        line.append(counts, .dim)
         return line
     }
 

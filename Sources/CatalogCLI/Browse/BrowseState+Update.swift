@@ -100,7 +100,7 @@ extension BrowseState {
         case .end: return moveSelection(to: layout.count - 1)
         case .alt(let letter): return jump(toIndexTitle: letter)
         case .control("n"), .control("p"):
-            guard showsCompletions, !completions.isEmpty else { return [] }
+            guard completionsAreShown else { return [] }
             let step = key == .control("n") ? 1 : completions.count - 1
             completionIndex = (completionIndex + step) % min(completions.count, Self.completionLimit)
         case .tab:
@@ -110,13 +110,13 @@ extension BrowseState {
             showsCompletions = false
             return searchIfChanged()
         case .enter:
-            if showsCompletions || !sameQuery(field.text, searchedText) {
+            if completionsAreShown || !sameQuery(field.text, searchedText) {
                 showsCompletions = false
                 return searchIfChanged()
             }
             if rows[selection] != nil { mode = .detail }
         case .escape:
-            if showsCompletions {
+            if completionsAreShown {
                 showsCompletions = false
             } else if !field.text.isEmpty {
                 field.clear()

@@ -46,7 +46,13 @@ struct BrowseState: Hashable, Sendable {
     var completions: [String] = []
     /// The highlighted completion.
     var completionIndex = 0
+    /// Whether the completions of the field's text are wanted under it: from an edit until Tab, Enter
+    /// or Esc. They are on the screen only when there are some (``completionsAreShown``).
     var showsCompletions = false
+
+    /// Whether a line of completions is on the screen: what Esc and Enter close first, so that with
+    /// none shown (no name starts with the text) one press clears the field or opens the detail.
+    var completionsAreShown: Bool { mode == .list && showsCompletions && !completions.isEmpty }
 
     // MARK: - The result
 

@@ -263,12 +263,18 @@ public final class Database {
 
     // MARK: - Closing
 
-    /// Finalizes cached statements and closes the connection.
+    /// Finalizes cached statements and closes the connection; a connection that changed rows first
+    /// copies the `-wal` into the database file and empties it (a ``CheckpointMode/truncate``
+    /// checkpoint that waits for no one: pages a reader of an older snapshot still needs stay), so
+    /// that the file alone holds every commit once the program closes its connections, even while
+    /// other processes have it open (SQLite's own close checkpoints only when none has).
     ///
     /// - Throws: ``DatabaseError`` with `SQLITE_BUSY` when statements made with ``makeStatement(sql:)`` are
-    ///   still alive; the connection then stays open.
+    ///   still alive, or the error of that checkpoint (`SQLITE_FULL` on a full disk: the commits stay in
+    ///   the `-wal`); the connection then stays open.
     public func close() throws {
         guard let handle = sqliteConnection else { return }
+        try checkpointBeforeClosing()
         statementCache.removeAll()
         let code = sqlite3_close(handle)
         guard code == SQLITE_OK else {
@@ -277,12 +283,32 @@ public final class Database {
         sqliteConnection = nil
     }
 
-    /// Closes the connection, deferring the close until the last statement is finalized if need be.
+    /// Closes the connection, deferring the close until the last statement is finalized if need be;
+    /// the checkpoint of ``close()`` is tried, and its failure ignored.
     public func closeIgnoringErrors() {
         guard let handle = sqliteConnection else { return }
+        try? checkpointBeforeClosing()
         statementCache.removeAll()
         sqlite3_close_v2(handle)
         sqliteConnection = nil
+    }
+
+    /// When this connection changed rows of a file in WAL mode, copies the `-wal` file's pages into the
+    /// database file and empties the `-wal` (``CheckpointMode/truncate``), without waiting for anyone:
+    /// so that, once a program that wrote closes its connections, the database file alone holds every
+    /// commit, as a copy of it or a restore that deletes the `-wal` expects. SQLite's own close does
+    /// this only when no other connection, of any process, has the file open (a `watch`, another
+    /// program's reader). The pages a reader of an older snapshot still needs stay in the `-wal` (the
+    /// next writer's close copies them), and so does the whole `-wal` while another checkpoint runs.
+    ///
+    /// - Throws: ``DatabaseError`` for an I/O failure (`SQLITE_FULL` when the database file cannot grow).
+    private func checkpointBeforeClosing() throws {
+        guard let handle = sqliteConnection, !isInMemory, !configuration.isReadonly,
+              sqlite3_total_changes64(handle) > 0, sqlite3_get_autocommit(handle) != 0 else { return }
+        // No busy handler: a reader or another writer makes the checkpoint copy what it can and return.
+        sqlite3_busy_timeout(handle, 0)
+        defer { sqlite3_busy_timeout(handle, Int32(clamping: configuration.busyTimeout.milliseconds)) }
+        try checkpoint(.truncate)
     }
 
     // MARK: - Statements

@@ -137,9 +137,11 @@ public final class DatabasePool: DatabaseWriter, SerializedWriter {
     // `write` and `writeWithoutTransaction` (``SerializedWriter``) run on the writer connection.
     var writerConnection: SerializedDatabase { writer }
 
-    /// Closes the readers, the checkpoint connection and the writer, each once its running access ends.
+    /// Closes the readers, the checkpoint connection and the writer, each once its running access ends;
+    /// a writer that changed rows first copies the `-wal` into the database file (``Database/close()``).
     ///
-    /// - Throws: ``DatabaseError`` with `SQLITE_BUSY` when statements of a connection are still alive.
+    /// - Throws: ``DatabaseError`` with `SQLITE_BUSY` when statements of a connection are still alive,
+    ///   or the error of the writer's checkpoint (`SQLITE_FULL`: the commits stay in the `-wal`).
     public func close() throws {
         try readers.close()
         try checkpointer?.close()

@@ -41,7 +41,8 @@ public protocol DatabaseReader: AnyObject, Sendable {
     ///   machine instructions); what `body` throws; ``DatabaseError``.
     func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T
 
-    /// Closes the connections. Later accesses fail with `SQLITE_MISUSE`.
+    /// Closes the connections, a writer that changed rows copying the `-wal` into the database file
+    /// first (``Database/close()``). Later accesses fail with `SQLITE_MISUSE`.
     func close() throws
 }
 

@@ -142,6 +142,8 @@ final class ChangeMonitorCore: Sendable {
         let pageSize = (try? db.scalar(Int.self, sql: "PRAGMA page_size")) ?? 0
         let watcher = options.usesFileEvents ? FileChangeWatcher(databasePath: path) : nil
         state.withLock { $0.statistics.usesFileEvents = watcher != nil }
+        var headerWatch = HeaderWatch(pageSize: pageSize)
+        _ = headerWatch.change(db, path: path)
         ready(.success(()))
 
         var recheckStep: Int?
@@ -160,7 +162,8 @@ final class ChangeMonitorCore: Sendable {
                 return (state.isStopped, state.needsRead)
             }
             if stopped { break }
-            if let change = identity.map({ $0.change(at: path, pageSize: pageSize) }) ?? .some(.removed(path: path)) {
+            let moved = identity.map { $0.change(at: path, pageSize: pageSize) } ?? .removed(path: path)
+            if let change = moved ?? headerWatch.change(db, path: path) {
                 state.withLock { $0.failure = change }
                 break
             }

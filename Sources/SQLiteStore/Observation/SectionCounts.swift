@@ -148,6 +148,39 @@ public enum SectionCounts {
         try db.execute(sql: countingSQL(forTable: table, columns: columns, section: section))
     }
 
+    /// Where the counts differ from a recount of the rows, one line per counted (table, section) pair
+    /// that differs, naming up to three of its keys with the count kept and the recount; empty when
+    /// every count is right (or the counts are not installed).
+    ///
+    /// ```swift
+    /// let problems = try SectionCounts.problems(db)  // ["store_section_counts: products by type: …"]
+    /// ```
+    ///
+    /// - Throws: ``DatabaseError`` when the database cannot be read.
+    public static func problems(_ db: Database) throws -> [String] {
+        guard try isInstalled(db) else { return [] }
+        let pairs = try db.fetchAll(sql: "SELECT table_name, section FROM \(registryTableName) ORDER BY 1, 2") {
+            (table: try $0.decode(String.self, at: 0), section: try $0.decode(String.self, at: 1))
+        }
+        return try pairs.compactMap { pair in
+            let kept = try db.fetchAll(
+                sql: "SELECT key, count FROM \(tableName) WHERE table_name = ? AND section = ? AND count != 0",
+                arguments: [pair.table, pair.section]
+            ) { ($0.databaseValue(at: 0), try $0.decode(Int.self, at: 1)) }
+            let recounted = try db.fetchAll(
+                sql: "SELECT \(pair.section), count(*) FROM \(ChangeLog.identifier(pair.table)) GROUP BY 1"
+            ) { ($0.databaseValue(at: 0), try $0.decode(Int.self, at: 1)) }
+            let keptCounts = Dictionary(kept, uniquingKeysWith: +)
+            let recounts = Dictionary(recounted, uniquingKeysWith: +)
+            let wrong = Set(keptCounts.keys).union(recounts.keys).filter { keptCounts[$0] != recounts[$0] }
+                .sorted { $0.description < $1.description }
+            guard !wrong.isEmpty else { return nil }
+            let examples = wrong.prefix(3).map { "key \($0) counts \(keptCounts[$0] ?? 0), recounted \(recounts[$0] ?? 0)" }
+            return "\(tableName): \(pair.table) by \(pair.section): \(wrong.count) wrong count\(wrong.count == 1 ? "" : "s") ("
+                + examples.joined(separator: "; ") + ")"
+        }
+    }
+
     /// The counts of the rows of `table` by `section`, in the order of the key (`BINARY`, NULL first
     /// ascending), without the keys that count nothing; nil when that pair is not counted.
     ///

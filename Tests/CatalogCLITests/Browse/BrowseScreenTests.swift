@@ -83,6 +83,36 @@ struct BrowseScreenTests {
         #expect(harness.state.mode == .detail)
     }
 
+    /// README: Esc clears the field when no completions are shown, and Enter opens the detail when
+    /// the text is searched: one press each, also when completions were asked for and none came.
+    @Test func escAndEnterTakeOnePressWhenNoCompletionIsShown() throws {
+        let harness = try ScreenHarness()
+        harness.type("zzq")
+        harness.elapse()
+        #expect(harness.state.completions.isEmpty)
+        harness.press(.escape)
+        #expect(harness.state.field.text.isEmpty, "one Esc clears the field")
+        #expect(!harness.didQuit)
+
+        harness.type("pod")  // iPod and iPod touch: found, but no name starts with it
+        harness.elapse()
+        #expect(harness.state.completions.isEmpty)
+        #expect(harness.listText.contains("iPod touch"))
+        harness.press(.enter)
+        #expect(harness.state.mode == .detail, "one Enter opens the detail")
+    }
+
+    /// At 80 columns a long message (the warning about a damaged state file names its path) is cut
+    /// to leave the counts on the status line.
+    @Test func aLongMessageLeavesTheCountsOnTheStatusLine() throws {
+        let harness = try ScreenHarness()
+        harness.state.message = "warning: ignoring the damaged state file /root/.local/state/catalog/some/long/folder/browse.json"
+        let status = harness.screen[20]
+        #expect(status.contains("warning: ignoring the damaged state"), "\(status)")
+        #expect(status.hasSuffix("9 products in 3 sections · row 1 of 9"), "\(status)")
+        #expect(DisplayWidth.of(status) <= 80)
+    }
+
     @Test func scopeSortAndEntity() throws {
         let harness = try ScreenHarness()
         harness.type("mac")

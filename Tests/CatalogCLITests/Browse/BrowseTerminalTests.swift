@@ -17,9 +17,9 @@ struct BrowseTerminalTests {
         #expect(seeded.status == 0)
     }
 
-    private func pane() throws -> TmuxPane {
+    private func pane(columns: Int = 100) throws -> TmuxPane {
         try TmuxPane(
-            directory: directory.path(""),
+            directory: directory.path(""), columns: columns,
             environment: ["XDG_STATE_HOME": directory.path("state"), "HOME": directory.path("home")])
     }
 
@@ -95,6 +95,32 @@ struct BrowseTerminalTests {
         try pane.wait(for: "a fresh screen") { $0.contains("10 products in 3 sections") }
         try pane.press("C-q")
         try pane.wait(for: "the shell prompt") { $0.components(separatedBy: "exit=0").count == 4 }
+    }
+
+    /// One Esc clears a field with no completions shown; one Enter opens the detail of a text no name
+    /// starts with; a damaged state file's warning leaves the counts on the 80-column status line.
+    @Test func escAndEnterTakeOnePressAndTheWarningLeavesTheCounts() throws {
+        let stateFile = directory.path("state") + "/catalog/browse.json"
+        try FileManager.default.createDirectory(atPath: directory.path("state") + "/catalog", withIntermediateDirectories: true)
+        try Data("{not json".utf8).write(to: URL(fileURLWithPath: stateFile))
+        let pane = try pane(columns: 80)
+        try browse(pane)
+        let first = try pane.wait(for: "the first screen") { $0.contains("› iMac") }
+        let status = first.split(separator: "\n").first { $0.contains("warning: ignoring the damaged") }
+        #expect(status?.contains("9 products in 3 sections") == true, "\(first)")
+
+        try pane.type("zzq")
+        try pane.wait(for: "no results") { $0.contains("Search: zzq") && $0.contains("0 products") }
+        try pane.press("Escape")
+        try pane.wait(for: "the cleared field") { $0.contains("9 products in 3 sections") && !$0.contains("zzq") }
+
+        try pane.type("pod")  // iPod and iPod touch: no name starts with it
+        try pane.wait(for: "the results of pod") { $0.contains("2 products in 1 section") }
+        try pane.press("Enter")
+        let detail = try pane.wait(for: "the detail") { $0.contains("index path:") }
+        #expect(detail.contains("iPod"))
+        try pane.press("C-q")
+        try pane.wait(for: "the shell prompt") { $0.contains("exit=0") }
     }
 
     @Test func sigtermRestoresTheTerminal() throws {
