@@ -1,4 +1,6 @@
-// Search: indexed substring search of a table of your own, in any script.
+// Search: a declared entity's search, asked with its attributes, in any script.
+import Entities
+import FetchedResults
 import Foundation
 import SQLiteStore
 import TextSearch
@@ -6,64 +8,68 @@ import TextSearch
 // snippet.hide
 let directory = FileManager.default.temporaryDirectory.appendingPathComponent("search-\(UUID().uuidString)")
 try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-let queue = try DatabaseQueue(path: directory.appendingPathComponent("films.sqlite").path)
+let queue = try DatabaseQueue(path: directory.appendingPathComponent("recipes.sqlite").path)
 // snippet.show
 
 // snippet.describe
-// The folded title is searched; the year matches a search's numbers.
-let films = SearchDescription(table: "films", textColumns: ["title_folded"], numberColumns: ["year"])
+struct Recipe: SearchableEntity, Hashable {
+    var id: Int64?
+    var name: String
+    var cuisine: String
+    var minutes: Int
+
+    static let declaration = EntityDeclaration<Recipe>(
+        table: "recipes", template: Recipe(name: "", cuisine: "", minutes: 0), folding: TextFolding.fold,
+        attributes: [
+            .text("name", \.name, folded: true, searched: true),        // terms are looked for in it
+            .text("cuisine", \.cuisine, folded: true, searched: true),
+            .value("minutes", \.minutes, searchedAsNumber: true),       // a number term equals it
+        ])
+
+    // The searched attributes, and the cuisine as the scope: a search within one cuisine, or in
+    // sections by cuisine, is counted and paged by the indexes.
+    static let searchDescription = declaration.searchDescription(scope: \Recipe.cuisine, indexesShortTerms: false)
+    static var searchScope: (PartialKeyPath<Recipe> & Sendable)? { \Recipe.cuisine }
+}
 // snippet.end
 
 // snippet.install
-let schema = try MigrationSet(identity: "com.example.films", migrations: [
-    Migration(version: 1, name: "create_films", sql: """
-        CREATE TABLE films (
-            id INTEGER PRIMARY KEY, title TEXT NOT NULL, title_folded TEXT NOT NULL, year INTEGER NOT NULL
-        ) STRICT;
-        """),
-    // The index structures and the triggers that keep them, generated: its revision is that SQL;
-    // then the frequent substrings whose counts are kept and the very common characters whose bits
-    // are kept, chosen from the rows.
-    Migration(version: 2, name: "search_films", revision: films.installSQL) { db in
-        try db.execute(sql: films.installSQL)
-        try films.refreshSubstringCounts(db)
-        try films.refreshGramBits(db)
-    },
-])
-_ = try queue.writeWithoutTransaction { db in try Migrator(sets: [schema]).migrate(db) }
+// The table, its folded columns, the search structures and the triggers that keep them are
+// generated from the declaration, as the schema's first migration.
+let schema = try EntitySchema(identity: "com.example.recipes", tables: [EntityTable(Recipe.self)])
+try schema.migrate(queue)
 // snippet.end
 
 // snippet.write
 try queue.write { db in
-    for (title, year) in [("千と千尋の神隠し", 2001), ("Amélie", 2001), ("デジタル・モンスター", 1999), ("Ran", 1985)] {
-        try db.execute(
-            sql: "INSERT INTO films(title, title_folded, year) VALUES (?, ?, ?)",
-            arguments: [title, TextFolding.fold(title), year])   // the caller writes the folded column
+    for (name, cuisine, minutes) in [
+        ("親子丼", "Japanese", 25), ("Crème brûlée", "French", 60), ("Tarte Tatin", "French", 90),
+        ("ﾃﾞｼﾞﾀﾙ弁当", "Japanese", 10),
+    ] {
+        var recipe = Recipe(name: name, cuisine: cuisine, minutes: minutes)
+        try recipe.insert(db)                                   // writes the folded columns too
     }
 }
+// snippet.end
+
+// snippet.scope
+// Every term, ignoring case, diacritics and width, within the French recipes, by name.
+let french = FetchRequest<Recipe>(
+    sortDescriptors: [SortDescriptor(\.name)], searchText: "BRULEE", scope: \.cuisine, in: ["French"])
+let controller = FetchedResultsController(request: french, reader: queue)
+try controller.performFetch()
+let found = try controller.fetchedObjects.map(\.name)
+print(found)                                                    // ["Crème brûlée"]
 // snippet.end
 
 // snippet.page
-let page = try queue.read { db in
-    try films.page(
-        SearchQuery("ﾃﾞｼﾞﾀﾙ"), order: SearchOrder(SQLFragment(sql: "films.title_folded, films.id")), limit: 20,
-        selection: "films.title", db) { row in try row.decode(String.self, at: 0) }
-}
-print(page.records, page.totalCount)                    // ["デジタル・モンスター"] 1
-// snippet.end
-
-// snippet.condition
-let found = try queue.read { db in
-    // Every term must match: 2001 as a year, "amelie" ignoring case and accents.
-    let condition = try films.condition(for: SearchQuery("AMELIE 2001"), alias: "films", db)
-    return try db.fetchAll(sql: "SELECT title FROM films WHERE \(condition.sql)", arguments: condition.arguments) {
-        try $0.decode(String.self, at: 0)
-    }
-}
-let spirited = try queue.read { db in try films.count(SearchQuery("千"), db) }   // one character: 1
+// A page and how many match in all, from one snapshot: what a search bar shows.
+let request = FetchRequest<Recipe>(sortDescriptors: [SortDescriptor(\.name)], searchText: "ﾃﾞｼﾞﾀﾙ")
+let page = try queue.read { db in try request.searchPage(limit: 20, db) }
+print(page.records.map(\.name), page.totalCount)               // ["ﾃﾞｼﾞﾀﾙ弁当"] 1
 // snippet.end
 
 // snippet.hide
-precondition(page.records == ["デジタル・モンスター"] && page.totalCount == 1)
-precondition(found == ["Amélie"] && spirited == 1)
+precondition(found == ["Crème brûlée"])
+precondition(page.records.map(\.name) == ["ﾃﾞｼﾞﾀﾙ弁当"] && page.totalCount == 1)
 try FileManager.default.removeItem(at: directory)

@@ -1,3 +1,4 @@
+import Entities
 import SQLiteStore
 import TextSearch
 
@@ -62,14 +63,8 @@ extension CatalogStore {
     private static func searchPageRead<Record: CatalogRecord>(
         _ request: ListRequest<Record>, limit: Int, offset: Int, thresholds: SearchThresholds
     ) throws -> @Sendable (Database) throws -> SearchPage<Record> {
-        precondition(limit >= 0 && offset >= 0)
-        let query = request.searchQuery
-        let order = try request.searchOrder()
-        return { db in
-            try Record.searchDescription.page(
-                query, scope: request.scope?.databaseValue, order: order, limit: limit, offset: offset,
-                selection: Record.selection, thresholds: thresholds, db, decode: Record.init(row:))
-        }
+        let fetch = try request.fetchRequest()
+        return { db in try fetch.searchPage(limit: limit, offset: offset, thresholds: thresholds, db) }
     }
 
     /// The number of records that match the request's search.

@@ -1,3 +1,4 @@
+import Entities
 import FetchedResults
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -81,13 +82,7 @@ public struct ListRequest<Record: CatalogRecord>: Sendable, Hashable {
                 reason: "\(Record.tableName) sort by " + Record.sortFields.map(\.rawValue).joined(separator: ", "))
         }
         fetch.searchQuery = searchQuery.text.isEmpty ? nil : searchQuery
-        if let scope, let keyPath = Record.scopeKeyPath {
-            fetch.predicate = Predicate<Record> { record in
-                PredicateExpressions.build_Equal(
-                    lhs: PredicateExpressions.build_KeyPath(root: record, keyPath: keyPath),
-                    rhs: PredicateExpressions.build_Arg(scope))
-            }
-        }
+        if let scope, let keyPath = Record.scopeKeyPath { fetch.searchScope = SearchScope(keyPath, in: [scope]) }
         return fetch
     }
 

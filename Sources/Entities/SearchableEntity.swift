@@ -58,31 +58,55 @@ extension SearchableEntity {
 public struct EntitySearch<Entity: SearchableEntity>: RowSource {
     /// The search, parsed.
     public let query: SearchQuery
+    /// The rows the search is restricted to; nil for all.
+    public let scope: SearchScope<Entity>?
 
-    /// A search of the entity.
-    public init(_ query: SearchQuery) {
+    /// A search of the entity, within `scope` if given.
+    public init(_ query: SearchQuery, scope: SearchScope<Entity>? = nil) {
         self.query = query
+        self.scope = scope
     }
 
     public func condition(_ db: Database) throws -> SQLFragment {
-        try Entity.searchDescription.condition(for: query, alias: Entity.tableName, db)
+        guard let scope else { return try Entity.searchDescription.condition(for: query, alias: Entity.tableName, db) }
+        if let value = scope.indexedValue {
+            return try Entity.searchDescription.condition(for: query, scope: value, alias: Entity.tableName, db)
+        }
+        let search = try Entity.searchDescription.condition(for: query, alias: Entity.tableName, db)
+        return SQLFragment(sql: "(") + search + SQLFragment(sql: ") AND ") + scope.condition(alias: Entity.tableName)
     }
 
     /// The matches per value of the description's scope, for sections by ``SearchableEntity/searchScope``,
-    /// when its indexes count them (with their ids when counting read them); nil otherwise.
+    /// when its indexes count them (with their ids when counting read them), the values the search's
+    /// ``scope`` admits only; nil otherwise (or for a scope on another attribute).
     public func sectionCounts(_ sections: SectionGrouping<Entity>, _ db: Database) throws -> SectionMatches? {
-        guard let scope = Entity.searchScope, sections.keyPath == scope,
+        guard let searchScope = Entity.searchScope, sections.keyPath == searchScope,
+              scope == nil || scope?.keyPath == searchScope,
               let matches = try Entity.searchDescription.matchesPerScope(query, db) else { return nil }
-        return SectionMatches(counts: matches.counts, ids: matches.ids)
+        guard let scope else { return SectionMatches(counts: matches.counts, ids: matches.ids) }
+        return SectionMatches(
+            counts: matches.counts.filter { scope.admits($0.key) }, ids: matches.ids?.filter { scope.admits($0.key) })
     }
 
     /// A page read by the search's executor, within the section's scope value when sectioned by
-    /// ``SearchableEntity/searchScope``; nil for sections by another key path (or of NULL).
+    /// ``SearchableEntity/searchScope`` (or within the search's ``scope`` when it is one value of it);
+    /// nil for sections by another key path (or of NULL), or a scope the executor cannot page within.
     public func page(_ page: SectionPage<Entity>, _ db: Database) throws -> [Entity]? {
-        if let section = page.section, section.keyPath != Entity.searchScope.map({ $0 }) || section.key.isNull { return nil }
+        let searchScope = Entity.searchScope.map { $0 }
+        let within: DatabaseValue?
+        if let section = page.section {
+            guard section.keyPath == searchScope, !section.key.isNull, scope.map({ $0.keyPath == searchScope }) ?? true
+            else { return nil }
+            within = section.key
+        } else if let scope {
+            guard let value = scope.indexedValue else { return nil }
+            within = value
+        } else {
+            within = nil
+        }
         let order = Entity.searchOrder(sectionKeyPath: page.section?.keyPath, sortDescriptors: page.sortDescriptors, order: page.order)
         return try Entity.searchDescription.page(
-            query, scope: page.section?.key, order: order, limit: page.limit, offset: page.offset, totalCount: page.count,
+            query, scope: within, order: order, limit: page.limit, offset: page.offset, totalCount: page.count,
             matchIDs: page.ids, selection: Entity.selection, db, decode: Entity.init(row:)
         ).records
     }
@@ -109,6 +133,24 @@ extension FetchRequest where Entity: SearchableEntity {
         self.searchText = searchText
     }
 
+    /// A request of the entities that match `searchText` (nil or empty: all) among those whose attribute
+    /// at `scope` holds one of `values` (see ``searchScope``).
+    ///
+    /// ```swift
+    /// let french = FetchRequest<Recipe>(sortDescriptors: [SortDescriptor(\.name)], searchText: "tarte", scope: \.cuisine, in: ["French"])
+    /// ```
+    public init<Value: DatabaseValueConvertible>(
+        predicate: Predicate<Entity>? = nil, sortDescriptors: [SortDescriptor<Entity>] = [], searchText: String?,
+        scope: KeyPath<Entity, Value> & Sendable, in values: [Value],
+        sectionKeyPath: (PartialKeyPath<Entity> & Sendable)? = nil, fetchLimit: Int? = nil, fetchOffset: Int = 0,
+        batchSize: Int = 0
+    ) {
+        self.init(
+            predicate: predicate, sortDescriptors: sortDescriptors, searchText: searchText, sectionKeyPath: sectionKeyPath,
+            fetchLimit: fetchLimit, fetchOffset: fetchOffset, batchSize: batchSize)
+        searchScope = SearchScope(scope, in: values)
+    }
+
     /// The request's search as typed: only the entities that match it (`SearchQuery`), an
     /// ``EntitySearch`` set as the request's `FetchRequest.filter`. Nil or empty for no search.
     public var searchText: String? {
@@ -118,8 +160,23 @@ extension FetchRequest where Entity: SearchableEntity {
 
     /// The request's search, parsed; nil for none.
     public var searchQuery: SearchQuery? {
-        get { (filter as? EntitySearch<Entity>)?.query }
-        set { filter = newValue.map { EntitySearch<Entity>($0) } }
+        get {
+            guard let query = (filter as? EntitySearch<Entity>)?.query, !query.text.isEmpty else { return nil }
+            return query
+        }
+        set { setSearch(newValue, scope: searchScope) }
+    }
+
+    /// What the request's search is restricted to, carried with its text: the two are one
+    /// ``EntitySearch``, so that a controller counts and pages the scoped search. Nil for no restriction.
+    public var searchScope: SearchScope<Entity>? {
+        get { (filter as? EntitySearch<Entity>)?.scope }
+        set { setSearch(searchQuery, scope: newValue) }
+    }
+
+    /// Sets the request's filter to the search of `query` within `scope`; none without either.
+    private mutating func setSearch(_ query: SearchQuery?, scope: SearchScope<Entity>?) {
+        filter = query == nil && scope == nil ? nil : EntitySearch<Entity>(query ?? SearchQuery(""), scope: scope)
     }
 
     /// The request's order as a search's page order (`SearchableEntity.searchOrder(sectionKeyPath:sortDescriptors:order:)`).
@@ -127,5 +184,37 @@ extension FetchRequest where Entity: SearchableEntity {
     /// - Throws: `FetchError.unmappedKeyPath(_:)` for a key path that is not a column.
     public func searchOrder() throws -> SearchOrder {
         Entity.searchOrder(sectionKeyPath: sectionKeyPath, sortDescriptors: sortDescriptors, order: SQLFragment(sql: try orderSQL()))
+    }
+
+    /// A page of the entities that match the request's search within its ``searchScope``, in its sort
+    /// descriptors' order, and how many match in all, read in the current read (one snapshot): the
+    /// search's executor (`SearchDescription.page(…)`) within one value of the entity's
+    /// ``SearchableEntity/searchScope`` or none; one statement over the search's condition for another
+    /// restriction. The request has no predicate (a restriction is its ``searchScope``).
+    ///
+    /// ```swift
+    /// let request = FetchRequest<Recipe>(sortDescriptors: [SortDescriptor(\.name)], searchText: "tarte", scope: \.cuisine, in: ["French"])
+    /// let page = try queue.read { db in try request.searchPage(limit: 20, db) }
+    /// ```
+    ///
+    /// - Throws: `FetchError.unmappedKeyPath(_:)` for a key path that is not a column; `DatabaseError`.
+    public func searchPage(
+        limit: Int, offset: Int = 0, thresholds: SearchThresholds = .standard, _ db: Database
+    ) throws -> SearchPage<Entity> {
+        precondition(limit >= 0 && offset >= 0 && predicate == nil, "a search page restricts by its scope, not a predicate")
+        let query = searchQuery ?? SearchQuery("")
+        let scope = searchScope
+        if scope == nil || scope?.indexedValue != nil {
+            return try Entity.searchDescription.page(
+                query, scope: scope?.indexedValue, order: searchOrder(), limit: limit, offset: offset,
+                selection: Entity.selection, thresholds: thresholds, db, decode: Entity.init(row:))
+        }
+        let condition = try EntitySearch<Entity>(query, scope: scope).condition(db)
+        let from = "FROM \(Entity.tableName) WHERE \(condition.sql)"
+        let total = try db.scalar(Int.self, sql: "SELECT count(*) \(from)", arguments: condition.arguments) ?? 0
+        let records = try db.fetchAll(
+            sql: "SELECT \(Entity.selection) \(from) ORDER BY \(try orderSQL()) LIMIT \(limit) OFFSET \(offset)",
+            arguments: condition.arguments, Entity.init(row:))
+        return SearchPage(query: query, records: records, offset: offset, totalCount: total)
     }
 }

@@ -106,7 +106,7 @@ struct EntitySchemaTests {
     @Test func aTypeOrNullabilityDifferenceIsNamed() throws {
         let queue = try DatabaseQueue(path: directory.path())
         try queue.write { db in
-            try db.execute(sql: "CREATE TABLE dish_steps (id INTEGER PRIMARY KEY, dish_id INTEGER NOT NULL, position TEXT NOT NULL, text TEXT NOT NULL)")
+            try db.execute(sql: "CREATE TABLE dish_steps (id INTEGER PRIMARY KEY, dish_id INTEGER NOT NULL REFERENCES dishes(id) ON DELETE CASCADE, position TEXT NOT NULL, text TEXT NOT NULL)")
         }
         #expect(throws: SchemaDifference(table: "dish_steps", reason: "column position (attribute position of DishStep) is TEXT in the database, INTEGER in the declaration")) {
             try queue.read { db in try EntityTable(DishStep.self).check(db) }
@@ -117,6 +117,51 @@ struct EntitySchemaTests {
         }
         #expect(throws: SchemaDifference(table: "tastings", reason: "the database has no such table (is its migration missing?)")) {
             try queue.read { db in try EntityTable(Tasting.self).check(db) }
+        }
+    }
+
+    /// The table `Entity`'s declaration generates, with `original` replaced by `changed` in its SQL,
+    /// checked against the declaration, in a file of its own.
+    func check<Entity: DeclaredEntity>(_ type: Entity.Type, replacing original: String, with changed: String) throws {
+        let directory = try TemporaryDirectory()
+        let queue = try DatabaseQueue(path: directory.path())
+        let table = EntityTable(Entity.self)
+        let sql = table.createSQL()
+        #expect(sql.contains(original))
+        try queue.write { db in try db.execute(sql: sql.replacingOccurrences(of: original, with: changed)) }
+        try queue.read { db in try table.check(db) }
+    }
+
+    @Test func aDefaultDifferenceIsNamed() throws {
+        #expect(throws: SchemaDifference(table: "dishes", reason: "column servings (attribute servings of Dish) has DEFAULT 3 in the database, DEFAULT 2 in the declaration")) {
+            try check(Dish.self, replacing: "DEFAULT 2", with: "DEFAULT 3")
+        }
+    }
+
+    @Test func aCheckDifferenceIsNamed() throws {
+        #expect(throws: SchemaDifference(table: "dishes", reason: "column minutes (attribute minutes of Dish) has CHECK (minutes > 0) in the database, CHECK (minutes >= 0) in the declaration")) {
+            try check(Dish.self, replacing: "CHECK (minutes >= 0)", with: "CHECK (minutes > 0)")
+        }
+        #expect(throws: SchemaDifference(table: "dishes", reason: "column name (attribute name of Dish) has no CHECK in the database, CHECK (length(name) > 0) in the declaration")) {
+            try check(Dish.self, replacing: " CHECK (length(name) > 0)", with: "")
+        }
+    }
+
+    @Test func aUniqueDifferenceIsNamed() throws {
+        #expect(throws: SchemaDifference(table: "dishes", reason: "column name (attribute name of Dish) is not UNIQUE in the database, UNIQUE in the declaration")) {
+            try check(Dish.self, replacing: "name TEXT NOT NULL UNIQUE", with: "name TEXT NOT NULL")
+        }
+        #expect(throws: SchemaDifference(table: "dishes", reason: "column cuisine (attribute cuisine of Dish) is UNIQUE in the database, not UNIQUE in the declaration")) {
+            try check(Dish.self, replacing: "cuisine TEXT NOT NULL", with: "cuisine TEXT NOT NULL UNIQUE")
+        }
+    }
+
+    @Test func aReferenceDifferenceIsNamed() throws {
+        #expect(throws: SchemaDifference(table: "dish_steps", reason: "column dish_id (attribute dishID of DishStep) has REFERENCES dishes(id) ON DELETE RESTRICT in the database, REFERENCES dishes(id) ON DELETE CASCADE in the declaration")) {
+            try check(DishStep.self, replacing: "ON DELETE CASCADE", with: "ON DELETE RESTRICT")
+        }
+        #expect(throws: SchemaDifference(table: "dish_steps", reason: "column dish_id (attribute dishID of DishStep) has no REFERENCES in the database, REFERENCES dishes(id) ON DELETE CASCADE in the declaration")) {
+            try check(DishStep.self, replacing: " REFERENCES dishes(id) ON DELETE CASCADE", with: "")
         }
     }
 }

@@ -59,8 +59,13 @@ extension Recipe: SearchableEntity {
         ],
         indexes: [EntityIndex(\.cuisine, \.name, sectionedBy: \.cuisine)])
 
-    /// What a search looks in: the folded name and cuisine, and the minutes as a number.
-    public static let searchDescription = declaration.searchDescription(indexesShortTerms: false)
+    /// What a search looks in: the folded name and cuisine, and the minutes as a number; the cuisine
+    /// is its scope, whose values its indexes count and page one by one.
+    public static let searchDescription = declaration.searchDescription(scope: \Recipe.cuisine, indexesShortTerms: false)
+
+    /// A search restricted to cuisines (`scope: \.cuisine, in: ["French"]`), or sectioned by cuisine, is
+    /// counted and paged by the search's indexes.
+    public static var searchScope: (PartialKeyPath<Recipe> & Sendable)? { \Recipe.cuisine }
 }
 
 /// A check that trims text and refuses it when nothing is left.

@@ -82,9 +82,16 @@ public final class RecipeBook: Sendable {
         sortDescriptors: [SortDescriptor(\.cuisine), SortDescriptor(\.name)], sectionKeyPath: \Recipe.cuisine)
 
     /// The recipes that match `text`, by name: every term in the name or cuisine (ignoring case,
-    /// diacritics and width, in any script) or, for a number, the minutes.
-    public func recipes(matching text: String) throws -> [Recipe] {
-        try fetch(FetchRequest<Recipe>(sortDescriptors: [SortDescriptor(\.name)], searchText: text)).fetchedObjects
+    /// diacritics and width, in any script) or, for a number, the minutes; of the given cuisines only,
+    /// when `cuisines` is not nil.
+    public func recipes(matching text: String, cuisines: [String]? = nil) throws -> [Recipe] {
+        try fetch(Self.search(text, cuisines: cuisines)).fetchedObjects
+    }
+
+    /// The request of the recipes that match `text` (see ``recipes(matching:cuisines:)``), by name.
+    public static func search(_ text: String, cuisines: [String]? = nil) -> FetchRequest<Recipe> {
+        guard let cuisines else { return FetchRequest(sortDescriptors: [SortDescriptor(\.name)], searchText: text) }
+        return FetchRequest(sortDescriptors: [SortDescriptor(\.name)], searchText: text, scope: \.cuisine, in: cuisines)
     }
 
     /// The ingredients of a recipe, in order.

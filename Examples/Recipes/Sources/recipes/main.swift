@@ -8,7 +8,7 @@ import SQLiteStore
 let usage = """
     usage: recipes DB import recipes|ingredients FILE [--keep-ids]
            recipes DB export recipes|ingredients FILE
-           recipes DB list | search TEXT | show ID | delete ID
+           recipes DB list | search TEXT [--cuisine CUISINE] | show ID | delete ID
            recipes DB add-ingredient RECIPE-ID POSITION NAME [QUANTITY UNIT]
            recipes DB watch ID [SECONDS]
 
@@ -67,7 +67,8 @@ do {
             for recipe in try controller.objects(inSection: index) { print(line(recipe)) }
         }
     case "search":
-        for recipe in try book.recipes(matching: argument(0)) { print(line(recipe)) }
+        let cuisine = arguments.firstIndex(of: "--cuisine").map { argument($0 + 1) }
+        for recipe in try book.recipes(matching: argument(0), cuisines: cuisine.map { [$0] }) { print(line(recipe)) }
     case "show":
         guard let recipe = try book.database.read({ db in try Recipe.fetchOne(id: id(0), db) }) else { fail("no recipe \(argument(0))") }
         print(line(recipe))

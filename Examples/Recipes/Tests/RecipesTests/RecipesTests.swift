@@ -56,6 +56,23 @@ struct RecipesTests {
         #expect(sections == ["French", "Japanese"])
     }
 
+    @Test func aSearchWithinACuisineCountsAndTracksItsOwn() throws {
+        let book = try seededBook()
+        #expect(try book.recipes(matching: "", cuisines: ["Japanese"]).map(\.name) == ["親子丼"])
+        #expect(try book.recipes(matching: "e", cuisines: ["French"]).map(\.name) == ["Crème brûlée"])
+        #expect(try book.recipes(matching: "brulee", cuisines: ["Japanese"]).isEmpty)
+        var request = RecipeBook.search("tart", cuisines: ["French"])
+        request.sectionKeyPath = \Recipe.cuisine
+        let controller = try book.track(request)
+        #expect(controller.numberOfObjects == 0)
+        try book.add(Recipe(name: "Tarte Tatin", cuisine: "French", minutes: 90, vegetarian: true))
+        try book.add(Recipe(name: "Tart of Kyoto", cuisine: "Japanese", minutes: 30))   // another cuisine
+        #expect(try controller.applyPendingChanges().changes.count == 1)
+        #expect(controller.sections.map(\.name) == ["French"] && controller.sections.map(\.numberOfObjects) == [1])
+        let page = try book.database.read { db in try request.searchPage(limit: 10, db) }
+        #expect(page.records.map(\.name) == ["Tarte Tatin"] && page.totalCount == 1)
+    }
+
     @Test func aLiveControllerSeesAnotherProcesssLikeChangesAndTheCascade() throws {
         let book = try seededBook()
         let controller = try book.track(RecipeBook.ingredients(of: 1))
