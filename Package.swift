@@ -132,7 +132,7 @@ let package = Package(
         .testTarget(name: "TextSearchTests", dependencies: ["TextSearch", "SQLiteStore", "TestSupport"]),
         .testTarget(
             name: "EntitiesTests",
-            dependencies: ["Entities", "Catalog", "FetchedResults", "SQLiteStore", "RecordFormats", "TextSearch", "TestSupport"]),
+            dependencies: ["Entities", "FetchedResults", "SQLiteStore", "RecordFormats", "TextSearch", "TestSupport"]),
         .testTarget(name: "CatalogTests", dependencies: ["Catalog", "TextSearch", "TestSupport"]),
         .testTarget(name: "CatalogCLITests", dependencies: ["CatalogCLI", "Catalog", "FetchedResults", "TestSupport", "catalog"]),
         // Concurrent writers, crashes, full disks, damaged files, hostile input: see the Guarantees article (Sources/CatalogCLI/CatalogCLI.docc).
