@@ -122,7 +122,7 @@ let package = Package(
             path: "Sources/EmbedFilesPlugin"
         ),
 
-        .target(name: "TestSupport", dependencies: ["SQLiteStore", "SeededRandom"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["SQLiteStore", "PostgreSQLStore", "SeededRandom"], path: "Tests/TestSupport"),
         // A second process for the change-monitor tests: runs SQL lines from standard input.
         .executableTarget(name: "store-writer-fixture", dependencies: ["SQLiteStore"], path: "Tests/store-writer-fixture"),
         .testTarget(name: "SQLiteStoreTests", dependencies: ["SQLiteStore", "TestSupport", "store-writer-fixture"]),
