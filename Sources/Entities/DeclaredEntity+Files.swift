@@ -63,21 +63,16 @@ extension DeclaredEntity {
     ///   - conflicts: what a record whose unique key is taken does: update (default) or skip.
     ///   - keepingIDs: whether records keep their `id`: the stored record with that id is replaced,
     ///     or the record is added with it. Otherwise ids in the file are ignored.
-    ///   - writer: the database written to.
-    /// - Throws: ``EntityFileError`` naming the file, line, column and field at fault; nothing is
-    ///   written then.
+    ///   - writer: the store written to: an SQLite database, or a store of another engine (a
+    ///     `PostgreSQLCluster`), where new rows are added with its bulk load (`COPY`).
+    /// - Throws: ``EntityFileError`` naming the file, line, column and field at fault; the engine's
+    ///   error; nothing is written then.
     @discardableResult
     public static func importFile(
         _ path: String, format: DataFormat? = nil, conflicts: ImportConflicts = .update, keepingIDs: Bool = false,
-        into writer: some DatabaseWriter
+        into writer: some StoreWriter
     ) throws -> ImportReport {
-        let name = path == "-" ? "standard input" : path
-        let input: ByteInput
-        do {
-            input = path == "-" ? ByteInput.standardInput() : try ByteInput(path: path)
-        } catch let error as FileError {
-            throw EntityFileError(path: name, reason: error.isMissing ? "no such file" : error.isDirectory ? "it is a folder" : "it cannot be read")
-        }
+        let (input, name) = try openInput(path)
         return try writer.write { db in
             try importRecords(from: input, named: name, format: format ?? DataFormat(fileName: path), conflicts: conflicts, keepingIDs: keepingIDs, db)
         }
@@ -86,17 +81,54 @@ extension DeclaredEntity {
     /// ``importFile(_:format:conflicts:keepingIDs:into:)`` that skips the records whose unique key is
     /// taken: seeding twice adds nothing the second time.
     @discardableResult
-    public static func seedFile(_ path: String, format: DataFormat? = nil, into writer: some DatabaseWriter) throws -> ImportReport {
+    public static func seedFile(_ path: String, format: DataFormat? = nil, into writer: some StoreWriter) throws -> ImportReport {
         try importFile(path, format: format, conflicts: .skip, into: writer)
     }
 
     /// Imports the records of `input` in the caller's transaction (`db`), as
-    /// ``importFile(_:format:conflicts:keepingIDs:into:)`` does, through an ``EntityImporter``; `name`
-    /// names it in errors. When it throws, roll back the transaction (as a `DatabaseWriter`'s `write` does).
+    /// ``importFile(_:format:conflicts:keepingIDs:into:)`` does: on SQLite through an
+    /// ``EntityImporter``, on another engine through an ``EntityCopyImporter``; `name` names it in
+    /// errors. When it throws, roll back the transaction (as a `StoreWriter`'s `write` does).
     public static func importRecords(
         from input: ByteInput, named name: String, format: DataFormat?, conflicts: ImportConflicts = .update,
-        keepingIDs: Bool = false, _ db: Database
+        keepingIDs: Bool = false, _ db: some SQLConnection
     ) throws -> ImportReport {
+        guard let db = db as? Database else {
+            let importer = try EntityCopyImporter<Self, _>(db, conflicts: conflicts)
+            try forEachRecord(in: input, named: name, format: format, keepingIDs: keepingIDs) { record in try importer.add(record) }
+            try importer.finish()
+            return importer.report
+        }
+        // A searchable entity's search structures are built in bulk with the rows. Without a
+        // savepoint: a failure rolls back the caller's transaction as a whole.
+        let structures = (Self.self as? any SearchableEntity.Type).map { [$0.searchDescription.bulkInsertStructure] } ?? []
+        return try db.bulkInsert(into: tableName, maintaining: structures, withoutSavepoint: true) { bulk in
+            let importer = EntityImporter<Self>(db, bulk: bulk, conflicts: conflicts)
+            try forEachRecord(in: input, named: name, format: format, keepingIDs: keepingIDs) { record in try importer.add(record) }
+            return importer.report
+        }
+    }
+
+    /// The file at `path` (`-`: standard input) and its name in errors.
+    ///
+    /// - Throws: ``EntityFileError`` when it cannot be opened.
+    static func openInput(_ path: String) throws -> (input: ByteInput, name: String) {
+        let name = path == "-" ? "standard input" : path
+        do {
+            return (path == "-" ? ByteInput.standardInput() : try ByteInput(path: path), name)
+        } catch let error as FileError {
+            throw EntityFileError(path: name, reason: error.isMissing ? "no such file" : error.isDirectory ? "it is a folder" : "it cannot be read")
+        }
+    }
+
+    /// Calls `store` with each record of `input`, checked, keeping its id or not as `keepingIDs` says.
+    ///
+    /// - Throws: ``EntityFileError`` naming `name` and the line, for a record that cannot be read or
+    ///   checked, or that `store` refuses with ``DuplicateKey`` or `DatabaseError`; what else `store`
+    ///   throws.
+    static func forEachRecord(
+        in input: ByteInput, named name: String, format: DataFormat?, keepingIDs: Bool, _ store: (Self) throws -> Void
+    ) throws {
         func failure(_ reason: String) -> EntityFileError { EntityFileError(path: name, reason: reason) }
         let reader: RecordReader<Self>
         do {
@@ -107,37 +139,30 @@ extension DeclaredEntity {
         } catch let error as RecordReadError {
             throw failure(error.description)
         }
-        // A searchable entity's search structures are built in bulk with the rows. Without a
-        // savepoint: a failure rolls back the caller's transaction as a whole.
-        let structures = (Self.self as? any SearchableEntity.Type).map { [$0.searchDescription.bulkInsertStructure] } ?? []
-        return try db.bulkInsert(into: tableName, maintaining: structures, withoutSavepoint: true) { bulk in
-            let importer = EntityImporter<Self>(db, bulk: bulk, conflicts: conflicts)
-            while true {
-                var record: Self
-                do {
-                    guard let next = try reader.next() else { break }
-                    record = try next.validated()
-                } catch let error as RecordReadError {
-                    throw failure(error.description)
-                } catch let error as FileError {
-                    throw failure("it cannot be read: \(error)")
-                } catch {
-                    throw failure("line \(reader.line): \(error)")
-                }
-                if !keepingIDs {
-                    record.id = nil
-                } else if let id = record.id, let problem = keptIDProblem(id) {
-                    throw failure("line \(reader.line): \(problem)")
-                }
-                do {
-                    try importer.add(record)
-                } catch let error as DuplicateKey {
-                    throw failure("line \(reader.line): \(error)")
-                } catch let error as DatabaseError {
-                    throw failure("line \(reader.line): \(error)")
-                }
+        while true {
+            var record: Self
+            do {
+                guard let next = try reader.next() else { break }
+                record = try next.validated()
+            } catch let error as RecordReadError {
+                throw failure(error.description)
+            } catch let error as FileError {
+                throw failure("it cannot be read: \(error)")
+            } catch {
+                throw failure("line \(reader.line): \(error)")
             }
-            return importer.report
+            if !keepingIDs {
+                record.id = nil
+            } else if let id = record.id, let problem = keptIDProblem(id) {
+                throw failure("line \(reader.line): \(problem)")
+            }
+            do {
+                try store(record)
+            } catch let error as DuplicateKey {
+                throw failure("line \(reader.line): \(error)")
+            } catch let error as DatabaseError {
+                throw failure("line \(reader.line): \(error)")
+            }
         }
     }
 
