@@ -63,11 +63,19 @@ extension FetchedResultsController {
         return (sections, try snapshot(query, sections, db))
     }
 
-    /// The change log's position and the schema version, read in `db`: where a tracked result stands.
+    /// Where a tracked result read in `db` stands: SQLite's change log position and schema version,
+    /// or PostgreSQL's snapshot.
     ///
-    /// - Throws: `DatabaseError` when the change log is not installed.
-    static func trackingPosition(_ db: any SQLConnection) throws -> (sequence: Int64, schemaVersion: Int) {
-        let db = try sqlite(db)
-        return (try ChangeLog.currentSequence(db), try db.scalar(Int.self, sql: "PRAGMA schema_version") ?? 0)
+    /// - Throws: the engine's error when the change log is not installed.
+    static func trackingPosition(_ db: any SQLConnection) throws -> TrackingPosition {
+        switch db.dialect {
+        case .sqlite:
+            let db = sqlite(db)
+            return .sqlite(sequence: try ChangeLog.currentSequence(db), schemaVersion: try db.scalar(Int.self, sql: "PRAGMA schema_version") ?? 0)
+        case .postgreSQL:
+            // Without the log, a snapshot still reads; the log's first read fails instead.
+            _ = try db.fetchRows(sql: "SELECT 1 FROM \(PostgreSQLChangeLogSchema.tableName) LIMIT 1", values: [])
+            return try postgreSQLPosition(db)
+        }
     }
 }
