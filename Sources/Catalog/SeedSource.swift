@@ -52,15 +52,15 @@ public struct SeedSource {
         self = source(file.entity.recordType)
     }
 
-    /// Records in memory (checked already); `name` names them in errors.
+    /// Records in memory or made as they are read (checked already); `name` names them in errors.
     ///
     /// ```swift
-    /// try store.seed([SeedSource(records: SyntheticCatalog.products(count: 1_000, seed: 7))])
+    /// try store.seed([SeedSource(records: SyntheticCatalog.ProductSequence(count: 1_000, seed: 7))])
     /// ```
-    public init<Record: CatalogRecord>(name: String = "seed", records: [Record]) {
+    public init<Records: Sequence>(name: String = "seed", records: Records) where Records.Element: CatalogRecord {
         var iterator = records.makeIterator()
         var index = 0
-        self.init(name: name, Record.self, next: {
+        self.init(name: name, Records.Element.self, next: {
             index += 1
             return iterator.next()
         }, location: { "record \(index)" })
