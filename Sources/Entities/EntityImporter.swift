@@ -74,6 +74,14 @@ public final class EntityImporter<Entity: DeclaredEntity> {
         }
     }
 
+    /// Inserts the records queued in the order of their key now: before records of another entity
+    /// that refer to them are stored.
+    ///
+    /// - Throws: `DatabaseError`.
+    public func insertQueued() throws {
+        try bulk.insertQueuedRows()
+    }
+
     /// Queues a record under a new id in the order of its key; false when its key is taken, by a
     /// stored or a queued record.
     private func insertNew(_ values: [DatabaseValue]) throws -> Bool {

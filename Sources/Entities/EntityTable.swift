@@ -22,6 +22,9 @@ public struct EntityTable: Sendable {
     let tracksChanges: Bool
     /// The SQL that installs the search structures, for a searchable entity.
     let searchInstallSQL: String?
+    /// The search's trigram index and the columns it indexes, for a searchable entity: what the
+    /// check compares.
+    let searchIndex: (table: String, columns: [String])?
 
     /// One column after `id`.
     struct Column: Sendable, Equatable {
@@ -41,16 +44,16 @@ public struct EntityTable: Sendable {
 
     /// The table of a declared entity.
     public init<Entity: DeclaredEntity>(_ type: Entity.Type) {
-        self.init(Entity.declaration, searchInstallSQL: nil)
+        self.init(Entity.declaration, search: nil)
     }
 
     /// The table of a searchable entity, its search structures included (the `installSQL` of its
     /// `searchDescription`).
     public init<Entity: SearchableEntity>(_ type: Entity.Type) {
-        self.init(Entity.declaration, searchInstallSQL: Entity.searchDescription.installSQL)
+        self.init(Entity.declaration, search: Entity.searchDescription)
     }
 
-    private init<Entity: DeclaredEntity>(_ declaration: EntityDeclaration<Entity>, searchInstallSQL: String?) {
+    private init<Entity: DeclaredEntity>(_ declaration: EntityDeclaration<Entity>, search: SearchDescription?) {
         let templateValues = declaration.storedValues(of: declaration.template)
         var columns: [Column] = []
         for attribute in declaration.attributes {
@@ -96,6 +99,7 @@ public struct EntityTable: Sendable {
         self.columns = columns
         self.indexes = indexes
         self.tracksChanges = declaration.tracksChanges
-        self.searchInstallSQL = searchInstallSQL
+        self.searchInstallSQL = search?.installSQL
+        self.searchIndex = search.map { ($0.fullTextTable, $0.textColumns) }
     }
 }

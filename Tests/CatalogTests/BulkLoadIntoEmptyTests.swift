@@ -64,7 +64,7 @@ struct BulkLoadIntoEmptyTests {
     }
 
     static func found(_ text: String, _ store: CatalogStore) throws -> [Int64] {
-        let sections: [RecordSection<Product>] = try store.search(SearchQuery(text), in: ListRequest())
+        let sections: [EntitySection<Product>] = try store.search(SearchQuery(text), in: ListRequest())
         return sections.flatMap { $0.records.compactMap(\.id) }
     }
 }
