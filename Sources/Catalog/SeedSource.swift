@@ -32,12 +32,12 @@ public struct SeedSource {
         self = source(file.entity.entityType)
     }
 
-    /// Records in memory (checked already); `name` names them in errors.
+    /// Records in memory or made as they are read (checked already); `name` names them in errors.
     ///
     /// ```swift
-    /// try store.seed([SeedSource(records: SyntheticCatalog.products(count: 1_000, seed: 7))])
+    /// try store.seed([SeedSource(records: SyntheticCatalog.ProductSequence(count: 1_000, seed: 7))])
     /// ```
-    public init<Entity: CatalogEntity>(name: String = "seed", records: [Entity]) {
+    public init<Records: Sequence>(name: String = "seed", records: Records) where Records.Element: CatalogEntity {
         self.init(EntitySource(name: name, records: records))
     }
 
