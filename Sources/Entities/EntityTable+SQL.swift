@@ -58,12 +58,12 @@ extension EntityTable {
     }
 
     /// `CREATE INDEX IF NOT EXISTS …`: run again by a migration step on a database that has it, it
-    /// does nothing. On PostgreSQL an expression other than a column is parenthesised, and SQLite's
-    /// `char(1)` of a folded text's section key (``AttributeSections/value(named:)``) is `chr(1)`.
+    /// does nothing. On PostgreSQL an expression other than a column is parenthesised, its functions
+    /// named as PostgreSQL names them (`SQLDialect.renamingFunctions(_:)`).
     func createIndexSQL(_ index: Index, dialect: SQLDialect) -> String {
         let expressions = index.expressions.map { expression in
             guard dialect == .postgreSQL, !expression.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }) else { return expression }
-            return "(" + expression.replacing("char(1)", with: "chr(1)") + ")"
+            return "(" + dialect.renamingFunctions(expression) + ")"
         }
         return "CREATE INDEX IF NOT EXISTS \(index.name) ON \(name)(\(expressions.joined(separator: ", ")));\n"
     }

@@ -65,7 +65,7 @@ extension FetchedResultsController {
 
     /// The sections, the whole result's ids and the change log's position, read in one transaction.
     private static func readTrackedResult(
-        _ query: FetchQuery<Entity>, _ request: FetchRequest<Entity>, _ db: Database
+        _ query: FetchQuery<Entity>, _ request: FetchRequest<Entity>, _ db: any SQLConnection
     ) throws -> (sections: [FetchedSection], live: LiveState) {
         let position = try trackingPosition(db)
         let (sections, snapshot) = try readSectionsAndSnapshot(query, request, db)
@@ -144,8 +144,9 @@ extension FetchedResultsController {
     /// state, and the change set with the new sections and query, or nil when the result is unchanged.
     private static func readChanges(
         _ live: LiveState, _ query: FetchQuery<Entity>, _ request: FetchRequest<Entity>, _ oldSections: [FetchedSection],
-        _ db: Database
+        _ db: any SQLConnection
     ) throws -> (live: LiveState, change: (ChangeSet, [FetchedSection], FetchQuery<Entity>)?) {
+        let db = try sqlite(db)
         var live = live
         let old = live.snapshot
         let schemaVersion = try db.scalar(Int.self, sql: "PRAGMA schema_version") ?? 0
