@@ -1,4 +1,5 @@
 import Entities
+import FetchedResults
 @_spi(Testing) import PostgreSQLSearch
 import SQLiteStore
 import TestSupport
@@ -7,7 +8,8 @@ import TextSearch
 
 /// A searchable entity's table made by its schema on either engine holds its search structures
 /// (on PostgreSQL, PostgreSQLSearch's), kept by the entity's own writes: the same searches give the
-/// same pages on both. (The differential of every strategy on random texts is PostgreSQLSearchTests.)
+/// same pages on both, and a fetch request's `searchText` the same results through the controller.
+/// (The differential of every strategy on random texts is PostgreSQLSearchTests.)
 struct SearchOnBothEnginesTests {
     static let names = [
         "Tarte Tatin", "Café crème", "ﾃﾞｼﾞﾀﾙ soup", "Pad thai", "Crème brûlée", "Ramen 20", "東京 ramen", "Straße salad",
@@ -18,6 +20,7 @@ struct SearchOnBothEnginesTests {
     @Test func theSameSearchesGiveTheSamePages() throws {
         let schema = try EntitySchema(identity: "org.example.kitchen.search", tables: [EntityTable(Dish.self)])
         var pages: [StoreEngine: [[Int64]]] = [:]
+        var fetched: [StoreEngine: [[Int64?]]] = [:]
         for engine in StoreEngine.allCases {
             let store = try engine.makeStore()
             try schema.migrate(store.writer)
@@ -29,6 +32,13 @@ struct SearchOnBothEnginesTests {
                 // Updates and deletes through the entity, which the triggers follow.
                 try Dish(id: 1, name: "Tarte tropézienne", cuisine: "French", minutes: 20).update(db)
                 _ = try Dish.delete(id: 2, db)
+            }
+            fetched[engine] = try Self.searches.map { text in
+                let controller = FetchedResultsController(
+                    request: FetchRequest<Dish>(sortDescriptors: [SortDescriptor(\.name)], searchText: text),
+                    reader: store.writer)
+                try controller.performFetch()
+                return try controller.fetchedObjects.map(\.id)
             }
             let order = SearchOrder(SQLFragment(sql: "dishes.name_folded, dishes.id"))
             pages[engine] = try store.writer.read { db in
@@ -44,6 +54,8 @@ struct SearchOnBothEnginesTests {
                 }
             }
         }
+        #expect(fetched[.postgreSQL] == fetched[.sqlite])
+        #expect(fetched[.sqlite] == pages[.sqlite]?.map { $0.map(Optional.some) })
         #expect(pages[.sqlite]?.filter { $0.count > 1 }.count ?? 0 > 3)
         #expect(pages[.postgreSQL] == pages[.sqlite])
     }
