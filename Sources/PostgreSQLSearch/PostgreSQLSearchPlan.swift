@@ -60,7 +60,7 @@ struct PostgreSQLSearchPlan {
         if terms.isEmpty { return scoped(SQLFragment(sql: "TRUE"), alias: alias) }
         if matchesNothing { return SQLFragment(sql: "FALSE") }
         if !terms.contains(where: isNumeric) && terms.allSatisfy(\.isShort) {
-            return scoped(grams(terms, alias: alias), alias: alias)
+            return scoped(grams(terms.map(\.folded), alias: alias), alias: alias)
         }
         if hasAllTermsIndex {
             return scoped(SQLFragment(joining: terms.map { term($0, alias: alias, indexed: true) }, separator: " AND "), alias: alias)
@@ -88,7 +88,7 @@ struct PostgreSQLSearchPlan {
     func term(_ term: SearchTerm, alias: String, indexed: Bool) -> SQLFragment {
         var parts: [SQLFragment]
         if indexed && term.isShort {
-            parts = [grams([term], alias: alias)]
+            parts = [grams([term.folded], alias: alias)]
         } else if indexed {
             let pattern = "%" + Self.likeEscaped(term.folded) + "%"
             parts = search.description.textColumns.map { SQLFragment(sql: "\(alias).\($0) LIKE ?", arguments: [pattern]) }
@@ -101,10 +101,10 @@ struct PostgreSQLSearchPlan {
         return SQLFragment(joining: parts, separator: " OR ").parenthesized
     }
 
-    /// The rows of `alias` whose grams hold every term of 1-2 characters (and the scope's token):
-    /// exact, from the grams index.
-    func grams(_ terms: [SearchTerm], alias: String) -> SQLFragment {
-        var values = terms.map { DatabaseValue.text($0.folded) }
+    /// The rows of `alias` whose grams hold every one of `grams` (texts of 1-2 characters), and the
+    /// scope's token: exact, from the grams index.
+    func grams(_ grams: [String], alias: String) -> SQLFragment {
+        var values = grams.map { DatabaseValue.text($0) }
         if let scope, search.description.scopeColumn != nil, let token = PostgreSQLTextSearch.scopeToken(scope) {
             values.append(.text(token))
         }
@@ -119,6 +119,13 @@ struct PostgreSQLSearchPlan {
             return SQLFragment(sql: "\(column) = ?", arguments: [Int64(number)])
         }
         return SQLFragment(sql: "\(column) = CAST(? AS double precision)", arguments: [number])
+    }
+
+    /// The distinct substrings of 2 characters of `text`, in order.
+    static func pairs(of text: String) -> [String] {
+        let scalars = Array(text.unicodeScalars)
+        var seen = Set<String>()
+        return scalars.indices.dropLast().map { String(String.UnicodeScalarView(scalars[$0...($0 + 1)])) }.filter { seen.insert($0).inserted }
     }
 
     /// `text` with LIKE's wildcards and escape character escaped, so that it matches itself only.

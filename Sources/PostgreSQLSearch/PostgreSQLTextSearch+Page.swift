@@ -172,10 +172,7 @@ extension PostgreSQLTextSearch {
                     db, "SELECT count(*) FROM (SELECT 1 FROM \(table) WHERE \(condition.sql) LIMIT ?) AS capped",
                     condition.arguments.values + [.integer(Int64(cap))])
                 if estimate >= cap {
-                    let scalars = Array(term.folded.unicodeScalars)
-                    let bound = try (0..<(scalars.count - 1)).map { start in
-                        try gramCount(String(String.UnicodeScalarView(scalars[start...(start + 1)])), scope: plan.scope, db)
-                    }.min()
+                    let bound = try PostgreSQLSearchPlan.pairs(of: term.folded).map { try gramCount($0, scope: plan.scope, db) }.min()
                     estimate = max(cap, bound ?? cap)
                 }
             }
