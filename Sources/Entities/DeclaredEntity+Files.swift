@@ -34,11 +34,30 @@ public struct EntityFileError: Error, Sendable, Equatable, CustomStringConvertib
     public let path: String
     /// What is wrong, and where.
     public let reason: String
+    /// Which fault it is, for a caller that says it in its own words.
+    public let kind: Kind
+
+    /// The faults of a file.
+    public enum Kind: Sendable, Equatable {
+        /// The file cannot be opened: it is missing, a folder, or not readable.
+        case inaccessible
+        /// No format was given, and neither the file's name nor its first character tells it.
+        case unknownFormat
+        /// Its content cannot be used: an unknown format, a bad header or record, a record the table refuses.
+        case invalid
+        /// A record that keeps its id has the unique key of another stored record; `location` says
+        /// where the record is (`line 5`).
+        case conflict(DuplicateKey, location: String)
+        /// A record has the fields of another entity the source was told of (the one with table
+        /// `table`), not of its own (`expected`); `record` is its `name` field, if it has one.
+        case otherEntity(table: String, expected: String, line: Int, record: String?)
+    }
 
     /// An error of the file at `path`.
-    public init(path: String, reason: String) {
+    public init(path: String, reason: String, kind: Kind = .invalid) {
         self.path = path
         self.reason = reason
+        self.kind = kind
     }
 
     public var description: String { "\(path): \(reason)" }
@@ -50,7 +69,8 @@ public struct EntityFileError: Error, Sendable, Equatable, CustomStringConvertib
 extension DeclaredEntity {
     /// Imports the records of a file in one transaction: a record whose unique key (the first
     /// attribute declared `unique: true`) a stored record holds updates it, or is skipped; another is
-    /// added. A bad record rolls back everything.
+    /// added. A bad record rolls back everything. ``EntityFiles/importSources(_:conflicts:progress:into:)``
+    /// imports several files, of several entities, in one transaction.
     ///
     /// ```swift
     /// let report = try Recipe.importFile("recipes.csv", into: queue)   // 2 inserted, 0 updated, 0 skipped
@@ -63,107 +83,24 @@ extension DeclaredEntity {
     ///   - conflicts: what a record whose unique key is taken does: update (default) or skip.
     ///   - keepingIDs: whether records keep their `id`: the stored record with that id is replaced,
     ///     or the record is added with it. Otherwise ids in the file are ignored.
-    ///   - writer: the store written to: an SQLite database, or a store of another engine (a
-    ///     `PostgreSQLCluster`), where new rows are added with its bulk load (`COPY`).
-    /// - Throws: ``EntityFileError`` naming the file, line, column and field at fault; the engine's
-    ///   error; nothing is written then.
+    ///   - progress: called with the records stored so far every ``EntityFiles/progressInterval`` records.
+    ///   - writer: the database written to.
+    /// - Throws: ``EntityFileError`` naming the file, line, column and field at fault; `DatabaseError`.
+    ///   Nothing is written then.
     @discardableResult
     public static func importFile(
         _ path: String, format: DataFormat? = nil, conflicts: ImportConflicts = .update, keepingIDs: Bool = false,
-        into writer: some StoreWriter
+        progress: ((Int) -> Void)? = nil, into writer: some StoreWriter
     ) throws -> ImportReport {
-        let (input, name) = try openInput(path)
-        return try writer.write { db in
-            try importRecords(from: input, named: name, format: format ?? DataFormat(fileName: path), conflicts: conflicts, keepingIDs: keepingIDs, db)
-        }
+        let source = try EntitySource(path: path, format: format, of: Self.self, keepingIDs: keepingIDs)
+        return try EntityFiles.importSources([source], conflicts: conflicts, progress: progress, into: writer)[Self.self]
     }
 
-    /// ``importFile(_:format:conflicts:keepingIDs:into:)`` that skips the records whose unique key is
+    /// ``importFile(_:format:conflicts:keepingIDs:progress:into:)`` that skips the records whose unique key is
     /// taken: seeding twice adds nothing the second time.
     @discardableResult
     public static func seedFile(_ path: String, format: DataFormat? = nil, into writer: some StoreWriter) throws -> ImportReport {
         try importFile(path, format: format, conflicts: .skip, into: writer)
-    }
-
-    /// Imports the records of `input` in the caller's transaction (`db`), as
-    /// ``importFile(_:format:conflicts:keepingIDs:into:)`` does: on SQLite through an
-    /// ``EntityImporter``, on another engine through an ``EntityCopyImporter``; `name` names it in
-    /// errors. When it throws, roll back the transaction (as a `StoreWriter`'s `write` does).
-    public static func importRecords(
-        from input: ByteInput, named name: String, format: DataFormat?, conflicts: ImportConflicts = .update,
-        keepingIDs: Bool = false, _ db: some SQLConnection
-    ) throws -> ImportReport {
-        guard let db = db as? Database else {
-            let importer = try EntityCopyImporter<Self, _>(db, conflicts: conflicts)
-            try forEachRecord(in: input, named: name, format: format, keepingIDs: keepingIDs) { record in try importer.add(record) }
-            try importer.finish()
-            return importer.report
-        }
-        // A searchable entity's search structures are built in bulk with the rows. Without a
-        // savepoint: a failure rolls back the caller's transaction as a whole.
-        let structures = (Self.self as? any SearchableEntity.Type).map { [$0.searchDescription.bulkInsertStructure] } ?? []
-        return try db.bulkInsert(into: tableName, maintaining: structures, withoutSavepoint: true) { bulk in
-            let importer = EntityImporter<Self>(db, bulk: bulk, conflicts: conflicts)
-            try forEachRecord(in: input, named: name, format: format, keepingIDs: keepingIDs) { record in try importer.add(record) }
-            return importer.report
-        }
-    }
-
-    /// The file at `path` (`-`: standard input) and its name in errors.
-    ///
-    /// - Throws: ``EntityFileError`` when it cannot be opened.
-    static func openInput(_ path: String) throws -> (input: ByteInput, name: String) {
-        let name = path == "-" ? "standard input" : path
-        do {
-            return (path == "-" ? ByteInput.standardInput() : try ByteInput(path: path), name)
-        } catch let error as FileError {
-            throw EntityFileError(path: name, reason: error.isMissing ? "no such file" : error.isDirectory ? "it is a folder" : "it cannot be read")
-        }
-    }
-
-    /// Calls `store` with each record of `input`, checked, keeping its id or not as `keepingIDs` says.
-    ///
-    /// - Throws: ``EntityFileError`` naming `name` and the line, for a record that cannot be read or
-    ///   checked, or that `store` refuses with ``DuplicateKey`` or `DatabaseError`; what else `store`
-    ///   throws.
-    static func forEachRecord(
-        in input: ByteInput, named name: String, format: DataFormat?, keepingIDs: Bool, _ store: (Self) throws -> Void
-    ) throws {
-        func failure(_ reason: String) -> EntityFileError { EntityFileError(path: name, reason: reason) }
-        let reader: RecordReader<Self>
-        do {
-            guard let format = try format ?? DataFormat.sniffed(from: input) else {
-                throw failure("cannot tell its format from its name or first character: give json, jsonl, csv or tsv")
-            }
-            reader = RecordReader(rows: try RowReader(input: input, format: format), layout: declaration.recordLayout)
-        } catch let error as RecordReadError {
-            throw failure(error.description)
-        }
-        while true {
-            var record: Self
-            do {
-                guard let next = try reader.next() else { break }
-                record = try next.validated()
-            } catch let error as RecordReadError {
-                throw failure(error.description)
-            } catch let error as FileError {
-                throw failure("it cannot be read: \(error)")
-            } catch {
-                throw failure("line \(reader.line): \(error)")
-            }
-            if !keepingIDs {
-                record.id = nil
-            } else if let id = record.id, let problem = keptIDProblem(id) {
-                throw failure("line \(reader.line): \(problem)")
-            }
-            do {
-                try store(record)
-            } catch let error as DuplicateKey {
-                throw failure("line \(reader.line): \(error)")
-            } catch let error as DatabaseError {
-                throw failure("line \(reader.line): \(error)")
-            }
-        }
     }
 
     /// Why a record cannot keep `id`, if it cannot: a searchable entity whose search index's rowids

@@ -61,7 +61,7 @@ public enum PostgreSQLChangeLog {
 
     /// The position now: every change committed so far is before it.
     public static func currentPosition(_ db: PostgreSQLConnection) throws -> Position {
-        guard case .text(let snapshot) = try db.scalar(sql: "SELECT pg_current_snapshot()::text") else {
+        guard case .text(let snapshot) = try db.scalar(sql: PostgreSQLChangeLogSchema.currentPositionSQL) else {
             throw PostgreSQLError(sqlState: PostgreSQLError.internalError, message: "pg_current_snapshot() gave no snapshot")
         }
         return Position(snapshot: snapshot)
@@ -86,16 +86,8 @@ public enum PostgreSQLChangeLog {
     public static func changes(after position: Position, _ db: PostgreSQLConnection) throws -> (changes: [RowChange], position: Position) {
         let read = {
             let next = try currentPosition(db)
-            // One statement reads the horizon and the entries, so that they agree even in a caller's
-            // READ COMMITTED transaction: a prune commits before both or after both.
             let rows = try db.fetchAll(
-                sql: """
-                    SELECT horizon.pruned, seq, table_name, row_id, kind
-                    FROM (SELECT pruned_through >= pg_snapshot_xmin($1::pg_snapshot) AS pruned FROM \(horizonTableName)) AS horizon
-                    LEFT JOIN \(tableName)
-                        ON xid >= pg_snapshot_xmin($1::pg_snapshot) AND NOT pg_visible_in_snapshot(xid, $1::pg_snapshot)
-                    ORDER BY seq
-                    """,
+                sql: SQLDialect.postgreSQL.numberingPlaceholders(PostgreSQLChangeLogSchema.changesSQL),
                 arguments: [.text(position.snapshot)])
             if rows.first?.first != .integer(0) { throw PositionPruned(position: position) }
             let changes = try rows.filter { $0[1] != .null }.map { row -> RowChange in

@@ -66,6 +66,25 @@ public enum PostgreSQLChangeLogSchema {
             """
     }
 
+    /// The position now, as a snapshot's text: every change committed so far is before it.
+    public static let currentPositionSQL = "SELECT pg_current_snapshot()::text"
+
+    /// The changes committed after the snapshot position bound to its one `?` and visible now, in the
+    /// order they were made: `pruned, seq, table_name, row_id, kind`, where `pruned` (true in every
+    /// row when the log was pruned past the position: changes may be missing) comes with one row of
+    /// NULLs when there is no change. Read in the same REPEATABLE READ transaction as
+    /// ``currentPositionSQL``, so that the two agree; one statement reads the horizon and the
+    /// entries, so that they agree even in a READ COMMITTED one (a prune commits before both or after
+    /// both).
+    public static let changesSQL = """
+        WITH reader(snapshot) AS (SELECT ?::pg_snapshot)
+        SELECT pruned_through >= pg_snapshot_xmin(reader.snapshot), seq, table_name, row_id, kind
+        FROM reader CROSS JOIN \(horizonTableName)
+        LEFT JOIN \(tableName)
+            ON xid >= pg_snapshot_xmin(reader.snapshot) AND NOT pg_visible_in_snapshot(xid, reader.snapshot)
+        ORDER BY seq
+        """
+
     /// `name` as a quoted identifier.
     private static func quoted(_ name: String) -> String {
         "\"" + name.replacing("\"", with: "\"\"") + "\""
