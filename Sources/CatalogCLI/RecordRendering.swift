@@ -178,6 +178,15 @@ struct ListingWriter<Record: CatalogRecord> {
         }
     }
 
+    /// The rows to read first as a search reads a page, so that they come at once, and write out
+    /// before reading on: a table's window (its column widths wait for them), or, for a data format,
+    /// which holds no row, one screen's worth.
+    var firstRows: Int { format == .table ? StreamedTable.window : Self.firstDataRows }
+
+    /// A data format's first rows: a screen, read as one search page in a few milliseconds (the first
+    /// byte of the listing table in Benchmarks/README.md).
+    static var firstDataRows: Int { 50 }
+
     /// Writes the row at `path`.
     mutating func write(_ path: ItemPath, _ record: Record) throws {
         let section = sections[path.section]
@@ -188,6 +197,8 @@ struct ListingWriter<Record: CatalogRecord> {
             try table!.append([path.description] + record.tableCells)
         }
         rowCount += 1
+        // A data format's first rows are written out at once, as a table's held lines are.
+        if rows != nil, rowCount == firstRows { try output.flush() }
     }
 
     /// Writes what is held and flushes.
@@ -198,14 +209,14 @@ struct ListingWriter<Record: CatalogRecord> {
 }
 
 /// Writes `request`'s result as `list` and `search` do in a table or a data format, each row as it is
-/// read (``CatalogStore/forEachRecord(in:sectionsRead:_:)``), or for a table, why there is none.
+/// read (``CatalogStore/forEachRecord(in:firstRows:sectionsRead:_:)``), or for a table, why there is none.
 ///
 /// - Throws: ``CommandFailure/outputNotWritten(path:code:)`` when standard output cannot be written;
 ///   what reading throws.
 func writeListing<Record: CatalogRecord>(_ catalog: CatalogStore, _ request: ListRequest<Record>, format: OutputFormat) throws {
     var writer = ListingWriter<Record>(format: format)
     do {
-        try catalog.forEachRecord(in: request, sectionsRead: { try writer.begin($0) }) { path, record in
+        try catalog.forEachRecord(in: request, firstRows: writer.firstRows, sectionsRead: { try writer.begin($0) }) { path, record in
             try writer.write(path, record)
         }
         try writer.finish()

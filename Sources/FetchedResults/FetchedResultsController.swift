@@ -253,7 +253,7 @@ public final class FetchedResultsController<Entity: FetchableEntity> {
     }
 
     /// The sections of `query` counted by a `GROUP BY` over its rows, in `db`.
-    private static func countSections(
+    static func countSections(
         _ query: FetchQuery<Entity>, _ request: FetchRequest<Entity>, _ db: Database
     ) throws -> [FetchedSection] {
         let sectionsQuery = query.sectionsQuery
