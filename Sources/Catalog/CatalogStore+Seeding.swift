@@ -8,7 +8,7 @@ import TextSearch
 /// `skipped` and `updated`.
 public struct SeedReport: Sendable, Equatable, Codable {
     /// Records added, per entity (none for an entity without a count).
-    public var inserted: [Entity: Int] = [:]
+    public var inserted: [EntityKind: Int] = [:]
     /// Records skipped because a record with the same name was already there.
     public var skipped = 0
     /// Existing records (same name) whose fields were replaced, when importing with `ImportConflicts.update`.
@@ -30,7 +30,7 @@ public struct SeedReport: Sendable, Equatable, Codable {
         init(stringValue: String) { self.stringValue = stringValue }
         init?(intValue: Int) { nil }
 
-        static func inserted(_ entity: Entity) -> Key { Key(stringValue: entity.rawValue + "Inserted") }
+        static func inserted(_ entity: EntityKind) -> Key { Key(stringValue: entity.rawValue + "Inserted") }
         static let skipped = Key(stringValue: "skipped")
         static let updated = Key(stringValue: "updated")
     }
@@ -40,7 +40,7 @@ public struct SeedReport: Sendable, Equatable, Codable {
     /// - Throws: `DecodingError` for a missing or mistyped count.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: Key.self)
-        for entity in Entity.allCases { inserted[entity] = try container.decode(Int.self, forKey: .inserted(entity)) }
+        for entity in EntityKind.allCases { inserted[entity] = try container.decode(Int.self, forKey: .inserted(entity)) }
         skipped = try container.decode(Int.self, forKey: .skipped)
         updated = try container.decode(Int.self, forKey: .updated)
     }
@@ -50,7 +50,7 @@ public struct SeedReport: Sendable, Equatable, Codable {
     /// - Throws: what the encoder throws.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: Key.self)
-        for entity in Entity.allCases { try container.encode(inserted[entity, default: 0], forKey: .inserted(entity)) }
+        for entity in EntityKind.allCases { try container.encode(inserted[entity, default: 0], forKey: .inserted(entity)) }
         try container.encode(skipped, forKey: .skipped)
         try container.encode(updated, forKey: .updated)
     }
@@ -93,7 +93,7 @@ extension CatalogStore {
     ///
     /// A record with an `id` (sources drop ids unless opened keeping them) keeps it: the record with
     /// that id is replaced, or it is added with that id; another record with its name is then a
-    /// conflict, ``CatalogError/conflictingRecord(path:reason:)`` naming the source and where in it.
+    /// conflict, ``CatalogError/conflictingEntity(path:reason:)`` naming the source and where in it.
     ///
     /// - Parameters:
     ///   - sources: the inputs, read in order, all in the one transaction.
@@ -119,7 +119,7 @@ extension CatalogStore {
         checkpointPages: Int = Database.bulkLoadCheckpointPages, progress: ((Int) -> Void)?
     ) throws -> SeedReport {
         let report = try database.write { db in
-            try Self.bulkInserts(Entity.allCases[...], triggeredRows: triggeredRows, db) { bulks in
+            try Self.bulkInserts(EntityKind.allCases[...], triggeredRows: triggeredRows, db) { bulks in
                 let sink = BulkSeedSink(db: db, conflicts: conflicts, progress: progress, bulks: bulks)
                 for source in sources { try source.feed(sink) }
                 return sink.report
@@ -134,8 +134,8 @@ extension CatalogStore {
     /// Runs `body` within a bulk insert into the table of each of `entities` (nested, in order),
     /// given them by entity.
     private static func bulkInserts(
-        _ entities: ArraySlice<Entity>, into bulks: [Entity: BulkInsert] = [:], triggeredRows: Int, _ db: Database,
-        _ body: ([Entity: BulkInsert]) throws -> SeedReport
+        _ entities: ArraySlice<EntityKind>, into bulks: [EntityKind: BulkInsert] = [:], triggeredRows: Int, _ db: Database,
+        _ body: ([EntityKind: BulkInsert]) throws -> SeedReport
     ) throws -> SeedReport {
         guard let entity = entities.first else { return try body(bulks) }
         let description = entity.searchDescription
@@ -155,45 +155,45 @@ extension CatalogStore {
 /// them in one report and saying a taken name in the catalog's words.
 private final class BulkSeedSink: SeedSink {
     let progress: ((Int) -> Void)?
-    /// The importer of each entity's records: an `EntityImporter` of its record type.
-    let importers: [Entity: AnyObject]
+    /// The importer of each entity's records: an `EntityImporter` of its entity type.
+    let importers: [EntityKind: AnyObject]
     var done = 0
 
-    init(db: Database, conflicts: ImportConflicts, progress: ((Int) -> Void)?, bulks: [Entity: BulkInsert]) {
+    init(db: Database, conflicts: ImportConflicts, progress: ((Int) -> Void)?, bulks: [EntityKind: BulkInsert]) {
         self.progress = progress
-        func importer<Record: CatalogRecord>(_ type: Record.Type) -> AnyObject {
-            EntityImporter<Record>(db, bulk: bulks[Record.entity]!, conflicts: conflicts)
+        func importer<Entity: CatalogEntity>(_ type: Entity.Type) -> AnyObject {
+            EntityImporter<Entity>(db, bulk: bulks[Entity.kind]!, conflicts: conflicts)
         }
-        var importers: [Entity: AnyObject] = [:]
-        for entity in Entity.allCases { importers[entity] = importer(entity.recordType) }
+        var importers: [EntityKind: AnyObject] = [:]
+        for entity in EntityKind.allCases { importers[entity] = importer(entity.entityType) }
         self.importers = importers
     }
 
-    func add<Record: CatalogRecord>(_ record: Record) throws {
+    func add<Entity: CatalogEntity>(_ record: Entity) throws {
         do {
-            try importer(Record.self).add(record)
+            try importer(Entity.self).add(record)
         } catch is DuplicateKey {
-            throw CatalogError.duplicateName(entity: Record.entity, name: record.name)
+            throw CatalogError.duplicateName(entity: Entity.kind, name: record.name)
         }
         done += 1
         if done % CatalogStore.progressInterval == 0 { progress?(done) }
     }
 
-    private func importer<Record: CatalogRecord>(_ type: Record.Type) -> EntityImporter<Record> {
-        // Made for each entity's record type in `init`.
-        importers[Record.entity] as! EntityImporter<Record>
+    private func importer<Entity: CatalogEntity>(_ type: Entity.Type) -> EntityImporter<Entity> {
+        // Made for each entity's entity type in `init`.
+        importers[Entity.kind] as! EntityImporter<Entity>
     }
 
     /// What the importers stored: records added per entity, skipped and updated of all.
     var report: SeedReport {
         var report = SeedReport()
-        func add<Record: CatalogRecord>(_ type: Record.Type) {
+        func add<Entity: CatalogEntity>(_ type: Entity.Type) {
             let counts = importer(type).report
-            if counts.inserted > 0 { report.inserted[Record.entity] = counts.inserted }
+            if counts.inserted > 0 { report.inserted[Entity.kind] = counts.inserted }
             report.skipped += counts.skipped
             report.updated += counts.updated
         }
-        for entity in Entity.allCases { add(entity.recordType) }
+        for entity in EntityKind.allCases { add(entity.entityType) }
         return report
     }
 }

@@ -15,18 +15,18 @@ public struct SeedSource {
     /// The input's name in errors: its path, or `standard input`.
     public let name: String
     /// The entity of its records.
-    public let entity: Entity
+    public let entity: EntityKind
     private let deliver: (any SeedSink) throws -> Void
 
-    /// Records of `Record` from `next`, which returns nil at the end and throws
+    /// Records of `Entity` from `next`, which returns nil at the end and throws
     /// ``CatalogError/invalidFile(path:reason:)`` for a bad one; `location` says where the last record
     /// read is (`line 5`), for errors found when it is stored (a name another record holds:
-    /// ``CatalogError/conflictingRecord(path:reason:)``).
-    public init<Record: CatalogRecord>(
-        name: String, _ type: Record.Type, next: @escaping () throws -> Record?, location: @escaping () -> String
+    /// ``CatalogError/conflictingEntity(path:reason:)``).
+    public init<Entity: CatalogEntity>(
+        name: String, _ type: Entity.Type, next: @escaping () throws -> Entity?, location: @escaping () -> String
     ) {
         self.name = name
-        entity = Record.entity
+        entity = Entity.kind
         deliver = { sink in
             while let record = try next() {
                 do {
@@ -35,7 +35,7 @@ public struct SeedSource {
                     // Say where the record is, as for errors found while reading; a name taken by
                     // another record stays a conflict, not a fault of the file.
                     if case .duplicateName = error {
-                        throw CatalogError.conflictingRecord(path: name, reason: "\(location()): \(error)")
+                        throw CatalogError.conflictingEntity(path: name, reason: "\(location()): \(error)")
                     }
                     throw CatalogError.invalidFile(path: name, reason: "\(location()): \(error)")
                 }
@@ -45,11 +45,11 @@ public struct SeedSource {
 
     /// The records of a seed file in memory (checked already).
     public init(_ file: SeedFile, name: String = "seed") {
-        func source<Record: CatalogRecord>(_ type: Record.Type) -> SeedSource {
-            // A file's records are of its entity's record type (SeedFile.init).
+        func source<Entity: CatalogEntity>(_ type: Entity.Type) -> SeedSource {
+            // A file's records are of its entity's entity type (SeedFile.init).
             SeedSource(name: name, records: file.records(of: type)!)
         }
-        self = source(file.entity.recordType)
+        self = source(file.entity.entityType)
     }
 
     /// Records in memory (checked already); `name` names them in errors.
@@ -57,10 +57,10 @@ public struct SeedSource {
     /// ```swift
     /// try store.seed([SeedSource(records: SyntheticCatalog.products(count: 1_000, seed: 7))])
     /// ```
-    public init<Record: CatalogRecord>(name: String = "seed", records: [Record]) {
+    public init<Entity: CatalogEntity>(name: String = "seed", records: [Entity]) {
         var iterator = records.makeIterator()
         var index = 0
-        self.init(name: name, Record.self, next: {
+        self.init(name: name, Entity.self, next: {
             index += 1
             return iterator.next()
         }, location: { "record \(index)" })
@@ -78,7 +78,7 @@ public struct SeedSource {
 /// Where a ``SeedSource`` puts its records: the storing side of seeding and importing.
 public protocol SeedSink: AnyObject {
     /// Stores one record (checked already).
-    func add<Record: CatalogRecord>(_ record: Record) throws
+    func add<Entity: CatalogEntity>(_ record: Entity) throws
 }
 
 // MARK: - Files
@@ -96,7 +96,7 @@ extension SeedSource {
     ///   - keepingIDs: whether the records keep their `id`; otherwise ids are dropped and records get new ones.
     /// - Throws: ``CatalogError/inaccessibleFile(path:reason:)`` when the file cannot be read,
     ///   ``CatalogError/invalidFile(path:reason:)`` for a bad header or unknown format.
-    public init(path: String, format: DataFormat?, entity: Entity?, keepingIDs: Bool = false) throws {
+    public init(path: String, format: DataFormat?, entity: EntityKind?, keepingIDs: Bool = false) throws {
         let name = path == "-" ? "standard input" : path
         let input: ByteInput
         do {
@@ -109,7 +109,7 @@ extension SeedSource {
     }
 
     /// The records in `input`, named `name` in errors; see ``init(path:format:entity:keepingIDs:)``.
-    public init(name: String, input: ByteInput, format: DataFormat?, entity: Entity?, keepingIDs: Bool = false) throws {
+    public init(name: String, input: ByteInput, format: DataFormat?, entity: EntityKind?, keepingIDs: Bool = false) throws {
         func invalid(_ reason: String) -> CatalogError { CatalogError.invalidFile(path: name, reason: reason) }
         do {
             let format = try format ?? DataFormat.sniffed(from: input) ?? {
@@ -118,7 +118,7 @@ extension SeedSource {
             let rows = try RowReader(input: input, format: format)
             let names = try rows.firstFieldNames() ?? []
             let chosen = entity ?? Self.entity(ofFields: names)
-            self.init(name: name, rows: rows, chosen.recordType, keepingIDs: keepingIDs)
+            self.init(name: name, rows: rows, chosen.entityType, keepingIDs: keepingIDs)
         } catch let error as RecordReadError {
             throw invalid(error.description)
         } catch let error as FileError {
@@ -126,19 +126,19 @@ extension SeedSource {
         }
     }
 
-    private init<Record: CatalogRecord>(name: String, rows: RowReader, _ type: Record.Type, keepingIDs: Bool) {
-        let reader = RecordReader(rows: rows, layout: Record.layout)
-        self.init(name: name, Record.self, next: {
+    private init<Entity: CatalogEntity>(name: String, rows: RowReader, _ type: Entity.Type, keepingIDs: Bool) {
+        let reader = RecordReader(rows: rows, layout: Entity.layout)
+        self.init(name: name, Entity.self, next: {
             do {
                 guard var record = try reader.next() else { return nil }
                 if !keepingIDs {
                     record.id = nil
-                } else if let id = record.id, let problem = Record.keptIDProblem(id) {
+                } else if let id = record.id, let problem = Entity.keptIDProblem(id) {
                     throw CatalogError.invalidFile(path: name, reason: "line \(reader.line): \(problem)")
                 }
                 return record
             } catch let error as RecordReadError {
-                throw CatalogError.invalidFile(path: name, reason: Self.explain(error, line: reader.line, expected: Record.entity))
+                throw CatalogError.invalidFile(path: name, reason: Self.explain(error, line: reader.line, expected: Entity.kind))
             } catch let error as FileError {
                 throw CatalogError.invalidFile(path: name, reason: "it cannot be read: \(error)")
             }
@@ -147,14 +147,14 @@ extension SeedSource {
 
     /// The entity whose fields are all of `names`: the first other than products whose fields they
     /// all are when products' are not, else products.
-    static func entity(ofFields names: [String]) -> Entity {
+    static func entity(ofFields names: [String]) -> EntityKind {
         guard !Product.hasFields(names) else { return .products }
-        return Entity.allCases.first { $0.recordType.hasFields(names) } ?? .products
+        return EntityKind.allCases.first { $0.entityType.hasFields(names) } ?? .products
     }
 
     /// A reading error, said as a record of another entity when that is what it is.
-    private static func explain(_ error: RecordReadError, line: Int, expected: Entity) -> String {
-        if let values = error.recordValues, let other = Entity.allCases.first(where: { $0 != expected }),
+    private static func explain(_ error: RecordReadError, line: Int, expected: EntityKind) -> String {
+        if let values = error.recordValues, let other = EntityKind.allCases.first(where: { $0 != expected }),
            entity(ofFields: Array(values.keys)) == other {
             let record = values["name"].map { " \(String(reflecting: $0))" } ?? ""
             return "line \(line): record\(record) is a \(other.singular), not a \(expected.singular) (for \(other.rawValue), give --entity \(other.rawValue))"
@@ -163,7 +163,7 @@ extension SeedSource {
     }
 }
 
-extension CatalogRecord {
+extension CatalogEntity {
     /// Whether every one of `names` is a field of the record's files.
     fileprivate static func hasFields(_ names: [String]) -> Bool { layout.hasFields(names) }
 }

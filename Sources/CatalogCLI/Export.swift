@@ -87,8 +87,8 @@ extension CatalogCommand {
                 }
                 let progress = Terminal.progress("exporting", showsOnDataOutput: outputFile == nil)
                 do {
-                    let recordType = (store.entity ?? .products).recordType
-                    let count = try export(recordType, catalog, format, destination, progress)
+                    let entityType = (store.entity ?? .products).entityType
+                    let count = try export(entityType, catalog, format, destination, progress)
                     try destination.commit()
                     progress?.finish(count)
                 } catch let error as FileError {
@@ -98,11 +98,11 @@ extension CatalogCommand {
             }
         }
 
-        private func export<Record: CatalogRecord>(
-            _ type: Record.Type, _ catalog: CatalogStore, _ format: DataFormat, _ destination: ByteOutput,
+        private func export<Entity: CatalogEntity>(
+            _ type: Entity.Type, _ catalog: CatalogStore, _ format: DataFormat, _ destination: ByteOutput,
             _ progress: ProgressLine?
         ) throws -> Int {
-            try Record.export(to: destination, format: format, from: catalog.database) { count in
+            try Entity.export(to: destination, format: format, from: catalog.database) { count in
                 if count % CatalogStore.progressInterval == 0 { progress?.update(count) }
             }
         }

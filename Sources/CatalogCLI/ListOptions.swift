@@ -10,7 +10,7 @@ struct ListOptions: ParsableArguments, StoreChoosing {
     var database: String?
 
     @Option(name: .long, help: StoreOptions.entityHelp, completion: StoreOptions.entityCompletion, transform: parseEntity)
-    var entity: Entity?
+    var entity: EntityKind?
 
     @Flag(name: .long, help: StoreOptions.jsonHelp)
     var json = false
@@ -56,7 +56,7 @@ struct ListOptions: ParsableArguments, StoreChoosing {
     /// The list these options describe for `entity`.
     ///
     /// - Throws: `ValidationError` for a scope or sort the entity does not take.
-    func choice(for entity: Entity, searchText: String? = nil) throws -> ListChoice {
+    func choice(for entity: EntityKind, searchText: String? = nil) throws -> ListChoice {
         let choice = ListChoice(
             entity: entity, scope: scope, sort: sort, isReversed: reverse, searchText: searchText ?? search ?? "")
         do {

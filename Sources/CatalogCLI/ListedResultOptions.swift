@@ -5,7 +5,7 @@ import Catalog
 /// the listed result, and the output format.
 struct ListedResultOptions: ParsableArguments {
     @Argument(entityWordHelp: "products or phones (same as --entity).")
-    var entityWord: Entity?
+    var entityWord: EntityKind?
 
     @OptionGroup var list: ListOptions
     @Option(name: .long, help: OutputFormat.optionHelp) var format: OutputFormat?
@@ -20,7 +20,7 @@ struct ListedResultOptions: ParsableArguments {
     ///
     /// - Throws: `ValidationError` for an entity given twice, a scope or sort the entity does not take,
     ///   or `--json` with another `--format`.
-    func resolved() throws -> (entity: Entity, choice: ListChoice, format: OutputFormat) {
+    func resolved() throws -> (entity: EntityKind, choice: ListChoice, format: OutputFormat) {
         let entity = try resolveEntity(word: entityWord, option: list.entity)
         return (entity, try list.choice(for: entity), try OutputFormat.resolved(format, json: list.json))
     }

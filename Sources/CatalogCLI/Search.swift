@@ -49,7 +49,7 @@ extension CatalogCommand {
             let format = try OutputFormat.resolved(self.format, json: list.json)
             try reportingFailures {
                 let catalog = try list.openStoreForShortRead()
-                try printSections(entity.recordType, catalog, choice, format: format)
+                try printSections(entity.entityType, catalog, choice, format: format)
             }
         }
     }

@@ -63,7 +63,7 @@ extension CatalogCommand {
                     try input.sources(files, entity: store.entity, keepingIDs: false)
                 }
                 let report = try withStoreRestoredOnFailure(store, written: { "the seed was written (\($0.insertedText()) added, \($0.skipped) already there)" }) { catalog in
-                    try storeRecords(sources, in: catalog, conflicts: .skip, label: "seeding")
+                    try storeEntities(sources, in: catalog, conflicts: .skip, label: "seeding")
                 }
                 if store.json {
                     Terminal.print(try renderJSON(report))

@@ -51,22 +51,22 @@ extension CatalogCommand {
             let format = try OutputFormat.resolved(self.format, json: list.json)
             try reportingFailures {
                 let catalog = try list.openStoreForShortRead()
-                try show(entity.recordType, catalog, choice, format)
+                try show(entity.entityType, catalog, choice, format)
             }
         }
 
-        private func show<Record: CatalogRecord>(
-            _ type: Record.Type, _ catalog: CatalogStore, _ choice: ListChoice, _ format: OutputFormat
+        private func show<Entity: CatalogEntity>(
+            _ type: Entity.Type, _ catalog: CatalogStore, _ choice: ListChoice, _ format: OutputFormat
         ) throws {
-            let request = try choice.request(Record.self)
-            let record: Record
+            let request = try choice.request(Entity.self)
+            let record: Entity
             let shownPath: ItemPath?
             if let path {
                 record = try catalog.record(at: path, in: request)
                 shownPath = path
             } else {
-                guard let found = try catalog.fetchOne(Record.self, id: id!) else {
-                    throw CatalogError.notFound(entity: Record.entity, id: id!)
+                guard let found = try catalog.fetchOne(Entity.self, id: id!) else {
+                    throw CatalogError.notFound(entity: Entity.kind, id: id!)
                 }
                 record = found
                 shownPath = try catalog.itemPath(ofID: id!, in: request)
@@ -75,10 +75,10 @@ extension CatalogCommand {
             case .table:
                 Terminal.print(renderDetail(record, path: shownPath))
             case .json:
-                Terminal.print(try renderJSON(PathedRecord(path: shownPath, record: record)))
+                Terminal.print(try renderJSON(PathedEntity(path: shownPath, record: record)))
             case .jsonl, .csv, .tsv:
                 let writer = RecordWriter(
-                    format: format.dataFormat!, layout: Record.layout, extraFields: ["path"], output: .standardOutput())
+                    format: format.dataFormat!, layout: Entity.layout, extraFields: ["path"], output: .standardOutput())
                 try writer.write(record, extras: [shownPath.map { .text($0.description) }])
                 try writer.finish()
             }

@@ -22,25 +22,25 @@ struct StoreOptions: ParsableArguments, StoreChoosing {
     var database: String?
 
     @Option(name: .long, help: entityHelp, completion: entityCompletion, transform: parseEntity)
-    var entity: Entity?
+    var entity: EntityKind?
 
     @Flag(name: .long, help: jsonHelp)
     var json = false
 }
 
 /// Reads `products`/`phones` (or `product`/`phone`) as an entity.
-func parseEntity(_ text: String) throws -> Entity {
-    guard let entity = Entity(parsing: text) else {
+func parseEntity(_ text: String) throws -> EntityKind {
+    guard let entity = EntityKind(parsing: text) else {
         throw ValidationError("unknown entity '\(text)': expected products or phones")
     }
     return entity
 }
 
-extension Argument where Value == Entity? {
+extension Argument where Value == EntityKind? {
     /// The entity as a command's first word (`list phones`, `add phone`), read by ``parseEntity(_:)``.
     ///
     /// ```swift
-    /// @Argument(entityWordHelp: "products or phones (same as --entity).") var entityWord: Entity?
+    /// @Argument(entityWordHelp: "products or phones (same as --entity).") var entityWord: EntityKind?
     /// ```
     init(entityWordHelp help: String, words: [String] = ["products", "phones"]) {
         self.init(help: ArgumentHelp(help, valueName: "entity"), completion: .list(words), transform: parseEntity)
@@ -48,7 +48,7 @@ extension Argument where Value == Entity? {
 }
 
 /// Resolves an entity given as a first word and as `--entity`, which must agree.
-func resolveEntity(word: Entity?, option: Entity?) throws -> Entity {
+func resolveEntity(word: EntityKind?, option: EntityKind?) throws -> EntityKind {
     if let word, let option, word != option {
         throw ValidationError("the entity is given twice: \(word.rawValue) and --entity \(option.rawValue)")
     }

@@ -4,7 +4,7 @@ import Foundation
 import TestSupport
 import Testing
 
-/// A listing as `catalog list` and `search` read it (``CatalogStore/forEachRecord(in:firstRows:sectionsRead:_:)``):
+/// A listing as `catalog list` and `search` read it (``CatalogStore/forEachEntity(in:firstRows:sectionsRead:_:)``):
 /// its first rows as the search's pages, the rest in one query from the last of them. Wherever the
 /// first rows end, the rows, their order and their index paths are the reference's.
 struct ListingWindowTests {
@@ -53,7 +53,7 @@ struct ListingWindowTests {
     ) throws {
         var sections: [FetchedSection] = []
         var rows: [(path: ItemPath, section: String, id: Int64)] = []
-        try store.forEachRecord(in: request, firstRows: firstRows, sectionsRead: { sections = $0 }) { path, product in
+        try store.forEachEntity(in: request, firstRows: firstRows, sectionsRead: { sections = $0 }) { path, product in
             rows.append((path, sections[path.section].name, product.id!))
         }
         let context = "\(request), first rows \(firstRows)"

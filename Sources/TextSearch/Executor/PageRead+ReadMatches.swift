@@ -5,7 +5,7 @@ extension PageRead {
     /// taken; by their numeric condition, each by its id (`NOT INDEXED`: not an index in the page's
     /// order, which SQLite would walk until the page is found, far when the matches are sparse in it),
     /// or sorted as SQLite finds them.
-    func readMatches<Record>(_ read: PageStrategy.MatchRead, _ db: Database, decode: (Row) throws -> Record) throws -> SearchPage<Record> {
+    func readMatches<Entity>(_ read: PageStrategy.MatchRead, _ db: Database, decode: (Row) throws -> Entity) throws -> SearchPage<Entity> {
         guard let total else { preconditionFailure("matches are read once counted") }
         let records = switch read {
         case .numeric:

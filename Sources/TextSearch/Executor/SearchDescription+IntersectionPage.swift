@@ -14,14 +14,14 @@ extension SearchDescription {
     /// the walk is then tried before any id is read. Nil when it does not apply: another plan without
     /// `matchIDs`, a scope the indexes do not tell apart, or more matches than
     /// ``SearchThresholds/idListLimit``.
-    func intersectionPage<Record>(
+    func intersectionPage<Entity>(
         _ plan: SearchPlan, scope: DatabaseValue?, order: SearchOrder, limit: Int, offset: Int, totalCount: Int?,
         matchIDs: [Int64]?, thresholds: SearchThresholds, budget: Int, selection: String, _ db: Database,
-        decode: (Row) throws -> Record
-    ) throws -> SearchPage<Record>? {
+        decode: (Row) throws -> Entity
+    ) throws -> SearchPage<Entity>? {
         // The walk in list order for a page of `total` matches, or nil: by expected costs when the
         // scope's rows are counted, else past the threshold for a dense plan.
-        func walkedPage(total: Int) throws -> SearchPage<Record>? {
+        func walkedPage(total: Int) throws -> SearchPage<Entity>? {
             let budget: Int? = switch try listPageRoute(
                 plan, scope: scope, order: order, limit: limit, offset: offset, matches: total, thresholds: thresholds, db) {
             case .walk(let budget)?: budget

@@ -5,10 +5,10 @@ extension SearchDescription {
     /// by number alone: the total is its text matches' (counted as a plain term's) plus those, and the
     /// page is read among the first `offset + limit` text matches and those rows. Nil when it does
     /// not apply. `totalCount`, when given, is the total (text and number matches) in this read.
-    func numericTermPage<Record>(
+    func numericTermPage<Entity>(
         _ plan: SearchPlan, scope: DatabaseValue?, order: SearchOrder, limit: Int, offset: Int, totalCount: Int?,
-        thresholds: SearchThresholds, budget: Int, selection: String, _ db: Database, decode: (Row) throws -> Record
-    ) throws -> SearchPage<Record>? {
+        thresholds: SearchThresholds, budget: Int, selection: String, _ db: Database, decode: (Row) throws -> Entity
+    ) throws -> SearchPage<Entity>? {
         guard plan.terms.count == 1, let term = plan.terms.first, plan.isNumeric(term),
               limit > 0, offset + limit <= SearchThresholds.numericTermDepthLimit
         else { return nil }
