@@ -80,6 +80,16 @@ public struct EntitySearch<Entity: SearchableEntity>: RowSource {
     /// when its indexes count them (with their ids when counting read them), the values the search's
     /// ``scope`` admits only; nil otherwise (or for a scope on another attribute).
     public func sectionCounts(_ sections: SectionGrouping<Entity>, _ db: Database) throws -> SectionMatches? {
+        if query.isEmpty {
+            // A scope without terms, on the section key path: the table's maintained counts of the
+            // values it admits (nil when not maintained: the controller counts the rows).
+            guard let scope, scope.keyPath == sections.keyPath, let column = Entity.column(for: sections.keyPath),
+                  let counts = try SectionCounts.counts(
+                      forTable: Entity.tableName, section: column.sectionExpression, descending: sections.isDescending, in: db)
+            else { return nil }
+            return SectionMatches(counts: Dictionary(
+                counts.filter { scope.admits($0.key) }.map { ($0.key, $0.count) }, uniquingKeysWith: +))
+        }
         guard let searchScope = Entity.searchScope, sections.keyPath == searchScope,
               scope == nil || scope?.keyPath == searchScope,
               let matches = try Entity.searchDescription.matchesPerScope(query, db) else { return nil }
@@ -92,6 +102,8 @@ public struct EntitySearch<Entity: SearchableEntity>: RowSource {
     /// ``SearchableEntity/searchScope`` (or within the search's ``scope`` when it is one value of it);
     /// nil for sections by another key path (or of NULL), or a scope the executor cannot page within.
     public func page(_ page: SectionPage<Entity>, _ db: Database) throws -> [Entity]? {
+        // A scope without terms: its pages are read through its condition, as a predicate's are.
+        guard !query.isEmpty else { return nil }
         let searchScope = Entity.searchScope.map { $0 }
         let within: DatabaseValue?
         if let section = page.section {
@@ -112,8 +124,11 @@ public struct EntitySearch<Entity: SearchableEntity>: RowSource {
     }
 
     /// With counts from the indexes, the first batch alone (a page of the executor) for many matches,
-    /// each section whole for few; without, one pass over the condition.
+    /// each section whole for few; without, one pass over the condition, or for a scope without
+    /// terms the sections' counts alone.
     public func firstRead(_ counts: SectionMatches?, batchSize: Int) -> FirstRead {
+        // A scope without terms reads its pages in the list index, as a predicate does.
+        if query.isEmpty { return .sections }
         guard let counts else { return .onePass }
         return SearchThresholds.standard.readsFirstBatchOnly(total: counts.total, idsRead: counts.ids != nil, batchSize: batchSize)
             ? .firstBatch : .wholeSections
