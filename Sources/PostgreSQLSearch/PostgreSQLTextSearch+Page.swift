@@ -16,11 +16,11 @@ extension PostgreSQLTextSearch {
     ///   - selection: the columns `decode` reads, qualified with the table's name.
     ///   - thresholds: the planner's cost model (tests force each strategy with extreme ones).
     /// - Throws: what the connection throws, or what `decode` throws.
-    public func page<Record>(
+    public func page<Entity>(
         _ query: SearchQuery, scope: DatabaseValue? = nil, order: SearchOrder, limit: Int, offset: Int = 0,
         selection: String, thresholds: SearchThresholds = .standard, _ db: some SQLConnection,
-        decode: ([DatabaseValue]) throws -> Record
-    ) throws -> SearchPage<Record> {
+        decode: ([DatabaseValue]) throws -> Entity
+    ) throws -> SearchPage<Entity> {
         try page(
             query, scope: scope, order: order, limit: limit, offset: offset, selection: selection, thresholds: thresholds,
             forcing: nil, db, decode: decode)
@@ -29,19 +29,19 @@ extension PostgreSQLTextSearch {
     /// ``page(_:scope:order:limit:offset:selection:thresholds:_:decode:)`` read with `strategy` rather
     /// than the planner's choice (tests check every strategy against a reference).
     @_spi(Testing)
-    public func page<Record>(
+    public func page<Entity>(
         _ query: SearchQuery, scope: DatabaseValue? = nil, order: SearchOrder, limit: Int, offset: Int = 0,
-        selection: String, forcing strategy: PageStrategy, _ db: some SQLConnection, decode: ([DatabaseValue]) throws -> Record
-    ) throws -> SearchPage<Record> {
+        selection: String, forcing strategy: PageStrategy, _ db: some SQLConnection, decode: ([DatabaseValue]) throws -> Entity
+    ) throws -> SearchPage<Entity> {
         try page(
             query, scope: scope, order: order, limit: limit, offset: offset, selection: selection, thresholds: .standard,
             forcing: strategy, db, decode: decode)
     }
 
-    private func page<Record>(
+    private func page<Entity>(
         _ query: SearchQuery, scope: DatabaseValue?, order: SearchOrder, limit: Int, offset: Int, selection: String,
-        thresholds: SearchThresholds, forcing: PageStrategy?, _ db: some SQLConnection, decode: ([DatabaseValue]) throws -> Record
-    ) throws -> SearchPage<Record> {
+        thresholds: SearchThresholds, forcing: PageStrategy?, _ db: some SQLConnection, decode: ([DatabaseValue]) throws -> Entity
+    ) throws -> SearchPage<Entity> {
         precondition(limit >= 0 && offset >= 0)
         let unestimated = PostgreSQLSearchPlan(query, self, scope: scope)
         let total = try count(unestimated, db)
@@ -66,10 +66,10 @@ extension PostgreSQLTextSearch {
 
     /// The page read with `strategy`: `limit` is what remains of the result from `offset`, so that
     /// a walk that finds fewer rows fell short.
-    private func read<Record>(
+    private func read<Entity>(
         _ strategy: PageStrategy, _ plan: PostgreSQLSearchPlan, order: SearchOrder, limit: Int, offset: Int, selection: String,
-        _ db: some SQLConnection, _ decode: ([DatabaseValue]) throws -> Record
-    ) throws -> [Record] {
+        _ db: some SQLConnection, _ decode: ([DatabaseValue]) throws -> Entity
+    ) throws -> [Entity] {
         let table = description.table
         let page = SQLFragment(sql: " ORDER BY \(order.terms.sql) LIMIT ? OFFSET ?", arguments: order.terms.arguments + [limit, offset])
         let statement: SQLFragment
