@@ -13,8 +13,15 @@ extension PostgreSQLTextSearch {
     /// walked with every term checked on each row.
     ///
     /// - Parameters:
+    ///   - query: the search.
+    ///   - scope: the scope column's value the rows must have; nil for every row.
+    ///   - order: the page's order (its terms qualified with the table's name).
+    ///   - limit: the most rows read.
+    ///   - offset: the matching rows skipped before the page.
     ///   - selection: the columns `decode` reads, qualified with the table's name.
     ///   - thresholds: the planner's cost model (tests force each strategy with extreme ones).
+    ///   - db: the connection, in a reading transaction.
+    ///   - decode: makes a record of a row of `selection`.
     /// - Throws: what the connection throws, or what `decode` throws.
     public func page<Entity>(
         _ query: SearchQuery, scope: DatabaseValue? = nil, order: SearchOrder, limit: Int, offset: Int = 0,
