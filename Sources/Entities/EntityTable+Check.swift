@@ -83,7 +83,7 @@ extension EntityTable {
         if let missing = indexes.first(where: { !stored.indexNames.contains($0.name) }) {
             throw difference("index \(missing.name) is missing: add a migration step that adds it")
         }
-        if let searchIndex {
+        if let searchIndex, db.dialect == .sqlite {
             let indexed = try db.fetchAll(sql: "SELECT name FROM pragma_table_info(?)", arguments: [searchIndex.table]) {
                 try $0.decode(String.self, at: 0)
             }
