@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import Entities
 import RecordFormats
 
 /// The records of one entity from a seed file (a JSON array of products or of phones), or given in memory.
@@ -15,7 +16,7 @@ public struct SeedFile: Sendable, Equatable {
     public let entity: EntityKind
     /// The number of records in the file.
     public let count: Int
-    /// The records, an array of the entity's entity type.
+    /// The records, an array of `entity`'s entity type.
     private let records: any Sendable
 
     /// A file of `records`, already checked.
@@ -80,10 +81,10 @@ public struct SeedFile: Sendable, Equatable {
 }
 
 /// Records of one type gathered in memory.
-private final class CollectedEntities<Entity: CatalogEntity>: SeedSink {
+private final class CollectedEntities<Entity: CatalogEntity>: EntitySink {
     var records: [Entity] = []
 
-    func add<Added: CatalogEntity>(_ record: Added) throws {
+    func add<Added: DeclaredEntity>(_ record: Added) throws {
         if let record = record as? Entity { records.append(record) }
     }
 }

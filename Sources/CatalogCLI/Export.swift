@@ -1,5 +1,6 @@
 import ArgumentParser
 import Catalog
+import Entities
 import RecordFormats
 #if canImport(Glibc)
 import Glibc
@@ -103,7 +104,7 @@ extension CatalogCommand {
             _ progress: ProgressLine?
         ) throws -> Int {
             try Entity.export(to: destination, format: format, from: catalog.database) { count in
-                if count % CatalogStore.progressInterval == 0 { progress?.update(count) }
+                if count % EntityFiles.progressInterval == 0 { progress?.update(count) }
             }
         }
     }

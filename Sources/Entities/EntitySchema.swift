@@ -1,4 +1,5 @@
 import SQLiteStore
+import TextSearch
 
 /// An embedder's schema: its declared entities' tables, created from their declarations by the
 /// set's first migration, and the later changes as migrations of its own.
@@ -111,6 +112,28 @@ extension Migration {
         }
     }
 
+    /// A step that rebuilds a searchable entity's search structures from its rows, for a file made
+    /// before its searched attributes (or its search description) changed: it drops the triggers and
+    /// every structure a search of the table may have, then installs the declared ones
+    /// (`SearchDescription.installSQL`) and chooses their frequent substrings and grams again, in the
+    /// migration's one transaction.
+    ///
+    /// Its revision names no attribute, so that a later change of the search (with a step of its own)
+    /// leaves its checksum as it was; run on a file whose search is the declared one already (made by
+    /// migration 1 after it), it builds the same structures again.
+    public static func reinstallingSearch<Entity: SearchableEntity>(of type: Entity.Type, version: Int) -> Migration {
+        Migration(version: version, name: "reinstall_\(Entity.tableName)_search", revision: "reinstall search") { (db: Database) in
+            let search = Entity.searchDescription
+            // Every structure's name depends on the table only: this description names them all,
+            // whichever ones the file has.
+            let everyStructure = SearchDescription(
+                table: search.table, textColumns: search.textColumns, accelerators: [.substringCounts, .gramBits])
+            try db.execute(sql: everyStructure.uninstallSQL + search.installSQL)
+            if search.substringCountsTable != nil { try search.refreshSubstringCounts(db) }
+            if search.gramBitsTable != nil { try search.refreshGramBits(db) }
+        }
+    }
+
     /// A step that creates the declared indexes a table made before them lacks.
     public static func addingIndexes<Entity: DeclaredEntity>(of type: Entity.Type, version: Int) -> Migration {
         Migration(version: version, name: "index_\(Entity.tableName)", revision: "add indexes") { (db: any SQLConnection) in
@@ -128,12 +151,8 @@ extension EntityTable {
 
     /// Creates the table in `db` as ``createSQL(dialect:)`` says, in the connection's dialect.
     ///
-    /// - Throws: ``EntityError/notOnPostgreSQL(_:)`` for a searchable entity's table on PostgreSQL;
-    ///   the engine's error.
+    /// - Throws: the engine's error.
     func create(_ db: some SQLConnection) throws {
-        if db.dialect == .postgreSQL, searchInstallSQL != nil {
-            throw EntityError.notOnPostgreSQL("search of \(entityName)")
-        }
         try db.execute(sql: createSQL(dialect: db.dialect), values: [])
     }
 }

@@ -1,3 +1,4 @@
+import PostgreSQLSearch
 import SQLiteStore
 
 // Every statement that creates or changes a declared entity's table is written in this file, in the
@@ -7,9 +8,6 @@ import SQLiteStore
 extension EntityTable {
     /// The SQL that creates the table, its indexes, its change tracking and its search structures, on
     /// an empty database (the first migration of ``EntitySchema``).
-    ///
-    /// - Precondition: on PostgreSQL, the entity is not searchable (search there is not built yet:
-    ///   ``EntitySchema`` says so in an error before it asks for this SQL).
     public func createSQL(dialect: SQLDialect = .sqlite) -> String {
         var lines = ["    id " + dialect.integerPrimaryKey]
         for column in columns { lines.append("    " + Self.columnSQL(column, dialect: dialect)) }
@@ -21,9 +19,11 @@ extension EntityTable {
             case .postgreSQL: sql += PostgreSQLChangeLogSchema.installationSQL + ";\n" + PostgreSQLChangeLogSchema.trackingSQL(forTable: name)
             }
         }
-        if let searchInstallSQL {
-            precondition(dialect == .sqlite, "the search structures of \(name) are SQLite's only")
-            sql += searchInstallSQL
+        if let search {
+            switch dialect {
+            case .sqlite: sql += search.installSQL
+            case .postgreSQL: sql += PostgreSQLTextSearch(search).installSQL
+            }
         }
         return sql
     }
@@ -58,12 +58,12 @@ extension EntityTable {
     }
 
     /// `CREATE INDEX IF NOT EXISTS …`: run again by a migration step on a database that has it, it
-    /// does nothing. On PostgreSQL an expression other than a column is parenthesised, and SQLite's
-    /// `char(1)` of a folded text's section key (``AttributeSections/value(named:)``) is `chr(1)`.
+    /// does nothing. On PostgreSQL an expression other than a column is parenthesised, its functions
+    /// named as PostgreSQL names them (`SQLDialect.renamingFunctions(_:)`).
     func createIndexSQL(_ index: Index, dialect: SQLDialect) -> String {
         let expressions = index.expressions.map { expression in
             guard dialect == .postgreSQL, !expression.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }) else { return expression }
-            return "(" + expression.replacing("char(1)", with: "chr(1)") + ")"
+            return "(" + dialect.renamingFunctions(expression) + ")"
         }
         return "CREATE INDEX IF NOT EXISTS \(index.name) ON \(name)(\(expressions.joined(separator: ", ")));\n"
     }
