@@ -26,18 +26,18 @@ public struct SeedSource {
     /// The records of a seed file in memory (checked already).
     public init(_ file: SeedFile, name: String = "seed") {
         func source<Entity: CatalogEntity>(_ type: Entity.Type) -> SeedSource {
-            // A file's records are of its entity's entity type (SeedFile.init).
+            // A file's records are of its kind's entity type (SeedFile.init).
             SeedSource(name: name, records: file.records(of: type)!)
         }
         self = source(file.entity.entityType)
     }
 
-    /// Records in memory (checked already); `name` names them in errors.
+    /// Records in memory or made as they are read (checked already); `name` names them in errors.
     ///
     /// ```swift
-    /// try store.seed([SeedSource(records: SyntheticCatalog.products(count: 1_000, seed: 7))])
+    /// try store.seed([SeedSource(records: SyntheticCatalog.ProductSequence(count: 1_000, seed: 7))])
     /// ```
-    public init<Entity: CatalogEntity>(name: String = "seed", records: [Entity]) {
+    public init<Records: Sequence>(name: String = "seed", records: Records) where Records.Element: CatalogEntity {
         self.init(EntitySource(name: name, records: records))
     }
 

@@ -56,7 +56,7 @@ extension CatalogCommand {
         func run() throws {
             try reportingFailures {
                 let sources = if let count {
-                    [SeedSource(records: SyntheticCatalog.products(count: count, seed: seed ?? 1))]
+                    [SeedSource(records: SyntheticCatalog.ProductSequence(count: count, seed: seed ?? 1))]
                 } else if files.isEmpty {
                     SeedFile.builtIn.filter { file in store.entity.map { $0 == file.entity } ?? true }.map { SeedSource($0) }
                 } else {

@@ -151,12 +151,8 @@ extension EntityTable {
 
     /// Creates the table in `db` as ``createSQL(dialect:)`` says, in the connection's dialect.
     ///
-    /// - Throws: ``EntityError/notOnPostgreSQL(_:)`` for a searchable entity's table on PostgreSQL;
-    ///   the engine's error.
+    /// - Throws: the engine's error.
     func create(_ db: some SQLConnection) throws {
-        if db.dialect == .postgreSQL, searchInstallSQL != nil {
-            throw EntityError.notOnPostgreSQL("search of \(entityName)")
-        }
         try db.execute(sql: createSQL(dialect: db.dialect), values: [])
     }
 }

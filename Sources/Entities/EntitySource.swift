@@ -45,12 +45,12 @@ public struct EntitySource {
         }
     }
 
-    /// Records in memory, checked already; `name` names them in errors. The database's error for a
-    /// record the table refuses is thrown as it is, as `insert` throws it.
-    public init<Entity: DeclaredEntity>(name: String = "records", records: [Entity]) {
+    /// Records in memory or made as they are read, checked already; `name` names them in errors. The
+    /// database's error for a record the table refuses is thrown as it is, as `insert` throws it.
+    public init<Records: Sequence>(name: String = "records", records: Records) where Records.Element: DeclaredEntity {
         var iterator = records.makeIterator()
         var index = 0
-        self.init(name: name, Entity.self, locatesDatabaseErrors: false, next: {
+        self.init(name: name, Records.Element.self, locatesDatabaseErrors: false, next: {
             index += 1
             return iterator.next()
         }, location: { "record \(index)" })

@@ -9,8 +9,6 @@ public enum FetchError: Error, Sendable, Equatable, CustomStringConvertible {
     case resultChanged
     /// The request is inconsistent (a negative limit…).
     case invalidRequest(String)
-    /// What is named (live change sets) runs on SQLite only, not yet on PostgreSQL.
-    case notOnPostgreSQL(String)
 
     public var description: String {
         switch self {
@@ -22,8 +20,6 @@ public enum FetchError: Error, Sendable, Equatable, CustomStringConvertible {
             "the database changed since the result was fetched; fetch again"
         case .invalidRequest(let reason):
             "invalid fetch request: \(reason)"
-        case .notOnPostgreSQL(let what):
-            "\(what) is not yet on PostgreSQL (it runs on SQLite files only)"
         }
     }
 }

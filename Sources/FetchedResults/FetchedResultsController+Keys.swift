@@ -63,11 +63,22 @@ extension FetchedResultsController {
         return (sections, try snapshot(query, sections, db))
     }
 
-    /// The change log's position and the schema version, read in `db`: where a tracked result stands.
+    /// Where a tracked result read in `db` stands: SQLite's change log position and schema version,
+    /// or PostgreSQL's snapshot.
     ///
-    /// - Throws: `DatabaseError` when the change log is not installed.
-    static func trackingPosition(_ db: any SQLConnection) throws -> (sequence: Int64, schemaVersion: Int) {
-        let db = try sqlite(db)
-        return (try ChangeLog.currentSequence(db), try db.scalar(Int.self, sql: "PRAGMA schema_version") ?? 0)
+    /// - Throws: the engine's error when the change log is not installed.
+    static func trackingPosition(_ db: any SQLConnection) throws -> TrackingPosition {
+        switch db.dialect {
+        case .sqlite:
+            let db = sqlite(db)
+            return .sqlite(sequence: try ChangeLog.currentSequence(db), schemaVersion: try db.scalar(Int.self, sql: "PRAGMA schema_version") ?? 0)
+        case .postgreSQL:
+            // Asked, not read: a failed statement would abort the read's transaction.
+            let log = try db.fetchRows(sql: "SELECT (to_regclass(?) IS NOT NULL)::int", values: [.text(PostgreSQLChangeLogSchema.tableName)])
+            guard log.first?.first == .integer(1) else {
+                throw FetchError.invalidRequest("tracking changes needs the change log (\(PostgreSQLChangeLogSchema.tableName)), which the database does not have")
+            }
+            return try postgreSQLPosition(db)
+        }
     }
 }

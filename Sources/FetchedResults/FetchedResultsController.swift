@@ -43,8 +43,8 @@ import SQLiteStore
 public final class FetchedResultsController<Entity: FetchableEntity> {
     /// The store rows are read from: a `DatabasePool` (each read on a reader connection, beside
     /// the writer) or a `DatabaseQueue`, or a `PostgreSQLCluster` (each read on a replica that has
-    /// the cluster's last write, else on the primary). On PostgreSQL, live change sets
-    /// (`startTracking()`) and a declared entity's search throw, not yet built there.
+    /// the cluster's last write, else on the primary). On PostgreSQL, a declared entity's search
+    /// throws, not yet built there.
     public let reader: any StoreReader
     /// The request; a change takes effect at the next `performFetch()`.
     public var request: FetchRequest<Entity> {
@@ -176,7 +176,7 @@ public final class FetchedResultsController<Entity: FetchableEntity> {
                 batches[BatchKey(section: section, index: index)] = Batch(ids: ids, lastSortKey: [], entities: nil)
             }
         }
-        let live = position.map { LiveState(snapshot: snapshot, sequence: $0.sequence, schemaVersion: $0.schemaVersion) }
+        let live = position.map { LiveState(snapshot: snapshot, position: $0) }
         return FetchedResult(sections: sections, batches: batches, readyToTrack: live)
     }
 
@@ -249,7 +249,7 @@ public final class FetchedResultsController<Entity: FetchableEntity> {
             }
         }
         let live = position.map {
-            LiveState(snapshot: ResultSnapshot(sections: snapshot), sequence: $0.sequence, schemaVersion: $0.schemaVersion)
+            LiveState(snapshot: ResultSnapshot(sections: snapshot), position: $0)
         }
         return FetchedResult(sections: sections, batches: batches, readyToTrack: live)
     }
@@ -443,11 +443,10 @@ public final class FetchedResultsController<Entity: FetchableEntity> {
         })
     }
 
-    /// `db` as SQLite's connection, for what runs on SQLite only (live change sets).
-    ///
-    /// - Throws: ``FetchError/notOnPostgreSQL(_:)`` for another engine's.
-    static func sqlite(_ db: any SQLConnection) throws -> Database {
-        guard let db = db as? Database else { throw FetchError.notOnPostgreSQL("tracking changes of \(Entity.self)") }
+    /// `db` as SQLite's connection, for what reads SQLite's own structures (its change log), asked
+    /// only where `db`'s dialect (or a position read in it) says it is SQLite's.
+    static func sqlite(_ db: any SQLConnection) -> Database {
+        guard let db = db as? Database else { preconditionFailure("an SQLite change log position read on another engine") }
         return db
     }
 

@@ -54,7 +54,7 @@ public enum PostgreSQLChangeLog {
 
     /// The position now: every change committed so far is before it.
     public static func currentPosition(_ db: PostgreSQLConnection) throws -> Position {
-        guard case .text(let snapshot) = try db.scalar(sql: "SELECT pg_current_snapshot()::text") else {
+        guard case .text(let snapshot) = try db.scalar(sql: PostgreSQLChangeLogSchema.currentPositionSQL) else {
             throw PostgreSQLError(sqlState: PostgreSQLError.internalError, message: "pg_current_snapshot() gave no snapshot")
         }
         return Position(snapshot: snapshot)
@@ -68,12 +68,8 @@ public enum PostgreSQLChangeLog {
         let read = {
             let next = try currentPosition(db)
             let changes = try db.fetchAll(
-                sql: """
-                    SELECT seq, table_name, row_id, kind FROM \(tableName)
-                    WHERE xid >= pg_snapshot_xmin($1::pg_snapshot) AND NOT pg_visible_in_snapshot(xid, $1::pg_snapshot)
-                    ORDER BY seq
-                    """,
-                arguments: [.text(position.snapshot)]
+                sql: SQLDialect.postgreSQL.numberingPlaceholders(PostgreSQLChangeLogSchema.changesSQL),
+                arguments: [.text(position.snapshot), .text(position.snapshot)]
             ) { row -> RowChange in
                 guard case .integer(let sequence) = row[0], case .text(let table) = row[1], case .integer(let rowID) = row[2],
                     case .integer(let kind) = row[3], let kind = RowChange.Kind(rawValue: Int(kind))

@@ -57,6 +57,18 @@ public enum PostgreSQLChangeLogSchema {
             """
     }
 
+    /// The position now, as a snapshot's text: every change committed so far is before it.
+    public static let currentPositionSQL = "SELECT pg_current_snapshot()::text"
+
+    /// The changes committed after the snapshot position bound to its one `?` and visible now, in the
+    /// order they were made: `seq, table_name, row_id, kind`. Read in the same REPEATABLE READ
+    /// transaction as ``currentPositionSQL``, so that the two agree.
+    public static let changesSQL = """
+        SELECT seq, table_name, row_id, kind FROM \(tableName)
+        WHERE xid >= pg_snapshot_xmin(?::pg_snapshot) AND NOT pg_visible_in_snapshot(xid, ?::pg_snapshot)
+        ORDER BY seq
+        """
+
     /// `name` as a quoted identifier.
     private static func quoted(_ name: String) -> String {
         "\"" + name.replacing("\"", with: "\"\"") + "\""
