@@ -19,7 +19,9 @@ struct ForcedStrategyDifferentialTests {
     /// The strategies forced, walks with budgets that find the page, fall short, or read nothing.
     static let strategies: [PageStrategy] = [
         .scan(onePass: true), .scan(onePass: false),
-        .readMatches(.numeric), .readMatches(.byID), .readMatches(.sorted),
+        .readMatches(.byID), .readMatches(.sorted),
+        .readMatches(.addingNumberOnlyRows(textWalk: nil)), .readMatches(.addingNumberOnlyRows(textWalk: 3)),
+        .readMatches(.addingNumberOnlyRows(textWalk: .max)),
         .walkListIndex(budget: .max, fallback: .readMatches(.sorted)),
         .walkListIndex(budget: 7, fallback: .walkOrderIndex),
         .walkListIndex(budget: 0, fallback: .readMatches(.byID)),

@@ -3,7 +3,7 @@
 ///
 /// A description is all an entity needs for indexed substring search: ``installSQL`` creates the
 /// index structures and the triggers that keep them, and the planner and executor
-/// (``SearchDescription/page(_:scope:order:limit:offset:totalCount:matchIDs:selection:thresholds:_:decode:)``,
+/// (``SearchDescription/page(_:scope:order:limit:offset:totalCount:matchIDs:selection:costs:_:decode:)``,
 /// ``SearchDescription/count(_:scope:_:)``, ``SearchDescription/condition(for:scope:alias:_:)``) use them.
 ///
 /// ```swift
