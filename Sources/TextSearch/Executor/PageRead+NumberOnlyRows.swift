@@ -22,7 +22,8 @@ extension PageRead {
             textIDs = ids
         } else {
             let textCondition = textPlan.allTermsCondition(alias: table) ?? textPlan.condition(alias: table)
-            let condition = description.scoped(textCondition, scope: scope, alias: table, checkedOnRows: !textPlan.isDense)
+            // Dense: the scope left to SQLite, which may walk the order's index to the first rows.
+            let condition = description.scoped(textCondition, scope: scope, alias: table, checkedOnRows: !costs.isDense(plan.driverEstimate))
             textIDs = try db.fetchAll(
                 sql: "SELECT \(table).\(description.idColumn) FROM \(table) WHERE \(condition.sql) ORDER BY \(order.terms.sql) LIMIT ?",
                 arguments: condition.arguments + order.terms.arguments + [textWanted]
