@@ -7,6 +7,7 @@ import StoreContender
 // catalog-bench: issue #6's workloads for raw C, this store and GRDB, in one run. See ../README.md.
 do {
     let options = try Options(arguments: Array(CommandLine.arguments.dropFirst()))
+    try StoreContender.leaveOutSearchAccelerators(named: options.withoutAccelerators)
     try StoreContender.initializeSQLite()
     let createSchema = StoreContender.createSchema(at:)
     let raw = RawSQLiteContender(createSchema: createSchema)
