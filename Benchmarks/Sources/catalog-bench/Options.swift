@@ -59,8 +59,8 @@ struct Options {
         --work-dir (default .bench-data) and reused. W7 starts the `catalog` executable at --catalog
         (default ../.build/release/catalog: `swift build -c release --product catalog` at the root).
 
-        --without-accelerators makes the store's schema (and so the datasets, made per schema) keep
-        none of the named search accelerators: W3 then shows what each one buys.
+        --without-accelerators makes the store's schema keep none of the named search accelerators (each
+        set has datasets of its own): W3 then shows what each one buys.
 
         --child W4-writer is W4's writer in another process: it commits one insert, one rename and one
         delete (the JSON of a LiveChange, by default run 1's) to PATH, prints

@@ -28,7 +28,7 @@ do {
         var runner = Runner(options: options, contenders: [raw] + contenders.dropFirst().filter(isSelected),
                             fetchOnlyContenders: [codable].filter(isSelected),
                             searchOnlyContenders: [controller].filter(isSelected), raw: raw,
-                            schema: StoreContender.schemaIdentity)
+                            schema: StoreContender.schemaIdentity + options.withoutAccelerators.sorted().map { "without \($0)" })
         let start = ContinuousClock.now
         try runner.run()
         let markdown = runner.report.markdown
