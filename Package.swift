@@ -7,6 +7,7 @@ import PackageDescription
 //                                                                                     SQLiteStore → StoreCore (values, dialect, migrator)
 //                                                                   PostgreSQLStore → StoreCore, CPostgreSQL (libpq)
 //                                                           Entities → TextSearch → SQLiteStore
+//                                                           Entities → PostgreSQLSearch → TextSearch (the same search on PostgreSQL)
 //                                                           Entities → RecordFormats (data formats of any record type)
 //                                               Catalog (domain) → SeededRandom (synthetic data; no dependency)
 
@@ -24,6 +25,7 @@ let package = Package(
         .library(name: "RecordFormats", targets: ["RecordFormats"]),
         .library(name: "SeededRandom", targets: ["SeededRandom"]),
         .library(name: "TextSearch", targets: ["TextSearch"]),
+        .library(name: "PostgreSQLSearch", targets: ["PostgreSQLSearch"]),
         .library(name: "Entities", targets: ["Entities"]),
         .library(name: "Catalog", targets: ["Catalog"]),
         // The commands as a library: for the browse benchmark (Benchmarks/), which drives the screen model.
@@ -72,8 +74,11 @@ let package = Package(
                 .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
             ]
         ),
+        // The same search on PostgreSQL: pg_trgm and grams indexes, their triggers, and an executor that
+        // TextSearch's planner drives, over StoreCore's connection protocol.
+        .target(name: "PostgreSQLSearch", dependencies: ["TextSearch", "SQLiteStore"]),
         // Entities declared once (table, attributes, rules), with insert/update/delete and decoding derived.
-        .target(name: "Entities", dependencies: ["FetchedResults", "SQLiteStore", "TextSearch", "RecordFormats"]),
+        .target(name: "Entities", dependencies: ["FetchedResults", "SQLiteStore", "TextSearch", "PostgreSQLSearch", "RecordFormats"]),
         // Products and phones: records, schema, seeds, their search descriptions.
         .target(
             name: "Catalog",
@@ -122,17 +127,18 @@ let package = Package(
             path: "Sources/EmbedFilesPlugin"
         ),
 
-        .target(name: "TestSupport", dependencies: ["SQLiteStore", "SeededRandom"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["SQLiteStore", "PostgreSQLStore", "SeededRandom"], path: "Tests/TestSupport"),
         // A second process for the change-monitor tests: runs SQL lines from standard input.
         .executableTarget(name: "store-writer-fixture", dependencies: ["SQLiteStore"], path: "Tests/store-writer-fixture"),
         .testTarget(name: "SQLiteStoreTests", dependencies: ["SQLiteStore", "TestSupport", "store-writer-fixture"]),
         .testTarget(name: "PostgreSQLStoreTests", dependencies: ["PostgreSQLStore", "SQLiteStore", "TestSupport"]),
         .testTarget(name: "FetchedResultsTests", dependencies: ["FetchedResults", "TestSupport"]),
         .testTarget(name: "RecordFormatsTests", dependencies: ["RecordFormats", "SeededRandom"]),
-        .testTarget(name: "TextSearchTests", dependencies: ["TextSearch", "SQLiteStore", "TestSupport"]),
+        .testTarget(
+            name: "TextSearchTests", dependencies: ["TextSearch", "SQLiteStore", "PostgreSQLSearch", "PostgreSQLStore", "TestSupport"]),
         .testTarget(
             name: "EntitiesTests",
-            dependencies: ["Entities", "FetchedResults", "SQLiteStore", "RecordFormats", "TextSearch", "TestSupport"]),
+            dependencies: ["Entities", "FetchedResults", "SQLiteStore", "RecordFormats", "TextSearch", "PostgreSQLSearch", "TestSupport"]),
         .testTarget(name: "CatalogTests", dependencies: ["Catalog", "TextSearch", "TestSupport"]),
         .testTarget(name: "CatalogCLITests", dependencies: ["CatalogCLI", "Catalog", "FetchedResults", "TestSupport", "catalog"]),
         // Concurrent writers, crashes, full disks, damaged files, hostile input: see the Guarantees article (Sources/CatalogCLI/CatalogCLI.docc).

@@ -79,6 +79,10 @@ print(try controller.fetchedObjects.map(\.title))       // ["Solaris", "Stalker"
 let path = directory.appendingPathComponent("films.csv").path
 try Film.exportFile(path, from: queue)                   // id,title,director,year
 let report = try Film.importFile(path, into: queue)      // by the unique title: 0 inserted, 3 updated
+// Files of any declared entities in one transaction, with the records stored so far every 1,000:
+let sources = [try EntitySource(path: path, of: Film.self)]
+let seeded = try EntityFiles.importSources(sources, conflicts: .skip, progress: { print("\($0) records…") }, into: queue)
+print(seeded[Film.self])                                 // 0 inserted, 0 updated, 3 skipped
 // snippet.end
 
 // snippet.hide
@@ -86,5 +90,5 @@ let titles = try controller.fetchedObjects.map(\.title)
 let saved = try queue.read { db in try Film.fetchOne(id: solaris.id!, db) }
 precondition(controller.sections.map(\.name) == ["A"] && titles == ["Solaris", "Stalker"] && saved?.year == 1973)
 precondition(Film.declaration.recordLayout.fieldNames == ["id", "title", "director", "year"])
-precondition(report == ImportReport(updated: 3))
+precondition(report == ImportReport(updated: 3) && seeded[Film.self] == ImportReport(skipped: 3))
 try FileManager.default.removeItem(at: directory)

@@ -77,7 +77,7 @@ struct TitleWords: RowSource {
     typealias Entity = Album
     var text: String
 
-    func condition(_ db: Database) throws -> SQLFragment {
+    func condition(_ db: any SQLConnection) throws -> SQLFragment {
         let words = text.split(whereSeparator: \.isWhitespace).map { Album.fold(String($0)) }
         guard !words.isEmpty else { return .alwaysTrue }
         return SQLFragment(

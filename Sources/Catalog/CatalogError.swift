@@ -3,14 +3,14 @@ public enum CatalogError: Error, Sendable, Equatable, CustomStringConvertible {
     /// A field's value is not acceptable (an empty name, an unknown type, a negative price…).
     case invalidValue(field: String, value: String, reason: String)
     /// No record of the entity has this id.
-    case notFound(entity: Entity, id: Int64)
+    case notFound(entity: EntityKind, id: Int64)
     /// Another record already has this name.
-    case duplicateName(entity: Entity, name: String)
+    case duplicateName(entity: EntityKind, name: String)
     /// A seed or import file's content cannot be used: not UTF-8, malformed JSON, a bad record.
     case invalidFile(path: String, reason: String)
     /// A record of a seed or import file takes a name that another record holds (importing with the
     /// file's ids): `reason` says where the record is and which name.
-    case conflictingRecord(path: String, reason: String)
+    case conflictingEntity(path: String, reason: String)
     /// A file cannot be read or written at all: it is missing, a directory, or not permitted.
     case inaccessibleFile(path: String, reason: String)
     /// An index path is not in the result it was resolved against.
@@ -28,7 +28,7 @@ public enum CatalogError: Error, Sendable, Equatable, CustomStringConvertible {
             "no \(entity.singular) with id \(id)"
         case .duplicateName(let entity, let name):
             "a \(entity.singular) named \(String(reflecting: name)) already exists"
-        case .invalidFile(let path, let reason), .conflictingRecord(let path, let reason), .inaccessibleFile(let path, let reason):
+        case .invalidFile(let path, let reason), .conflictingEntity(let path, let reason), .inaccessibleFile(let path, let reason):
             "cannot use \(path): \(reason)"
         case .indexPathOutOfRange(let path, let sectionCount):
             sectionCount == 0

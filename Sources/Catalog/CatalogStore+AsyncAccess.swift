@@ -18,29 +18,29 @@ import SQLiteStore
 extension CatalogStore {
     // MARK: - Writing
 
-    /// Saves a new record and returns it with its id: ``insert(_:)-(Record)`` from async code.
+    /// Saves a new record and returns it with its id: ``insert(_:)-(Entity)`` from async code.
     ///
     /// - Throws: `CancellationError`, ``CatalogError/invalidValue(field:value:reason:)``,
     ///   ``CatalogError/duplicateName(entity:name:)``, or `DatabaseError`.
     @discardableResult
-    public func insert<Record: CatalogRecord>(_ record: Record) async throws -> Record {
+    public func insert<Entity: CatalogEntity>(_ record: Entity) async throws -> Entity {
         try await database.write { db in try Self.insert(record, db) }
     }
 
-    /// Replaces the stored fields of a saved record: ``update(_:)-(Record)`` from async code.
+    /// Replaces the stored fields of a saved record: ``update(_:)-(Entity)`` from async code.
     ///
     /// - Throws: `CancellationError`, ``CatalogError/notFound(entity:id:)`` when no record has its id.
-    public func update<Record: CatalogRecord>(_ record: Record) async throws {
+    public func update<Entity: CatalogEntity>(_ record: Entity) async throws {
         guard record.id != nil else { throw CatalogError.invalidValue(field: "id", value: "nil", reason: "the record was never saved") }
         try await database.write { db in try Self.update(record, db) }
     }
 
-    /// Deletes the record with this id and returns it: ``delete(_:id:)-(Record.Type,_)`` from async code.
+    /// Deletes the record with this id and returns it: ``delete(_:id:)-(Entity.Type,_)`` from async code.
     ///
     /// - Throws: `CancellationError`, ``CatalogError/notFound(entity:id:)`` when there is none.
     @discardableResult
-    public func delete<Record: CatalogRecord>(_ type: Record.Type, id: Int64) async throws -> Record {
-        try await database.write { db in try Self.delete(Record.self, id: id, db) }
+    public func delete<Entity: CatalogEntity>(_ type: Entity.Type, id: Int64) async throws -> Entity {
+        try await database.write { db in try Self.delete(Entity.self, id: id, db) }
     }
 
     // MARK: - Reading
@@ -48,36 +48,36 @@ extension CatalogStore {
     /// The record with this id, if any.
     ///
     /// - Throws: `CancellationError`, `DatabaseError`.
-    public func fetchOne<Record: CatalogRecord>(_ type: Record.Type, id: Int64) async throws -> Record? {
-        try await database.read { db in try Record.fetchOne(id: id, db) }
+    public func fetchOne<Entity: CatalogEntity>(_ type: Entity.Type, id: Int64) async throws -> Entity? {
+        try await database.read { db in try Entity.fetchOne(id: id, db) }
     }
 
     /// Every record of a type, by id.
     ///
     /// - Throws: `CancellationError`, `DatabaseError`.
-    public func fetchAll<Record: CatalogRecord>(_ type: Record.Type) async throws -> [Record] {
-        try await database.read { db in try Record.fetchAll(db) }
+    public func fetchAll<Entity: CatalogEntity>(_ type: Entity.Type) async throws -> [Entity] {
+        try await database.read { db in try Entity.fetchAll(db) }
     }
 
     /// The number of records of a type.
     ///
     /// - Throws: `CancellationError`, `DatabaseError`.
-    public func count<Record: CatalogRecord>(_ type: Record.Type) async throws -> Int {
-        try await database.read { db in try Record.fetchCount(db) }
+    public func count<Entity: CatalogEntity>(_ type: Entity.Type) async throws -> Int {
+        try await database.read { db in try Entity.fetchCount(db) }
     }
 
     /// Whether no record of a type is stored (without counting them).
     ///
     /// - Throws: `CancellationError`, `DatabaseError`.
-    public func isEmpty<Record: CatalogRecord>(_ type: Record.Type) async throws -> Bool {
-        try await database.read { db in try Record.isEmpty(db) }
+    public func isEmpty<Entity: CatalogEntity>(_ type: Entity.Type) async throws -> Bool {
+        try await database.read { db in try Entity.isEmpty(db) }
     }
 
     /// Names that complete a typed prefix: ``suggest(prefix:limit:entity:)`` from async code, so that a
     /// newer keystroke can cancel it.
     ///
     /// - Throws: `CancellationError`, `DatabaseError`.
-    public func suggest(prefix: String, limit: Int = 10, entity: Entity = .products) async throws -> [String] {
+    public func suggest(prefix: String, limit: Int = 10, entity: EntityKind = .products) async throws -> [String] {
         precondition(limit >= 0)
         return try await database.read { db in try Self.suggestions(prefix: prefix, limit: limit, entity: entity, db) }
     }
@@ -86,9 +86,9 @@ extension CatalogStore {
     /// from async code.
     ///
     /// - Throws: `CancellationError`, ``CatalogError/invalidValue(field:value:reason:)``, `DatabaseError`.
-    public func fetchedResults<Record: CatalogRecord>(
-        _ request: ListRequest<Record>, batchSize: Int = 0
-    ) async throws -> FetchedResultsController<Record> {
+    public func fetchedResults<Entity: CatalogEntity>(
+        _ request: ListRequest<Entity>, batchSize: Int = 0
+    ) async throws -> FetchedResultsController<Entity> {
         let controller = try makeController(request, batchSize: batchSize)
         try await controller.performFetch()
         return controller

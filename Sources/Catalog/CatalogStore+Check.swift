@@ -32,13 +32,13 @@ extension CatalogStore {
         // Past damage to the file itself, what the indexes say cannot be trusted.
         guard integrity.isEmpty else { return integrity }
         var problems: [String] = []
-        for entity in Entity.allCases {
+        for entity in EntityKind.allCases {
             let table = entity.searchDescription.fullTextTable
             problems += try Self.damageReported(as: table) {
                 try database.write { db in try db.fullTextIndexProblem(table) }.map { [$0] } ?? []
             }
         }
-        for entity in Entity.allCases {
+        for entity in EntityKind.allCases {
             let search = entity.searchDescription
             problems += try Self.damageReported(as: search.table) {
                 try database.read { db in

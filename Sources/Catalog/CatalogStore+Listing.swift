@@ -10,11 +10,11 @@ extension CatalogStore {
     /// - Parameters:
     ///   - request: the scope, search, sort and direction of the list.
     ///   - batchSize: entities loaded at a time; 0 loads them all.
-    /// - Throws: ``CatalogError/invalidValue(field:value:reason:)`` for a sort the record type does not
+    /// - Throws: ``CatalogError/invalidValue(field:value:reason:)`` for a sort the entity type does not
     ///   offer, `DatabaseError` when reading fails.
-    public func fetchedResults<Record: CatalogRecord>(
-        _ request: ListRequest<Record>, batchSize: Int = 0
-    ) throws -> FetchedResultsController<Record> {
+    public func fetchedResults<Entity: CatalogEntity>(
+        _ request: ListRequest<Entity>, batchSize: Int = 0
+    ) throws -> FetchedResultsController<Entity> {
         let controller = try makeController(request, batchSize: batchSize)
         try controller.performFetch()
         return controller
@@ -22,17 +22,17 @@ extension CatalogStore {
 
     /// A controller, not fetched yet, for the fetch request `request` describes, reading through
     /// ``database``.
-    func makeController<Record: CatalogRecord>(
-        _ request: ListRequest<Record>, batchSize: Int
-    ) throws -> FetchedResultsController<Record> {
+    func makeController<Entity: CatalogEntity>(
+        _ request: ListRequest<Entity>, batchSize: Int
+    ) throws -> FetchedResultsController<Entity> {
         var fetch = try request.fetchRequest()
         fetch.batchSize = batchSize
         return FetchedResultsController(request: fetch, reader: database)
     }
 
     /// The records of a request, in sections, all loaded.
-    public func sections<Record: CatalogRecord>(_ request: ListRequest<Record>) throws -> [RecordSection<Record>] {
-        try fetchedResults(request).recordSections()
+    public func sections<Entity: CatalogEntity>(_ request: ListRequest<Entity>) throws -> [EntitySection<Entity>] {
+        try fetchedResults(request).entitySections()
     }
 
     /// Reads the result of `request` without holding it, from one snapshot: its sections and their
@@ -41,15 +41,15 @@ extension CatalogStore {
     /// the memory of one row, whatever the result's size.
     ///
     /// ```swift
-    /// try store.forEachRecord(in: ListRequest<Product>(searchText: "mac"), sectionsRead: { _ in }) { path, product in
+    /// try store.forEachEntity(in: ListRequest<Product>(searchText: "mac"), sectionsRead: { _ in }) { path, product in
     ///     print(path, product.name)
     /// }
     /// ```
     ///
     /// - Throws: ``CatalogError/invalidValue(field:value:reason:)``, `DatabaseError`, and what
     ///   `sectionsRead` or `body` throws, which ends the read.
-    public func forEachRecord<Record: CatalogRecord>(
-        in request: ListRequest<Record>, sectionsRead: ([FetchedSection]) throws -> Void, _ body: (ItemPath, Record) throws -> Void
+    public func forEachEntity<Entity: CatalogEntity>(
+        in request: ListRequest<Entity>, sectionsRead: ([FetchedSection]) throws -> Void, _ body: (ItemPath, Entity) throws -> Void
     ) throws {
         try makeController(request, batchSize: 0).forEachObject(sectionsRead: sectionsRead, body)
     }
@@ -58,7 +58,7 @@ extension CatalogStore {
     /// process that shows one row would otherwise read 49 more, each from a page of its own).
     ///
     /// - Throws: ``CatalogError/indexPathOutOfRange(_:sectionCount:)`` when the result has no row there.
-    public func record<Record: CatalogRecord>(at path: ItemPath, in request: ListRequest<Record>) throws -> Record {
+    public func record<Entity: CatalogEntity>(at path: ItemPath, in request: ListRequest<Entity>) throws -> Entity {
         let controller = try fetchedResults(request, batchSize: 1)
         guard controller.contains(path) else {
             throw CatalogError.indexPathOutOfRange(path.description, sectionCount: controller.sections.count)
@@ -67,7 +67,7 @@ extension CatalogStore {
     }
 
     /// The index path of the record with this id in the result of `request`, if it is there.
-    public func itemPath<Record: CatalogRecord>(ofID id: Int64, in request: ListRequest<Record>) throws -> ItemPath? {
+    public func itemPath<Entity: CatalogEntity>(ofID id: Int64, in request: ListRequest<Entity>) throws -> ItemPath? {
         try fetchedResults(request, batchSize: 50).indexPath(forID: id)
     }
 
@@ -75,9 +75,9 @@ extension CatalogStore {
     ///
     /// - Throws: ``CatalogError/indexPathOutOfRange(_:sectionCount:)`` when the result has no row there.
     @discardableResult
-    public func delete<Record: CatalogRecord>(at path: ItemPath, in request: ListRequest<Record>) throws -> Record {
+    public func delete<Entity: CatalogEntity>(at path: ItemPath, in request: ListRequest<Entity>) throws -> Entity {
         let record = try record(at: path, in: request)
-        return try delete(Record.self, id: record.id!)
+        return try delete(Entity.self, id: record.id!)
     }
 }
 
@@ -92,23 +92,23 @@ extension CatalogStore {
     /// - Parameters:
     ///   - request: the scope, search, sort and direction of the list.
     ///   - batchSize: entities loaded at a time; 0 loads them all at each read.
-    /// - Throws: ``CatalogError/invalidValue(field:value:reason:)`` for a sort the record type does not
+    /// - Throws: ``CatalogError/invalidValue(field:value:reason:)`` for a sort the entity type does not
     ///   offer, `DatabaseError` when reading fails.
-    public func trackedResults<Record: CatalogRecord>(
-        _ request: ListRequest<Record>, batchSize: Int = 50
-    ) throws -> FetchedResultsController<Record> {
+    public func trackedResults<Entity: CatalogEntity>(
+        _ request: ListRequest<Entity>, batchSize: Int = 50
+    ) throws -> FetchedResultsController<Entity> {
         let controller = try makeController(request, batchSize: batchSize)
         try controller.startTracking()
         return controller
     }
 }
 
-extension FetchedResultsController where Entity: CatalogRecord {
+extension FetchedResultsController where Entity: CatalogEntity {
     /// The whole result as sections of records, read a batch at a time.
-    public func recordSections() throws -> [RecordSection<Entity>] {
+    public func entitySections() throws -> [EntitySection<Entity>] {
         try sections.indices.map { index in
             let section = sections[index]
-            return RecordSection(name: section.name, indexTitle: section.indexTitle, records: try objects(inSection: index))
+            return EntitySection(name: section.name, indexTitle: section.indexTitle, records: try objects(inSection: index))
         }
     }
 }

@@ -11,7 +11,7 @@ extension CatalogStore {
     /// ```
     ///
     /// - Throws: ``CatalogError/invalidValue(field:value:reason:)``, `DatabaseError`.
-    public func search<Record: CatalogRecord>(_ query: SearchQuery, in request: ListRequest<Record>) throws -> [RecordSection<Record>] {
+    public func search<Entity: CatalogEntity>(_ query: SearchQuery, in request: ListRequest<Entity>) throws -> [EntitySection<Entity>] {
         var request = request
         request.searchQuery = query
         return try sections(request)
@@ -19,24 +19,24 @@ extension CatalogStore {
 
     /// A page of the records that match the request's search, in its order, and how many match in all,
     /// read from one snapshot of the database: `SearchDescription/page(_:scope:order:limit:offset:totalCount:matchIDs:selection:costs:_:decode:)`
-    /// of the record type's description.
+    /// of the entity type's description.
     ///
     /// ```swift
     /// let page = try store.searchPage(ListRequest<Product>(searchText: "ip"), limit: 50)
     /// ```
     ///
     /// - Throws: ``CatalogError/invalidValue(field:value:reason:)``, `DatabaseError`.
-    public func searchPage<Record: CatalogRecord>(
-        _ request: ListRequest<Record>, limit: Int = 50, offset: Int = 0
-    ) throws -> SearchPage<Record> {
+    public func searchPage<Entity: CatalogEntity>(
+        _ request: ListRequest<Entity>, limit: Int = 50, offset: Int = 0
+    ) throws -> SearchPage<Entity> {
         try searchPage(request, limit: limit, offset: offset, costs: .standard)
     }
 
     /// `searchPage(_:limit:offset:)` with the executor's cost model (tests force each strategy).
     @_spi(Testing)
-    public func searchPage<Record: CatalogRecord>(
-        _ request: ListRequest<Record>, limit: Int, offset: Int, costs: SearchCosts
-    ) throws -> SearchPage<Record> {
+    public func searchPage<Entity: CatalogEntity>(
+        _ request: ListRequest<Entity>, limit: Int, offset: Int, costs: SearchCosts
+    ) throws -> SearchPage<Entity> {
         let read = try Self.searchPageRead(request, limit: limit, offset: offset, costs: costs)
         return try database.read(read)
     }
@@ -52,17 +52,17 @@ extension CatalogStore {
     /// ``searchResults(for:in:limit:debounce:)``).
     ///
     /// - Throws: `CancellationError`, ``CatalogError/invalidValue(field:value:reason:)``, `DatabaseError`.
-    public func searchPage<Record: CatalogRecord>(
-        _ request: ListRequest<Record>, limit: Int = 50, offset: Int = 0
-    ) async throws -> SearchPage<Record> {
+    public func searchPage<Entity: CatalogEntity>(
+        _ request: ListRequest<Entity>, limit: Int = 50, offset: Int = 0
+    ) async throws -> SearchPage<Entity> {
         let read = try Self.searchPageRead(request, limit: limit, offset: offset, costs: .standard)
         return try await database.read(read)
     }
 
     /// The read that makes a search page of `request`, once the request is checked.
-    private static func searchPageRead<Record: CatalogRecord>(
-        _ request: ListRequest<Record>, limit: Int, offset: Int, costs: SearchCosts
-    ) throws -> @Sendable (Database) throws -> SearchPage<Record> {
+    private static func searchPageRead<Entity: CatalogEntity>(
+        _ request: ListRequest<Entity>, limit: Int, offset: Int, costs: SearchCosts
+    ) throws -> @Sendable (Database) throws -> SearchPage<Entity> {
         let fetch = try request.fetchRequest()
         return { db in try fetch.searchPage(limit: limit, offset: offset, costs: costs, db) }
     }
@@ -70,22 +70,22 @@ extension CatalogStore {
     /// The number of records that match the request's search.
     ///
     /// - Throws: ``CatalogError/invalidValue(field:value:reason:)``, `DatabaseError`.
-    public func searchCount<Record: CatalogRecord>(_ request: ListRequest<Record>) throws -> Int {
+    public func searchCount<Entity: CatalogEntity>(_ request: ListRequest<Entity>) throws -> Int {
         try request.validate()
         return try database.read { db in
-            try Record.searchDescription.count(request.searchQuery, scope: request.scope?.databaseValue, db)
+            try Entity.searchDescription.count(request.searchQuery, scope: request.scope?.databaseValue, db)
         }
     }
 
-    /// Whether the record type has any record in the request's scope, search aside: tells "the store
+    /// Whether the entity type has any record in the request's scope, search aside: tells "the store
     /// is empty" from "nothing matched this search".
     ///
     /// - Throws: `DatabaseError`.
-    public func hasRecords<Record: CatalogRecord>(_ request: ListRequest<Record>) throws -> Bool {
+    public func hasEntities<Entity: CatalogEntity>(_ request: ListRequest<Entity>) throws -> Bool {
         let scope = request.scopeCondition ?? .alwaysTrue
         return try database.read { db in
             try db.scalar(
-                Bool.self, sql: "SELECT EXISTS (SELECT 1 FROM \(Record.tableName) WHERE \(scope.sql))",
+                Bool.self, sql: "SELECT EXISTS (SELECT 1 FROM \(Entity.tableName) WHERE \(scope.sql))",
                 arguments: scope.arguments) ?? false
         }
     }

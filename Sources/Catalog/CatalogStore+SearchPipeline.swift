@@ -16,10 +16,10 @@ extension CatalogStore {
     ///   - request: the scope and sort; its `searchText` is replaced by each text.
     ///   - limit: the page size.
     ///   - debounce: how long typing must pause before a text is searched.
-    public func searchResults<Texts: AsyncSequence & Sendable, Record: CatalogRecord>(
-        for texts: Texts, in request: ListRequest<Record>, limit: Int = 50,
+    public func searchResults<Texts: AsyncSequence & Sendable, Entity: CatalogEntity>(
+        for texts: Texts, in request: ListRequest<Entity>, limit: Int = 50,
         debounce: Duration = .milliseconds(200)
-    ) -> AsyncThrowingStream<SearchPage<Record>, any Error> where Texts.Element == String {
+    ) -> AsyncThrowingStream<SearchPage<Entity>, any Error> where Texts.Element == String {
         SearchPipeline.results(for: texts, debounce: debounce, isSame: { $0.hasSameResults(as: $1) }) { query in
             var searched = request
             searched.searchQuery = query

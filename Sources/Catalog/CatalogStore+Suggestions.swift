@@ -20,13 +20,13 @@ extension CatalogStore {
     ///   - limit: the most names returned.
     ///   - entity: whose names: products (default) or phones.
     /// - Throws: `DatabaseError`.
-    public func suggest(prefix: String, limit: Int = 10, entity: Entity = .products) throws -> [String] {
+    public func suggest(prefix: String, limit: Int = 10, entity: EntityKind = .products) throws -> [String] {
         precondition(limit >= 0)
         return try database.read { db in try Self.suggestions(prefix: prefix, limit: limit, entity: entity, db) }
     }
 
     /// The names that complete `prefix`, read in `db`: see ``suggest(prefix:limit:entity:)``.
-    static func suggestions(prefix: String, limit: Int, entity: Entity, _ db: Database) throws -> [String] {
+    static func suggestions(prefix: String, limit: Int, entity: EntityKind, _ db: Database) throws -> [String] {
         let description = entity.searchDescription
         let range = description.completionCondition(forPrefix: prefix) ?? .alwaysTrue
         return try db.fetchAll(

@@ -121,14 +121,14 @@ public final class CatalogStore: Sendable {
     /// - Throws: ``CatalogError/invalidValue(field:value:reason:)``,
     ///   ``CatalogError/duplicateName(entity:name:)``, or `DatabaseError`.
     @discardableResult
-    public func insert<Record: CatalogRecord>(_ record: Record) throws -> Record {
+    public func insert<Entity: CatalogEntity>(_ record: Entity) throws -> Entity {
         try database.write { db in try Self.insert(record, db) }
     }
 
     /// Replaces the stored fields of a saved record.
     ///
     /// - Throws: ``CatalogError/notFound(entity:id:)`` when no record has its id.
-    public func update<Record: CatalogRecord>(_ record: Record) throws {
+    public func update<Entity: CatalogEntity>(_ record: Entity) throws {
         guard record.id != nil else { throw CatalogError.invalidValue(field: "id", value: "nil", reason: "the record was never saved") }
         try database.write { db in try Self.update(record, db) }
     }
@@ -137,59 +137,59 @@ public final class CatalogStore: Sendable {
     ///
     /// - Throws: ``CatalogError/notFound(entity:id:)`` when there is none.
     @discardableResult
-    public func delete<Record: CatalogRecord>(_ type: Record.Type, id: Int64) throws -> Record {
-        try database.write { db in try Self.delete(Record.self, id: id, db) }
+    public func delete<Entity: CatalogEntity>(_ type: Entity.Type, id: Int64) throws -> Entity {
+        try database.write { db in try Self.delete(Entity.self, id: id, db) }
     }
 
     /// Validates and saves a new record (``DeclaredEntity/insert(_:)``), in the catalog's words on failure.
-    static func insert<Record: CatalogRecord>(_ record: Record, _ db: Database) throws -> Record {
+    static func insert<Entity: CatalogEntity>(_ record: Entity, _ db: Database) throws -> Entity {
         var saved = record
-        try mappingErrors(of: Record.self, name: record.name) { try saved.insert(db) }
+        try mappingErrors(of: Entity.self, name: record.name) { try saved.insert(db) }
         return saved
     }
 
     /// Validates a saved record and replaces its row (``DeclaredEntity/update(_:)``).
-    static func update<Record: CatalogRecord>(_ record: Record, _ db: Database) throws {
-        try mappingErrors(of: Record.self, name: record.name) { try record.update(db) }
+    static func update<Entity: CatalogEntity>(_ record: Entity, _ db: Database) throws {
+        try mappingErrors(of: Entity.self, name: record.name) { try record.update(db) }
     }
 
     /// Deletes the row with this id (``DeclaredEntity/delete(id:_:)``) and returns its record.
-    static func delete<Record: CatalogRecord>(_ type: Record.Type, id: Int64, _ db: Database) throws -> Record {
-        try mappingErrors(of: Record.self, name: nil) { try Record.delete(id: id, db) }
+    static func delete<Entity: CatalogEntity>(_ type: Entity.Type, id: Int64, _ db: Database) throws -> Entity {
+        try mappingErrors(of: Entity.self, name: nil) { try Entity.delete(id: id, db) }
     }
 
     /// Runs `body`, saying in the catalog's words what went wrong: a taken name, an unknown id.
-    private static func mappingErrors<Record: CatalogRecord, Result>(
-        of type: Record.Type, name: String?, _ body: () throws -> Result
+    private static func mappingErrors<Entity: CatalogEntity, Result>(
+        of type: Entity.Type, name: String?, _ body: () throws -> Result
     ) throws -> Result {
         do {
             return try body()
         } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT_UNIQUE && name != nil {
-            throw CatalogError.duplicateName(entity: Record.entity, name: name!)
+            throw CatalogError.duplicateName(entity: Entity.kind, name: name!)
         } catch EntityError.notFound(_, let id) {
-            throw CatalogError.notFound(entity: Record.entity, id: id)
+            throw CatalogError.notFound(entity: Entity.kind, id: id)
         }
     }
 
     // MARK: - Reading
 
     /// The record with this id, if any.
-    public func fetchOne<Record: CatalogRecord>(_ type: Record.Type, id: Int64) throws -> Record? {
-        try database.read { db in try Record.fetchOne(id: id, db) }
+    public func fetchOne<Entity: CatalogEntity>(_ type: Entity.Type, id: Int64) throws -> Entity? {
+        try database.read { db in try Entity.fetchOne(id: id, db) }
     }
 
     /// Every record of a type, by id.
-    public func fetchAll<Record: CatalogRecord>(_ type: Record.Type) throws -> [Record] {
-        try database.read { db in try Record.fetchAll(db) }
+    public func fetchAll<Entity: CatalogEntity>(_ type: Entity.Type) throws -> [Entity] {
+        try database.read { db in try Entity.fetchAll(db) }
     }
 
     /// The number of records of a type.
-    public func count<Record: CatalogRecord>(_ type: Record.Type) throws -> Int {
-        try database.read { db in try Record.fetchCount(db) }
+    public func count<Entity: CatalogEntity>(_ type: Entity.Type) throws -> Int {
+        try database.read { db in try Entity.fetchCount(db) }
     }
 
     /// Whether no record of a type is stored (without counting them).
-    public func isEmpty<Record: CatalogRecord>(_ type: Record.Type) throws -> Bool {
-        try database.read { db in try Record.isEmpty(db) }
+    public func isEmpty<Entity: CatalogEntity>(_ type: Entity.Type) throws -> Bool {
+        try database.read { db in try Entity.isEmpty(db) }
     }
 }

@@ -9,7 +9,7 @@ import SQLiteStore
 import TextSearch
 
 /// A field a list can be sorted by: the word the command line and a saved browse state name it by.
-/// Which fields a record type sorts by, and how, is its own (``CatalogRecord/listFetchRequest(sortedBy:order:)``).
+/// Which fields an entity type sorts by, and how, is its own (``CatalogEntity/listFetchRequest(sortedBy:order:)``).
 public enum SortField: String, CaseIterable, Codable, Sendable {
     /// By name, folded (case and diacritics ignored).
     case name
@@ -21,7 +21,7 @@ public enum SortField: String, CaseIterable, Codable, Sendable {
     case price
 }
 
-/// What to list of a record type: an optional scope, a search text, a sort, and its direction.
+/// What to list of an entity type: an optional scope, a search text, a sort, and its direction.
 ///
 /// ```swift
 /// let request = ListRequest<Product>(scope: .portable, sort: .price, searchText: "mac")
@@ -34,13 +34,13 @@ public enum SortField: String, CaseIterable, Codable, Sendable {
 /// and the same on every run. A search (``searchText``, see `SearchQuery`) keeps only the matching
 /// records, in the same sections and order, like a filtered table view.
 ///
-/// The sort fields a request accepts and its scope's type are the record type's
-/// (``CatalogRecord/sortFields``, ``CatalogRecord/Scope``); its order is its fetch request's
+/// The sort fields a request accepts and its scope's type are the entity type's
+/// (``CatalogEntity/sortFields``, ``CatalogEntity/Scope``); its order is its fetch request's
 /// (``fetchRequest()``), which lists and search pages alike sort by.
-public struct ListRequest<Record: CatalogRecord>: Sendable, Hashable {
+public struct ListRequest<Entity: CatalogEntity>: Sendable, Hashable {
     /// Only records whose scope attribute has this value (products of one type); nil for all.
-    public var scope: Record.Scope?
-    /// The field rows are sorted by: one of ``CatalogRecord/sortFields``.
+    public var scope: Entity.Scope?
+    /// The field rows are sorted by: one of ``CatalogEntity/sortFields``.
     public var sort: SortField
     /// Whether the sort field is descending.
     public var isReversed: Bool
@@ -49,7 +49,7 @@ public struct ListRequest<Record: CatalogRecord>: Sendable, Hashable {
     public var searchQuery: SearchQuery
 
     /// Creates a request.
-    public init(scope: Record.Scope? = nil, sort: SortField = .name, isReversed: Bool = false, searchText: String = "") {
+    public init(scope: Entity.Scope? = nil, sort: SortField = .name, isReversed: Bool = false, searchText: String = "") {
         self.scope = scope
         self.sort = sort
         self.isReversed = isReversed
@@ -63,7 +63,7 @@ public struct ListRequest<Record: CatalogRecord>: Sendable, Hashable {
         set { searchQuery = SearchQuery(newValue) }
     }
 
-    /// Checks that the record type sorts by the sort field.
+    /// Checks that the entity type sorts by the sort field.
     ///
     /// - Throws: ``CatalogError/invalidValue(field:value:reason:)``.
     public func validate() throws {
@@ -73,32 +73,32 @@ public struct ListRequest<Record: CatalogRecord>: Sendable, Hashable {
     /// The fetch request that lists the records as this request says: its scope, search, sort and
     /// sections; the one definition of the list's order.
     ///
-    /// - Throws: ``CatalogError/invalidValue(field:value:reason:)`` for a field the record type does not
+    /// - Throws: ``CatalogError/invalidValue(field:value:reason:)`` for a field the entity type does not
     ///   sort by.
-    public func fetchRequest() throws -> FetchRequest<Record> {
-        guard var fetch = Record.listFetchRequest(sortedBy: sort, order: isReversed ? .reverse : .forward) else {
+    public func fetchRequest() throws -> FetchRequest<Entity> {
+        guard var fetch = Entity.listFetchRequest(sortedBy: sort, order: isReversed ? .reverse : .forward) else {
             throw CatalogError.invalidValue(
                 field: "sort", value: sort.rawValue,
-                reason: "\(Record.tableName) sort by " + Record.sortFields.map(\.rawValue).joined(separator: ", "))
+                reason: "\(Entity.tableName) sort by " + Entity.sortFields.map(\.rawValue).joined(separator: ", "))
         }
         fetch.searchQuery = searchQuery.text.isEmpty ? nil : searchQuery
-        if let scope, let keyPath = Record.scopeKeyPath { fetch.searchScope = SearchScope(keyPath, in: [scope]) }
+        if let scope, let keyPath = Entity.scopeKeyPath { fetch.searchScope = SearchScope(keyPath, in: [scope]) }
         return fetch
     }
 
-    /// The condition of the request's scope on the record type's table, for a statement of its own.
+    /// The condition of the request's scope on the entity type's table, for a statement of its own.
     var scopeCondition: SQLFragment? {
-        guard let scope, let column = Record.searchDescription.scopeColumn else { return nil }
+        guard let scope, let column = Entity.searchDescription.scopeColumn else { return nil }
         return SQLFragment(sql: "\(column) = ?", arguments: [scope.databaseValue])
     }
 }
 
 /// A section of a listed result: a name, its index title, and its records in order.
-public struct RecordSection<Record: CatalogRecord>: Sendable, Hashable {
+public struct EntitySection<Entity: CatalogEntity>: Sendable, Hashable {
     /// The section's name (`Device`, `E`, `Apple`, `2007`).
     public var name: String
     /// The title for a section index: the name's first letter.
     public var indexTitle: String
     /// The records, in the request's order.
-    public var records: [Record]
+    public var records: [Entity]
 }

@@ -1,6 +1,6 @@
 import SQLiteStore
 
-/// The values a list of a record type may be limited to (``CatalogRecord/Scope``): the values of its
+/// The values a list of an entity type may be limited to (``CatalogEntity/Scope``): the values of its
 /// scope attribute, each with the word a person types (its raw value) and the title a scope bar shows.
 public protocol ListScope: RawRepresentable<String>, Hashable, Sendable, Codable, CaseIterable, DatabaseValueConvertible {
     /// Reads a scope as a person types it.
@@ -13,7 +13,7 @@ public protocol ListScope: RawRepresentable<String>, Hashable, Sendable, Codable
 
 extension ProductType: ListScope {}
 
-/// The scope of a record type that has none: no value, so that a request of it is never limited.
+/// The scope of an entity type that has none: no value, so that a request of it is never limited.
 public enum NoScope: ListScope {
     /// Refuses every text: there is no scope to name.
     ///

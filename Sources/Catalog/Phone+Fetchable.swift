@@ -7,7 +7,7 @@ import Foundation
 import SQLiteStore
 import TextSearch
 
-extension Phone: CatalogRecord {
+extension Phone: CatalogEntity {
     /// Phones list in sections by their sort field: by name's initial, by maker or by year; a maker or
     /// year sort then orders by name within a section. They have no scope.
     public static func listFetchRequest(sortedBy field: SortField, order: SortOrder) -> FetchRequest<Phone>? {

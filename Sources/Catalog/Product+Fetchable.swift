@@ -7,7 +7,7 @@ import Foundation
 import SQLiteStore
 import TextSearch
 
-extension Product: CatalogRecord {
+extension Product: CatalogEntity {
     /// A list of products may be limited to one type.
     public typealias Scope = ProductType
 

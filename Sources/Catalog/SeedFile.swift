@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import Entities
 import RecordFormats
 
 /// The records of one entity from a seed file (a JSON array of products or of phones), or given in memory.
@@ -12,10 +13,10 @@ import RecordFormats
 /// any size, in any `DataFormat`, are read as they are stored through ``SeedSource``.
 public struct SeedFile: Sendable, Equatable {
     /// The entity the file holds.
-    public let entity: Entity
+    public let entity: EntityKind
     /// The number of records in the file.
     public let count: Int
-    /// The records, an array of the entity's record type.
+    /// The records, an array of the entity's entity type.
     private let records: any Sendable
 
     /// A file of `records`, already checked.
@@ -23,23 +24,23 @@ public struct SeedFile: Sendable, Equatable {
     /// ```swift
     /// try store.seed([SeedFile(SyntheticCatalog.products(count: 1_000, seed: 7))])
     /// ```
-    public init<Record: CatalogRecord>(_ records: [Record]) {
-        entity = Record.entity
+    public init<Entity: CatalogEntity>(_ records: [Entity]) {
+        entity = Entity.kind
         count = records.count
         self.records = records
     }
 
-    /// The file's records when they are `Record`s; nil when the file holds another entity.
-    public func records<Record: CatalogRecord>(of type: Record.Type) -> [Record]? {
-        records as? [Record]
+    /// The file's records when they are `Entity`s; nil when the file holds another entity.
+    public func records<Entity: CatalogEntity>(of type: Entity.Type) -> [Entity]? {
+        records as? [Entity]
     }
 
     /// Whether two files hold the same entity and equal records in the same order.
     public static func == (left: SeedFile, right: SeedFile) -> Bool {
-        func equal<Record: CatalogRecord>(_ type: Record.Type) -> Bool {
+        func equal<Entity: CatalogEntity>(_ type: Entity.Type) -> Bool {
             left.records(of: type) == right.records(of: type)
         }
-        return left.entity == right.entity && equal(left.entity.recordType)
+        return left.entity == right.entity && equal(left.entity.entityType)
     }
 
     /// The seeds built into the library from the package's `Seeds/` folder: the nine products of
@@ -67,23 +68,23 @@ public struct SeedFile: Sendable, Equatable {
 
     /// All the records of `source`, in memory.
     private init(_ source: SeedSource) throws {
-        let type = source.entity.recordType
+        let type = source.entity.entityType
         self = try Self.collect(source, type)
     }
 
-    /// The records of `source`, which are `Record`s.
-    private static func collect<Record: CatalogRecord>(_ source: SeedSource, _ type: Record.Type) throws -> SeedFile {
-        let collected = CollectedRecords<Record>()
+    /// The records of `source`, which are `Entity`s.
+    private static func collect<Entity: CatalogEntity>(_ source: SeedSource, _ type: Entity.Type) throws -> SeedFile {
+        let collected = CollectedEntities<Entity>()
         try source.feed(collected)
         return SeedFile(collected.records)
     }
 }
 
 /// Records of one type gathered in memory.
-private final class CollectedRecords<Record: CatalogRecord>: SeedSink {
-    var records: [Record] = []
+private final class CollectedEntities<Entity: CatalogEntity>: EntitySink {
+    var records: [Entity] = []
 
-    func add<Added: CatalogRecord>(_ record: Added) throws {
-        if let record = record as? Record { records.append(record) }
+    func add<Added: DeclaredEntity>(_ record: Added) throws {
+        if let record = record as? Entity { records.append(record) }
     }
 }

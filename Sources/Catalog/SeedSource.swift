@@ -1,84 +1,53 @@
 import Entities
 import RecordFormats
 
-/// The records of one seed or import input, of one entity, read and checked one at a time as they
-/// are stored: a file in any `DataFormat`, standard input, or records in memory.
-///
-/// Reading is kept apart from storing: `CatalogStore.seed(_:conflicts:progress:)` pulls
-/// the records through a ``SeedSink``, so another way of storing them can take the same sources.
+/// The records of one seed or import input, of products or of phones: an `EntitySource` whose
+/// errors are said in the catalog's words (``CatalogError``).
 ///
 /// ```swift
 /// let source = try SeedSource(path: "products.csv", format: nil, entity: .products)
 /// try store.seed([source], conflicts: .update)
 /// ```
 public struct SeedSource {
-    /// The input's name in errors: its path, or `standard input`.
-    public let name: String
+    /// The records, as `EntityFiles` reads them.
+    public let records: EntitySource
     /// The entity of its records.
-    public let entity: Entity
-    private let deliver: (any SeedSink) throws -> Void
+    public let entity: EntityKind
 
-    /// Records of `Record` from `next`, which returns nil at the end and throws
-    /// ``CatalogError/invalidFile(path:reason:)`` for a bad one; `location` says where the last record
-    /// read is (`line 5`), for errors found when it is stored (a name another record holds:
-    /// ``CatalogError/conflictingRecord(path:reason:)``).
-    public init<Record: CatalogRecord>(
-        name: String, _ type: Record.Type, next: @escaping () throws -> Record?, location: @escaping () -> String
-    ) {
-        self.name = name
-        entity = Record.entity
-        deliver = { sink in
-            while let record = try next() {
-                do {
-                    try sink.add(record)
-                } catch let error as CatalogError {
-                    // Say where the record is, as for errors found while reading; a name taken by
-                    // another record stays a conflict, not a fault of the file.
-                    if case .duplicateName = error {
-                        throw CatalogError.conflictingRecord(path: name, reason: "\(location()): \(error)")
-                    }
-                    throw CatalogError.invalidFile(path: name, reason: "\(location()): \(error)")
-                }
-            }
-        }
+    /// The input's name in errors: its path, or `standard input`.
+    public var name: String { records.name }
+
+    private init(_ records: EntitySource) {
+        self.records = records
+        // A catalog source's records are of a catalog entity.
+        entity = EntityKind.allCases.first { ObjectIdentifier($0.entityType) == ObjectIdentifier(records.entity) }!
     }
 
     /// The records of a seed file in memory (checked already).
     public init(_ file: SeedFile, name: String = "seed") {
-        func source<Record: CatalogRecord>(_ type: Record.Type) -> SeedSource {
-            // A file's records are of its entity's record type (SeedFile.init).
+        func source<Entity: CatalogEntity>(_ type: Entity.Type) -> SeedSource {
+            // A file's records are of its entity's entity type (SeedFile.init).
             SeedSource(name: name, records: file.records(of: type)!)
         }
-        self = source(file.entity.recordType)
+        self = source(file.entity.entityType)
     }
 
-    /// Records in memory (checked already); `name` names them in errors.
+    /// Records in memory or made as they are read (checked already); `name` names them in errors.
     ///
     /// ```swift
-    /// try store.seed([SeedSource(records: SyntheticCatalog.products(count: 1_000, seed: 7))])
+    /// try store.seed([SeedSource(records: SyntheticCatalog.ProductSequence(count: 1_000, seed: 7))])
     /// ```
-    public init<Record: CatalogRecord>(name: String = "seed", records: [Record]) {
-        var iterator = records.makeIterator()
-        var index = 0
-        self.init(name: name, Record.self, next: {
-            index += 1
-            return iterator.next()
-        }, location: { "record \(index)" })
+    public init<Records: Sequence>(name: String = "seed", records: Records) where Records.Element: CatalogEntity {
+        self.init(EntitySource(name: name, records: records))
     }
 
     /// Gives every record to `sink`, in order.
     ///
-    /// - Throws: ``CatalogError/invalidFile(path:reason:)`` for a record that cannot be read, and
-    ///   whatever `sink` throws.
-    public func feed(_ sink: any SeedSink) throws {
-        try deliver(sink)
+    /// - Throws: ``CatalogError`` for a record that cannot be read or stored, saying where it is;
+    ///   what `sink` throws otherwise.
+    public func feed(_ sink: any EntitySink) throws {
+        try CatalogError.sayingFileErrors { try records.feed(sink) }
     }
-}
-
-/// Where a ``SeedSource`` puts its records: the storing side of seeding and importing.
-public protocol SeedSink: AnyObject {
-    /// Stores one record (checked already).
-    func add<Record: CatalogRecord>(_ record: Record) throws
 }
 
 // MARK: - Files
@@ -96,74 +65,57 @@ extension SeedSource {
     ///   - keepingIDs: whether the records keep their `id`; otherwise ids are dropped and records get new ones.
     /// - Throws: ``CatalogError/inaccessibleFile(path:reason:)`` when the file cannot be read,
     ///   ``CatalogError/invalidFile(path:reason:)`` for a bad header or unknown format.
-    public init(path: String, format: DataFormat?, entity: Entity?, keepingIDs: Bool = false) throws {
-        let name = path == "-" ? "standard input" : path
-        let input: ByteInput
-        do {
-            input = path == "-" ? ByteInput.standardInput() : try ByteInput(path: path)
-        } catch let error as FileError {
-            throw CatalogError.inaccessibleFile(
-                path: path, reason: error.isMissing ? "no such file" : error.isDirectory ? "it is a folder" : "it cannot be read")
-        }
-        try self.init(name: name, input: input, format: format ?? DataFormat(fileName: path), entity: entity, keepingIDs: keepingIDs)
+    public init(path: String, format: DataFormat?, entity: EntityKind?, keepingIDs: Bool = false) throws {
+        self.init(try CatalogError.sayingFileErrors {
+            try EntitySource(path: path, format: format, of: entity?.entityType, among: Self.entityTypes, keepingIDs: keepingIDs)
+        })
     }
 
     /// The records in `input`, named `name` in errors; see ``init(path:format:entity:keepingIDs:)``.
-    public init(name: String, input: ByteInput, format: DataFormat?, entity: Entity?, keepingIDs: Bool = false) throws {
-        func invalid(_ reason: String) -> CatalogError { CatalogError.invalidFile(path: name, reason: reason) }
-        do {
-            let format = try format ?? DataFormat.sniffed(from: input) ?? {
-                throw invalid("cannot tell its format from its name or first character: give --format json, jsonl, csv or tsv")
-            }()
-            let rows = try RowReader(input: input, format: format)
-            let names = try rows.firstFieldNames() ?? []
-            let chosen = entity ?? Self.entity(ofFields: names)
-            self.init(name: name, rows: rows, chosen.recordType, keepingIDs: keepingIDs)
-        } catch let error as RecordReadError {
-            throw invalid(error.description)
-        } catch let error as FileError {
-            throw invalid("it cannot be read: \(error)")
-        }
+    public init(name: String, input: ByteInput, format: DataFormat?, entity: EntityKind?, keepingIDs: Bool = false) throws {
+        self.init(try CatalogError.sayingFileErrors {
+            try EntitySource(name: name, input: input, format: format, of: entity?.entityType, among: Self.entityTypes, keepingIDs: keepingIDs)
+        })
     }
 
-    private init<Record: CatalogRecord>(name: String, rows: RowReader, _ type: Record.Type, keepingIDs: Bool) {
-        let reader = RecordReader(rows: rows, layout: Record.layout)
-        self.init(name: name, Record.self, next: {
-            do {
-                guard var record = try reader.next() else { return nil }
-                if !keepingIDs {
-                    record.id = nil
-                } else if let id = record.id, let problem = Record.keptIDProblem(id) {
-                    throw CatalogError.invalidFile(path: name, reason: "line \(reader.line): \(problem)")
-                }
-                return record
-            } catch let error as RecordReadError {
-                throw CatalogError.invalidFile(path: name, reason: Self.explain(error, line: reader.line, expected: Record.entity))
-            } catch let error as FileError {
-                throw CatalogError.invalidFile(path: name, reason: "it cannot be read: \(error)")
-            }
-        }, location: { "line \(reader.line)" })
-    }
-
-    /// The entity whose fields are all of `names`: the first other than products whose fields they
-    /// all are when products' are not, else products.
-    static func entity(ofFields names: [String]) -> Entity {
-        guard !Product.hasFields(names) else { return .products }
-        return Entity.allCases.first { $0.recordType.hasFields(names) } ?? .products
-    }
-
-    /// A reading error, said as a record of another entity when that is what it is.
-    private static func explain(_ error: RecordReadError, line: Int, expected: Entity) -> String {
-        if let values = error.recordValues, let other = Entity.allCases.first(where: { $0 != expected }),
-           entity(ofFields: Array(values.keys)) == other {
-            let record = values["name"].map { " \(String(reflecting: $0))" } ?? ""
-            return "line \(line): record\(record) is a \(other.singular), not a \(expected.singular) (for \(other.rawValue), give --entity \(other.rawValue))"
-        }
-        return error.description
-    }
+    /// The catalog's entity types, products first: a file whose fields are all products' holds products.
+    private static var entityTypes: [any DeclaredEntity.Type] { EntityKind.allCases.map { $0.entityType } }
 }
 
-extension CatalogRecord {
-    /// Whether every one of `names` is a field of the record's files.
-    fileprivate static func hasFields(_ names: [String]) -> Bool { layout.hasFields(names) }
+extension CatalogError {
+    /// What `body` returns, an `EntityFileError` it throws said in the catalog's words: a taken
+    /// name as ``duplicateName(entity:name:)``; a record of the other entity, or a file of no known
+    /// format, with the option that reads it.
+    static func sayingFileErrors<Result>(_ body: () throws -> Result) throws -> Result {
+        do {
+            return try body()
+        } catch let error as EntityFileError {
+            throw CatalogError(error)
+        }
+    }
+
+    init(_ error: EntityFileError) {
+        switch error.kind {
+        case .inaccessible:
+            self = .inaccessibleFile(path: error.path, reason: error.reason)
+        case .conflict(let key, let location) where EntityKind(rawValue: key.table) != nil:
+            let taken = CatalogError.duplicateName(entity: EntityKind(rawValue: key.table)!, name: key.value)
+            self = .conflictingEntity(path: error.path, reason: "\(location): \(taken)")
+        case .otherEntity(let table, let expected, let line, let record):
+            guard let other = EntityKind(rawValue: table), let expected = EntityKind(rawValue: expected) else {
+                self = .invalidFile(path: error.path, reason: error.reason)
+                return
+            }
+            let name = record.map { " \(String(reflecting: $0))" } ?? ""
+            self = .invalidFile(
+                path: error.path,
+                reason: "line \(line): record\(name) is a \(other.singular), not a \(expected.singular) (for \(other.rawValue), give --entity \(other.rawValue))")
+        case .conflict:
+            self = .conflictingEntity(path: error.path, reason: error.reason)
+        case .unknownFormat:
+            self = .invalidFile(path: error.path, reason: "cannot tell its format from its name or first character: give --format json, jsonl, csv or tsv")
+        case .invalid:
+            self = .invalidFile(path: error.path, reason: error.reason)
+        }
+    }
 }

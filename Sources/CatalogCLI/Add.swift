@@ -14,10 +14,10 @@ extension CatalogCommand {
                 """)
 
         @Argument(entityWordHelp: "product or phone (same as --entity).", words: ["product", "phone"])
-        var entityWord: Entity?
+        var entityWord: EntityKind?
 
         @OptionGroup var store: StoreOptions
-        @OptionGroup var fields: RecordFieldOptions
+        @OptionGroup var fields: EntityFieldOptions
 
         // Checked while parsing (run() reads the same), so that a product/phone word that --entity
         // contradicts is told with this command's usage, not the root's.
@@ -28,21 +28,21 @@ extension CatalogCommand {
 
         func run() throws {
             let entity = try resolveEntity(word: entityWord, option: store.entity)
-            try reportingFailures { try add(entity.recordType) }
+            try reportingFailures { try add(entity.entityType) }
         }
 
-        private func add<Record: CatalogRecord>(_ type: Record.Type) throws {
-            try fields.validate(for: Record.self, complete: true)
+        private func add<Entity: CatalogEntity>(_ type: Entity.Type) throws {
+            try fields.validate(for: Entity.self, complete: true)
             // The declaration's template, each field replaced by its (required) option.
-            let record = try fields.applied(to: Record.declaration.template)
+            let record = try fields.applied(to: Entity.declaration.template)
             let catalog = try store.openStoreForWriting()
             let saved = try catalog.insert(record)
             try closeAfterWriting(catalog, written: "\(saved.summary) was added")
             try report(saved)
         }
 
-        private func report<Record: CatalogRecord>(_ record: Record) throws {
-            Terminal.print(store.json ? try renderJSON(PathedRecord(path: nil, record: record)) : "Added \(record.summary)")
+        private func report<Entity: CatalogEntity>(_ record: Entity) throws {
+            Terminal.print(store.json ? try renderJSON(PathedEntity(path: nil, record: record)) : "Added \(record.summary)")
         }
     }
 }

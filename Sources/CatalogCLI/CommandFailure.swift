@@ -113,7 +113,7 @@ func explain(_ error: any Error) -> (String, ExitStatus) {
         switch error {
         case .invalidValue: return (error.description, .invalidInput)
         case .notFound, .indexPathOutOfRange: return (error.description, .notFound)
-        case .duplicateName, .conflictingRecord: return (error.description, .conflict)
+        case .duplicateName, .conflictingEntity: return (error.description, .conflict)
         case .inaccessibleFile: return (error.description, .noInput)
         case .invalidFile: return (error.description, .invalidInput)
         case .preBaselineDatabase: return (error.description, .unusableDatabase)

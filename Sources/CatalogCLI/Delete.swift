@@ -4,7 +4,7 @@ import FetchedResults
 
 extension CatalogCommand {
     /// `catalog delete`: removes a record by id, or the row at an index path of a listed result.
-    struct Delete: FastParsableCommand {
+    struct Delete: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "delete",
             abstract: "Delete a record by id, or the row at an index path of `list` (same options).",
@@ -46,31 +46,18 @@ extension CatalogCommand {
             let choice = try list.choice(for: entity)
             try reportingFailures {
                 let catalog = try list.openStoreForWriting()
-                try report(try delete(entity.recordType, catalog, choice), closing: catalog)
+                try report(try delete(entity.entityType, catalog, choice), closing: catalog)
             }
         }
 
-        private func delete<Record: CatalogRecord>(_ type: Record.Type, _ catalog: CatalogStore, _ choice: ListChoice) throws -> Record {
-            if let at { return try catalog.delete(at: at, in: try choice.request(Record.self)) }
-            return try catalog.delete(Record.self, id: id!)
+        private func delete<Entity: CatalogEntity>(_ type: Entity.Type, _ catalog: CatalogStore, _ choice: ListChoice) throws -> Entity {
+            if let at { return try catalog.delete(at: at, in: try choice.request(Entity.self)) }
+            return try catalog.delete(Entity.self, id: id!)
         }
 
-        private func report<Record: CatalogRecord>(_ record: Record, closing catalog: CatalogStore) throws {
+        private func report<Entity: CatalogEntity>(_ record: Entity, closing catalog: CatalogStore) throws {
             try closeAfterWriting(catalog, written: "\(record.summary) was deleted")
-            Terminal.print(list.json ? try renderJSON(PathedRecord(path: nil, record: record)) : "Deleted \(record.summary)")
+            Terminal.print(list.json ? try renderJSON(PathedEntity(path: nil, record: record)) : "Deleted \(record.summary)")
         }
-    }
-}
-
-extension CatalogCommand.Delete {
-    static let grammar = ListOptions.grammar.adding(options: ["--at"], positionals: 0...1)
-
-    init(scanning arguments: ScannedArguments) throws {
-        var delete = Self()
-        delete.id = try arguments.positionals.first.map { try ScannedArguments.read($0, Int64.init(argument:)) }
-        delete.at = try arguments.value("--at", ItemPath.init(parsing:))
-        delete.list = try ListOptions(scanning: arguments)
-        try delete.validate()
-        self = delete
     }
 }

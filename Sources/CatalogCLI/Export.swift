@@ -1,5 +1,6 @@
 import ArgumentParser
 import Catalog
+import Entities
 import RecordFormats
 #if canImport(Glibc)
 import Glibc
@@ -87,8 +88,8 @@ extension CatalogCommand {
                 }
                 let progress = Terminal.progress("exporting", showsOnDataOutput: outputFile == nil)
                 do {
-                    let recordType = (store.entity ?? .products).recordType
-                    let count = try export(recordType, catalog, format, destination, progress)
+                    let entityType = (store.entity ?? .products).entityType
+                    let count = try export(entityType, catalog, format, destination, progress)
                     try destination.commit()
                     progress?.finish(count)
                 } catch let error as FileError {
@@ -98,12 +99,12 @@ extension CatalogCommand {
             }
         }
 
-        private func export<Record: CatalogRecord>(
-            _ type: Record.Type, _ catalog: CatalogStore, _ format: DataFormat, _ destination: ByteOutput,
+        private func export<Entity: CatalogEntity>(
+            _ type: Entity.Type, _ catalog: CatalogStore, _ format: DataFormat, _ destination: ByteOutput,
             _ progress: ProgressLine?
         ) throws -> Int {
-            try Record.export(to: destination, format: format, from: catalog.database) { count in
-                if count % CatalogStore.progressInterval == 0 { progress?.update(count) }
+            try Entity.export(to: destination, format: format, from: catalog.database) { count in
+                if count % EntityFiles.progressInterval == 0 { progress?.update(count) }
             }
         }
     }

@@ -46,7 +46,7 @@ extension CatalogCommand {
                 let report = try withStoreRestoredOnFailure(
                     store, written: { "the import was written (\($0.insertedText(adjective: "new ")), \($0.updated) updated)" }
                 ) { catalog in
-                    try storeRecords(sources, in: catalog, conflicts: .update, label: "importing")
+                    try storeEntities(sources, in: catalog, conflicts: .update, label: "importing")
                 }
                 if store.json {
                     Terminal.print(try renderJSON(report))

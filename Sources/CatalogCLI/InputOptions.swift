@@ -34,13 +34,13 @@ struct InputOptions: ParsableArguments {
 
     /// Opens `files` (`-` is standard input, at most once: see ``validate(files:)``) as sources of
     /// `entity`'s records, or of the entity each file's first record names when `entity` is nil.
-    func sources(_ files: [String], entity: Entity?, keepingIDs: Bool) throws -> [SeedSource] {
+    func sources(_ files: [String], entity: EntityKind?, keepingIDs: Bool) throws -> [SeedSource] {
         try files.map { try SeedSource(path: $0, format: format, entity: entity, keepingIDs: keepingIDs) }
     }
 }
 
 /// Seeds or imports `sources` with progress on a terminal, and prints what was added.
-func storeRecords(
+func storeEntities(
     _ sources: [SeedSource], in catalog: CatalogStore, conflicts: ImportConflicts, label: String
 ) throws -> SeedReport {
     let progress = Terminal.progress(label)
@@ -75,7 +75,7 @@ func withStoreRestoredOnFailure<Result>(
 extension SeedReport {
     /// The records added, per entity: `9 products and 1 phone` (`adjective` before each noun).
     func insertedText(adjective: String = "", separator: String = " and ") -> String {
-        Entity.allCases.map { entity in
+        EntityKind.allCases.map { entity in
             counted(inserted[entity, default: 0], adjective + entity.singular, adjective + entity.rawValue)
         }.joined(separator: separator)
     }

@@ -3,7 +3,7 @@ import Catalog
 
 extension CatalogCommand {
     /// `catalog list`: the sectioned, sorted records, each with its index path.
-    struct List: FastParsableCommand {
+    struct List: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "list",
             abstract: "List records in sections, each row with its index path (section.row).",
@@ -29,7 +29,7 @@ extension CatalogCommand {
             let (entity, choice, format) = try options.resolved()
             try reportingFailures {
                 let catalog = try options.list.openStoreForShortRead()
-                try printSections(entity.recordType, catalog, choice, format: format)
+                try printSections(entity.entityType, catalog, choice, format: format)
             }
         }
     }
@@ -37,10 +37,10 @@ extension CatalogCommand {
 
 /// Prints the result of `choice` as `list` does: a table (or why the result is empty: an empty store,
 /// or nothing matching the search) or a data format, each row as it is read; or JSON, one document.
-func printSections<Record: CatalogRecord>(
-    _ type: Record.Type, _ catalog: CatalogStore, _ choice: ListChoice, format: OutputFormat
+func printSections<Entity: CatalogEntity>(
+    _ type: Entity.Type, _ catalog: CatalogStore, _ choice: ListChoice, format: OutputFormat
 ) throws {
-    let request = try choice.request(Record.self)
+    let request = try choice.request(Entity.self)
     if format == .json {
         try printSections(try catalog.sections(request), catalog, request, format: format)
     } else {
@@ -49,27 +49,16 @@ func printSections<Record: CatalogRecord>(
 }
 
 /// Prints `sections`, the result of `request`, as `list` does; JSON on one line when `compact`.
-func printSections<Record: CatalogRecord>(
-    _ sections: [RecordSection<Record>], _ catalog: CatalogStore, _ request: ListRequest<Record>, format: OutputFormat,
+func printSections<Entity: CatalogEntity>(
+    _ sections: [EntitySection<Entity>], _ catalog: CatalogStore, _ request: ListRequest<Entity>, format: OutputFormat,
     compact: Bool = false
 ) throws {
     if format == .json {
         let state = try ResultState(hasRows: !sections.isEmpty, catalog, request)
-        Terminal.print(try renderJSON(ListJSON(entity: Record.entity, state: state, sections: sections), compact: compact))
+        Terminal.print(try renderJSON(ListJSON(entity: Entity.kind, state: state, sections: sections), compact: compact))
     } else if sections.isEmpty && format == .table {
         Terminal.print(emptyResultMessage(try ResultState(hasRows: false, catalog, request), request))
     } else {
         try writeListing(sections, format: format)
-    }
-}
-
-extension CatalogCommand.List {
-    static let grammar = ListedResultOptions.grammar
-
-    init(scanning arguments: ScannedArguments) throws {
-        var list = Self()
-        list.options = try ListedResultOptions(scanning: arguments)
-        try list.validate()
-        self = list
     }
 }

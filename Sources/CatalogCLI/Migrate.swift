@@ -123,11 +123,11 @@ extension CatalogCommand {
                 } catch let error as MigrationError {
                     // A development version's file at 12 is adopted: backed up first, like a migration.
                     guard let version = try CatalogMigrations.preBaselineVersion(db) else { throw error }
-                    return (version, try CatalogMigrations.hasRecords(db))
+                    return (version, try CatalogMigrations.hasEntities(db))
                 }
                 let isPending = try migrator.status(db).contains { $0.state == .pending }
                 let applied = try migrator.appliedMigrations(db).last { $0.set == CatalogMigrations.identity }?.version ?? 0
-                return (isPending ? applied : nil, try CatalogMigrations.hasRecords(db))
+                return (isPending ? applied : nil, try CatalogMigrations.hasEntities(db))
             }
             guard let version = pending, hasData else { return nil }
             let stamp = Self.timestamp(Date()).replacing(":", with: "")

@@ -56,14 +56,14 @@ extension CatalogCommand {
         func run() throws {
             try reportingFailures {
                 let sources = if let count {
-                    [SeedSource(records: SyntheticCatalog.products(count: count, seed: seed ?? 1))]
+                    [SeedSource(records: SyntheticCatalog.ProductSequence(count: count, seed: seed ?? 1))]
                 } else if files.isEmpty {
                     SeedFile.builtIn.filter { file in store.entity.map { $0 == file.entity } ?? true }.map { SeedSource($0) }
                 } else {
                     try input.sources(files, entity: store.entity, keepingIDs: false)
                 }
                 let report = try withStoreRestoredOnFailure(store, written: { "the seed was written (\($0.insertedText()) added, \($0.skipped) already there)" }) { catalog in
-                    try storeRecords(sources, in: catalog, conflicts: .skip, label: "seeding")
+                    try storeEntities(sources, in: catalog, conflicts: .skip, label: "seeding")
                 }
                 if store.json {
                     Terminal.print(try renderJSON(report))

@@ -5,7 +5,7 @@ import RecordFormats
 
 extension CatalogCommand {
     /// `catalog show`: one record, by index path in a listed result or by id.
-    struct Show: FastParsableCommand {
+    struct Show: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "show",
             abstract: "Show one record: the row at an index path of `list` (same options), or by --id.",
@@ -51,22 +51,22 @@ extension CatalogCommand {
             let format = try OutputFormat.resolved(self.format, json: list.json)
             try reportingFailures {
                 let catalog = try list.openStoreForShortRead()
-                try show(entity.recordType, catalog, choice, format)
+                try show(entity.entityType, catalog, choice, format)
             }
         }
 
-        private func show<Record: CatalogRecord>(
-            _ type: Record.Type, _ catalog: CatalogStore, _ choice: ListChoice, _ format: OutputFormat
+        private func show<Entity: CatalogEntity>(
+            _ type: Entity.Type, _ catalog: CatalogStore, _ choice: ListChoice, _ format: OutputFormat
         ) throws {
-            let request = try choice.request(Record.self)
-            let record: Record
+            let request = try choice.request(Entity.self)
+            let record: Entity
             let shownPath: ItemPath?
             if let path {
                 record = try catalog.record(at: path, in: request)
                 shownPath = path
             } else {
-                guard let found = try catalog.fetchOne(Record.self, id: id!) else {
-                    throw CatalogError.notFound(entity: Record.entity, id: id!)
+                guard let found = try catalog.fetchOne(Entity.self, id: id!) else {
+                    throw CatalogError.notFound(entity: Entity.kind, id: id!)
                 }
                 record = found
                 shownPath = try catalog.itemPath(ofID: id!, in: request)
@@ -75,27 +75,13 @@ extension CatalogCommand {
             case .table:
                 Terminal.print(renderDetail(record, path: shownPath))
             case .json:
-                Terminal.print(try renderJSON(PathedRecord(path: shownPath, record: record)))
+                Terminal.print(try renderJSON(PathedEntity(path: shownPath, record: record)))
             case .jsonl, .csv, .tsv:
                 let writer = RecordWriter(
-                    format: format.dataFormat!, layout: Record.layout, extraFields: ["path"], output: .standardOutput())
+                    format: format.dataFormat!, layout: Entity.layout, extraFields: ["path"], output: .standardOutput())
                 try writer.write(record, extras: [shownPath.map { .text($0.description) }])
                 try writer.finish()
             }
         }
-    }
-}
-
-extension CatalogCommand.Show {
-    static let grammar = ListOptions.grammar.adding(options: ["--id", "--format"], positionals: 0...1)
-
-    init(scanning arguments: ScannedArguments) throws {
-        var show = Self()
-        show.path = try arguments.positionals.first.map { try ScannedArguments.read($0, ItemPath.init(parsing:)) }
-        show.id = try arguments.value("--id", Int64.init(argument:))
-        show.list = try ListOptions(scanning: arguments)
-        show.format = try arguments.value("--format", OutputFormat.init(argument:))
-        try show.validate()
-        self = show
     }
 }

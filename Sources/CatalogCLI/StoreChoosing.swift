@@ -9,7 +9,7 @@ protocol StoreChoosing {
     /// `--database`: the database file, if given.
     var database: String? { get }
     /// `--entity`: the records to work on, if given.
-    var entity: Entity? { get }
+    var entity: EntityKind? { get }
     /// `--json`: print JSON instead of text.
     var json: Bool { get }
 }

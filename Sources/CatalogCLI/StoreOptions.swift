@@ -22,25 +22,25 @@ struct StoreOptions: ParsableArguments, StoreChoosing {
     var database: String?
 
     @Option(name: .long, help: entityHelp, completion: entityCompletion, transform: parseEntity)
-    var entity: Entity?
+    var entity: EntityKind?
 
     @Flag(name: .long, help: jsonHelp)
     var json = false
 }
 
 /// Reads `products`/`phones` (or `product`/`phone`) as an entity.
-func parseEntity(_ text: String) throws -> Entity {
-    guard let entity = Entity(parsing: text) else {
+func parseEntity(_ text: String) throws -> EntityKind {
+    guard let entity = EntityKind(parsing: text) else {
         throw ValidationError("unknown entity '\(text)': expected products or phones")
     }
     return entity
 }
 
-extension Argument where Value == Entity? {
+extension Argument where Value == EntityKind? {
     /// The entity as a command's first word (`list phones`, `add phone`), read by ``parseEntity(_:)``.
     ///
     /// ```swift
-    /// @Argument(entityWordHelp: "products or phones (same as --entity).") var entityWord: Entity?
+    /// @Argument(entityWordHelp: "products or phones (same as --entity).") var entityWord: EntityKind?
     /// ```
     init(entityWordHelp help: String, words: [String] = ["products", "phones"]) {
         self.init(help: ArgumentHelp(help, valueName: "entity"), completion: .list(words), transform: parseEntity)
@@ -48,7 +48,7 @@ extension Argument where Value == Entity? {
 }
 
 /// Resolves an entity given as a first word and as `--entity`, which must agree.
-func resolveEntity(word: Entity?, option: Entity?) throws -> Entity {
+func resolveEntity(word: EntityKind?, option: EntityKind?) throws -> EntityKind {
     if let word, let option, word != option {
         throw ValidationError("the entity is given twice: \(word.rawValue) and --entity \(option.rawValue)")
     }
@@ -70,21 +70,4 @@ func negativeNumberArgument() -> String? {
 /// The usage error for `word` given as a record's id (`-1`): the same words in every command.
 func invalidIDError(_ word: String) -> ValidationError {
     ValidationError("invalid id \(String(reflecting: word)): expected a record's id, such as 7")
-}
-
-extension StoreOptions {
-    /// The options' names, for the grammars of the commands that take them (``FastParsableCommand``).
-    static let grammar = CommandGrammar(options: ["--database", "--entity"], flags: ["--json"], positionals: 0...0)
-
-    /// The options `arguments` give (read by the grammar of a command that takes them), validated.
-    ///
-    /// - Throws: What a transform or `validate()` throws, or ``ScannedArguments/UnreadableValue``.
-    init(scanning arguments: ScannedArguments) throws {
-        var options = Self()
-        options.database = arguments.value("--database")
-        options.entity = try arguments.value("--entity", parseEntity)
-        options.json = arguments.flag("--json")
-        try options.validate()
-        self = options
-    }
 }

@@ -26,7 +26,7 @@ extension CatalogCommand {
         var id: Int64?
 
         @OptionGroup var store: StoreOptions
-        @OptionGroup var fields: RecordFieldOptions
+        @OptionGroup var fields: EntityFieldOptions
 
         func validate() throws {
             guard let id else {
@@ -40,24 +40,24 @@ extension CatalogCommand {
 
         func run() throws {
             let entity = store.entity ?? .products
-            try reportingFailures { try update(entity.recordType) }
+            try reportingFailures { try update(entity.entityType) }
         }
 
-        private func update<Record: CatalogRecord>(_ type: Record.Type) throws {
-            try fields.validate(for: Record.self, complete: false)
+        private func update<Entity: CatalogEntity>(_ type: Entity.Type) throws {
+            try fields.validate(for: Entity.self, complete: false)
             let catalog = try store.openStoreForWriting()
             let id = id!  // validate() refused a command without one
-            guard let record = try catalog.fetchOne(Record.self, id: id) else {
-                throw CatalogError.notFound(entity: Record.entity, id: id)
+            guard let record = try catalog.fetchOne(Entity.self, id: id) else {
+                throw CatalogError.notFound(entity: Entity.kind, id: id)
             }
             try catalog.update(try fields.applied(to: record))
-            let updated = try catalog.fetchOne(Record.self, id: id) ?? record
+            let updated = try catalog.fetchOne(Entity.self, id: id) ?? record
             try closeAfterWriting(catalog, written: "\(updated.summary) was updated")
             try report(updated)
         }
 
-        private func report<Record: CatalogRecord>(_ record: Record) throws {
-            Terminal.print(store.json ? try renderJSON(PathedRecord(path: nil, record: record)) : "Updated \(record.summary)")
+        private func report<Entity: CatalogEntity>(_ record: Entity) throws {
+            Terminal.print(store.json ? try renderJSON(PathedEntity(path: nil, record: record)) : "Updated \(record.summary)")
         }
     }
 }

@@ -37,14 +37,14 @@ extension CatalogCommand {
         func run() async throws {
             let (entity, choice, format) = try options.resolved()
             try await reportingFailures {
-                try await watch(entity.recordType, choice, format)
+                try await watch(entity.entityType, choice, format)
             }
         }
 
-        private func watch<Record: CatalogRecord>(
-            _ type: Record.Type, _ choice: ListChoice, _ format: OutputFormat
+        private func watch<Entity: CatalogEntity>(
+            _ type: Entity.Type, _ choice: ListChoice, _ format: OutputFormat
         ) async throws {
-            let request = try choice.request(Record.self)
+            let request = try choice.request(Entity.self)
             let catalog = try options.list.openStore()
             let monitor = try ChangeMonitor(path: catalog.path)
             let stopping = SignalHandlers([SIGINT, SIGTERM]) { _ in monitor.stop() }
@@ -53,17 +53,17 @@ extension CatalogCommand {
             // The first read races other processes' writes: should a row go before its batch is read,
             // start again from a new snapshot.
             var attempts = 0
-            var started: (FetchedResultsController<Record>, [RecordSection<Record>])?
+            var started: (FetchedResultsController<Entity>, [EntitySection<Entity>])?
             while started == nil {
                 let controller = try catalog.trackedResults(request, batchSize: 50)
                 do {
-                    started = (controller, try controller.recordSections())
+                    started = (controller, try controller.entitySections())
                 } catch FetchError.resultChanged where attempts < 5 {
                     attempts += 1
                 }
             }
             let (controller, sections) = started!
-            let events = format.dataFormat.flatMap { $0 == .json ? nil : WatchEventWriter<Record>(format: $0) }
+            let events = format.dataFormat.flatMap { $0 == .json ? nil : WatchEventWriter<Entity>(format: $0) }
             if let events {
                 try events.write(sections)
             } else {
@@ -87,18 +87,18 @@ extension CatalogCommand {
 
 /// `watch` in JSON lines, CSV or TSV: one row per event, `event`, `path`, `from`, `section`, then the
 /// record's fields. The listed rows come first (`row`), then each change set's changes in order.
-final class WatchEventWriter<Record: CatalogRecord> {
-    private let writer: RecordWriter<Record>
+final class WatchEventWriter<Entity: CatalogEntity> {
+    private let writer: RecordWriter<Entity>
     private let idColumn: Int
 
     init(format: DataFormat) {
         let extras = ["event", "path", "from", "section"]
-        writer = RecordWriter(format: format, layout: Record.layout, extraFields: extras, output: .standardOutput())
-        idColumn = extras.count + Record.layout.fieldNames.firstIndex(of: "id")!
+        writer = RecordWriter(format: format, layout: Entity.layout, extraFields: extras, output: .standardOutput())
+        idColumn = extras.count + Entity.layout.fieldNames.firstIndex(of: "id")!
     }
 
     /// The listed rows, as `row` events.
-    func write(_ sections: [RecordSection<Record>]) throws {
+    func write(_ sections: [EntitySection<Entity>]) throws {
         for (sectionIndex, section) in sections.enumerated() {
             for (row, record) in section.records.enumerated() {
                 let path = ItemPath(section: sectionIndex, row: row).description
@@ -109,7 +109,7 @@ final class WatchEventWriter<Record: CatalogRecord> {
     }
 
     /// One event per change: the record as it is now (a deleted one: its id only).
-    func write(_ changeSet: ChangeSet, _ controller: FetchedResultsController<Record>) throws {
+    func write(_ changeSet: ChangeSet, _ controller: FetchedResultsController<Entity>) throws {
         for change in changeSet.changes {
             let (event, path, from): (String, ItemPath, ItemPath?) = switch change {
             case .insert(_, let path): ("insert", path, nil)
@@ -124,7 +124,7 @@ final class WatchEventWriter<Record: CatalogRecord> {
             if let record {
                 try writer.write(record, extras: extras)
             } else {
-                var values = extras + Array(repeating: nil, count: Record.layout.fields.count)
+                var values = extras + Array(repeating: nil, count: Entity.layout.fields.count)
                 values[idColumn] = .integer(change.id)
                 try writer.write(values: values)
             }
@@ -177,7 +177,7 @@ struct ChangeSetJSON: Encodable {
 }
 
 /// A change set as aligned lines: one per section change and per row change, with the row's name.
-func renderChangeSet<Record: CatalogRecord>(_ changeSet: ChangeSet, _ controller: FetchedResultsController<Record>) -> String {
+func renderChangeSet<Entity: CatalogEntity>(_ changeSet: ChangeSet, _ controller: FetchedResultsController<Entity>) -> String {
     var table = TextTable()
     for section in changeSet.deletedSections { table.append(["delete section", String(section.index), section.name]) }
     for section in changeSet.insertedSections { table.append(["insert section", String(section.index), section.name]) }

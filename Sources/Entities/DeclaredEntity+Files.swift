@@ -34,11 +34,30 @@ public struct EntityFileError: Error, Sendable, Equatable, CustomStringConvertib
     public let path: String
     /// What is wrong, and where.
     public let reason: String
+    /// Which fault it is, for a caller that says it in its own words.
+    public let kind: Kind
+
+    /// The faults of a file.
+    public enum Kind: Sendable, Equatable {
+        /// The file cannot be opened: it is missing, a folder, or not readable.
+        case inaccessible
+        /// No format was given, and neither the file's name nor its first character tells it.
+        case unknownFormat
+        /// Its content cannot be used: an unknown format, a bad header or record, a record the table refuses.
+        case invalid
+        /// A record that keeps its id has the unique key of another stored record; `location` says
+        /// where the record is (`line 5`).
+        case conflict(DuplicateKey, location: String)
+        /// A record has the fields of another entity the source was told of (the one with table
+        /// `table`), not of its own (`expected`); `record` is its `name` field, if it has one.
+        case otherEntity(table: String, expected: String, line: Int, record: String?)
+    }
 
     /// An error of the file at `path`.
-    public init(path: String, reason: String) {
+    public init(path: String, reason: String, kind: Kind = .invalid) {
         self.path = path
         self.reason = reason
+        self.kind = kind
     }
 
     public var description: String { "\(path): \(reason)" }
@@ -50,7 +69,8 @@ public struct EntityFileError: Error, Sendable, Equatable, CustomStringConvertib
 extension DeclaredEntity {
     /// Imports the records of a file in one transaction: a record whose unique key (the first
     /// attribute declared `unique: true`) a stored record holds updates it, or is skipped; another is
-    /// added. A bad record rolls back everything.
+    /// added. A bad record rolls back everything. ``EntityFiles/importSources(_:conflicts:progress:into:)``
+    /// imports several files, of several entities, in one transaction.
     ///
     /// ```swift
     /// let report = try Recipe.importFile("recipes.csv", into: queue)   // 2 inserted, 0 updated, 0 skipped
@@ -63,82 +83,24 @@ extension DeclaredEntity {
     ///   - conflicts: what a record whose unique key is taken does: update (default) or skip.
     ///   - keepingIDs: whether records keep their `id`: the stored record with that id is replaced,
     ///     or the record is added with it. Otherwise ids in the file are ignored.
+    ///   - progress: called with the records stored so far every ``EntityFiles/progressInterval`` records.
     ///   - writer: the database written to.
-    /// - Throws: ``EntityFileError`` naming the file, line, column and field at fault; nothing is
-    ///   written then.
+    /// - Throws: ``EntityFileError`` naming the file, line, column and field at fault; `DatabaseError`.
+    ///   Nothing is written then.
     @discardableResult
     public static func importFile(
         _ path: String, format: DataFormat? = nil, conflicts: ImportConflicts = .update, keepingIDs: Bool = false,
-        into writer: some DatabaseWriter
+        progress: ((Int) -> Void)? = nil, into writer: some DatabaseWriter
     ) throws -> ImportReport {
-        let name = path == "-" ? "standard input" : path
-        let input: ByteInput
-        do {
-            input = path == "-" ? ByteInput.standardInput() : try ByteInput(path: path)
-        } catch let error as FileError {
-            throw EntityFileError(path: name, reason: error.isMissing ? "no such file" : error.isDirectory ? "it is a folder" : "it cannot be read")
-        }
-        return try writer.write { db in
-            try importRecords(from: input, named: name, format: format ?? DataFormat(fileName: path), conflicts: conflicts, keepingIDs: keepingIDs, db)
-        }
+        let source = try EntitySource(path: path, format: format, of: Self.self, keepingIDs: keepingIDs)
+        return try EntityFiles.importSources([source], conflicts: conflicts, progress: progress, into: writer)[Self.self]
     }
 
-    /// ``importFile(_:format:conflicts:keepingIDs:into:)`` that skips the records whose unique key is
+    /// ``importFile(_:format:conflicts:keepingIDs:progress:into:)`` that skips the records whose unique key is
     /// taken: seeding twice adds nothing the second time.
     @discardableResult
     public static func seedFile(_ path: String, format: DataFormat? = nil, into writer: some DatabaseWriter) throws -> ImportReport {
         try importFile(path, format: format, conflicts: .skip, into: writer)
-    }
-
-    /// Imports the records of `input` in the caller's transaction (`db`), as
-    /// ``importFile(_:format:conflicts:keepingIDs:into:)`` does, through an ``EntityImporter``; `name`
-    /// names it in errors. When it throws, roll back the transaction (as a `DatabaseWriter`'s `write` does).
-    public static func importRecords(
-        from input: ByteInput, named name: String, format: DataFormat?, conflicts: ImportConflicts = .update,
-        keepingIDs: Bool = false, _ db: Database
-    ) throws -> ImportReport {
-        func failure(_ reason: String) -> EntityFileError { EntityFileError(path: name, reason: reason) }
-        let reader: RecordReader<Self>
-        do {
-            guard let format = try format ?? DataFormat.sniffed(from: input) else {
-                throw failure("cannot tell its format from its name or first character: give json, jsonl, csv or tsv")
-            }
-            reader = RecordReader(rows: try RowReader(input: input, format: format), layout: declaration.recordLayout)
-        } catch let error as RecordReadError {
-            throw failure(error.description)
-        }
-        // A searchable entity's search structures are built in bulk with the rows. Without a
-        // savepoint: a failure rolls back the caller's transaction as a whole.
-        let structures = (Self.self as? any SearchableEntity.Type).map { [$0.searchDescription.bulkInsertStructure] } ?? []
-        return try db.bulkInsert(into: tableName, maintaining: structures, withoutSavepoint: true) { bulk in
-            let importer = EntityImporter<Self>(db, bulk: bulk, conflicts: conflicts)
-            while true {
-                var record: Self
-                do {
-                    guard let next = try reader.next() else { break }
-                    record = try next.validated()
-                } catch let error as RecordReadError {
-                    throw failure(error.description)
-                } catch let error as FileError {
-                    throw failure("it cannot be read: \(error)")
-                } catch {
-                    throw failure("line \(reader.line): \(error)")
-                }
-                if !keepingIDs {
-                    record.id = nil
-                } else if let id = record.id, let problem = keptIDProblem(id) {
-                    throw failure("line \(reader.line): \(problem)")
-                }
-                do {
-                    try importer.add(record)
-                } catch let error as DuplicateKey {
-                    throw failure("line \(reader.line): \(error)")
-                } catch let error as DatabaseError {
-                    throw failure("line \(reader.line): \(error)")
-                }
-            }
-            return importer.report
-        }
     }
 
     /// Why a record cannot keep `id`, if it cannot: a searchable entity whose search index's rowids

@@ -33,6 +33,13 @@ public final class EntityImporter<Entity: DeclaredEntity> {
     private let bulk: BulkInsert
     /// The unique key: its attribute, and its place among the stored values.
     private let key: (attribute: EntityAttribute<Entity>, index: Int)?
+    /// The statements of every record, made once rather than for each: the insert with an id, and the
+    /// query whether a stored row has a key.
+    private let insertWithIDSQL: String
+    private let keyTakenSQL: String?
+    /// The keys stored by this importer, when the table was empty as it began: a key it does not
+    /// hold needs no lookup.
+    private let insertedKeys: InsertedKeys?
 
     /// An importer storing through `bulk`, a bulk insert into the entity's table on `db`.
     public init(_ db: Database, bulk: BulkInsert, conflicts: ImportConflicts) {
@@ -43,6 +50,10 @@ public final class EntityImporter<Entity: DeclaredEntity> {
         key = declaration.attributes.first { $0.columnDefinition.isUnique }.flatMap { attribute in
             declaration.storedColumns.firstIndex(of: attribute.column).map { (attribute, $0) }
         }
+        insertWithIDSQL = declaration.insertSQL(withID: true)
+        keyTakenSQL = key.map { "SELECT EXISTS (SELECT 1 FROM \(Entity.tableName) WHERE \($0.attribute.column) = ?)" }
+        let isEmpty = try? db.scalar(Bool.self, sql: "SELECT NOT EXISTS (SELECT 1 FROM \(Entity.tableName))")
+        insertedKeys = key != nil && isEmpty == true ? InsertedKeys() : nil
     }
 
     /// Stores one record (checked already).
@@ -63,6 +74,14 @@ public final class EntityImporter<Entity: DeclaredEntity> {
         }
     }
 
+    /// Inserts the records queued in the order of their key now: before records of another entity
+    /// that refer to them are stored.
+    ///
+    /// - Throws: `DatabaseError`.
+    public func insertQueued() throws {
+        try bulk.insertQueuedRows()
+    }
+
     /// Queues a record under a new id in the order of its key; false when its key is taken, by a
     /// stored or a queued record.
     private func insertNew(_ values: [DatabaseValue]) throws -> Bool {
@@ -73,10 +92,13 @@ public final class EntityImporter<Entity: DeclaredEntity> {
         }
         let value = values[key.index]
         if bulk.isQueued(key: value) { return false }
-        let taken = try statement("SELECT EXISTS (SELECT 1 FROM \(Entity.tableName) WHERE \(key.attribute.column) = ?)")
-            .fetchOne(arguments: StatementArguments(values: [value])) { try $0.decode(Bool.self, at: 0) } ?? false
-        if taken { return false }
-        _ = try bulk.insertInKeyOrder(values, keyAt: key.index, sql: Entity.declaration.insertSQL(withID: true))
+        if insertedKeys?.mayHold(value) ?? true {
+            let taken = try keyTakenSQL.map(statement)?
+                .fetchOne(arguments: StatementArguments(values: [value])) { try $0.decode(Bool.self, at: 0) } ?? false
+            if taken { return false }
+        }
+        _ = try bulk.insertInKeyOrder(values, keyAt: key.index, sql: insertWithIDSQL)
+        insertedKeys?.insert(value)
         return true
     }
 
@@ -85,13 +107,14 @@ public final class EntityImporter<Entity: DeclaredEntity> {
         try bulk.insertQueuedRows()  // the row with that id may be queued
         let exists = try statement("SELECT EXISTS (SELECT 1 FROM \(Entity.tableName) WHERE id = ?)")
             .fetchOne(arguments: [id]) { try $0.decode(Bool.self, at: 0) } ?? false
+        if let key { insertedKeys?.insert(values[key.index]) }
         do {
             if exists {
                 try bulk.willChange(rowID: id)
                 try replace(values, id: id)
             } else {
                 try bulk.willInsert(rowID: id)
-                try statement(Entity.declaration.insertSQL(withID: true))
+                try statement(insertWithIDSQL)
                     .execute(arguments: StatementArguments(values: [.integer(id)] + values))
                 report.inserted += 1
             }

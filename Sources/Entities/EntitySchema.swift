@@ -1,4 +1,5 @@
 import SQLiteStore
+import TextSearch
 
 /// An embedder's schema: its declared entities' tables, created from their declarations by the
 /// set's first migration, and the later changes as migrations of its own.
@@ -37,8 +38,8 @@ public struct EntitySchema: Sendable {
         self.tables = tables
         // Its name and revision name no table: a table added later (with its `creatingTable` step) is
         // created by it on new files too, and files made before still find it unchanged.
-        let creation = Migration(version: 1, name: "create_entity_tables", revision: "entity tables") { db in
-            for table in tables { try db.execute(sql: table.createSQL()) }
+        let creation = Migration(version: 1, name: "create_entity_tables", revision: "entity tables") { (db: any SQLConnection) in
+            for table in tables { try table.create(db) }
         }
         migrationSet = try MigrationSet(identity: identity, migrations: [creation] + changes)
     }
@@ -46,7 +47,7 @@ public struct EntitySchema: Sendable {
     /// Checks every table against its declaration.
     ///
     /// - Throws: ``SchemaDifference`` for the first table that differs; `DatabaseError`.
-    public func check(_ db: Database) throws {
+    public func check(_ db: some SQLConnection) throws {
         for table in tables { try table.check(db) }
     }
 
@@ -57,7 +58,7 @@ public struct EntitySchema: Sendable {
     /// - Throws: `MigrationError` when the file's set is newer or changed; ``SchemaDifference``;
     ///   `DatabaseError`.
     @discardableResult
-    public func migrate(_ writer: some DatabaseWriter, alongside otherSets: [MigrationSet] = []) throws -> [AppliedMigration] {
+    public func migrate(_ writer: some StoreWriter, alongside otherSets: [MigrationSet] = []) throws -> [AppliedMigration] {
         let migrator = try Migrator(sets: otherSets + [migrationSet])
         return try writer.writeWithoutTransaction { db in
             let applied = try migrator.migrate(db)
@@ -73,13 +74,13 @@ extension Migration {
     /// A non-optional attribute needs a `default:` in its declaration, which the rows already there
     /// take.
     public static func addingAttribute<Entity: DeclaredEntity>(_ name: String, of type: Entity.Type, version: Int) -> Migration {
-        Migration(version: version, name: "add_\(Entity.tableName)_\(name)", revision: "add attribute \(name)") { db in
+        Migration(version: version, name: "add_\(Entity.tableName)_\(name)", revision: "add attribute \(name)") { (db: any SQLConnection) in
             let table = EntityTable(Entity.self)
             let columns = table.columns.filter { $0.attribute == name }
             precondition(!columns.isEmpty, "\(Entity.self) has no attribute \(name)")
             let existing = try table.columnNames(db)
             for column in columns where !existing.contains(column.name) {
-                try db.execute(sql: EntityTable.addColumnSQL(column, table: table.name, dialect: .sqlite))
+                try db.execute(sql: EntityTable.addColumnSQL(column, table: table.name, dialect: db.dialect), values: [])
             }
         }
     }
@@ -90,14 +91,14 @@ extension Migration {
     public static func renamingColumn<Entity: DeclaredEntity>(
         _ oldName: String, to newName: String, of type: Entity.Type, version: Int
     ) -> Migration {
-        Migration(version: version, name: "rename_\(Entity.tableName)_\(oldName)", revision: "rename \(oldName) to \(newName)") { db in
+        Migration(version: version, name: "rename_\(Entity.tableName)_\(oldName)", revision: "rename \(oldName) to \(newName)") { (db: any SQLConnection) in
             let table = EntityTable(Entity.self)
             let existing = try table.columnNames(db)
             guard existing.contains(oldName) else { return }
-            try db.execute(sql: EntityTable.renameColumnSQL(oldName, to: newName, table: table.name, dialect: .sqlite))
+            try db.execute(sql: EntityTable.renameColumnSQL(oldName, to: newName, table: table.name), values: [])
             let folded = (old: oldName + "_folded", new: newName + "_folded")
             if existing.contains(folded.old), table.columns.contains(where: { $0.name == folded.new }) {
-                try db.execute(sql: EntityTable.renameColumnSQL(folded.old, to: folded.new, table: table.name, dialect: .sqlite))
+                try db.execute(sql: EntityTable.renameColumnSQL(folded.old, to: folded.new, table: table.name), values: [])
             }
         }
     }
@@ -105,24 +106,53 @@ extension Migration {
     /// A step that creates a table added to the schema after its first release; it does nothing where
     /// the table exists (a file that migration 1 created after it).
     public static func creatingTable(_ table: EntityTable, version: Int) -> Migration {
-        Migration(version: version, name: "create_\(table.name)", revision: "create table \(table.name)") { db in
+        Migration(version: version, name: "create_\(table.name)", revision: "create table \(table.name)") { (db: any SQLConnection) in
             guard try table.columnNames(db).isEmpty else { return }
-            try db.execute(sql: table.createSQL())
+            try table.create(db)
+        }
+    }
+
+    /// A step that rebuilds a searchable entity's search structures from its rows, for a file made
+    /// before its searched attributes (or its search description) changed: it drops the triggers and
+    /// every structure a search of the table may have, then installs the declared ones
+    /// (`SearchDescription.installSQL`) and chooses their frequent substrings and grams again, in the
+    /// migration's one transaction.
+    ///
+    /// Its revision names no attribute, so that a later change of the search (with a step of its own)
+    /// leaves its checksum as it was; run on a file whose search is the declared one already (made by
+    /// migration 1 after it), it builds the same structures again.
+    public static func reinstallingSearch<Entity: SearchableEntity>(of type: Entity.Type, version: Int) -> Migration {
+        Migration(version: version, name: "reinstall_\(Entity.tableName)_search", revision: "reinstall search") { db in
+            let search = Entity.searchDescription
+            // Every structure's name depends on the table only: this description names them all,
+            // whichever ones the file has.
+            let everyStructure = SearchDescription(
+                table: search.table, textColumns: search.textColumns, accelerators: [.substringCounts, .gramBits])
+            try db.execute(sql: everyStructure.uninstallSQL + search.installSQL)
+            if search.substringCountsTable != nil { try search.refreshSubstringCounts(db) }
+            if search.gramBitsTable != nil { try search.refreshGramBits(db) }
         }
     }
 
     /// A step that creates the declared indexes a table made before them lacks.
     public static func addingIndexes<Entity: DeclaredEntity>(of type: Entity.Type, version: Int) -> Migration {
-        Migration(version: version, name: "index_\(Entity.tableName)", revision: "add indexes") { db in
+        Migration(version: version, name: "index_\(Entity.tableName)", revision: "add indexes") { (db: any SQLConnection) in
             let table = EntityTable(Entity.self)
-            for index in table.indexes { try db.execute(sql: EntityTable.createIndexSQL(index, table: table.name, dialect: .sqlite)) }
+            for index in table.indexes { try db.execute(sql: table.createIndexSQL(index, dialect: db.dialect), values: []) }
         }
     }
 }
 
 extension EntityTable {
     /// The names of the table's columns in `db`.
-    func columnNames(_ db: Database) throws -> Set<String> {
-        Set(try db.fetchAll(sql: "SELECT name FROM pragma_table_xinfo(?)", arguments: [name]) { try $0.decode(String.self, at: 0) })
+    func columnNames(_ db: some SQLConnection) throws -> Set<String> {
+        Set(try db.columnNames(ofTable: name))
+    }
+
+    /// Creates the table in `db` as ``createSQL(dialect:)`` says, in the connection's dialect.
+    ///
+    /// - Throws: the engine's error.
+    func create(_ db: some SQLConnection) throws {
+        try db.execute(sql: createSQL(dialect: db.dialect), values: [])
     }
 }

@@ -21,43 +21,46 @@ public struct SchemaDifference: Error, Sendable, Equatable, CustomStringConverti
 extension EntityTable {
     /// Checks the table in `db` against the declaration: it exists; it has each declared column, of
     /// its type, NULL or NOT NULL, with its DEFAULT, CHECK, UNIQUE and REFERENCES as declared, and no
-    /// other column; and it has each declared index.
+    /// other column; it has each declared index; and, for a searchable entity, its search's trigram
+    /// index indexes the declared searched columns (a file whose search is older needs
+    /// `Migration.reinstallingSearch(of:version:)`).
+    ///
+    /// On PostgreSQL, which keeps a CHECK only in its own normalised form, a column's CHECK is
+    /// compared by whether it has one; a DEFAULT by the value it gives.
     ///
     /// - Throws: ``SchemaDifference`` naming the first difference, in the declaration's order;
-    ///   `DatabaseError`.
-    public func check(_ db: Database) throws {
+    ///   the engine's error.
+    public func check(_ db: some SQLConnection) throws {
         func difference(_ reason: String) -> SchemaDifference { SchemaDifference(table: name, reason: reason) }
-        let found = try db.fetchAll(
-            sql: "SELECT name, type, \"notnull\", dflt_value FROM pragma_table_xinfo(?)", arguments: [name]
-        ) { row in
-            (name: try row.decode(String.self, at: 0), type: try row.decode(String.self, at: 1), notNull: try row.decode(Bool.self, at: 2),
-             defaultSQL: try row.decode(String?.self, at: 3))
-        }
-        guard !found.isEmpty else { throw difference("the database has no such table (is its migration missing?)") }
-        var byName: [String: (type: String, notNull: Bool, defaultSQL: String?)] = [:]
-        for column in found { byName[column.name] = (column.type, column.notNull, column.defaultSQL) }
-        let constraints = try StoredConstraints(table: name, db)
-        guard byName["id"]?.type.uppercased() == "INTEGER" else { throw difference("it has no INTEGER column id") }
+        let stored = try StoredTable(table: name, db)
+        guard !stored.columns.isEmpty else { throw difference("the database has no such table (is its migration missing?)") }
+        var byName: [String: StoredTable.Column] = [:]
+        for column in stored.columns { byName[column.name] = column }
+        let idType = db.dialect == .sqlite ? "INTEGER" : db.dialect.columnType(.integer)
+        guard byName["id"]?.type.lowercased() == idType.lowercased() else { throw difference("it has no \(idType) column id") }
         for column in columns {
             let declared = "column \(column.name) (attribute \(column.attribute) of \(entityName))"
-            guard let stored = byName[column.name] else {
+            guard let found = byName[column.name] else {
                 throw difference("\(declared) is missing: add a migration step that adds it")
             }
-            let type = Self.reportedType(column)
-            if stored.type.uppercased() != type {
-                throw difference("\(declared) is \(stored.type) in the database, \(type) in the declaration")
+            let type = db.dialect == .sqlite ? Self.reportedType(column) : Self.columnType(column.definition.type ?? .any, dialect: db.dialect)
+            if found.type.lowercased() != type.lowercased() {
+                throw difference("\(declared) is \(found.type) in the database, \(type) in the declaration")
             }
-            if stored.notNull == column.definition.isOptional {
+            if found.notNull == column.definition.isOptional {
                 let nullable = { (notNull: Bool) in notNull ? "NOT NULL" : "nullable" }
-                throw difference("\(declared) is \(nullable(stored.notNull)) in the database, \(nullable(!column.definition.isOptional)) in the declaration")
+                throw difference("\(declared) is \(nullable(found.notNull)) in the database, \(nullable(!column.definition.isOptional)) in the declaration")
             }
+            let declaredCheck = column.definition.sqlCheck
             let expected = (
-                defaultSQL: column.definition.defaultValue.map(Self.literal), check: column.definition.sqlCheck,
+                defaultSQL: column.definition.defaultValue.map { Self.literal($0, dialect: db.dialect) },
+                check: db.dialect == .sqlite ? declaredCheck : declaredCheck.map { _ in "…" },
                 unique: column.definition.isUnique,
                 reference: column.reference.map { "\($0.table)(id) ON DELETE \($0.onDelete.rawValue)" })
             let actual = (
-                defaultSQL: stored.defaultSQL, check: constraints.checks[column.name], unique: constraints.uniqueColumns.contains(column.name),
-                reference: constraints.references[column.name])
+                defaultSQL: found.defaultSQL,
+                check: db.dialect == .sqlite ? stored.checks[column.name] : stored.checks[column.name].map { _ in "…" },
+                unique: stored.uniqueColumns.contains(column.name), reference: stored.references[column.name])
             let named = { (kind: String, value: String?) in value.map { "\(kind) \($0)" } ?? "no \(kind)" }
             if actual.defaultSQL != expected.defaultSQL {
                 throw difference("\(declared) has \(named("DEFAULT", actual.defaultSQL)) in the database, \(named("DEFAULT", expected.defaultSQL)) in the declaration")
@@ -74,25 +77,55 @@ extension EntityTable {
             }
         }
         let declared = Set(columns.map(\.name) + ["id"])
-        if let extra = found.first(where: { !declared.contains($0.name) }) {
+        if let extra = stored.columns.first(where: { !declared.contains($0.name) }) {
             throw difference("column \(extra.name) is not declared by \(entityName) (drop or rename it in a migration step, or declare it)")
         }
-        let indexNames = Set(try db.fetchAll(sql: "SELECT name FROM pragma_index_list(?)", arguments: [name]) { try $0.decode(String.self, at: 0) })
-        if let missing = indexes.first(where: { !indexNames.contains($0.name) }) {
+        if let missing = indexes.first(where: { !stored.indexNames.contains($0.name) }) {
             throw difference("index \(missing.name) is missing: add a migration step that adds it")
+        }
+        // The columns the FTS5 index holds are SQLite's to read; PostgreSQLSearch checks its own.
+        if let search, db.dialect == .sqlite {
+            let indexed = try db.fetchAll(sql: "SELECT name FROM pragma_table_info(?)", arguments: [search.fullTextTable]) {
+                try $0.decode(String.self, at: 0)
+            }
+            if indexed != search.textColumns {
+                let said = { (columns: [String]) in columns.isEmpty ? "nothing" : columns.joined(separator: ", ") }
+                throw difference("its search indexes \(said(indexed)) in the database, \(said(search.textColumns)) in the declaration: add a migration step that reinstalls it")
+            }
         }
     }
 }
 
-/// The constraints of a table's columns as the database holds them: each column's CHECK (read from
-/// the table's SQL, which SQLite keeps as written, steps included), its UNIQUE constraint (a
-/// one-column unique index made by the table's definition) and its foreign key.
-private struct StoredConstraints {
+/// A table as the database holds it: its columns (type, NOT NULL, DEFAULT as an SQL literal), each
+/// column's CHECK, its one-column UNIQUE constraints, its foreign keys and its indexes' names. On
+/// SQLite, read from its pragmas and the table's SQL (which SQLite keeps as written, steps included);
+/// on PostgreSQL, from `information_schema` and `pg_catalog`.
+private struct StoredTable {
+    struct Column {
+        var name: String
+        var type: String
+        var notNull: Bool
+        var defaultSQL: String?
+    }
+
+    var columns: [Column] = []
     var checks: [String: String] = [:]
     var uniqueColumns: Set<String> = []
     var references: [String: String] = [:]
+    var indexNames: Set<String> = []
 
-    init(table: String, _ db: Database) throws {
+    init(table: String, _ db: some SQLConnection) throws {
+        switch db.dialect {
+        case .sqlite: try readSQLite(table, db)
+        case .postgreSQL: try readPostgreSQL(table, db)
+        }
+    }
+
+    private mutating func readSQLite(_ table: String, _ db: some SQLConnection) throws {
+        columns = try db.fetchAll(sql: "SELECT name, type, \"notnull\", dflt_value FROM pragma_table_xinfo(?)", arguments: [table]) { row in
+            Column(name: try row.decode(String.self, at: 0), type: try row.decode(String.self, at: 1), notNull: try row.decode(Bool.self, at: 2),
+                   defaultSQL: try row.decode(String?.self, at: 3))
+        }
         let sql = try db.scalar(String.self, sql: "SELECT sql FROM sqlite_schema WHERE type = 'table' AND name = ?", arguments: [table]) ?? ""
         for definition in Self.columnDefinitions(sql) {
             guard let name = definition.split(separator: " ").first.map({ String($0.filter { !"\"`[]".contains($0) }) }),
@@ -110,6 +143,53 @@ private struct StoredConstraints {
             (try row.decode(String.self, at: 0), "\(try row.decode(String.self, at: 1))(\(try row.decode(String.self, at: 2))) ON DELETE \(try row.decode(String.self, at: 3))")
         }
         for (column, reference) in keys { references[column] = reference }
+        indexNames = Set(try db.fetchAll(sql: "SELECT name FROM pragma_index_list(?)", arguments: [table]) { try $0.decode(String.self, at: 0) })
+    }
+
+    private mutating func readPostgreSQL(_ table: String, _ db: some SQLConnection) throws {
+        columns = try db.fetchAll(
+            sql: """
+                SELECT column_name::text, data_type::text, is_nullable::text = 'NO', column_default::text FROM information_schema.columns
+                WHERE table_schema = current_schema() AND table_name = ? ORDER BY ordinal_position
+                """,
+            arguments: [table]
+        ) { row in
+            Column(name: try row.decode(String.self, at: 0), type: try row.decode(String.self, at: 1), notNull: try row.decode(Bool.self, at: 2),
+                   defaultSQL: try row.decode(String?.self, at: 3))
+        }
+        // PostgreSQL keeps a default in its own form (`'abc'::text`): compared by the value it gives.
+        for index in columns.indices {
+            guard let expression = columns[index].defaultSQL else { continue }
+            let value = try db.fetchRows(sql: "SELECT " + expression, values: []).first?.first ?? .null
+            columns[index].defaultSQL = EntityTable.literal(value, dialect: .postgreSQL)
+        }
+        let constraints = try db.fetchAll(
+            sql: """
+                SELECT c.contype::text, a.attname::text, coalesce(f.relname::text, ''), c.confdeltype::text
+                FROM pg_constraint c
+                JOIN pg_class t ON t.oid = c.conrelid
+                JOIN pg_attribute a ON a.attrelid = c.conrelid AND a.attnum = c.conkey[1]
+                LEFT JOIN pg_class f ON f.oid = c.confrelid
+                WHERE t.oid = to_regclass(quote_ident(current_schema()) || '.' || quote_ident(?))
+                    AND cardinality(c.conkey) = 1 AND c.contype IN ('c', 'u', 'f')
+                """,
+            arguments: [table]
+        ) { row in
+            (kind: try row.decode(String.self, at: 0), column: try row.decode(String.self, at: 1), parent: try row.decode(String.self, at: 2),
+             onDelete: try row.decode(String.self, at: 3))
+        }
+        for constraint in constraints {
+            switch constraint.kind {
+            case "c": checks[constraint.column] = "…"
+            case "u": uniqueColumns.insert(constraint.column)
+            default:
+                let rule = ["c": "CASCADE", "r": "RESTRICT", "a": "NO ACTION", "n": "SET NULL", "d": "SET DEFAULT"][constraint.onDelete] ?? constraint.onDelete
+                references[constraint.column] = "\(constraint.parent)(id) ON DELETE \(rule)"
+            }
+        }
+        indexNames = Set(try db.fetchAll(
+            sql: "SELECT indexname::text FROM pg_indexes WHERE schemaname = current_schema() AND tablename = ?", arguments: [table]
+        ) { try $0.decode(String.self, at: 0) })
     }
 
     /// The column definitions of a `CREATE TABLE` statement: the parts of its parenthesised body

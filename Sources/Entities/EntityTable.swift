@@ -20,8 +20,8 @@ public struct EntityTable: Sendable {
     let indexes: [Index]
     /// Whether the table's row events are logged (`ChangeLog`).
     let tracksChanges: Bool
-    /// The SQL that installs the search structures, for a searchable entity.
-    let searchInstallSQL: String?
+    /// What is searched, for a searchable entity: its structures are installed with the table.
+    let search: SearchDescription?
 
     /// One column after `id`.
     struct Column: Sendable, Equatable {
@@ -41,16 +41,16 @@ public struct EntityTable: Sendable {
 
     /// The table of a declared entity.
     public init<Entity: DeclaredEntity>(_ type: Entity.Type) {
-        self.init(Entity.declaration, searchInstallSQL: nil)
+        self.init(Entity.declaration, search: nil)
     }
 
-    /// The table of a searchable entity, its search structures included (the `installSQL` of its
-    /// `searchDescription`).
+    /// The table of a searchable entity, its search structures included (its `searchDescription`'s
+    /// `installSQL` on SQLite, PostgreSQLSearch's on PostgreSQL).
     public init<Entity: SearchableEntity>(_ type: Entity.Type) {
-        self.init(Entity.declaration, searchInstallSQL: Entity.searchDescription.installSQL)
+        self.init(Entity.declaration, search: Entity.searchDescription)
     }
 
-    private init<Entity: DeclaredEntity>(_ declaration: EntityDeclaration<Entity>, searchInstallSQL: String?) {
+    private init<Entity: DeclaredEntity>(_ declaration: EntityDeclaration<Entity>, search: SearchDescription?) {
         let templateValues = declaration.storedValues(of: declaration.template)
         var columns: [Column] = []
         for attribute in declaration.attributes {
@@ -96,6 +96,6 @@ public struct EntityTable: Sendable {
         self.columns = columns
         self.indexes = indexes
         self.tracksChanges = declaration.tracksChanges
-        self.searchInstallSQL = searchInstallSQL
+        self.search = search
     }
 }

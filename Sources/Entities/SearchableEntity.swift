@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import FetchedResults
+import PostgreSQLSearch
 import SQLiteStore
 import TextSearch
 
@@ -67,19 +68,24 @@ public struct EntitySearch<Entity: SearchableEntity>: RowSource {
         self.scope = scope
     }
 
-    public func condition(_ db: Database) throws -> SQLFragment {
-        guard let scope else { return try Entity.searchDescription.condition(for: query, alias: Entity.tableName, db) }
-        if let value = scope.indexedValue {
-            return try Entity.searchDescription.condition(for: query, scope: value, alias: Entity.tableName, db)
+    /// On PostgreSQL, PostgreSQLSearch's condition, through its own indexes.
+    public func condition(_ db: any SQLConnection) throws -> SQLFragment {
+        let value = scope?.indexedValue
+        let search = if let sqlite = db as? Database {
+            try Entity.searchDescription.condition(for: query, scope: value, alias: Entity.tableName, sqlite)
+        } else {
+            try PostgreSQLTextSearch(Entity.searchDescription).condition(for: query, scope: value, alias: Entity.tableName, db)
         }
-        let search = try Entity.searchDescription.condition(for: query, alias: Entity.tableName, db)
+        guard let scope, value == nil else { return search }
         return SQLFragment(sql: "(") + search + SQLFragment(sql: ") AND ") + scope.condition(alias: Entity.tableName)
     }
 
     /// The matches per value of the description's scope, for sections by ``SearchableEntity/searchScope``,
     /// when its indexes count them (with their ids when counting read them), the values the search's
     /// ``scope`` admits only; nil otherwise (or for a scope on another attribute).
-    public func sectionCounts(_ sections: SectionGrouping<Entity>, _ db: Database) throws -> SectionMatches? {
+    /// On PostgreSQL, nil: the controller counts over ``condition(_:)``.
+    public func sectionCounts(_ sections: SectionGrouping<Entity>, _ db: any SQLConnection) throws -> SectionMatches? {
+        guard let db = db as? Database else { return nil }
         guard let searchScope = Entity.searchScope, sections.keyPath == searchScope,
               scope == nil || scope?.keyPath == searchScope,
               let matches = try Entity.searchDescription.matchesPerScope(query, db) else { return nil }
@@ -91,7 +97,9 @@ public struct EntitySearch<Entity: SearchableEntity>: RowSource {
     /// A page read by the search's executor, within the section's scope value when sectioned by
     /// ``SearchableEntity/searchScope`` (or within the search's ``scope`` when it is one value of it);
     /// nil for sections by another key path (or of NULL), or a scope the executor cannot page within.
-    public func page(_ page: SectionPage<Entity>, _ db: Database) throws -> [Entity]? {
+    /// On PostgreSQL, nil: the controller reads through ``condition(_:)``.
+    public func page(_ page: SectionPage<Entity>, _ db: any SQLConnection) throws -> [Entity]? {
+        guard let db = db as? Database else { return nil }
         let searchScope = Entity.searchScope.map { $0 }
         let within: DatabaseValue?
         if let section = page.section {

@@ -11,9 +11,15 @@ struct OrderTerm: Sendable, Hashable {
     var isDescending: Bool
     var sql: String { expression + (isDescending ? " DESC" : " ASC") }
 
+    /// The term in `dialect`: SQLite's as written; PostgreSQL's with NULL placed as SQLite places it
+    /// (text needs no COLLATE: a declared entity's text columns are `COLLATE "C"` there).
+    func sql(_ dialect: SQLDialect) -> String {
+        dialect == .sqlite ? sql : dialect.orderTerm(expression, descending: isDescending, isText: false)
+    }
+
     /// `ORDER BY` terms: the section term, if any, then the row order.
-    static func sql(_ section: OrderTerm?, _ rowOrder: [OrderTerm]) -> String {
-        ((section.map { [$0] } ?? []) + rowOrder).map(\.sql).joined(separator: ", ")
+    static func sql(_ section: OrderTerm?, _ rowOrder: [OrderTerm], _ dialect: SQLDialect = .sqlite) -> String {
+        ((section.map { [$0] } ?? []) + rowOrder).map { $0.sql(dialect) }.joined(separator: ", ")
     }
 }
 
@@ -23,9 +29,10 @@ struct OrderTerm: Sendable, Hashable {
 /// ids, batches and index paths all describe the same result.
 struct FetchQuery<Entity: FetchableEntity>: Sendable {
     /// `ORDER BY` terms: the section term, if any, then the row order.
-    static func orderSQL(_ section: OrderTerm?, _ rowOrder: [OrderTerm]) -> String {
-        OrderTerm.sql(section, rowOrder)
-    }
+    var orderSQL: String { OrderTerm.sql(section, rowOrder, dialect) }
+
+    /// The engine the statements are spelled for: the connection's the query was made in.
+    var dialect: SQLDialect
 
     /// The entity table, which ``selection`` reads.
     var tableName: String
@@ -67,18 +74,25 @@ struct FetchQuery<Entity: FetchableEntity>: Sendable {
     /// - Parameter deferringCondition: true leaves the condition of a request whose filter is its only
     ///   condition unplanned, for ``planned(_:)`` to plan in the read that first needs it: a fetch
     ///   whose sections and first batches the filter gives never reads it.
-    init(_ request: FetchRequest<Entity>, deferringCondition: Bool = false, _ db: Database) throws {
+    init(_ request: FetchRequest<Entity>, deferringCondition: Bool = false, _ db: any SQLConnection) throws {
         guard request.fetchOffset >= 0, (request.fetchLimit ?? 0) >= 0, request.batchSize >= 0 else {
             throw FetchError.invalidRequest("fetch limit, fetch offset and batch size must not be negative")
         }
+        dialect = db.dialect
         tableName = Entity.tableName
         idColumn = Entity.idColumn
         selection = Entity.selection
         sectionKeyPath = request.sectionKeyPath
         sortDescriptors = request.sortDescriptors
-        (section, rowOrder) = try request.orderTerms()
+        var (section, rowOrder) = try request.orderTerms()
+        if db.dialect != .sqlite {
+            if let expression = section?.expression { section?.expression = db.dialect.renamingFunctions(expression) }
+            for index in rowOrder.indices { rowOrder[index].expression = db.dialect.renamingFunctions(rowOrder[index].expression) }
+        }
+        (self.section, self.rowOrder) = (section, rowOrder)
 
-        let predicate = try request.predicate.map { try PredicateTranslation.condition(for: $0) }
+        let dialect = db.dialect
+        let predicate = try request.predicate.map { try PredicateTranslation.condition(for: $0, dialect: dialect) }
         let isLimited = request.fetchLimit != nil || request.fetchOffset > 0
         if let filter = request.filter, predicate == nil, !isLimited {
             rows = filter
@@ -89,8 +103,9 @@ struct FetchQuery<Entity: FetchableEntity>: Sendable {
         }
         if isLimited {
             let filter = try rows.condition(db)
-            source = "(SELECT * FROM \(tableName) WHERE \(filter.sql) ORDER BY \(Self.orderSQL(section, rowOrder)) LIMIT ? OFFSET ?) AS \(tableName)"
-            sourceArguments = filter.arguments + [request.fetchLimit ?? -1, request.fetchOffset]
+            source = "(SELECT * FROM \(tableName) WHERE \(filter.sql) ORDER BY \(OrderTerm.sql(section, rowOrder, dialect)) LIMIT ? OFFSET ?) AS \(tableName)"
+            sourceArguments = filter.arguments
+                + StatementArguments(values: [Self.limit(request.fetchLimit ?? -1, dialect), .integer(Int64(request.fetchOffset))])
             plannedCondition = .alwaysTrue
         } else {
             source = tableName
@@ -106,7 +121,7 @@ struct FetchQuery<Entity: FetchableEntity>: Sendable {
     /// without `deferringCondition`, planned in this read.
     ///
     /// - Throws: what the rows' ``RowSource/condition(_:)`` throws.
-    func planned(_ db: Database) throws -> FetchQuery {
+    func planned(_ db: any SQLConnection) throws -> FetchQuery {
         guard plannedCondition == nil else { return self }
         var planned = self
         planned.plannedCondition = try rows.condition(db)
@@ -116,8 +131,10 @@ struct FetchQuery<Entity: FetchableEntity>: Sendable {
     /// The rows' counts per section in `db` when they are known without a `GROUP BY`: a whole table's
     /// (no condition, limit or offset) as ``SectionCounts`` maintains them, or, for a filter alone,
     /// as it counts them (``RowSource/sectionCounts(_:_:)``); nil otherwise.
-    func knownSectionCounts(_ db: Database) throws -> SectionMatches? {
+    func knownSectionCounts(_ db: any SQLConnection) throws -> SectionMatches? {
         if let section = wholeTableSection {
+            // Maintained on SQLite only: PostgreSQL counts by a `GROUP BY`.
+            guard let db = db as? Database else { return nil }
             return try SectionCounts.counts(
                 forTable: tableName, section: section.expression, descending: section.isDescending, in: db
             ).map { SectionMatches(counts: Dictionary($0.map { ($0.key, $0.count) }, uniquingKeysWith: +)) }
@@ -128,11 +145,11 @@ struct FetchQuery<Entity: FetchableEntity>: Sendable {
 
     /// A page of the section whose key is `key` read by a filter alone its own way
     /// (``RowSource/page(_:_:)``); nil otherwise, or when it reads none.
-    func page(section key: DatabaseValue, limit: Int, offset: Int, count: Int?, ids: [Int64]?, _ db: Database) throws -> [Entity]? {
+    func page(section key: DatabaseValue, limit: Int, offset: Int, count: Int?, ids: [Int64]?, _ db: any SQLConnection) throws -> [Entity]? {
         guard isFilterOnly else { return nil }
         let page = SectionPage<Entity>(
             section: sectionKeyPath.map { ($0, key) }, sortDescriptors: sortDescriptors,
-            order: SQLFragment(sql: Self.orderSQL(section, rowOrder)), limit: limit, offset: offset, count: count, ids: ids)
+            order: SQLFragment(sql: orderSQL), limit: limit, offset: offset, count: count, ids: ids)
         return try rows.page(page, db)
     }
 
@@ -148,7 +165,7 @@ struct FetchQuery<Entity: FetchableEntity>: Sendable {
         }
         return SQLFragment(
             sql: "SELECT \(section.expression), count(*) FROM \(source) WHERE \(condition.sql) "
-                + "GROUP BY \(section.expression) ORDER BY \(section.sql)",
+                + "GROUP BY \(section.expression) ORDER BY \(section.sql(dialect))",
             arguments: sourceArguments + condition.arguments)
     }
 
@@ -158,7 +175,7 @@ struct FetchQuery<Entity: FetchableEntity>: Sendable {
     var keysQuery: SQLFragment {
         SQLFragment(
             sql: "SELECT \(section?.expression ?? "NULL"), \(idColumn) FROM \(source) WHERE \(condition.sql) "
-                + "ORDER BY \(Self.orderSQL(section, rowOrder))",
+                + "ORDER BY \(orderSQL)",
             arguments: sourceArguments + condition.arguments)
     }
 
@@ -185,20 +202,18 @@ struct FetchQuery<Entity: FetchableEntity>: Sendable {
     func rowsQuery(section key: DatabaseValue, after: [DatabaseValue]?, limit: Int, offset: Int, withEntities: Bool) -> SQLFragment {
         var filter = condition && sectionCondition(key)
         if let after { filter = filter && keyset(after: after) }
-        let order = ((section.map { [$0] } ?? []) + rowOrder).map(\.sql).joined(separator: ", ")
         // The entity's columns first, as `init(row:)` reads them from column 0; the sort key last.
         let columns = (withEntities ? selection + ", " : "") + sortKeySelection
         return SQLFragment(
-            sql: "SELECT \(columns) FROM \(source) WHERE \(filter.sql) ORDER BY \(order) LIMIT ? OFFSET ?",
-            arguments: sourceArguments + filter.arguments + [limit, offset])
+            sql: "SELECT \(columns) FROM \(source) WHERE \(filter.sql) ORDER BY \(orderSQL) LIMIT ? OFFSET ?",
+            arguments: sourceArguments + filter.arguments + StatementArguments(values: [Self.limit(limit, dialect), .integer(Int64(offset))]))
     }
 
     /// Every row of the result in order, sections first: the entity's selection. How a request without
     /// a batch size is read at once.
     var allRowsQuery: SQLFragment {
-        let order = ((section.map { [$0] } ?? []) + rowOrder).map(\.sql).joined(separator: ", ")
         return SQLFragment(
-            sql: "SELECT \(selection) FROM \(source) WHERE \(condition.sql) ORDER BY \(order)",
+            sql: "SELECT \(selection) FROM \(source) WHERE \(condition.sql) ORDER BY \(orderSQL)",
             arguments: sourceArguments + condition.arguments)
     }
 
@@ -219,6 +234,11 @@ struct FetchQuery<Entity: FetchableEntity>: Sendable {
     func countBeforeQuery(section sectionKey: DatabaseValue, key: [DatabaseValue]) -> SQLFragment {
         let filter = condition && sectionCondition(sectionKey) && keyset(before: key)
         return SQLFragment(sql: "SELECT count(*) FROM \(source) WHERE \(filter.sql)", arguments: sourceArguments + filter.arguments)
+    }
+
+    /// A `LIMIT` argument: SQLite takes a negative one as no limit, PostgreSQL NULL.
+    static func limit(_ value: Int, _ dialect: SQLDialect) -> DatabaseValue {
+        value < 0 && dialect == .postgreSQL ? .null : .integer(Int64(value))
     }
 
     // MARK: - Keyset conditions
@@ -247,9 +267,9 @@ struct FetchQuery<Entity: FetchableEntity>: Sendable {
             case (false, false): SQLFragment(sql: "(\(term.expression) < ? OR \(term.expression) IS NULL)", arguments: [value])
             }
             if let strict { alternatives.append(SQLFragment(joining: equalities + [strict], separator: " AND ")) }
-            equalities.append(SQLFragment(sql: "\(term.expression) IS ?", arguments: [value]))
+            equalities.append(SQLFragment(sql: dialect.isNotDistinct(term.expression, "?"), arguments: [value]))
         }
-        guard !alternatives.isEmpty else { return SQLFragment(sql: "0") }
+        guard !alternatives.isEmpty else { return .alwaysFalse }
         var result = SQLFragment(joining: alternatives.map { SQLFragment(sql: "(\($0.sql))", arguments: $0.arguments) }, separator: " OR ")
         if let first = rowOrder.first, let value = key.first, !value.isNull {
             // Later rows are >= the first value, or (going down) <= it or NULL, since NULL is the least.

@@ -114,3 +114,36 @@ extension FetchableEntity {
         guard section == counts.count else { throw FetchError.resultChanged }
     }
 }
+
+extension FetchableEntity {
+    /// ``readSections(of:arguments:counts:)`` of the rows of `sql` on either engine's connection:
+    /// SQLite's statement, read by the type's own (specialised) method; another engine's rows read as
+    /// `Row`s.
+    static func readSections(
+        sql: String, arguments: StatementArguments, counts: [Int], _ db: any SQLConnection
+    ) throws -> [(entities: [Self], ids: [Int64])] {
+        if let db = db as? Database { return try readSections(of: db.cachedStatement(sql: sql), arguments: arguments, counts: counts) }
+        var sections = counts.map { _ in (entities: [Self](), ids: [Int64]()) }
+        try forEachRow(sql: sql, arguments: arguments, counts: counts, db) { path, entity in
+            guard let id = entity.rowID else { preconditionFailure("\(Self.self).init(row:) read no row id") }
+            sections[path.section].entities.append(entity)
+            sections[path.section].ids.append(id)
+        }
+        return sections
+    }
+
+    /// ``forEachRow(of:arguments:counts:_:)`` of the rows of `sql` on either engine's connection. On
+    /// another engine than SQLite the rows are read whole first (libpq receives a result whole).
+    static func forEachRow(
+        sql: String, arguments: StatementArguments, counts: [Int], _ db: any SQLConnection, _ body: (ItemPath, Self) throws -> Void
+    ) throws {
+        if let db = db as? Database { return try forEachRow(of: db.cachedStatement(sql: sql), arguments: arguments, counts: counts, body) }
+        let entities = try db.fetchAll(sql: sql, arguments: arguments) { try Self(row: $0) }
+        guard entities.count == counts.reduce(0, +) else { throw FetchError.resultChanged }
+        var start = 0
+        for (section, count) in counts.enumerated() {
+            for row in 0..<count { try body(ItemPath(section: section, row: row), entities[start + row]) }
+            start += count
+        }
+    }
+}

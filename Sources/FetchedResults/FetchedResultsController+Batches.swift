@@ -70,7 +70,7 @@ extension FetchedResultsController {
 
     /// The read of a batch not loaded: its entities by id when its ids are known (tracked, or
     /// evicted), else its rows by keyset from the previous batch's last sort key (`OFFSET` for a jump).
-    private func batchRead(_ key: BatchKey) throws -> @Sendable (Database) throws -> Batch<Entity> {
+    private func batchRead(_ key: BatchKey) throws -> @Sendable (any SQLConnection) throws -> Batch<Entity> {
         guard let query else { throw FetchError.resultChanged }
         let section = sections[key.section]
         let length = batchLength(inSection: key.section)
@@ -105,7 +105,7 @@ extension FetchedResultsController {
             var lastSortKey: [DatabaseValue] = []
             ids.reserveCapacity(expected)
             entities.reserveCapacity(expected)
-            try db.cachedStatement(sql: rowsQuery.sql).forEachRow(arguments: rowsQuery.arguments) { row in
+            try db.forEachRow(sql: rowsQuery.sql, arguments: rowsQuery.arguments) { row in
                 entities.append(try Entity(row: row))
                 ids.append(try row.decode(Int64.self, at: row.count - 1))
                 if ids.count == expected {
@@ -123,12 +123,11 @@ extension FetchedResultsController {
     /// specialized for the entity). Both read in `db`'s transaction, so they agree; one query over the
     /// table rather than one per section.
     static func readWholeResult(
-        _ query: FetchQuery<Entity>, _ request: FetchRequest<Entity>, _ db: Database
+        _ query: FetchQuery<Entity>, _ request: FetchRequest<Entity>, _ db: any SQLConnection
     ) throws -> ([FetchedSection], [BatchKey: Batch<Entity>]) {
         let sections = try readSections(query, request, db)
         let all = query.allRowsQuery
-        let rows = try Entity.readSections(
-            of: db.cachedStatement(sql: all.sql), arguments: all.arguments, counts: sections.map(\.numberOfObjects))
+        let rows = try Entity.readSections(sql: all.sql, arguments: all.arguments, counts: sections.map(\.numberOfObjects), db)
         var batches: [BatchKey: Batch<Entity>] = [:]
         for (section, rows) in rows.enumerated() {
             batches[BatchKey(section: section, index: 0)] = Batch(ids: rows.ids, lastSortKey: [], entities: rows.entities)
@@ -161,8 +160,7 @@ extension FetchedResultsController {
             let sections = try Self.readSections(query, request, db)
             try sectionsRead(sections)
             let all = query.allRowsQuery
-            try Entity.forEachRow(
-                of: db.cachedStatement(sql: all.sql), arguments: all.arguments, counts: sections.map(\.numberOfObjects), body)
+            try Entity.forEachRow(sql: all.sql, arguments: all.arguments, counts: sections.map(\.numberOfObjects), db, body)
             return (query, sections)
         }
         didFetch(query, FetchedResult(sections: sections))
@@ -172,7 +170,7 @@ extension FetchedResultsController {
     ///
     /// - Throws: ``FetchError/resultChanged`` when a row is gone (while tracking: a deletion that
     ///   ``applyPendingChanges()`` has not applied yet).
-    static func readEntities(of batch: Batch<Entity>, _ query: FetchQuery<Entity>, _ db: Database) throws -> Batch<Entity> {
+    static func readEntities(of batch: Batch<Entity>, _ query: FetchQuery<Entity>, _ db: any SQLConnection) throws -> Batch<Entity> {
         var known = batch
         let byID = query.entitiesQuery(ids: known.ids)
         let entities = try db.fetchAll(sql: byID.sql, arguments: byID.arguments) { row in try Entity(row: row) }

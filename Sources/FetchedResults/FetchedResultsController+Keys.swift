@@ -26,7 +26,7 @@ extension FetchedResultsController {
     /// `GROUP BY` compares them). For a search, this reads each matching row once, where a `GROUP BY`
     /// for the counts and a query per batch would each read them.
     static func readKeys(
-        _ query: FetchQuery<Entity>, _ request: FetchRequest<Entity>, _ db: Database
+        _ query: FetchQuery<Entity>, _ request: FetchRequest<Entity>, _ db: any SQLConnection
     ) throws -> (sections: [FetchedSection], snapshot: ResultSnapshot) {
         var sections: [FetchedSection] = []
         var snapshot = ResultSnapshot()
@@ -40,7 +40,7 @@ extension FetchedResultsController {
             ids = []
         }
         let keys = query.keysQuery
-        try db.cachedStatement(sql: keys.sql).forEachRow(arguments: keys.arguments) { row in
+        try db.forEachRow(sql: keys.sql, arguments: keys.arguments) { row in
             let rowKey = row.databaseValue(at: 0)
             if key.map({ DatabaseValue.sqliteOrder($0, rowKey) != 0 }) ?? true {
                 endSection()
@@ -56,17 +56,29 @@ extension FetchedResultsController {
     /// are maintained, those counts and a query per section (each an index scan); else in one pass
     /// (``readKeys(_:_:_:)``), which evaluates a condition (a search's) once rather than per section.
     static func readSectionsAndSnapshot(
-        _ query: FetchQuery<Entity>, _ request: FetchRequest<Entity>, _ db: Database
+        _ query: FetchQuery<Entity>, _ request: FetchRequest<Entity>, _ db: any SQLConnection
     ) throws -> (sections: [FetchedSection], snapshot: ResultSnapshot) {
         guard query.wholeTableSection != nil, let counts = try query.knownSectionCounts(db) else { return try readKeys(query, request, db) }
         let sections = sections(counts, query, request)
         return (sections, try snapshot(query, sections, db))
     }
 
-    /// The change log's position and the schema version, read in `db`: where a tracked result stands.
+    /// Where a tracked result read in `db` stands: SQLite's change log position and schema version,
+    /// or PostgreSQL's snapshot.
     ///
-    /// - Throws: `DatabaseError` when the change log is not installed.
-    static func trackingPosition(_ db: Database) throws -> (sequence: Int64, schemaVersion: Int) {
-        (try ChangeLog.currentSequence(db), try db.scalar(Int.self, sql: "PRAGMA schema_version") ?? 0)
+    /// - Throws: the engine's error when the change log is not installed.
+    static func trackingPosition(_ db: any SQLConnection) throws -> TrackingPosition {
+        switch db.dialect {
+        case .sqlite:
+            let db = sqlite(db)
+            return .sqlite(sequence: try ChangeLog.currentSequence(db), schemaVersion: try db.scalar(Int.self, sql: "PRAGMA schema_version") ?? 0)
+        case .postgreSQL:
+            // Asked, not read: a failed statement would abort the read's transaction.
+            let log = try db.fetchRows(sql: "SELECT (to_regclass(?) IS NOT NULL)::int", values: [.text(PostgreSQLChangeLogSchema.tableName)])
+            guard log.first?.first == .integer(1) else {
+                throw FetchError.invalidRequest("tracking changes needs the change log (\(PostgreSQLChangeLogSchema.tableName)), which the database does not have")
+            }
+            return try postgreSQLPosition(db)
+        }
     }
 }

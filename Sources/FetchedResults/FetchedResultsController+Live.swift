@@ -4,9 +4,17 @@ import SQLiteStore
 /// change log that result stands.
 struct LiveState {
     var snapshot: ResultSnapshot
-    var sequence: Int64
-    var schemaVersion: Int
+    var position: TrackingPosition
     var statistics = TrackingStatistics()
+}
+
+/// Where a tracked result stands in its engine's change log.
+enum TrackingPosition: Sendable {
+    /// SQLite's `ChangeLog` sequence, and the schema version (a schema change is no row event).
+    case sqlite(sequence: Int64, schemaVersion: Int)
+    /// A PostgreSQL transaction snapshot (`PostgreSQLChangeLogSchema`): the changes after it are
+    /// those of the transactions it did not see.
+    case postgreSQL(snapshot: String)
 }
 
 /// How a tracking controller has kept up with the database.
@@ -65,11 +73,11 @@ extension FetchedResultsController {
 
     /// The sections, the whole result's ids and the change log's position, read in one transaction.
     private static func readTrackedResult(
-        _ query: FetchQuery<Entity>, _ request: FetchRequest<Entity>, _ db: Database
+        _ query: FetchQuery<Entity>, _ request: FetchRequest<Entity>, _ db: any SQLConnection
     ) throws -> (sections: [FetchedSection], live: LiveState) {
         let position = try trackingPosition(db)
         let (sections, snapshot) = try readSectionsAndSnapshot(query, request, db)
-        return (sections, LiveState(snapshot: snapshot, sequence: position.sequence, schemaVersion: position.schemaVersion))
+        return (sections, LiveState(snapshot: snapshot, position: position))
     }
 
     private func didStartTracking(_ query: FetchQuery<Entity>, _ result: (sections: [FetchedSection], live: LiveState)) {
@@ -94,7 +102,10 @@ extension FetchedResultsController {
     public var isTracking: Bool { live != nil }
 
     /// The change-log position the controller's result reflects, while tracking.
-    public var changeLogPosition: Int64? { live?.sequence }
+    public var changeLogPosition: Int64? {
+        guard case .sqlite(let sequence, _) = live?.position else { return nil }
+        return sequence
+    }
 
     /// How the controller kept up so far, while tracking.
     public var trackingStatistics: TrackingStatistics? { live?.statistics }
@@ -144,18 +155,16 @@ extension FetchedResultsController {
     /// state, and the change set with the new sections and query, or nil when the result is unchanged.
     private static func readChanges(
         _ live: LiveState, _ query: FetchQuery<Entity>, _ request: FetchRequest<Entity>, _ oldSections: [FetchedSection],
-        _ db: Database
+        _ db: any SQLConnection
     ) throws -> (live: LiveState, change: (ChangeSet, [FetchedSection], FetchQuery<Entity>)?) {
         var live = live
         let old = live.snapshot
-        let schemaVersion = try db.scalar(Int.self, sql: "PRAGMA schema_version") ?? 0
-        let changes = try ChangeLog.changes(after: live.sequence, db)
-        if changes.isEmpty && schemaVersion == live.schemaVersion { return (live, nil) }
-        live.sequence = changes.toSequence
-        let changedIDs = changes.rowIDs(inTable: Entity.tableName)
-        let mustRefetch = schemaVersion != live.schemaVersion || !changes.isComplete
+        let changes = try changes(after: live.position, db)
+        guard let next = changes.next else { return (live, nil) }
+        live.position = next
+        let changedIDs = changes.ids
+        let mustRefetch = changes.schemaChanged || !changes.isComplete
             || !query.isIncrementallyMaintainable || changedIDs.count > Self.incrementalLimit
-        live.schemaVersion = schemaVersion
         if mustRefetch {
             let newQuery = try FetchQuery(request, db)
             let (newSections, snapshot) = try readSectionsAndSnapshot(newQuery, request, db)
@@ -179,6 +188,40 @@ extension FetchedResultsController {
             return info
         }
         return (live, (changeSet, newSections, query))
+    }
+
+    /// The rows of the entity's table changed after `position` in the engine's change log, read in
+    /// `db`: nil `next` when nothing changed since; whether the log still holds every change since
+    /// (SQLite's prunes); whether the schema changed (SQLite's schema version).
+    private static func changes(
+        after position: TrackingPosition, _ db: any SQLConnection
+    ) throws -> (next: TrackingPosition?, ids: Set<Int64>, isComplete: Bool, schemaChanged: Bool) {
+        switch position {
+        case .sqlite(let sequence, let schemaVersion):
+            let db = sqlite(db)
+            let version = try db.scalar(Int.self, sql: "PRAGMA schema_version") ?? 0
+            let changes = try ChangeLog.changes(after: sequence, db)
+            if changes.isEmpty && version == schemaVersion { return (nil, [], true, false) }
+            return (.sqlite(sequence: changes.toSequence, schemaVersion: version), changes.rowIDs(inTable: Entity.tableName),
+                    changes.isComplete, version != schemaVersion)
+        case .postgreSQL(let snapshot):
+            let next = try postgreSQLPosition(db)
+            let rows = try db.fetchRows(sql: PostgreSQLChangeLogSchema.changesSQL, values: [.text(snapshot), .text(snapshot)])
+            if rows.isEmpty { return (nil, [], true, false) }
+            var ids: Set<Int64> = []
+            for row in rows {
+                if case .text(Entity.tableName) = row[1], case .integer(let id) = row[2] { ids.insert(id) }
+            }
+            return (next, ids, true, false)
+        }
+    }
+
+    /// Where the PostgreSQL change log stands now, in `db`'s snapshot.
+    static func postgreSQLPosition(_ db: any SQLConnection) throws -> TrackingPosition {
+        guard case .text(let snapshot) = try db.fetchRows(sql: PostgreSQLChangeLogSchema.currentPositionSQL, values: []).first?.first else {
+            throw FetchError.resultChanged
+        }
+        return .postgreSQL(snapshot: snapshot)
     }
 
     /// Installs what ``readChanges(_:_:_:_:_:)`` read and tells the delegate.

@@ -41,9 +41,11 @@ import SQLiteStore
 /// Change ``request`` (its search text, predicate or sort) and call `performFetch()` again, as a
 /// search bar does.
 public final class FetchedResultsController<Entity: FetchableEntity> {
-    /// The database rows are read from: a `DatabasePool` (each read on a reader connection, beside
-    /// the writer) or a `DatabaseQueue`.
-    public let reader: any DatabaseReader
+    /// The store rows are read from: a `DatabasePool` (each read on a reader connection, beside
+    /// the writer) or a `DatabaseQueue`, or a `PostgreSQLCluster` (each read on a replica that has
+    /// the cluster's last write, else on the primary). On PostgreSQL, a declared entity's search
+    /// throws, not yet built there.
+    public let reader: any StoreReader
     /// The request; a change takes effect at the next `performFetch()`.
     public var request: FetchRequest<Entity> {
         didSet { readyToTrack = nil }
@@ -71,7 +73,7 @@ public final class FetchedResultsController<Entity: FetchableEntity> {
     public weak var delegate: (any FetchedResultsControllerDelegate)?
 
     /// Creates a controller; nothing is read until `performFetch()`.
-    public init(request: FetchRequest<Entity>, reader: any DatabaseReader) {
+    public init(request: FetchRequest<Entity>, reader: any StoreReader) {
         self.request = request
         self.reader = reader
     }
@@ -135,7 +137,7 @@ public final class FetchedResultsController<Entity: FetchableEntity> {
     /// A condition that `query` defers is planned here only when this read needs it: not when the
     /// source gives the sections and the batches read.
     static func readResult(
-        _ query: inout FetchQuery<Entity>, _ request: FetchRequest<Entity>, _ db: Database
+        _ query: inout FetchQuery<Entity>, _ request: FetchRequest<Entity>, _ db: any SQLConnection
     ) throws -> FetchedResult<Entity> {
         if request.batchSize == 0 {
             query = try query.planned(db)
@@ -174,7 +176,7 @@ public final class FetchedResultsController<Entity: FetchableEntity> {
                 batches[BatchKey(section: section, index: index)] = Batch(ids: ids, lastSortKey: [], entities: nil)
             }
         }
-        let live = position.map { LiveState(snapshot: snapshot, sequence: $0.sequence, schemaVersion: $0.schemaVersion) }
+        let live = position.map { LiveState(snapshot: snapshot, position: $0) }
         return FetchedResult(sections: sections, batches: batches, readyToTrack: live)
     }
 
@@ -190,7 +192,7 @@ public final class FetchedResultsController<Entity: FetchableEntity> {
 
     /// The sections of `query` and their counts, read in `db`: the counts known without reading the
     /// rows (``FetchQuery/knownSectionCounts(_:)``), else a `GROUP BY` over them.
-    static func readSections(_ query: FetchQuery<Entity>, _ request: FetchRequest<Entity>, _ db: Database) throws -> [FetchedSection] {
+    static func readSections(_ query: FetchQuery<Entity>, _ request: FetchRequest<Entity>, _ db: any SQLConnection) throws -> [FetchedSection] {
         if let counts = try query.knownSectionCounts(db) { return sections(counts, query, request) }
         return try countSections(query, request, db)
     }
@@ -203,7 +205,7 @@ public final class FetchedResultsController<Entity: FetchableEntity> {
     /// - Throws: ``FetchError/resultChanged`` when the page does not fill the batch the sections promise.
     static func sourceBatch(
         _ query: FetchQuery<Entity>, _ sections: [FetchedSection], _ key: BatchKey, length: Int, countsAreCurrent: Bool,
-        ids: [Int64]? = nil, _ db: Database
+        ids: [Int64]? = nil, _ db: any SQLConnection
     ) throws -> Batch<Entity>? {
         let section = sections[key.section]
         let expected = min(length, section.numberOfObjects - key.index * length)
@@ -228,7 +230,7 @@ public final class FetchedResultsController<Entity: FetchableEntity> {
     /// - Throws: ``FetchError/resultChanged`` when a section's page does not have the rows its count promises.
     static func sourceWholeResult(
         _ query: FetchQuery<Entity>, _ sections: [FetchedSection], _ matchIDs: [DatabaseValue: [Int64]]?,
-        _ request: FetchRequest<Entity>, _ db: Database
+        _ request: FetchRequest<Entity>, _ db: any SQLConnection
     ) throws -> FetchedResult<Entity>? {
         // The change log's position is optional here: without the log, startTracking() reads and throws.
         let position = try? trackingPosition(db)
@@ -247,14 +249,14 @@ public final class FetchedResultsController<Entity: FetchableEntity> {
             }
         }
         let live = position.map {
-            LiveState(snapshot: ResultSnapshot(sections: snapshot), sequence: $0.sequence, schemaVersion: $0.schemaVersion)
+            LiveState(snapshot: ResultSnapshot(sections: snapshot), position: $0)
         }
         return FetchedResult(sections: sections, batches: batches, readyToTrack: live)
     }
 
     /// The sections of `query` counted by a `GROUP BY` over its rows, in `db`.
     private static func countSections(
-        _ query: FetchQuery<Entity>, _ request: FetchRequest<Entity>, _ db: Database
+        _ query: FetchQuery<Entity>, _ request: FetchRequest<Entity>, _ db: any SQLConnection
     ) throws -> [FetchedSection] {
         let sectionsQuery = query.sectionsQuery
         let counts = try db.fetchAll(sql: sectionsQuery.sql, arguments: sectionsQuery.arguments) { row in
@@ -432,13 +434,20 @@ public final class FetchedResultsController<Entity: FetchableEntity> {
     }
 
     /// The row ids of the given sections of `query`, read in `db`.
-    static func snapshot(_ query: FetchQuery<Entity>, _ sections: [FetchedSection], _ db: Database) throws -> ResultSnapshot {
+    static func snapshot(_ query: FetchQuery<Entity>, _ sections: [FetchedSection], _ db: any SQLConnection) throws -> ResultSnapshot {
         ResultSnapshot(sections: try sections.map { info in
             let rows = query.rowsQuery(section: info.key, after: nil, limit: -1, offset: 0, withEntities: false)
             let ids = try db.fetchAll(sql: rows.sql, arguments: rows.arguments) { try $0.decode(Int64.self, at: $0.count - 1) }
             guard ids.count == info.numberOfObjects else { throw FetchError.resultChanged }
             return ResultSnapshot.Section(name: info.name, ids: ids)
         })
+    }
+
+    /// `db` as SQLite's connection, for what reads SQLite's own structures (its change log), asked
+    /// only where `db`'s dialect (or a position read in it) says it is SQLite's.
+    static func sqlite(_ db: any SQLConnection) -> Database {
+        guard let db = db as? Database else { preconditionFailure("an SQLite change log position read on another engine") }
+        return db
     }
 
     /// The number of entities held in memory now.

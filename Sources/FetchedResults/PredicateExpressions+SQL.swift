@@ -192,7 +192,8 @@ where Base.Output == String, Other.Output == String {
     func sql(in translation: inout PredicateTranslation) throws -> SQLFragment {
         // Case-sensitive, as Swift's `contains`; `instr` of an empty string is 1, as "" is contained.
         let parts = [try translation.translate(base), try translation.translate(other)]
-        return SQLFragment(sql: "(instr(\(parts[0].sql), \(parts[1].sql)) > 0)", arguments: parts[0].arguments + parts[1].arguments)
+        let instr = translation.dialect.renamingFunctions("instr(")
+        return SQLFragment(sql: "(\(instr)\(parts[0].sql), \(parts[1].sql)) > 0)", arguments: parts[0].arguments + parts[1].arguments)
     }
 }
 
@@ -201,7 +202,8 @@ where Base.Output == String, Prefix.Output == String {
     func sql(in translation: inout PredicateTranslation) throws -> SQLFragment {
         // The first occurrence is at 1 exactly when the text starts with the prefix (and "" starts all).
         let parts = [try translation.translate(base), try translation.translate(prefix)]
-        return SQLFragment(sql: "(instr(\(parts[0].sql), \(parts[1].sql)) = 1)", arguments: parts[0].arguments + parts[1].arguments)
+        let instr = translation.dialect.renamingFunctions("instr(")
+        return SQLFragment(sql: "(\(instr)\(parts[0].sql), \(parts[1].sql)) = 1)", arguments: parts[0].arguments + parts[1].arguments)
     }
 }
 
@@ -222,10 +224,10 @@ extension PredicateExpressions.SequenceContains: SQLPredicateExpression {
         }
         if !nonNull.isEmpty {
             // `coalesce`: `NULL IN (…)` is NULL; Swift's answer is false.
-            parts.append("coalesce(\(item.sql) IN (\(nonNull.map { _ in "?" }.joined(separator: ", "))), 0)")
+            parts.append("coalesce(\(item.sql) IN (\(nonNull.map { _ in "?" }.joined(separator: ", "))), \(translation.dialect.boolean(false)))")
             arguments += item.arguments + StatementArguments(values: nonNull)
         }
-        if parts.isEmpty { return SQLFragment(sql: "0") }
+        if parts.isEmpty { return SQLFragment(sql: translation.dialect.boolean(false)) }
         return SQLFragment(sql: "(" + parts.joined(separator: " OR ") + ")", arguments: arguments)
     }
 
@@ -238,5 +240,10 @@ extension PredicateExpressions.SequenceContains: SQLPredicateExpression {
 private func binary(translation: inout PredicateTranslation, _ lhs: Any, _ symbol: String, _ rhs: Any) throws -> SQLFragment {
     let left = try translation.translate(lhs)
     let right = try translation.translate(rhs)
-    return SQLFragment(sql: "(\(left.sql) \(symbol) \(right.sql))", arguments: left.arguments + right.arguments)
+    let sql = switch (translation.dialect, symbol) {
+    case (.postgreSQL, "IS"): translation.dialect.isNotDistinct(left.sql, right.sql)
+    case (.postgreSQL, "IS NOT"): "\(left.sql) IS DISTINCT FROM \(right.sql)"
+    default: "\(left.sql) \(symbol) \(right.sql)"
+    }
+    return SQLFragment(sql: "(\(sql))", arguments: left.arguments + right.arguments)
 }

@@ -10,7 +10,7 @@ struct PredicateRows<Entity: FetchableEntity>: RowSource {
     /// The further source, whose condition is AND-ed.
     var filter: (any RowSource<Entity>)?
 
-    func condition(_ db: Database) throws -> SQLFragment {
+    func condition(_ db: any SQLConnection) throws -> SQLFragment {
         switch (predicate, try filter?.condition(db)) {
         case (let predicate?, let filter?): predicate && filter
         case (let predicate?, nil): predicate

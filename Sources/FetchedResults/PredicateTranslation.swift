@@ -22,16 +22,18 @@ struct PredicateTranslation {
     let column: (AnyKeyPath) -> EntityColumn?
     /// The predicate's input: a key path on it is a column.
     let root: PredicateExpressions.VariableID
+    /// The engine the SQL is spelled for.
+    let dialect: SQLDialect
     /// Variables bound by `flatMap` closures, to the SQL of their (non-nil) value.
     var variables: [PredicateExpressions.VariableID: SQLFragment] = [:]
 
     /// The condition of `predicate` for `Entity`.
     ///
     /// - Throws: ``FetchError/unsupportedPredicate(_:)`` or ``FetchError/unmappedKeyPath(_:)``.
-    static func condition<Entity: FetchableEntity>(for predicate: Predicate<Entity>) throws -> SQLFragment {
+    static func condition<Entity: FetchableEntity>(for predicate: Predicate<Entity>, dialect: SQLDialect = .sqlite) throws -> SQLFragment {
         var translation = PredicateTranslation(
             column: { keyPath in (keyPath as? PartialKeyPath<Entity>).flatMap(Entity.column(for:)) },
-            root: predicate.variable.key)
+            root: predicate.variable.key, dialect: dialect)
         return try translation.translate(predicate.expression)
     }
 

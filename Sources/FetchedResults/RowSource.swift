@@ -11,7 +11,7 @@ import SQLiteStore
 /// ```swift
 /// struct TitleWords: RowSource {
 ///     var words: [String]
-///     func condition(_ db: Database) throws -> SQLFragment {
+///     func condition(_ db: any SQLConnection) throws -> SQLFragment {
 ///         SQLFragment(joining: words.map { SQLFragment(sql: "instr(title_folded, ?) > 0", arguments: [$0]) }, separator: " AND ")
 ///     }
 /// }
@@ -26,18 +26,21 @@ public protocol RowSource<Entity>: Sendable {
     /// name) that holds exactly for the selected rows: what keyset batches, index paths, snapshots and
     /// change tracking read through. Planned in `db`, inside the read that runs it, and exact in later
     /// reads too, which reuse it.
-    func condition(_ db: Database) throws -> SQLFragment
+    ///
+    /// `db` is either engine's connection (SQLiteStore's `Database`, PostgreSQLStore's
+    /// `PostgreSQLConnection`): a source written for one engine casts it, and throws on the other.
+    func condition(_ db: any SQLConnection) throws -> SQLFragment
 
     /// How many selected rows each section holds, when the source knows without reading the rows (with
     /// their ids, when counting read them); nil (the default): the controller counts them over
     /// ``condition(_:)``. Read in `db`, in the read of the fetch.
-    func sectionCounts(_ sections: SectionGrouping<Entity>, _ db: Database) throws -> SectionMatches?
+    func sectionCounts(_ sections: SectionGrouping<Entity>, _ db: any SQLConnection) throws -> SectionMatches?
 
     /// A page of one section's selected rows in the request's order, read the source's own way; nil
     /// (the default): the controller reads it through ``condition(_:)``. Read in `db`.
     ///
     /// - Returns: exactly the page's entities, or nil.
-    func page(_ page: SectionPage<Entity>, _ db: Database) throws -> [Entity]?
+    func page(_ page: SectionPage<Entity>, _ db: any SQLConnection) throws -> [Entity]?
 
     /// How `performFetch()` reads a result of this source with a batch size: given the section counts
     /// the source gave (``sectionCounts(_:_:)``, nil when it gave none) and the batch size. The default
@@ -46,9 +49,9 @@ public protocol RowSource<Entity>: Sendable {
 }
 
 extension RowSource {
-    public func sectionCounts(_ sections: SectionGrouping<Entity>, _ db: Database) throws -> SectionMatches? { nil }
+    public func sectionCounts(_ sections: SectionGrouping<Entity>, _ db: any SQLConnection) throws -> SectionMatches? { nil }
 
-    public func page(_ page: SectionPage<Entity>, _ db: Database) throws -> [Entity]? { nil }
+    public func page(_ page: SectionPage<Entity>, _ db: any SQLConnection) throws -> [Entity]? { nil }
 
     public func firstRead(_ counts: SectionMatches?, batchSize: Int) -> FirstRead { .sections }
 }

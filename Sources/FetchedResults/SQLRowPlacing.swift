@@ -8,7 +8,7 @@ final class SQLRowPlacing<Entity: FetchableEntity>: RowPlacing {
     typealias SortKey = [DatabaseValue]
 
     private let query: FetchQuery<Entity>
-    private let db: Database
+    private let db: any SQLConnection
     private let descending: [Bool]
     /// The section key of each section name met among the placed rows.
     private(set) var sectionKeys: [String: DatabaseValue] = [:]
@@ -16,7 +16,7 @@ final class SQLRowPlacing<Entity: FetchableEntity>: RowPlacing {
     /// The single-row reads made for binary-search probes.
     private(set) var probes = 0
 
-    init(query: FetchQuery<Entity>, db: Database, sectionName: @escaping (_ key: DatabaseValue) -> String) {
+    init(query: FetchQuery<Entity>, db: any SQLConnection, sectionName: @escaping (_ key: DatabaseValue) -> String) {
         self.query = query
         self.db = db
         self.descending = query.fullOrderIsDescending
@@ -55,12 +55,5 @@ final class SQLRowPlacing<Entity: FetchableEntity>: RowPlacing {
             if order != 0 { return descending[index] ? order > 0 : order < 0 }
         }
         return false
-    }
-}
-
-extension Database {
-    /// Runs a query and calls `body` with each row.
-    func forEachRow(sql: String, arguments: StatementArguments, _ body: (Row) throws -> Void) throws {
-        try cachedStatement(sql: sql).forEachRow(arguments: arguments, body)
     }
 }

@@ -29,53 +29,17 @@ import StoreCore
 /// Related PostgreSQL documentation: <https://www.postgresql.org/docs/15/functions-info.html#FUNCTIONS-PG-SNAPSHOT>
 public enum PostgreSQLChangeLog {
     /// The log table: `store_changes(seq, xid, table_name, row_id, kind)`.
-    public static let tableName = "store_changes"
+    public static let tableName = PostgreSQLChangeLogSchema.tableName
     /// The notification channel a commit that changed tracked rows notifies.
-    public static let channel = "store_changes"
+    public static let channel = PostgreSQLChangeLogSchema.channel
 
     /// Creates the log table, its index by transaction and the trigger function, if not there yet.
-    public static let installationSQL = """
-        CREATE TABLE IF NOT EXISTS \(tableName) (
-            seq bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
-            xid xid8 NOT NULL DEFAULT pg_current_xact_id(),
-            table_name text NOT NULL,
-            row_id bigint NOT NULL,
-            kind smallint NOT NULL CHECK (kind IN (1, 2, 3))
-        );
-        CREATE INDEX IF NOT EXISTS \(tableName)_xid ON \(tableName) (xid);
-        CREATE OR REPLACE FUNCTION \(tableName)_record() RETURNS trigger LANGUAGE plpgsql AS $$
-        DECLARE
-            old_id bigint;
-            new_id bigint;
-        BEGIN
-            IF TG_OP <> 'INSERT' THEN old_id := (to_jsonb(OLD) ->> TG_ARGV[0])::bigint; END IF;
-            IF TG_OP <> 'DELETE' THEN new_id := (to_jsonb(NEW) ->> TG_ARGV[0])::bigint; END IF;
-            IF TG_OP = 'UPDATE' AND old_id = new_id THEN
-                INSERT INTO \(tableName)(table_name, row_id, kind) VALUES (TG_TABLE_NAME, new_id, 2);
-            ELSE
-                IF old_id IS NOT NULL THEN
-                    INSERT INTO \(tableName)(table_name, row_id, kind) VALUES (TG_TABLE_NAME, old_id, 3);
-                END IF;
-                IF new_id IS NOT NULL THEN
-                    INSERT INTO \(tableName)(table_name, row_id, kind) VALUES (TG_TABLE_NAME, new_id, 1);
-                END IF;
-            END IF;
-            PERFORM pg_notify('\(channel)', '');
-            RETURN NULL;
-        END
-        $$;
-        """
+    public static let installationSQL = PostgreSQLChangeLogSchema.installationSQL
 
     /// The trigger that logs every row inserted, updated or deleted in `table`, by its key column.
     /// An update that changes the key is logged as a delete and an insert.
     public static func trackingSQL(forTable table: String, keyColumn: String = "id") -> String {
-        let quotedTable = PostgreSQLConnection.quoted(table)
-        let trigger = PostgreSQLConnection.quoted(table + "_" + tableName)
-        let key = "'" + keyColumn.replacing("'", with: "''") + "'"
-        return """
-            CREATE TRIGGER \(trigger) AFTER INSERT OR UPDATE OR DELETE ON \(quotedTable)
-            FOR EACH ROW EXECUTE FUNCTION \(tableName)_record(\(key));
-            """
+        PostgreSQLChangeLogSchema.trackingSQL(forTable: table, keyColumn: keyColumn)
     }
 
     /// Where a reader stands in the log: a transaction snapshot, in `pg_snapshot`'s text form
@@ -90,7 +54,7 @@ public enum PostgreSQLChangeLog {
 
     /// The position now: every change committed so far is before it.
     public static func currentPosition(_ db: PostgreSQLConnection) throws -> Position {
-        guard case .text(let snapshot) = try db.scalar(sql: "SELECT pg_current_snapshot()::text") else {
+        guard case .text(let snapshot) = try db.scalar(sql: PostgreSQLChangeLogSchema.currentPositionSQL) else {
             throw PostgreSQLError(sqlState: PostgreSQLError.internalError, message: "pg_current_snapshot() gave no snapshot")
         }
         return Position(snapshot: snapshot)
@@ -104,12 +68,8 @@ public enum PostgreSQLChangeLog {
         let read = {
             let next = try currentPosition(db)
             let changes = try db.fetchAll(
-                sql: """
-                    SELECT seq, table_name, row_id, kind FROM \(tableName)
-                    WHERE xid >= pg_snapshot_xmin($1::pg_snapshot) AND NOT pg_visible_in_snapshot(xid, $1::pg_snapshot)
-                    ORDER BY seq
-                    """,
-                arguments: [.text(position.snapshot)]
+                sql: SQLDialect.postgreSQL.numberingPlaceholders(PostgreSQLChangeLogSchema.changesSQL),
+                arguments: [.text(position.snapshot), .text(position.snapshot)]
             ) { row -> RowChange in
                 guard case .integer(let sequence) = row[0], case .text(let table) = row[1], case .integer(let rowID) = row[2],
                     case .integer(let kind) = row[3], let kind = RowChange.Kind(rawValue: Int(kind))

@@ -1,3 +1,4 @@
+import StoreCore
 import Synchronization
 
 /// A PostgreSQL primary and its read replicas, used as one store: writes on the primary, reads on a
@@ -129,3 +130,7 @@ public final class PostgreSQLCluster: Sendable {
         }
     }
 }
+
+// The cluster as StoreCore's engine-neutral store: code written once for both engines (Entities'
+// schema and rows, the fetched-results controller) runs on it as on an SQLite file.
+extension PostgreSQLCluster: StoreWriter {}

@@ -146,6 +146,33 @@ public enum SQLDialect: Sendable, Hashable {
         }
     }
 
+    /// An expression written for SQLite with the functions PostgreSQL names otherwise renamed there:
+    /// `instr(a, b)` is `strpos(a, b)` (the same arguments and result), `char(n)` is `chr(n)`. Names
+    /// inside quotes are left alone.
+    public func renamingFunctions(_ expression: String) -> String {
+        guard self == .postgreSQL, expression.contains("(") else { return expression }
+        let renamed = ["instr": "strpos", "char": "chr"]
+        var result = ""
+        var word = ""
+        var quote: Character?
+        for character in expression {
+            if let open = quote {
+                result.append(character)
+                if character == open { quote = nil }
+                continue
+            }
+            if character.isLetter || character.isNumber || character == "_" {
+                word.append(character)
+                continue
+            }
+            result += character == "(" ? renamed[word.lowercased()] ?? word : word
+            word = ""
+            result.append(character)
+            if character == "'" || character == "\"" { quote = character }
+        }
+        return result + word
+    }
+
     /// What a column holds.
     public enum ColumnKind: Sendable, Hashable {
         case integer, real, text, blob

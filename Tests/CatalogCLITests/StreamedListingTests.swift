@@ -154,7 +154,7 @@ struct StreamedListingTests {
 
     /// The table of a whole result as it was rendered before it streamed: every row in one
     /// `TextTable`, whose columns are as wide as their widest cell.
-    private func wholeTable(_ sections: [RecordSection<Product>]) -> String {
+    private func wholeTable(_ sections: [EntitySection<Product>]) -> String {
         var table = TextTable(rightAligned: Set(Product.numericColumns.map { $0 + 1 }))
         table.append(["PATH"] + Product.tableHeaders)
         for (index, section) in sections.enumerated() {
@@ -167,7 +167,7 @@ struct StreamedListingTests {
     }
 
     /// The rows of a whole result in a data format, as a writer of the loaded rows writes them.
-    private func wholeRows(_ sections: [RecordSection<Product>], _ format: DataFormat) throws -> String {
+    private func wholeRows(_ sections: [EntitySection<Product>], _ format: DataFormat) throws -> String {
         let path = workspace.path("whole.\(format.rawValue)")
         let output = try ByteOutput(replacing: path)
         let writer = RecordWriter(

@@ -36,7 +36,7 @@ struct AsyncStoreTests {
         try store.seed(SeedFile.builtIn)
         let request = ListRequest<Product>(scope: .portable, sort: .price)
         let controller = try await store.fetchedResults(request, batchSize: 2)
-        #expect(try controller.recordSections() == (try store.sections(request) as [RecordSection<Product>]))
+        #expect(try controller.entitySections() == (try store.sections(request) as [EntitySection<Product>]))
     }
 
     @Test func asyncSearchPagesMatchTheSynchronousOnes() async throws {
@@ -44,7 +44,7 @@ struct AsyncStoreTests {
         let store = try CatalogStore(path: directory.path())
         try store.seed(SeedFile.builtIn)
         // The synchronous call, which an async function would not pick.
-        func syncPage<Record: CatalogRecord>(_ request: ListRequest<Record>, limit: Int = 50, offset: Int = 0) throws -> SearchPage<Record> {
+        func syncPage<Entity: CatalogEntity>(_ request: ListRequest<Entity>, limit: Int = 50, offset: Int = 0) throws -> SearchPage<Entity> {
             try store.searchPage(request, limit: limit, offset: offset)
         }
         let cases: [(text: String, scope: ProductType?, offset: Int)] = [("mac", nil, 0), ("ip", .device, 1), ("", nil, 3), ("zzz", nil, 0)]

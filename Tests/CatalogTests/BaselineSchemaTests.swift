@@ -64,7 +64,7 @@ struct BaselineSchemaTests {
         #expect(records.map { "\($0.set) \($0.version) \($0.name)" } == ["catalog 1 baseline"])
         #expect(records.first?.appliedAt == PreBaselineFile.appliedAt)
         #expect(try store.database.read(Self.dump) == (try Self.fixture()))
-        let found: [RecordSection<Product>] = try store.search(SearchQuery("air"), in: ListRequest())
+        let found: [EntitySection<Product>] = try store.search(SearchQuery("air"), in: ListRequest())
         #expect(found.flatMap(\.records).map(\.name) == ["MacBook Air"])
         #expect(try store.check() == [])
     }

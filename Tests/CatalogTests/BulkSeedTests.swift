@@ -70,7 +70,7 @@ struct BulkSeedTests {
     /// What searches find, which goes through the full-text index for terms of 3+ scalars.
     func found(_ store: CatalogStore) throws -> [String] {
         try ["mac", "pro 20", "東京", "book air", "ipod", "e", "12"].map { text in
-            let sections: [RecordSection<Product>] = try store.search(SearchQuery(text), in: ListRequest())
+            let sections: [EntitySection<Product>] = try store.search(SearchQuery(text), in: ListRequest())
             return "\(text): " + sections.flatMap { $0.records.map(\.name) }.joined(separator: ", ")
         }
     }

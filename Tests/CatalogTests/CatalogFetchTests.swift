@@ -10,11 +10,11 @@ import Testing
         for (name, maker) in [("Éclair", "Zed"), ("eve", "Acme"), ("Echo", "acme"), ("Alpha", "Beta")] {
             try store.insert(Phone(name: name, maker: maker, yearReleased: 2020, operatingSystem: "X", screenInches: 5))
         }
-        let sections: [RecordSection<Phone>] = try store.sections(ListRequest<Phone>())
+        let sections: [EntitySection<Phone>] = try store.sections(ListRequest<Phone>())
         #expect(sections.map(\.name) == ["A", "E"])
         #expect(sections[1].records.map(\.name) == ["Echo", "Éclair", "eve"])
 
-        let byMaker: [RecordSection<Phone>] = try store.sections(ListRequest<Phone>(sort: .maker))
+        let byMaker: [EntitySection<Phone>] = try store.sections(ListRequest<Phone>(sort: .maker))
         #expect(byMaker.map(\.name) == ["Acme", "acme", "Beta", "Zed"], "a maker section is the maker as spelled, in folded order")
         #expect(byMaker[0].records.map(\.name) == ["eve"])
     }
@@ -22,11 +22,11 @@ import Testing
     @Test func productsSectionByTypeAndResolvePathsInTheFilteredResult() throws {
         let store = try CatalogStore.inMemory()
         try store.seed(SeedFile.builtIn)
-        let all: [RecordSection<Product>] = try store.sections(ListRequest())
+        let all: [EntitySection<Product>] = try store.sections(ListRequest())
         #expect(all.map(\.name) == ["Desktop", "Device", "Portable"])
 
         let search = ListRequest<Product>(scope: .portable, searchText: "book")
-        let found: [RecordSection<Product>] = try store.sections(search)
+        let found: [EntitySection<Product>] = try store.sections(search)
         #expect(found.map(\.name) == ["Portable"])
         #expect(found[0].records.map(\.name) == ["MacBook Air", "MacBook Pro"])
         #expect(try store.record(at: ItemPath(section: 0, row: 1), in: search).name == "MacBook Pro")

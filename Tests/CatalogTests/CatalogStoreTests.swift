@@ -131,11 +131,11 @@ struct CatalogStoreTests {
 
     @Test func productsAreSectionedByTypeAndSortedByFoldedName() throws {
         try store.seed(SeedFile.builtIn)
-        let sections: [RecordSection<Product>] = try store.sections(ListRequest())
+        let sections: [EntitySection<Product>] = try store.sections(ListRequest())
         #expect(sections.map(\.name) == ["Desktop", "Device", "Portable"])
         #expect(sections.map(\.indexTitle) == ["D", "D", "P"])
         #expect(sections[1].records.map(\.name) == ["iPad", "iPad mini", "iPhone", "iPod", "iPod touch"])
-        let byPrice: [RecordSection<Product>] = try store.sections(
+        let byPrice: [EntitySection<Product>] = try store.sections(
             ListRequest(scope: .device, sort: .price, isReversed: true))
         #expect(byPrice.count == 1)
         #expect(byPrice[0].records.map(\.introPrice) == [659, 599, 499, 399, 210])
@@ -145,10 +145,10 @@ struct CatalogStoreTests {
         for (index, name) in ["éclair", "Echo", "apple", "Zed"].enumerated() {
             try store.insert(Phone(name: name, maker: "M", yearReleased: 2000 + index, operatingSystem: "X", screenInches: 1))
         }
-        let sections: [RecordSection<Phone>] = try store.sections(ListRequest<Phone>())
+        let sections: [EntitySection<Phone>] = try store.sections(ListRequest<Phone>())
         #expect(sections.map(\.name) == ["A", "E", "Z"])
         #expect(sections[1].records.map(\.name) == ["Echo", "éclair"])
-        let reversed: [RecordSection<Phone>] = try store.sections(ListRequest<Phone>(isReversed: true))
+        let reversed: [EntitySection<Phone>] = try store.sections(ListRequest<Phone>(isReversed: true))
         #expect(reversed.map(\.name) == ["Z", "E", "A"])
     }
 
@@ -156,7 +156,7 @@ struct CatalogStoreTests {
         for name in ["b", "a", "c"] {
             try store.insert(Product(type: .device, name: name, yearIntroduced: 2000, introPrice: 5))
         }
-        let sections: [RecordSection<Product>] = try store.sections(ListRequest(sort: .price))
+        let sections: [EntitySection<Product>] = try store.sections(ListRequest(sort: .price))
         #expect(sections[0].records.map(\.name) == ["b", "a", "c"])
     }
 

@@ -3,9 +3,9 @@ import FetchedResults
 import Foundation
 import Testing
 
-/// A list request takes the sorts and the scope of its record type, and nothing else.
+/// A list request takes the sorts and the scope of its entity type, and nothing else.
 @Suite struct ListRequestTests {
-    /// The sorts each record type offers, as the Commands article's `list --sort` says.
+    /// The sorts each entity type offers, as the Commands article's `list --sort` says.
     @Test func sortFieldsAreTheRecordTypes() {
         #expect(Product.sortFields == [.name, .year, .price])
         #expect(Phone.sortFields == [.name, .maker, .year])
@@ -22,14 +22,14 @@ import Testing
         #expect(throws: CatalogError.self) { try store.sections(ListRequest<Phone>(sort: .price)) }
     }
 
-    /// A scope limits the list to one value of the scope attribute; a record type without one has
+    /// A scope limits the list to one value of the scope attribute; an entity type without one has
     /// no value to give.
     @Test func theScopeIsTheRecordTypesScopeAttribute() throws {
         let store = try CatalogStore.inMemory()
         try store.seed(SeedFile.builtIn)
         let desktops = try store.sections(ListRequest<Product>(scope: .desktop)).flatMap(\.records)
         #expect(!desktops.isEmpty && desktops.allSatisfy { $0.type == .desktop })
-        #expect(try store.hasRecords(ListRequest<Product>(scope: .portable)))
+        #expect(try store.hasEntities(ListRequest<Product>(scope: .portable)))
         #expect(NoScope.allCases.isEmpty)
         #expect(throws: CatalogError.self) { try NoScope(parsing: "device") }
     }

@@ -58,7 +58,7 @@ struct LiveResultsTests {
     }
 
     /// The result of `request` fetched afresh, as sections of ids.
-    static func freshSnapshot<Record: CatalogRecord>(_ store: CatalogStore, _ request: ListRequest<Record>) throws -> (ResultSnapshot, [FetchedSection]) {
+    static func freshSnapshot<Entity: CatalogEntity>(_ store: CatalogStore, _ request: ListRequest<Entity>) throws -> (ResultSnapshot, [FetchedSection]) {
         let controller = try store.fetchedResults(request, batchSize: 10)
         return (try controller.snapshot(), controller.sections)
     }

@@ -44,7 +44,7 @@ struct MixedTermsFetchTests {
                     || $0.contains("FROM products_gram_bits WHERE gram = ")
             }
             #expect(intersections.count == 1, "\(text): \(intersections.count) intersections in one fetch")
-            let sections = try controller!.recordSections()
+            let sections = try controller!.entitySections()
             #expect(sections.map { $0.records.map(\.id!) } == expected, "\(text)")
         }
     }

@@ -46,14 +46,14 @@ struct NumericSearchCountsTests {
         for product in Self.products { _ = try store.insert(product) }
         statements.withLock { $0 = [] }
         let controller = try store.fetchedResults(ListRequest<Product>(searchText: "1999"), batchSize: 1)
-        let sections = try controller.recordSections().map { section in "\(section.name): " + section.records.map(\.name).joined(separator: ", ") }
+        let sections = try controller.entitySections().map { section in "\(section.name): " + section.records.map(\.name).joined(separator: ", ") }
         #expect(sections == ["Desktop: Widget 1999", "Device: Mac 1999, Thing", "Portable: Gadget"])
         // The sections came from counts, not from a GROUP BY or a pass over the matching rows in order.
         #expect(!statements.withLock { $0 }.contains { $0.contains("GROUP BY type") || $0.hasPrefix("SELECT type, id FROM") })
         // Several terms, some numeric: the pages within each type hold the rows that have every term
         // in their name and those that hold a number only as a year or price.
         for (text, expected) in [("1999 mac", ["Device: Mac 1999"]), ("5 th", ["Device: Thin Case"]), ("1999 ga", ["Portable: Gadget"])] {
-            let found = try store.fetchedResults(ListRequest<Product>(searchText: text), batchSize: 1).recordSections()
+            let found = try store.fetchedResults(ListRequest<Product>(searchText: text), batchSize: 1).entitySections()
             #expect(found.map { "\($0.name): " + $0.records.map(\.name).joined(separator: ", ") } == expected, "\(text)")
         }
         // Every id is known for tracking.
@@ -134,7 +134,7 @@ struct NumericSearchCountsTests {
             if terms.count > 1 {
                 #expect(statements.contains { $0.contains(" INTERSECT ") }, "\(text): not intersected in the indexes")
             }
-            #expect(try controller!.recordSections().map { $0.records.map(\.id!) } == expected, "\(text)")
+            #expect(try controller!.entitySections().map { $0.records.map(\.id!) } == expected, "\(text)")
         }
     }
 }

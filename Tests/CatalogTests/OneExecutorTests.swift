@@ -71,7 +71,7 @@ struct OneExecutorTests {
             var byID = SearchCosts.standard
             byID.entriesPerRowRead = 0
             let viaPageByID = try trace.of { _ = try store.searchPage(request, limit: 50, offset: 0, costs: byID) }
-            let viaSearch = try trace.of { _ = try store.sections(request) as [RecordSection<Product>] }
+            let viaSearch = try trace.of { _ = try store.sections(request) as [EntitySection<Product>] }
             let viaShow = trace.of { _ = try? store.record(at: ItemPath(section: 0, row: 0), in: request) }
             let viaController = try trace.of {
                 var fetch = FetchRequest<Product>(sortDescriptors: [SortDescriptor(\.name)], searchText: text, sectionKeyPath: \Product.type)

@@ -43,14 +43,14 @@ struct SearchDifferentialTests {
         let sort = [SortField.name, .year, .price][random.next(below: 3)]
         let request = ListRequest<Product>(scope: scope, sort: sort, isReversed: random.next(below: 4) == 0, searchText: text)
         let expected = SearchReference.products(products, request)
-        let sections: [RecordSection<Product>] = try store.sections(request)
+        let sections: [EntitySection<Product>] = try store.sections(request)
         let actual = sections.flatMap { section in section.records.map { (section.name, $0.id!) } }
         var failures = report(expected, actual, "\(context) \(request)", products.map { ($0.id!, $0.name) })
 
         // The controller's path with a batch size (a search screen's): sections from the indexes'
         // counts per type where they give them, batches read as searchPage's pages within a type.
         let controller = try store.fetchedResults(request, batchSize: 1 + text.utf8.count % 3)
-        let viaController = try controller.recordSections().flatMap { section in section.records.map { (section.name, $0.id!) } }
+        let viaController = try controller.entitySections().flatMap { section in section.records.map { (section.name, $0.id!) } }
         failures += report(expected, viaController, "controller \(context) \(request)", products.map { ($0.id!, $0.name) })
         let typeOfID = Dictionary(uniqueKeysWithValues: products.map { ($0.id!, $0.type) })
         var expectedCounts: [DatabaseValue: Int] = [:]
@@ -186,7 +186,7 @@ struct SearchDifferentialTests {
         let sort = [SortField.name, .maker, .year][random.next(below: 3)]
         let request = ListRequest<Phone>(sort: sort, isReversed: random.next(below: 4) == 0, searchText: text)
         let expected = SearchReference.phones(phones, request)
-        let sections: [RecordSection<Phone>] = try store.sections(request)
+        let sections: [EntitySection<Phone>] = try store.sections(request)
         let actual = sections.flatMap { section in section.records.map { (section.name, $0.id!) } }
         var failures = report(expected, actual, "\(context) \(request)", phones.map { ($0.id!, "\($0.name) / \($0.maker)") })
         let count = try store.searchCount(request)

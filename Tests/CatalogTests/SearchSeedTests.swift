@@ -18,7 +18,7 @@ struct SearchSeedTests {
 
     /// The names found, section by section.
     func names(_ text: String, scope: ProductType? = nil, sort: SortField = .name) throws -> [[String]] {
-        let sections: [RecordSection<Product>] = try store.search(SearchQuery(text), in: ListRequest(scope: scope, sort: sort))
+        let sections: [EntitySection<Product>] = try store.search(SearchQuery(text), in: ListRequest(scope: scope, sort: sort))
         return sections.map { $0.records.map(\.name) }
     }
 
@@ -69,10 +69,10 @@ struct SearchSeedTests {
     }
 
     @Test func anEmptyStoreIsToldApartFromNoMatch() throws {
-        #expect(try store.hasRecords(ListRequest<Product>(searchText: "zzz")))
+        #expect(try store.hasEntities(ListRequest<Product>(searchText: "zzz")))
         #expect(try names("zzz") == [])
         let empty = try CatalogStore.inMemory()
-        #expect(try !empty.hasRecords(ListRequest<Product>()))
+        #expect(try !empty.hasEntities(ListRequest<Product>()))
     }
 
     @Test func pagesCountTheWholeResult() throws {
@@ -90,7 +90,7 @@ struct SearchSeedTests {
     }
 
     @Test func phonesMatchOnNameOrMaker() throws {
-        let sections: [RecordSection<Phone>] = try store.search(SearchQuery("samsung galaxy"), in: ListRequest<Phone>())
+        let sections: [EntitySection<Phone>] = try store.search(SearchQuery("samsung galaxy"), in: ListRequest<Phone>())
         #expect(!sections.isEmpty)
         #expect(sections.allSatisfy { $0.records.allSatisfy { $0.maker == "Samsung" } })
     }

@@ -83,4 +83,44 @@ struct EntityFilesTests {
         #expect(logged == 300)
         #expect(try Dish.importFile(path, into: queue) == ImportReport(updated: 300))
     }
+
+    /// Files of two entities in one call: each file's entity told by its fields, the progress
+    /// called every `EntityFiles.progressInterval` records counted over both files (by that
+    /// definition: 2,100 records call it at 1,000 and 2,000), one transaction for all.
+    @Test func filesOfSeveralEntitiesGoInOneTransactionWithProgress() throws {
+        let dishes = try file("dishes.csv", "name,cuisine,minutes,vegetarian,servings,remarks,tasted\n"
+            + (1...1_200).map { "Dish \($0),Cuisine \($0 % 7),\($0),no,2,,\n" }.joined())
+        let steps = try file("steps.jsonl", (1...900).map { #"{"dishID": \#($0), "position": 1, "text": "Stir \#($0)"}"# + "\n" }.joined())
+        let sources = try [steps, dishes].reversed().map { try EntitySource(path: $0, of: nil, among: [Dish.self, DishStep.self]) }
+        #expect(sources.map { ObjectIdentifier($0.entity) } == [ObjectIdentifier(Dish.self), ObjectIdentifier(DishStep.self)])
+        var calls: [Int] = []
+        let report = try EntityFiles.importSources(sources, progress: { calls.append($0) }, into: queue)
+        #expect(calls == [1_000, 2_000])
+        #expect(report[Dish.self] == ImportReport(inserted: 1_200) && report[DishStep.self] == ImportReport(inserted: 900))
+        #expect(report.total == ImportReport(inserted: 2_100))
+        #expect(try queue.read { db in try DishStep.fetchOne(id: 900, db)?.dishID } == 900)
+
+        // Seeding the same files again skips the dishes (by their unique name) and adds the steps,
+        // which have no unique key.
+        let again = try EntityFiles.importSources(
+            try [dishes, steps].map { try EntitySource(path: $0, of: nil, among: [Dish.self, DishStep.self]) }, conflicts: .skip, into: queue)
+        #expect(again[Dish.self] == ImportReport(skipped: 1_200) && again[DishStep.self] == ImportReport(inserted: 900))
+    }
+
+    @Test func aBadRecordInTheLastFileWritesNothingOfAnyFile() throws {
+        let dishes = try file("dishes.csv", Self.csv)
+        let steps = try file("steps.csv", "dishID,position,text\n1,1,Stir\n9,1,Fold\n")
+        let error = #expect(throws: EntityFileError.self) {
+            try EntityFiles.importSources([try EntitySource(path: dishes, of: Dish.self), try EntitySource(path: steps, of: DishStep.self)], into: queue)
+        }
+        #expect(error?.description.hasPrefix("\(steps): line 3: ") == true && error?.kind == .invalid)
+        #expect(try queue.read { db in try Dish.fetchCount(db) + DishStep.fetchCount(db) } == 0)
+
+        // A file of the other entity, given as dishes, is said to be of it.
+        let misread = #expect(throws: EntityFileError.self) {
+            try EntityFiles.importSources([try EntitySource(path: steps, of: Dish.self, among: [Dish.self, DishStep.self])], into: queue)
+        }
+        #expect(misread?.kind == .otherEntity(table: "dish_steps", expected: "dishes", line: 2, record: nil))
+        #expect(misread?.description == "\(steps): line 2: record has the fields of DishStep, not of Dish")
+    }
 }

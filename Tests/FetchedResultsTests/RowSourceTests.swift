@@ -12,15 +12,15 @@ struct RowSourceTests {
         var minimum: Int
         var read: FirstRead
 
-        func condition(_ db: Database) throws -> SQLFragment {
+        func condition(_ db: any SQLConnection) throws -> SQLFragment {
             SQLFragment(sql: "score >= ?", arguments: [minimum])
         }
 
-        func sectionCounts(_ sections: SectionGrouping<Item>, _ db: Database) throws -> SectionMatches? {
+        func sectionCounts(_ sections: SectionGrouping<Item>, _ db: any SQLConnection) throws -> SectionMatches? {
             let expression = Item.column(for: sections.keyPath)!.sectionExpression
             var counts: [DatabaseValue: Int] = [:]
             var ids: [DatabaseValue: [Int64]] = [:]
-            try db.cachedStatement(sql: "SELECT \(expression), id FROM items WHERE score >= ?").forEachRow(arguments: [minimum]) { row in
+            try db.forEachRow(sql: "SELECT \(expression), id FROM items WHERE score >= ?", arguments: [minimum]) { row in
                 let key = row.databaseValue(at: 0)
                 counts[key, default: 0] += 1
                 ids[key, default: []].append(try row.decode(Int64.self, at: 1))
@@ -28,7 +28,7 @@ struct RowSourceTests {
             return SectionMatches(counts: counts, ids: ids)
         }
 
-        func page(_ page: SectionPage<Item>, _ db: Database) throws -> [Item]? {
+        func page(_ page: SectionPage<Item>, _ db: any SQLConnection) throws -> [Item]? {
             var condition = try self.condition(db)
             if let section = page.section {
                 condition = condition && SQLFragment(sql: "\(Item.column(for: section.keyPath)!.sectionExpression) = ?", arguments: [section.key])

@@ -110,12 +110,12 @@ struct ParserPropertyTests {
             .map { String(String.UnicodeScalarView($0)) }.filter { !TextFolding.fold($0).isEmpty }
         if query.terms.map(\.text) != runs { return "terms \(query.terms.map(\.text)), expected \(runs)" }
         do {
-            func search<Record: CatalogRecord>(_ type: Record.Type) throws {
-                let request = ListRequest<Record>(searchText: text)
+            func search<Entity: CatalogEntity>(_ type: Entity.Type) throws {
+                let request = ListRequest<Entity>(searchText: text)
                 _ = try catalog.searchCount(request)
                 _ = try catalog.sections(request)
             }
-            for entity in Entity.allCases { try search(entity.recordType) }
+            for entity in EntityKind.allCases { try search(entity.entityType) }
             return nil
         } catch {
             return "threw \(error)"
@@ -148,11 +148,11 @@ struct ParserPropertyTests {
     static func seedFile(_ bytes: [UInt8]) -> String? {
         do {
             let file = try SeedFile(data: Data(bytes), path: "fuzz.json")
-            func problem<Record: CatalogRecord>(_ type: Record.Type) -> String? {
+            func problem<Entity: CatalogEntity>(_ type: Entity.Type) -> String? {
                 file.records(of: type)!.allSatisfy { $0.id == nil && (try? $0.validated()) == $0 }
                     ? nil : "accepted an invalid \(file.entity.singular)"
             }
-            return problem(file.entity.recordType)
+            return problem(file.entity.entityType)
         } catch CatalogError.invalidFile(path: "fuzz.json", _) {
             return nil
         } catch {

@@ -107,8 +107,8 @@ struct SQLInjectionTests {
             try store.seed([SeedFile([Product(type: .portable, name: payload + " seeded", yearIntroduced: 2001, introPrice: 2)])],
                            conflicts: .update)
             for sort in SortField.allCases {
-                _ = try? store.sections(ListRequest<Product>(scope: .device, sort: sort)) as [RecordSection<Product>]
-                _ = try? store.sections(ListRequest<Phone>(sort: sort)) as [RecordSection<Phone>]
+                _ = try? store.sections(ListRequest<Product>(scope: .device, sort: sort)) as [EntitySection<Product>]
+                _ = try? store.sections(ListRequest<Phone>(sort: sort)) as [EntitySection<Phone>]
             }
             try store.delete(Product.self, id: product.id!)
         }

@@ -106,7 +106,7 @@ public struct StoreContender: Contender {
 
     public func fetchSorted(databaseAt path: String) throws -> Measured {
         let store = try CatalogStore(path: path)
-        var sections: [RecordSection<Product>] = []
+        var sections: [EntitySection<Product>] = []
         let duration = try ContinuousClock().measure {
             sections = try store.sections(ListRequest())
         }

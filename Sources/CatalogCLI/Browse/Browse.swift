@@ -53,7 +53,7 @@ extension CatalogCommand {
                 """)
 
         @Argument(entityWordHelp: "products or phones (default: the saved one, else products).")
-        var entityWord: Entity?
+        var entityWord: EntityKind?
 
         @OptionGroup var database: DatabaseOption
 
@@ -104,7 +104,7 @@ extension CatalogCommand {
 
 extension SavedBrowseState {
     /// A clean start on `entity`.
-    static func starting(_ entity: Entity, databasePath: String) -> SavedBrowseState {
+    static func starting(_ entity: EntityKind, databasePath: String) -> SavedBrowseState {
         SavedBrowseState(
             databasePath: databasePath, entity: entity, scope: nil, sort: .name, isReversed: false, searchText: "",
             selectedID: nil)

@@ -6,7 +6,7 @@ enum BrowseEffect: Hashable, Sendable {
     /// Send ``BrowseEvent/debounceElapsed(edit:)`` after `delay`.
     case startTimer(edit: Int, delay: Duration)
     /// Read completions of `prefix` and send ``BrowseEvent/completions(edit:_:)``.
-    case suggest(edit: Int, prefix: String, entity: Entity)
+    case suggest(edit: Int, prefix: String, entity: EntityKind)
     /// Fetch a request's result (cancelling any fetch still running) and send
     /// ``BrowseEvent/resultArrived(_:)``.
     case fetch(FetchOrder)
@@ -16,7 +16,7 @@ enum BrowseEffect: Hashable, Sendable {
     /// Apply the commits noticed since the last change set and send ``BrowseEvent/changesApplied(_:)``.
     case applyChanges(FetchOrder)
     /// Delete a record, then send ``BrowseEvent/deleted(_:)`` (or ``BrowseEvent/failed(_:)``).
-    case delete(entity: Entity, id: Int64)
+    case delete(entity: EntityKind, id: Int64)
     /// End the program: the terminal is restored and the state saved.
     case quit
 }

@@ -1,7 +1,7 @@
 import Catalog
 
 /// A record as the browse screen shows it: its id, the cells of its row, and every field for the
-/// detail view. Entity-agnostic, so that the screen model is one type for products and phones.
+/// detail view. EntityKind-agnostic, so that the screen model is one type for products and phones.
 struct BrowseRow: Hashable, Sendable {
     /// The record's id.
     var id: Int64
@@ -18,7 +18,7 @@ struct BrowseRow: Hashable, Sendable {
 }
 
 /// The columns of an entity's list: titles, which are numbers (right-aligned), and how wide they are,
-/// as its record type's declaration shows them (``CatalogRecord/tableHeaders``, each attribute's
+/// as its entity type's declaration shows them (``CatalogEntity/tableHeaders``, each attribute's
 /// `width`).
 struct BrowseColumns: Hashable, Sendable {
     /// The column titles.
@@ -31,21 +31,21 @@ struct BrowseColumns: Hashable, Sendable {
     /// The width of the `ID` column: ids of up to 8 digits.
     static let idWidth = 8
 
-    /// The columns of `Record`: the name, its other attributes as declared, then `ID`.
-    init<Record: CatalogRecord>(_ type: Record.Type) {
-        titles = Record.tableHeaders
-        widths = Record.shownAttributes.dropFirst().map(\.width) + [Self.idWidth]
-        rightAligned = Record.numericColumns
+    /// The columns of `Entity`: the name, its other attributes as declared, then `ID`.
+    init<Entity: CatalogEntity>(_ type: Entity.Type) {
+        titles = Entity.tableHeaders
+        widths = Entity.shownAttributes.dropFirst().map(\.width) + [Self.idWidth]
+        rightAligned = Entity.numericColumns
     }
 
     /// The columns of each entity, made once (the screen lays out every row with them).
-    private static let ofEntity = Dictionary(uniqueKeysWithValues: Entity.allCases.map { ($0, BrowseColumns($0.recordType)) })
+    private static let ofEntity = Dictionary(uniqueKeysWithValues: EntityKind.allCases.map { ($0, BrowseColumns($0.entityType)) })
 
     /// The columns of `entity`.
-    static func of(_ entity: Entity) -> BrowseColumns { ofEntity[entity]! }
+    static func of(_ entity: EntityKind) -> BrowseColumns { ofEntity[entity]! }
 }
 
-extension CatalogRecord {
+extension CatalogEntity {
     /// The record as a row of the browse list, under ``BrowseColumns/of(_:)`` of its entity: the cells
     /// of its table row (``tableCells``), and its ``detailFields``.
     var browseRow: BrowseRow {
@@ -68,7 +68,7 @@ struct SectionSummary: Hashable, Sendable {
 struct ResultSummary: Hashable, Sendable {
     var sections: [SectionSummary]
     /// False when the entity's table is empty: the "no data yet" state rather than "no results".
-    var storeHasRecords: Bool = true
+    var storeHasEntities: Bool = true
 
     /// The rows of every section.
     var count: Int { sections.reduce(0) { $0 + $1.count } }

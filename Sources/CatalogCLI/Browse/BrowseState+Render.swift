@@ -36,8 +36,8 @@ extension BrowseState {
             line.append(" ", .title)
             line.append(chosen ? "[\(name)]" : name, chosen ? .chosen : .title)
         }
-        for candidate in Entity.allCases { add(candidate.rawValue, chosen: candidate == entity) }
-        if entity.recordType.hasScope {
+        for candidate in EntityKind.allCases { add(candidate.rawValue, chosen: candidate == entity) }
+        if entity.entityType.hasScope {
             line.append("   Scope:", .title)
             add("All", chosen: scope == nil)
             for candidate in ProductType.allCases { add(candidate.title, chosen: candidate == scope) }
@@ -118,7 +118,7 @@ extension BrowseState {
 
     /// The empty states: nothing stored at all, or nothing matching.
     func emptyText(_ summary: ResultSummary) -> String {
-        if !summary.storeHasRecords { return "No \(entity.rawValue) yet — `catalog seed` adds the samples" }
+        if !summary.storeHasEntities { return "No \(entity.rawValue) yet — `catalog seed` adds the samples" }
         if !SearchQuery(searchedText).isEmpty { return "No results for \(String(reflecting: searchedText))" }
         return "No \(entity.rawValue) in \(scope?.title ?? "this list")"
     }

@@ -135,7 +135,7 @@ extension BrowseState {
             isReversed.toggle()
             return fetch(following: selectedID)
         case .control("x"):
-            entity = Entity.allCases[(Entity.allCases.firstIndex(of: entity)! + 1) % Entity.allCases.count]
+            entity = EntityKind.allCases[(EntityKind.allCases.firstIndex(of: entity)! + 1) % EntityKind.allCases.count]
             scope = nil
             if !Self.sortFields(of: entity).contains(sort) { sort = .name }
             completions = []
@@ -177,7 +177,7 @@ extension BrowseState {
     }
 
     private mutating func changeScope(by step: Int) -> [BrowseEffect] {
-        guard entity.recordType.hasScope else { return [] }
+        guard entity.entityType.hasScope else { return [] }
         let scopes: [ProductType?] = [nil] + ProductType.allCases.map { $0 }
         let index = scopes.firstIndex(of: scope) ?? 0
         scope = scopes[(index + step) % scopes.count]

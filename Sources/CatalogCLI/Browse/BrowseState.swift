@@ -20,7 +20,7 @@ struct BrowseState: Hashable, Sendable {
 
     // MARK: - The request
 
-    var entity: Entity
+    var entity: EntityKind
     /// For products, only this type (the scope bar); nil is All.
     var scope: ProductType?
     var sort: SortField
@@ -84,7 +84,7 @@ struct BrowseState: Hashable, Sendable {
         self.size = size
         self.style = style
         entity = saved?.entity ?? .products
-        scope = entity.recordType.hasScope ? saved?.scope : nil
+        scope = entity.entityType.hasScope ? saved?.scope : nil
         sort = saved?.sort ?? .name
         isReversed = saved?.isReversed ?? false
         if !BrowseState.sortFields(of: entity).contains(sort) { sort = .name }
@@ -112,7 +112,7 @@ struct BrowseState: Hashable, Sendable {
 
     /// The fields an entity sorts by, in the order the sort key cycles through them: its record
     /// type's.
-    static func sortFields(of entity: Entity) -> [SortField] { entity.recordType.sortFields }
+    static func sortFields(of entity: EntityKind) -> [SortField] { entity.entityType.sortFields }
 
     // MARK: - Geometry
 

@@ -11,14 +11,14 @@ import Synchronization
 actor BrowseWorker {
     let catalog: CatalogStore
     /// A result source per entity, and the entity of the last fetch.
-    private let sources: [Entity: any RecordResultSource]
-    private var entity: Entity = .products
+    private let sources: [EntityKind: any EntityResultSource]
+    private var entity: EntityKind = .products
     /// The task of the newest fetch, with the tracking that follows it.
     private let newestFetch = Mutex<Task<Void, Never>?>(nil)
 
     init(catalog: CatalogStore) {
         self.catalog = catalog
-        sources = Entity.resultSources(catalog)
+        sources = EntityKind.resultSources(catalog)
     }
 
     /// Fetches the order's request, then starts tracking changes to it, in a task of its own that
@@ -70,12 +70,12 @@ actor BrowseWorker {
     }
 
     /// Deletes a record.
-    func delete(entity: Entity, id: Int64) -> [BrowseEvent] {
-        catching { [.deleted(try catalog.deleteRecord(of: entity, id: id))] }
+    func delete(entity: EntityKind, id: Int64) -> [BrowseEvent] {
+        catching { [.deleted(try catalog.deleteEntity(of: entity, id: id))] }
     }
 
     /// The source of the last fetch's entity.
-    private var source: any RecordResultSource { sources[entity]! }
+    private var source: any EntityResultSource { sources[entity]! }
 
     private func catching(_ body: () throws -> [BrowseEvent]) -> [BrowseEvent] {
         do {

@@ -10,10 +10,10 @@ import SQLiteStore
 /// The result the browse screen shows, read from the database: one fetched-results controller per
 /// fetch (batch size ``batchSize``, so the first screen reads the section counts and a batch or two),
 /// which then starts tracking the database's changes.
-final class ResultSource<Record: CatalogRecord>: RecordResultSource {
+final class ResultSource<Entity: CatalogEntity>: EntityResultSource {
     let catalog: CatalogStore
     /// The controller of the last fetch, and the fetch's version.
-    private var controller: FetchedResultsController<Record>?
+    private var controller: FetchedResultsController<Entity>?
     private(set) var version = 0
     /// How long the controller's `performFetch()` took in the last synchronous fetch (the browse
     /// benchmark's breakdown).
@@ -29,7 +29,7 @@ final class ResultSource<Record: CatalogRecord>: RecordResultSource {
     /// Fetches `order`'s request: section counts, the followed record's place and the rows around it.
     func fetch(_ order: FetchOrder) throws -> ResultArrival {
         lastControllerFetch = .zero
-        let request = try order.request.request(Record.self)
+        let request = try order.request.request(Entity.self)
         let start = ContinuousClock.now
         let controller = try catalog.fetchedResults(request, batchSize: Self.batchSize)
         lastControllerFetch = ContinuousClock.now - start
@@ -42,7 +42,7 @@ final class ResultSource<Record: CatalogRecord>: RecordResultSource {
     ///
     /// - Throws: `CancellationError`; what reading throws.
     nonisolated(nonsending) func fetch(_ order: FetchOrder) async throws -> ResultArrival {
-        let controller = try await catalog.fetchedResults(try order.request.request(Record.self), batchSize: Self.batchSize)
+        let controller = try await catalog.fetchedResults(try order.request.request(Entity.self), batchSize: Self.batchSize)
         let place = try place(order, controller, await summary(of: controller))
         for flat in Self.window(around: place.followed ?? 0, order.window, place.layout) {
             do {
@@ -60,7 +60,7 @@ final class ResultSource<Record: CatalogRecord>: RecordResultSource {
     /// Where a fetched result, whose summary is `summary`, puts the followed record: its sections and
     /// its flat position.
     private func place(
-        _ order: FetchOrder, _ controller: FetchedResultsController<Record>, _ summary: ResultSummary
+        _ order: FetchOrder, _ controller: FetchedResultsController<Entity>, _ summary: ResultSummary
     ) throws -> (summary: ResultSummary, layout: SectionLayout, followed: Int?) {
         let layout = SectionLayout(summary.sections)
         let followed = try order.follow.flatMap { try controller.indexPath(forID: $0) }.map(layout.flat(of:))
@@ -69,7 +69,7 @@ final class ResultSource<Record: CatalogRecord>: RecordResultSource {
 
     /// Makes `controller` the current result and reads the rows around the followed one.
     private func show(
-        _ controller: FetchedResultsController<Record>, _ order: FetchOrder,
+        _ controller: FetchedResultsController<Entity>, _ order: FetchOrder,
         _ place: (summary: ResultSummary, layout: SectionLayout, followed: Int?)
     ) throws -> ResultArrival {
         self.controller = controller
@@ -100,7 +100,7 @@ final class ResultSource<Record: CatalogRecord>: RecordResultSource {
 
     /// The result once tracking started, when it differs from `before`.
     private func refreshed(
-        _ controller: FetchedResultsController<Record>, since before: ResultSummary, window: Int, selection: Int
+        _ controller: FetchedResultsController<Entity>, since before: ResultSummary, window: Int, selection: Int
     ) throws -> ChangeArrival? {
         let after = try summary(of: controller)
         guard before != after else { return nil }
@@ -142,16 +142,16 @@ final class ResultSource<Record: CatalogRecord>: RecordResultSource {
 
     /// The result's sections, and, when it has none, whether the table has records (an empty store
     /// and a search that matched nothing are different screens).
-    private func summary(of controller: FetchedResultsController<Record>) throws -> ResultSummary {
+    private func summary(of controller: FetchedResultsController<Entity>) throws -> ResultSummary {
         let sections = controller.sections.map(Self.summary)
-        return ResultSummary(sections: sections, storeHasRecords: try !sections.isEmpty || !catalog.isEmpty(Record.self))
+        return ResultSummary(sections: sections, storeHasEntities: try !sections.isEmpty || !catalog.isEmpty(Entity.self))
     }
 
-    /// ``summary(of:)-(FetchedResultsController<Record>)`` on a pool's reader, cancellably.
-    nonisolated(nonsending) private func summary(of controller: FetchedResultsController<Record>) async throws -> ResultSummary {
+    /// ``summary(of:)-(FetchedResultsController<Entity>)`` on a pool's reader, cancellably.
+    nonisolated(nonsending) private func summary(of controller: FetchedResultsController<Entity>) async throws -> ResultSummary {
         let sections = controller.sections.map(Self.summary)
-        let hasRecords = sections.isEmpty ? try await !catalog.isEmpty(Record.self) : true
-        return ResultSummary(sections: sections, storeHasRecords: hasRecords)
+        let hasEntities = sections.isEmpty ? try await !catalog.isEmpty(Entity.self) : true
+        return ResultSummary(sections: sections, storeHasEntities: hasEntities)
     }
 
     private static func summary(_ section: FetchedSection) -> SectionSummary {
@@ -159,7 +159,7 @@ final class ResultSource<Record: CatalogRecord>: RecordResultSource {
     }
 
     private func rows(
-        around center: Int, window: Int, _ controller: FetchedResultsController<Record>, _ layout: SectionLayout
+        around center: Int, window: Int, _ controller: FetchedResultsController<Entity>, _ layout: SectionLayout
     ) throws -> [Int: BrowseRow] {
         try rows(Self.window(around: center, window, layout), controller, layout)
     }
@@ -170,7 +170,7 @@ final class ResultSource<Record: CatalogRecord>: RecordResultSource {
     }
 
     private func rows(
-        _ range: Range<Int>, _ controller: FetchedResultsController<Record>, _ layout: SectionLayout
+        _ range: Range<Int>, _ controller: FetchedResultsController<Entity>, _ layout: SectionLayout
     ) throws -> [Int: BrowseRow] {
         var rows: [Int: BrowseRow] = [:]
         for flat in range.clamped(to: 0..<layout.count) {

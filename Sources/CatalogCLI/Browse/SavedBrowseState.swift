@@ -12,7 +12,7 @@ import Foundation
 struct SavedBrowseState: Codable, Hashable, Sendable {
     /// The database the state was saved for (an absolute path).
     var databasePath: String
-    var entity: Entity
+    var entity: EntityKind
     var scope: ProductType?
     var sort: SortField
     var isReversed: Bool

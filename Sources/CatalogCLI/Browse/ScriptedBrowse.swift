@@ -12,7 +12,7 @@ import FetchedResults
     let catalog: CatalogStore
     var state: BrowseState
     /// A result source per entity.
-    private let sources: [Entity: any RecordResultSource]
+    private let sources: [EntityKind: any EntityResultSource]
     /// The debounce timers started and not fired yet: the fake clock.
     private(set) var timers: [Int] = []
     /// Fetches answered whose tracking has not started yet.
@@ -28,7 +28,7 @@ import FetchedResults
     /// `tracking` is false).
     init(catalog: CatalogStore, size: TerminalSize, saved: SavedBrowseState? = nil, tracking: Bool = true) {
         self.catalog = catalog
-        sources = Entity.resultSources(catalog)
+        sources = EntityKind.resultSources(catalog)
         state = BrowseState(size: size, saved: saved)
         run(state.start(), tracking: tracking)
     }
@@ -135,7 +135,7 @@ import FetchedResults
             case .applyChanges(let order):
                 return [try sources[state.entity]!.applyChanges(order).map(BrowseEvent.changesApplied) ?? .nothingChanged]
             case .delete(let entity, let id):
-                return [.deleted(try catalog.deleteRecord(of: entity, id: id))]
+                return [.deleted(try catalog.deleteEntity(of: entity, id: id))]
             case .quit:
                 didQuit = true
                 return []

@@ -34,14 +34,15 @@ public final class BulkInsert {
     /// of them through the triggers.
     public static let defaultTriggeredRows = 100
 
-    /// The page cache of the connection while a bulk insert inserts its rows, at least: 32 MiB, so that
-    /// an index that rows go into in random order (a million products' prices, `products_by_price`)
-    /// stays in memory. With SQLite's default of 2 MB, each row inserted into such an index reads and
-    /// writes back pages of the `-wal` once the index outgrows the cache (W1b, Benchmarks/README.md).
-    /// It leaves room for the rows queued in key order (``keyOrderedBytes``) within the 100 MB that
-    /// `catalog import` of a million products is held to. SQLite takes pages as it needs them: a small
-    /// load uses little.
-    public static let pageCacheBytes = 32 << 20
+    /// The page cache of the connection while a bulk insert inserts its rows into a table that was
+    /// empty, at least: 16 MiB. Its plain indexes wait until after the rows, and the rows queued in key
+    /// order (``keyOrderedBytes``) go into its unique index in one pass per batch, so the cache holds
+    /// little more than the pages of the batch's rows. With SQLite's default of 2 MB, those pages are
+    /// written to the `-wal` and read back as each batch fills them in key order. It leaves room for
+    /// the queue within the 64 MB that `catalog seed --count` and `catalog import` of a million
+    /// products are held to (Ingest, Benchmarks/README.md). SQLite takes pages as it needs them: a
+    /// small load uses little.
+    public static let pageCacheBytes = 16 << 20
 
     /// The page cache of the connection while a bulk insert inserts its rows into a table that had rows
     /// when it began, at least: 64 MiB. Its indexes are then all in place, and rows in the order of one
@@ -49,7 +50,7 @@ public final class BulkInsert {
     /// pages of the indexes the rows pass through in order push that index's pages out, each to be
     /// written to the `-wal` and read back again (W1b's 100,000 into 1,000,000). Into an empty table,
     /// whose plain indexes wait until after the rows, ``pageCacheBytes`` stays the bound, so an import
-    /// of a million products into a new database stays within 100 MB.
+    /// of a million products into a new database stays within 64 MB.
     public static let filledTablePageCacheBytes = 64 << 20
 
     /// The page cache of the connection while a bulk insert builds the structures and indexes derived
@@ -64,7 +65,7 @@ public final class BulkInsert {
     /// 12 MiB, about 140,000 catalog products (about 90 bytes each, with names of about 25), which
     /// take about 16 MiB with their offsets and hashes. 100,000 products added to 1,000,000 are then
     /// inserted in one pass over the indexes ordered by name (W1b, Benchmarks/README.md), and with
-    /// the page cache (``pageCacheBytes``) an import of a million products stays within 100 MB.
+    /// the page cache (``pageCacheBytes``) an import of a million products stays within 64 MB.
     public static let keyOrderedBytes = 12 << 20
 
     /// The table rows are inserted into.

@@ -1,3 +1,5 @@
+import StoreCore
+
 /// What reads a database: a ``DatabaseQueue`` (one connection) or a ``DatabasePool`` (a writer and
 /// concurrent readers). Code above the store takes `any DatabaseReader` and works with either.
 ///
@@ -16,30 +18,16 @@
 ///
 /// Never call a reader again from inside one of its closures: the connection is not reentrant, and
 /// the call waits for itself.
-public protocol DatabaseReader: AnyObject, Sendable {
+public protocol DatabaseReader: StoreReader where Connection == Database {
     /// The path of the database file (`:memory:` for an in-memory database).
     var path: String { get }
 
     /// The configuration the connections are opened with.
     var configuration: Configuration { get }
 
-    /// Runs `body` in a deferred transaction, blocking the calling thread until it has run.
-    ///
-    /// - Throws: what `body` throws, or ``DatabaseError``.
-    func read<T>(_ body: (Database) throws -> T) throws -> T
-
-    /// Runs `body` in a deferred transaction on the connection's serial queue, suspending the caller.
-    ///
-    /// ```swift
-    /// let names = try await reader.read { db in
-    ///     try db.fetchAll(sql: "SELECT name FROM product ORDER BY name") { try $0.decode(String.self, at: 0) }
-    /// }
-    /// ```
-    ///
-    /// - Throws: `CancellationError` when the calling task is cancelled before or while `body` runs
-    ///   (its running statement is interrupted within ``Database/cancellationCheckInterval`` virtual
-    ///   machine instructions); what `body` throws; ``DatabaseError``.
-    func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T
+    // `read(_:)`, sync and `async`, are StoreCore's `StoreReader` requirements, with SQLite's
+    // `Database`: each runs its closure in a deferred transaction; a cancelled task's statement is
+    // interrupted within ``Database/cancellationCheckInterval`` virtual machine instructions.
 
     /// Closes the connections, a writer that changed rows copying the `-wal` into the database file
     /// first (``Database/close()``). Later accesses fail with `SQLITE_MISUSE`.
@@ -54,27 +42,8 @@ public protocol DatabaseReader: AnyObject, Sendable {
 ///     try db.execute(sql: "INSERT INTO product(name) VALUES (?)", arguments: ["iPhone"])
 /// }
 /// ```
-public protocol DatabaseWriter: DatabaseReader {
-    /// Runs `body` in an immediate transaction: committed when it returns, rolled back when it throws.
-    ///
-    /// The write lock is taken before `body` runs, waiting up to ``Configuration/busyTimeout`` for
-    /// another connection (another process) to release it.
-    func write<T>(_ body: (Database) throws -> T) throws -> T
-
-    /// Runs `body` with the writer connection and no transaction: for pragmas, VACUUM, or work that
-    /// manages its own transactions (like `Migrator`).
-    func writeWithoutTransaction<T>(_ body: (Database) throws -> T) throws -> T
-
-    /// Runs `body` in an immediate transaction on the writer's serial queue, suspending the caller.
-    ///
-    /// - Throws: `CancellationError` when the calling task is cancelled before `body`'s transaction
-    ///   commits; the transaction is then rolled back, and leaves nothing. What `body` throws (after
-    ///   rolling back); ``DatabaseError``.
-    func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T
-
-    /// Runs `body` with the writer connection and no transaction, on its serial queue.
-    ///
-    /// - Throws: `CancellationError` when the calling task is cancelled before `body` ends (a
-    ///   transaction `body` left open is rolled back); what `body` throws; ``DatabaseError``.
-    func writeWithoutTransaction<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T
-}
+///
+/// `write(_:)` and `writeWithoutTransaction(_:)`, sync and `async`, are StoreCore's `StoreWriter`
+/// requirements: a write runs in an IMMEDIATE transaction, taking the write lock before its closure
+/// runs and waiting up to ``Configuration/busyTimeout`` for another connection to release it.
+public protocol DatabaseWriter: DatabaseReader, StoreWriter {}

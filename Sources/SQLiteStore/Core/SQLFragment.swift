@@ -30,11 +30,11 @@ public struct SQLFragment: Sendable, Hashable, CustomStringConvertible {
         arguments = parts.reduce(into: [] as StatementArguments) { $0 += $1.arguments }
     }
 
-    /// The condition that holds for every row: `1`.
-    public static let alwaysTrue = SQLFragment(sql: "1")
+    /// The condition that holds for every row: `TRUE` (SQLite's 1, a boolean on PostgreSQL).
+    public static let alwaysTrue = SQLFragment(sql: "TRUE")
 
-    /// The condition that holds for no row: `0`.
-    public static let alwaysFalse = SQLFragment(sql: "0")
+    /// The condition that holds for no row: `FALSE` (SQLite's 0, a boolean on PostgreSQL).
+    public static let alwaysFalse = SQLFragment(sql: "FALSE")
 
     /// A parenthesized list of one placeholder per value, for `IN`: `(?, ?, ?)` bound to `values`.
     ///

@@ -6,7 +6,7 @@ extension PageRead {
     /// every term): the first `offset + limit` of the former, found by walking the list index for at
     /// most `textWalk` entries when given (else, or when it falls short, sorted), are read with the
     /// latter, sorted together, and the page taken.
-    func readAddingNumberOnlyRows<Record>(textWalk: Int?, _ db: Database, decode: (Row) throws -> Record) throws -> SearchPage<Record> {
+    func readAddingNumberOnlyRows<Entity>(textWalk: Int?, _ db: Database, decode: (Row) throws -> Entity) throws -> SearchPage<Entity> {
         guard let total, let (textPlan, listed) = numberOnly else {
             preconditionFailure("number-only rows are added once listed and counted")
         }

@@ -5,7 +5,7 @@ extension PageRead {
     /// taken; each by its id (`NOT INDEXED`: not an index in the page's order, which SQLite would walk
     /// until the page is found, far when the matches are sparse in it), sorted as SQLite finds them,
     /// or with the rows that hold a numeric term only as a number.
-    func readMatches<Record>(_ read: PageStrategy.MatchRead, _ db: Database, decode: (Row) throws -> Record) throws -> SearchPage<Record> {
+    func readMatches<Entity>(_ read: PageStrategy.MatchRead, _ db: Database, decode: (Row) throws -> Entity) throws -> SearchPage<Entity> {
         guard let total else { preconditionFailure("matches are read once counted") }
         switch read {
         case .byID:

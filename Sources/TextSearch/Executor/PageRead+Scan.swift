@@ -5,7 +5,7 @@ extension PageRead {
     /// one by one. With `onePass`, they are read once for the page and (with a window function, in
     /// the last column) the total; when that page is empty, or without `onePass`, they are counted,
     /// then the page is read.
-    func scan<Record>(onePass: Bool, _ db: Database, decode: (Row) throws -> Record) throws -> SearchPage<Record> {
+    func scan<Entity>(onePass: Bool, _ db: Database, decode: (Row) throws -> Entity) throws -> SearchPage<Entity> {
         let table = description.table
         if onePass {
             let driver = matchesConditionOfDriver

@@ -94,7 +94,7 @@ struct PageRead {
     }
 
     /// The page read as `strategy` says.
-    func run<Record>(_ strategy: PageStrategy, _ db: Database, decode: (Row) throws -> Record) throws -> SearchPage<Record> {
+    func run<Entity>(_ strategy: PageStrategy, _ db: Database, decode: (Row) throws -> Entity) throws -> SearchPage<Entity> {
         switch strategy {
         case .scan(let onePass): try scan(onePass: onePass, db, decode: decode)
         case .readMatches(let read): try readMatches(read, db, decode: decode)
@@ -119,7 +119,7 @@ struct PageRead {
 
     /// The rows that meet `condition`, in the page's order, the page's `LIMIT` and `OFFSET`; with
     /// `byID`, each row read by its id (`NOT INDEXED`).
-    func rows<Record>(_ condition: SQLFragment, byID: Bool = false, _ db: Database, decode: (Row) throws -> Record) throws -> [Record] {
+    func rows<Entity>(_ condition: SQLFragment, byID: Bool = false, _ db: Database, decode: (Row) throws -> Entity) throws -> [Entity] {
         try description.rows(
             condition, byID: byID, order: order, limit: limit, offset: offset, selection: selection, db, decode: decode)
     }

@@ -33,11 +33,11 @@ extension SearchDescription {
     ///   - db: the connection, in a read.
     ///   - decode: makes a record of a row of `selection`.
     /// - Throws: `DatabaseError`, or what `decode` throws.
-    public func page<Record>(
+    public func page<Entity>(
         _ query: SearchQuery, scope: DatabaseValue? = nil, order: SearchOrder, limit: Int, offset: Int = 0,
         totalCount: Int? = nil, matchIDs: [Int64]? = nil, selection: String, costs: SearchCosts = .standard,
-        _ db: Database, decode: (Row) throws -> Record
-    ) throws -> SearchPage<Record> {
+        _ db: Database, decode: (Row) throws -> Entity
+    ) throws -> SearchPage<Entity> {
         var page = try page(
             query, scope: scope, order: order, limit: limit, offset: offset, totalCount: totalCount, matchIDs: matchIDs,
             selection: selection, costs: costs, forcing: nil, db, decode: decode)
@@ -51,10 +51,10 @@ extension SearchDescription {
     /// order is the list index's and no term is numeric (else its fallback), a numeric condition's
     /// read only where one was read (else the matches sorted).
     @_spi(Testing)
-    public func page<Record>(
+    public func page<Entity>(
         _ query: SearchQuery, scope: DatabaseValue? = nil, order: SearchOrder, limit: Int, offset: Int = 0,
-        selection: String, forcing strategy: PageStrategy, _ db: Database, decode: (Row) throws -> Record
-    ) throws -> SearchPage<Record> {
+        selection: String, forcing strategy: PageStrategy, _ db: Database, decode: (Row) throws -> Entity
+    ) throws -> SearchPage<Entity> {
         var page = try page(
             query, scope: scope, order: order, limit: limit, offset: offset, totalCount: nil, matchIDs: nil,
             selection: selection, costs: .standard, forcing: strategy, db, decode: decode)
@@ -62,11 +62,11 @@ extension SearchDescription {
         return page
     }
 
-    private func page<Record>(
+    private func page<Entity>(
         _ query: SearchQuery, scope: DatabaseValue?, order: SearchOrder, limit: Int, offset: Int,
         totalCount: Int?, matchIDs: [Int64]?, selection: String, costs: SearchCosts, forcing: PageStrategy?,
-        _ db: Database, decode: (Row) throws -> Record
-    ) throws -> SearchPage<Record> {
+        _ db: Database, decode: (Row) throws -> Entity
+    ) throws -> SearchPage<Entity> {
         precondition(limit >= 0 && offset >= 0 && (totalCount ?? 0) >= 0)
         precondition(matchIDs == nil || totalCount == nil || totalCount == matchIDs?.count)
         // What the planner needs to know, read now; then the strategy, chosen without the database.
@@ -85,10 +85,10 @@ extension SearchDescription {
     /// used, so not one whose order SQLite would walk until the page is found).
     ///
     /// Related SQLite documentation: <https://www.sqlite.org/lang_indexedby.html>
-    func rows<Record>(
+    func rows<Entity>(
         _ condition: SQLFragment, byID: Bool = false, order: SearchOrder, limit: Int, offset: Int, selection: String,
-        _ db: Database, decode: (Row) throws -> Record
-    ) throws -> [Record] {
+        _ db: Database, decode: (Row) throws -> Entity
+    ) throws -> [Entity] {
         try db.fetchAll(
             sql: "SELECT \(selection) FROM \(table)\(byID ? " NOT INDEXED" : "") WHERE \(condition.sql)"
                 + " ORDER BY \(order.terms.sql) LIMIT ? OFFSET ?",
@@ -96,7 +96,7 @@ extension SearchDescription {
     }
 
     /// The rows with these ids, in this order.
-    func records<Record>(ids: [Int64], selection: String, _ db: Database, decode: (Row) throws -> Record) throws -> [Record] {
+    func records<Entity>(ids: [Int64], selection: String, _ db: Database, decode: (Row) throws -> Entity) throws -> [Entity] {
         let idList = SQLFragment.list(ids)
         // The id in the last column, after the ones `decode` reads.
         let rows = try db.fetchAll(

@@ -7,18 +7,18 @@
 /// }
 /// print("\(page.totalCount) results")
 /// ```
-public struct SearchPage<Record> {
+public struct SearchPage<Entity> {
     /// The search that gave the page.
     public var query: SearchQuery
     /// The page's rows, in the requested order (sections flattened).
-    public var records: [Record]
+    public var records: [Entity]
     /// The position of the page's first row in the whole result.
     public var offset: Int
     /// The number of rows in the whole result.
     public var totalCount: Int
 
     /// A page.
-    public init(query: SearchQuery, records: [Record], offset: Int, totalCount: Int) {
+    public init(query: SearchQuery, records: [Entity], offset: Int, totalCount: Int) {
         self.query = query
         self.records = records
         self.offset = offset
@@ -26,16 +26,16 @@ public struct SearchPage<Record> {
     }
 
     /// A page of the executor's, whose query and offset its entry point fills in.
-    init(records: [Record], totalCount: Int) {
+    init(records: [Entity], totalCount: Int) {
         self.init(query: SearchQuery(""), records: records, offset: 0, totalCount: totalCount)
     }
 }
 
-extension SearchPage: Sendable where Record: Sendable {}
-extension SearchPage: Equatable where Record: Equatable {}
-extension SearchPage: Hashable where Record: Hashable {}
+extension SearchPage: Sendable where Entity: Sendable {}
+extension SearchPage: Equatable where Entity: Equatable {}
+extension SearchPage: Hashable where Entity: Hashable {}
 
-extension SearchPage where Record: Equatable {
+extension SearchPage where Entity: Equatable {
     /// Whether the page shows the same rows and total as `other`, whatever the queries were.
     public func hasSameResults(as other: SearchPage) -> Bool {
         records == other.records && offset == other.offset && totalCount == other.totalCount

@@ -38,6 +38,8 @@ extension SearchDescription {
     public func build(forRowsAfter id: Int64, _ db: Database) throws {
         // One statement that inserts a row into the trigram index per new row: its changes are the
         // new rows (counted without reading them again).
+        try setHashBytes(Self.buildHashBytes, of: [fullTextTable] + (gramsTable.map { [$0] } ?? []), db)
+        defer { try? setHashBytes(Self.defaultHashBytes, of: [fullTextTable] + (gramsTable.map { [$0] } ?? []), db) }
         try db.execute(sql: fullTextBuildSQL(rowsAfter: id))
         let newRows = db.changesCount
         guard let gramsTable, let gramCountsTable else { return }
@@ -78,6 +80,21 @@ extension SearchDescription {
             if let substrings { try add(substrings.counts, db) }
             if let bits, !bits.isEmpty { try add(bits, db) }
         }
+    }
+
+    /// The memory each FTS5 index of the search gathers new terms in before it writes them as a
+    /// segment, during a bulk build: 4 MiB. With FTS5's default (``defaultHashBytes``), a million rows
+    /// make many small segments that it merges again and again: the trigram index of a million names
+    /// takes about 15% more CPU to build, and 8 MiB saves little more than 4 (Ingest,
+    /// Benchmarks/README.md). Set back to the default after, for the triggers' small writes.
+    static let buildHashBytes = 4 << 20
+
+    /// FTS5's own `hashsize`: 1 MiB.
+    static let defaultHashBytes = 1 << 20
+
+    /// Sets FTS5's `hashsize` option of each of `tables`.
+    private func setHashBytes(_ bytes: Int, of tables: [String], _ db: Database) throws {
+        for table in tables { try db.execute(sql: "INSERT INTO \(table)(\(table), rank) VALUES ('hashsize', \(bytes))") }
     }
 
     /// The number of rows whose id is `id` or below, or `limit + 1` when there are more: the old

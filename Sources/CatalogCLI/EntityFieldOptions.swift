@@ -4,7 +4,7 @@ import Entities
 
 /// The fields of a record as options, shared by `add` (which needs those of its entity) and `update`
 /// (which takes any of them).
-struct RecordFieldOptions: ParsableArguments {
+struct EntityFieldOptions: ParsableArguments {
     @Option(help: ArgumentHelp("The name, unique among records of its entity.", valueName: "name"))
     var name: String?
 
@@ -38,11 +38,11 @@ struct RecordFieldOptions: ParsableArguments {
     /// The flags of the options above, without their dashes, in order.
     static let flags = ["name", "type", "year", "price", "maker", "os", "screen"]
 
-    /// The flags of fields the record types declare beyond the options above: read from
+    /// The flags of fields the entity types declare beyond the options above: read from
     /// ``otherFields``, so that a field added to a declaration is set without an option of its own.
     static var otherFlags: [String] {
         var seen = Set(flags)
-        return Entity.allCases.flatMap { $0.recordType.declaredFlags }.filter { seen.insert($0).inserted }
+        return EntityKind.allCases.flatMap { $0.entityType.declaredFlags }.filter { seen.insert($0).inserted }
     }
 
     /// The other flags, for `--help`.
@@ -58,7 +58,7 @@ struct RecordFieldOptions: ParsableArguments {
 
     /// Reads `--flag value` and `--flag=value` pairs of declared flags.
     ///
-    /// - Throws: `ValidationError` for an option no record type declares, or one without a value.
+    /// - Throws: `ValidationError` for an option no entity type declares, or one without a value.
     static func pairs(_ arguments: [String]) throws -> [(flag: String, value: String)] {
         var pairs: [(flag: String, value: String)] = []
         var rest = arguments[...]
@@ -88,44 +88,44 @@ struct RecordFieldOptions: ParsableArguments {
     }
 
     /// The option that sets `attribute`: its table title in lowercase (`YEAR` → `--year`).
-    static func flag<Record>(of attribute: EntityAttribute<Record>) -> String { attribute.title.lowercased() }
+    static func flag<Entity>(of attribute: EntityAttribute<Entity>) -> String { attribute.title.lowercased() }
 
     /// Whether no field is given.
     var isEmpty: Bool { given.isEmpty }
 
-    /// Checks that every option given sets a field of `Record`, and, when `complete`, that every field
+    /// Checks that every option given sets a field of `Entity`, and, when `complete`, that every field
     /// is given.
     ///
     /// - Throws: ``CommandFailure/usage(_:)`` naming the options at fault, in one sentence.
-    func validate<Record: CatalogRecord>(for type: Record.Type, complete: Bool) throws {
-        let own = Record.declaredFlags
+    func validate<Entity: CatalogEntity>(for type: Entity.Type, complete: Bool) throws {
+        let own = Entity.declaredFlags
         let foreign = given.map(\.flag).filter { !own.contains($0) }
         if !foreign.isEmpty {
-            let owner = Entity.allCases.first { entity in
-                entity != Record.entity && foreign.allSatisfy(entity.recordType.declaredFlags.contains)
+            let owner = EntityKind.allCases.first { entity in
+                entity != Entity.kind && foreign.allSatisfy(entity.entityType.declaredFlags.contains)
             }
             let options = foreign.map { "--" + $0 }.joined(separator: ", ")
             let verb = foreign.count == 1 ? "applies" : "apply"
             throw CommandFailure.usage(
-                owner.map { "\(options) \(verb) only to a \($0.singular), not to a \(Record.entity.singular)" }
-                    ?? "\(options) \(verb) to no \(Record.entity.singular)")
+                owner.map { "\(options) \(verb) only to a \($0.singular), not to a \(Entity.kind.singular)" }
+                    ?? "\(options) \(verb) to no \(Entity.kind.singular)")
         }
         // A field files may leave out (one added after files were written) may be left out here too:
         // it keeps the template's value.
-        let optional = Set(Record.layout.fields.filter(\.isOptional).map(\.name))
-        let required = Record.shownAttributes.filter { !optional.contains($0.name) }.map(Self.flag)
+        let optional = Set(Entity.layout.fields.filter(\.isOptional).map(\.name))
+        let required = Entity.shownAttributes.filter { !optional.contains($0.name) }.map(Self.flag)
         let missing = required.filter { flag in !given.contains { $0.flag == flag } }
         if complete && !missing.isEmpty {
-            throw CommandFailure.usage("missing \(missing.map { "--" + $0 }.joined(separator: ", ")) for a new \(Record.entity.singular)")
+            throw CommandFailure.usage("missing \(missing.map { "--" + $0 }.joined(separator: ", ")) for a new \(Entity.kind.singular)")
         }
     }
 
     /// `record` with the given fields replaced, each read as its attribute reads typed text.
     ///
     /// - Throws: ``CatalogError/invalidValue(field:value:reason:)`` for a value that does not parse.
-    func applied<Record: CatalogRecord>(to record: Record) throws -> Record {
+    func applied<Entity: CatalogEntity>(to record: Entity) throws -> Entity {
         var record = record
-        for attribute in Record.declaration.attributes {
+        for attribute in Entity.declaration.attributes {
             if let value = given.first(where: { $0.flag == Self.flag(of: attribute) })?.value {
                 try attribute.set(fromText: value, on: &record)
             }
@@ -134,7 +134,7 @@ struct RecordFieldOptions: ParsableArguments {
     }
 }
 
-extension CatalogRecord {
+extension CatalogEntity {
     /// The flags of the options that set the record's fields.
-    static var declaredFlags: [String] { shownAttributes.map(RecordFieldOptions.flag) }
+    static var declaredFlags: [String] { shownAttributes.map(EntityFieldOptions.flag) }
 }

@@ -9,12 +9,12 @@ import RecordFormats
 import SQLiteStore
 import TextSearch
 
-/// A record type of the catalog: a `SearchableEntity` (its table and attributes declared once, in
+/// An entity type of the catalog: a `SearchableEntity` (its table and attributes declared once, in
 /// `Product+Declaration.swift` and `Phone+Declaration.swift`) with a unique name, and how a
 /// ``ListRequest`` of it is sorted, sectioned and scoped.
-public protocol CatalogRecord: SearchableEntity, Codable, Hashable, Sendable {
+public protocol CatalogEntity: SearchableEntity, Codable, Hashable, Sendable {
     /// The values a list of the records may be limited to: ``ProductType`` for products, ``NoScope`` for
-    /// a record type without a scope.
+    /// an entity type without a scope.
     associatedtype Scope: ListScope = NoScope
 
     /// The record's name, unique among records of its type.
@@ -26,26 +26,26 @@ public protocol CatalogRecord: SearchableEntity, Codable, Hashable, Sendable {
 
     /// The fetch request that lists the records sorted by `field` in `order`, with its sections (no
     /// scope or search yet); nil when the records do not sort by `field`. The one definition of the
-    /// sorts a record type offers: ``sortFields`` and ``ListRequest/validate()`` follow from it.
+    /// sorts an entity type offers: ``sortFields`` and ``ListRequest/validate()`` follow from it.
     static func listFetchRequest(sortedBy field: SortField, order: SortOrder) -> FetchRequest<Self>?
 }
 
-extension CatalogRecord where Scope == NoScope {
+extension CatalogEntity where Scope == NoScope {
     /// No scope attribute.
     public static var scopeKeyPath: (KeyPath<Self, Scope> & Sendable)? { nil }
 }
 
-extension CatalogRecord {
+extension CatalogEntity {
     /// The scope attribute is the search's scope: sections by it are counted and paged by the search.
     public static var searchScope: (PartialKeyPath<Self> & Sendable)? { scopeKeyPath }
 
-    /// The word the command line calls the record type by: the ``Entity`` whose ``Entity/recordType``
+    /// The word the command line calls the entity type by: the ``EntityKind`` whose ``EntityKind/entityType``
     /// it is (that mapping is the one place a word and a type meet).
-    public static var entity: Entity {
-        guard let entity = Entity.allCases.first(where: { ObjectIdentifier($0.recordType) == ObjectIdentifier(Self.self) }) else {
+    public static var kind: EntityKind {
+        guard let kind = EntityKind.allCases.first(where: { ObjectIdentifier($0.entityType) == ObjectIdentifier(Self.self) }) else {
             preconditionFailure("\(Self.self) is no entity of the catalog")
         }
-        return entity
+        return kind
     }
 
     /// The fields the records sort by, in ``SortField``'s order: those ``listFetchRequest(sortedBy:order:)``

@@ -1,8 +1,8 @@
 import Catalog
 
-/// A ``ResultSource`` of the record type an entity names, chosen at run time: the browse screen
+/// A ``ResultSource`` of the entity type an entity names, chosen at run time: the browse screen
 /// switches entities, and its driver holds one source per entity.
-protocol RecordResultSource: AnyObject {
+protocol EntityResultSource: AnyObject {
     /// Fetches `order`'s request: see ``ResultSource/fetch(_:)-(FetchOrder)``.
     func fetch(_ order: FetchOrder) throws -> ResultArrival
     /// How long the controller's `performFetch()` took in the last synchronous fetch.
@@ -19,25 +19,25 @@ protocol RecordResultSource: AnyObject {
     func applyChanges(_ order: FetchOrder) throws -> ChangeArrival?
 }
 
-extension Entity {
-    /// A source of results of the entity's record type, reading `catalog`.
-    func resultSource(_ catalog: CatalogStore) -> any RecordResultSource {
-        func source<Record: CatalogRecord>(_ type: Record.Type) -> any RecordResultSource { ResultSource<Record>(catalog: catalog) }
-        return source(recordType)
+extension EntityKind {
+    /// A source of results of the entity's entity type, reading `catalog`.
+    func resultSource(_ catalog: CatalogStore) -> any EntityResultSource {
+        func source<Entity: CatalogEntity>(_ type: Entity.Type) -> any EntityResultSource { ResultSource<Entity>(catalog: catalog) }
+        return source(entityType)
     }
 
     /// A source for each entity, reading `catalog`.
-    static func resultSources(_ catalog: CatalogStore) -> [Entity: any RecordResultSource] {
+    static func resultSources(_ catalog: CatalogStore) -> [EntityKind: any EntityResultSource] {
         Dictionary(uniqueKeysWithValues: allCases.map { ($0, $0.resultSource(catalog)) })
     }
 }
 
 extension CatalogStore {
-    /// Deletes the record of `entity` with this id and returns its ``CatalogRecord/summary``.
+    /// Deletes the record of `entity` with this id and returns its ``CatalogEntity/summary``.
     ///
     /// - Throws: `CatalogError.notFound` when there is none, `DatabaseError`.
-    func deleteRecord(of entity: Entity, id: Int64) throws -> String {
-        func delete<Record: CatalogRecord>(_ type: Record.Type) throws -> String { try self.delete(Record.self, id: id).summary }
-        return try delete(entity.recordType)
+    func deleteEntity(of entity: EntityKind, id: Int64) throws -> String {
+        func delete<Entity: CatalogEntity>(_ type: Entity.Type) throws -> String { try self.delete(Entity.self, id: id).summary }
+        return try delete(entity.entityType)
     }
 }

@@ -10,7 +10,7 @@ import RecordFormats
 
 /// How a record shows in a table row, a detail view and a message: derived from its declared
 /// attributes (their titles, labels and shown values), so a new attribute shows without a change here.
-extension CatalogRecord {
+extension CatalogEntity {
     /// The attributes as tables and detail views show them: the name first, then the others as declared.
     static var shownAttributes: [EntityAttribute<Self>] {
         declaration.attributes.filter { $0.name == "name" } + declaration.attributes.filter { $0.name != "name" }
@@ -40,12 +40,12 @@ extension CatalogRecord {
     /// values are left out.
     var summary: String {
         let others = Self.shownAttributes.filter { $0.name != "name" }.map { $0.detailValue(of: self) }.filter { !$0.isEmpty }
-        return "\(Self.entity.singular) \(id.map(String.init) ?? "?"): \(name) (\(others.joined(separator: ", ")))"
+        return "\(Self.kind.singular) \(id.map(String.init) ?? "?"): \(name) (\(others.joined(separator: ", ")))"
     }
 }
 
 /// Renders one record's fields as `label: value` lines.
-func renderDetail<Record: CatalogRecord>(_ record: Record, path: ItemPath?) -> String {
+func renderDetail<Entity: CatalogEntity>(_ record: Entity, path: ItemPath?) -> String {
     var table = TextTable()
     if let path { table.append(["path:", path.description]) }
     for (label, value) in record.detailFields { table.append([label + ":", value]) }
@@ -55,9 +55,9 @@ func renderDetail<Record: CatalogRecord>(_ record: Record, path: ItemPath?) -> S
 // MARK: - JSON
 
 /// A record with its index path, encoded as the record's fields plus `path`.
-struct PathedRecord<Record: Encodable>: Encodable {
+struct PathedEntity<Entity: Encodable>: Encodable {
     let path: ItemPath?
-    let record: Record
+    let record: Entity
 
     private enum CodingKeys: String, CodingKey { case path }
 
@@ -71,27 +71,27 @@ struct PathedRecord<Record: Encodable>: Encodable {
 }
 
 /// A section in JSON: `name`, `indexTitle`, `count`, `rows`.
-struct SectionJSON<Record: Encodable>: Encodable {
+struct SectionJSON<Entity: Encodable>: Encodable {
     let name: String
     let indexTitle: String
     let count: Int
-    let rows: [PathedRecord<Record>]
+    let rows: [PathedEntity<Entity>]
 }
 
 /// A listed result in JSON: `entity`, `state` and `sections`.
-struct ListJSON<Record: Encodable>: Encodable {
+struct ListJSON<Entity: Encodable>: Encodable {
     let entity: String
     let state: ResultState
-    let sections: [SectionJSON<Record>]
+    let sections: [SectionJSON<Entity>]
 
-    init(entity: Entity, state: ResultState, sections: [RecordSection<Record>]) where Record: CatalogRecord {
+    init(entity: EntityKind, state: ResultState, sections: [EntitySection<Entity>]) where Entity: CatalogEntity {
         self.entity = entity.rawValue
         self.state = state
         self.sections = sections.enumerated().map { index, section in
             SectionJSON(
                 name: section.name, indexTitle: section.indexTitle, count: section.records.count,
                 rows: section.records.enumerated().map { row, record in
-                    PathedRecord(path: ItemPath(section: index, row: row), record: record)
+                    PathedEntity(path: ItemPath(section: index, row: row), record: record)
                 })
         }
     }
@@ -112,10 +112,10 @@ enum ResultState: String, Encodable {
     case noMatches
 
     /// The state of the result of `request`, which has rows or not (`hasRows`).
-    init<Record>(hasRows: Bool, _ catalog: CatalogStore, _ request: ListRequest<Record>) throws {
+    init<Entity>(hasRows: Bool, _ catalog: CatalogStore, _ request: ListRequest<Entity>) throws {
         if hasRows {
             self = .results
-        } else if !request.searchQuery.isEmpty, try catalog.hasRecords(request) {
+        } else if !request.searchQuery.isEmpty, try catalog.hasEntities(request) {
             self = .noMatches
         } else {
             self = .empty
@@ -125,13 +125,13 @@ enum ResultState: String, Encodable {
 
 /// What `list` and `search` print for an empty result: that nothing matched the search, or that there
 /// is nothing to list at all.
-func emptyResultMessage<Record>(_ state: ResultState, _ request: ListRequest<Record>) -> String {
+func emptyResultMessage<Entity>(_ state: ResultState, _ request: ListRequest<Entity>) -> String {
     if state == .noMatches {
         // The text as typed, between quotes, nothing escaped (`a'` stays `a'`).
         return "No results for \"\(request.searchText)\""
     }
     let scope = request.scope.map { " of type \($0.rawValue)" } ?? ""
-    return "No \(Record.entity.rawValue)\(scope) yet — add one with `catalog add \(Record.entity.singular) …` or `catalog seed`."
+    return "No \(Entity.kind.rawValue)\(scope) yet — add one with `catalog add \(Entity.kind.singular) …` or `catalog seed`."
 }
 
 // MARK: - Writing a listed result
@@ -143,10 +143,10 @@ func emptyResultMessage<Record>(_ state: ResultState, _ request: ListRequest<Rec
 /// before its rows, and every row with its index path; its columns are as wide as their cells in the
 /// first rows (``StreamedTable``). A data format writes one line or row per record, with its
 /// `section` and `path`; an empty result writes nothing (not even a header).
-struct ListingWriter<Record: CatalogRecord> {
+struct ListingWriter<Entity: CatalogEntity> {
     /// Where rows go once begun: a table, or a data format's writer.
     private var table: StreamedTable?
-    private var rows: RecordWriter<Record>?
+    private var rows: RecordWriter<Entity>?
     private let format: OutputFormat
     private let output: ByteOutput
     private var sections: [FetchedSection] = []
@@ -165,21 +165,21 @@ struct ListingWriter<Record: CatalogRecord> {
         self.sections = sections
         if let dataFormat = format.dataFormat {
             rows = RecordWriter(
-                format: dataFormat, layout: Record.layout, extraFields: ["section", "path"], output: output,
+                format: dataFormat, layout: Entity.layout, extraFields: ["section", "path"], output: output,
                 writesHeaderWhenEmpty: false)
         } else {
             // The widest path is known from the counts: the last row of some section.
             let pathWidth = sections.indices.map { "\($0).\(sections[$0].numberOfObjects - 1)".count }.max() ?? 0
             var table = StreamedTable(
-                rightAligned: Set(Record.numericColumns.map { $0 + 1 }), minimumWidths: [pathWidth], output: output)
+                rightAligned: Set(Entity.numericColumns.map { $0 + 1 }), minimumWidths: [pathWidth], output: output)
             // The header only with rows: an empty result is told in words instead.
-            if !sections.isEmpty { try table.append(["PATH"] + Record.tableHeaders) }
+            if !sections.isEmpty { try table.append(["PATH"] + Entity.tableHeaders) }
             self.table = table
         }
     }
 
     /// Writes the row at `path`.
-    mutating func write(_ path: ItemPath, _ record: Record) throws {
+    mutating func write(_ path: ItemPath, _ record: Entity) throws {
         let section = sections[path.section]
         if let rows {
             try rows.write(record, extras: [.text(section.name), .text(path.description)])
@@ -198,14 +198,14 @@ struct ListingWriter<Record: CatalogRecord> {
 }
 
 /// Writes `request`'s result as `list` and `search` do in a table or a data format, each row as it is
-/// read (``CatalogStore/forEachRecord(in:sectionsRead:_:)``), or for a table, why there is none.
+/// read (``CatalogStore/forEachEntity(in:sectionsRead:_:)``), or for a table, why there is none.
 ///
 /// - Throws: ``CommandFailure/outputNotWritten(path:code:)`` when standard output cannot be written;
 ///   what reading throws.
-func writeListing<Record: CatalogRecord>(_ catalog: CatalogStore, _ request: ListRequest<Record>, format: OutputFormat) throws {
-    var writer = ListingWriter<Record>(format: format)
+func writeListing<Entity: CatalogEntity>(_ catalog: CatalogStore, _ request: ListRequest<Entity>, format: OutputFormat) throws {
+    var writer = ListingWriter<Entity>(format: format)
     do {
-        try catalog.forEachRecord(in: request, sectionsRead: { try writer.begin($0) }) { path, record in
+        try catalog.forEachEntity(in: request, sectionsRead: { try writer.begin($0) }) { path, record in
             try writer.write(path, record)
         }
         try writer.finish()
@@ -218,8 +218,8 @@ func writeListing<Record: CatalogRecord>(_ catalog: CatalogStore, _ request: Lis
 }
 
 /// Writes sections already read as ``writeListing(_:_:format:)`` writes them.
-func writeListing<Record: CatalogRecord>(_ sections: [RecordSection<Record>], format: OutputFormat) throws {
-    var writer = ListingWriter<Record>(format: format)
+func writeListing<Entity: CatalogEntity>(_ sections: [EntitySection<Entity>], format: OutputFormat) throws {
+    var writer = ListingWriter<Entity>(format: format)
     try writer.begin(sections.map { section in
         FetchedSection(name: section.name, indexTitle: section.indexTitle, numberOfObjects: section.records.count, key: .null)
     })

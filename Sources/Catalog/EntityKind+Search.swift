@@ -32,9 +32,9 @@ extension Phone {
     public static let searchDescription = declaration.searchDescription(indexesShortTerms: false)
 }
 
-extension Entity {
+extension EntityKind {
     /// The search of this entity's table.
-    public var searchDescription: SearchDescription { recordType.searchDescription }
+    public var searchDescription: SearchDescription { entityType.searchDescription }
 }
 
 extension ListRequest {

@@ -1,0 +1,161 @@
+import SQLiteStore
+import TextSearch
+
+/// Imports and seeds of several declared entities' files in one transaction: the records of every
+/// ``EntitySource`` read one at a time as they are stored, each entity's through an
+/// ``EntityImporter`` (a bulk insert into its table), with a progress callback.
+///
+/// ```swift
+/// let report = try EntityFiles.importSources([
+///     try EntitySource(path: "recipes.csv", of: Recipe.self),
+///     try EntitySource(path: "ingredients.csv", of: Ingredient.self),
+/// ], progress: { done in print("\(done) records") }, into: queue)
+/// print(report[Ingredient.self])   // 8 inserted, 0 updated, 0 skipped
+/// ```
+public enum EntityFiles {
+    /// The records between two calls of an import's `progress`.
+    public static let progressInterval = 1_000
+
+    /// What an import of several sources did, per entity.
+    public struct Report: Sendable, Equatable, CustomStringConvertible {
+        /// The counts of each entity's records, by its table.
+        public var byTable: [String: ImportReport] = [:]
+
+        /// An empty report.
+        public init() {}
+
+        /// The counts of `Entity`'s records (zeros when none were given).
+        public subscript<Entity: DeclaredEntity>(_ type: Entity.Type) -> ImportReport {
+            byTable[Entity.tableName, default: ImportReport()]
+        }
+
+        /// The counts of every entity's records, added up.
+        public var total: ImportReport {
+            byTable.values.reduce(into: ImportReport()) { total, counts in
+                total.inserted += counts.inserted
+                total.updated += counts.updated
+                total.skipped += counts.skipped
+            }
+        }
+
+        public var description: String {
+            byTable.keys.sorted().map { "\($0): \(byTable[$0]!)" }.joined(separator: "; ")
+        }
+    }
+
+    /// Stores the records of `sources`, read in order one at a time, in one transaction: a record
+    /// that cannot be read or stored rolls back everything. The transaction ends with a checkpoint
+    /// that empties a `-wal` the load filled (`DatabaseWriter.checkpointAfterBulkLoad(walPages:)`;
+    /// one that fails leaves the committed records in the `-wal`, and is not the import's failure).
+    ///
+    /// A record whose unique key (the first attribute declared `unique: true`) a stored record holds
+    /// updates it or is skipped, as `conflicts` says (an import updates, a seed skips); a record
+    /// that keeps its id replaces the record with that id or is added with it, and one with another
+    /// record's key is a conflict (``EntityFileError/Kind/conflict(_:location:)``).
+    ///
+    /// New rows are inserted in bulk (`Database.bulkInsert(into:maintaining:triggeredRows:withoutSavepoint:_:)`,
+    /// one per entity, nested): past the first `BulkInsert.defaultTriggeredRows` rows of a table, its
+    /// search structures, section counts and change log are built for all of them at once before
+    /// the transaction commits, and live controllers of the file refetch.
+    ///
+    /// - Parameters:
+    ///   - sources: the inputs, of any declared entities, read in order.
+    ///   - conflicts: what a record whose unique key is taken does: update it (default) or skip it.
+    ///   - progress: called with the records stored so far every ``progressInterval`` records.
+    ///   - writer: the database written to.
+    /// - Returns: what was stored, per entity.
+    /// - Throws: ``EntityFileError`` for a record that cannot be read or stored, naming its source and
+    ///   where in it; `DatabaseError`. Nothing is written then.
+    @discardableResult
+    public static func importSources(
+        _ sources: [EntitySource], conflicts: ImportConflicts = .update, progress: ((Int) -> Void)? = nil,
+        into writer: some DatabaseWriter
+    ) throws -> Report {
+        let report = try writer.write { db in try importSources(sources, conflicts: conflicts, progress: progress, db) }
+        _ = try? writer.checkpointAfterBulkLoad()
+        return report
+    }
+
+    /// ``importSources(_:conflicts:progress:into:)`` in the caller's transaction (`db`), without the
+    /// checkpoint; `triggeredRows` are the rows of each table inserted with their triggers before
+    /// the bulk insert suspends them. When it throws, roll back the transaction (as a
+    /// `DatabaseWriter`'s `write` does).
+    @discardableResult
+    public static func importSources(
+        _ sources: [EntitySource], conflicts: ImportConflicts = .update, triggeredRows: Int = BulkInsert.defaultTriggeredRows,
+        progress: ((Int) -> Void)? = nil, _ db: Database
+    ) throws -> Report {
+        var entities: [any DeclaredEntity.Type] = []
+        for source in sources where !entities.contains(where: { ObjectIdentifier($0) == ObjectIdentifier(source.entity) }) {
+            entities.append(source.entity)
+        }
+        let sink = ImportingSink(db: db, conflicts: conflicts, progress: progress)
+        try bulkInserts(entities[...], triggeredRows: triggeredRows, sink) {
+            for source in sources { try source.feed(sink) }
+        }
+        return sink.report
+    }
+
+    /// Runs `body` within a bulk insert into the table of each of `entities` (nested, in order), each
+    /// entity's importer added to `sink`.
+    private static func bulkInserts(
+        _ entities: ArraySlice<any DeclaredEntity.Type>, triggeredRows: Int, _ sink: ImportingSink, _ body: () throws -> Void
+    ) throws {
+        guard let entity = entities.first else { return try body() }
+        try sink.withImporter(of: entity, triggeredRows: triggeredRows) {
+            try bulkInserts(entities.dropFirst(), triggeredRows: triggeredRows, sink, body)
+        }
+    }
+}
+
+/// Stores records through an ``EntityImporter`` per entity, counting them and calling the progress.
+private final class ImportingSink: EntitySink {
+    let db: Database
+    let conflicts: ImportConflicts
+    let progress: ((Int) -> Void)?
+    /// The importer of each entity's records, by its table: an `EntityImporter` of its type.
+    var importers: [String: AnyObject] = [:]
+    /// The reports of the importers, in the order they were made, and how to insert their queued rows.
+    var reports: [(table: String, report: () -> ImportReport, insertQueued: () throws -> Void)] = []
+    /// The table of the last record stored.
+    var lastTable: String?
+    var done = 0
+
+    init(db: Database, conflicts: ImportConflicts, progress: ((Int) -> Void)?) {
+        self.db = db
+        self.conflicts = conflicts
+        self.progress = progress
+    }
+
+    /// Runs `body` within a bulk insert into `Entity`'s table (maintaining its search structures when
+    /// it is searchable), its records stored by an importer through it meanwhile. Without a savepoint:
+    /// a failure rolls back the caller's transaction as a whole.
+    func withImporter<Entity: DeclaredEntity>(of type: Entity.Type, triggeredRows: Int, _ body: () throws -> Void) throws {
+        let structures = (Entity.self as? any SearchableEntity.Type).map { [$0.searchDescription.bulkInsertStructure] } ?? []
+        try db.bulkInsert(into: Entity.tableName, maintaining: structures, triggeredRows: triggeredRows, withoutSavepoint: true) { bulk in
+            let importer = EntityImporter<Entity>(db, bulk: bulk, conflicts: conflicts)
+            importers[Entity.tableName] = importer
+            reports.append((Entity.tableName, { importer.report }, importer.insertQueued))
+            try body()
+        }
+    }
+
+    func add<Entity: DeclaredEntity>(_ record: Entity) throws {
+        if lastTable != Entity.tableName {
+            // The rows of other entities that this one's may refer to (a recipe of an ingredient)
+            // are stored before it: an importer queues new rows to insert them in the order of their key.
+            for (table, _, insertQueued) in reports where table != Entity.tableName { try insertQueued() }
+            lastTable = Entity.tableName
+        }
+        // Made for each source's entity before any record is read.
+        try (importers[Entity.tableName] as! EntityImporter<Entity>).add(record)
+        done += 1
+        if done % EntityFiles.progressInterval == 0 { progress?(done) }
+    }
+
+    var report: EntityFiles.Report {
+        var report = EntityFiles.Report()
+        for (table, counts, _) in reports { report.byTable[table] = counts() }
+        return report
+    }
+}

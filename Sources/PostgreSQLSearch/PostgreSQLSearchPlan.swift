@@ -1,0 +1,140 @@
+import SQLiteStore
+import TextSearch
+
+/// How one search runs on PostgreSQL: which term reaches the rows through an index (the driver), and
+/// the conditions the executor's SQL is built from.
+///
+/// Terms all of 1-2 characters (none a number) are found together, exactly, in the grams index; terms
+/// all of 3+ characters together through the `pg_trgm` indexes (which PostgreSQL rechecks on each
+/// row). Otherwise the rarest term by the estimates drives (without estimates: the longest plain
+/// term), and the others are checked on its rows (`strpos`).
+struct PostgreSQLSearchPlan {
+    let search: PostgreSQLTextSearch
+    /// The terms, each once.
+    let terms: [SearchTerm]
+    /// The scope value the rows must have; nil for every row.
+    let scope: DatabaseValue?
+    /// Whether some term can match no row, so that the search matches nothing.
+    let matchesNothing: Bool
+    /// The term whose index finds the rows, when one drives alone.
+    let driver: SearchTerm?
+    /// The driver's estimated rows, when estimates were read.
+    let driverEstimate: Int?
+
+    init(_ query: SearchQuery, _ search: PostgreSQLTextSearch, scope: DatabaseValue?, estimates: [String: Int]? = nil) {
+        self.search = search
+        self.scope = scope
+        var seen = Set<String>()
+        terms = query.terms.filter { seen.insert($0.folded).inserted }
+        matchesNothing = terms.contains { !$0.canMatchText }
+        let numeric = { (term: SearchTerm) in !search.description.numberColumns.isEmpty && term.number != nil }
+        if let estimates {
+            driver = terms.min { estimates[$0.folded, default: 0] < estimates[$1.folded, default: 0] }
+        } else {
+            let plain = terms.filter { !numeric($0) }
+            driver = (plain.isEmpty ? terms : plain).min { $0.length > $1.length }
+        }
+        driverEstimate = driver.flatMap { estimates?[$0.folded] }
+    }
+
+    /// Whether the term also matches by the number columns.
+    func isNumeric(_ term: SearchTerm) -> Bool {
+        !search.description.numberColumns.isEmpty && term.number != nil
+    }
+
+    /// Whether one index query of all terms finds exactly the matches: several terms, none numeric,
+    /// all of 1-2 characters (the grams index) or all of 3+ (the trigram indexes).
+    var hasAllTermsIndex: Bool {
+        terms.count > 1 && !terms.contains(where: isNumeric)
+            && (terms.allSatisfy(\.isShort) || !terms.contains(where: \.isShort))
+    }
+
+    /// Whether the total is one row of the gram counts: a single term of 1-2 characters, not numeric.
+    var countsOneGram: Bool {
+        terms.count == 1 && terms[0].isShort && !isNumeric(terms[0]) && !matchesNothing
+    }
+
+    /// The condition on the row named `alias` that holds exactly when it matches (scope included):
+    /// the indexed terms as their indexes serve them, the others checked on the row.
+    func condition(alias: String) -> SQLFragment {
+        if terms.isEmpty { return scoped(SQLFragment(sql: "TRUE"), alias: alias) }
+        if matchesNothing { return SQLFragment(sql: "FALSE") }
+        if !terms.contains(where: isNumeric) && terms.allSatisfy(\.isShort) {
+            return scoped(grams(terms.map(\.folded), alias: alias), alias: alias)
+        }
+        if hasAllTermsIndex {
+            return scoped(SQLFragment(joining: terms.map { term($0, alias: alias, indexed: true) }, separator: " AND "), alias: alias)
+        }
+        let parts = terms.map { term($0, alias: alias, indexed: $0 == driver) }
+        return scoped(SQLFragment(joining: parts, separator: " AND "), alias: alias)
+    }
+
+    /// The condition of every term checked on the row named `alias` (scope included), which no
+    /// search index serves: for walks in an index's order.
+    func filterCondition(alias: String) -> SQLFragment {
+        if matchesNothing { return SQLFragment(sql: "FALSE") }
+        let parts = terms.map { term($0, alias: alias, indexed: false) }
+        return scoped(parts.isEmpty ? SQLFragment(sql: "TRUE") : SQLFragment(joining: parts, separator: " AND "), alias: alias)
+    }
+
+    /// `condition AND alias.scope = ?` within a scope.
+    func scoped(_ condition: SQLFragment, alias: String) -> SQLFragment {
+        guard let scope, let column = search.description.scopeColumn else { return condition }
+        return SQLFragment(sql: "(\(condition.sql)) AND \(alias).\(column) = ?", arguments: condition.arguments + [scope])
+    }
+
+    /// One term on the row named `alias`: in a text (through its index when `indexed`, else by
+    /// `strpos`), or, for a number, in a number column.
+    func term(_ term: SearchTerm, alias: String, indexed: Bool) -> SQLFragment {
+        var parts: [SQLFragment]
+        if indexed && term.isShort {
+            parts = [grams([term.folded], alias: alias)]
+        } else if indexed {
+            let pattern = "%" + Self.likeEscaped(term.folded) + "%"
+            parts = search.description.textColumns.map { SQLFragment(sql: "\(alias).\($0) LIKE ?", arguments: [pattern]) }
+        } else {
+            parts = search.description.textColumns.map { SQLFragment(sql: "strpos(\(alias).\($0), ?) > 0", arguments: [term.folded]) }
+        }
+        if isNumeric(term), let number = term.number {
+            parts += search.description.numberColumns.map { Self.equals("\(alias).\($0)", number) }
+        }
+        return SQLFragment(joining: parts, separator: " OR ").parenthesized
+    }
+
+    /// The rows of `alias` whose grams hold every one of `grams` (texts of 1-2 characters), and the
+    /// scope's token: exact, from the grams index.
+    func grams(_ grams: [String], alias: String) -> SQLFragment {
+        var values = grams.map { DatabaseValue.text($0) }
+        if let scope, search.description.scopeColumn != nil, let token = PostgreSQLTextSearch.scopeToken(scope) {
+            values.append(.text(token))
+        }
+        let list = Array(repeating: "CAST(? AS text)", count: values.count).joined(separator: ", ")
+        return SQLFragment(sql: "\(search.gramsExpression(alias)) @> ARRAY[\(list)]", arguments: StatementArguments(values))
+    }
+
+    /// `column = number`: bound as an integer when the number is one, so that the column's type
+    /// reads it and its index serves the comparison; else compared as a `double precision`.
+    static func equals(_ column: String, _ number: Double) -> SQLFragment {
+        if number.rounded() == number, abs(number) < 0x1p62 {
+            return SQLFragment(sql: "\(column) = ?", arguments: [Int64(number)])
+        }
+        return SQLFragment(sql: "\(column) = CAST(? AS double precision)", arguments: [number])
+    }
+
+    /// The distinct substrings of 2 characters of `text`, in order.
+    static func pairs(of text: String) -> [String] {
+        let scalars = Array(text.unicodeScalars)
+        var seen = Set<String>()
+        return scalars.indices.dropLast().map { String(String.UnicodeScalarView(scalars[$0...($0 + 1)])) }.filter { seen.insert($0).inserted }
+    }
+
+    /// `text` with LIKE's wildcards and escape character escaped, so that it matches itself only.
+    static func likeEscaped(_ text: String) -> String {
+        var escaped = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            if scalar == "%" || scalar == "_" || scalar == "\\" { escaped.append("\\") }
+            escaped.append(scalar)
+        }
+        return String(escaped)
+    }
+}

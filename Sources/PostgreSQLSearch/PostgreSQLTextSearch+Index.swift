@@ -1,0 +1,119 @@
+import SQLiteStore
+import TextSearch
+
+extension PostgreSQLTextSearch {
+    /// The SQL that creates the search's structures on the table and fills them from its rows: run it
+    /// in a migration after `CREATE TABLE`, or after a bulk load (`COPY`), which is then the bulk
+    /// build: each index is built once from the rows, faster than kept row by row.
+    ///
+    /// It creates the `pg_trgm` extension when the database lacks it (Debian's `postgresql` package
+    /// ships it; the extension is trusted, so the database's owner may create it).
+    ///
+    /// Related PostgreSQL documentation: <https://www.postgresql.org/docs/15/pgtrgm.html>
+    public var installSQL: String {
+        let table = description.table
+        // The operator class named in the extension's schema, wherever it is: the search path may
+        // not hold it.
+        let trigramIndexes = description.textColumns.map { column in
+            "EXECUTE format('CREATE INDEX \(trigramIndex(column)) ON \(table) USING gin (\(column) %I.gin_trgm_ops)', trigram_schema);"
+        }
+        let watched = (description.textColumns + [description.scopeColumn].compactMap { $0 }).joined(separator: ", ")
+        return """
+            CREATE EXTENSION IF NOT EXISTS pg_trgm;
+            DO $$
+            DECLARE trigram_schema text := (
+                SELECT nspname FROM pg_extension JOIN pg_namespace ON pg_namespace.oid = extnamespace WHERE extname = 'pg_trgm');
+            BEGIN
+                \(trigramIndexes.joined(separator: "\n    "))
+            END
+            $$;
+            CREATE FUNCTION \(gramsFunction)(texts text[], scope text) RETURNS text[]
+                LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+                SELECT ARRAY(
+                    SELECT DISTINCT gram FROM (
+                        SELECT substr(text, start, length) AS gram
+                        FROM unnest(texts) AS text, generate_series(1, char_length(text)) AS start,
+                            (VALUES (1), (2)) AS lengths(length)
+                        WHERE start + length - 1 <= char_length(text)
+                        UNION ALL SELECT chr(1) || scope WHERE scope IS NOT NULL
+                    ) AS grams ORDER BY gram)
+                $$;
+            CREATE INDEX \(gramsIndex) ON \(table) USING gin (\(gramsExpression(nil)));
+            CREATE TABLE \(gramCountsTable) AS
+                SELECT ''::text AS gram, \(scope(nil)) AS scope, 0::bigint AS count FROM \(table) WITH NO DATA;
+            ALTER TABLE \(gramCountsTable) ALTER gram SET NOT NULL, ALTER count SET NOT NULL,
+                ADD UNIQUE NULLS NOT DISTINCT (gram, scope);
+            \(gramCountsFillSQL)
+            CREATE FUNCTION \(gramCountsTrigger)() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN
+                IF TG_OP <> 'INSERT' THEN
+                    UPDATE \(gramCountsTable) AS kept SET count = kept.count - 1
+                    FROM unnest(\(gramsExpression("OLD", withScope: false))) AS grams(gram)
+                    WHERE kept.gram = grams.gram AND kept.scope IS NOT DISTINCT FROM \(scope("OLD"));
+                END IF;
+                IF TG_OP <> 'DELETE' THEN
+                    INSERT INTO \(gramCountsTable) AS kept (gram, scope, count)
+                    SELECT grams.gram, \(scope("NEW")), 1 FROM unnest(\(gramsExpression("NEW", withScope: false))) AS grams(gram)
+                    ON CONFLICT (gram, scope) DO UPDATE SET count = kept.count + 1;
+                END IF;
+                RETURN NULL;
+            END
+            $$;
+            CREATE TRIGGER \(gramCountsTrigger)_rows AFTER INSERT OR DELETE ON \(table)
+                FOR EACH ROW EXECUTE FUNCTION \(gramCountsTrigger)();
+            CREATE TRIGGER \(gramCountsTrigger)_texts AFTER UPDATE OF \(watched) ON \(table)
+                FOR EACH ROW EXECUTE FUNCTION \(gramCountsTrigger)();
+            """
+    }
+
+    /// The SQL that empties ``gramCountsTable`` and counts every row's grams again, in one statement
+    /// over the table: after a bulk load with the triggers disabled, or to repair what ``check(_:)``
+    /// found.
+    public var gramCountsFillSQL: String {
+        """
+        DELETE FROM \(gramCountsTable);
+        INSERT INTO \(gramCountsTable) (gram, scope, count)
+            SELECT grams.gram, \(scope(description.table)), count(*)
+            FROM \(description.table), unnest(\(gramsExpression(description.table, withScope: false))) AS grams(gram)
+            GROUP BY 1, 2;
+        """
+    }
+
+    /// What is wrong with the search's structures: a missing index, extension or trigger, or a gram
+    /// count that differs from the rows' (one line each; empty when all is well).
+    ///
+    /// - Throws: what the connection throws.
+    public func check(_ db: some SQLConnection) throws -> [String] {
+        var problems: [String] = []
+        let indexes = try db.fetchRows(
+            sql: "SELECT indexname::text FROM pg_indexes WHERE schemaname = current_schema() AND tablename = ?",
+            values: [.text(description.table)]
+        ).compactMap { row -> String? in if case .text(let name) = row.first { name } else { nil } }
+        for index in description.textColumns.map(trigramIndex) + [gramsIndex] where !indexes.contains(index) {
+            problems.append("the search index \(index) of \(description.table) is missing")
+        }
+        let triggers = try db.fetchRows(
+            sql: "SELECT count(*) FROM pg_trigger WHERE tgrelid = to_regclass(?) AND tgname::text LIKE ?",
+            values: [.text(description.table), .text(gramCountsTrigger + "\\_%")])
+        if triggers.first?.first != .integer(2) {
+            problems.append("the triggers that keep \(gramCountsTable) are missing")
+        }
+        guard try db.columnNames(ofTable: gramCountsTable).count == 3 else {
+            return problems + ["the table \(gramCountsTable) is missing"]
+        }
+        let wrong = try db.fetchRows(
+            sql: """
+                WITH actual AS (
+                    SELECT grams.gram, \(scope(description.table)) AS scope, count(*) AS count
+                    FROM \(description.table), unnest(\(gramsExpression(description.table, withScope: false))) AS grams(gram)
+                    GROUP BY 1, 2)
+                SELECT count(*) FROM actual FULL JOIN \(gramCountsTable) AS kept
+                    ON kept.gram = actual.gram AND kept.scope IS NOT DISTINCT FROM actual.scope
+                WHERE coalesce(kept.count, 0) <> coalesce(actual.count, 0)
+                """, values: [])
+        if let first = wrong.first?.first, first != .integer(0) {
+            problems.append("\(first) gram counts of \(gramCountsTable) differ from the rows'")
+        }
+        return problems
+    }
+}

@@ -1,0 +1,219 @@
+import SQLiteStore
+import TextSearch
+
+extension PostgreSQLTextSearch {
+    /// A page of the rows that match `query` within `scope`, in `order`, and how many match in all:
+    /// the rows and total of SQLite's `SearchDescription.page`, read on PostgreSQL. Call it in a
+    /// reading transaction (REPEATABLE READ), so that both come from one snapshot.
+    ///
+    /// The total comes from the gram counts for one term of 1-2 characters, else from counting the
+    /// matches through their indexes; TextSearch's `PagePlanner` then chooses how the page is read
+    /// from the total and the rarest term's estimate: the matches read through their indexes and
+    /// sorted, the list index walked in order for a bounded number of entries, or the order's index
+    /// walked with every term checked on each row.
+    ///
+    /// - Parameters:
+    ///   - selection: the columns `decode` reads, qualified with the table's name.
+    ///   - costs: the planner's cost model (tests force each strategy with extreme values).
+    /// - Throws: what the connection throws, or what `decode` throws.
+    public func page<Record>(
+        _ query: SearchQuery, scope: DatabaseValue? = nil, order: SearchOrder, limit: Int, offset: Int = 0,
+        selection: String, costs: SearchCosts = .standard, _ db: some SQLConnection,
+        decode: ([DatabaseValue]) throws -> Record
+    ) throws -> SearchPage<Record> {
+        try page(
+            query, scope: scope, order: order, limit: limit, offset: offset, selection: selection, costs: costs,
+            forcing: nil, db, decode: decode)
+    }
+
+    /// ``page(_:scope:order:limit:offset:selection:costs:_:decode:)`` read with `strategy` rather
+    /// than the planner's choice (tests check every strategy against a reference).
+    @_spi(Testing)
+    public func page<Record>(
+        _ query: SearchQuery, scope: DatabaseValue? = nil, order: SearchOrder, limit: Int, offset: Int = 0,
+        selection: String, forcing strategy: PageStrategy, _ db: some SQLConnection, decode: ([DatabaseValue]) throws -> Record
+    ) throws -> SearchPage<Record> {
+        try page(
+            query, scope: scope, order: order, limit: limit, offset: offset, selection: selection, costs: .standard,
+            forcing: strategy, db, decode: decode)
+    }
+
+    private func page<Record>(
+        _ query: SearchQuery, scope: DatabaseValue?, order: SearchOrder, limit: Int, offset: Int, selection: String,
+        costs: SearchCosts, forcing: PageStrategy?, _ db: some SQLConnection, decode: ([DatabaseValue]) throws -> Record
+    ) throws -> SearchPage<Record> {
+        precondition(limit >= 0 && offset >= 0)
+        let unestimated = PostgreSQLSearchPlan(query, self, scope: scope)
+        let total = try count(unestimated, db)
+        guard min(limit, total - offset) > 0 else {
+            return SearchPage(query: query, records: [], offset: offset, totalCount: total)
+        }
+        // One term drives alone: its rows are the matches.
+        let plan = unestimated.terms.count <= 1
+            ? PostgreSQLSearchPlan(query, self, scope: scope, estimates: Dictionary(unestimated.terms.map { ($0.folded, total) }, uniquingKeysWith: { a, _ in a }))
+            : PostgreSQLSearchPlan(query, self, scope: scope, estimates: try estimates(unestimated, cap: costs.denseRows, db))
+        let inListOrder = order.isListIndexOrder && description.listIndex != nil
+        let hasNumericTerm = plan.terms.contains(where: plan.isNumeric)
+        let facts = PageFacts(
+            limit: limit, offset: offset, total: total, driverRows: plan.driverEstimate ?? total,
+            hasAllTermsIndex: plan.hasAllTermsIndex, inListOrder: inListOrder, hasNumericTerm: hasNumericTerm,
+            scopeRows: inListOrder && !hasNumericTerm && scope == nil ? try rowEstimate(db) : nil)
+        let strategy = forcing ?? PagePlanner.strategy(for: facts, costs: costs)
+        let records = try read(strategy, plan, order: order, limit: min(limit, total - offset), offset: offset, selection: selection, db, decode)
+        return SearchPage(query: query, records: records, offset: offset, totalCount: total)
+    }
+
+    /// The page read with `strategy`: `limit` is what remains of the result from `offset`, so that
+    /// a walk that finds fewer rows fell short.
+    private func read<Record>(
+        _ strategy: PageStrategy, _ plan: PostgreSQLSearchPlan, order: SearchOrder, limit: Int, offset: Int, selection: String,
+        _ db: some SQLConnection, _ decode: ([DatabaseValue]) throws -> Record
+    ) throws -> [Record] {
+        let table = description.table
+        let page = SQLFragment(sql: " ORDER BY \(order.terms.sql) LIMIT ? OFFSET ?", arguments: order.terms.arguments + [limit, offset])
+        let statement: SQLFragment
+        switch strategy {
+        case .scan, .readMatches:
+            // Materialized, so that PostgreSQL finds the matches through the driver's index before it
+            // sorts them, never by walking an index of the order and checking each row.
+            let matches = plan.condition(alias: table)
+            statement = SQLFragment(
+                sql: "WITH matches AS MATERIALIZED (SELECT * FROM \(table) WHERE \(matches.sql)) SELECT \(selection) FROM matches AS \(table)",
+                arguments: matches.arguments) + page
+        case .walkListIndex(let budget, let fallback):
+            let scope = plan.scoped(SQLFragment(sql: "TRUE"), alias: table)
+            let filters = plan.filterCondition(alias: table)
+            let walk = SQLFragment(
+                sql: "SELECT \(selection) FROM (SELECT * FROM \(table) WHERE \(scope.sql) ORDER BY \(order.terms.sql) LIMIT ?) AS \(table) WHERE \(filters.sql)",
+                arguments: scope.arguments + order.terms.arguments + [budget] + filters.arguments) + page
+            let rows = try db.fetchRows(sql: walk.sql, values: walk.arguments.values)
+            if rows.count == limit { return try rows.map(decode) }
+            return try read(fallback, plan, order: order, limit: limit, offset: offset, selection: selection, db, decode)
+        case .walkOrderIndex:
+            let filters = plan.filterCondition(alias: table)
+            statement = SQLFragment(sql: "SELECT \(selection) FROM \(table) WHERE \(filters.sql)", arguments: filters.arguments) + page
+        }
+        return try db.fetchRows(sql: statement.sql, values: statement.arguments.values).map(decode)
+    }
+
+    /// How many rows match `query` within `scope`.
+    ///
+    /// - Throws: what the connection throws.
+    public func count(_ query: SearchQuery, scope: DatabaseValue? = nil, _ db: some SQLConnection) throws -> Int {
+        try count(PostgreSQLSearchPlan(query, self, scope: scope), db)
+    }
+
+    private func count(_ plan: PostgreSQLSearchPlan, _ db: some SQLConnection) throws -> Int {
+        if plan.matchesNothing { return 0 }
+        if plan.countsOneGram { return try gramCount(plan.terms[0].folded, scope: plan.scope, db) }
+        let condition = plan.condition(alias: description.table)
+        return try integer(db, "SELECT count(*) FROM \(description.table) WHERE \(condition.sql)", condition.arguments.values)
+    }
+
+    /// How many rows match `query` in each scope value that has any (every row's scope value, NULL
+    /// included): a sectioned result's counts. Needs a scope column.
+    ///
+    /// - Throws: what the connection throws.
+    public func countsPerScope(_ query: SearchQuery, _ db: some SQLConnection) throws -> [DatabaseValue: Int] {
+        guard let scopeColumn = description.scopeColumn else { preconditionFailure("counts per scope need a scope column") }
+        let plan = PostgreSQLSearchPlan(query, self, scope: nil)
+        if plan.matchesNothing { return [:] }
+        let condition = plan.condition(alias: description.table)
+        let rows = try plan.countsOneGram
+            ? db.fetchRows(sql: "SELECT scope, count FROM \(gramCountsTable) WHERE gram = ? AND count > 0", values: [.text(plan.terms[0].folded)])
+            : db.fetchRows(
+                sql: "SELECT \(scopeColumn), count(*) FROM \(description.table) WHERE \(condition.sql) GROUP BY 1",
+                values: condition.arguments.values)
+        return Dictionary(rows.map { ($0[0], Self.int($0[1])) }, uniquingKeysWith: +)
+    }
+
+    /// The ids of the rows that match `query` within `scope`, in no order.
+    ///
+    /// - Throws: what the connection throws.
+    public func matchIDs(_ query: SearchQuery, scope: DatabaseValue? = nil, _ db: some SQLConnection) throws -> [Int64] {
+        let condition = try self.condition(for: query, scope: scope, alias: description.table, db)
+        return try db.fetchRows(
+            sql: "SELECT \(description.idColumn) FROM \(description.table) WHERE \(condition.sql)", values: condition.arguments.values
+        ).map { Int64(Self.int($0[0])) }
+    }
+
+    /// The condition on a row of the table, named `alias`, that holds exactly when it matches `query`
+    /// within `scope`, for embedding in other SQL (`?` placeholders, as `SQLConnection` takes them):
+    /// the rarest term by the estimates of this read drives, the condition stays exact in any later
+    /// read.
+    ///
+    /// - Throws: what the connection throws.
+    public func condition(
+        for query: SearchQuery, scope: DatabaseValue? = nil, alias: String, _ db: some SQLConnection
+    ) throws -> SQLFragment {
+        let unestimated = PostgreSQLSearchPlan(query, self, scope: scope)
+        guard unestimated.terms.count > 1, !unestimated.hasAllTermsIndex, !unestimated.matchesNothing else {
+            return unestimated.condition(alias: alias)
+        }
+        let estimates = try estimates(unestimated, cap: SearchCosts.standard.denseRows, db)
+        return PostgreSQLSearchPlan(query, self, scope: scope, estimates: estimates).condition(alias: alias)
+    }
+
+    /// The rows of each term within the plan's scope, to choose the rarest: a term of 1-2 characters
+    /// from the gram counts; a longer one counted through its trigram index up to `cap`, and at the
+    /// cap bounded by its rarest 2-character gram's count; a number adds its rows in each number
+    /// column (each counted up to `cap`).
+    func estimates(_ plan: PostgreSQLSearchPlan, cap: Int, _ db: some SQLConnection) throws -> [String: Int] {
+        let table = description.table
+        var estimates: [String: Int] = [:]
+        for term in plan.terms {
+            var estimate: Int
+            if term.isShort {
+                estimate = try gramCount(term.folded, scope: plan.scope, db)
+            } else {
+                let condition = plan.scoped(plan.term(term, alias: table, indexed: true), alias: table)
+                estimate = try integer(
+                    db, "SELECT count(*) FROM (SELECT 1 FROM \(table) WHERE \(condition.sql) LIMIT ?) AS capped",
+                    condition.arguments.values + [.integer(Int64(cap))])
+                if estimate >= cap {
+                    let bound = try PostgreSQLSearchPlan.pairs(of: term.folded).map { try gramCount($0, scope: plan.scope, db) }.min()
+                    estimate = max(cap, bound ?? cap)
+                }
+            }
+            if plan.isNumeric(term), let number = term.number {
+                for column in description.numberColumns {
+                    let equals = PostgreSQLSearchPlan.equals("\(table).\(column)", number)
+                    estimate += try integer(
+                        db, "SELECT count(*) FROM (SELECT 1 FROM \(table) WHERE \(equals.sql) LIMIT ?) AS capped",
+                        equals.arguments.values + [.integer(Int64(cap))])
+                }
+            }
+            estimates[term.folded] = estimate
+        }
+        return estimates
+    }
+
+    /// The table's rows as PostgreSQL's statistics estimate them (`pg_class.reltuples`, as of the
+    /// last `ANALYZE` or `VACUUM`), for the planner to cost a walk in list order; nil before either.
+    func rowEstimate(_ db: some SQLConnection) throws -> Int? {
+        let rows = try integer(db, "SELECT coalesce(max(reltuples), -1)::bigint FROM pg_class WHERE oid = to_regclass(?)", [.text(description.table)])
+        return rows > 0 ? rows : nil
+    }
+
+    /// The rows whose texts hold `gram` (1 or 2 characters), within `scope`.
+    func gramCount(_ gram: String, scope: DatabaseValue?, _ db: some SQLConnection) throws -> Int {
+        if let scope, description.scopeColumn != nil {
+            return try integer(db, "SELECT coalesce(sum(count), 0) FROM \(gramCountsTable) WHERE gram = ? AND scope = ?", [.text(gram), scope])
+        }
+        return try integer(db, "SELECT coalesce(sum(count), 0) FROM \(gramCountsTable) WHERE gram = ?", [.text(gram)])
+    }
+
+    /// The integer of a statement's first column of its first row.
+    private func integer(_ db: some SQLConnection, _ sql: String, _ values: [DatabaseValue]) throws -> Int {
+        try Self.int(db.fetchRows(sql: sql, values: values).first?.first ?? .null)
+    }
+
+    /// An integer (or a numeric sum) read as an `Int`; 0 for anything else.
+    static func int(_ value: DatabaseValue) -> Int {
+        switch value {
+        case .integer(let integer): Int(integer)
+        case .real(let real): Int(real)
+        default: 0
+        }
+    }
+}

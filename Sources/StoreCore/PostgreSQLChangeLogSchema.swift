@@ -1,0 +1,76 @@
+/// The SQL of PostgreSQLStore's change log (`PostgreSQLChangeLog`, which reads it): the log table,
+/// its PL/pgSQL trigger function and a tracked table's trigger. Here, below both engines, so that
+/// code written for both (Entities' generated schema) installs tracking without importing
+/// PostgreSQLStore; SQLite's log is SQLiteStore's `ChangeLog`.
+///
+/// ```swift
+/// try db.execute(sql: PostgreSQLChangeLogSchema.installationSQL + PostgreSQLChangeLogSchema.trackingSQL(forTable: "note"), values: [])
+/// ```
+public enum PostgreSQLChangeLogSchema {
+    /// The log table: `store_changes(seq, xid, table_name, row_id, kind)`.
+    public static let tableName = "store_changes"
+    /// The notification channel a commit that changed tracked rows notifies.
+    public static let channel = "store_changes"
+
+    /// Creates the log table, its index by transaction and the trigger function, if not there yet.
+    public static let installationSQL = """
+        CREATE TABLE IF NOT EXISTS \(tableName) (
+            seq bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+            xid xid8 NOT NULL DEFAULT pg_current_xact_id(),
+            table_name text NOT NULL,
+            row_id bigint NOT NULL,
+            kind smallint NOT NULL CHECK (kind IN (1, 2, 3))
+        );
+        CREATE INDEX IF NOT EXISTS \(tableName)_xid ON \(tableName) (xid);
+        CREATE OR REPLACE FUNCTION \(tableName)_record() RETURNS trigger LANGUAGE plpgsql AS $$
+        DECLARE
+            old_id bigint;
+            new_id bigint;
+        BEGIN
+            IF TG_OP <> 'INSERT' THEN old_id := (to_jsonb(OLD) ->> TG_ARGV[0])::bigint; END IF;
+            IF TG_OP <> 'DELETE' THEN new_id := (to_jsonb(NEW) ->> TG_ARGV[0])::bigint; END IF;
+            IF TG_OP = 'UPDATE' AND old_id = new_id THEN
+                INSERT INTO \(tableName)(table_name, row_id, kind) VALUES (TG_TABLE_NAME, new_id, 2);
+            ELSE
+                IF old_id IS NOT NULL THEN
+                    INSERT INTO \(tableName)(table_name, row_id, kind) VALUES (TG_TABLE_NAME, old_id, 3);
+                END IF;
+                IF new_id IS NOT NULL THEN
+                    INSERT INTO \(tableName)(table_name, row_id, kind) VALUES (TG_TABLE_NAME, new_id, 1);
+                END IF;
+            END IF;
+            PERFORM pg_notify('\(channel)', '');
+            RETURN NULL;
+        END
+        $$;
+        """
+
+    /// The trigger that logs every row inserted, updated or deleted in `table`, by its key column.
+    /// An update that changes the key is logged as a delete and an insert.
+    public static func trackingSQL(forTable table: String, keyColumn: String = "id") -> String {
+        let quotedTable = quoted(table)
+        let trigger = quoted(table + "_" + tableName)
+        let key = "'" + keyColumn.replacing("'", with: "''") + "'"
+        return """
+            CREATE TRIGGER \(trigger) AFTER INSERT OR UPDATE OR DELETE ON \(quotedTable)
+            FOR EACH ROW EXECUTE FUNCTION \(tableName)_record(\(key));
+            """
+    }
+
+    /// The position now, as a snapshot's text: every change committed so far is before it.
+    public static let currentPositionSQL = "SELECT pg_current_snapshot()::text"
+
+    /// The changes committed after the snapshot position bound to its one `?` and visible now, in the
+    /// order they were made: `seq, table_name, row_id, kind`. Read in the same REPEATABLE READ
+    /// transaction as ``currentPositionSQL``, so that the two agree.
+    public static let changesSQL = """
+        SELECT seq, table_name, row_id, kind FROM \(tableName)
+        WHERE xid >= pg_snapshot_xmin(?::pg_snapshot) AND NOT pg_visible_in_snapshot(xid, ?::pg_snapshot)
+        ORDER BY seq
+        """
+
+    /// `name` as a quoted identifier.
+    private static func quoted(_ name: String) -> String {
+        "\"" + name.replacing("\"", with: "\"\"") + "\""
+    }
+}

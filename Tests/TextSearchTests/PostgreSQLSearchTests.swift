@@ -1,0 +1,252 @@
+import Foundation
+@_spi(Testing) import PostgreSQLSearch
+import PostgreSQLStore
+import SQLiteStore
+import TestSupport
+import Testing
+import TextSearch
+
+/// The search on a real PostgreSQL server against the SQLite engine's and the brute-force reference
+/// (folding by ``FoldingReference``): the same films in both, changed at random by inserts, updates
+/// and deletes, searched at random in every script, with and without a scope, in two orders; pages,
+/// totals, counts per scope and ids equal, whichever strategy reads the page.
+struct PostgreSQLSearchTests {
+    static let seed: UInt64 = 0x9E55
+
+    struct Film {
+        var title: String
+        var director: String
+        var year: Int
+        var kind: String
+    }
+
+    static let kinds = ["drama", "comedy", "ドラマ"]
+
+    static let description = SearchDescription(
+        table: "films", textColumns: ["title_folded", "director_folded"], numberColumns: ["year"], scopeColumn: "kind",
+        listIndex: "films_list")
+
+    static let sqliteTable = """
+        CREATE TABLE films (
+            id INTEGER PRIMARY KEY, title TEXT NOT NULL, title_folded TEXT NOT NULL,
+            director TEXT NOT NULL, director_folded TEXT NOT NULL, year INTEGER NOT NULL, kind TEXT NOT NULL
+        ) STRICT;
+        CREATE INDEX films_list ON films (kind, title_folded, id);
+        """
+
+    static let postgreSQLTable = """
+        CREATE TABLE films (
+            id bigint PRIMARY KEY, title text NOT NULL, title_folded text COLLATE "C" NOT NULL,
+            director text NOT NULL, director_folded text COLLATE "C" NOT NULL, year integer NOT NULL,
+            kind text COLLATE "C" NOT NULL
+        );
+        CREATE INDEX films_list ON films (kind, title_folded, id);
+        CREATE INDEX films_year ON films (year, id);
+        """
+
+    /// The two orders searched: the list index's, and by year.
+    static let orders = [
+        (SearchOrder(SQLFragment(sql: "films.kind, films.title_folded, films.id"), isListIndexOrder: true), "list"),
+        (SearchOrder(SQLFragment(sql: "films.year, films.id")), "year"),
+    ]
+
+    /// Every strategy forced, after the planner's own choice (nil).
+    static let strategies: [PageStrategy?] = [
+        nil, .readMatches(.sorted), .walkOrderIndex, .walkListIndex(budget: 3, fallback: .readMatches(.byID)),
+        .walkListIndex(budget: 1_000_000, fallback: .walkOrderIndex),
+    ]
+
+    @Test func searchesEqualSQLiteAndTheReference() throws {
+        let schema = try SearchSchema()
+        let pg = try schema.connect()
+        try pg.execute(sql: Self.postgreSQLTable)
+        let search = PostgreSQLTextSearch(Self.description)
+        try pg.execute(sql: search.installSQL)
+        let directory = try TemporaryDirectory()
+        let sqlite = try DatabaseQueue(path: directory.path())
+        try sqlite.write { db in try db.execute(sql: Self.sqliteTable + Self.description.installSQL) }
+        var random = SplitMix64(seed: Self.seed)
+        var films: [Int64: Film] = [:]
+        var nextID: Int64 = 1
+        var failures = 0
+        var nonEmpty = 0
+        for round in 0..<12 where failures == 0 {
+            // The same changes on both engines.
+            var changes: [(sql: String, arguments: [DatabaseValue])] = []
+            for _ in 0..<(round == 0 ? 60 : 15) {
+                let ids = films.keys.sorted()
+                switch random.next() % 6 {
+                case 0 where !ids.isEmpty:
+                    let id = ids[Int(random.next() % UInt64(ids.count))]
+                    changes.append(("DELETE FROM films WHERE id = ?", [.integer(id)]))
+                    films[id] = nil
+                case 1 where !ids.isEmpty:
+                    let id = ids[Int(random.next() % UInt64(ids.count))]
+                    let title = RandomTexts.text(&random)
+                    let kind = Self.kinds[Int(random.next() % 3)]
+                    changes.append(("UPDATE films SET title = ?, title_folded = ?, kind = ? WHERE id = ?",
+                                    [.text(title), .text(TextFolding.fold(title)), .text(kind), .integer(id)]))
+                    films[id]!.title = title
+                    films[id]!.kind = kind
+                default:
+                    let film = Film(
+                        title: RandomTexts.text(&random), director: RandomTexts.text(maxPieces: 2, &random),
+                        year: 1990 + Int(random.next() % 4), kind: Self.kinds[Int(random.next() % 3)])
+                    changes.append(("INSERT INTO films VALUES (?, ?, ?, ?, ?, ?, ?)", [
+                        .integer(nextID), .text(film.title), .text(TextFolding.fold(film.title)), .text(film.director),
+                        .text(TextFolding.fold(film.director)), .integer(Int64(film.year)), .text(film.kind),
+                    ]))
+                    films[nextID] = film
+                    nextID += 1
+                }
+            }
+            try sqlite.write { db in
+                for change in changes { try db.execute(sql: change.sql, arguments: StatementArguments(change.arguments)) }
+            }
+            try pg.inTransaction(writing: true) {
+                for change in changes { try pg.execute(sql: change.sql, values: change.arguments) }
+            }
+            #expect(try search.check(pg) == [], "round \(round)")
+
+            let texts = (0..<16).map { index in
+                index % 5 == 0 ? String(1990 + Int(random.next() % 4))
+                    : RandomTexts.text(maxPieces: 2, &random) + (random.next() % 3 == 0 ? " " + RandomTexts.text(maxPieces: 1, &random) : "")
+            } + ["", "x", "a b", "mac 3"]
+            try FoldingReference.prepare(
+                films.values.flatMap { [$0.title, $0.director] } + texts.flatMap { SearchQuery($0).terms.map(\.text) })
+            for text in texts where failures == 0 {
+                let query = SearchQuery(text)
+                let scope: String? = random.next() % 3 == 0 ? Self.kinds[Int(random.next() % 3)] : nil
+                let (order, orderName) = Self.orders[Int(random.next() % 2)]
+                let expected = Self.reference(films, query, scope: scope, byYear: orderName == "year")
+                let (limit, offset) = (1 + Int(random.next() % 8), Int(random.next() % 4))
+                let expectedPage = Array(expected.dropFirst(offset).prefix(limit))
+                if !expectedPage.isEmpty { nonEmpty += 1 }
+                let context = "seed \(Self.seed) round \(round) \(String(reflecting: text)) scope \(scope ?? "-") \(orderName) \(limit)@\(offset)"
+                let scopeValue: DatabaseValue? = scope.map { .text($0) }
+
+                let fromSQLite = try sqlite.read { db in
+                    try Self.description.page(
+                        query, scope: scopeValue, order: order, limit: limit, offset: offset, selection: "films.id", db
+                    ) { try $0.decode(Int64.self, at: 0) }
+                }
+                for strategy in Self.strategies {
+                    let fromPostgreSQL = try pg.inTransaction(writing: false) {
+                        let decode = { (row: [DatabaseValue]) -> Int64 in if case .integer(let id) = row[0] { id } else { -1 } }
+                        return try strategy.map {
+                            try search.page(
+                                query, scope: scopeValue, order: order, limit: limit, offset: offset, selection: "films.id",
+                                forcing: $0, pg, decode: decode)
+                        } ?? search.page(
+                            query, scope: scopeValue, order: order, limit: limit, offset: offset, selection: "films.id", pg,
+                            decode: decode)
+                    }
+                    if fromPostgreSQL.records != expectedPage || fromPostgreSQL.totalCount != expected.count {
+                        failures += 1
+                        Issue.record("""
+                            PostgreSQL \(strategy.map { "\($0)" } ?? "planned"): \(fromPostgreSQL.records) of \(fromPostgreSQL.totalCount), \
+                            expected \(expectedPage) of \(expected.count) — \(context)
+                            """)
+                    }
+                }
+                if fromSQLite.records != expectedPage || fromSQLite.totalCount != expected.count {
+                    failures += 1
+                    Issue.record("SQLite: \(fromSQLite.records) of \(fromSQLite.totalCount), expected \(expectedPage) — \(context)")
+                }
+                let ids = try search.matchIDs(query, scope: scopeValue, pg).sorted()
+                let counts = try search.countsPerScope(query, pg)
+                let expectedCounts = Dictionary(
+                    Self.reference(films, query, scope: nil, byYear: false).map { (DatabaseValue.text(films[$0]!.kind), 1) },
+                    uniquingKeysWith: +)
+                let count = try search.count(query, scope: scopeValue, pg)
+                if ids != expected.sorted() || counts != expectedCounts || count != expected.count {
+                    failures += 1
+                    Issue.record("PostgreSQL ids \(ids), counts \(counts), expected \(expected.sorted()), \(expectedCounts) — \(context)")
+                }
+            }
+        }
+        #expect(nonEmpty > 60, "the random searches find rows")
+    }
+
+    /// A bulk build (the structures installed over rows loaded before, as after `COPY`) holds what
+    /// the triggers keep when the same rows arrive one by one, and the triggers then keep it.
+    @Test func bulkBuildEqualsTheTriggers() throws {
+        let schema = try SearchSchema()
+        let (triggers, bulk) = (try schema.connect(), try schema.connect())
+        let search = PostgreSQLTextSearch(Self.description)
+        let (t, b) = (schema.name + "_triggers", schema.name + "_bulk")
+        try triggers.execute(sql: "CREATE SCHEMA \(t); CREATE SCHEMA \(b)")
+        defer { try? triggers.execute(sql: "DROP SCHEMA \(t) CASCADE; DROP SCHEMA \(b) CASCADE") }
+        try triggers.execute(sql: "SET search_path = \(t), public; \(Self.postgreSQLTable) \(search.installSQL)")
+        try bulk.execute(sql: "SET search_path = \(b), public; \(Self.postgreSQLTable)")
+        var random = SplitMix64(seed: Self.seed)
+        let rows: [[DatabaseValue]] = (1...200).map { id in
+            let (title, director) = (RandomTexts.text(&random), RandomTexts.text(maxPieces: 2, &random))
+            return [.integer(Int64(id)), .text(title), .text(TextFolding.fold(title)), .text(director), .text(TextFolding.fold(director)),
+                    .integer(1990 + Int64(id % 4)), .text(Self.kinds[id % 3])]
+        }
+        let columns = ["id", "title", "title_folded", "director", "director_folded", "year", "kind"]
+        try triggers.copy(into: "films", columns: columns, rows: rows)
+        try bulk.copy(into: "films", columns: columns, rows: rows)
+        try bulk.execute(sql: search.installSQL)
+        let changes = """
+            UPDATE films SET title_folded = 'デジタル', kind = 'drama' WHERE id % 7 = 0;
+            UPDATE films SET director_folded = title_folded || ' ' || director_folded WHERE id % 11 = 0;
+            DELETE FROM films WHERE id % 5 = 0;
+            """
+        for db in [triggers, bulk] { try db.execute(sql: changes) }
+        let counts = "SELECT gram, scope, count FROM films_gram_counts WHERE count > 0 ORDER BY 1, 2"
+        #expect(try triggers.fetchAll(sql: counts).count > 100)
+        #expect(try triggers.fetchAll(sql: counts) == bulk.fetchAll(sql: counts))
+        #expect(try search.check(triggers) == [])
+        #expect(try search.check(bulk) == [])
+        try bulk.execute(sql: "UPDATE films_gram_counts SET count = count + 1 WHERE gram = 'a'; DROP INDEX films_search_grams_index")
+        #expect(try search.check(bulk).count == 2)
+    }
+
+    /// The ids of the films that match, in the order's: by the definition, on texts folded by the reference.
+    static func reference(_ films: [Int64: Film], _ query: SearchQuery, scope: String?, byYear: Bool) -> [Int64] {
+        let matching = films.filter { _, film in
+            (scope == nil || film.kind == scope) && query.terms.allSatisfy { term in
+                let needle = Array(FoldingReference.folded(term.text).utf8)
+                return [film.title, film.director].contains { FilmSearchTests.contains(Array(FoldingReference.folded($0).utf8), needle) }
+                    || term.number == Double(film.year)
+            }
+        }
+        return matching.sorted { a, b in
+            if byYear { return (a.value.year, a.key) < (b.value.year, b.key) }
+            let (x, y) = (Array(a.value.kind.utf8), Array(b.value.kind.utf8))
+            if x != y { return x.lexicographicallyPrecedes(y) }
+            let (s, t) = (Array(FoldingReference.folded(a.value.title).utf8), Array(FoldingReference.folded(b.value.title).utf8))
+            if s != t { return s.lexicographicallyPrecedes(t) }
+            return a.key < b.key
+        }.map(\.key)
+    }
+}
+
+/// A schema of its own on the shared test primary, dropped at the end; `pg_trgm` is created once in
+/// `public`, which the schema's connections also search.
+final class SearchSchema: Sendable {
+    let servers: PostgreSQLServers
+    let name: String
+    let url: String
+
+    private static let extensionCreated: Result<Void, any Error> = Result {
+        let admin = try PostgreSQLConnection(url: try PostgreSQLServers.shared().primary)
+        try admin.execute(sql: "CREATE EXTENSION IF NOT EXISTS pg_trgm SCHEMA public")
+    }
+
+    init() throws {
+        try Self.extensionCreated.get()
+        servers = try PostgreSQLServers.shared()
+        name = "search_" + UUID().uuidString.lowercased().replacing("-", with: "")
+        try PostgreSQLConnection(url: servers.primary).execute(sql: "CREATE SCHEMA \(name)")
+        url = servers.primary + (servers.primary.contains("?") ? "&" : "?") + "options=-csearch_path%3D\(name)%2Cpublic"
+    }
+
+    deinit {
+        try? PostgreSQLConnection(url: servers.primary).execute(sql: "DROP SCHEMA \(name) CASCADE")
+    }
+
+    func connect() throws -> PostgreSQLConnection { try PostgreSQLConnection(url: url) }
+}
