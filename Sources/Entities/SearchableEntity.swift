@@ -55,7 +55,7 @@ extension SearchableEntity {
 /// Sectioned by the entity's ``SearchableEntity/searchScope``, its sections' counts come from the
 /// search's indexes (`SearchDescription.matchesPerScope(_:_:)`) and its pages from the search's
 /// executor (`SearchDescription.page(…)`), which also decides what a controller reads first
-/// (`SearchThresholds.readsFirstBatchOnly(total:idsRead:batchSize:)`).
+/// (`SearchCosts.readsFirstBatchOnly(total:idsRead:batchSize:)`).
 public struct EntitySearch<Entity: SearchableEntity>: RowSource {
     /// The search, parsed.
     public let query: SearchQuery
@@ -138,7 +138,7 @@ public struct EntitySearch<Entity: SearchableEntity>: RowSource {
         // A scope without terms reads its pages in the list index, as a predicate does.
         if query.isEmpty { return .sections }
         guard let counts else { return .onePass }
-        return SearchThresholds.standard.readsFirstBatchOnly(total: counts.total, idsRead: counts.ids != nil, batchSize: batchSize)
+        return SearchCosts.standard.readsFirstBatchOnly(total: counts.total, idsRead: counts.ids != nil, batchSize: batchSize)
             ? .firstBatch : .wholeSections
     }
 }
@@ -222,7 +222,7 @@ extension FetchRequest where Entity: SearchableEntity {
     ///
     /// - Throws: `FetchError.unmappedKeyPath(_:)` for a key path that is not a column; `DatabaseError`.
     public func searchPage(
-        limit: Int, offset: Int = 0, thresholds: SearchThresholds = .standard, _ db: Database
+        limit: Int, offset: Int = 0, costs: SearchCosts = .standard, _ db: Database
     ) throws -> SearchPage<Entity> {
         precondition(limit >= 0 && offset >= 0 && predicate == nil, "a search page restricts by its scope, not a predicate")
         let query = searchQuery ?? SearchQuery("")
@@ -230,7 +230,7 @@ extension FetchRequest where Entity: SearchableEntity {
         if scope == nil || scope?.indexedValue != nil {
             return try Entity.searchDescription.page(
                 query, scope: scope?.indexedValue, order: searchOrder(), limit: limit, offset: offset,
-                selection: Entity.selection, thresholds: thresholds, db, decode: Entity.init(row:))
+                selection: Entity.selection, costs: costs, db, decode: Entity.init(row:))
         }
         let condition = try EntitySearch<Entity>(query, scope: scope).condition(db)
         let from = "FROM \(Entity.tableName) WHERE \(condition.sql)"
