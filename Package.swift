@@ -7,7 +7,7 @@ import PackageDescription
 //                                                                                     SQLiteStore → StoreCore (values, dialect, migrator)
 //                                                                   PostgreSQLStore → StoreCore, CPostgreSQL (libpq)
 //                                                           Entities → TextSearch → SQLiteStore
-//                                                    PostgreSQLSearch → TextSearch, StoreCore (search SQL for PostgreSQL)
+//                                                           Entities → PostgreSQLSearch → TextSearch (the same search on PostgreSQL)
 //                                                           Entities → RecordFormats (data formats of any record type)
 //                                               Catalog (domain) → SeededRandom (synthetic data; no dependency)
 
@@ -78,7 +78,7 @@ let package = Package(
         // TextSearch's planner drives, over StoreCore's connection protocol.
         .target(name: "PostgreSQLSearch", dependencies: ["TextSearch", "SQLiteStore"]),
         // Entities declared once (table, attributes, rules), with insert/update/delete and decoding derived.
-        .target(name: "Entities", dependencies: ["FetchedResults", "SQLiteStore", "TextSearch", "RecordFormats"]),
+        .target(name: "Entities", dependencies: ["FetchedResults", "SQLiteStore", "TextSearch", "PostgreSQLSearch", "RecordFormats"]),
         // Products and phones: records, schema, seeds, their search descriptions.
         .target(
             name: "Catalog",
@@ -138,7 +138,7 @@ let package = Package(
             name: "TextSearchTests", dependencies: ["TextSearch", "SQLiteStore", "PostgreSQLSearch", "PostgreSQLStore", "TestSupport"]),
         .testTarget(
             name: "EntitiesTests",
-            dependencies: ["Entities", "FetchedResults", "SQLiteStore", "RecordFormats", "TextSearch", "TestSupport"]),
+            dependencies: ["Entities", "FetchedResults", "SQLiteStore", "RecordFormats", "TextSearch", "PostgreSQLSearch", "TestSupport"]),
         .testTarget(name: "CatalogTests", dependencies: ["Catalog", "TextSearch", "TestSupport"]),
         .testTarget(name: "CatalogCLITests", dependencies: ["CatalogCLI", "Catalog", "FetchedResults", "TestSupport", "catalog"]),
         // Concurrent writers, crashes, full disks, damaged files, hostile input: see the Guarantees article (Sources/CatalogCLI/CatalogCLI.docc).

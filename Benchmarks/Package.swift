@@ -10,6 +10,7 @@ import PackageDescription
 //                              → RawSQLiteContender → BenchSQLite (libsqlite3, hand-written loops)
 //                              → GRDBContender      → GRDB 7.10.0
 //                              → StoreContender     → Catalog, SQLiteStore (this project)
+//   pg-search-bench (executable) → BenchmarkSupport, PostgreSQLSearch (W3 on PostgreSQL; no GRDB)
 let package = Package(
     name: "catalog-benchmarks",
     platforms: [.macOS(.v15)],
@@ -33,6 +34,16 @@ let package = Package(
                 "BenchmarkSupport",
                 .product(name: "Catalog", package: "catalog"),
                 .product(name: "FetchedResults", package: "catalog"),
+                .product(name: "SQLiteStore", package: "catalog"),
+                .product(name: "TextSearch", package: "catalog"),
+            ]),
+        // W3 on PostgreSQL: PostgreSQLSearch against `LIKE` with pg_trgm, on a server given by URL.
+        .executableTarget(
+            name: "pg-search-bench",
+            dependencies: [
+                "BenchmarkSupport",
+                .product(name: "PostgreSQLSearch", package: "catalog"),
+                .product(name: "PostgreSQLStore", package: "catalog"),
                 .product(name: "SQLiteStore", package: "catalog"),
                 .product(name: "TextSearch", package: "catalog"),
             ]),

@@ -4,7 +4,7 @@ import FetchedResults
 
 extension CatalogCommand {
     /// `catalog delete`: removes a record by id, or the row at an index path of a listed result.
-    struct Delete: FastParsableCommand {
+    struct Delete: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "delete",
             abstract: "Delete a record by id, or the row at an index path of `list` (same options).",
@@ -59,18 +59,5 @@ extension CatalogCommand {
             try closeAfterWriting(catalog, written: "\(record.summary) was deleted")
             Terminal.print(list.json ? try renderJSON(PathedEntity(path: nil, record: record)) : "Deleted \(record.summary)")
         }
-    }
-}
-
-extension CatalogCommand.Delete {
-    static let grammar = ListOptions.grammar.adding(options: ["--at"], positionals: 0...1)
-
-    init(scanning arguments: ScannedArguments) throws {
-        var delete = Self()
-        delete.id = try arguments.positionals.first.map { try ScannedArguments.read($0, Int64.init(argument:)) }
-        delete.at = try arguments.value("--at", ItemPath.init(parsing:))
-        delete.list = try ListOptions(scanning: arguments)
-        try delete.validate()
-        self = delete
     }
 }

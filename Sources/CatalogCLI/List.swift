@@ -3,7 +3,7 @@ import Catalog
 
 extension CatalogCommand {
     /// `catalog list`: the sectioned, sorted records, each with its index path.
-    struct List: FastParsableCommand {
+    struct List: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "list",
             abstract: "List records in sections, each row with its index path (section.row).",
@@ -60,16 +60,5 @@ func printSections<Entity: CatalogEntity>(
         Terminal.print(emptyResultMessage(try ResultState(hasRows: false, catalog, request), request))
     } else {
         try writeListing(sections, format: format)
-    }
-}
-
-extension CatalogCommand.List {
-    static let grammar = ListedResultOptions.grammar
-
-    init(scanning arguments: ScannedArguments) throws {
-        var list = Self()
-        list.options = try ListedResultOptions(scanning: arguments)
-        try list.validate()
-        self = list
     }
 }

@@ -28,7 +28,7 @@ struct ListOptions: ParsableArguments, StoreChoosing {
             "Sort rows by name, year, price (products) or maker (phones). Default: name.", valueName: "field"),
         completion: .list(SortField.allCases.map(\.rawValue)),
         transform: ListOptions.sortField(parsing:))
-    var sort: SortField = ListOptions.defaultSort
+    var sort: SortField = .name
 
     @Flag(name: .long, help: "Sort in descending order.")
     var reverse = false
@@ -39,9 +39,6 @@ struct ListOptions: ParsableArguments, StoreChoosing {
             "Only records whose name (or maker) contains every word, ignoring case, accents and width.",
             valueName: "text"))
     var search: String?
-
-    /// `--sort`'s value when it is not given.
-    static let defaultSort = SortField.name
 
     /// Reads `--sort`'s value, in any case.
     ///
@@ -65,28 +62,5 @@ struct ListOptions: ParsableArguments, StoreChoosing {
             throw ValidationError(error.description)
         }
         return choice
-    }
-}
-
-extension ListOptions {
-    /// The options' names, for the grammars of the commands that take them (``FastParsableCommand``):
-    /// those of ``StoreOptions``, which these options declare again, and the list's own.
-    static let grammar = StoreOptions.grammar.adding(
-        options: ["--scope", "--sort", "--search"], flags: ["--reverse"], positionals: 0...0)
-
-    /// The options `arguments` give (read by the grammar of a command that takes them), validated.
-    ///
-    /// - Throws: What a transform or `validate()` throws, or ``ScannedArguments/UnreadableValue``.
-    init(scanning arguments: ScannedArguments) throws {
-        var options = Self()
-        options.database = arguments.value("--database")
-        options.entity = try arguments.value("--entity", parseEntity)
-        options.json = arguments.flag("--json")
-        options.scope = try arguments.value("--scope", ProductType.init(parsing:))
-        options.sort = try arguments.value("--sort", ListOptions.sortField(parsing:)) ?? ListOptions.defaultSort
-        options.reverse = arguments.flag("--reverse")
-        options.search = arguments.value("--search")
-        try options.validate()
-        self = options
     }
 }

@@ -25,20 +25,3 @@ struct ListedResultOptions: ParsableArguments {
         return (entity, try list.choice(for: entity), try OutputFormat.resolved(format, json: list.json))
     }
 }
-
-extension ListedResultOptions {
-    /// The options' names and the entity word, for the grammar of `list` (``FastParsableCommand``).
-    static let grammar = ListOptions.grammar.adding(options: ["--format"], positionals: 0...1)
-
-    /// The options `arguments` give (read by the grammar of a command that takes them), validated.
-    ///
-    /// - Throws: What a transform or `validate()` throws, or ``ScannedArguments/UnreadableValue``.
-    init(scanning arguments: ScannedArguments) throws {
-        var options = Self()
-        options.entityWord = try arguments.positionals.first.map { try ScannedArguments.read($0, parseEntity) }
-        options.list = try ListOptions(scanning: arguments)
-        options.format = try arguments.value("--format", OutputFormat.init(argument:))
-        try options.validate()
-        self = options
-    }
-}

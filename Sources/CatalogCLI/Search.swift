@@ -3,7 +3,7 @@ import Catalog
 
 extension CatalogCommand {
     /// `catalog search`: the records that match a search, in the sections and order of `list`.
-    struct Search: FastParsableCommand {
+    struct Search: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "search",
             abstract: "Search names (and phone makers), listed like `list`, with index paths.",
@@ -52,18 +52,5 @@ extension CatalogCommand {
                 try printSections(entity.entityType, catalog, choice, format: format)
             }
         }
-    }
-}
-
-extension CatalogCommand.Search {
-    static let grammar = ListOptions.grammar.adding(options: ["--format"], positionals: 0...Int.max)
-
-    init(scanning arguments: ScannedArguments) throws {
-        var search = Self()
-        search.words = arguments.positionals
-        search.list = try ListOptions(scanning: arguments)
-        search.format = try arguments.value("--format", OutputFormat.init(argument:))
-        try search.validate()
-        self = search
     }
 }

@@ -5,7 +5,7 @@ import RecordFormats
 
 extension CatalogCommand {
     /// `catalog show`: one record, by index path in a listed result or by id.
-    struct Show: FastParsableCommand {
+    struct Show: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "show",
             abstract: "Show one record: the row at an index path of `list` (same options), or by --id.",
@@ -83,19 +83,5 @@ extension CatalogCommand {
                 try writer.finish()
             }
         }
-    }
-}
-
-extension CatalogCommand.Show {
-    static let grammar = ListOptions.grammar.adding(options: ["--id", "--format"], positionals: 0...1)
-
-    init(scanning arguments: ScannedArguments) throws {
-        var show = Self()
-        show.path = try arguments.positionals.first.map { try ScannedArguments.read($0, ItemPath.init(parsing:)) }
-        show.id = try arguments.value("--id", Int64.init(argument:))
-        show.list = try ListOptions(scanning: arguments)
-        show.format = try arguments.value("--format", OutputFormat.init(argument:))
-        try show.validate()
-        self = show
     }
 }

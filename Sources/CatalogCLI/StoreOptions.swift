@@ -71,20 +71,3 @@ func negativeNumberArgument() -> String? {
 func invalidIDError(_ word: String) -> ValidationError {
     ValidationError("invalid id \(String(reflecting: word)): expected a record's id, such as 7")
 }
-
-extension StoreOptions {
-    /// The options' names, for the grammars of the commands that take them (``FastParsableCommand``).
-    static let grammar = CommandGrammar(options: ["--database", "--entity"], flags: ["--json"], positionals: 0...0)
-
-    /// The options `arguments` give (read by the grammar of a command that takes them), validated.
-    ///
-    /// - Throws: What a transform or `validate()` throws, or ``ScannedArguments/UnreadableValue``.
-    init(scanning arguments: ScannedArguments) throws {
-        var options = Self()
-        options.database = arguments.value("--database")
-        options.entity = try arguments.value("--entity", parseEntity)
-        options.json = arguments.flag("--json")
-        try options.validate()
-        self = options
-    }
-}

@@ -4,7 +4,7 @@ import RecordFormats
 
 extension CatalogCommand {
     /// `catalog suggest`: names that complete a typed prefix.
-    struct Suggest: FastParsableCommand {
+    struct Suggest: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "suggest",
             abstract: "Names that start with a prefix, ignoring case, accents and width.",
@@ -20,7 +20,7 @@ extension CatalogCommand {
         var prefix: String
 
         @Option(name: .long, help: ArgumentHelp("The most names to print.", valueName: "n"))
-        var limit = Suggest.defaultLimit
+        var limit = 10
 
         @OptionGroup var store: StoreOptions
         @Option(name: .long, help: OutputFormat.optionHelp) var format: OutputFormat?
@@ -49,22 +49,5 @@ extension CatalogCommand {
                 }
             }
         }
-    }
-}
-
-extension CatalogCommand.Suggest {
-    /// `--limit` when it is not given.
-    static let defaultLimit = 10
-
-    static let grammar = StoreOptions.grammar.adding(options: ["--limit", "--format"], positionals: 1...1)
-
-    init(scanning arguments: ScannedArguments) throws {
-        var suggest = Self()
-        suggest.prefix = arguments.positionals[0]
-        suggest.limit = try arguments.value("--limit", Int.init(argument:)) ?? Self.defaultLimit
-        suggest.store = try StoreOptions(scanning: arguments)
-        suggest.format = try arguments.value("--format", OutputFormat.init(argument:))
-        try suggest.validate()
-        self = suggest
     }
 }

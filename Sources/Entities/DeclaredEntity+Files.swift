@@ -90,7 +90,7 @@ extension DeclaredEntity {
     @discardableResult
     public static func importFile(
         _ path: String, format: DataFormat? = nil, conflicts: ImportConflicts = .update, keepingIDs: Bool = false,
-        progress: ((Int) -> Void)? = nil, into writer: some DatabaseWriter
+        progress: ((Int) -> Void)? = nil, into writer: some StoreWriter
     ) throws -> ImportReport {
         let source = try EntitySource(path: path, format: format, of: Self.self, keepingIDs: keepingIDs)
         return try EntityFiles.importSources([source], conflicts: conflicts, progress: progress, into: writer)[Self.self]
@@ -99,7 +99,7 @@ extension DeclaredEntity {
     /// ``importFile(_:format:conflicts:keepingIDs:progress:into:)`` that skips the records whose unique key is
     /// taken: seeding twice adds nothing the second time.
     @discardableResult
-    public static func seedFile(_ path: String, format: DataFormat? = nil, into writer: some DatabaseWriter) throws -> ImportReport {
+    public static func seedFile(_ path: String, format: DataFormat? = nil, into writer: some StoreWriter) throws -> ImportReport {
         try importFile(path, format: format, conflicts: .skip, into: writer)
     }
 

@@ -72,7 +72,7 @@ extension DeclaredEntity {
         try db.scalar(Int.self, sql: "SELECT count(*) FROM \(tableName)") ?? 0
     }
 
-    /// Whether no entity is stored: one row looked for, where ``fetchCount(_:)`` counts them all.
+    /// Whether no entity is stored: one row looked for, where ``fetchCount(_:)-(Database)`` counts them all.
     public static func isEmpty(_ db: Database) throws -> Bool {
         try db.scalar(Int.self, sql: "SELECT EXISTS (SELECT 1 FROM \(tableName))") == 0
     }

@@ -56,7 +56,9 @@ public enum EntityFiles {
     /// New rows are inserted in bulk (`Database.bulkInsert(into:maintaining:triggeredRows:withoutSavepoint:_:)`,
     /// one per entity, nested): past the first `BulkInsert.defaultTriggeredRows` rows of a table, its
     /// search structures, section counts and change log are built for all of them at once before
-    /// the transaction commits, and live controllers of the file refetch.
+    /// the transaction commits, and live controllers of the file refetch. On another engine (a
+    /// `PostgreSQLCluster`), an ``EntityCopyImporter`` per entity gathers them and adds them with the
+    /// engine's bulk load (`COPY`) at the end.
     ///
     /// - Parameters:
     ///   - sources: the inputs, of any declared entities, read in order.
@@ -69,10 +71,10 @@ public enum EntityFiles {
     @discardableResult
     public static func importSources(
         _ sources: [EntitySource], conflicts: ImportConflicts = .update, progress: ((Int) -> Void)? = nil,
-        into writer: some DatabaseWriter
+        into writer: some StoreWriter
     ) throws -> Report {
         let report = try writer.write { db in try importSources(sources, conflicts: conflicts, progress: progress, db) }
-        _ = try? writer.checkpointAfterBulkLoad()
+        _ = try? (writer as? any DatabaseWriter)?.checkpointAfterBulkLoad()
         return report
     }
 
@@ -83,8 +85,13 @@ public enum EntityFiles {
     @discardableResult
     public static func importSources(
         _ sources: [EntitySource], conflicts: ImportConflicts = .update, triggeredRows: Int = BulkInsert.defaultTriggeredRows,
-        progress: ((Int) -> Void)? = nil, _ db: Database
+        progress: ((Int) -> Void)? = nil, _ db: some SQLConnection
     ) throws -> Report {
+        guard let db = db as? Database else {
+            let sink = CopyingSink(db: db, conflicts: conflicts, progress: progress)
+            for source in sources { try source.feed(sink) }
+            return try sink.finish()
+        }
         var entities: [any DeclaredEntity.Type] = []
         for source in sources where !entities.contains(where: { ObjectIdentifier($0) == ObjectIdentifier(source.entity) }) {
             entities.append(source.entity)
@@ -105,6 +112,56 @@ public enum EntityFiles {
         try sink.withImporter(of: entity, triggeredRows: triggeredRows) {
             try bulkInserts(entities.dropFirst(), triggeredRows: triggeredRows, sink, body)
         }
+    }
+}
+
+/// Stores records through an ``EntityCopyImporter`` per entity, made at its first record, counting
+/// them and calling the progress; ``finish()`` adds the gathered rows, in the order the entities came.
+private final class CopyingSink<Connection: SQLConnection>: EntitySink {
+    let db: Connection
+    let conflicts: ImportConflicts
+    let progress: ((Int) -> Void)?
+    /// The importer of each entity's records, by its table: an `EntityCopyImporter` of its type.
+    var importers: [String: AnyObject] = [:]
+    /// The importers' tables, reports and finishing calls, in the order they were made.
+    var made: [(table: String, report: () -> ImportReport, finish: () throws -> Void)] = []
+    /// The table of the last record stored.
+    var lastTable: String?
+    var done = 0
+
+    init(db: Connection, conflicts: ImportConflicts, progress: ((Int) -> Void)?) {
+        self.db = db
+        self.conflicts = conflicts
+        self.progress = progress
+    }
+
+    func add<Entity: DeclaredEntity>(_ record: Entity) throws {
+        let importer: EntityCopyImporter<Entity, Connection>
+        if let existing = importers[Entity.tableName] {
+            importer = existing as! EntityCopyImporter<Entity, Connection>
+        } else {
+            importer = try EntityCopyImporter<Entity, Connection>(db, conflicts: conflicts)
+            importers[Entity.tableName] = importer
+            made.append((Entity.tableName, { importer.report }, importer.finish))
+        }
+        if lastTable != Entity.tableName {
+            // The rows of other entities that this one's may refer to are stored before it, as on SQLite.
+            for (table, _, finish) in made where table != Entity.tableName { try finish() }
+            lastTable = Entity.tableName
+        }
+        try importer.add(record)
+        done += 1
+        if done % EntityFiles.progressInterval == 0 { progress?(done) }
+    }
+
+    /// Adds every importer's gathered rows, and gives what was stored.
+    func finish() throws -> EntityFiles.Report {
+        var report = EntityFiles.Report()
+        for (table, counts, finish) in made {
+            try finish()
+            report.byTable[table] = counts()
+        }
+        return report
     }
 }
 

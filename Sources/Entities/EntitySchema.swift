@@ -122,7 +122,7 @@ extension Migration {
     /// leaves its checksum as it was; run on a file whose search is the declared one already (made by
     /// migration 1 after it), it builds the same structures again.
     public static func reinstallingSearch<Entity: SearchableEntity>(of type: Entity.Type, version: Int) -> Migration {
-        Migration(version: version, name: "reinstall_\(Entity.tableName)_search", revision: "reinstall search") { db in
+        Migration(version: version, name: "reinstall_\(Entity.tableName)_search", revision: "reinstall search") { (db: Database) in
             let search = Entity.searchDescription
             // Every structure's name depends on the table only: this description names them all,
             // whichever ones the file has.
@@ -151,12 +151,8 @@ extension EntityTable {
 
     /// Creates the table in `db` as ``createSQL(dialect:)`` says, in the connection's dialect.
     ///
-    /// - Throws: ``EntityError/notOnPostgreSQL(_:)`` for a searchable entity's table on PostgreSQL;
-    ///   the engine's error.
+    /// - Throws: the engine's error.
     func create(_ db: some SQLConnection) throws {
-        if db.dialect == .postgreSQL, searchInstallSQL != nil {
-            throw EntityError.notOnPostgreSQL("search of \(entityName)")
-        }
         try db.execute(sql: createSQL(dialect: db.dialect), values: [])
     }
 }

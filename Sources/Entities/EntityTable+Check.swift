@@ -83,13 +83,14 @@ extension EntityTable {
         if let missing = indexes.first(where: { !stored.indexNames.contains($0.name) }) {
             throw difference("index \(missing.name) is missing: add a migration step that adds it")
         }
-        if let searchIndex {
-            let indexed = try db.fetchAll(sql: "SELECT name FROM pragma_table_info(?)", arguments: [searchIndex.table]) {
+        // The columns the FTS5 index holds are SQLite's to read; PostgreSQLSearch checks its own.
+        if let search, db.dialect == .sqlite {
+            let indexed = try db.fetchAll(sql: "SELECT name FROM pragma_table_info(?)", arguments: [search.fullTextTable]) {
                 try $0.decode(String.self, at: 0)
             }
-            if indexed != searchIndex.columns {
+            if indexed != search.textColumns {
                 let said = { (columns: [String]) in columns.isEmpty ? "nothing" : columns.joined(separator: ", ") }
-                throw difference("its search indexes \(said(indexed)) in the database, \(said(searchIndex.columns)) in the declaration: add a migration step that reinstalls it")
+                throw difference("its search indexes \(said(indexed)) in the database, \(said(search.textColumns)) in the declaration: add a migration step that reinstalls it")
             }
         }
     }

@@ -1,3 +1,4 @@
+import PostgreSQLSearch
 import SQLiteStore
 
 // Every statement that creates or changes a declared entity's table is written in this file, in the
@@ -7,9 +8,6 @@ import SQLiteStore
 extension EntityTable {
     /// The SQL that creates the table, its indexes, its change tracking and its search structures, on
     /// an empty database (the first migration of ``EntitySchema``).
-    ///
-    /// - Precondition: on PostgreSQL, the entity is not searchable (search there is not built yet:
-    ///   ``EntitySchema`` says so in an error before it asks for this SQL).
     public func createSQL(dialect: SQLDialect = .sqlite) -> String {
         var lines = ["    id " + dialect.integerPrimaryKey]
         for column in columns { lines.append("    " + Self.columnSQL(column, dialect: dialect)) }
@@ -21,9 +19,11 @@ extension EntityTable {
             case .postgreSQL: sql += PostgreSQLChangeLogSchema.installationSQL + ";\n" + PostgreSQLChangeLogSchema.trackingSQL(forTable: name)
             }
         }
-        if let searchInstallSQL {
-            precondition(dialect == .sqlite, "the search structures of \(name) are SQLite's only")
-            sql += searchInstallSQL
+        if let search {
+            switch dialect {
+            case .sqlite: sql += search.installSQL
+            case .postgreSQL: sql += PostgreSQLTextSearch(search).installSQL
+            }
         }
         return sql
     }

@@ -20,11 +20,8 @@ public struct EntityTable: Sendable {
     let indexes: [Index]
     /// Whether the table's row events are logged (`ChangeLog`).
     let tracksChanges: Bool
-    /// The SQL that installs the search structures, for a searchable entity.
-    let searchInstallSQL: String?
-    /// The search's trigram index and the columns it indexes, for a searchable entity: what the
-    /// check compares.
-    let searchIndex: (table: String, columns: [String])?
+    /// What is searched, for a searchable entity: its structures are installed with the table.
+    let search: SearchDescription?
 
     /// One column after `id`.
     struct Column: Sendable, Equatable {
@@ -47,8 +44,8 @@ public struct EntityTable: Sendable {
         self.init(Entity.declaration, search: nil)
     }
 
-    /// The table of a searchable entity, its search structures included (the `installSQL` of its
-    /// `searchDescription`).
+    /// The table of a searchable entity, its search structures included (its `searchDescription`'s
+    /// `installSQL` on SQLite, PostgreSQLSearch's on PostgreSQL).
     public init<Entity: SearchableEntity>(_ type: Entity.Type) {
         self.init(Entity.declaration, search: Entity.searchDescription)
     }
@@ -99,7 +96,6 @@ public struct EntityTable: Sendable {
         self.columns = columns
         self.indexes = indexes
         self.tracksChanges = declaration.tracksChanges
-        self.searchInstallSQL = search?.installSQL
-        self.searchIndex = search.map { ($0.fullTextTable, $0.textColumns) }
+        self.search = search
     }
 }

@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import FetchedResults
+import PostgreSQLSearch
 import SQLiteStore
 import TextSearch
 
@@ -67,21 +68,34 @@ public struct EntitySearch<Entity: SearchableEntity>: RowSource {
         self.scope = scope
     }
 
+    /// On PostgreSQL, PostgreSQLSearch's condition, through its own indexes.
     public func condition(_ db: any SQLConnection) throws -> SQLFragment {
-        let db = try Self.sqlite(db)
-        guard let scope else { return try Entity.searchDescription.condition(for: query, alias: Entity.tableName, db) }
-        if let value = scope.indexedValue {
-            return try Entity.searchDescription.condition(for: query, scope: value, alias: Entity.tableName, db)
+        let value = scope?.indexedValue
+        let search = if let sqlite = db as? Database {
+            try Entity.searchDescription.condition(for: query, scope: value, alias: Entity.tableName, sqlite)
+        } else {
+            try PostgreSQLTextSearch(Entity.searchDescription).condition(for: query, scope: value, alias: Entity.tableName, db)
         }
-        let search = try Entity.searchDescription.condition(for: query, alias: Entity.tableName, db)
+        guard let scope, value == nil else { return search }
         return SQLFragment(sql: "(") + search + SQLFragment(sql: ") AND ") + scope.condition(alias: Entity.tableName)
     }
 
     /// The matches per value of the description's scope, for sections by ``SearchableEntity/searchScope``,
     /// when its indexes count them (with their ids when counting read them), the values the search's
     /// ``scope`` admits only; nil otherwise (or for a scope on another attribute).
+    /// On PostgreSQL, nil: the controller counts over ``condition(_:)``.
     public func sectionCounts(_ sections: SectionGrouping<Entity>, _ db: any SQLConnection) throws -> SectionMatches? {
-        let db = try Self.sqlite(db)
+        guard let db = db as? Database else { return nil }
+        if query.isEmpty {
+            // A scope without terms, on the section key path: the table's maintained counts of the
+            // values it admits (nil when not maintained: the controller counts the rows).
+            guard let scope, scope.keyPath == sections.keyPath, let column = Entity.column(for: sections.keyPath),
+                  let counts = try SectionCounts.counts(
+                      forTable: Entity.tableName, section: column.sectionExpression, descending: sections.isDescending, in: db)
+            else { return nil }
+            return SectionMatches(counts: Dictionary(
+                counts.filter { scope.admits($0.key) }.map { ($0.key, $0.count) }, uniquingKeysWith: +))
+        }
         guard let searchScope = Entity.searchScope, sections.keyPath == searchScope,
               scope == nil || scope?.keyPath == searchScope,
               let matches = try Entity.searchDescription.matchesPerScope(query, db) else { return nil }
@@ -93,8 +107,11 @@ public struct EntitySearch<Entity: SearchableEntity>: RowSource {
     /// A page read by the search's executor, within the section's scope value when sectioned by
     /// ``SearchableEntity/searchScope`` (or within the search's ``scope`` when it is one value of it);
     /// nil for sections by another key path (or of NULL), or a scope the executor cannot page within.
+    /// On PostgreSQL, nil: the controller reads through ``condition(_:)``.
     public func page(_ page: SectionPage<Entity>, _ db: any SQLConnection) throws -> [Entity]? {
-        let db = try Self.sqlite(db)
+        guard let db = db as? Database else { return nil }
+        // A scope without terms: its pages are read through its condition, as a predicate's are.
+        guard !query.isEmpty else { return nil }
         let searchScope = Entity.searchScope.map { $0 }
         let within: DatabaseValue?
         if let section = page.section {
@@ -114,17 +131,12 @@ public struct EntitySearch<Entity: SearchableEntity>: RowSource {
         ).records
     }
 
-    /// `db` as SQLite's connection, whose search structures the search reads.
-    ///
-    /// - Throws: ``EntityError/notOnPostgreSQL(_:)`` for another engine's.
-    private static func sqlite(_ db: any SQLConnection) throws -> Database {
-        guard let db = db as? Database else { throw EntityError.notOnPostgreSQL("search of \(Entity.self)") }
-        return db
-    }
-
     /// With counts from the indexes, the first batch alone (a page of the executor) for many matches,
-    /// each section whole for few; without, one pass over the condition.
+    /// each section whole for few; without, one pass over the condition, or for a scope without
+    /// terms the sections' counts alone.
     public func firstRead(_ counts: SectionMatches?, batchSize: Int) -> FirstRead {
+        // A scope without terms reads its pages in the list index, as a predicate does.
+        if query.isEmpty { return .sections }
         guard let counts else { return .onePass }
         return SearchThresholds.standard.readsFirstBatchOnly(total: counts.total, idsRead: counts.ids != nil, batchSize: batchSize)
             ? .firstBatch : .wholeSections

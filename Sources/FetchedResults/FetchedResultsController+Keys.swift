@@ -73,8 +73,11 @@ extension FetchedResultsController {
             let db = sqlite(db)
             return .sqlite(sequence: try ChangeLog.currentSequence(db), schemaVersion: try db.scalar(Int.self, sql: "PRAGMA schema_version") ?? 0)
         case .postgreSQL:
-            // Without the log, a snapshot still reads; the log's first read fails instead.
-            _ = try db.fetchRows(sql: "SELECT 1 FROM \(PostgreSQLChangeLogSchema.tableName) LIMIT 1", values: [])
+            // Asked, not read: a failed statement would abort the read's transaction.
+            let log = try db.fetchRows(sql: "SELECT (to_regclass(?) IS NOT NULL)::int", values: [.text(PostgreSQLChangeLogSchema.tableName)])
+            guard log.first?.first == .integer(1) else {
+                throw FetchError.invalidRequest("tracking changes needs the change log (\(PostgreSQLChangeLogSchema.tableName)), which the database does not have")
+            }
             return try postgreSQLPosition(db)
         }
     }

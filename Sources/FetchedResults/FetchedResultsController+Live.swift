@@ -206,13 +206,14 @@ extension FetchedResultsController {
                     changes.isComplete, version != schemaVersion)
         case .postgreSQL(let snapshot):
             let next = try postgreSQLPosition(db)
-            let rows = try db.fetchRows(sql: PostgreSQLChangeLogSchema.changesSQL, values: [.text(snapshot), .text(snapshot)])
-            if rows.isEmpty { return (nil, [], true, false) }
+            let rows = try db.fetchRows(sql: PostgreSQLChangeLogSchema.changesSQL, values: [.text(snapshot)])
+            let isComplete = rows.first?.first == .integer(0)  // else pruned past the position
+            if isComplete && rows.allSatisfy({ $0[1] == .null }) { return (nil, [], true, false) }
             var ids: Set<Int64> = []
             for row in rows {
-                if case .text(Entity.tableName) = row[1], case .integer(let id) = row[2] { ids.insert(id) }
+                if case .text(Entity.tableName) = row[2], case .integer(let id) = row[3] { ids.insert(id) }
             }
-            return (next, ids, true, false)
+            return (next, ids, isComplete, false)
         }
     }
 

@@ -43,8 +43,8 @@ import SQLiteStore
 public final class FetchedResultsController<Entity: FetchableEntity> {
     /// The store rows are read from: a `DatabasePool` (each read on a reader connection, beside
     /// the writer) or a `DatabaseQueue`, or a `PostgreSQLCluster` (each read on a replica that has
-    /// the cluster's last write, else on the primary). On PostgreSQL, live change sets
-    /// (`startTracking()`) and a declared entity's search throw, not yet built there.
+    /// the cluster's last write, else on the primary). On PostgreSQL, a declared entity's search
+    /// throws, not yet built there.
     public let reader: any StoreReader
     /// The request; a change takes effect at the next `performFetch()`.
     public var request: FetchRequest<Entity> {
@@ -255,7 +255,7 @@ public final class FetchedResultsController<Entity: FetchableEntity> {
     }
 
     /// The sections of `query` counted by a `GROUP BY` over its rows, in `db`.
-    private static func countSections(
+    static func countSections(
         _ query: FetchQuery<Entity>, _ request: FetchRequest<Entity>, _ db: any SQLConnection
     ) throws -> [FetchedSection] {
         let sectionsQuery = query.sectionsQuery

@@ -9,7 +9,7 @@ import TextSearch
 /// row). Otherwise the rarest term by the estimates drives (without estimates: the longest plain
 /// term), and the others are checked on its rows (`strpos`).
 struct PostgreSQLSearchPlan {
-    let search: PostgreSQLSearch
+    let search: PostgreSQLTextSearch
     /// The terms, each once.
     let terms: [SearchTerm]
     /// The scope value the rows must have; nil for every row.
@@ -21,7 +21,7 @@ struct PostgreSQLSearchPlan {
     /// The driver's estimated rows, when estimates were read.
     let driverEstimate: Int?
 
-    init(_ query: SearchQuery, _ search: PostgreSQLSearch, scope: DatabaseValue?, estimates: [String: Int]? = nil) {
+    init(_ query: SearchQuery, _ search: PostgreSQLTextSearch, scope: DatabaseValue?, estimates: [String: Int]? = nil) {
         self.search = search
         self.scope = scope
         var seen = Set<String>()
@@ -60,7 +60,7 @@ struct PostgreSQLSearchPlan {
         if terms.isEmpty { return scoped(SQLFragment(sql: "TRUE"), alias: alias) }
         if matchesNothing { return SQLFragment(sql: "FALSE") }
         if !terms.contains(where: isNumeric) && terms.allSatisfy(\.isShort) {
-            return scoped(grams(terms, alias: alias), alias: alias)
+            return scoped(grams(terms.map(\.folded), alias: alias), alias: alias)
         }
         if hasAllTermsIndex {
             return scoped(SQLFragment(joining: terms.map { term($0, alias: alias, indexed: true) }, separator: " AND "), alias: alias)
@@ -88,7 +88,7 @@ struct PostgreSQLSearchPlan {
     func term(_ term: SearchTerm, alias: String, indexed: Bool) -> SQLFragment {
         var parts: [SQLFragment]
         if indexed && term.isShort {
-            parts = [grams([term], alias: alias)]
+            parts = [grams([term.folded], alias: alias)]
         } else if indexed {
             let pattern = "%" + Self.likeEscaped(term.folded) + "%"
             parts = search.description.textColumns.map { SQLFragment(sql: "\(alias).\($0) LIKE ?", arguments: [pattern]) }
@@ -96,22 +96,36 @@ struct PostgreSQLSearchPlan {
             parts = search.description.textColumns.map { SQLFragment(sql: "strpos(\(alias).\($0), ?) > 0", arguments: [term.folded]) }
         }
         if isNumeric(term), let number = term.number {
-            parts += search.description.numberColumns.map {
-                SQLFragment(sql: "\(alias).\($0) = CAST(? AS double precision)", arguments: [number])
-            }
+            parts += search.description.numberColumns.map { Self.equals("\(alias).\($0)", number) }
         }
         return SQLFragment(joining: parts, separator: " OR ").parenthesized
     }
 
-    /// The rows of `alias` whose grams hold every term of 1-2 characters (and the scope's token):
-    /// exact, from the grams index.
-    func grams(_ terms: [SearchTerm], alias: String) -> SQLFragment {
-        var values = terms.map { DatabaseValue.text($0.folded) }
-        if let scope, search.description.scopeColumn != nil, let token = PostgreSQLSearch.scopeToken(scope) {
+    /// The rows of `alias` whose grams hold every one of `grams` (texts of 1-2 characters), and the
+    /// scope's token: exact, from the grams index.
+    func grams(_ grams: [String], alias: String) -> SQLFragment {
+        var values = grams.map { DatabaseValue.text($0) }
+        if let scope, search.description.scopeColumn != nil, let token = PostgreSQLTextSearch.scopeToken(scope) {
             values.append(.text(token))
         }
         let list = Array(repeating: "CAST(? AS text)", count: values.count).joined(separator: ", ")
         return SQLFragment(sql: "\(search.gramsExpression(alias)) @> ARRAY[\(list)]", arguments: StatementArguments(values))
+    }
+
+    /// `column = number`: bound as an integer when the number is one, so that the column's type
+    /// reads it and its index serves the comparison; else compared as a `double precision`.
+    static func equals(_ column: String, _ number: Double) -> SQLFragment {
+        if number.rounded() == number, abs(number) < 0x1p62 {
+            return SQLFragment(sql: "\(column) = ?", arguments: [Int64(number)])
+        }
+        return SQLFragment(sql: "\(column) = CAST(? AS double precision)", arguments: [number])
+    }
+
+    /// The distinct substrings of 2 characters of `text`, in order.
+    static func pairs(of text: String) -> [String] {
+        let scalars = Array(text.unicodeScalars)
+        var seen = Set<String>()
+        return scalars.indices.dropLast().map { String(String.UnicodeScalarView(scalars[$0...($0 + 1)])) }.filter { seen.insert($0).inserted }
     }
 
     /// `text` with LIKE's wildcards and escape character escaped, so that it matches itself only.

@@ -23,8 +23,15 @@ import StoreCore
 /// (PostgreSQL folds a transaction's identical notifications). Replicas cannot `LISTEN`: listen on
 /// the primary (``PostgreSQLCluster/changeNotifications()``), read the changes anywhere.
 ///
+/// **Pruning.** The log grows until it is pruned: ``prune(before:_:)`` deletes what every reader at
+/// a position (its followers' oldest) has read, ``prune(keepingLatest:_:)`` all but the latest entries
+/// (a retention, as SQLite's log keeps); run either from a job on the primary. Pruning records the
+/// highest transaction it removed entries of in `store_changes_horizon`, and a reader whose position
+/// is older is told so (``PositionPruned``), never given an incomplete list: it fetches its results
+/// again and follows the log from a new position.
+///
 /// **Limits.** A tracked table needs a `bigint` (or `integer`) key column, named to
-/// ``trackingSQL(forTable:keyColumn:)``. The log is not pruned yet: delete old rows with a job.
+/// ``trackingSQL(forTable:keyColumn:)``.
 ///
 /// Related PostgreSQL documentation: <https://www.postgresql.org/docs/15/functions-info.html#FUNCTIONS-PG-SNAPSHOT>
 public enum PostgreSQLChangeLog {
@@ -60,19 +67,32 @@ public enum PostgreSQLChangeLog {
         return Position(snapshot: snapshot)
     }
 
+    /// A reader's position is older than the log's pruning horizon: changes it has not read may be
+    /// gone. Fetch the results again, and follow the log from the position of that fetch.
+    public struct PositionPruned: Error, Sendable, Equatable, CustomStringConvertible {
+        /// The reader's position.
+        public let position: Position
+
+        public var description: String {
+            "the change log was pruned past this reader's position: fetch the results again and follow the log from a new position"
+        }
+    }
+
     /// The changes committed after `position` and visible now, in the order they were made, and the
     /// position after them: one REPEATABLE READ transaction, so the two agree.
     ///
-    /// - Throws: ``PostgreSQLError``.
+    /// - Throws: ``PositionPruned`` when pruning may have removed changes after `position`;
+    ///   ``PostgreSQLError``.
     public static func changes(after position: Position, _ db: PostgreSQLConnection) throws -> (changes: [RowChange], position: Position) {
         let read = {
             let next = try currentPosition(db)
-            let changes = try db.fetchAll(
+            let rows = try db.fetchAll(
                 sql: SQLDialect.postgreSQL.numberingPlaceholders(PostgreSQLChangeLogSchema.changesSQL),
-                arguments: [.text(position.snapshot), .text(position.snapshot)]
-            ) { row -> RowChange in
-                guard case .integer(let sequence) = row[0], case .text(let table) = row[1], case .integer(let rowID) = row[2],
-                    case .integer(let kind) = row[3], let kind = RowChange.Kind(rawValue: Int(kind))
+                arguments: [.text(position.snapshot)])
+            if rows.first?.first != .integer(0) { throw PositionPruned(position: position) }
+            let changes = try rows.filter { $0[1] != .null }.map { row -> RowChange in
+                guard case .integer(let sequence) = row[1], case .text(let table) = row[2], case .integer(let rowID) = row[3],
+                    case .integer(let kind) = row[4], let kind = RowChange.Kind(rawValue: Int(kind))
                 else {
                     throw PostgreSQLError(sqlState: PostgreSQLError.internalError, message: "\(tableName) holds an unreadable row: \(row)")
                 }
@@ -81,5 +101,52 @@ public enum PostgreSQLChangeLog {
             return (changes, next)
         }
         return db.isInsideTransaction ? try read() : try db.inTransaction(readOnly: true, read)
+    }
+
+    // MARK: - Pruning
+
+    /// The pruning horizon's table: the highest transaction id whose entries were pruned.
+    public static let horizonTableName = PostgreSQLChangeLogSchema.horizonTableName
+
+    /// Deletes the entries every reader at `position` or later has read (those of transactions
+    /// finished before it), and moves the horizon past them: readers at older positions get
+    /// ``PositionPruned``. Give the oldest position of the log's followers.
+    ///
+    /// - Returns: the number of entries deleted.
+    /// - Throws: ``PostgreSQLError``.
+    @discardableResult
+    public static func prune(before position: Position, _ db: PostgreSQLConnection) throws -> Int {
+        try prune(where: "xid < pg_snapshot_xmin($1::pg_snapshot)", arguments: [.text(position.snapshot)], db)
+    }
+
+    /// Deletes all but the `count` latest entries (by sequence number), and moves the horizon past
+    /// them: a retention, for logs whose followers are not known. A follower that fell further behind
+    /// gets ``PositionPruned``.
+    ///
+    /// - Returns: the number of entries deleted.
+    /// - Throws: ``PostgreSQLError``.
+    @discardableResult
+    public static func prune(keepingLatest count: Int, _ db: PostgreSQLConnection) throws -> Int {
+        precondition(count >= 0, "cannot keep a negative number of entries")
+        return try prune(where: "seq <= (SELECT max(seq) FROM \(tableName)) - $1", arguments: [.integer(Int64(count))], db)
+    }
+
+    /// Deletes the entries `condition` selects and raises the horizon to the highest transaction id
+    /// among them, in one statement. An entry of a transaction still running is not visible to it,
+    /// so it stays; a reader that has not seen it has an older position than any pruned transaction.
+    private static func prune(where condition: String, arguments: [DatabaseValue], _ db: PostgreSQLConnection) throws -> Int {
+        let deleted = try db.scalar(
+            sql: """
+                WITH pruned AS (DELETE FROM \(tableName) WHERE \(condition) RETURNING xid),
+                moved AS (
+                    UPDATE \(horizonTableName)
+                    SET pruned_through = greatest(pruned_through, (SELECT max(xid::text::numeric) FROM pruned)::text::xid8)
+                    WHERE id = 1 AND EXISTS (SELECT FROM pruned)
+                )
+                SELECT count(*) FROM pruned
+                """,
+            arguments: arguments)
+        guard case .integer(let count) = deleted else { return 0 }
+        return Int(count)
     }
 }

@@ -31,23 +31,30 @@ final class Replica: Sendable {
     }
 }
 
-/// Why a replica did not answer a read: it did not replay the cluster's last write in time.
-struct ReplicaLagging: Error {}
+/// Why a replica did not answer a read: it did not replay the cluster's last write in time, or its
+/// replay lags past the configuration's `replicaLagLimit`.
+struct ReplicaLagging: Error {
+    /// What the logged line says after "is lagging: ".
+    let reason: String
+}
 
 extension PostgreSQLCluster {
     /// Runs `read` on the first available replica that answers it, else on the primary.
     ///
     /// Each replica first waits for its replay position to reach ``lastWritePosition`` (bounded by
-    /// the configuration's `replicaWaitLimit`), so the read sees every write this cluster committed.
-    /// A replica that lags past the bound, cannot be reached or fails with a connection error is
+    /// the configuration's `replicaWaitLimit`), so the read sees every write this cluster committed,
+    /// and must lag the primary by no more than `replicaLagLimit`, so that a caller that has not
+    /// written reads no older state. A replica that lags, cannot be reached or fails with a connection error is
     /// skipped with a logged line, and the read runs on the next one; the primary answers last. A
     /// read's own error (bad SQL, a constraint) is thrown as it is.
     func routeRead<T>(_ read: (SerializedConnection, _ before: (PostgreSQLConnection) throws -> Void) throws -> T) throws -> T {
         let position = lastWritePosition.withLock { $0 }
-        let limit = configuration.replicaWaitLimit
+        let (waitLimit, lagLimit) = (configuration.replicaWaitLimit, configuration.replicaLagLimit)
         for replica in availableReplicas() {
             do {
-                return try read(replica.connection) { db in try Self.waitForReplay(of: position, on: db, limit: limit) }
+                return try read(replica.connection) { db in
+                    try Self.waitForReplay(of: position, on: db, limit: waitLimit, lagLimit: lagLimit)
+                }
             } catch {
                 try skip(replica, after: error)
             }
@@ -60,10 +67,12 @@ extension PostgreSQLCluster {
         _ read: (SerializedConnection, _ before: @escaping @Sendable (PostgreSQLConnection) throws -> Void) async throws -> T
     ) async throws -> T {
         let position = lastWritePosition.withLock { $0 }
-        let limit = configuration.replicaWaitLimit
+        let (waitLimit, lagLimit) = (configuration.replicaWaitLimit, configuration.replicaLagLimit)
         for replica in availableReplicas() {
             do {
-                return try await read(replica.connection) { db in try Self.waitForReplay(of: position, on: db, limit: limit) }
+                return try await read(replica.connection) { db in
+                    try Self.waitForReplay(of: position, on: db, limit: waitLimit, lagLimit: lagLimit)
+                }
             } catch {
                 try skip(replica, after: error)
             }
@@ -81,10 +90,8 @@ extension PostgreSQLCluster {
     /// Logs why `replica` was skipped (leaving a down one out for a while), or rethrows `error` when it
     /// is the read's own.
     private func skip(_ replica: Replica, after error: any Error) throws {
-        if error is ReplicaLagging {
-            configuration.log?(
-                "replica \(replica.number) is lagging: it did not replay this cluster's last write within "
-                    + "\(configuration.replicaWaitLimit); read on another server")
+        if let lagging = error as? ReplicaLagging {
+            configuration.log?("replica \(replica.number) is lagging: \(lagging.reason); read on another server")
             return
         }
         guard let error = error as? PostgreSQLError, Self.meansServerUnavailable(error) else { throw error }
@@ -100,16 +107,35 @@ extension PostgreSQLCluster {
     }
 
     /// Waits until the replica `db` has replayed the primary's WAL up to `position` (nothing to wait
-    /// for at 0), polling its replay position.
+    /// for at 0), polling its replay position, then checks that its replay lags by at most `lagLimit`.
     ///
-    /// - Throws: ``ReplicaLagging`` when it has not within `limit`; ``PostgreSQLError``.
-    static func waitForReplay(of position: UInt64, on db: PostgreSQLConnection, limit: Duration) throws {
-        guard position > 0 else { return }
+    /// - Throws: ``ReplicaLagging`` when it has not replayed `position` within `limit`, or lags
+    ///   more; ``PostgreSQLError``.
+    static func waitForReplay(of position: UInt64, on db: PostgreSQLConnection, limit: Duration, lagLimit: Duration) throws {
         let deadline = ContinuousClock.now + limit
+        let seconds = Double(lagLimit.components.seconds) + Double(lagLimit.components.attoseconds) / 1e18
         while true {
-            let replayed = try db.scalar(sql: "SELECT pg_last_wal_replay_lsn()::text").flatMap(Self.walPosition) ?? 0
-            if replayed >= position { return }
-            if ContinuousClock.now >= deadline { throw ReplicaLagging() }
+            // Lagging: no WAL receiver (not a streaming replica), or WAL received and not replayed
+            // while the last transaction replayed is older than the bound.
+            let row = try db.fetchAll(
+                sql: """
+                    SELECT pg_last_wal_replay_lsn()::text,
+                        NOT EXISTS (SELECT FROM pg_stat_wal_receiver)
+                        OR (pg_last_wal_receive_lsn() IS DISTINCT FROM pg_last_wal_replay_lsn()
+                            AND coalesce(now() - pg_last_xact_replay_timestamp() > make_interval(secs => $1), true))
+                    """,
+                arguments: [.real(seconds)]
+            ).first
+            let replayed = row.flatMap { Self.walPosition($0[0]) } ?? 0
+            if replayed >= position {
+                guard row?[1] == .integer(0) else {
+                    throw ReplicaLagging(reason: "its replay is more than \(lagLimit) behind the primary")
+                }
+                return
+            }
+            if ContinuousClock.now >= deadline {
+                throw ReplicaLagging(reason: "it did not replay this cluster's last write within \(limit)")
+            }
             usleep(200)
         }
     }

@@ -15,8 +15,9 @@ import Synchronization
 /// ```
 ///
 /// A read runs on a replica once the replica has replayed this cluster's last write (read your
-/// writes), else on the primary: a replica that is down, or lags past the configuration's
-/// `replicaWaitLimit`, is skipped with a logged line, never read stale. Every read runs in one
+/// writes) and lags the primary by at most the configuration's `replicaLagLimit`, else on the
+/// primary: a replica that is down, or lags past `replicaWaitLimit` or `replicaLagLimit`, is
+/// skipped with a logged line, never read stale. Every read runs in one
 /// REPEATABLE READ, READ ONLY transaction (one snapshot). When the task of an
 /// `async` access is cancelled, its running statement is cancelled on the server (`PQcancel`) and the
 /// call throws `CancellationError`; a cancelled write is rolled back.

@@ -19,6 +19,12 @@ public struct PostgreSQLConfiguration: Sendable {
     /// How long a read waits for a replica to replay this cluster's last write before it reads on
     /// the primary instead, logging the replica as lagging.
     public var replicaWaitLimit: Duration = .seconds(1)
+    /// How stale a replica's answer may be, for every read: a replica whose replay lags the primary by
+    /// more (the time since the last transaction it replayed, while it has received more WAL than it
+    /// replayed; or no WAL receiver at all) is skipped with a logged line, and the read goes to
+    /// another replica or the primary. A replica whose WAL receiver has not yet noticed a lost
+    /// primary counts as current until `wal_receiver_timeout` ends its stream.
+    public var replicaLagLimit: Duration = .seconds(1)
     /// How long a replica found down (unreachable, shut down, restarting) is left out of reads before
     /// it is tried again.
     public var replicaRetryInterval: Duration = .seconds(5)

@@ -9,10 +9,14 @@
 public enum PostgreSQLChangeLogSchema {
     /// The log table: `store_changes(seq, xid, table_name, row_id, kind)`.
     public static let tableName = "store_changes"
+    /// The pruning horizon: one row, `pruned_through`, the highest transaction id whose entries were
+    /// pruned (`0` before any pruning).
+    public static let horizonTableName = "store_changes_horizon"
     /// The notification channel a commit that changed tracked rows notifies.
     public static let channel = "store_changes"
 
-    /// Creates the log table, its index by transaction and the trigger function, if not there yet.
+    /// Creates the log table, its index by transaction, its pruning horizon and the trigger function,
+    /// if not there yet.
     public static let installationSQL = """
         CREATE TABLE IF NOT EXISTS \(tableName) (
             seq bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
@@ -22,6 +26,11 @@ public enum PostgreSQLChangeLogSchema {
             kind smallint NOT NULL CHECK (kind IN (1, 2, 3))
         );
         CREATE INDEX IF NOT EXISTS \(tableName)_xid ON \(tableName) (xid);
+        CREATE TABLE IF NOT EXISTS \(horizonTableName) (
+            id integer PRIMARY KEY CHECK (id = 1),
+            pruned_through xid8 NOT NULL
+        );
+        INSERT INTO \(horizonTableName) VALUES (1, '0') ON CONFLICT DO NOTHING;
         CREATE OR REPLACE FUNCTION \(tableName)_record() RETURNS trigger LANGUAGE plpgsql AS $$
         DECLARE
             old_id bigint;
@@ -61,11 +70,18 @@ public enum PostgreSQLChangeLogSchema {
     public static let currentPositionSQL = "SELECT pg_current_snapshot()::text"
 
     /// The changes committed after the snapshot position bound to its one `?` and visible now, in the
-    /// order they were made: `seq, table_name, row_id, kind`. Read in the same REPEATABLE READ
-    /// transaction as ``currentPositionSQL``, so that the two agree.
+    /// order they were made: `pruned, seq, table_name, row_id, kind`, where `pruned` (true in every
+    /// row when the log was pruned past the position: changes may be missing) comes with one row of
+    /// NULLs when there is no change. Read in the same REPEATABLE READ transaction as
+    /// ``currentPositionSQL``, so that the two agree; one statement reads the horizon and the
+    /// entries, so that they agree even in a READ COMMITTED one (a prune commits before both or after
+    /// both).
     public static let changesSQL = """
-        SELECT seq, table_name, row_id, kind FROM \(tableName)
-        WHERE xid >= pg_snapshot_xmin(?::pg_snapshot) AND NOT pg_visible_in_snapshot(xid, ?::pg_snapshot)
+        WITH reader(snapshot) AS (SELECT ?::pg_snapshot)
+        SELECT pruned_through >= pg_snapshot_xmin(reader.snapshot), seq, table_name, row_id, kind
+        FROM reader CROSS JOIN \(horizonTableName)
+        LEFT JOIN \(tableName)
+            ON xid >= pg_snapshot_xmin(reader.snapshot) AND NOT pg_visible_in_snapshot(xid, reader.snapshot)
         ORDER BY seq
         """
 

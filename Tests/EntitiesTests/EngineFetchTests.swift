@@ -147,6 +147,28 @@ struct EngineFetchTests {
     }
 }
 
+/// A tag, whose table logs no changes.
+struct Tag: DeclaredEntity, Hashable {
+    var id: Int64?
+    var name: String
+
+    static let declaration = EntityDeclaration<Tag>(
+        table: "tags", template: Tag(name: ""), folding: { $0 }, attributes: [.text("name", \.name)], tracksChanges: false)
+}
+
+extension EngineFetchTests {
+    @Test(arguments: StoreEngine.all) func trackingATableWithoutTheLogFailsAndLeavesTheStoreUsable(engine: StoreEngine) throws {
+        let store = try engine.makeStore()
+        try EntitySchema(identity: "org.example.tags", tables: [EntityTable(Tag.self)]).migrate(store.writer)
+        var tag = Tag(name: "b")
+        try store.writer.write { db in try tag.insert(db) }
+        let controller = FetchedResultsController(request: FetchRequest<Tag>(sortDescriptors: [SortDescriptor(\.name)]), reader: store.writer)
+        #expect(throws: (any Error).self) { try controller.startTracking() }
+        try controller.performFetch()
+        #expect(try controller.fetchedObjects == [tag])
+    }
+}
+
 extension FetchedResultsController {
     /// The objects of a fetch made now.
     func fetchedObjectsAfterFetch() throws -> [Entity] {

@@ -13,8 +13,9 @@ final class TestSchema: Sendable {
     /// The replicas' URLs, likewise.
     let replicas: [String]
 
-    init() throws {
-        servers = try PostgreSQLServers.shared()
+    /// A schema on `servers`: the shared test servers, or a suite's own.
+    init(servers own: PostgreSQLServers? = nil) throws {
+        servers = try own ?? PostgreSQLServers.shared()
         let name = "test_" + UUID().uuidString.lowercased().replacing("-", with: "")
         self.name = name
         let admin = try PostgreSQLConnection(url: servers.primary)

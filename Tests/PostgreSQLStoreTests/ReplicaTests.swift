@@ -67,4 +67,52 @@ import Testing
         #expect(onReplica == .integer(1))
         #expect(try await count() == .integer(5))
     }
+
+    /// A cluster of its own, whose replica's replay this test pauses while another process's cluster
+    /// commits: a caller that has not written is not answered from the replica once its replay lags
+    /// past `replicaLagLimit`, but from the primary, with a logged line; resumed, the replica serves
+    /// reads again.
+    @Test func aReplicaLaggingPastTheBoundIsSkippedForACallerThatHasNotWritten() async throws {
+        let servers = try PostgreSQLServers.start(replicas: 1)
+        defer { servers.stop() }
+        let writer = try PostgreSQLCluster(PostgreSQLConfiguration(primary: servers.primary))
+        defer { writer.close() }
+        try await writer.writeWithoutTransaction { db in try db.execute(sql: "CREATE TABLE note(id bigint PRIMARY KEY)") }
+        let lines = Mutex<[String]>([])
+        var configuration = PostgreSQLConfiguration(primary: servers.primary, replicas: servers.replicas)
+        configuration.replicaLagLimit = .milliseconds(100)
+        configuration.log = { line in lines.withLock { $0.append(line) } }
+        let reader = try PostgreSQLCluster(configuration)
+        defer { reader.close() }
+        let read = { @Sendable in
+            try await reader.read { db in
+                (try db.scalar(sql: "SELECT count(*) FROM note"), try db.scalar(sql: "SELECT pg_is_in_recovery()"))
+            }
+        }
+        /// Reads until the replica answers, having replayed `count` rows.
+        func readOnReplica(count: Int64) async throws {
+            var answer: (DatabaseValue?, DatabaseValue?) = (nil, nil)
+            for _ in 0..<200 {
+                do { answer = try await read() } catch let error as PostgreSQLError where error.sqlState == "42P01" {}  // not replayed yet
+                if answer.0 == .integer(count), answer.1 == .integer(1) { break }
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            #expect(answer.0 == .integer(count))
+            #expect(answer.1 == .integer(1), "the replica did not serve the read")
+        }
+        try await readOnReplica(count: 0)
+
+        let replica = try PostgreSQLConnection(url: servers.replicas[0])
+        defer { replica.close() }
+        try replica.execute(sql: "SELECT pg_wal_replay_pause()")
+        try await writer.write { db in try db.execute(sql: "INSERT INTO note VALUES (1)") }
+        try await Task.sleep(for: .milliseconds(300))  // the replica receives the commit, and lags past the bound
+        let (count, onReplica) = try await read()
+        #expect(count == .integer(1))
+        #expect(onReplica == .integer(0), "the lagging replica served the read")
+        #expect(lines.withLock { $0 }.contains { $0.hasPrefix("replica 1 is lagging: its replay is more than") })
+
+        try replica.execute(sql: "SELECT pg_wal_replay_resume()")
+        try await readOnReplica(count: 1)
+    }
 }

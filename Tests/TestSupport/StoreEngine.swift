@@ -27,6 +27,12 @@ public enum StoreEngine: String, CaseIterable, Sendable, CustomStringConvertible
 
     public var description: String { rawValue }
 
+    /// `pg_trgm` (a searchable entity's structures use it), created once in `public`: created in a
+    /// store's schema, it would go with that schema, and with it every other store's trigram index.
+    private static let trigramExtension: Result<Void, any Error> = Result {
+        try PostgreSQLConnection(url: try PostgreSQLServers.shared().primary).execute(sql: "CREATE EXTENSION IF NOT EXISTS pg_trgm SCHEMA public")
+    }
+
     /// A fresh, empty store of the engine: an SQLite file in a temporary folder, or a schema of its
     /// own on the test primary (with the test replicas), dropped when the store goes away.
     public func makeStore() throws -> TestStore {
@@ -37,6 +43,7 @@ public enum StoreEngine: String, CaseIterable, Sendable, CustomStringConvertible
             return TestStore(writer: queue, directory: directory) { try? queue.close() }
         case .postgreSQL:
             let servers = try PostgreSQLServers.shared()
+            try Self.trigramExtension.get()
             let schema = "test_" + UUID().uuidString.lowercased().replacing("-", with: "")
             try PostgreSQLConnection(url: servers.primary).execute(sql: "CREATE SCHEMA \(schema)")
             let inSchema = { (url: String) in url + (url.contains("?") ? "&" : "?") + "options=-csearch_path%3D\(schema)" }

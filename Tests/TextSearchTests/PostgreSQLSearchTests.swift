@@ -60,7 +60,7 @@ struct PostgreSQLSearchTests {
         let schema = try SearchSchema()
         let pg = try schema.connect()
         try pg.execute(sql: Self.postgreSQLTable)
-        let search = PostgreSQLSearch(Self.description)
+        let search = PostgreSQLTextSearch(Self.description)
         try pg.execute(sql: search.installSQL)
         let directory = try TemporaryDirectory()
         let sqlite = try DatabaseQueue(path: directory.path())
@@ -173,7 +173,7 @@ struct PostgreSQLSearchTests {
     @Test func bulkBuildEqualsTheTriggers() throws {
         let schema = try SearchSchema()
         let (triggers, bulk) = (try schema.connect(), try schema.connect())
-        let search = PostgreSQLSearch(Self.description)
+        let search = PostgreSQLTextSearch(Self.description)
         let (t, b) = (schema.name + "_triggers", schema.name + "_bulk")
         try triggers.execute(sql: "CREATE SCHEMA \(t); CREATE SCHEMA \(b)")
         defer { try? triggers.execute(sql: "DROP SCHEMA \(t) CASCADE; DROP SCHEMA \(b) CASCADE") }

@@ -1,7 +1,7 @@
 import SQLiteStore
 import TextSearch
 
-extension PostgreSQLSearch {
+extension PostgreSQLTextSearch {
     /// The SQL that creates the search's structures on the table and fills them from its rows: run it
     /// in a migration after `CREATE TABLE`, or after a bulk load (`COPY`), which is then the bulk
     /// build: each index is built once from the rows, faster than kept row by row.
@@ -12,12 +12,21 @@ extension PostgreSQLSearch {
     /// Related PostgreSQL documentation: <https://www.postgresql.org/docs/15/pgtrgm.html>
     public var installSQL: String {
         let table = description.table
+        // The operator class named in the extension's schema, wherever it is: the search path may
+        // not hold it.
         let trigramIndexes = description.textColumns.map { column in
-            "CREATE INDEX \(trigramIndex(column)) ON \(table) USING gin (\(column) gin_trgm_ops);"
+            "EXECUTE format('CREATE INDEX \(trigramIndex(column)) ON \(table) USING gin (\(column) %I.gin_trgm_ops)', trigram_schema);"
         }
         let watched = (description.textColumns + [description.scopeColumn].compactMap { $0 }).joined(separator: ", ")
         return """
             CREATE EXTENSION IF NOT EXISTS pg_trgm;
+            DO $$
+            DECLARE trigram_schema text := (
+                SELECT nspname FROM pg_extension JOIN pg_namespace ON pg_namespace.oid = extnamespace WHERE extname = 'pg_trgm');
+            BEGIN
+                \(trigramIndexes.joined(separator: "\n    "))
+            END
+            $$;
             CREATE FUNCTION \(gramsFunction)(texts text[], scope text) RETURNS text[]
                 LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
                 SELECT ARRAY(
@@ -29,7 +38,6 @@ extension PostgreSQLSearch {
                         UNION ALL SELECT chr(1) || scope WHERE scope IS NOT NULL
                     ) AS grams ORDER BY gram)
                 $$;
-            \(trigramIndexes.joined(separator: "\n"))
             CREATE INDEX \(gramsIndex) ON \(table) USING gin (\(gramsExpression(nil)));
             CREATE TABLE \(gramCountsTable) AS
                 SELECT ''::text AS gram, \(scope(nil)) AS scope, 0::bigint AS count FROM \(table) WITH NO DATA;

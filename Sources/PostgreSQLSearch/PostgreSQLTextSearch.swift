@@ -1,11 +1,11 @@
 import SQLiteStore
 import TextSearch
 
-/// The search of a ``SearchDescription``'s table on PostgreSQL, with the semantics of the SQLite
+/// The search of a `SearchDescription`'s table on PostgreSQL, with the semantics of the SQLite
 /// engine (the TextSearch article "Search semantics"): the same folding, terms, matches and order.
 ///
 /// ```swift
-/// let films = PostgreSQLSearch(SearchDescription(table: "films", textColumns: ["title_folded"]))
+/// let films = PostgreSQLTextSearch(SearchDescription(table: "films", textColumns: ["title_folded"]))
 /// try db.execute(sql: films.installSQL, values: [])   // after CREATE TABLE films (and any COPY)
 /// let page = try films.page(SearchQuery("ring"), order: order, limit: 50, selection: "films.id", db)
 /// ```
@@ -17,9 +17,9 @@ import TextSearch
 /// terms of 1-2 characters exactly; and a table of how many rows hold each gram per scope value, kept
 /// by a trigger, which counts a short term without reading rows. TextSearch's planner chooses how a
 /// page is read from the counts and estimates read here.
-public struct PostgreSQLSearch: Sendable, Hashable {
+public struct PostgreSQLTextSearch: Sendable, Hashable {
     /// What is searched: the table, its folded text columns, number columns and scope column.
-    /// (Its ``SearchDescription/indexesShortTerms`` and accelerators are SQLite's and are not read.)
+    /// (Its `indexesShortTerms` and accelerators are SQLite's and are not read.)
     public let description: SearchDescription
 
     /// The search of `description`'s table.

@@ -1,26 +1,33 @@
 import SQLiteStore
 import TextSearch
 
-extension PostgreSQLSearch {
+extension PostgreSQLTextSearch {
     /// A page of the rows that match `query` within `scope`, in `order`, and how many match in all:
     /// the rows and total of SQLite's `SearchDescription.page`, read on PostgreSQL. Call it in a
     /// reading transaction (REPEATABLE READ), so that both come from one snapshot.
     ///
     /// The total comes from the gram counts for one term of 1-2 characters, else from counting the
-    /// matches through their indexes; TextSearch's ``PagePlanner`` then chooses how the page is read
+    /// matches through their indexes; TextSearch's `PagePlanner` then chooses how the page is read
     /// from the total and the rarest term's estimate: the matches read through their indexes and
     /// sorted, the list index walked in order for a bounded number of entries, or the order's index
     /// walked with every term checked on each row.
     ///
     /// - Parameters:
+    ///   - query: the search.
+    ///   - scope: the scope column's value the rows must have; nil for every row.
+    ///   - order: the page's order (its terms qualified with the table's name).
+    ///   - limit: the most rows read.
+    ///   - offset: the matching rows skipped before the page.
     ///   - selection: the columns `decode` reads, qualified with the table's name.
     ///   - thresholds: the planner's cost model (tests force each strategy with extreme ones).
+    ///   - db: the connection, in a reading transaction.
+    ///   - decode: makes a record of a row of `selection`.
     /// - Throws: what the connection throws, or what `decode` throws.
-    public func page<Record>(
+    public func page<Entity>(
         _ query: SearchQuery, scope: DatabaseValue? = nil, order: SearchOrder, limit: Int, offset: Int = 0,
         selection: String, thresholds: SearchThresholds = .standard, _ db: some SQLConnection,
-        decode: ([DatabaseValue]) throws -> Record
-    ) throws -> SearchPage<Record> {
+        decode: ([DatabaseValue]) throws -> Entity
+    ) throws -> SearchPage<Entity> {
         try page(
             query, scope: scope, order: order, limit: limit, offset: offset, selection: selection, thresholds: thresholds,
             forcing: nil, db, decode: decode)
@@ -29,33 +36,36 @@ extension PostgreSQLSearch {
     /// ``page(_:scope:order:limit:offset:selection:thresholds:_:decode:)`` read with `strategy` rather
     /// than the planner's choice (tests check every strategy against a reference).
     @_spi(Testing)
-    public func page<Record>(
+    public func page<Entity>(
         _ query: SearchQuery, scope: DatabaseValue? = nil, order: SearchOrder, limit: Int, offset: Int = 0,
-        selection: String, forcing strategy: PageStrategy, _ db: some SQLConnection, decode: ([DatabaseValue]) throws -> Record
-    ) throws -> SearchPage<Record> {
+        selection: String, forcing strategy: PageStrategy, _ db: some SQLConnection, decode: ([DatabaseValue]) throws -> Entity
+    ) throws -> SearchPage<Entity> {
         try page(
             query, scope: scope, order: order, limit: limit, offset: offset, selection: selection, thresholds: .standard,
             forcing: strategy, db, decode: decode)
     }
 
-    private func page<Record>(
+    private func page<Entity>(
         _ query: SearchQuery, scope: DatabaseValue?, order: SearchOrder, limit: Int, offset: Int, selection: String,
-        thresholds: SearchThresholds, forcing: PageStrategy?, _ db: some SQLConnection, decode: ([DatabaseValue]) throws -> Record
-    ) throws -> SearchPage<Record> {
+        thresholds: SearchThresholds, forcing: PageStrategy?, _ db: some SQLConnection, decode: ([DatabaseValue]) throws -> Entity
+    ) throws -> SearchPage<Entity> {
         precondition(limit >= 0 && offset >= 0)
         let unestimated = PostgreSQLSearchPlan(query, self, scope: scope)
         let total = try count(unestimated, db)
         guard min(limit, total - offset) > 0 else {
             return SearchPage(query: query, records: [], offset: offset, totalCount: total)
         }
-        let plan = unestimated.countsOneGram || unestimated.terms.count <= 1 && total < thresholds.orderedScanThreshold
+        // One term drives alone: its rows are the matches.
+        let plan = unestimated.terms.count <= 1
             ? PostgreSQLSearchPlan(query, self, scope: scope, estimates: Dictionary(unestimated.terms.map { ($0.folded, total) }, uniquingKeysWith: { a, _ in a }))
             : PostgreSQLSearchPlan(query, self, scope: scope, estimates: try estimates(unestimated, cap: thresholds.orderedScanThreshold, db))
+        let walksInListOrder = order.isListIndexOrder && description.listIndex != nil && !plan.terms.contains(where: plan.isNumeric)
         let facts = PageFacts(
             limit: limit, offset: offset, total: total,
             isDense: (plan.driverEstimate ?? total) >= thresholds.orderedScanThreshold, driverEstimate: plan.driverEstimate,
             hasAllTermsIndex: plan.hasAllTermsIndex,
-            walksInListOrder: order.isListIndexOrder && description.listIndex != nil && !plan.terms.contains(where: plan.isNumeric))
+            walksInListOrder: walksInListOrder,
+            scopeRows: walksInListOrder && scope == nil ? try rowEstimate(db) : nil)
         let strategy = forcing ?? PagePlanner.strategy(for: facts, costs: thresholds)
         let records = try read(strategy, plan, order: order, limit: min(limit, total - offset), offset: offset, selection: selection, db, decode)
         return SearchPage(query: query, records: records, offset: offset, totalCount: total)
@@ -63,10 +73,10 @@ extension PostgreSQLSearch {
 
     /// The page read with `strategy`: `limit` is what remains of the result from `offset`, so that
     /// a walk that finds fewer rows fell short.
-    private func read<Record>(
+    private func read<Entity>(
         _ strategy: PageStrategy, _ plan: PostgreSQLSearchPlan, order: SearchOrder, limit: Int, offset: Int, selection: String,
-        _ db: some SQLConnection, _ decode: ([DatabaseValue]) throws -> Record
-    ) throws -> [Record] {
+        _ db: some SQLConnection, _ decode: ([DatabaseValue]) throws -> Entity
+    ) throws -> [Entity] {
         let table = description.table
         let page = SQLFragment(sql: " ORDER BY \(order.terms.sql) LIMIT ? OFFSET ?", arguments: order.terms.arguments + [limit, offset])
         let statement: SQLFragment
@@ -136,7 +146,7 @@ extension PostgreSQLSearch {
     }
 
     /// The condition on a row of the table, named `alias`, that holds exactly when it matches `query`
-    /// within `scope`, for embedding in other SQL (`?` placeholders, as ``SQLConnection`` takes them):
+    /// within `scope`, for embedding in other SQL (`?` placeholders, as `SQLConnection` takes them):
     /// the rarest term by the estimates of this read drives, the condition stays exact in any later
     /// read.
     ///
@@ -169,23 +179,28 @@ extension PostgreSQLSearch {
                     db, "SELECT count(*) FROM (SELECT 1 FROM \(table) WHERE \(condition.sql) LIMIT ?) AS capped",
                     condition.arguments.values + [.integer(Int64(cap))])
                 if estimate >= cap {
-                    let scalars = Array(term.folded.unicodeScalars)
-                    let bound = try (0..<(scalars.count - 1)).map { start in
-                        try gramCount(String(String.UnicodeScalarView(scalars[start...(start + 1)])), scope: plan.scope, db)
-                    }.min()
+                    let bound = try PostgreSQLSearchPlan.pairs(of: term.folded).map { try gramCount($0, scope: plan.scope, db) }.min()
                     estimate = max(cap, bound ?? cap)
                 }
             }
             if plan.isNumeric(term), let number = term.number {
                 for column in description.numberColumns {
+                    let equals = PostgreSQLSearchPlan.equals("\(table).\(column)", number)
                     estimate += try integer(
-                        db, "SELECT count(*) FROM (SELECT 1 FROM \(table) WHERE \(column) = CAST(? AS double precision) LIMIT ?) AS capped",
-                        [.real(number), .integer(Int64(cap))])
+                        db, "SELECT count(*) FROM (SELECT 1 FROM \(table) WHERE \(equals.sql) LIMIT ?) AS capped",
+                        equals.arguments.values + [.integer(Int64(cap))])
                 }
             }
             estimates[term.folded] = estimate
         }
         return estimates
+    }
+
+    /// The table's rows as PostgreSQL's statistics estimate them (`pg_class.reltuples`, as of the
+    /// last `ANALYZE` or `VACUUM`), for the planner to cost a walk in list order; nil before either.
+    func rowEstimate(_ db: some SQLConnection) throws -> Int? {
+        let rows = try integer(db, "SELECT coalesce(max(reltuples), -1)::bigint FROM pg_class WHERE oid = to_regclass(?)", [.text(description.table)])
+        return rows > 0 ? rows : nil
     }
 
     /// The rows whose texts hold `gram` (1 or 2 characters), within `scope`.

@@ -1,0 +1,105 @@
+import SQLiteStore
+
+/// Stores imported records of one entity on any engine's connection (a `PostgreSQLCluster`'s, say),
+/// with the engine's bulk load: new rows are gathered and added with one
+/// `SQLConnection.copy(into:columns:rows:)` (PostgreSQL's `COPY`), the way ``EntityImporter`` does on
+/// SQLite, with the same results: ids, updates and skips as one `INSERT` or `UPDATE` a record gives.
+///
+/// A record with an id keeps it (the rows gathered so far are added first, then the row with that
+/// id is replaced, or the record is added with it). A record without one is added unless its unique
+/// key is taken by a stored or gathered record; then it updates that record or is skipped, as
+/// `conflicts` says. The gathered rows are held in memory until ``finish()``.
+///
+/// Not `Sendable`: it belongs to its connection's transaction.
+public final class EntityCopyImporter<Entity: DeclaredEntity, Connection: SQLConnection> {
+    /// What a record whose unique key is taken does.
+    public let conflicts: ImportConflicts
+    /// What was stored so far (gathered rows count as inserted).
+    public private(set) var report = ImportReport()
+    private let db: Connection
+    /// The unique key: its column, and its place among the stored values.
+    private let key: (column: String, attribute: String, index: Int)?
+    /// Whether the table may hold a row with a gathered record's key: not while it was empty at the
+    /// start and only gathered rows were added.
+    private var mayHoldKeys: Bool
+    /// New rows, in the order of the records, and the place of each key among them.
+    private var gathered: [[DatabaseValue]] = []
+    private var gatheredKeys: [DatabaseValue: Int] = [:]
+
+    /// An importer into the entity's table on `db`, in the caller's transaction.
+    public init(_ db: Connection, conflicts: ImportConflicts) throws {
+        self.db = db
+        self.conflicts = conflicts
+        let declaration = Entity.declaration
+        key = declaration.attributes.first { $0.columnDefinition.isUnique }.flatMap { attribute in
+            declaration.storedColumns.firstIndex(of: attribute.column).map { (attribute.column, attribute.name, $0) }
+        }
+        mayHoldKeys = try !Entity.isEmpty(db)
+    }
+
+    /// Stores one record (checked already).
+    ///
+    /// - Throws: ``DuplicateKey`` for a record that keeps its id and has another row's key; the
+    ///   engine's error.
+    public func add(_ record: Entity) throws {
+        let values = Entity.declaration.storedValues(of: record)
+        if let id = record.id {
+            try finish()
+            mayHoldKeys = true
+            try put(values, id: id)
+            return
+        }
+        guard let key else {
+            gathered.append(values)
+            report.inserted += 1
+            return
+        }
+        let value = values[key.index]
+        if let place = gatheredKeys[value] {
+            guard conflicts == .update else { report.skipped += 1; return }
+            gathered[place] = values
+            report.updated += 1
+        } else if mayHoldKeys, let id = try storedID(key: value, key.column) {
+            guard conflicts == .update else { report.skipped += 1; return }
+            try replace(values, id: id)
+        } else {
+            gatheredKeys[value] = gathered.count
+            gathered.append(values)
+            report.inserted += 1
+        }
+    }
+
+    /// Adds the gathered rows to the table, with the engine's bulk load.
+    public func finish() throws {
+        guard !gathered.isEmpty else { return }
+        try db.copy(into: Entity.tableName, columns: Entity.declaration.storedColumns, rows: gathered)
+        gathered.removeAll()
+        gatheredKeys.removeAll()
+    }
+
+    /// Stores a record under its own id: replaces the row with that id, or adds it.
+    private func put(_ values: [DatabaseValue], id: Int64) throws {
+        if let key, let holder = try storedID(key: values[key.index], key.column), holder != id {
+            throw DuplicateKey(table: Entity.tableName, attribute: key.attribute, value: AttributeSections.text(values[key.index]))
+        }
+        if try db.fetchRows(sql: "SELECT 1 FROM \(Entity.tableName) WHERE id = ?", values: [.integer(id)]).isEmpty {
+            try db.execute(sql: Entity.declaration.insertSQL(withID: true), values: [.integer(id)] + values)
+            report.inserted += 1
+        } else {
+            try replace(values, id: id)
+        }
+    }
+
+    /// The id of the stored row with this key.
+    private func storedID(key value: DatabaseValue, _ column: String) throws -> Int64? {
+        guard case .integer(let id) = try db.fetchRows(sql: "SELECT id FROM \(Entity.tableName) WHERE \(column) = ?", values: [value]).first?.first
+        else { return nil }
+        return id
+    }
+
+    /// Replaces the stored attributes of the row with this id.
+    private func replace(_ values: [DatabaseValue], id: Int64) throws {
+        try db.execute(sql: Entity.declaration.updateSQL(), values: values + [.integer(id)])
+        report.updated += 1
+    }
+}

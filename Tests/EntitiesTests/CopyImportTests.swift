@@ -1,0 +1,86 @@
+import Entities
+import Foundation
+import SQLiteStore
+import Testing
+import TestSupport
+
+/// Importing a declared entity into a store of either engine through ``EntityCopyImporter`` (new
+/// rows by one `COPY` on PostgreSQL) gives the rows, ids and report that storing the records one at
+/// a time gives: the reference applies the import's rules (a record whose unique key is stored
+/// updates that row, or is skipped; another is inserted) with `insert` and `update`.
+struct CopyImportTests {
+    let directory: TemporaryDirectory
+
+    init() throws { directory = try TemporaryDirectory() }
+
+    /// A record as a JSON line, as an export writes it.
+    static func line(_ jar: Jar) throws -> String {
+        var object: [String: Any] = [
+            "label": jar.label, "shelf": jar.shelf, "grams": jar.grams, "sealed": jar.sealed, "servings": jar.servings,
+            "remarks": jar.remarks, "opened": NSNull(),
+        ]
+        if let opened = jar.opened { object["opened"] = ISO8601DateFormatter().string(from: opened) }
+        return String(decoding: try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]), as: UTF8.self) + "\n"
+    }
+
+    func file(_ name: String, _ jars: [Jar]) throws -> String {
+        let path = directory.path(name)
+        try jars.map(Self.line).joined().write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    /// The import's rules, one record at a time.
+    static func reference(_ jars: [Jar], conflicts: ImportConflicts, _ store: any StoreWriter) throws -> ImportReport {
+        var report = ImportReport()
+        for var jar in jars {
+            try store.write { db in
+                if let stored = try Jar.fetchAll(db).first(where: { $0.label == jar.label }) {
+                    guard conflicts == .update else { report.skipped += 1; return }
+                    jar.id = stored.id
+                    try jar.update(db)
+                    report.updated += 1
+                } else {
+                    try jar.insert(db)
+                    report.inserted += 1
+                }
+            }
+        }
+        return report
+    }
+
+    static let first = [
+        Jar(label: "Honey", shelf: "Top", grams: 300, sealed: true),
+        Jar(label: "Jam", shelf: "Top", grams: 200, remarks: "tab\there, back\\slash, new\nline, quote \" and é 漢字"),
+        Jar(label: "Honey", shelf: "Low", grams: 310, remarks: "again"),  // the key of a record before it
+        Jar(label: "Salt", grams: 1000, servings: 9, opened: Date(timeIntervalSince1970: 1_714_532_400)),
+        Jar(label: "Tea", shelf: "Low", grams: 0),
+    ]
+    static let second = [
+        Jar(label: "Jam", shelf: "Side", grams: 150),  // a stored key
+        Jar(label: "Oil", grams: 500),
+        Jar(label: "Oil", grams: 450),
+        Jar(label: "Rice", shelf: "Low", grams: 2000),
+    ]
+
+    @Test(arguments: StoreEngine.all) func importingGivesWhatStoringOneAtATimeGives(engine: StoreEngine) throws {
+        let imported = try engine.makeStore()
+        let expected = try engine.makeStore()
+        for store in [imported, expected] { try Pantry.now.migrate(store.writer) }
+
+        for (name, jars, conflicts) in [("first.jsonl", Self.first, ImportConflicts.update), ("second.jsonl", Self.second, .update), ("again.jsonl", Self.second, .skip)] {
+            let report = try Jar.importFile(try file(name, jars), conflicts: conflicts, into: imported.writer)
+            #expect(report == (try Self.reference(jars, conflicts: conflicts, expected.writer)), "\(name)")
+            let rows = try imported.writer.read { db in try Jar.fetchAll(db) }
+            #expect(rows == (try expected.writer.read { db in try Jar.fetchAll(db) }), "\(name)")
+        }
+        #expect(try imported.writer.read { db in try Jar.fetchCount(db) } == 6)
+    }
+
+    @Test(arguments: StoreEngine.all) func aBadRecordWritesNothing(engine: StoreEngine) throws {
+        let store = try engine.makeStore()
+        try Pantry.now.migrate(store.writer)
+        let path = try file("bad.jsonl", [Jar(label: "Honey"), Jar(label: "Bad", grams: -1)])  // grams' CHECK refuses it
+        #expect(throws: (any Error).self) { try Jar.importFile(path, into: store.writer) }
+        #expect(try store.writer.read { db in try Jar.fetchCount(db) } == 0)
+    }
+}
