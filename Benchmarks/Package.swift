@@ -11,6 +11,7 @@ import PackageDescription
 //                              → GRDBContender      → GRDB 7.10.0
 //                              → StoreContender     → Catalog, SQLiteStore (this project)
 //   pg-search-bench (executable) → BenchmarkSupport, PostgreSQLSearch (W3 on PostgreSQL; no GRDB)
+//   pg-ingest-bench (executable) → BenchmarkSupport, Entities, PostgreSQLSearch (W1b on PostgreSQL; no GRDB)
 let package = Package(
     name: "catalog-benchmarks",
     platforms: [.macOS(.v15)],
@@ -45,6 +46,17 @@ let package = Package(
                 .product(name: "PostgreSQLSearch", package: "catalog"),
                 .product(name: "PostgreSQLStore", package: "catalog"),
                 .product(name: "SQLiteStore", package: "catalog"),
+                .product(name: "TextSearch", package: "catalog"),
+            ]),
+        // W1b on PostgreSQL: a declared entity's import (COPY) and the search's bulk build against
+        // `psql \copy` and a pg_trgm index, on a server given by URL.
+        .executableTarget(
+            name: "pg-ingest-bench",
+            dependencies: [
+                "BenchmarkSupport",
+                .product(name: "Entities", package: "catalog"),
+                .product(name: "PostgreSQLStore", package: "catalog"),
+                .product(name: "PostgreSQLSearch", package: "catalog"),
                 .product(name: "TextSearch", package: "catalog"),
             ]),
         // `catalog browse` driven through its screen model with scripted keystrokes (issue #14).
