@@ -40,8 +40,12 @@ extension CatalogStore {
     /// `body`), one row at a time. How `catalog list` and `search` write a table or a data format in
     /// the memory of one row, whatever the result's size.
     ///
+    /// The first `firstRows` entities are read as a search reads a page (`FetchedResultsController/forEachObject(sectionsRead:_:)`
+    /// with that batch size), so that they come at once however many match; the rest in one
+    /// query from the last of them.
+    ///
     /// ```swift
-    /// try store.forEachEntity(in: ListRequest<Product>(searchText: "mac"), sectionsRead: { _ in }) { path, product in
+    /// try store.forEachEntity(in: ListRequest<Product>(searchText: "mac"), firstRows: 50, sectionsRead: { _ in }) { path, product in
     ///     print(path, product.name)
     /// }
     /// ```
@@ -49,9 +53,10 @@ extension CatalogStore {
     /// - Throws: ``CatalogError/invalidValue(field:value:reason:)``, `DatabaseError`, and what
     ///   `sectionsRead` or `body` throws, which ends the read.
     public func forEachEntity<Entity: CatalogEntity>(
-        in request: ListRequest<Entity>, sectionsRead: ([FetchedSection]) throws -> Void, _ body: (ItemPath, Entity) throws -> Void
+        in request: ListRequest<Entity>, firstRows: Int, sectionsRead: ([FetchedSection]) throws -> Void,
+        _ body: (ItemPath, Entity) throws -> Void
     ) throws {
-        try makeController(request, batchSize: 0).forEachObject(sectionsRead: sectionsRead, body)
+        try makeController(request, batchSize: firstRows).forEachObject(sectionsRead: sectionsRead, body)
     }
 
     /// The record at `path` in the result of `request`, reading that one row (a batch of one: a

@@ -18,7 +18,7 @@ extension CatalogStore {
     }
 
     /// A page of the records that match the request's search, in its order, and how many match in all,
-    /// read from one snapshot of the database: `SearchDescription/page(_:scope:order:limit:offset:totalCount:matchIDs:selection:thresholds:_:decode:)`
+    /// read from one snapshot of the database: `SearchDescription/page(_:scope:order:limit:offset:totalCount:matchIDs:selection:costs:_:decode:)`
     /// of the entity type's description.
     ///
     /// ```swift
@@ -29,15 +29,15 @@ extension CatalogStore {
     public func searchPage<Entity: CatalogEntity>(
         _ request: ListRequest<Entity>, limit: Int = 50, offset: Int = 0
     ) throws -> SearchPage<Entity> {
-        try searchPage(request, limit: limit, offset: offset, thresholds: .standard)
+        try searchPage(request, limit: limit, offset: offset, costs: .standard)
     }
 
-    /// `searchPage(_:limit:offset:)` with the executor's thresholds (tests force each strategy).
+    /// `searchPage(_:limit:offset:)` with the executor's cost model (tests force each strategy).
     @_spi(Testing)
     public func searchPage<Entity: CatalogEntity>(
-        _ request: ListRequest<Entity>, limit: Int, offset: Int, thresholds: SearchThresholds
+        _ request: ListRequest<Entity>, limit: Int, offset: Int, costs: SearchCosts
     ) throws -> SearchPage<Entity> {
-        let read = try Self.searchPageRead(request, limit: limit, offset: offset, thresholds: thresholds)
+        let read = try Self.searchPageRead(request, limit: limit, offset: offset, costs: costs)
         return try database.read(read)
     }
 
@@ -55,16 +55,16 @@ extension CatalogStore {
     public func searchPage<Entity: CatalogEntity>(
         _ request: ListRequest<Entity>, limit: Int = 50, offset: Int = 0
     ) async throws -> SearchPage<Entity> {
-        let read = try Self.searchPageRead(request, limit: limit, offset: offset, thresholds: .standard)
+        let read = try Self.searchPageRead(request, limit: limit, offset: offset, costs: .standard)
         return try await database.read(read)
     }
 
     /// The read that makes a search page of `request`, once the request is checked.
     private static func searchPageRead<Entity: CatalogEntity>(
-        _ request: ListRequest<Entity>, limit: Int, offset: Int, thresholds: SearchThresholds
+        _ request: ListRequest<Entity>, limit: Int, offset: Int, costs: SearchCosts
     ) throws -> @Sendable (Database) throws -> SearchPage<Entity> {
         let fetch = try request.fetchRequest()
-        return { db in try fetch.searchPage(limit: limit, offset: offset, thresholds: thresholds, db) }
+        return { db in try fetch.searchPage(limit: limit, offset: offset, costs: costs, db) }
     }
 
     /// The number of records that match the request's search.

@@ -16,7 +16,7 @@ public struct SeedFile: Sendable, Equatable {
     public let entity: EntityKind
     /// The number of records in the file.
     public let count: Int
-    /// The records, an array of the entity's entity type.
+    /// The records, an array of `entity`'s entity type.
     private let records: any Sendable
 
     /// A file of `records`, already checked.

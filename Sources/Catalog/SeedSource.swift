@@ -26,7 +26,7 @@ public struct SeedSource {
     /// The records of a seed file in memory (checked already).
     public init(_ file: SeedFile, name: String = "seed") {
         func source<Entity: CatalogEntity>(_ type: Entity.Type) -> SeedSource {
-            // A file's records are of its entity's entity type (SeedFile.init).
+            // A file's records are of its kind's entity type (SeedFile.init).
             SeedSource(name: name, records: file.records(of: type)!)
         }
         self = source(file.entity.entityType)

@@ -178,6 +178,15 @@ struct ListingWriter<Entity: CatalogEntity> {
         }
     }
 
+    /// The rows to read first as a search reads a page, so that they come at once, and write out
+    /// before reading on: a table's window (its column widths wait for them), or, for a data format,
+    /// which holds no row, one screen's worth.
+    var firstRows: Int { format == .table ? StreamedTable.window : Self.firstDataRows }
+
+    /// A data format's first rows: a screen, read as one search page in a few milliseconds (the first
+    /// byte of the listing table in Benchmarks/README.md).
+    static var firstDataRows: Int { 50 }
+
     /// Writes the row at `path`.
     mutating func write(_ path: ItemPath, _ record: Entity) throws {
         let section = sections[path.section]
@@ -188,6 +197,8 @@ struct ListingWriter<Entity: CatalogEntity> {
             try table!.append([path.description] + record.tableCells)
         }
         rowCount += 1
+        // A data format's first rows are written out at once, as a table's held lines are.
+        if rows != nil, rowCount == firstRows { try output.flush() }
     }
 
     /// Writes what is held and flushes.
@@ -198,14 +209,14 @@ struct ListingWriter<Entity: CatalogEntity> {
 }
 
 /// Writes `request`'s result as `list` and `search` do in a table or a data format, each row as it is
-/// read (``CatalogStore/forEachEntity(in:sectionsRead:_:)``), or for a table, why there is none.
+/// read (``CatalogStore/forEachEntity(in:firstRows:sectionsRead:_:)``), or for a table, why there is none.
 ///
 /// - Throws: ``CommandFailure/outputNotWritten(path:code:)`` when standard output cannot be written;
 ///   what reading throws.
 func writeListing<Entity: CatalogEntity>(_ catalog: CatalogStore, _ request: ListRequest<Entity>, format: OutputFormat) throws {
     var writer = ListingWriter<Entity>(format: format)
     do {
-        try catalog.forEachEntity(in: request, sectionsRead: { try writer.begin($0) }) { path, record in
+        try catalog.forEachEntity(in: request, firstRows: writer.firstRows, sectionsRead: { try writer.begin($0) }) { path, record in
             try writer.write(path, record)
         }
         try writer.finish()

@@ -14,7 +14,7 @@ struct ListChoice: Hashable, Sendable {
     /// The search text, as typed.
     var searchText = ""
 
-    /// The request of `Entity`, the entity's entity type.
+    /// The request of `Entity`, `entity`'s entity type.
     ///
     /// - Throws: `CatalogError.invalidValue` for a scope or sort the entity type does not take.
     func request<Entity: CatalogEntity>(_ type: Entity.Type) throws -> ListRequest<Entity> {
@@ -25,7 +25,7 @@ struct ListChoice: Hashable, Sendable {
         return request
     }
 
-    /// Checks that the entity's entity type takes the scope and sort.
+    /// Checks that `entity`'s entity type takes the scope and sort.
     ///
     /// - Throws: `CatalogError.invalidValue`.
     func validate() throws {

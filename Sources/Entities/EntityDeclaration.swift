@@ -198,11 +198,11 @@ public struct EntityDeclaration<Entity: DeclaredEntity>: Sendable {
     ///     trigram index alone (a small table: short terms are checked row by row).
     ///   - scopeValues: the scope's TEXT values the trigram index tells apart (`SearchDescription`'s
     ///     `scopeValues`: a term's count per value without reading rows); empty for none.
-    ///   - accelerators: the optional structures kept beside the two exact indexes (`SearchAccelerators`);
+    ///   - accelerators: the optional structures kept beside the two exact indexes (`SearchAccelerator`s);
     ///     none by default.
     public func searchDescription(
         scope: PartialKeyPath<Entity>? = nil, listIndex: String? = nil, indexesShortTerms: Bool = true,
-        scopeValues: [String] = [], accelerators: SearchAccelerators = []
+        scopeValues: [String] = [], accelerators: [any SearchAccelerator] = []
     ) -> SearchDescription {
         let scopeColumn = scope.map { keyPath in
             guard let attribute = attribute(for: keyPath) else { preconditionFailure("the scope of \(table) is not an attribute") }

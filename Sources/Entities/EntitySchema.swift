@@ -122,7 +122,7 @@ extension Migration {
     /// leaves its checksum as it was; run on a file whose search is the declared one already (made by
     /// migration 1 after it), it builds the same structures again.
     public static func reinstallingSearch<Entity: SearchableEntity>(of type: Entity.Type, version: Int) -> Migration {
-        Migration(version: version, name: "reinstall_\(Entity.tableName)_search", revision: "reinstall search") { db in
+        Migration(version: version, name: "reinstall_\(Entity.tableName)_search", revision: "reinstall search") { (db: Database) in
             let search = Entity.searchDescription
             // Every structure's name depends on the table only: this description names them all,
             // whichever ones the file has.

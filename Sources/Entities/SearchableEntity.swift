@@ -55,7 +55,7 @@ extension SearchableEntity {
 /// Sectioned by the entity's ``SearchableEntity/searchScope``, its sections' counts come from the
 /// search's indexes (`SearchDescription.matchesPerScope(_:_:)`) and its pages from the search's
 /// executor (`SearchDescription.page(…)`), which also decides what a controller reads first
-/// (`SearchThresholds.readsFirstBatchOnly(total:idsRead:batchSize:)`).
+/// (`SearchCosts.readsFirstBatchOnly(total:idsRead:batchSize:)`).
 public struct EntitySearch<Entity: SearchableEntity>: RowSource {
     /// The search, parsed.
     public let query: SearchQuery
@@ -86,6 +86,16 @@ public struct EntitySearch<Entity: SearchableEntity>: RowSource {
     /// On PostgreSQL, nil: the controller counts over ``condition(_:)``.
     public func sectionCounts(_ sections: SectionGrouping<Entity>, _ db: any SQLConnection) throws -> SectionMatches? {
         guard let db = db as? Database else { return nil }
+        if query.isEmpty {
+            // A scope without terms, on the section key path: the table's maintained counts of the
+            // values it admits (nil when not maintained: the controller counts the rows).
+            guard let scope, scope.keyPath == sections.keyPath, let column = Entity.column(for: sections.keyPath),
+                  let counts = try SectionCounts.counts(
+                      forTable: Entity.tableName, section: column.sectionExpression, descending: sections.isDescending, in: db)
+            else { return nil }
+            return SectionMatches(counts: Dictionary(
+                counts.filter { scope.admits($0.key) }.map { ($0.key, $0.count) }, uniquingKeysWith: +))
+        }
         guard let searchScope = Entity.searchScope, sections.keyPath == searchScope,
               scope == nil || scope?.keyPath == searchScope,
               let matches = try Entity.searchDescription.matchesPerScope(query, db) else { return nil }
@@ -100,6 +110,8 @@ public struct EntitySearch<Entity: SearchableEntity>: RowSource {
     /// On PostgreSQL, nil: the controller reads through ``condition(_:)``.
     public func page(_ page: SectionPage<Entity>, _ db: any SQLConnection) throws -> [Entity]? {
         guard let db = db as? Database else { return nil }
+        // A scope without terms: its pages are read through its condition, as a predicate's are.
+        guard !query.isEmpty else { return nil }
         let searchScope = Entity.searchScope.map { $0 }
         let within: DatabaseValue?
         if let section = page.section {
@@ -120,10 +132,13 @@ public struct EntitySearch<Entity: SearchableEntity>: RowSource {
     }
 
     /// With counts from the indexes, the first batch alone (a page of the executor) for many matches,
-    /// each section whole for few; without, one pass over the condition.
+    /// each section whole for few; without, one pass over the condition, or for a scope without
+    /// terms the sections' counts alone.
     public func firstRead(_ counts: SectionMatches?, batchSize: Int) -> FirstRead {
+        // A scope without terms reads its pages in the list index, as a predicate does.
+        if query.isEmpty { return .sections }
         guard let counts else { return .onePass }
-        return SearchThresholds.standard.readsFirstBatchOnly(total: counts.total, idsRead: counts.ids != nil, batchSize: batchSize)
+        return SearchCosts.standard.readsFirstBatchOnly(total: counts.total, idsRead: counts.ids != nil, batchSize: batchSize)
             ? .firstBatch : .wholeSections
     }
 }
@@ -207,7 +222,7 @@ extension FetchRequest where Entity: SearchableEntity {
     ///
     /// - Throws: `FetchError.unmappedKeyPath(_:)` for a key path that is not a column; `DatabaseError`.
     public func searchPage(
-        limit: Int, offset: Int = 0, thresholds: SearchThresholds = .standard, _ db: Database
+        limit: Int, offset: Int = 0, costs: SearchCosts = .standard, _ db: Database
     ) throws -> SearchPage<Entity> {
         precondition(limit >= 0 && offset >= 0 && predicate == nil, "a search page restricts by its scope, not a predicate")
         let query = searchQuery ?? SearchQuery("")
@@ -215,7 +230,7 @@ extension FetchRequest where Entity: SearchableEntity {
         if scope == nil || scope?.indexedValue != nil {
             return try Entity.searchDescription.page(
                 query, scope: scope?.indexedValue, order: searchOrder(), limit: limit, offset: offset,
-                selection: Entity.selection, thresholds: thresholds, db, decode: Entity.init(row:))
+                selection: Entity.selection, costs: costs, db, decode: Entity.init(row:))
         }
         let condition = try EntitySearch<Entity>(query, scope: scope).condition(db)
         let from = "FROM \(Entity.tableName) WHERE \(condition.sql)"

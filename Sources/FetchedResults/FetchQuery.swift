@@ -211,10 +211,18 @@ struct FetchQuery<Entity: FetchableEntity>: Sendable {
 
     /// Every row of the result in order, sections first: the entity's selection. How a request without
     /// a batch size is read at once.
-    var allRowsQuery: SQLFragment {
+    var allRowsQuery: SQLFragment { rowsQuery(after: nil) }
+
+    /// The rows of the result in order, sections first, after the row whose full key (its section key
+    /// when sectioned, then its sort key) is `key`, or, for the section key alone, after that section;
+    /// every row for nil: the entity's selection. How a streamed result goes on after its first rows.
+    func rowsQuery(after key: [DatabaseValue]?) -> SQLFragment {
+        let terms = (section.map { [$0] } ?? []) + rowOrder
+        var filter = condition
+        if let key { filter = filter && keyset(key, terms: terms, after: true) }
         return SQLFragment(
-            sql: "SELECT \(selection) FROM \(source) WHERE \(condition.sql) ORDER BY \(orderSQL)",
-            arguments: sourceArguments + condition.arguments)
+            sql: "SELECT \(selection) FROM \(source) WHERE \(filter.sql) ORDER BY \(terms.map { $0.sql(dialect) }.joined(separator: ", "))",
+            arguments: sourceArguments + filter.arguments)
     }
 
     /// `SELECT <selection> FROM table WHERE id IN (…)`.
@@ -248,16 +256,17 @@ struct FetchQuery<Entity: FetchableEntity>: Sendable {
     /// `(t1 after v1) OR (t1 IS v1 AND t2 after v2) OR …`, plus a redundant bound on the first term so
     /// that SQLite seeks in the index instead of scanning from the section's start. NULL sorts first
     /// ascending and last descending, as in SQLite's ORDER BY.
-    func keyset(after key: [DatabaseValue]) -> SQLFragment { keyset(key, after: true) }
+    func keyset(after key: [DatabaseValue]) -> SQLFragment { keyset(key, terms: rowOrder, after: true) }
 
     /// Rows before the row with sort key `key` in the row order.
-    func keyset(before key: [DatabaseValue]) -> SQLFragment { keyset(key, after: false) }
+    func keyset(before key: [DatabaseValue]) -> SQLFragment { keyset(key, terms: rowOrder, after: false) }
 
-    private func keyset(_ key: [DatabaseValue], after: Bool) -> SQLFragment {
-        precondition(key.count == rowOrder.count, "a sort key has one value per order term")
+    /// Rows after (or before) those whose first `key.count` of `terms` equal `key`.
+    private func keyset(_ key: [DatabaseValue], terms: [OrderTerm], after: Bool) -> SQLFragment {
+        precondition(!key.isEmpty && key.count <= terms.count, "a key has one value per order term, from the first")
         var alternatives: [SQLFragment] = []
         var equalities: [SQLFragment] = []
-        for (term, value) in zip(rowOrder, key) {
+        for (term, value) in zip(terms, key) {
             // Whether later rows have greater values of this term (NULL being the least).
             let greater = term.isDescending != after
             let strict: SQLFragment? = switch (greater, value.isNull) {
@@ -271,7 +280,7 @@ struct FetchQuery<Entity: FetchableEntity>: Sendable {
         }
         guard !alternatives.isEmpty else { return .alwaysFalse }
         var result = SQLFragment(joining: alternatives.map { SQLFragment(sql: "(\($0.sql))", arguments: $0.arguments) }, separator: " OR ")
-        if let first = rowOrder.first, let value = key.first, !value.isNull {
+        if let first = terms.first, let value = key.first, !value.isNull {
             // Later rows are >= the first value, or (going down) <= it or NULL, since NULL is the least.
             let bound = first.isDescending != after
                 ? SQLFragment(sql: "\(first.expression) >= ?", arguments: [value])

@@ -137,9 +137,15 @@ extension FetchedResultsController {
 
     /// Reads the whole result of ``request`` in one read transaction without keeping it: its sections
     /// and their counts first (given to `sectionsRead`, as `performFetch()` reads them), then every
-    /// object in order with its index path (given to `body`), one row at a time from one query. So a
-    /// result of any size is written out in the memory of one row, from one snapshot; afterwards
-    /// ``sections`` are those read, and objects are read again by batch when asked for.
+    /// object in order with its index path (given to `body`), one row at a time. So a result of any
+    /// size is written out in the memory of one row (and of the first batch), from one snapshot;
+    /// afterwards ``sections`` are those read, and objects are read again by batch when asked for.
+    ///
+    /// With a ``FetchRequest/batchSize``, the first batch's rows are read as the request's
+    /// ``RowSource`` reads a page (a search: through its own indexes, as `performFetch()` reads its
+    /// first batch), section after section, so that they come at once whatever the result's size;
+    /// then the rest in one query from the last of them (keyset). Without one, or for a source that
+    /// reads no page, every row in one query.
     ///
     /// ```swift
     /// try controller.forEachObject(sectionsRead: { print($0.count, "sections") }) { path, player in
@@ -149,18 +155,58 @@ extension FetchedResultsController {
     ///
     /// - Throws: ``FetchError``; `DatabaseError` when reading fails; what `sectionsRead` or `body`
     ///   throws, which ends the read.
-    /// - Complexity: the sections as `performFetch()` reads them without a batch size, then one pass
-    ///   over the result in order.
+    /// - Complexity: the sections as `performFetch()` reads them, the first batch as the source's pages,
+    ///   then one pass over the rest of the result in order.
     public func forEachObject(
         sectionsRead: ([FetchedSection]) throws -> Void, _ body: (ItemPath, Entity) throws -> Void
     ) throws {
         let request = self.request
         let (query, sections) = try reader.read { db -> (FetchQuery<Entity>, [FetchedSection]) in
-            let query = try FetchQuery(request, db)
-            let sections = try Self.readSections(query, request, db)
+            var query = try FetchQuery(request, deferringCondition: true, db)
+            let counts = try query.knownSectionCounts(db)
+            let sections: [FetchedSection]
+            if let counts {
+                sections = Self.sections(counts, query, request)
+            } else {
+                query = try query.planned(db)
+                sections = try Self.countSections(query, request, db)
+            }
             try sectionsRead(sections)
-            let all = query.allRowsQuery
-            try Entity.forEachRow(sql: all.sql, arguments: all.arguments, counts: sections.map(\.numberOfObjects), db, body)
+            // The first batch as the source's pages, each a section's first rows; `after`, the full key
+            // (section key, then sort key) of the last row read, or a whole section's key.
+            var start = ItemPath(section: 0, row: 0)
+            var after: [DatabaseValue]?
+            var budget = request.batchSize
+            while budget > 0, start.section < sections.count {
+                let section = sections[start.section]
+                let limit = min(budget, section.numberOfObjects)
+                guard let page = try query.page(
+                    section: section.key, limit: limit, offset: 0, count: section.numberOfObjects,
+                    ids: counts?.ids?[section.key], db)
+                else { break }
+                guard page.count == limit else { throw FetchError.resultChanged }
+                for (row, entity) in page.enumerated() { try body(ItemPath(section: start.section, row: row), entity) }
+                budget -= limit
+                if limit < section.numberOfObjects {
+                    guard let id = page.last?.rowID,
+                          let key = try db.fetchOne(sql: query.sortKeyQuery, arguments: [id], { row in
+                              (0..<row.count).map { row.databaseValue(at: $0) }
+                          })
+                    else { throw FetchError.resultChanged }
+                    after = query.section == nil ? Array(key.dropFirst()) : key
+                    start.row = limit
+                    break
+                }
+                after = [section.key]
+                start = ItemPath(section: start.section + 1, row: 0)
+            }
+            guard start.section < sections.count else { return (query, sections) }
+            query = try query.planned(db)
+            let rest = query.rowsQuery(after: after)
+            let left = [sections[start.section].numberOfObjects - start.row] + sections[(start.section + 1)...].map(\.numberOfObjects)
+            try Entity.forEachRow(sql: rest.sql, arguments: rest.arguments, counts: left, db) { path, entity in
+                try body(ItemPath(section: start.section + path.section, row: path.section == 0 ? start.row + path.row : path.row), entity)
+            }
             return (query, sections)
         }
         didFetch(query, FetchedResult(sections: sections))

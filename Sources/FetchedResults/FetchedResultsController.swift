@@ -255,7 +255,7 @@ public final class FetchedResultsController<Entity: FetchableEntity> {
     }
 
     /// The sections of `query` counted by a `GROUP BY` over its rows, in `db`.
-    private static func countSections(
+    static func countSections(
         _ query: FetchQuery<Entity>, _ request: FetchRequest<Entity>, _ db: any SQLConnection
     ) throws -> [FetchedSection] {
         let sectionsQuery = query.sectionsQuery

@@ -13,35 +13,42 @@ extension PostgreSQLTextSearch {
     /// walked with every term checked on each row.
     ///
     /// - Parameters:
+    ///   - query: the search.
+    ///   - scope: the scope column's value the rows must have; nil for every row.
+    ///   - order: the page's order (its terms qualified with the table's name).
+    ///   - limit: the most rows read.
+    ///   - offset: the matching rows skipped before the page.
     ///   - selection: the columns `decode` reads, qualified with the table's name.
-    ///   - thresholds: the planner's cost model (tests force each strategy with extreme ones).
+    ///   - costs: the planner's cost model (tests force each strategy with extreme values).
+    ///   - db: the connection, in a reading transaction.
+    ///   - decode: makes an entity of a row of `selection`.
     /// - Throws: what the connection throws, or what `decode` throws.
-    public func page<Record>(
+    public func page<Entity>(
         _ query: SearchQuery, scope: DatabaseValue? = nil, order: SearchOrder, limit: Int, offset: Int = 0,
-        selection: String, thresholds: SearchThresholds = .standard, _ db: some SQLConnection,
-        decode: ([DatabaseValue]) throws -> Record
-    ) throws -> SearchPage<Record> {
+        selection: String, costs: SearchCosts = .standard, _ db: some SQLConnection,
+        decode: ([DatabaseValue]) throws -> Entity
+    ) throws -> SearchPage<Entity> {
         try page(
-            query, scope: scope, order: order, limit: limit, offset: offset, selection: selection, thresholds: thresholds,
+            query, scope: scope, order: order, limit: limit, offset: offset, selection: selection, costs: costs,
             forcing: nil, db, decode: decode)
     }
 
-    /// ``page(_:scope:order:limit:offset:selection:thresholds:_:decode:)`` read with `strategy` rather
+    /// ``page(_:scope:order:limit:offset:selection:costs:_:decode:)`` read with `strategy` rather
     /// than the planner's choice (tests check every strategy against a reference).
     @_spi(Testing)
-    public func page<Record>(
+    public func page<Entity>(
         _ query: SearchQuery, scope: DatabaseValue? = nil, order: SearchOrder, limit: Int, offset: Int = 0,
-        selection: String, forcing strategy: PageStrategy, _ db: some SQLConnection, decode: ([DatabaseValue]) throws -> Record
-    ) throws -> SearchPage<Record> {
+        selection: String, forcing strategy: PageStrategy, _ db: some SQLConnection, decode: ([DatabaseValue]) throws -> Entity
+    ) throws -> SearchPage<Entity> {
         try page(
-            query, scope: scope, order: order, limit: limit, offset: offset, selection: selection, thresholds: .standard,
+            query, scope: scope, order: order, limit: limit, offset: offset, selection: selection, costs: .standard,
             forcing: strategy, db, decode: decode)
     }
 
-    private func page<Record>(
+    private func page<Entity>(
         _ query: SearchQuery, scope: DatabaseValue?, order: SearchOrder, limit: Int, offset: Int, selection: String,
-        thresholds: SearchThresholds, forcing: PageStrategy?, _ db: some SQLConnection, decode: ([DatabaseValue]) throws -> Record
-    ) throws -> SearchPage<Record> {
+        costs: SearchCosts, forcing: PageStrategy?, _ db: some SQLConnection, decode: ([DatabaseValue]) throws -> Entity
+    ) throws -> SearchPage<Entity> {
         precondition(limit >= 0 && offset >= 0)
         let unestimated = PostgreSQLSearchPlan(query, self, scope: scope)
         let total = try count(unestimated, db)
@@ -51,25 +58,24 @@ extension PostgreSQLTextSearch {
         // One term drives alone: its rows are the matches.
         let plan = unestimated.terms.count <= 1
             ? PostgreSQLSearchPlan(query, self, scope: scope, estimates: Dictionary(unestimated.terms.map { ($0.folded, total) }, uniquingKeysWith: { a, _ in a }))
-            : PostgreSQLSearchPlan(query, self, scope: scope, estimates: try estimates(unestimated, cap: thresholds.orderedScanThreshold, db))
-        let walksInListOrder = order.isListIndexOrder && description.listIndex != nil && !plan.terms.contains(where: plan.isNumeric)
+            : PostgreSQLSearchPlan(query, self, scope: scope, estimates: try estimates(unestimated, cap: costs.denseRows, db))
+        let inListOrder = order.isListIndexOrder && description.listIndex != nil
+        let hasNumericTerm = plan.terms.contains(where: plan.isNumeric)
         let facts = PageFacts(
-            limit: limit, offset: offset, total: total,
-            isDense: (plan.driverEstimate ?? total) >= thresholds.orderedScanThreshold, driverEstimate: plan.driverEstimate,
-            hasAllTermsIndex: plan.hasAllTermsIndex,
-            walksInListOrder: walksInListOrder,
-            scopeRows: walksInListOrder && scope == nil ? try rowEstimate(db) : nil)
-        let strategy = forcing ?? PagePlanner.strategy(for: facts, costs: thresholds)
+            limit: limit, offset: offset, total: total, driverRows: plan.driverEstimate ?? total,
+            hasAllTermsIndex: plan.hasAllTermsIndex, inListOrder: inListOrder, hasNumericTerm: hasNumericTerm,
+            scopeRows: inListOrder && !hasNumericTerm && scope == nil ? try rowEstimate(db) : nil)
+        let strategy = forcing ?? PagePlanner.strategy(for: facts, costs: costs)
         let records = try read(strategy, plan, order: order, limit: min(limit, total - offset), offset: offset, selection: selection, db, decode)
         return SearchPage(query: query, records: records, offset: offset, totalCount: total)
     }
 
     /// The page read with `strategy`: `limit` is what remains of the result from `offset`, so that
     /// a walk that finds fewer rows fell short.
-    private func read<Record>(
+    private func read<Entity>(
         _ strategy: PageStrategy, _ plan: PostgreSQLSearchPlan, order: SearchOrder, limit: Int, offset: Int, selection: String,
-        _ db: some SQLConnection, _ decode: ([DatabaseValue]) throws -> Record
-    ) throws -> [Record] {
+        _ db: some SQLConnection, _ decode: ([DatabaseValue]) throws -> Entity
+    ) throws -> [Entity] {
         let table = description.table
         let page = SQLFragment(sql: " ORDER BY \(order.terms.sql) LIMIT ? OFFSET ?", arguments: order.terms.arguments + [limit, offset])
         let statement: SQLFragment
@@ -151,7 +157,7 @@ extension PostgreSQLTextSearch {
         guard unestimated.terms.count > 1, !unestimated.hasAllTermsIndex, !unestimated.matchesNothing else {
             return unestimated.condition(alias: alias)
         }
-        let estimates = try estimates(unestimated, cap: SearchThresholds.standard.orderedScanThreshold, db)
+        let estimates = try estimates(unestimated, cap: SearchCosts.standard.denseRows, db)
         return PostgreSQLSearchPlan(query, self, scope: scope, estimates: estimates).condition(alias: alias)
     }
 

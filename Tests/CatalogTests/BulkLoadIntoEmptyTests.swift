@@ -40,7 +40,7 @@ struct BulkLoadIntoEmptyTests {
         #expect(try bulk.check() == [])
         #expect(try reference.check() == [])
         let queries = Self.queries(try reference.fetchAll(Product.self).map(\.name))
-        #expect(queries.count > 300)
+        #expect(queries.count > 150)
         for query in queries {
             #expect(try Self.found(query, bulk) == Self.found(query, reference), "\(query)")
         }

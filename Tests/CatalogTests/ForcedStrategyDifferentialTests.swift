@@ -1,4 +1,5 @@
 @_spi(Testing) @testable import Catalog
+import Entities
 import Foundation
 import SQLiteStore
 import TestSupport
@@ -6,8 +7,10 @@ import Testing
 @_spi(Testing) import TextSearch
 
 /// Every strategy of the page planner (`PageStrategy`), forced on every query, against the brute-force
-/// ``SearchReference``: whichever strategy the planner would choose, the page and total are the same.
-/// Seeded, so a failure prints a case that reruns the same way.
+/// ``SearchReference``: whichever strategy the planner would choose, the page and total are the same;
+/// with the product search's accelerators, and with none (the two exact indexes alone, in a file of
+/// the same products whose search keeps no accelerator). Seeded, so a failure prints a case that
+/// reruns the same way.
 struct ForcedStrategyDifferentialTests {
     static let seed: UInt64 = 0xF0_2CED
     static let rounds = 80
@@ -16,14 +19,39 @@ struct ForcedStrategyDifferentialTests {
     /// The strategies forced, walks with budgets that find the page, fall short, or read nothing.
     static let strategies: [PageStrategy] = [
         .scan(onePass: true), .scan(onePass: false),
-        .readMatches(.numeric), .readMatches(.byID), .readMatches(.sorted),
+        .readMatches(.byID), .readMatches(.sorted),
+        .readMatches(.addingNumberOnlyRows(textWalk: nil)), .readMatches(.addingNumberOnlyRows(textWalk: 3)),
+        .readMatches(.addingNumberOnlyRows(textWalk: .max)),
         .walkListIndex(budget: .max, fallback: .readMatches(.sorted)),
         .walkListIndex(budget: 7, fallback: .walkOrderIndex),
         .walkListIndex(budget: 0, fallback: .readMatches(.byID)),
         .walkOrderIndex,
     ]
 
-    @Test func everyStrategyEqualsTheReference() throws {
+    /// The product search without accelerators: what an entity that declares none gets.
+    static let bare = Product.declaration.searchDescription(
+        scope: \Product.type, listIndex: "products_by_type_name", scopeValues: ProductType.allCases.map(\.rawValue))
+
+    /// A new file at `path` holding `products` under the product table's schema (its list index
+    /// included) with the search of ``bare``.
+    static func bareCopy(of products: [Product], at path: String) throws -> DatabaseQueue {
+        func plainTable<Entity: DeclaredEntity>(_ type: Entity.Type) -> EntityTable { EntityTable(type) }
+        let queue = try DatabaseQueue(path: path)
+        try queue.write { db in
+            try db.execute(
+                sql: plainTable(Product.self).createSQL() + "CREATE INDEX products_by_type_name ON products(type, name_folded, id);\n"
+                    + bare.installSQL)
+            for product in products {
+                try db.execute(
+                    sql: Product.declaration.insertSQL(withID: true),
+                    arguments: StatementArguments(values: [.integer(product.id!)] + Product.declaration.storedValues(of: product)))
+            }
+        }
+        return queue
+    }
+
+    @Test(arguments: [true, false])
+    func everyStrategyEqualsTheReference(accelerators: Bool) throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("forced-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -33,6 +61,9 @@ struct ForcedStrategyDifferentialTests {
         for round in 0..<Self.rounds where failures == 0 {
             try RandomCatalog.mutate(store, &random)
             let products = try store.fetchAll(Product.self)
+            let barePath = directory.appendingPathComponent("bare-\(round).sqlite").path
+            let bare = accelerators ? nil : try Self.bareCopy(of: products, at: barePath)
+            let description = accelerators ? Product.searchDescription : Self.bare
             let names = products.map(\.name)
             let texts = (0..<Self.queriesPerRound).map { _ in RandomCatalog.query(names: names, products: products, &random) }
             try SearchReference.prepare(names: names, queries: texts)
@@ -45,15 +76,21 @@ struct ForcedStrategyDifferentialTests {
                 let limit = random.next(below: 6)
                 let offset = random.next(below: 4)
                 let expectedPage = Array(expected.dropFirst(offset).prefix(limit))
-                for strategy in Self.strategies where failures == 0 {
-                    let page = try store.database.read { db in
-                        try Product.searchDescription.page(
+                for strategy in Self.strategies.map(Optional.some) + [nil] where failures == 0 {
+                    func read(_ db: Database) throws -> SearchPage<Product> {
+                        guard let strategy else {
+                            return try description.page(
+                                request.searchQuery, scope: scope?.databaseValue, order: order, limit: limit, offset: offset,
+                                selection: Product.selection, db, decode: Product.init(row:))
+                        }
+                        return try description.page(
                             request.searchQuery, scope: scope?.databaseValue, order: order, limit: limit, offset: offset,
                             selection: Product.selection, forcing: strategy, db, decode: Product.init(row:))
                     }
+                    let page = try bare.map { try $0.read(read) } ?? store.database.read(read)
                     if page.totalCount != expected.count || page.records.map(\.id!) != expectedPage {
                         Issue.record("""
-                            \(strategy), page \(limit)@\(offset): expected \(expected.count) \(expectedPage), \
+                            \(strategy.map { "\($0)" } ?? "planned"), accelerators \(accelerators), page \(limit)@\(offset): expected \(expected.count) \(expectedPage), \
                             got \(page.totalCount) \(page.records.map(\.id!)) — seed \(Self.seed) round \(round) \
                             query \(index): \(String(reflecting: text)) \(request)
                             """)

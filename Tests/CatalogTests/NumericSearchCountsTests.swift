@@ -81,10 +81,10 @@ struct NumericSearchCountsTests {
                 expected[product.type.databaseValue, default: []].append(product.id!)
             }
             for intersection in [0, 1, 2, 3, Int.max] {
-                var thresholds = SearchThresholds.standard
-                thresholds.intersectionThreshold = intersection
+                var costs = SearchCosts.standard
+                costs.denseRows = intersection
                 let matches = try store.database.read { db in
-                    try Product.searchDescription.matchesPerScope(SearchQuery(text), thresholds: thresholds, db)
+                    try Product.searchDescription.matchesPerScope(SearchQuery(text), costs: costs, db)
                 }
                 if intersection == 0 { #expect(matches?.ids != nil, "\(text): no ids") }
                 if let matches {

@@ -68,9 +68,9 @@ struct OneExecutorTests {
             let request = ListRequest<Product>(searchText: text)
             let viaPage = try trace.of { _ = try store.searchPage(request, limit: 50) }
             // searchPage reading its matches by id rather than walking the list index: it binds its driver.
-            var byID = SearchThresholds.standard
+            var byID = SearchCosts.standard
             byID.entriesPerRowRead = 0
-            let viaPageByID = try trace.of { _ = try store.searchPage(request, limit: 50, offset: 0, thresholds: byID) }
+            let viaPageByID = try trace.of { _ = try store.searchPage(request, limit: 50, offset: 0, costs: byID) }
             let viaSearch = try trace.of { _ = try store.sections(request) as [EntitySection<Product>] }
             let viaShow = trace.of { _ = try? store.record(at: ItemPath(section: 0, row: 0), in: request) }
             let viaController = try trace.of {

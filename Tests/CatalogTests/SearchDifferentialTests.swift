@@ -65,50 +65,49 @@ struct SearchDifferentialTests {
 
         let limit = random.next(below: 6)
         let offset = random.next(below: 4)
-        let threshold = [0, 2, Int.max][random.next(below: 3)]
-        // A walk in list order that may stop short of the page, so that it falls back to the driver.
-        let budget = [0, 3, 20, Int.max][random.next(below: 4)]
-        // Terms of both lengths drive together through both indexes from 0, never from Int.max; at 20,
+        // Dense from 0 (walks, terms of both lengths through both indexes), never from Int.max; at 20,
         // a controller's counts check each row of a long term in fewer rows (short terms in more).
-        let intersection = [0, 2, 20, Int.max][random.next(below: 4)]
+        let dense = [0, 2, 20, Int.max][random.next(below: 4)]
         // Pages in list order by expected costs (the scope's rows are counted): read by id from 0,
         // walked without end from Int.max, a walk that may fall short in between.
         let entriesPerRowRead = [0, 1, 7, Int.max][random.next(below: 4)]
-        let thresholds = SearchThresholds(
-            orderedScanThreshold: threshold, orderedScanEntriesPerRow: budget == Int.max ? Int.max : 0,
-            orderedScanMinimumBudget: budget, intersectionThreshold: intersection, entriesPerRowRead: entriesPerRowRead)
-        let page = try store.searchPage(request, limit: limit, offset: offset, thresholds: thresholds)
+        // Rows of a number alone listed (or not: 0), and a controller's sections read whole or not.
+        let few = [0, 2, 1_000][random.next(below: 3)]
+        let costs = SearchCosts(
+            denseRows: dense, commonRows: [0, 100_000, Int.max][random.next(below: 3)], onePassRows: [0, 60_000][random.next(below: 2)],
+            entriesPerRowRead: entriesPerRowRead, fewRows: few)
+        let page = try store.searchPage(request, limit: limit, offset: offset, costs: costs)
         let expectedPage = Array(expected.dropFirst(offset).prefix(limit)).map(\.1)
         if page.totalCount != expected.count || page.records.map(\.id!) != expectedPage {
-            Issue.record("page \(limit)@\(offset) threshold \(threshold) budget \(budget) intersection \(intersection) entries per row read \(entriesPerRowRead): expected \(expected.count) \(expectedPage), got \(page.totalCount) \(page.records.map(\.id!)) — \(context) \(request)")
+            Issue.record("page \(limit)@\(offset) \(costs): expected \(expected.count) \(expectedPage), got \(page.totalCount) \(page.records.map(\.id!)) — \(context) \(request)")
             failures += 1
         }
 
-        // Counts per type with the same thresholds (terms of both lengths through both indexes, or not),
+        // Counts per type with the same costs (terms of both lengths through both indexes, or not),
         // with the matches' ids when the count read them; a page within a type read from those ids.
         let all = SearchReference.products(products, ListRequest(searchText: text)).map(\.1).sorted()
         let pageType = ProductType.allCases[random.next(below: 3)]
         let typeRequest = ListRequest<Product>(scope: pageType, sort: sort, isReversed: request.isReversed, searchText: text)
         let order = try typeRequest.searchOrder()
         let (matches, idsPage) = try store.database.read { db in
-            let matches = try Product.searchDescription.matchesPerScope(SearchQuery(text), thresholds: thresholds, db)
+            let matches = try Product.searchDescription.matchesPerScope(SearchQuery(text), costs: costs, db)
             let ids = matches?.ids.map { $0[pageType.databaseValue] ?? [] }
             let page = try ids.map { ids in
                 try Product.searchDescription.page(
                     SearchQuery(text), scope: pageType.databaseValue, order: order, limit: limit, offset: offset,
-                    matchIDs: ids.shuffled(), selection: Product.selection, thresholds: thresholds, db, decode: Product.init(row:))
+                    matchIDs: ids.shuffled(), selection: Product.selection, costs: costs, db, decode: Product.init(row:))
             }
             return (matches, page)
         }
         if let counts = matches?.counts, counts != expectedCounts {
-            Issue.record("counts per type (intersection \(intersection)): expected \(expectedCounts), got \(counts) — \(context)")
+            Issue.record("counts per type (\(costs)): expected \(expectedCounts), got \(counts) — \(context)")
             failures += 1
         }
         if let ids = matches?.ids {
             var expectedIDs: [DatabaseValue: [Int64]] = [:]
             for id in all { expectedIDs[typeOfID[id]!.databaseValue, default: []].append(id) }
             if ids.mapValues({ $0.sorted() }) != expectedIDs {
-                Issue.record("ids per type (intersection \(intersection)): expected \(expectedIDs), got \(ids) — \(context)")
+                Issue.record("ids per type (\(costs)): expected \(expectedIDs), got \(ids) — \(context)")
                 failures += 1
             }
         }
@@ -123,18 +122,17 @@ struct SearchDifferentialTests {
 
         // The condition for other modules' SQL, planned in the read that runs it; with every term
         // checked on the row (a common driver) or not.
-        var conditionThresholds = SearchThresholds.standard
-        conditionThresholds.rowCheckThreshold = random.next(below: 2) == 0 ? 0 : .max
-        conditionThresholds.intersectionThreshold = intersection
+        var conditionCosts = costs
+        conditionCosts.commonRows = random.next(below: 2) == 0 ? 0 : .max
         let ids = try store.database.read { db in
             let condition = try Product.searchDescription.condition(
-                for: SearchQuery(text), alias: "p", thresholds: conditionThresholds, db)
+                for: SearchQuery(text), alias: "p", costs: conditionCosts, db)
             return try db.fetchAll(sql: "SELECT p.id FROM products p WHERE \(condition.sql) ORDER BY p.id", arguments: condition.arguments) {
                 try $0.decode(Int64.self, at: 0)
             }
         }
         if ids != all {
-            Issue.record("condition (row check from \(conditionThresholds.rowCheckThreshold), intersection \(intersection)): expected \(all), got \(ids) — \(context)")
+            Issue.record("condition (\(conditionCosts)): expected \(all), got \(ids) — \(context)")
             failures += 1
         }
         return failures

@@ -64,4 +64,43 @@ struct RowSourceTests {
         }
         #expect(try sourced.snapshot() == plain.snapshot())
     }
+
+    /// A whole result streamed (`forEachObject`), its first `batchSize` rows read as the source's pages
+    /// and the rest in one query from the last of them: the same rows at the same paths as the plain
+    /// predicate's, wherever the first rows end (within a section, at a section's end, past the result),
+    /// in orders with descending terms, ties and NULLs.
+    @Test func aStreamedResultGoesOnFromTheSourcesPages() throws {
+        let database = try ItemDatabase()
+        try database.insert(ItemDatabase.randomItems(60, seed: 0x57EA))
+        let orders: [[FetchedResults.SortDescriptor<Item>]] = [
+            [SortDescriptor(\.name), SortDescriptor(\.score, order: .reverse)],
+            [SortDescriptor(\.nick)],
+            [SortDescriptor(\.nick, order: .reverse), SortDescriptor(\.price)],
+        ]
+        for sort in orders {
+            let plain = FetchedResultsController(
+                request: FetchRequest(predicate: #Predicate { $0.score >= 0 }, sortDescriptors: sort, sectionKeyPath: \Item.name),
+                reader: database.queue)
+            try plain.performFetch()
+            var expected: [(ItemPath, Item)] = []
+            for (section, info) in plain.sections.enumerated() {
+                for row in 0..<info.numberOfObjects {
+                    expected.append((ItemPath(section: section, row: row), try plain.object(at: ItemPath(section: section, row: row))))
+                }
+            }
+            for batchSize in 0...(expected.count + 1) {
+                let streamed = FetchedResultsController(
+                    request: FetchRequest(
+                        sortDescriptors: sort, filter: HighScores(minimum: 0, read: .sections), sectionKeyPath: \Item.name,
+                        batchSize: batchSize),
+                    reader: database.queue)
+                var sections: [FetchedSection] = []
+                var rows: [(ItemPath, Item)] = []
+                try streamed.forEachObject(sectionsRead: { sections = $0 }) { path, item in rows.append((path, item)) }
+                #expect(sections == plain.sections, "\(sort) \(batchSize)")
+                #expect(rows.map(\.0) == expected.map(\.0), "\(sort) \(batchSize)")
+                #expect(rows.map(\.1) == expected.map(\.1), "\(sort) \(batchSize)")
+            }
+        }
+    }
 }

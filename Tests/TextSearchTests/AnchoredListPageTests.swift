@@ -131,7 +131,7 @@ struct AnchoredListPageTests {
             let ids = try queue.read { db in
                 try Self.items.anchoredIDsInListOrder(
                     SearchPlan(SearchQuery(text), Self.items), scope: .text(kind), wanted: wanted, offset: offset,
-                    matches: expected.count, budget: budget, db)
+                    matches: expected.count, budget: budget, othersLimit: expected.count / 4, db)
             }
             if let ids {
                 #expect(ids == Array(expected.dropFirst(offset).prefix(wanted)), "\(text) in \(kind), \(wanted) after \(offset)")

@@ -83,15 +83,15 @@ struct FilmSearchTests {
                 let context = "seed \(Self.seed) grams index \(indexesShortTerms) round \(round): \(String(reflecting: text))"
                 let (page, count, viaCondition) = try queue.read { db in
                     // Terms of both lengths through both indexes, or through the rarest one.
-                    var thresholds = SearchThresholds.standard
-                    thresholds.intersectionThreshold = round % 3 == 0 ? .max : 0
+                    var costs = SearchCosts.standard
+                    costs.denseRows = round % 3 == 0 ? .max : 0
                     let page = try films.page(
-                        query, order: SearchOrder(SQLFragment(sql: "films.id")), limit: 1_000, selection: "films.id", thresholds: thresholds, db
+                        query, order: SearchOrder(SQLFragment(sql: "films.id")), limit: 1_000, selection: "films.id", costs: costs, db
                     ) { try $0.decode(Int64.self, at: 0) }
                     // Through the driver, or (a driver as common as the row-check threshold) every term on the row.
-                    var rowCheck = thresholds
-                    rowCheck.rowCheckThreshold = round % 2 == 0 ? 0 : .max
-                    let condition = try films.condition(for: query, alias: "b", thresholds: rowCheck, db)
+                    var rowCheck = costs
+                    rowCheck.commonRows = round % 2 == 0 ? 0 : .max
+                    let condition = try films.condition(for: query, alias: "b", costs: rowCheck, db)
                     let ids = try db.fetchAll(
                         sql: "SELECT b.id FROM films b WHERE \(condition.sql) ORDER BY b.id", arguments: condition.arguments
                     ) { try $0.decode(Int64.self, at: 0) }

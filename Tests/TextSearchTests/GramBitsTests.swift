@@ -138,8 +138,8 @@ struct GramBitsTests {
         let directory = try TemporaryDirectory()
         let queue = try DatabaseQueue(path: directory.path())
         var random = SplitMix64(seed: 65)
-        let thresholds = SearchThresholds(orderedScanThreshold: 4_000, orderedScanEntriesPerRow: 400, orderedScanMinimumBudget: 10_000,
-                                          intersectionThreshold: 1)
+        var costs = SearchCosts.standard
+        costs.denseRows = 1
         // `é`: less common, answered by the grams index where the others are answered by the bits.
         let queries = ["cafe m", "mac e", "e mac o", "デジタル カ", "カメラ デ", "pro a", "mac é", "strasse c", "uber a r"]
         try queue.write { db in
@@ -149,7 +149,7 @@ struct GramBitsTests {
             #expect(try Self.stored(db).keys.contains("e"))
         }
         func matches() throws -> [ScopeMatches?] {
-            try queue.read { db in try queries.map { try Self.items.matchesPerScope(SearchQuery($0), thresholds: thresholds, db) } }
+            try queue.read { db in try queries.map { try Self.items.matchesPerScope(SearchQuery($0), costs: costs, db) } }
         }
         let withBits = try matches()
         // The definition: rows holding every term, per kind.

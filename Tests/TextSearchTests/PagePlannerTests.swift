@@ -11,50 +11,91 @@ struct PagePlannerTests {
         var testDescription: String { why }
     }
 
-    static let costs = SearchThresholds.standard
-    static let walk50 = costs.orderedScanBudget(limit: 50, offset: 0)
+    static let costs = SearchCosts.standard
+    /// A walk in list order when the scope's rows are not counted: what reading `denseRows` by id costs.
+    static let uncounted = costs.uncountedWalkBudget
+    static let desktop = 333_000
 
     static let rows: [Row] = [
         Row(why: "no index counts the matches; a rare driver: one pass",
-            facts: PageFacts(limit: 50, offset: 0, total: nil, isDense: false, driverEstimate: 300),
+            facts: PageFacts(limit: 50, offset: 0, total: nil, driverRows: 300),
             strategy: .scan(onePass: true)),
-        Row(why: "no index counts; a dense driver past the one-pass limit: count, then the page",
-            facts: PageFacts(limit: 50, offset: 0, total: nil, isDense: true, driverEstimate: 500_000),
+        Row(why: "no index counts; no estimate (no grams index): one pass",
+            facts: PageFacts(limit: 50, offset: 0, total: nil),
+            strategy: .scan(onePass: true)),
+        Row(why: "no index counts; a driver past the one-pass rows: count, then the page",
+            facts: PageFacts(limit: 50, offset: 0, total: nil, driverRows: 500_000),
             strategy: .scan(onePass: false)),
         Row(why: "no index counts; a count only (limit 0)",
-            facts: PageFacts(limit: 0, offset: 0, total: nil, isDense: false, driverEstimate: 10),
+            facts: PageFacts(limit: 0, offset: 0, total: nil, driverRows: 10),
             strategy: .scan(onePass: false)),
-        Row(why: "several terms, some numeric, few matches: their numeric condition",
-            facts: PageFacts(limit: 50, offset: 0, total: 40, isDense: false, hasNumericCondition: true),
-            strategy: .readMatches(.numeric)),
+        Row(why: "number-only rows listed, another order: the text matches' first rows sorted, with them",
+            facts: PageFacts(limit: 50, offset: 0, total: 900, driverRows: 900, hasNumericTerm: true, numberOnlyRows: 3),
+            strategy: .readMatches(.addingNumberOnlyRows(textWalk: nil))),
+        Row(why: "number-only rows listed, list order, dense text matches spread in the scope: walked",
+            facts: PageFacts(
+                limit: 50, offset: 0, total: 80_003, driverRows: 80_003, inListOrder: true, hasNumericTerm: true, scopeRows: desktop,
+                numberOnlyRows: 3),
+            strategy: .readMatches(.addingNumberOnlyRows(
+                textWalk: costs.listWalkBudget(depth: 50, matches: 80_000, scopeRows: desktop)))),
+        Row(why: "number-only rows listed, list order, few text matches in a counted scope: sorted",
+            facts: PageFacts(
+                limit: 50, offset: 0, total: 12, driverRows: 12, inListOrder: true, hasNumericTerm: true, scopeRows: desktop,
+                numberOnlyRows: 2),
+            strategy: .readMatches(.addingNumberOnlyRows(textWalk: nil))),
+        Row(why: "number-only rows listed, list order, dense text matches, scope not counted: the uncounted walk",
+            facts: PageFacts(limit: 50, offset: 0, total: 9_000, driverRows: 9_000, inListOrder: true, hasNumericTerm: true, numberOnlyRows: 1),
+            strategy: .readMatches(.addingNumberOnlyRows(textWalk: uncounted))),
+        Row(why: "a numeric term without listed number-only rows, list order: no walk (the list index holds no number)",
+            facts: PageFacts(limit: 50, offset: 0, total: 9_000, driverRows: 9_000, inListOrder: true, hasNumericTerm: true, scopeRows: desktop),
+            strategy: .walkOrderIndex),
         Row(why: "few matches of an index of all terms: each read by id",
-            facts: PageFacts(limit: 50, offset: 0, total: 3_000, isDense: false, hasAllTermsIndex: true),
+            facts: PageFacts(limit: 50, offset: 0, total: 3_000, hasAllTermsIndex: true),
             strategy: .readMatches(.byID)),
-        Row(why: "many matches of an index of all terms, another order: sorted",
-            facts: PageFacts(limit: 50, offset: 0, total: 20_000, isDense: false, hasAllTermsIndex: true),
+        Row(why: "many matches of an index of all terms, not dense, another order: sorted",
+            facts: PageFacts(limit: 50, offset: 0, total: 20_000, driverRows: 3_000, hasAllTermsIndex: true),
             strategy: .readMatches(.sorted)),
+        Row(why: "listed matches (ids read while counting both indexes), another order: read by id",
+            facts: PageFacts(limit: 50, offset: 0, total: 20_000, driverRows: 20_000, hasAllTermsIndex: true, matchesListed: true),
+            strategy: .readMatches(.byID)),
+        Row(why: "listed matches, list order, scope not counted: read by id",
+            facts: PageFacts(limit: 50, offset: 0, total: 20_000, driverRows: 20_000, hasAllTermsIndex: true, matchesListed: true, inListOrder: true),
+            strategy: .readMatches(.byID)),
+        Row(why: "listed matches spread in a counted scope, list order: walked, then read by id",
+            facts: PageFacts(
+                limit: 50, offset: 0, total: 18_000, driverRows: 18_000, hasAllTermsIndex: true, matchesListed: true, inListOrder: true,
+                scopeRows: desktop),
+            strategy: .walkListIndex(
+                budget: costs.listWalkBudget(depth: 50, matches: 18_000, scopeRows: desktop), fallback: .readMatches(.byID))),
         Row(why: "a rare driver: its rows sorted",
-            facts: PageFacts(limit: 50, offset: 0, total: 900, isDense: false),
+            facts: PageFacts(limit: 50, offset: 0, total: 900, driverRows: 900),
             strategy: .readMatches(.sorted)),
         Row(why: "dense, another order than the list index's: the order's index walked",
-            facts: PageFacts(limit: 50, offset: 0, total: 400_000, isDense: true),
+            facts: PageFacts(limit: 50, offset: 0, total: 400_000, driverRows: 400_000),
             strategy: .walkOrderIndex),
-        Row(why: "dense, list order, scope rows not counted: a walk by the page's budget, then the order's index",
-            facts: PageFacts(limit: 50, offset: 0, total: 400_000, isDense: true, walksInListOrder: true),
-            strategy: .walkListIndex(budget: walk50, fallback: .walkOrderIndex)),
-        Row(why: "dense, list order, few enough to sort after a walk that falls short",
-            facts: PageFacts(limit: 50, offset: 0, total: 30_000, isDense: true, walksInListOrder: true),
-            strategy: .walkListIndex(budget: walk50, fallback: .readMatches(.sorted))),
+        Row(why: "dense, list order, scope rows not counted, past the one-pass rows: walked, then the order's index",
+            facts: PageFacts(limit: 50, offset: 0, total: 400_000, driverRows: 400_000, inListOrder: true),
+            strategy: .walkListIndex(budget: uncounted, fallback: .walkOrderIndex)),
+        Row(why: "dense, list order, scope rows not counted, few enough to sort after a walk that falls short",
+            facts: PageFacts(limit: 50, offset: 0, total: 30_000, driverRows: 30_000, inListOrder: true),
+            strategy: .walkListIndex(budget: uncounted, fallback: .readMatches(.sorted))),
+        Row(why: "not dense, list order, scope rows not counted: sorted",
+            facts: PageFacts(limit: 50, offset: 0, total: 900, driverRows: 900, inListOrder: true),
+            strategy: .readMatches(.sorted)),
         Row(why: "scope rows counted, matches spread: walking is cheaper than reading them by id",
-            facts: PageFacts(limit: 50, offset: 0, total: 8_000, isDense: true, walksInListOrder: true, scopeRows: 333_000),
+            facts: PageFacts(limit: 50, offset: 0, total: 8_000, driverRows: 8_000, inListOrder: true, scopeRows: desktop),
             strategy: .walkListIndex(
-                budget: costs.listWalkBudget(depth: 50, matches: 8_000, scopeRows: 333_000), fallback: .readMatches(.sorted))),
+                budget: costs.listWalkBudget(depth: 50, matches: 8_000, scopeRows: desktop), fallback: .readMatches(.sorted))),
         Row(why: "scope rows counted, very few matches: read by id",
-            facts: PageFacts(limit: 50, offset: 0, total: 60, isDense: false, walksInListOrder: true, scopeRows: 333_000),
+            facts: PageFacts(limit: 50, offset: 0, total: 60, driverRows: 60, inListOrder: true, scopeRows: desktop),
             strategy: .readMatches(.byID)),
         Row(why: "scope rows counted, a deep page: read by id",
-            facts: PageFacts(limit: 50, offset: 5_000, total: 6_000, isDense: true, walksInListOrder: true, scopeRows: 333_000),
+            facts: PageFacts(limit: 50, offset: 5_000, total: 6_000, driverRows: 6_000, inListOrder: true, scopeRows: desktop),
             strategy: .readMatches(.byID)),
+        Row(why: "scope rows counted, many matches past the one-pass rows: walked, then the order's index",
+            facts: PageFacts(limit: 50, offset: 0, total: 200_000, driverRows: 200_000, inListOrder: true, scopeRows: desktop),
+            strategy: .walkListIndex(
+                budget: costs.listWalkBudget(depth: 50, matches: 200_000, scopeRows: desktop), fallback: .walkOrderIndex)),
     ]
 
     @Test(arguments: rows)
@@ -66,8 +107,62 @@ struct PagePlannerTests {
     @Test func everyStrategyIsPlanned() {
         let planned = Self.rows.map(\.strategy)
         #expect(planned.contains { if case .scan = $0 { true } else { false } })
-        #expect(planned.contains { if case .readMatches = $0 { true } else { false } })
+        #expect(planned.contains(.readMatches(.byID)))
+        #expect(planned.contains(.readMatches(.sorted)))
+        #expect(planned.contains { if case .readMatches(.addingNumberOnlyRows) = $0 { true } else { false } })
         #expect(planned.contains { if case .walkListIndex = $0 { true } else { false } })
         #expect(planned.contains(.walkOrderIndex))
+    }
+
+    struct DriverRow: CustomTestStringConvertible, Sendable {
+        var why: String
+        var terms: [TermFacts]
+        var estimated = true
+        var hasGramsIndex = true
+        var driver: DriverChoice
+        var testDescription: String { why }
+    }
+
+    static func short(_ rows: Int? = nil, numeric: Bool = false, space: Bool = false) -> TermFacts {
+        TermFacts(isShort: true, isIndexable: !space, isNumeric: numeric, length: 2, rows: rows)
+    }
+
+    static func long(_ rows: Int? = nil, numeric: Bool = false, length: Int = 4) -> TermFacts {
+        TermFacts(isShort: false, isIndexable: true, isNumeric: numeric, length: length, rows: rows)
+    }
+
+    static let driverRows: [DriverRow] = [
+        DriverRow(why: "several long terms: one query of the trigram index", terms: [long(10), long(90_000)], driver: .allTerms),
+        DriverRow(why: "several short terms: one query of the grams index", terms: [short(500_000), short(9)], driver: .allTerms),
+        DriverRow(why: "a short term with a space cannot be looked up: the other drives", terms: [short(500_000), short(space: true)],
+                  driver: .term(0)),
+        DriverRow(why: "both lengths, the rarest dense: through both indexes", terms: [short(300_000), long(18_000)], driver: .bothIndexes),
+        DriverRow(why: "both lengths, the rarest below denseRows: it drives", terms: [short(300_000), long(900)], driver: .term(1)),
+        DriverRow(why: "both lengths without estimates: the longest term drives", terms: [short(), long(), long(length: 6)],
+                  estimated: false, driver: .term(2)),
+        DriverRow(why: "a numeric term rarer than the other: it drives (its number too)", terms: [long(40, numeric: true), long(9_000)],
+                  driver: .term(0)),
+        DriverRow(why: "a numeric term without estimates: the plain term drives", terms: [long(numeric: true, length: 4), short()],
+                  estimated: false, driver: .term(1)),
+        DriverRow(why: "one term: it drives", terms: [short(618_000)], driver: .term(0)),
+        DriverRow(why: "no grams index: the long terms together, the others checked", terms: [short(), long()],
+                  estimated: false, hasGramsIndex: false, driver: .longTerms),
+        DriverRow(why: "no grams index and no plain long term: every row checked", terms: [short(), long(numeric: true)],
+                  estimated: false, hasGramsIndex: false, driver: .none),
+        DriverRow(why: "no term indexable: every row checked", terms: [short(space: true)], driver: .none),
+    ]
+
+    @Test(arguments: driverRows)
+    func driver(_ row: DriverRow) {
+        let driver = PagePlanner.driver(
+            for: row.terms, estimated: row.estimated, hasGramsIndex: row.hasGramsIndex, denseRows: Self.costs.denseRows)
+        #expect(driver == row.driver)
+    }
+
+    /// The cost model's parameters are few, each named: the planner reads no other number.
+    @Test func theCostModelIsFiveNamedParameters() {
+        #expect(Mirror(reflecting: SearchCosts.standard).children.map(\.label) == [
+            "denseRows", "commonRows", "onePassRows", "entriesPerRowRead", "fewRows",
+        ])
     }
 }

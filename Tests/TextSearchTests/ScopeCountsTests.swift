@@ -74,7 +74,7 @@ struct SeveralLongTermsCountsTests {
     @Test func pastTheIdListLimitOnlyTheCounts() throws {
         let directory = try TemporaryDirectory()
         let queue = try DatabaseQueue(path: directory.path())
-        let rows = 30_001  // SearchThresholds.idListLimit + 1
+        let rows = 30_001  // SearchCosts.idListLimit + 1
         try queue.write { db in
             try db.execute(sql: "CREATE TABLE items (id INTEGER PRIMARY KEY, kind TEXT, name_folded TEXT NOT NULL) STRICT;"
                 + Self.items.installSQL)

@@ -1,5 +1,5 @@
 import BenchmarkSupport
-import Catalog
+@_spi(Benchmarks) import Catalog
 import Dispatch
 import FetchedResults
 import Foundation
@@ -29,6 +29,22 @@ public struct StoreContender: Contender {
     /// Each of the store's migrations (SQL files and Swift steps) as `NNNN_name checksum`, in order:
     /// what names the schema of a dataset.
     public static var schemaIdentity: [String] { CatalogMigrations.all.map { "\($0.identifier) \($0.checksum)" } }
+
+    /// Makes the store's schema keep none of the product search's accelerators `names` names, for a
+    /// run that prices them: before anything else reads the schema (datasets are made per schema, so
+    /// each set of accelerators has its own). Throws for a name the search does not declare.
+    public static func leaveOutSearchAccelerators(named names: Set<String>) throws {
+        let declared = ["substring-counts", "gram-bits"]
+        if let unknown = names.first(where: { !declared.contains($0) }) {
+            throw UnknownAccelerator(description: "no search accelerator is named \(unknown) (\(declared.joined(separator: ", ")))")
+        }
+        Product.leaveOutSearchAccelerators(named: names)
+    }
+
+    /// A name ``leaveOutSearchAccelerators(named:)`` does not know.
+    public struct UnknownAccelerator: Error, CustomStringConvertible {
+        public var description: String
+    }
 
     /// Opens and closes one in-memory connection of the store, before any contender uses SQLite: the
     /// store's first connection in a process turns off SQLite's memory statistics (process-wide, and

@@ -35,6 +35,8 @@ struct Options {
     var output: String?
     /// W3: a TSV file of every query's median per contender, for finding the slow ones.
     var queryLog: String?
+    /// The product search's accelerators left out of the schema (`substring-counts`, `gram-bits`).
+    var withoutAccelerators: Set<String> = []
     /// Set in a child process: the workload, contender and database it runs.
     var child: (workload: String, contender: String, database: String)?
     /// For `--child W4-writer`: the change to commit, as JSON (``LiveChange``).
@@ -49,12 +51,16 @@ struct Options {
                              [--concurrency-reads search,fetch] [--concurrency-tasks N,N,…]
                              [--contenders store,GRDB,…] [--work-dir DIR] [--output FILE.md]
                              [--query-log FILE.tsv] [--catalog PATH] [--start-up-runs N]
+                             [--without-accelerators substring-counts,gram-bits]
                catalog-bench --child W4-writer --database PATH [--change JSON]
 
         Runs each workload for raw C, this store and GRDB, and prints a Markdown table of medians (p99 for
         W3) with each contender's ratio to raw C. Datasets are generated once per size and seed into
         --work-dir (default .bench-data) and reused. W7 starts the `catalog` executable at --catalog
         (default ../.build/release/catalog: `swift build -c release --product catalog` at the root).
+
+        --without-accelerators makes the store's schema keep none of the named search accelerators (each
+        set has datasets of its own): W3 then shows what each one buys.
 
         --child W4-writer is W4's writer in another process: it commits one insert, one rename and one
         delete (the JSON of a LiveChange, by default run 1's) to PATH, prints
@@ -137,6 +143,8 @@ struct Options {
             case "--work-dir": workDirectory = try value(argument)
             case "--output": output = try value(argument)
             case "--query-log": queryLog = try value(argument)
+            case "--without-accelerators":
+                withoutAccelerators = Set(try value(argument).split(separator: ",").map(String.init))
             case "--catalog": catalogBinary = try value(argument)
             case "--start-up-runs": startUpRuns = max(1, try number(argument))
             case "--child": childWorkload = try value(argument)

@@ -7,6 +7,7 @@ import StoreContender
 // catalog-bench: issue #6's workloads for raw C, this store and GRDB, in one run. See ../README.md.
 do {
     let options = try Options(arguments: Array(CommandLine.arguments.dropFirst()))
+    try StoreContender.leaveOutSearchAccelerators(named: options.withoutAccelerators)
     try StoreContender.initializeSQLite()
     let createSchema = StoreContender.createSchema(at:)
     let raw = RawSQLiteContender(createSchema: createSchema)
@@ -27,7 +28,7 @@ do {
         var runner = Runner(options: options, contenders: [raw] + contenders.dropFirst().filter(isSelected),
                             fetchOnlyContenders: [codable].filter(isSelected),
                             searchOnlyContenders: [controller].filter(isSelected), raw: raw,
-                            schema: StoreContender.schemaIdentity)
+                            schema: StoreContender.schemaIdentity + options.withoutAccelerators.sorted().map { "without \($0)" })
         let start = ContinuousClock.now
         try runner.run()
         let markdown = runner.report.markdown

@@ -20,7 +20,7 @@ protocol EntityResultSource: AnyObject {
 }
 
 extension EntityKind {
-    /// A source of results of the entity's entity type, reading `catalog`.
+    /// A source of results of the kind's entity type, reading `catalog`.
     func resultSource(_ catalog: CatalogStore) -> any EntityResultSource {
         func source<Entity: CatalogEntity>(_ type: Entity.Type) -> any EntityResultSource { ResultSource<Entity>(catalog: catalog) }
         return source(entityType)

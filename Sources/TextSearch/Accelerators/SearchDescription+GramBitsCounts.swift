@@ -16,10 +16,10 @@ extension SearchDescription {
     /// (W3 `3 a`).
     ///
     /// - Parameter minimumEntries: the least number of entries the terms' doclists hold within that
-    ///   last value (``SearchThresholds/gramBitsCountMinimumEntries``; tests force the strategy with 0):
+    ///   last value (``SearchCosts/commonRows``; tests force the strategy with 0):
     ///   fewer are counted in the grams index as the others are (nil is returned).
     func gramBitsCountsPerScope(
-        _ plan: SearchPlan, minimumEntries: Int = SearchThresholds.gramBitsCountMinimumEntries, _ db: Database
+        _ plan: SearchPlan, minimumEntries: Int, _ db: Database
     ) throws -> [DatabaseValue: Int]? {
         guard gramCountsTable != nil, scopeColumn != nil, let first = plan.terms.first,
               plan.terms.allSatisfy({ $0.folded.unicodeScalars.count == 1 && SearchPlan.isIndexable($0) && !plan.isNumeric($0) })

@@ -9,7 +9,8 @@ extension PageRead {
         guard let total else { preconditionFailure("the list index is walked once the matches are counted") }
         let wanted = min(limit, max(0, total - offset))
         guard let ids = try description.idsInListOrder(plan, scope: scope, wanted: wanted, offset: offset, budget: budget, db)
-            ?? description.anchoredIDsInListOrder(plan, scope: scope, wanted: wanted, offset: offset, matches: total, budget: budget, db)
+            ?? description.anchoredIDsInListOrder(plan, scope: scope, wanted: wanted, offset: offset, matches: total, budget: budget,
+                othersLimit: costs.fewRows, db)
         else { return nil }
         return SearchPage(records: try description.records(ids: ids, selection: selection, db, decode: decode), totalCount: total)
     }

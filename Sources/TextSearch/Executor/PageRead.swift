@@ -1,7 +1,8 @@
 import SQLiteStore
 
-/// One page request being read: the plan, the page asked for, and the conditions the strategies read
-/// through. ``run(_:_:decode:)`` reads it as a ``PageStrategy`` says, each strategy in a file of its own.
+/// One page request being read: what the planner needs to know of it (``facts``), read in one step
+/// before any strategy is chosen, and the conditions the strategies read through. ``run(_:_:decode:)``
+/// reads it as a ``PageStrategy`` says, each strategy in a file of its own.
 struct PageRead {
     let description: SearchDescription
     let plan: SearchPlan
@@ -10,14 +11,87 @@ struct PageRead {
     let limit: Int
     let offset: Int
     /// The matches, when known or counted from an index.
-    let total: Int?
-    /// The condition of one index query of all terms, when there is one.
+    var total: Int?
+    /// The condition of one index query of all terms (or of the listed matches' ids), when there is one.
     let allTerms: SQLFragment?
-    /// The condition of the matches with every term in their text and the few that hold a number only
-    /// as a number column's value, when it was read.
-    let numeric: SQLFragment?
+    /// The matches' ids, when the caller gave them or counting read them.
+    let matchIDs: [Int64]?
+    /// With numeric terms, the plan of the terms matched by their text alone and the ids of the few
+    /// rows (within the scope) that hold a numeric term only as a number, when they were listed.
+    let numberOnly: (textPlan: SearchPlan, ids: [Int64])?
+    /// The rows of the scope, when a walk in list order can be costed against reading the matches.
+    let scopeRows: Int?
     /// The columns read for each record.
     let selection: String
+    /// The cost model the page is planned with.
+    let costs: SearchCosts
+
+    /// Reads what the planner needs for a page of `query` within `scope` (the terms' estimates, the
+    /// total when an index gives it, the scope's rows, the few number-only rows): the one step of a
+    /// page that reads statistics.
+    ///
+    /// - A caller's `matchIDs` are the matches; terms of both lengths driving together through both
+    ///   indexes read theirs while counting them (at most ``SearchCosts/idListLimit``).
+    /// - One numeric term (or several, the total known): the rows that hold one only as a number, when
+    ///   at most ``SearchCosts/fewRows`` per term, and the total as the text matches' plus theirs.
+    init(
+        _ description: SearchDescription, query: SearchQuery, scope: DatabaseValue?, order: SearchOrder, limit: Int,
+        offset: Int, totalCount: Int?, matchIDs givenIDs: [Int64]?, selection: String, costs: SearchCosts, _ db: Database
+    ) throws {
+        self.description = description
+        self.scope = scope
+        self.order = order
+        self.limit = limit
+        self.offset = offset
+        self.selection = selection
+        self.costs = costs
+        var matchIDs = givenIDs
+        var total = givenIDs?.count ?? totalCount
+        let plan = try givenIDs.map { description.knownMatchesPlan(query, scope: scope, matches: $0.count, costs: costs) }
+            ?? description.plan(query, scope: scope, costs: costs, totalCount: total, db)
+        if total == nil, let matches = description.exactIntersectionIDs(plan, scope: scope) {
+            let ids = try db.fetchAll(sql: matches.sql + " LIMIT ?", arguments: matches.arguments + [SearchCosts.idListLimit + 1]) {
+                try $0.decode(Int64.self, at: 0)
+            }
+            if ids.count <= SearchCosts.idListLimit { (matchIDs, total) = (ids, ids.count) }
+        }
+        var numberOnly: (textPlan: SearchPlan, ids: [Int64])?
+        let (depth, overflow) = offset.addingReportingOverflow(limit)
+        if matchIDs == nil, limit > 0, !overflow, depth <= SearchCosts.idListLimit - costs.fewRows,
+           plan.terms.contains(where: plan.isNumeric), !plan.matchesNothing {
+            if plan.terms.count == 1, let ids = try description.numberOnlyIDs(plan.terms[0], scope: scope, limit: costs.fewRows, db) {
+                let textPlan = try description.plan(query, scope: scope, costs: costs, matchesNumbers: false, db)
+                if total == nil { total = try description.count(textPlan, scope: scope, db) + ids.count }
+                numberOnly = (textPlan, ids)
+            } else if plan.terms.count > 1, total != nil,
+                      let ids = try description.numberOnlyIDs(ofNumericTermsIn: plan, scope: scope, limit: costs.fewRows, db) {
+                numberOnly = (SearchPlan(query, description, matchesNumbers: false, scope: scope), ids)
+            }
+        }
+        if total == nil { total = try description.indexedCount(plan, scope: scope, db) }
+        self.plan = plan
+        self.total = total
+        self.matchIDs = matchIDs
+        self.numberOnly = numberOnly
+        if let matchIDs {
+            let list = SQLFragment.list(matchIDs)
+            allTerms = SQLFragment(sql: "\(description.table).\(description.idColumn) IN \(list.sql)", arguments: list.arguments)
+        } else {
+            allTerms = plan.terms.count > 1 ? plan.allTermsCondition(alias: description.table) : nil
+        }
+        let costsListWalk = total != nil && order.isListIndexOrder && description.listIndex != nil
+            && description.textColumns.count == 1 && plan.driver != nil
+            && (numberOnly != nil || !plan.terms.contains(where: plan.isNumeric))
+        scopeRows = costsListWalk ? try description.rowCount(scope: scope, db) : nil
+    }
+
+    /// What the planner knows of this page: plain values.
+    var facts: PageFacts {
+        PageFacts(
+            limit: limit, offset: offset, total: total, driverRows: plan.driverEstimate, hasAllTermsIndex: allTerms != nil,
+            matchesListed: matchIDs != nil, inListOrder: order.isListIndexOrder, hasNumericTerm: plan.terms.contains(where: plan.isNumeric),
+            scopeRows: scopeRows, numberOnlyRows: numberOnly?.ids.count)
+    }
 
     /// The page read as `strategy` says.
     func run<Entity>(_ strategy: PageStrategy, _ db: Database, decode: (Row) throws -> Entity) throws -> SearchPage<Entity> {
@@ -31,12 +105,14 @@ struct PageRead {
     }
 
     /// `strategy` where it reads this page exactly, else the nearest one that does: a walk in list
-    /// order only where ``PageFacts/walksInListOrder``, the numeric read only with its condition.
-    func feasible(_ strategy: PageStrategy, _ facts: PageFacts) -> PageStrategy {
+    /// order only where ``PageFacts/walksInListOrder``, the number-only rows only where they were
+    /// listed (their text walk only in list order).
+    func feasible(_ strategy: PageStrategy) -> PageStrategy {
         switch strategy {
-        case .walkListIndex(_, let fallback) where !facts.walksInListOrder: feasible(fallback, facts)
-        case .walkListIndex(let budget, let fallback): .walkListIndex(budget: budget, fallback: feasible(fallback, facts))
-        case .readMatches(.numeric) where numeric == nil: .readMatches(.sorted)
+        case .walkListIndex(_, let fallback) where !facts.walksInListOrder: feasible(fallback)
+        case .walkListIndex(let budget, let fallback): .walkListIndex(budget: budget, fallback: feasible(fallback))
+        case .readMatches(.addingNumberOnlyRows) where numberOnly == nil: .readMatches(.sorted)
+        case .readMatches(.addingNumberOnlyRows(textWalk: _?)) where !order.isListIndexOrder: .readMatches(.addingNumberOnlyRows(textWalk: nil))
         default: strategy
         }
     }
@@ -53,8 +129,8 @@ struct PageRead {
         description.scoped(plan.condition(alias: description.table), scope: scope, alias: description.table)
     }
 
-    /// The matches through one index of all terms when there is one, else through the driver's, the
-    /// scope checked on each row found (`+scope = ?`).
+    /// The matches through one index of all terms (or their listed ids) when there is one, else
+    /// through the driver's, the scope checked on each row found (`+scope = ?`).
     var matchesCondition: SQLFragment {
         description.scoped(allTerms ?? plan.condition(alias: description.table), scope: scope, alias: description.table, checkedOnRows: true)
     }

@@ -2,7 +2,7 @@ import SQLiteStore
 
 /// Rows of the search indexes counted by scope number as they are read (their rowids carry it:
 /// ``SearchDescription/indexRowID(of:)``), with their ids while they are at most
-/// ``SearchThresholds/idListLimit`` in all.
+/// ``SearchCosts/idListLimit`` in all.
 struct ScopeTally {
     /// Per scope number (0: a row of no value of the scope values), the rows read.
     private var counts: [Int]
@@ -23,7 +23,7 @@ struct ScopeTally {
         guard number > 0, number < counts.count else { return counts[0] += 1 }
         counts[number] += 1
         total += 1
-        if total <= SearchThresholds.idListLimit { ids[number].append(rowid & SearchDescription.largestScopedID) }
+        if total <= SearchCosts.idListLimit { ids[number].append(rowid & SearchDescription.largestScopedID) }
     }
 
     /// The rows read per value of `scopeValues` (values counting 0 left out), with their ids when they
@@ -36,6 +36,6 @@ struct ScopeTally {
             perScope[.text(scopeValues[number - 1])] = counts[number]
             idsPerScope[.text(scopeValues[number - 1])] = ids[number]
         }
-        return ScopeMatches(counts: perScope, ids: total <= SearchThresholds.idListLimit ? idsPerScope : nil)
+        return ScopeMatches(counts: perScope, ids: total <= SearchCosts.idListLimit ? idsPerScope : nil)
     }
 }

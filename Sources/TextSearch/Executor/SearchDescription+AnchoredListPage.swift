@@ -12,7 +12,7 @@ extension SearchDescription {
     ///   entries (as ``idsInListOrder(_:scope:wanted:offset:budget:_:)`` walks);
     /// - the others, `matches` less the range's: none in the skew this serves (the 8,490 desktops
     ///   holding `mac`, or the 8,199 holding `strasse`, all begin with it); else, when they are at most
-    ///   one ``SearchThresholds/anchoredOthersShare``-th of the `matches`, the rows the trigram index
+    ///   `othersLimit` (``SearchCosts/fewRows``), the rows the trigram index
     ///   finds with every long term's phrase but not the anchor at the start of the text (`("mac")
     ///   NOT ^"mac"`, an FTS5 initial-phrase query), each read by id and checked;
     ///
@@ -27,7 +27,8 @@ extension SearchDescription {
     ///
     /// Related SQLite documentation: <https://www.sqlite.org/fts5.html#fts5_initial_token_queries>
     func anchoredIDsInListOrder(
-        _ plan: SearchPlan, scope: DatabaseValue?, wanted: Int, offset: Int, matches: Int, budget: Int, _ db: Database
+        _ plan: SearchPlan, scope: DatabaseValue?, wanted: Int, offset: Int, matches: Int, budget: Int, othersLimit: Int,
+        _ db: Database
     ) throws -> [Int64]? {
         guard let listIndex, textColumns.count == 1, let text = textColumns.first, scopeColumn == nil || scope != nil,
               !plan.matchesNothing, !plan.terms.contains(where: plan.isNumeric),
@@ -47,7 +48,7 @@ extension SearchDescription {
             range = range + SQLFragment(sql: " AND \(table).\(text) < ?", arguments: [end])
         }
         let inRange = scoped.map { $0 && range && filter } ?? (range && filter)
-        let (instructions, instructionsOverflow) = budget.multipliedReportingOverflow(by: SearchThresholds.listWalkInstructionsPerEntry)
+        let (instructions, instructionsOverflow) = budget.multipliedReportingOverflow(by: SearchCosts.listWalkInstructionsPerEntry)
         func walked<T>(_ body: () throws -> T) throws -> T? {
             try db.withInstructionLimit(instructionsOverflow ? .max : instructions, body)
         }
@@ -58,7 +59,6 @@ extension SearchDescription {
         }) else { return nil }
 
         // The others: none (the common skew: `mac`, `zenit`), or few, found in the trigram index.
-        let othersLimit = matches / SearchThresholds.anchoredOthersShare
         guard matches - rangeMatches >= 0, matches - rangeMatches <= othersLimit else { return nil }
         var others: [(text: String, id: Int64)] = []
         if rangeMatches < matches {

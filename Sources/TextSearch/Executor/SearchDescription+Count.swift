@@ -5,7 +5,7 @@ extension SearchDescription {
     ///
     /// - Throws: `DatabaseError`.
     public func count(_ query: SearchQuery, scope: DatabaseValue? = nil, _ db: Database) throws -> Int {
-        try count(try plan(query, scope: scope, thresholds: .standard, db), scope: scope, db)
+        try count(try plan(query, scope: scope, costs: .standard, db), scope: scope, db)
     }
 
     func count(_ plan: SearchPlan, scope: DatabaseValue?, _ db: Database) throws -> Int {

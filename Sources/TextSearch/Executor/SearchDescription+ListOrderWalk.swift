@@ -1,33 +1,6 @@
 import SQLiteStore
 
 extension SearchDescription {
-    /// How a page in list order of a known number of matches is read, when the expected costs of
-    /// both ways are known.
-    enum ListPageRoute: Equatable {
-        /// Walk the list index in order, for at most `budget` entries (then read the matches by id).
-        case walk(budget: Int)
-        /// Read every match by its id and sort them.
-        case readByID
-    }
-
-    /// The cheaper way to read the first `offset + limit` of `matches` rows in `order` within
-    /// `scope`, by ``SearchThresholds/walksListIndex(depth:matches:scopeRows:)``: nil when the model
-    /// does not apply — another order than the list index's, no driver (no index reaches the
-    /// matches by id), a numeric term (the list index holds no number), a list index the walk cannot
-    /// use, or a scope whose rows are not counted (`SectionCounts` of the scope column).
-    func listPageRoute(
-        _ plan: SearchPlan, scope: DatabaseValue?, order: SearchOrder, limit: Int, offset: Int, matches: Int,
-        thresholds: SearchThresholds, _ db: Database
-    ) throws -> ListPageRoute? {
-        guard order.isListIndexOrder, listIndex != nil, textColumns.count == 1, plan.driver != nil,
-              !plan.terms.contains(where: plan.isNumeric), let scopeRows = try rowCount(scope: scope, db)
-        else { return nil }
-        let depth = offset.addingReportingOverflow(limit)
-        guard !depth.overflow, thresholds.walksListIndex(depth: depth.partialValue, matches: matches, scopeRows: scopeRows)
-        else { return .readByID }
-        return .walk(budget: thresholds.listWalkBudget(depth: depth.partialValue, matches: matches, scopeRows: scopeRows))
-    }
-
     /// The rows of the table within `scope` (nil: all), from the maintained counts of its scope
     /// column (`SectionCounts`); nil when they are not kept.
     func rowCount(scope: DatabaseValue?, _ db: Database) throws -> Int? {
@@ -42,7 +15,7 @@ extension SearchDescription {
     /// description has no list index or more than one text column.
     ///
     /// One statement walks the index with the terms in its `WHERE` and stops at the page (its
-    /// `LIMIT`); `budget` bounds it as SQLite instructions (``SearchThresholds/listWalkInstructionsPerEntry``
+    /// `LIMIT`); `budget` bounds it as SQLite instructions (``SearchCosts/listWalkInstructionsPerEntry``
     /// an entry), so that a walk whose matches sort late stops there. (A subquery that yields the
     /// first `budget` entries to an outer query checking the terms bounds the entries exactly, but
     /// copies each entry's text to the outer query, which doubles the time of a walk.)
@@ -53,7 +26,7 @@ extension SearchDescription {
         let keys = ((scopeColumn.map { [$0] } ?? []) + [text, idColumn]).map { "\(table).\($0)" }.joined(separator: ", ")
         let scoped = scope.map { SQLFragment(sql: "\(table).\(scopeColumn!) = ? AND ", arguments: [$0]) } ?? SQLFragment(sql: "")
         let filter = scoped + plan.filterCondition(ofAllTermsOn: table)
-        let (instructions, overflow) = budget.multipliedReportingOverflow(by: SearchThresholds.listWalkInstructionsPerEntry)
+        let (instructions, overflow) = budget.multipliedReportingOverflow(by: SearchCosts.listWalkInstructionsPerEntry)
         let ids = try db.withInstructionLimit(overflow ? .max : instructions) {
             try db.fetchAll(
                 sql: "SELECT \(table).\(idColumn) FROM \(table) INDEXED BY \(listIndex) WHERE \(filter.sql) ORDER BY \(keys) LIMIT ? OFFSET ?",

@@ -4,8 +4,8 @@ extension SearchDescription {
     /// The matches of ``matchesPerScope(_:_:)`` for a plan mixing terms of 1-2 scalars (each without a
     /// space) with longer ones, none numeric, when the search indexes' rowids carry the scope: the
     /// long terms' rows are read from the trigram index (their rowids, ascending), then
-    /// - when they are fewer than ``SearchThresholds/intersectionThreshold`` (and at most
-    ///   ``SearchThresholds/idListLimit``), each of those rows is read by id and checked for every
+    /// - when they are fewer than ``SearchCosts/denseRows`` (and at most
+    ///   ``SearchCosts/idListLimit``), each of those rows is read by id and checked for every
     ///   term (`graphite g`: a few hundred rows, under a millisecond);
     /// - else, when every short term is one scalar held by ``gramBitsTable`` (a very common gram),
     ///   each of those rows is checked for their bits
@@ -18,18 +18,18 @@ extension SearchDescription {
     /// counted first (it would cost about as much as the intersection). Nil when a short term is in fewer rows than the threshold
     /// (it drives instead, its rows checked by the page), when the rowids do not carry the scope, or
     /// when a merged match has a scope value the rowids cannot tell apart.
-    func mixedMatchesPerScope(_ plan: SearchPlan, thresholds: SearchThresholds, _ db: Database) throws -> ScopeMatches? {
+    func mixedMatchesPerScope(_ plan: SearchPlan, costs: SearchCosts, _ db: Database) throws -> ScopeMatches? {
         guard rowIDsCarryScope, plan.mixesLengths, !plan.matchesNothing, plan.terms.allSatisfy(SearchPlan.isIndexable),
               !plan.terms.contains(where: plan.isNumeric)
         else { return nil }
         let short = plan.terms.filter(\.isShort)
         let long = plan.terms.filter { !$0.isShort }
-        for term in short where try gramCount(term.folded, scope: nil, db) < thresholds.intersectionThreshold {
+        for term in short where try gramCount(term.folded, scope: nil, db) < costs.denseRows {
             return nil
         }
         let longRowIDs = try indexRowIDs(fullTextTable, matching: SearchPlan.fullTextPattern(long), db)
         // (At most `idListLimit` ids in one statement, below SQLite's bound on its values.)
-        if longRowIDs.count < thresholds.intersectionThreshold, longRowIDs.count <= SearchThresholds.idListLimit {
+        if longRowIDs.count < costs.denseRows, longRowIDs.count <= SearchCosts.idListLimit {
             return try checkedMatchesPerScope(plan, ids: longRowIDs.map { $0 & Self.largestScopedID }, db)
         }
         // Short terms of one scalar that are very common: a bit per row of the long terms.

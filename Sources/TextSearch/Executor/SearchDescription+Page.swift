@@ -10,15 +10,10 @@ extension SearchDescription {
     ///     selection: "films.id, films.title", db) { row in (try row.decode(Int64.self, at: 0), try row.decode(String.self, at: 1)) }
     /// ```
     ///
-    /// With a grams index the rarest term drives (its gram count for 1-2 scalars, or its rows in the
-    /// trigram index counted up to a cap, tells how rare; a number adds its rows in the number columns). The total comes from
-    /// an index when one gives it (``count(_:scope:_:)``), and otherwise from the driver's rows with the
-    /// other terms checked on them, read once for the total and the page. When even the rarest term
-    /// is common and the order is the list index's, the page is found by walking that index in order
-    /// for a bounded number of entries; when that falls short (the matches sort late) and a term has
-    /// 3+ scalars, from the range of the list index whose texts begin with the longest such term and
-    /// the few matches outside it (`anchoredIDsInListOrder`); else from one index of all terms
-    /// (trigram phrases or grams tokens) or the driver's rows.
+    /// One step reads what the planner needs (the terms' estimates, the total when an index gives it,
+    /// the scope's rows, the few rows a number finds alone: ``PageFacts``); ``PagePlanner`` chooses
+    /// the strategy from those values; the executor reads the page as it says. The article "How a
+    /// search runs" tabulates the strategies.
     ///
     /// - Parameters:
     ///   - query: the search.
@@ -34,23 +29,23 @@ extension SearchDescription {
     ///     page is then read from them (or by walking the list index, when that is expected to cost
     ///     less), not searched again, and `totalCount` is their number. Nil (the default) searches.
     ///   - selection: the columns `decode` reads, from column 0, qualified with the table's name.
-    ///   - thresholds: the strategies' thresholds (tests force each strategy with extreme ones).
+    ///   - costs: the cost model that chooses the strategy (tests force each one with extreme values).
     ///   - db: the connection, in a read.
     ///   - decode: makes a record of a row of `selection`.
     /// - Throws: `DatabaseError`, or what `decode` throws.
     public func page<Entity>(
         _ query: SearchQuery, scope: DatabaseValue? = nil, order: SearchOrder, limit: Int, offset: Int = 0,
-        totalCount: Int? = nil, matchIDs: [Int64]? = nil, selection: String, thresholds: SearchThresholds = .standard,
+        totalCount: Int? = nil, matchIDs: [Int64]? = nil, selection: String, costs: SearchCosts = .standard,
         _ db: Database, decode: (Row) throws -> Entity
     ) throws -> SearchPage<Entity> {
         var page = try page(
             query, scope: scope, order: order, limit: limit, offset: offset, totalCount: totalCount, matchIDs: matchIDs,
-            selection: selection, thresholds: thresholds, forcing: nil, db, decode: decode)
+            selection: selection, costs: costs, forcing: nil, db, decode: decode)
         (page.query, page.offset) = (query, offset)
         return page
     }
 
-    /// ``page(_:scope:order:limit:offset:totalCount:matchIDs:selection:thresholds:_:decode:)`` read with
+    /// ``page(_:scope:order:limit:offset:totalCount:matchIDs:selection:costs:_:decode:)`` read with
     /// `strategy` rather than the planner's choice (tests check every strategy against a reference):
     /// the matches counted by a scan when no index counts them, a walk in list order only where the
     /// order is the list index's and no term is numeric (else its fallback), a numeric condition's
@@ -62,51 +57,27 @@ extension SearchDescription {
     ) throws -> SearchPage<Entity> {
         var page = try page(
             query, scope: scope, order: order, limit: limit, offset: offset, totalCount: nil, matchIDs: nil,
-            selection: selection, thresholds: .standard, forcing: strategy, db, decode: decode)
+            selection: selection, costs: .standard, forcing: strategy, db, decode: decode)
         (page.query, page.offset) = (query, offset)
         return page
     }
 
     private func page<Entity>(
         _ query: SearchQuery, scope: DatabaseValue?, order: SearchOrder, limit: Int, offset: Int,
-        totalCount: Int?, matchIDs: [Int64]?, selection: String, thresholds: SearchThresholds, forcing: PageStrategy?,
+        totalCount: Int?, matchIDs: [Int64]?, selection: String, costs: SearchCosts, forcing: PageStrategy?,
         _ db: Database, decode: (Row) throws -> Entity
     ) throws -> SearchPage<Entity> {
         precondition(limit >= 0 && offset >= 0 && (totalCount ?? 0) >= 0)
         precondition(matchIDs == nil || totalCount == nil || totalCount == matchIDs?.count)
-        let totalCount = matchIDs?.count ?? totalCount
-        let budget = thresholds.orderedScanBudget(limit: limit, offset: offset)
-        let plan = try matchIDs.map { knownMatchesPlan(query, scope: scope, matches: $0.count, thresholds: thresholds) }
-            ?? plan(query, scope: scope, thresholds: thresholds, totalCount: totalCount, db)
-        if forcing == nil, let page = try intersectionPage(
-            plan, scope: scope, order: order, limit: limit, offset: offset, totalCount: totalCount, matchIDs: matchIDs,
-            thresholds: thresholds, budget: budget, selection: selection, db, decode: decode) {
-            return page
-        }
-        if forcing == nil, let page = try numericTermPage(
-            plan, scope: scope, order: order, limit: limit, offset: offset, totalCount: totalCount, thresholds: thresholds,
-            budget: budget, selection: selection, db, decode: decode) {
-            return page
-        }
         // What the planner needs to know, read now; then the strategy, chosen without the database.
-        var total = try totalCount ?? indexedCount(plan, scope: scope, db)
-        if forcing.map({ if case .scan = $0 { false } else { true } }) == true, total == nil {
-            total = try scannedCount(plan, scope: scope, db)
+        var page = try PageRead(
+            self, query: query, scope: scope, order: order, limit: limit, offset: offset, totalCount: totalCount,
+            matchIDs: matchIDs, selection: selection, costs: costs, db)
+        if forcing.map({ if case .scan = $0 { false } else { true } }) == true, page.total == nil {
+            page.total = try scannedCount(page.plan, scope: scope, db)
         }
-        if let total, min(limit, max(0, total - offset)) == 0 { return SearchPage(records: [], totalCount: total) }
-        let numeric = try total.map { $0 <= thresholds.orderedScanThreshold } == true ? numericTermsCondition(plan, scope: scope, db) : nil
-        let walksInListOrder = order.isListIndexOrder && !plan.terms.contains(where: plan.isNumeric)
-        let costsListWalk = total != nil && walksInListOrder && listIndex != nil && textColumns.count == 1 && plan.driver != nil
-        // Terms all in one index: its rows of all of them are the matches (in the scope).
-        let allTerms = plan.terms.count > 1 ? plan.allTermsCondition(alias: table) : nil
-        let facts = PageFacts(
-            limit: limit, offset: offset, total: total, isDense: plan.isDense, driverEstimate: plan.driverEstimate,
-            hasAllTermsIndex: allTerms != nil, walksInListOrder: walksInListOrder,
-            scopeRows: costsListWalk ? try rowCount(scope: scope, db) : nil, hasNumericCondition: numeric != nil)
-        let page = PageRead(
-            description: self, plan: plan, scope: scope, order: order, limit: limit, offset: offset, total: total,
-            allTerms: allTerms, numeric: numeric, selection: selection)
-        return try page.run(forcing.map { page.feasible($0, facts) } ?? PagePlanner.strategy(for: facts, costs: thresholds), db, decode: decode)
+        if let total = page.total, min(limit, max(0, total - offset)) == 0 { return SearchPage(records: [], totalCount: total) }
+        return try page.run(forcing.map(page.feasible) ?? PagePlanner.strategy(for: page.facts, costs: costs), db, decode: decode)
     }
 
     /// The rows that meet `condition`, in `order`, `LIMIT limit OFFSET offset`; with `byID`, each row

@@ -24,7 +24,7 @@ extension SearchDescription {
     /// range; for several, their matches read in one pass of the index (their rowids carry the
     /// scope), or, past 30,000 matches, counted within each value's rowid range; or of
     /// both lengths, every short term common (`touch s`, `pro pa`, see
-    /// ``SearchThresholds/intersectionThreshold``), when the rowids carry the scope: the long terms'
+    /// ``SearchCosts/denseRows``), when the rowids carry the scope: the long terms'
     /// rows in the trigram index, merged with the grams index's rows or, when few, each checked
     /// (with a number, only when their ids are kept: `64 lapt`). Dense
     /// terms are what a count row by row is slowest for (a fetched-results controller's sections).
@@ -32,7 +32,7 @@ extension SearchDescription {
     ///
     /// - Throws: `DatabaseError`.
     public func countsPerScope(_ query: SearchQuery, _ db: Database) throws -> [DatabaseValue: Int]? {
-        try matchesPerScope(query, thresholds: .standard, db)?.counts
+        try matchesPerScope(query, costs: .standard, db)?.counts
     }
 
     /// The counts of ``countsPerScope(_:_:)``, with the matching rows' ids per scope value when
@@ -43,7 +43,7 @@ extension SearchDescription {
     /// scalars with a number that many rows hold only as a number (one intersection of ids from the
     /// indexes, at most 30,000). A page of the
     /// same read is then read from a value's ids
-    /// (``page(_:scope:order:limit:offset:totalCount:matchIDs:selection:thresholds:_:decode:)``),
+    /// (``page(_:scope:order:limit:offset:totalCount:matchIDs:selection:costs:_:decode:)``),
     /// not searched again; a fetched-results controller's sections and first batch do that.
     ///
     /// ```swift
@@ -53,27 +53,27 @@ extension SearchDescription {
     ///
     /// - Throws: `DatabaseError`.
     public func matchesPerScope(_ query: SearchQuery, _ db: Database) throws -> ScopeMatches? {
-        try matchesPerScope(query, thresholds: .standard, db)
+        try matchesPerScope(query, costs: .standard, db)
     }
 
-    /// ``matchesPerScope(_:_:)`` with the executor's thresholds (tests force each strategy).
+    /// ``matchesPerScope(_:_:)`` with the executor's cost model (tests force each strategy).
     @_spi(Testing)
-    public func matchesPerScope(_ query: SearchQuery, thresholds: SearchThresholds, _ db: Database) throws -> ScopeMatches? {
+    public func matchesPerScope(_ query: SearchQuery, costs: SearchCosts, _ db: Database) throws -> ScopeMatches? {
         guard scopeColumn != nil, gramCountsTable != nil, !query.isEmpty else { return nil }
         // (Counts need no driver: no estimates are read; terms of both lengths read gram counts.)
         let plan = try unestimatedPlan(query, db)
         if plan.matchesNothing { return ScopeMatches(counts: [:], ids: nil) }
-        if !plan.terms.contains(where: plan.isNumeric) { return try textMatchesPerScope(plan, thresholds: thresholds, db) }
+        if !plan.terms.contains(where: plan.isNumeric) { return try textMatchesPerScope(plan, costs: costs, db) }
         // Numeric terms that some rows hold as a number but not in their text (`500`, a price): the
         // rows that match with every term in their text, counted as above, plus those few rows
         // that match through a number, counted one by one.
         // Every term of 3+ scalars, and a number in more rows of a number column than a numeric term
         // may find by number alone: straight to the intersection of ids, without reading those rows
         // to learn it (`halo 2008`: the rows of 2008 are counted in the year index, not read).
-        if plan.terms.allSatisfy({ !$0.isShort }), try holdsANumberInManyRows(plan, thresholds: thresholds, db) {
+        if plan.terms.allSatisfy({ !$0.isShort }), try holdsANumberInManyRows(plan, costs: costs, db) {
             return try numericIntersectionMatches(plan, db)
         }
-        guard let numberOnlyIDs = try numberOnlyIDs(ofNumericTermsIn: plan, scope: nil, db) else {
+        guard let numberOnlyIDs = try numberOnlyIDs(ofNumericTermsIn: plan, scope: nil, limit: costs.fewRows, db) else {
             return try numericIntersectionMatches(plan, db)
         }
         let textPlan = SearchPlan(query, self, matchesNumbers: false)
@@ -81,14 +81,14 @@ extension SearchDescription {
             // Terms of both lengths (`64 lapt`): only with the matches' ids, which the controller's
             // pages are read from (its counts alone would send a page to drive by one term, rather
             // than to one pass over the matches); the number-only rows added with theirs.
-            guard let text = try mixedMatchesPerScope(textPlan, thresholds: thresholds, db), let textIDs = text.ids,
+            guard let text = try mixedMatchesPerScope(textPlan, costs: costs, db), let textIDs = text.ids,
                   let numberOnly = try checkedMatchesPerScope(plan, ids: numberOnlyIDs, db)
             else { return nil }
             let ids = textIDs.merging(numberOnly.ids ?? [:], uniquingKeysWith: +)
-            guard ids.values.reduce(0, { $0 + $1.count }) <= SearchThresholds.idListLimit else { return nil }
+            guard ids.values.reduce(0, { $0 + $1.count }) <= SearchCosts.idListLimit else { return nil }
             return ScopeMatches(counts: ids.mapValues(\.count), ids: ids)
         }
-        guard let counts = try textMatchesPerScope(textPlan, thresholds: thresholds, db)?.counts,
+        guard let counts = try textMatchesPerScope(textPlan, costs: costs, db)?.counts,
               let numberOnly = try checkedMatchesPerScope(plan, ids: numberOnlyIDs, db)
         else { return nil }
         return ScopeMatches(counts: counts.merging(numberOnly.counts, uniquingKeysWith: +), ids: nil)
@@ -97,7 +97,7 @@ extension SearchDescription {
     /// The matches of ``matchesPerScope(_:_:)`` for a plan whose terms all match by their text
     /// alone; nil when no index gives them.
     private func textMatchesPerScope(
-        _ plan: SearchPlan, thresholds: SearchThresholds, _ db: Database
+        _ plan: SearchPlan, costs: SearchCosts, _ db: Database
     ) throws -> ScopeMatches? {
         guard scopeColumn != nil, gramCountsTable != nil, let first = plan.terms.first else { return nil }
         func counted(_ counts: [DatabaseValue: Int]?) -> ScopeMatches? { counts.map { ScopeMatches(counts: $0, ids: nil) } }
@@ -110,8 +110,8 @@ extension SearchDescription {
             if plan.terms.count == 1, let counts = try substringCounts(first.folded, db) { return counted(counts) }
             return counted(try countsPerScope(in: fullTextTable, matching: pattern, db))
         }
-        if plan.mixesLengths { return try mixedMatchesPerScope(plan, thresholds: thresholds, db) }
-        if plan.terms.count > 1, let counts = try gramBitsCountsPerScope(plan, db) { return counted(counts) }
+        if plan.mixesLengths { return try mixedMatchesPerScope(plan, costs: costs, db) }
+        if plan.terms.count > 1, let counts = try gramBitsCountsPerScope(plan, minimumEntries: costs.commonRows, db) { return counted(counts) }
         if plan.terms.count > 1, let gramsTable, let pattern = SearchPlan.gramsPattern(plan.terms),
            let counts = try countsPerScope(in: gramsTable, matching: pattern, db) {
             return counted(counts)
@@ -122,16 +122,16 @@ extension SearchDescription {
     }
 
     /// Whether some numeric term of `plan` is the value of more than
-    /// ``SearchThresholds/numericTermNumberLimit`` rows in one number column, counted in that column's
+    /// ``SearchCosts/fewRows`` rows in one number column, counted in that column's
     /// index (no row read) as the planner estimates a number's rows: up to
-    /// ``SearchThresholds/orderedScanThreshold`` (below the limit, never).
-    private func holdsANumberInManyRows(_ plan: SearchPlan, thresholds: SearchThresholds, _ db: Database) throws -> Bool {
+    /// ``SearchCosts/denseRows`` (below the limit, never).
+    private func holdsANumberInManyRows(_ plan: SearchPlan, costs: SearchCosts, _ db: Database) throws -> Bool {
         for term in plan.terms where plan.isNumeric(term) {
             for column in numberColumns {
                 let count = try db.scalar(
                     Int.self, sql: "SELECT count(*) FROM (SELECT 1 FROM \(table) WHERE \(column) = ? LIMIT ?)",
-                    arguments: [term.number!, thresholds.orderedScanThreshold]) ?? 0
-                if count > SearchThresholds.numericTermNumberLimit { return true }
+                    arguments: [term.number!, costs.denseRows]) ?? 0
+                if count > costs.fewRows { return true }
             }
         }
         return false
@@ -145,7 +145,7 @@ extension SearchDescription {
     /// row: for `halo 2008`, cheaper than reaching the matches through the many products of 2008,
     /// each read to check `halo` (W3 numbers). Nil when a term is of 1-2 scalars (its grams-index rows can
     /// be most of the table: `a` is in 618,000 names) or when more than
-    /// ``SearchThresholds/idListLimit`` rows match.
+    /// ``SearchCosts/idListLimit`` rows match.
     private func numericIntersectionMatches(_ plan: SearchPlan, _ db: Database) throws -> ScopeMatches? {
         guard let scopeColumn, !plan.terms.isEmpty, plan.terms.allSatisfy({ !$0.isShort }) else { return nil }
         let idSets = plan.terms.map { term in
@@ -161,9 +161,9 @@ extension SearchDescription {
             joining: idSets.map { SQLFragment(sql: "SELECT * FROM (") + $0 + SQLFragment(sql: ")") }, separator: " INTERSECT ")
         let rows = try db.fetchAll(
             sql: "SELECT \(scopeColumn), \(idColumn) FROM \(table) WHERE \(idColumn) IN (\(intersection.sql)) LIMIT ?",
-            arguments: intersection.arguments + [SearchThresholds.idListLimit + 1]
+            arguments: intersection.arguments + [SearchCosts.idListLimit + 1]
         ) { row in (row.databaseValue(at: 0), try row.decode(Int64.self, at: 1)) }
-        guard rows.count <= SearchThresholds.idListLimit else { return nil }
+        guard rows.count <= SearchCosts.idListLimit else { return nil }
         var ids: [DatabaseValue: [Int64]] = [:]
         for (scope, id) in rows { ids[scope, default: []].append(id) }
         return ScopeMatches(counts: ids.mapValues(\.count), ids: ids)

@@ -34,7 +34,9 @@ extension SearchDescription {
     /// document from the old row, in the same order, for FTS5's `'delete'` command.
     ///
     /// Related SQLite documentation: <https://www.sqlite.org/fts5.html#contentless_tables>
-    public var installSQL: String { structuresSQL + substringCountsSQL + gramBitsSQL + buildSQL + triggersSQL }
+    public var installSQL: String {
+        structuresSQL + keptAccelerators.map { $0.createSQL(for: self) }.joined() + buildSQL + triggersSQL
+    }
 
     /// The SQL that drops the triggers and index structures ``installSQL`` creates.
     public var uninstallSQL: String { dropTriggersSQL + dropStructuresSQL }
@@ -117,7 +119,7 @@ extension SearchDescription {
     /// The SQL that drops the index structures of ``structuresSQL``, ``substringCountsSQL`` and
     /// ``gramBitsSQL``.
     public var dropStructuresSQL: String {
-        ([fullTextTable] + [gramsTable, gramCountsTable, substringCountsTable, gramBitsTable].compactMap { $0 })
+        ([fullTextTable] + [gramsTable, gramCountsTable].compactMap { $0 } + keptAccelerators.map { $0.table(of: self) })
             .map { "DROP TABLE IF EXISTS \($0);\n" }.joined()
     }
 

@@ -150,7 +150,7 @@ extension SearchDescription {
     /// of ``fullTextTable``) and among the rows ``gramsTable`` matches with `gramsPattern`, grouped by
     /// value of ``scopeValues`` (each row's scope number is in its rowid's high bits): counted per value
     /// (values counting 0 left out), with their ids when they are at most
-    /// ``SearchThresholds/idListLimit`` in all. Nil when the rowids do not carry the scope or some
+    /// ``SearchCosts/idListLimit`` in all. Nil when the rowids do not carry the scope or some
     /// match has another scope value (number 0), which the rowids cannot tell apart.
     ///
     /// The grams index's rows are read in rowid order and merged with the list, one pass over each,
@@ -179,13 +179,13 @@ extension SearchDescription {
     /// count per value's rowid range and a search per section cost more (W3 controller, 3+ chars).
     /// Nil when the rowids do not carry the
     /// scope, when some match has another scope value (number 0), which the rowids cannot tell
-    /// apart, or when more than ``SearchThresholds/idListLimit`` rows match (then read no further).
+    /// apart, or when more than ``SearchCosts/idListLimit`` rows match (then read no further).
     func fullTextMatchesPerScope(matching pattern: String, _ db: Database) throws -> ScopeMatches? {
         guard rowIDsCarryScope else { return nil }
         var tally = ScopeTally(scopeNumbers: scopeValues.count)
         try db.cachedStatement(sql: "SELECT rowid FROM \(fullTextTable) WHERE \(fullTextTable) MATCH ? LIMIT ?")
-            .forEachRow(arguments: [pattern, SearchThresholds.idListLimit + 1]) { row in tally.add(try row.decode(Int64.self, at: 0)) }
-        guard tally.total <= SearchThresholds.idListLimit else { return nil }
+            .forEachRow(arguments: [pattern, SearchCosts.idListLimit + 1]) { row in tally.add(try row.decode(Int64.self, at: 0)) }
+        guard tally.total <= SearchCosts.idListLimit else { return nil }
         return tally.matches(scopeValues)
     }
 

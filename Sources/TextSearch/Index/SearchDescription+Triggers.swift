@@ -24,7 +24,7 @@ extension SearchDescription {
     public var triggersSQL: String {
         let columns = [idColumn] + (scopeColumn.map { [$0] } ?? []) + textColumns
         let list = columns.joined(separator: ", ")
-        guard gramsTable != nil || substringCountsTable != nil || gramBitsTable != nil else {
+        guard gramsTable != nil || !keptAccelerators.isEmpty else {
             return """
                 CREATE TRIGGER \(insertTriggerName) AFTER INSERT ON \(table) BEGIN
                 \(fullTextSQL("new", command: nil))
@@ -105,6 +105,6 @@ extension SearchDescription {
                     + "FROM (\(grams("new"))) WHERE true ON CONFLICT (gram\(scope)) DO UPDATE SET count = count + excluded.count;",
             ]
         }
-        return statements + substringCountsChangedRowSQL + gramBitsChangedRowSQL
+        return statements + keptAccelerators.flatMap { $0.changedRowSQL(for: self) }
     }
 }

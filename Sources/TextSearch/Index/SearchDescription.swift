@@ -3,7 +3,7 @@
 ///
 /// A description is all an entity needs for indexed substring search: ``installSQL`` creates the
 /// index structures and the triggers that keep them, and the planner and executor
-/// (``SearchDescription/page(_:scope:order:limit:offset:totalCount:matchIDs:selection:thresholds:_:decode:)``,
+/// (``SearchDescription/page(_:scope:order:limit:offset:totalCount:matchIDs:selection:costs:_:decode:)``,
 /// ``SearchDescription/count(_:scope:_:)``, ``SearchDescription/condition(for:scope:alias:_:)``) use them.
 ///
 /// ```swift
@@ -42,16 +42,16 @@ public struct SearchDescription: Sendable, Hashable {
     /// (``refreshSubstringCounts(_:)``), to be counted there: by default
     /// ``standardSubstringCountMinimumRows``.
     public let substringCountMinimumRows: Int
-    /// The optional structures kept beside the two exact indexes (with a grams index only): none by
-    /// default.
-    public let accelerators: SearchAccelerators
+    /// The optional structures kept beside the two exact indexes (with a grams index only), in the
+    /// order their SQL is written: none by default.
+    public let accelerators: [any SearchAccelerator]
 
     /// Describes the search of a table.
     public init(
         table: String, idColumn: String = "id", textColumns: [String], numberColumns: [String] = [],
         scopeColumn: String? = nil, listIndex: String? = nil, indexesShortTerms: Bool = true,
         scopeValues: [String] = [], substringCountMinimumRows: Int = Self.standardSubstringCountMinimumRows,
-        accelerators: SearchAccelerators = []
+        accelerators: [any SearchAccelerator] = []
     ) {
         precondition(substringCountMinimumRows > 0, "a substring is counted when some rows hold it")
         precondition(scopeValues.isEmpty || scopeColumn != nil, "scope values need a scope column")
@@ -83,10 +83,27 @@ public struct SearchDescription: Sendable, Hashable {
     /// (``refreshSubstringCounts(_:)``). Every count it holds is exact; a term it does not hold is
     /// counted in ``fullTextTable``.
     public var substringCountsTable: String? {
-        indexesShortTerms && accelerators.contains(.substringCounts) ? table + "_substring_counts" : nil
+        accelerator(SubstringCountsAccelerator.self)?.table(of: self)
     }
     /// The table of which rows hold each very common 1-scalar gram, as bits: those in at least one
     /// ``gramBitsMinimumShare``-th of the rows when the set was last chosen (``refreshGramBits(_:)``),
     /// so that a long term's rows are checked for such a gram by a bit each (``gramBitsSQL``).
-    public var gramBitsTable: String? { indexesShortTerms && accelerators.contains(.gramBits) ? table + "_gram_bits" : nil }
+    public var gramBitsTable: String? { accelerator(GramBitsAccelerator.self)?.table(of: self) }
+}
+
+extension SearchDescription {
+    /// Whether two descriptions search the same way: every property equal, accelerators by name.
+    public static func == (a: SearchDescription, b: SearchDescription) -> Bool {
+        a.table == b.table && a.idColumn == b.idColumn && a.textColumns == b.textColumns && a.numberColumns == b.numberColumns
+            && a.scopeColumn == b.scopeColumn && a.listIndex == b.listIndex && a.indexesShortTerms == b.indexesShortTerms
+            && a.scopeValues == b.scopeValues && a.substringCountMinimumRows == b.substringCountMinimumRows
+            && a.accelerators.map(\.name) == b.accelerators.map(\.name)
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(table)
+        hasher.combine(textColumns)
+        hasher.combine(scopeColumn)
+        hasher.combine(accelerators.map(\.name))
+    }
 }

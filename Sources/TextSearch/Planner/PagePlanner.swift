@@ -1,41 +1,46 @@
 /// The choice of a page's strategy: a pure function of what is known of the request (``PageFacts``)
-/// and the cost model (``SearchThresholds``), unit-tested as a table.
+/// and the cost model (``SearchCosts``), unit-tested as a table.
 public enum PagePlanner {
     /// The strategy for a page of a search whose facts are `facts`.
     ///
-    /// In order: without a total, ``PageStrategy/scan(onePass:)``; a numeric condition read,
-    /// ``PageStrategy/readMatches(_:)`` of it; when the scope's rows are counted and the order is the
-    /// list index's, the cheaper by expected cost of walking the list index and reading the matches
-    /// by id; else few matches (below ``SearchThresholds/orderedScanThreshold``) are read by id (with
-    /// an index of all terms), dense ones walked in list order or in the order's index, and the rest
-    /// sorted.
-    public static func strategy(for facts: PageFacts, costs: SearchThresholds) -> PageStrategy {
+    /// In order: without a total, ``PageStrategy/scan(onePass:)`` (one pass unless the driver has
+    /// more than ``SearchCosts/onePassRows``); with listed number-only rows,
+    /// ``PageStrategy/MatchRead/addingNumberOnlyRows(textWalk:)``; in list order with the scope's rows
+    /// counted, the cheaper by expected cost of walking the list index and reading the matches by id;
+    /// else listed matches, or few (``SearchCosts/denseRows``) of an index of all terms, read by id,
+    /// dense ones walked in list order or in the order's index, and the rest sorted.
+    public static func strategy(for facts: PageFacts, costs: SearchCosts) -> PageStrategy {
         guard let total = facts.total else {
-            let onePass = (!facts.isDense || facts.driverEstimate.map { $0 <= SearchThresholds.onePassLimit } == true) && facts.limit > 0
-            return .scan(onePass: onePass)
+            return .scan(onePass: facts.limit > 0 && facts.driverRows.map { $0 <= costs.onePassRows } ?? true)
         }
-        if facts.hasNumericCondition { return .readMatches(.numeric) }
-        // By expected costs, when the scope's rows are counted.
-        var walkBudget: Int?
-        var readsByID = false
-        if facts.walksInListOrder, let scopeRows = facts.scopeRows {
-            let depth = facts.offset.addingReportingOverflow(facts.limit)
-            if !depth.overflow, costs.walksListIndex(depth: depth.partialValue, matches: total, scopeRows: scopeRows) {
-                walkBudget = costs.listWalkBudget(depth: depth.partialValue, matches: total, scopeRows: scopeRows)
-            } else {
-                readsByID = true
-            }
-        } else if facts.hasAllTermsIndex && total <= costs.orderedScanThreshold {
-            readsByID = true
-        } else if facts.isDense && facts.walksInListOrder {
-            walkBudget = costs.orderedScanBudget(limit: facts.limit, offset: facts.offset)
+        let isDense = costs.isDense(facts.driverRows)
+        let depth = facts.offset.addingReportingOverflow(facts.limit)
+        if let numberOnlyRows = facts.numberOnlyRows {
+            // The text matches' first rows, walked in list order when that is expected to cost less.
+            let textMatches = max(0, total - numberOnlyRows)
+            let textWalk = facts.inListOrder && !depth.overflow ? walkBudget(
+                depth: depth.partialValue, matches: textMatches, scopeRows: facts.scopeRows, isDense: isDense, costs: costs) : nil
+            return .readMatches(.addingNumberOnlyRows(textWalk: textWalk))
         }
-        if readsByID { return .readMatches(.byID) }
-        let afterWalk: PageStrategy = facts.isDense ? .walkOrderIndex : .readMatches(.sorted)
-        if let walkBudget {
-            // Matches that sort late: sorting up to a one pass's rows beats walking on.
-            return .walkListIndex(budget: walkBudget, fallback: total <= SearchThresholds.onePassLimit ? .readMatches(.sorted) : afterWalk)
+        let readsByID = facts.matchesListed || facts.hasAllTermsIndex && total <= costs.denseRows
+        var budget: Int?
+        if facts.walksInListOrder, !depth.overflow, facts.scopeRows != nil || !readsByID {
+            budget = walkBudget(depth: depth.partialValue, matches: total, scopeRows: facts.scopeRows, isDense: isDense, costs: costs)
+            if budget == nil, facts.scopeRows != nil { return .readMatches(.byID) }
         }
-        return afterWalk
+        let afterWalk: PageStrategy = readsByID ? .readMatches(.byID) : isDense ? .walkOrderIndex : .readMatches(.sorted)
+        guard let budget else { return afterWalk }
+        // Matches that sort late: reading up to a one pass's rows beats walking on.
+        let fallback: PageStrategy = readsByID || total > costs.onePassRows ? afterWalk : .readMatches(.sorted)
+        return .walkListIndex(budget: budget, fallback: fallback)
+    }
+
+    /// The most entries a walk in list order reads for the first `depth` of `matches` rows, or nil
+    /// when reading the matches is expected to cost less: with the scope's rows counted, by expected
+    /// costs; without, dense matches only, for ``SearchCosts/uncountedWalkBudget``.
+    static func walkBudget(depth: Int, matches: Int, scopeRows: Int?, isDense: Bool, costs: SearchCosts) -> Int? {
+        guard let scopeRows else { return isDense ? costs.uncountedWalkBudget : nil }
+        guard costs.walksListIndex(depth: depth, matches: matches, scopeRows: scopeRows) else { return nil }
+        return costs.listWalkBudget(depth: depth, matches: matches, scopeRows: scopeRows)
     }
 }

@@ -19,18 +19,19 @@ public indirect enum PageStrategy: Sendable, Hashable {
 
     /// How ``readMatches(_:)`` reads the matches.
     public enum MatchRead: Sendable, Hashable {
-        /// Those with every term in their text from one index, and the few rows that hold a number
-        /// only as a number column's value.
-        case numeric
         /// Each match read by its id (no other index of the table used), then sorted.
         case byID
         /// The matches sorted by SQLite as it finds them (through their driver's index).
         case sorted
+        /// The first `offset + limit` of the matches with every term in their text (found by walking
+        /// the list index for at most `textWalk` entries when given, else sorted), with the few rows
+        /// that hold a numeric term only as a number column's value, sorted together.
+        case addingNumberOnlyRows(textWalk: Int?)
     }
 }
 
 /// What the planner knows of one page request: plain values the executor reads before planning
-/// (estimates, counts), so that the choice itself reads nothing.
+/// (counts, estimates), so that the choice itself reads nothing. No type of a database engine.
 public struct PageFacts: Sendable, Hashable {
     /// The rows asked for.
     public var limit: Int
@@ -38,36 +39,43 @@ public struct PageFacts: Sendable, Hashable {
     public var offset: Int
     /// How many rows match, when known or counted from an index; nil when only a scan counts them.
     public var total: Int?
-    /// Whether the rarest term's estimated rows reached ``SearchThresholds/orderedScanThreshold``.
-    public var isDense: Bool
-    /// The rarest term's estimated rows, when estimates were read.
-    public var driverEstimate: Int?
+    /// The rarest term's estimated rows (the driver's), when estimates were read.
+    public var driverRows: Int?
     /// Whether one index query of all terms finds exactly the matches (all long terms, all short
     /// ones, or both kinds common).
     public var hasAllTermsIndex: Bool
-    /// Whether the page's order is the list index's and no term matches by number: a walk of the
-    /// list index can find the page.
-    public var walksInListOrder: Bool
+    /// Whether the matches' ids are listed (given by the caller, or read while counting them): reading
+    /// them by id is one lookup each.
+    public var matchesListed: Bool
+    /// Whether the page's order is the list index's, whose walk checks the terms on its text.
+    public var inListOrder: Bool
+    /// Whether a term matches by number too (the list index holds no number).
+    public var hasNumericTerm: Bool
     /// The rows of the scope, counted (`SectionCounts`), when a walk in list order can be costed
     /// against reading the matches by id; nil otherwise.
     public var scopeRows: Int?
-    /// Whether a condition of numeric terms' few number-only rows was read (several terms, some
-    /// numeric, few matches).
-    public var hasNumericCondition: Bool
+    /// How many rows hold a numeric term only as a number column's value, when they were listed (at
+    /// most ``SearchCosts/fewRows`` of them per term).
+    public var numberOnlyRows: Int?
 
     /// Facts.
     public init(
-        limit: Int, offset: Int, total: Int?, isDense: Bool, driverEstimate: Int? = nil, hasAllTermsIndex: Bool = false,
-        walksInListOrder: Bool = false, scopeRows: Int? = nil, hasNumericCondition: Bool = false
+        limit: Int, offset: Int, total: Int?, driverRows: Int? = nil, hasAllTermsIndex: Bool = false,
+        matchesListed: Bool = false, inListOrder: Bool = false, hasNumericTerm: Bool = false, scopeRows: Int? = nil,
+        numberOnlyRows: Int? = nil
     ) {
         self.limit = limit
         self.offset = offset
         self.total = total
-        self.isDense = isDense
-        self.driverEstimate = driverEstimate
+        self.driverRows = driverRows
         self.hasAllTermsIndex = hasAllTermsIndex
-        self.walksInListOrder = walksInListOrder
+        self.matchesListed = matchesListed
+        self.inListOrder = inListOrder
+        self.hasNumericTerm = hasNumericTerm
         self.scopeRows = scopeRows
-        self.hasNumericCondition = hasNumericCondition
+        self.numberOnlyRows = numberOnlyRows
     }
+
+    /// Whether a walk of the list index can find the page: its order, and no term matching by number.
+    public var walksInListOrder: Bool { inListOrder && !hasNumericTerm }
 }

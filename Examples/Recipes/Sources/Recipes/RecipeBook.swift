@@ -9,7 +9,7 @@ import SQLiteStore
 ///
 /// ```swift
 /// let book = try RecipeBook(path: "recipes.sqlite")
-/// try book.importFile("Seeds/recipes.csv", of: Recipe.self, keepingIDs: true)
+/// try book.importFiles(["Seeds/recipes.csv", "Seeds/ingredients.csv"], keepingIDs: true)
 /// let found = try book.recipes(matching: "brûlée")          // Crème brûlée
 /// ```
 public final class RecipeBook: Sendable {
@@ -62,11 +62,19 @@ public final class RecipeBook: Sendable {
 
     // MARK: - Files
 
-    /// Imports a file of recipes or ingredients (JSON, JSON lines, CSV or TSV), in one transaction:
-    /// a recipe with the name of a stored one updates it.
+    /// Imports files of recipes and ingredients (JSON, JSON lines, CSV or TSV) in one transaction,
+    /// read one record at a time: each file's entity is told by its fields (ingredients have a
+    /// `recipeID`), a recipe with the name of a stored one updates it, and a bad record adds
+    /// nothing at all. `progress` is called with the records stored so far every
+    /// `EntityFiles.progressInterval` records.
+    ///
+    /// - Throws: `EntityFileError` naming the file, line, column and field at fault; `DatabaseError`.
     @discardableResult
-    public func importFile<Entity: DeclaredEntity>(_ path: String, of type: Entity.Type, keepingIDs: Bool = false) throws -> ImportReport {
-        try Entity.importFile(path, keepingIDs: keepingIDs, into: database)
+    public func importFiles(_ paths: [String], keepingIDs: Bool = false, progress: ((Int) -> Void)? = nil) throws -> EntityFiles.Report {
+        let sources = try paths.map { path in
+            try EntitySource(path: path, of: nil, among: [Recipe.self, Ingredient.self], keepingIDs: keepingIDs)
+        }
+        return try EntityFiles.importSources(sources, progress: progress, into: database)
     }
 
     /// Writes every recipe or ingredient to a file, in the format its extension names.

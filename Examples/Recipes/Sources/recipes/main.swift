@@ -6,7 +6,7 @@ import SQLiteStore
 
 // recipes DB COMMAND …: a small app over a recipe book (see README.md).
 let usage = """
-    usage: recipes DB import recipes|ingredients FILE [--keep-ids]
+    usage: recipes DB import FILE... [--keep-ids]
            recipes DB export recipes|ingredients FILE
            recipes DB list | search TEXT [--cuisine CUISINE] | show ID | delete ID
            recipes DB add-ingredient RECIPE-ID POSITION NAME [QUANTITY UNIT]
@@ -46,11 +46,11 @@ do {
     let book = try RecipeBook(path: path)
     switch command {
     case "import":
-        let keepingIDs = arguments.contains("--keep-ids")
-        let report = switch argument(0) {
-        case "recipes": try book.importFile(argument(1), of: Recipe.self, keepingIDs: keepingIDs)
-        case "ingredients": try book.importFile(argument(1), of: Ingredient.self, keepingIDs: keepingIDs)
-        case let other: fail("no entity \(other): give recipes or ingredients", code: 64)
+        // Every file in one transaction, each file's entity told by its fields.
+        let files = arguments.filter { $0 != "--keep-ids" }
+        guard !files.isEmpty else { fail(usage, code: 64) }
+        let report = try book.importFiles(files, keepingIDs: arguments.contains("--keep-ids")) { done in
+            FileHandle.standardError.write(Data("\(done) records…\n".utf8))
         }
         print(report)
     case "export":

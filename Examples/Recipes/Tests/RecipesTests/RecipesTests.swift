@@ -28,8 +28,8 @@ struct RecipesTests {
 
     func seededBook() throws -> RecipeBook {
         let book = try RecipeBook(path: folder.path())
-        #expect(try book.importFile(Self.seed("recipes.csv"), of: Recipe.self, keepingIDs: true) == ImportReport(inserted: 2))
-        #expect(try book.importFile(Self.seed("ingredients.csv"), of: Ingredient.self) == ImportReport(inserted: 8))
+        let report = try book.importFiles([Self.seed("recipes.csv"), Self.seed("ingredients.csv")], keepingIDs: true)
+        #expect(report[Recipe.self] == ImportReport(inserted: 2) && report[Ingredient.self] == ImportReport(inserted: 8))
         return book
     }
 
@@ -93,9 +93,26 @@ struct RecipesTests {
         let book = try RecipeBook(path: folder.path())
         let path = folder.path("bad.csv")
         try "name,cuisine,minutes,vegetarian,published,rating\nMiso soup,Japanese,10,perhaps,,\n".write(toFile: path, atomically: true, encoding: .utf8)
-        let error = #expect(throws: EntityFileError.self) { try book.importFile(path, of: Recipe.self) }
+        let error = #expect(throws: EntityFileError.self) { try book.importFiles([Self.seed("recipes.csv"), path]) }
         #expect(error?.description == "\(path): line 2, column 4 (vegetarian): expected true, false, yes, no, 1 or 0, found \"perhaps\"")
         #expect(try book.database.read { db in try Recipe.fetchCount(db) } == 0)
+    }
+
+    /// Many recipes and their ingredients in one call: the progress is called every
+    /// `EntityFiles.progressInterval` records, counted over both files.
+    @Test func aLargeImportOfBothEntitiesReportsItsProgress() throws {
+        let book = try RecipeBook(path: folder.path())
+        let (recipes, ingredients) = (folder.path("many-recipes.jsonl"), folder.path("many-ingredients.csv"))
+        try (1...1_500).map { #"{"id": \#($0), "name": "Recipe \#($0)", "cuisine": "Cuisine \#($0 % 9)", "minutes": \#($0), "vegetarian": false, "servings": 2, "published": null, "rating": null}"# }
+            .joined(separator: "\n").write(toFile: recipes, atomically: true, encoding: .utf8)
+        try ("recipeID,position,name,quantity,unit\n" + (1...1_500).map { "\($0),1,salt,1,g\n" }.joined())
+            .write(toFile: ingredients, atomically: true, encoding: .utf8)
+        var calls: [Int] = []
+        let report = try book.importFiles([recipes, ingredients], keepingIDs: true) { calls.append($0) }
+        #expect(calls == [1_000, 2_000, 3_000])
+        #expect(report.total == ImportReport(inserted: 3_000))
+        #expect(try book.recipes(matching: "recipe 1499").map(\.name) == ["Recipe 1499"])
+        #expect(try book.fetch(RecipeBook.ingredients(of: 1_499)).fetchedObjects.map(\.name) == ["salt"])
     }
 
     @Test func exportWritesTheDatesInISO8601() throws {

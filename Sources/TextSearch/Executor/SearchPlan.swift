@@ -9,7 +9,7 @@ import SQLiteStore
 /// - With a grams index: several terms, none a number, all of 1-2 scalars (or all of 3+) drive
 ///   together, in one query of the grams (trigram) index, which finds exactly the matches. Terms of
 ///   both kinds, none a number, drive together through both indexes when even the rarest term is
-///   common (``SearchThresholds/intersectionThreshold``): the short terms' tokens and each long term's
+///   common (``SearchCosts/denseRows``): the short terms' tokens and each long term's
 ///   rarest 2-scalar gram in the grams index, intersected with the long terms' phrases in the
 ///   trigram index, which also finds exactly the matches, without reading a table row.
 ///   Otherwise one term drives, through its token in the grams index (1-2 scalars) or its phrase in
@@ -49,8 +49,8 @@ public struct SearchPlan: Sendable {
     public let driver: Driver?
     /// The terms checked row by row.
     public let filters: [SearchTerm]
-    /// Whether the driver's estimated rows reached the dense threshold given to the planner: a page in
-    /// list order is then cheaper to find by walking the list index than by sorting the driver's rows.
+    /// Whether the driver's estimated rows reached ``SearchCosts/denseRows``: a page in list order is
+    /// then cheaper to find by walking the list index than by sorting the driver's rows.
     public let isDense: Bool
     /// The driver's estimated rows, when the planner had estimates.
     public let driverEstimate: Int?
@@ -62,15 +62,15 @@ public struct SearchPlan: Sendable {
     ///
     /// - Parameters:
     ///   - estimates: rows of each folded term, to drive with the rarest one; nil plans without them.
-    ///   - denseThreshold: the estimate from which ``isDense`` holds.
-    ///   - intersectionThreshold: the estimate of the rarest term from which short and long terms
-    ///     drive together through both indexes (``Driver/gramsAndFullText(short:long:narrowing:)``).
+    ///   - denseRows: the estimate from which ``isDense`` holds, and from which, for the rarest term,
+    ///     short and long terms drive together through both indexes
+    ///     (``Driver/gramsAndFullText(short:long:narrowing:)``): ``SearchCosts/denseRows``.
     ///   - matchesNumbers: false when no row matches a numeric term by number alone, so that numeric
     ///     terms are planned as plain ones (only valid within the read that checked it).
     ///   - scope: the scope value the rows must have, nil for every row.
     init(
         _ query: SearchQuery, _ description: SearchDescription, estimates: [String: Int]? = nil,
-        denseThreshold: Int = .max, intersectionThreshold: Int = .max, matchesNumbers: Bool = true,
+        denseRows: Int = .max, matchesNumbers: Bool = true,
         scope: DatabaseValue? = nil
     ) {
         self.query = query
@@ -91,56 +91,42 @@ public struct SearchPlan: Sendable {
             }
         }
         self.terms = terms
-        if description.gramsTable != nil {
-            // A numeric term also finds rows by number: it drives through the union of its text index
-            // and the number columns' indexes, and its estimate is the sum. No gram holds a space: a
-            // short term whose folding holds one is only checked row by row.
-            let indexable = terms.filter(Self.isIndexable)
-            let rarest: SearchTerm?
-            if let estimates {
-                rarest = indexable.min { a, b in estimates[a.folded, default: 0] < estimates[b.folded, default: 0] }
-            } else {
-                // Without estimates: the longest plain term, a number only when nothing else is indexable.
-                let plain = indexable.filter { !isNumeric($0) }
-                rarest = (plain.isEmpty ? indexable : plain).min { a, b in a.length > b.length }
-            }
-            // Several terms all short (or all long), none numeric: one query of all of them in one
-            // index finds exactly the matches.
-            let plain = !terms.contains(where: isNumeric)
-            if plain, terms.count > 1, terms.allSatisfy({ $0.isShort && Self.isIndexable($0) }) {
-                driver = .grams(terms)
-                filters = []
-            } else if plain, terms.count > 1, terms.allSatisfy({ !$0.isShort }) {
-                driver = .fullText(terms)
-                filters = []
-            } else if plain, let estimates, let rarest, estimates[rarest.folded, default: 0] >= intersectionThreshold,
-                      indexable.count == terms.count, terms.contains(where: \.isShort), terms.contains(where: { !$0.isShort }) {
-                // Short and long terms, all common: each long term is narrowed in the grams index by
-                // its rarest 2-scalar gram (the estimates hold their gram counts).
-                let long = terms.filter { !$0.isShort }
-                let narrowing = long.compactMap { term in
-                    Self.pairs(of: term.folded).min { estimates[$0, default: .max] < estimates[$1, default: .max] }
-                }
-                driver = .gramsAndFullText(short: terms.filter(\.isShort), long: long, narrowing: narrowing)
-                filters = []
-            } else {
-                driver = rarest.map { .term($0) }
-                filters = terms.filter { $0 != rarest }
-            }
-            if let rarest, let estimate = estimates?[rarest.folded] {
-                isDense = estimate >= denseThreshold
-                driverEstimate = estimate
-            } else {
-                isDense = false
-                driverEstimate = nil
-            }
-        } else {
-            let plainLong = terms.filter { !$0.isShort && !isNumeric($0) }
-            driver = plainLong.isEmpty ? nil : .fullText(plainLong)
-            filters = terms.filter { $0.isShort || isNumeric($0) }
-            isDense = false
-            driverEstimate = nil
+        // A numeric term also finds rows by number: it drives through the union of its text index
+        // and the number columns' indexes, and its estimate is the sum. No gram holds a space: a
+        // short term whose folding holds one is only checked row by row.
+        let facts = terms.map { term in
+            TermFacts(
+                isShort: term.isShort, isIndexable: Self.isIndexable(term), isNumeric: isNumeric(term), length: term.length,
+                rows: estimates?[term.folded])
         }
+        let hasGramsIndex = description.gramsTable != nil
+        let rarest = hasGramsIndex ? PagePlanner.rarestTerm(of: facts, estimated: estimates != nil).map { terms[$0] } : nil
+        switch PagePlanner.driver(for: facts, estimated: estimates != nil, hasGramsIndex: hasGramsIndex, denseRows: denseRows) {
+        case .allTerms:
+            driver = terms.allSatisfy(\.isShort) ? .grams(terms) : .fullText(terms)
+            filters = []
+        case .bothIndexes:
+            // Each long term narrowed in the grams index by its rarest 2-scalar gram (the estimates
+            // hold their gram counts).
+            let long = terms.filter { !$0.isShort }
+            let narrowing = long.compactMap { term in
+                Self.pairs(of: term.folded).min { estimates?[$0] ?? .max < estimates?[$1] ?? .max }
+            }
+            driver = .gramsAndFullText(short: terms.filter(\.isShort), long: long, narrowing: narrowing)
+            filters = []
+        case .term(let index):
+            driver = .term(terms[index])
+            filters = terms.filter { $0 != terms[index] }
+        case .longTerms:
+            let plainLong = terms.filter { !$0.isShort && !isNumeric($0) }
+            driver = .fullText(plainLong)
+            filters = terms.filter { $0.isShort || isNumeric($0) }
+        case .none:
+            driver = nil
+            filters = terms
+        }
+        driverEstimate = rarest.flatMap { estimates?[$0.folded] }
+        isDense = driverEstimate.map { $0 >= denseRows } ?? false
     }
 
     /// The condition on a row of the table, named `alias`, that holds exactly when the row matches.

@@ -1,52 +1,6 @@
 import SQLiteStore
 
 extension SearchDescription {
-    /// The condition on a row of the table, named `alias`, that holds exactly when the row matches
-    /// `query` within `scope`: the plan the executor runs, estimates included, for embedding in other
-    /// SQL (a fetch request's WHERE clause). Plan it inside the read that runs it.
-    ///
-    /// ```swift
-    /// let condition = try films.condition(for: SearchQuery("kubrick odyssey"), alias: "films", db)
-    /// let ids = try db.fetchAll(sql: "SELECT id FROM films WHERE \(condition.sql)", arguments: condition.arguments) {
-    ///     try $0.decode(Int64.self, at: 0)
-    /// }
-    /// ```
-    ///
-    /// The condition is exact whatever the database holds later (the estimates only choose which
-    /// term drives); user text only ever travels as bound values. No term gives `1`; a term that
-    /// cannot match gives `0`. When even the rarest term is in ``SearchThresholds/rowCheckThreshold``
-    /// rows or more, every term is checked on the row (`instr`), so that a page in an index's order
-    /// walks that index and stops at the page; counts for such a term come from
-    /// ``countsPerScope(_:_:)`` where it gives them.
-    ///
-    /// - Throws: `DatabaseError` when the estimates cannot be read.
-    public func condition(
-        for query: SearchQuery, scope: DatabaseValue? = nil, alias: String, _ db: Database
-    ) throws -> SQLFragment {
-        try condition(for: query, scope: scope, alias: alias, thresholds: .standard, db)
-    }
-
-    /// ``condition(for:scope:alias:_:)`` with the executor's thresholds (tests force each form).
-    @_spi(Testing)
-    public func condition(
-        for query: SearchQuery, scope: DatabaseValue? = nil, alias: String, thresholds: SearchThresholds, _ db: Database
-    ) throws -> SQLFragment {
-        // One plain term of 3+ scalars drives whatever its estimate, which only tells whether it
-        // reaches the row-check threshold: its rarest 2-scalar gram's rows bound it (one row of gram
-        // counts, where counting its rows in the trigram index reads its doclists), and below the
-        // threshold the bound gives the same condition as the count.
-        let unestimated = SearchPlan(query, self, scope: scope)
-        if unestimated.terms.count == 1, let term = unestimated.terms.first, !term.isShort, !unestimated.isNumeric(term),
-           !unestimated.matchesNothing, let bound = try gramBound(term, scope: scope, db), bound < thresholds.rowCheckThreshold {
-            return scoped(unestimated.condition(alias: alias), scope: scope, alias: alias)
-        }
-        let plan = try plan(query, scope: scope, thresholds: thresholds, keepsNumbers: true, db)
-        if let estimate = plan.driverEstimate, estimate >= thresholds.rowCheckThreshold {
-            return scoped(plan.filterCondition(ofAllTermsOn: alias), scope: scope, alias: alias)
-        }
-        return scoped(plan.condition(alias: alias), scope: scope, alias: alias)
-    }
-
     /// The plan of `query` within `scope`, in the current read, with the terms' estimates.
     ///
     /// - Parameter keepsNumbers: true plans numeric terms as matching by number even when no row of
@@ -55,17 +9,15 @@ extension SearchDescription {
     /// - Parameter totalCount: how many rows match within `scope` in this read, when known: a query
     ///   of one term then reads no estimate (its rows are the matches, whichever way it drives).
     func plan(
-        _ query: SearchQuery, scope: DatabaseValue?, thresholds: SearchThresholds, keepsNumbers: Bool = false,
+        _ query: SearchQuery, scope: DatabaseValue?, costs: SearchCosts, keepsNumbers: Bool = false,
         matchesNumbers: Bool = true, totalCount: Int? = nil, _ db: Database
     ) throws -> SearchPlan {
-        let denseThreshold = thresholds.orderedScanThreshold
         let folded = Set(query.terms.map(\.folded))
         let estimates = try indexesShortTerms && folded.count == 1 && totalCount != nil
             ? [folded.first!: totalCount!]
-            : termEstimates(query, scope: scope, cap: denseThreshold, intersectionThreshold: thresholds.intersectionThreshold, db)
+            : termEstimates(query, scope: scope, costs: costs, db)
         let plan = SearchPlan(
-            query, self, estimates: estimates, denseThreshold: denseThreshold,
-            intersectionThreshold: thresholds.intersectionThreshold, matchesNumbers: matchesNumbers, scope: scope)
+            query, self, estimates: estimates, denseRows: costs.denseRows, matchesNumbers: matchesNumbers, scope: scope)
         // A numeric term matches by number too; when, in this read, every row with that number has the
         // term in its text anyway (`500`, `3`: none or a few rows, checked until one is found), it is
         // a plain term: its total and page come from the text indexes alone.
@@ -74,23 +26,21 @@ extension SearchDescription {
         for term in numeric {
             if try matchesByNumberAlone(term, scope: nil, db) { return plan }
         }
-        return SearchPlan(
-            query, self, estimates: estimates, denseThreshold: denseThreshold,
-            intersectionThreshold: thresholds.intersectionThreshold, matchesNumbers: false, scope: scope)
+        return SearchPlan(query, self, estimates: estimates, denseRows: costs.denseRows, matchesNumbers: false, scope: scope)
     }
 
     /// The plan of `query` within `scope` when its `matches` are known (their ids read in this read):
     /// a page then only needs the terms that a walk in list order checks, so no estimate is read
     /// (trigram doclists per long term and scope). Each term is given the matches' number as its estimate, a lower bound of its rows:
     /// the plan is dense when the matches alone reach the dense threshold.
-    func knownMatchesPlan(_ query: SearchQuery, scope: DatabaseValue?, matches: Int, thresholds: SearchThresholds) -> SearchPlan {
+    func knownMatchesPlan(_ query: SearchQuery, scope: DatabaseValue?, matches: Int, costs: SearchCosts) -> SearchPlan {
         SearchPlan(
             query, self, estimates: Dictionary(query.terms.map { ($0.folded, matches) }, uniquingKeysWith: { first, _ in first }),
-            denseThreshold: thresholds.orderedScanThreshold, intersectionThreshold: thresholds.intersectionThreshold, scope: scope)
+            denseRows: costs.denseRows, scope: scope)
     }
 
     /// The plan of `query` over every row without the terms' estimates: its terms, whether it can
-    /// match, and which terms match by number in this read (as ``plan(_:scope:thresholds:keepsNumbers:matchesNumbers:_:)``
+    /// match, and which terms match by number in this read (as ``plan(_:scope:costs:keepsNumbers:matchesNumbers:totalCount:_:)``
     /// decides it), which is all that counts read from the indexes need; its driver is not chosen
     /// by estimates.
     func unestimatedPlan(_ query: SearchQuery, matchesNumbers: Bool = true, _ db: Database) throws -> SearchPlan {
@@ -136,20 +86,21 @@ extension SearchDescription {
     /// The rows of each term, for choosing the rarest one to drive: for a term of 1-2 scalars, the
     /// rows holding it within `scope`, from the gram counts; for a longer term, its rows in the
     /// trigram index (within `scope` when its rowids carry it, else in all), counted up to a limit
-    /// (`cap`; with other terms, as far as the rarest so far, at most ``SearchThresholds/driverCountLimit``,
-    /// or with short terms and no number at most `intersectionThreshold`), and at the limit the rows
-    /// of its rarest 2-scalar gram (a bound read from the gram counts, so that common terms still
-    /// compare). A term that
-    /// reads as a number adds its rows in each number column (each counted up to `cap`). With short
+    /// (``SearchCosts/denseRows``; with other terms and no short one, or a number, as far as the
+    /// rarest so far, at most ``SearchCosts/commonRows``), and at the limit the rows of its rarest
+    /// 2-scalar gram (a bound read from the gram counts, so that common terms still compare). A term
+    /// that reads as a number adds its rows in each number column (each counted up to
+    /// ``SearchCosts/denseRows``). With short
     /// terms too, each 2-scalar gram of a long term (without a space) has its gram count, for the
     /// plan to narrow that term by its rarest one in the grams index. Nil without a grams index.
     func termEstimates(
-        _ query: SearchQuery, scope: DatabaseValue?, cap: Int, intersectionThreshold: Int, _ db: Database
+        _ query: SearchQuery, scope: DatabaseValue?, costs: SearchCosts, _ db: Database
     ) throws -> [String: Int]? {
         guard indexesShortTerms else { return nil }
+        let cap = costs.denseRows
         var estimates: [String: Int] = [:]
         // Short terms first (one row each); then, with other terms, a long term is counted past `cap`
-        // up to the rarest estimate so far (at most `driverCountLimit`): enough to tell which drives.
+        // up to the rarest estimate so far (at most `commonRows`): enough to tell which drives.
         var rarest = Int.max
         let terms = query.terms
         let hasShortTerms = terms.contains(where: \.isShort)
@@ -162,11 +113,9 @@ extension SearchDescription {
             } else if term.isShort {
                 estimate = try gramCount(term.folded, scope: scope, db)
             } else {
-                // With short terms and no number, whether every term reaches the intersection
-                // threshold is all the plan needs: count up to it, then bound by the 2-scalar grams.
-                let limit = !hasShortTerms || hasNumbers
-                    ? (terms.count > 1 ? max(cap, min(rarest, SearchThresholds.driverCountLimit)) : cap)
-                    : max(cap, min(rarest, intersectionThreshold, SearchThresholds.driverCountLimit))
+                // With short terms and no number, whether every term reaches `denseRows` (they then
+                // drive together) is all the plan needs: count up to it, then bound by the 2-scalar grams.
+                let limit = (!hasShortTerms || hasNumbers) && terms.count > 1 ? max(cap, min(rarest, costs.commonRows)) : cap
                 // A frequent term's maintained count, capped as the index's count would be.
                 let match = fullTextMatch(SearchPlan.fullTextPattern([term]), scope: scope)
                 estimate = try substringCount(term.folded, scope: scope, db).map { min($0, limit) } ?? db.scalar(
