@@ -4,14 +4,14 @@ import Testing
 
 /// How far a walk in list order may read before it gives up and the matches are read by id, against
 /// its definition (TextSearch's articles): twice its expected length (3 × depth × rows ÷ matches) or
-/// a twentieth of the read by id (of 8,000 rows' read when the matches are fewer), whichever is more,
+/// a twentieth of the read by id (of 5,000 rows' read when the matches are fewer), whichever is more,
 /// never more than that read.
 struct ListWalkBudgetTests {
     /// The definition, in floating point.
     static func reference(depth: Int, matches: Int, scopeRows: Int, entriesPerRowRead: Int) -> Double {
         let read = Double(matches) * Double(entriesPerRowRead)
         let expected = 3 * (Double(depth) * Double(scopeRows) / Double(matches)).rounded(.down)
-        return min(max(2 * expected, max(read, 8_000 * Double(entriesPerRowRead)) / 20), read)
+        return min(max(2 * expected, max(read, 5_000 * Double(entriesPerRowRead)) / 20), read)
     }
 
     @Test func theBudgetIsTwiceTheExpectedWalkOrATwentiethOfTheReadAtMostTheRead() {

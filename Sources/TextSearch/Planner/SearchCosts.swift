@@ -6,8 +6,8 @@
 /// total and order (the differential tests run with extreme values to prove it).
 public struct SearchCosts: Sendable, Hashable {
     /// The rows from which a term's matches are dense: a page in list order is then found by walking
-    /// the list index rather than by sorting them, and terms of both lengths drive together through
-    /// both indexes rather than the rarest alone (W3 3+ chars, `pro pa`, `touch s`).
+    /// the list index rather than by sorting them, and terms of both lengths are counted and driven
+    /// together through both indexes rather than by the rarest alone (W3 3+ chars, `pro pa`, `touch s`).
     public var denseRows: Int
     /// The rows from which a term is common: its index's doclist costs more than checking every term
     /// on the rows an index in the page's order yields, a long term is bounded by its rarest 2-scalar
@@ -27,7 +27,7 @@ public struct SearchCosts: Sendable, Hashable {
 
     /// The values the benchmark rows named on each parameter were measured with.
     public static let standard = SearchCosts(
-        denseRows: 4_000, commonRows: 100_000, onePassRows: 60_000, entriesPerRowRead: 25, fewRows: 1_000)
+        denseRows: 5_000, commonRows: 100_000, onePassRows: 60_000, entriesPerRowRead: 25, fewRows: 1_000)
 
     /// A cost model; tests pass extreme values to force each strategy.
     public init(denseRows: Int, commonRows: Int, onePassRows: Int, entriesPerRowRead: Int, fewRows: Int) {
@@ -67,14 +67,14 @@ public struct SearchCosts: Sendable, Hashable {
 
     /// The most entries a walk in list order chosen by ``walksListIndex(depth:matches:scopeRows:)``
     /// reads: twice its expected length, or a twentieth of reading the matches by id (of reading
-    /// 2 × ``denseRows`` when they are fewer, so that a small page of fairly common terms still walks)
+    /// ``denseRows`` when they are fewer, so that a small page of fairly common terms still walks)
     /// when that is more, never more than the read itself; so a walk that falls short (the matches
     /// sort late) and the read that follows cost at most twice the cheaper of the two.
     func listWalkBudget(depth: Int, matches: Int, scopeRows: Int) -> Int {
         let readCost = rowReadCost(matches: matches)
         guard let expected = expectedListWalk(depth: depth, matches: matches, scopeRows: scopeRows) else { return readCost }
         let (twice, overflow) = expected.multipliedReportingOverflow(by: 2)
-        let share = max(readCost, rowReadCost(matches: denseRows.multipliedReportingOverflow(by: 2).partialValue)) / 20
+        let share = max(readCost, rowReadCost(matches: denseRows)) / 20
         return overflow ? readCost : min(max(twice, share), readCost)
     }
 
