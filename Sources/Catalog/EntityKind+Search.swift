@@ -6,7 +6,7 @@ extension Product {
     /// as numbers; the type as scope, each type's rows a rowid range of the trigram index; a list by
     /// name walks `products_by_type_name`; short terms indexed by the grams index; substring counts and
     /// gram bits kept for the W3 rows they speed up (Benchmarks/README.md, "What each search
-    /// accelerator buys"), less those a benchmark left out (``leaveOutSearchAccelerators(named:)``).
+    /// accelerator buys"), less those a benchmark left out (`leaveOutSearchAccelerators(named:)`).
     public static let searchDescription = declaration.searchDescription(
         scope: scopeKeyPath, listIndex: "products_by_type_name", scopeValues: ProductType.allCases.map(\.rawValue),
         accelerators: ([.substringCounts, .gramBits] as [any SearchAccelerator]).filter { accelerator in
@@ -23,7 +23,7 @@ extension Product {
     }
 }
 
-/// The accelerators ``Product/leaveOutSearchAccelerators(named:)`` left out.
+/// The accelerators `Product.leaveOutSearchAccelerators(named:)` left out.
 private let leftOutAccelerators = Mutex<Set<String>>([])
 
 extension Phone {
