@@ -8,10 +8,10 @@ import SQLiteStore
 /// A record with an id keeps it (the rows gathered so far are added first, then the row with that
 /// id is replaced, or the record is added with it). A record without one is added unless its unique
 /// key is taken by a stored or gathered record; then it updates that record or is skipped, as
-/// `conflicts` says. The gathered rows are held in memory until ``finish()``.
+/// `conflicts` says. The gathered rows are held in memory until ``insertPending()``.
 ///
 /// Not `Sendable`: it belongs to its connection's transaction.
-public final class EntityCopyImporter<Entity: DeclaredEntity, Connection: SQLConnection> {
+public final class EntityCopyImporter<Entity: DeclaredEntity, Connection: SQLConnection>: EntityImporting {
     /// What a record whose unique key is taken does.
     public let conflicts: ImportConflicts
     /// What was stored so far (gathered rows count as inserted).
@@ -74,7 +74,7 @@ public final class EntityCopyImporter<Entity: DeclaredEntity, Connection: SQLCon
 
     /// Adds the gathered rows to the table, with the engine's bulk load, and lets the ids the engine
     /// gives next follow the ids records kept.
-    public func finish() throws {
+    public func insertPending() throws {
         try addGathered()
         try catchUpIDs()
     }
