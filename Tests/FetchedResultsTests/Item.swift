@@ -73,6 +73,27 @@ final class ItemDatabase {
         return queue
     }
 
+    /// A reader that reads beside the writer: a pool on SQLite's file, the cluster (its replicas) on
+    /// PostgreSQL.
+    func concurrentReader() throws -> any StoreReader {
+        switch engine {
+        case .sqlite: try DatabasePool(path: queue.path, maximumReaderCount: 2)
+        case .postgreSQL: store.writer
+        }
+    }
+
+    /// Installs the engine's change log and its tracking of `items`.
+    func trackChanges() throws {
+        try store.writer.writeWithoutTransaction { db in
+            switch db.dialect {
+            case .sqlite:
+                try db.execute(sql: ChangeLog.installationSQL() + ChangeLog.trackingSQL(forTable: "items"), values: [])
+            case .postgreSQL:
+                try db.execute(sql: PostgreSQLChangeLogSchema.installationSQL + ";\n" + PostgreSQLChangeLogSchema.trackingSQL(forTable: "items"), values: [])
+            }
+        }
+    }
+
     /// Inserts items and keeps them, with their ids, in ``items``.
     func insert(_ new: [Item]) throws {
         let added = try store.writer.write { db in try Self.insert(new, db) }
