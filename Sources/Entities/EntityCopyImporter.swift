@@ -69,10 +69,22 @@ public final class EntityCopyImporter<Entity: DeclaredEntity, Connection: SQLCon
         }
     }
 
-    /// Adds the gathered rows to the table, with the engine's bulk load.
+    /// Adds the gathered rows to the table, with the engine's bulk load. On PostgreSQL, into an empty
+    /// table that logs its changes, in a transaction (which a failed load rolls back whole), the
+    /// change log's trigger is disabled during the `COPY` and the rows logged after it in one statement (`PostgreSQLChangeLogSchema.loggingEveryRowSQL`): the
+    /// same entries, without a trigger call per row.
     public func finish() throws {
         guard !gathered.isEmpty else { return }
+        let logsInBulk = try db.dialect == .postgreSQL && Entity.declaration.tracksChanges && db.isInsideTransaction && !mayHoldKeys
+            && Entity.isEmpty(db)
+        let trigger = PostgreSQLChangeLogSchema.triggerName(forTable: Entity.tableName)
+        if logsInBulk { try db.execute(sql: "ALTER TABLE \(Entity.tableName) DISABLE TRIGGER \(trigger)", values: []) }
         try db.copy(into: Entity.tableName, columns: Entity.declaration.storedColumns, rows: gathered)
+        if logsInBulk {
+            try db.execute(
+                sql: PostgreSQLChangeLogSchema.loggingEveryRowSQL(ofTable: Entity.tableName)
+                    + "ALTER TABLE \(Entity.tableName) ENABLE TRIGGER \(trigger);", values: [])
+        }
         gathered.removeAll()
         gatheredKeys.removeAll()
     }
