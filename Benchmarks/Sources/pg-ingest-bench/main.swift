@@ -5,8 +5,8 @@
 //
 // Ours: a declared entity's import (`importFile(_:into:)` on a `PostgreSQLCluster`: one COPY, the
 // change log's trigger disabled during it and the rows logged after it) then PostgreSQLSearch's bulk
-// build (`installSQL`: trigram and grams GIN indexes, gram counts), both times printed. The peer:
-// `psql -c "\copy … CSV HEADER"` into a plain table, then a
+// build (`installSQL`: trigram and grams GIN indexes, gram counts; then `refreshSubstringCounts`),
+// both times printed. The peer: `psql -c "\copy … CSV HEADER"` into a plain table, then a
 // `pg_trgm` GIN index of `lower(name)` and `UNIQUE (name)`. Both read the same CSV file, written
 // first into FOLDER; each loads into a schema of its own, dropped first (and at the end, unless
 // --keep: to time the bulk build's statements one by one with psql).
@@ -69,12 +69,13 @@ for schema in ["w1b_ours", "w1b_peer"] {
 // Ours.
 let cluster = try PostgreSQLCluster(PostgreSQLConfiguration(primary: url("w1b_ours")))
 _ = try EntitySchema(identity: "w1b", tables: [EntityTable(IngestProduct.self)]).migrate(cluster)
-let search = PostgreSQLTextSearch(SearchDescription(table: "products", textColumns: ["name_folded"]))
+let search = PostgreSQLTextSearch(SearchDescription(table: "products", textColumns: ["name_folded"], accelerators: [.substringCounts]))
 var start = ContinuousClock.now
 let imported = try IngestProduct.importFile(csv, into: cluster)
 let copied = start.duration(to: .now)
 try cluster.write { db in
     try db.execute(sql: search.installSQL, values: [])
+    try search.refreshSubstringCounts(db)
 }
 let ours = start.duration(to: .now)
 print("ours: import \(copied), then the search's bulk build \(ours - copied)")
