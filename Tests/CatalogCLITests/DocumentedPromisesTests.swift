@@ -14,6 +14,61 @@ struct DocumentedPromisesTests {
         workspace = try Workspace()
     }
 
+    /// Exit codes, 5: "a write (or a pending migration, or `check`) found the database locked by another
+    /// process for the whole busy timeout"; Guarantees, Isolation: each command's write is one
+    /// transaction, so a refused one holds none of its write. Migrations: "a database that is up to
+    /// date is never locked for writing", so `migrate` with nothing pending answers.
+    @Test func everyWriteOfALockedDatabaseExits5AndWritesNothing() throws {
+        try workspace.catalog("seed")
+        let file = try workspace.write("type,name,yearIntroduced,introPrice\ndevice,Imported,2001,1\n", to: "more.csv")
+        let before = try [workspace.catalog("export"), workspace.catalog("export", "--entity", "phones")].map(\.output)
+        let quickly = ["CATALOG_BUSY_TIMEOUT_MS": "100"]
+        let locker = try WriteLockHolder(path: workspace.database, seconds: 60)
+        defer { locker.release() }
+        let writes: [[String]] = [
+            ["add", "product", "--type", "device", "--name", "Blocked", "--year", "2000", "--price", "1"],
+            ["add", "phone", "--name", "Blocked", "--maker", "X", "--year", "2020", "--os", "Y", "--screen", "6"],
+            ["update", "1", "--price", "1"], ["delete", "2"], ["delete", "--at", "0.0"], ["seed"], ["seed", "--count", "5"],
+            ["import", file], ["check"],
+        ]
+        for arguments in writes {
+            let result = try workspace.catalog(arguments, environment: quickly)
+            #expect(result.status == 5, "\(arguments): \(result)")
+            #expect(result.error == "catalog: error: the database is locked by another process; try again (SQLITE_BUSY)\n",
+                    "\(arguments): \(result)")
+            #expect(result.output.isEmpty, "\(arguments): \(result)")
+        }
+        let migrate = try workspace.catalog(["migrate"], environment: quickly)
+        #expect(migrate.status == 0, "\(migrate)")
+        locker.release()
+        #expect(try [workspace.catalog("export"), workspace.catalog("export", "--entity", "phones")].map(\.output) == before)
+    }
+
+    /// Exit codes: an error is one line and a non-zero exit code. `list`, `search` and `export` stream
+    /// their rows, so one that meets a damaged page part way has written whole rows before it (a
+    /// program reading them checks the exit code), and `export --output FILE` leaves no `FILE`.
+    @Test func aStreamedListingThatMeetsDamagePartWayExits6() throws {
+        let store = try CatalogStore(path: workspace.database)
+        try store.seed([SeedFile(SyntheticCatalog.products(count: 20_000, seed: 3))])
+        try store.database.close()
+        try Self.overwriteALeafPage(of: "products", in: workspace.database)
+
+        for arguments in [["list", "--format", "csv"], ["list", "--format", "jsonl"], ["list", "--format", "tsv"], ["list"],
+                          ["search", "a", "--format", "csv"], ["export", "--format", "jsonl"], ["export", "--format", "csv"]] {
+            let result = try workspace.catalog(arguments)
+            #expect(result.status == 6, "\(arguments): \(result.status) \(result.error)")
+            #expect(result.error.hasPrefix("catalog: error: the database file is damaged"), "\(arguments): \(result.error)")
+            #expect(result.error.split(separator: "\n").count == 1, "\(arguments): \(result.error)")
+            #expect(result.output.utf8.last ?? UInt8(ascii: "\n") == UInt8(ascii: "\n"), "\(arguments): whole rows only")
+            #expect(result.output.split(separator: "\n").count < 20_000, "\(arguments)")
+        }
+        let output = workspace.path("products.jsonl")
+        let export = try workspace.catalog(["export", "--format", "jsonl", "--output", output])
+        #expect(export.status == 6, "\(export)")
+        let left = try FileManager.default.contentsOfDirectory(atPath: workspace.directory.url.path)
+        #expect(!left.contains { $0.hasPrefix("products") }, "\(left)")
+    }
+
     /// Exit codes: "nothing was written" is said only when nothing was. A write command refuses a
     /// damaged file of up to 8 MiB "without changing it" (Guarantees), also when the file is one a
     /// development version made, which opening would otherwise adopt (a write) before the check.
