@@ -120,6 +120,24 @@ public enum SQLDialect: Sendable, Hashable {
         }
     }
 
+    /// A statement that makes the keys the engine numbers next follow the largest key in `table`,
+    /// run after rows were added with keys of their own (an import that keeps a file's ids): nil for
+    /// SQLite, whose rowid is one more than the largest already. PostgreSQL's identity sequence does
+    /// not see such keys and would hand them out again; the statement moves it up to the largest key,
+    /// never down (a concurrent transaction may hold keys it gave).
+    public func keyCatchUp(table: String, column: String = "id") -> String? {
+        switch self {
+        case .sqlite:
+            return nil
+        case .postgreSQL:
+            let sequence = "pg_get_serial_sequence('\(table)', '\(column)')"
+            return """
+                SELECT setval(\(sequence), max(\(column))) FROM \(table)
+                HAVING max(\(column)) > coalesce(pg_sequence_last_value(\(sequence)::regclass), 0)
+                """
+        }
+    }
+
     /// The column types of the five kinds of `DatabaseValue`, as a table declares them.
     public func columnType(_ kind: ColumnKind) -> String {
         switch (self, kind) {
