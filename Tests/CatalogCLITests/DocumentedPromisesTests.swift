@@ -89,6 +89,22 @@ struct DocumentedPromisesTests {
         }
     }
 
+    /// Exit codes, 1: a full disk is one line, `the disk or database is full…`, and exit 1; Guarantees:
+    /// "a new database that cannot be set up is removed, leaving no file". Here the disk fills
+    /// (`CATALOG_MAX_PAGE_COUNT`) while the new file's schema is created, inside its first migration.
+    @Test(arguments: ["10", "30"])
+    func aDiskThatFillsWhileANewDatabaseIsSetUpIsExit1(maximumPages: String) throws {
+        let result = try workspace.catalog(
+            ["add", "product", "--type", "device", "--name", "X", "--year", "2000", "--price", "1"],
+            environment: ["CATALOG_MAX_PAGE_COUNT": maximumPages])
+        #expect(result.status == 1, "\(result)")
+        #expect(result.error.hasPrefix("catalog: error: the disk or database is full"), "\(result)")
+        #expect(result.error.split(separator: "\n").count == 1, "\(result)")
+        #expect(result.output.isEmpty)
+        let left = try FileManager.default.contentsOfDirectory(atPath: workspace.directory.url.path)
+        #expect(!left.contains { $0.hasPrefix("catalog.sqlite") }, "\(left)")
+    }
+
     /// Overwrites the cells of a leaf page of `table` in the middle of its pages (its 8-byte header
     /// kept), so that any statement reading a row of that page fails with `SQLITE_CORRUPT`.
     static func overwriteALeafPage(of table: String, in path: String) throws {
