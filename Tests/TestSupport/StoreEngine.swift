@@ -34,11 +34,13 @@ public enum StoreEngine: String, CaseIterable, Sendable, CustomStringConvertible
         case .sqlite:
             let directory = try TemporaryDirectory()
             let queue = try DatabaseQueue(path: directory.path())
-            return TestStore(writer: queue, directory: directory) { try? queue.close() }
+            return TestStore(
+                writer: queue, directory: directory, openAgain: { try DatabaseQueue(path: directory.path()) }, remove: { try? queue.close() })
         case .postgreSQL:
             let schema = try TestSchema()
-            let cluster = try PostgreSQLCluster(PostgreSQLConfiguration(primary: schema.primary, replicas: schema.replicas))
-            return TestStore(writer: cluster, directory: nil) {
+            let configuration = PostgreSQLConfiguration(primary: schema.primary, replicas: schema.replicas)
+            let cluster = try PostgreSQLCluster(configuration)
+            return TestStore(writer: cluster, directory: nil, openAgain: { try PostgreSQLCluster(configuration) }) {
                 cluster.close()
                 withExtendedLifetime(schema) {}
             }
@@ -89,13 +91,22 @@ public final class TestStore: Sendable {
     /// The store.
     public let writer: any StoreWriter
     private let directory: TemporaryDirectory?
+    private let opening: @Sendable () throws -> any StoreWriter
     private let remove: @Sendable () -> Void
 
-    init(writer: any StoreWriter, directory: TemporaryDirectory?, remove: @escaping @Sendable () -> Void) {
+    init(
+        writer: any StoreWriter, directory: TemporaryDirectory?, openAgain: @escaping @Sendable () throws -> any StoreWriter,
+        remove: @escaping @Sendable () -> Void
+    ) {
         self.writer = writer
         self.directory = directory
+        self.opening = openAgain
         self.remove = remove
     }
+
+    /// Another store on the same database, as a second process would open it: a connection of its own
+    /// to the SQLite file, or a cluster of its own on the schema.
+    public func openAgain() throws -> any StoreWriter { try opening() }
 
     deinit { remove() }
 }
