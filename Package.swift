@@ -82,14 +82,16 @@ let package = Package(
         // Products and phones: records, schema, seeds, their search descriptions.
         .target(
             name: "Catalog",
-            dependencies: ["SQLiteStore", "FetchedResults", "Entities", "TextSearch", "RecordFormats", "SeededRandom"],
+            dependencies: [
+                "SQLiteStore", "PostgreSQLStore", "FetchedResults", "Entities", "TextSearch", "RecordFormats", "SeededRandom",
+            ],
             plugins: [.plugin(name: "EmbedFilesPlugin")]
         ),
         // The `catalog` commands as a library, so tests can parse and run them in-process.
         .target(
             name: "CatalogCLI",
             dependencies: [
-                "Catalog", "Entities", "FetchedResults", "SQLiteStore", "TextSearch", "RecordFormats",
+                "Catalog", "Entities", "FetchedResults", "SQLiteStore", "PostgreSQLStore", "TextSearch", "RecordFormats",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -13,7 +13,7 @@ extension CatalogStore {
     ///
     /// - Throws: `DatabaseError` when the database cannot be read.
     public func schemaVersion() throws -> Int {
-        try database.read { db in
+        try writer.read { db in
             try migrator.appliedMigrations(db).last { $0.set == CatalogMigrations.identity }?.version ?? 0
         }
     }
@@ -22,7 +22,7 @@ extension CatalogStore {
     ///
     /// - Throws: `DatabaseError` when the database cannot be read.
     public func migrationStatus() throws -> [MigrationStatus] {
-        try database.read { db in try migrator.status(db) }
+        try writer.read { db in try migrator.status(db) }
     }
 
     /// The migration status of the catalog database at `path`, without opening it as a store: nothing

@@ -1,4 +1,5 @@
 import Entities
+import FetchedResults
 import Foundation
 import SQLiteStore
 import Testing
@@ -83,6 +84,29 @@ struct CopyImportTests {
         let path = try file("bad.jsonl", [Jar(label: "Honey"), Jar(label: "Bad", grams: -1)])  // grams' CHECK refuses it
         #expect(throws: (any Error).self) { try Jar.importFile(path, into: store.writer) }
         #expect(try store.writer.read { db in try Jar.fetchCount(db) } == 0)
+    }
+
+    /// An import into an empty table (PostgreSQL logs its rows in one statement after the `COPY`,
+    /// its trigger disabled meanwhile) gives a tracking controller every row, and the trigger logs
+    /// the writes after it.
+    @Test(arguments: StoreEngine.all) func aLiveControllerSeesAnImportIntoAnEmptyTableAndWritesAfterIt(engine: StoreEngine) throws {
+        let store = try engine.makeStore()
+        try Pantry.now.migrate(store.writer)
+        let request = FetchRequest<Jar>(sortDescriptors: [SortDescriptor(\.label)], sectionKeyPath: \Jar.shelf)
+        let controller = FetchedResultsController(request: request, reader: store.writer)
+        try controller.performFetch()
+        try controller.startTracking()
+        let jars = (0..<40).map { Jar(label: "jar \($0)", shelf: ["Top", "Low"][$0 % 2], grams: $0) }
+        for change in [{ _ = try Jar.importFile(try file("jars.jsonl", jars), into: store.writer) },
+                       { try store.writer.write { db in var jar = Jar(label: "after", grams: 1); try jar.insert(db) } }] {
+            let before = try #require(controller.trackedSnapshot)
+            try change()
+            let applied = try before.applying(try controller.applyPendingChanges())
+            let fresh = FetchedResultsController(request: request, reader: store.writer)
+            try fresh.performFetch()
+            #expect(applied == (try fresh.snapshot()))
+        }
+        #expect(try controller.fetchedObjects.count == 41)
     }
 
     /// Ids a file keeps do not come back as the ids of rows added later, in the same import or after:

@@ -204,6 +204,34 @@ struct PostgreSQLSearchTests {
         #expect(try search.check(bulk).count == 2)
     }
 
+    /// The grams function lists every distinct substring of 1 or 2 characters (Unicode scalars) of
+    /// each text, and the scope's token, by the definition in Swift: on random texts, and on texts
+    /// holding U+0002, which the function's fast path cuts pairs with.
+    @Test func gramsAreEverySubstringOfOneOrTwoCharacters() throws {
+        let schema = try SearchSchema()
+        let pg = try schema.connect()
+        try pg.execute(sql: Self.postgreSQLTable)
+        try pg.execute(sql: PostgreSQLTextSearch(Self.description).installSQL)
+        var random = SplitMix64(seed: Self.seed)
+        let texts = (0..<200).map { _ in RandomTexts.text(&random) } + ["", "a", "ab", "abc", "a\u{2}b", "\u{2}\u{2}", "ab\u{2}cd\u{2}", "東京タワー"]
+        for (first, second) in zip(texts, texts.reversed()) {
+            let grams = try pg.fetchRows(
+                sql: "SELECT unnest(films_search_grams(ARRAY[CAST(? AS text), CAST(? AS text)], CAST(? AS text)))",
+                values: [.text(first), .text(second), .text("drama")])
+            var expected: Set<String> = ["\u{1}drama"]
+            for text in [first, second] {
+                let scalars = Array(text.unicodeScalars)
+                for start in scalars.indices {
+                    for end in start..<min(start + 2, scalars.count) {
+                        expected.insert(String(String.UnicodeScalarView(scalars[start...end])))
+                    }
+                }
+            }
+            #expect(Set(grams.map { row in if case .text(let gram) = row[0] { gram } else { "" } }) == expected,
+                    "\(String(reflecting: first)), \(String(reflecting: second))")
+        }
+    }
+
     /// The ids of the films that match, in the order's: by the definition, on texts folded by the reference.
     static func reference(_ films: [Int64: Film], _ query: SearchQuery, scope: String?, byYear: Bool) -> [Int64] {
         let matching = films.filter { _, film in
