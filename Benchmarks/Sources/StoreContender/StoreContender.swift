@@ -84,14 +84,15 @@ public struct StoreContender: Contender {
 
     /// The same as W1b's load: the store's `seed` into a new catalog.
     public func insert(_ products: [SyntheticProduct], intoNewDatabaseAt path: String) throws -> Measured {
-        try bulkLoad(products, intoDatabaseAt: path)
+        try bulkLoad(products, intoDatabaseAt: path, .bulk)
     }
 
     // MARK: - W1b
 
     /// `seed`, which inserts past its first rows in bulk: rows first, then the search index, section
-    /// counts and change log built for them in the same transaction.
-    public func bulkLoad(_ products: [SyntheticProduct], intoDatabaseAt path: String) throws -> Measured {
+    /// counts and change log built for them in the same transaction. The one way it loads, whatever
+    /// `load` says (the peers' ways).
+    public func bulkLoad(_ products: [SyntheticProduct], intoDatabaseAt path: String, _ load: PlainFullTextSchema.Load) throws -> Measured {
         let store = try CatalogStore(path: path)
         let records = products.map(Self.product)
         let duration = try ContinuousClock().measure {
