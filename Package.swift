@@ -82,14 +82,16 @@ let package = Package(
         // Products and phones: records, schema, seeds, their search descriptions.
         .target(
             name: "Catalog",
-            dependencies: ["SQLiteStore", "FetchedResults", "Entities", "TextSearch", "RecordFormats", "SeededRandom"],
+            dependencies: [
+                "SQLiteStore", "PostgreSQLStore", "FetchedResults", "Entities", "TextSearch", "RecordFormats", "SeededRandom",
+            ],
             plugins: [.plugin(name: "EmbedFilesPlugin")]
         ),
         // The `catalog` commands as a library, so tests can parse and run them in-process.
         .target(
             name: "CatalogCLI",
             dependencies: [
-                "Catalog", "Entities", "FetchedResults", "SQLiteStore", "TextSearch", "RecordFormats",
+                "Catalog", "Entities", "FetchedResults", "SQLiteStore", "PostgreSQLStore", "TextSearch", "RecordFormats",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -132,7 +134,7 @@ let package = Package(
         .executableTarget(name: "store-writer-fixture", dependencies: ["SQLiteStore"], path: "Tests/store-writer-fixture"),
         .testTarget(name: "SQLiteStoreTests", dependencies: ["SQLiteStore", "TestSupport", "store-writer-fixture"]),
         .testTarget(name: "PostgreSQLStoreTests", dependencies: ["PostgreSQLStore", "SQLiteStore", "TestSupport"]),
-        .testTarget(name: "FetchedResultsTests", dependencies: ["FetchedResults", "TestSupport"]),
+        .testTarget(name: "FetchedResultsTests", dependencies: ["FetchedResults", "PostgreSQLStore", "TestSupport"]),
         .testTarget(name: "RecordFormatsTests", dependencies: ["RecordFormats", "SeededRandom"]),
         .testTarget(
             name: "TextSearchTests", dependencies: ["TextSearch", "SQLiteStore", "PostgreSQLSearch", "PostgreSQLStore", "TestSupport"]),

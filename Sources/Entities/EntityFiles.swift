@@ -87,132 +87,84 @@ public enum EntityFiles {
         _ sources: [EntitySource], conflicts: ImportConflicts = .update, triggeredRows: Int = BulkInsert.defaultTriggeredRows,
         progress: ((Int) -> Void)? = nil, _ db: some SQLConnection
     ) throws -> Report {
-        guard let db = db as? Database else {
-            let sink = CopyingSink(db: db, conflicts: conflicts, progress: progress)
-            for source in sources { try source.feed(sink) }
-            return try sink.finish()
-        }
         var entities: [any DeclaredEntity.Type] = []
         for source in sources where !entities.contains(where: { ObjectIdentifier($0) == ObjectIdentifier(source.entity) }) {
             entities.append(source.entity)
         }
-        let sink = ImportingSink(db: db, conflicts: conflicts, progress: progress)
-        try bulkInserts(entities[...], triggeredRows: triggeredRows, sink) {
+        let sink = ImportingSink(conflicts: conflicts, progress: progress)
+        func feed() throws {
             for source in sources { try source.feed(sink) }
+            for (_, importer) in sink.importers { try importer.insertPending() }
+        }
+        if let db = db as? Database {
+            try bulkInserts(entities[...], triggeredRows: triggeredRows, db, sink, feed)
+        } else {
+            for entity in entities { sink.importers.append((entity.tableName, try entity.copyImporter(db, conflicts: conflicts))) }
+            try feed()
         }
         return sink.report
     }
 
     /// Runs `body` within a bulk insert into the table of each of `entities` (nested, in order), each
-    /// entity's importer added to `sink`.
+    /// entity's importer added to `sink`. Without a savepoint: a failure rolls back the caller's
+    /// transaction as a whole.
     private static func bulkInserts(
-        _ entities: ArraySlice<any DeclaredEntity.Type>, triggeredRows: Int, _ sink: ImportingSink, _ body: () throws -> Void
+        _ entities: ArraySlice<any DeclaredEntity.Type>, triggeredRows: Int, _ db: Database, _ sink: ImportingSink,
+        _ body: () throws -> Void
     ) throws {
         guard let entity = entities.first else { return try body() }
-        try sink.withImporter(of: entity, triggeredRows: triggeredRows) {
-            try bulkInserts(entities.dropFirst(), triggeredRows: triggeredRows, sink, body)
+        func withImporter<Entity: DeclaredEntity>(of type: Entity.Type) throws {
+            let structures = (Entity.self as? any SearchableEntity.Type).map { [$0.searchDescription.bulkInsertStructure] } ?? []
+            try db.bulkInsert(into: Entity.tableName, maintaining: structures, triggeredRows: triggeredRows, withoutSavepoint: true) { bulk in
+                sink.importers.append((Entity.tableName, EntityImporter<Entity>(db, bulk: bulk, conflicts: sink.conflicts)))
+                try bulkInserts(entities.dropFirst(), triggeredRows: triggeredRows, db, sink, body)
+            }
         }
+        try withImporter(of: entity)
     }
 }
 
-/// Stores records through an ``EntityCopyImporter`` per entity, made at its first record, counting
-/// them and calling the progress; ``finish()`` adds the gathered rows, in the order the entities came.
-private final class CopyingSink<Connection: SQLConnection>: EntitySink {
-    let db: Connection
-    let conflicts: ImportConflicts
-    let progress: ((Int) -> Void)?
-    /// The importer of each entity's records, by its table: an `EntityCopyImporter` of its type.
-    var importers: [String: AnyObject] = [:]
-    /// The importers' tables, reports and finishing calls, in the order they were made.
-    var made: [(table: String, report: () -> ImportReport, finish: () throws -> Void)] = []
-    /// The table of the last record stored.
-    var lastTable: String?
-    var done = 0
-
-    init(db: Connection, conflicts: ImportConflicts, progress: ((Int) -> Void)?) {
-        self.db = db
-        self.conflicts = conflicts
-        self.progress = progress
-    }
-
-    func add<Entity: DeclaredEntity>(_ record: Entity) throws {
-        let importer: EntityCopyImporter<Entity, Connection>
-        if let existing = importers[Entity.tableName] {
-            importer = existing as! EntityCopyImporter<Entity, Connection>
-        } else {
-            importer = try EntityCopyImporter<Entity, Connection>(db, conflicts: conflicts)
-            importers[Entity.tableName] = importer
-            made.append((Entity.tableName, { importer.report }, importer.finish))
-        }
-        if lastTable != Entity.tableName {
-            // The rows of other entities that this one's may refer to are stored before it, as on SQLite.
-            for (table, _, finish) in made where table != Entity.tableName { try finish() }
-            lastTable = Entity.tableName
-        }
-        try importer.add(record)
-        done += 1
-        if done % EntityFiles.progressInterval == 0 { progress?(done) }
-    }
-
-    /// Adds every importer's gathered rows, and gives what was stored.
-    func finish() throws -> EntityFiles.Report {
-        var report = EntityFiles.Report()
-        for (table, counts, finish) in made {
-            try finish()
-            report.byTable[table] = counts()
-        }
-        return report
+extension DeclaredEntity {
+    /// An ``EntityCopyImporter`` of the entity's records on `db`.
+    fileprivate static func copyImporter<Connection: SQLConnection>(
+        _ db: Connection, conflicts: ImportConflicts
+    ) throws -> any EntityImporting {
+        try EntityCopyImporter<Self, Connection>(db, conflicts: conflicts)
     }
 }
 
-/// Stores records through an ``EntityImporter`` per entity, counting them and calling the progress.
+/// Stores records through the importer of each one's entity (made before any record is read),
+/// counting them and calling the progress.
 private final class ImportingSink: EntitySink {
-    let db: Database
     let conflicts: ImportConflicts
     let progress: ((Int) -> Void)?
-    /// The importer of each entity's records, by its table: an `EntityImporter` of its type.
-    var importers: [String: AnyObject] = [:]
-    /// The reports of the importers, in the order they were made, and how to insert their queued rows.
-    var reports: [(table: String, report: () -> ImportReport, insertQueued: () throws -> Void)] = []
+    /// The importer of each entity's records, with its table, in the order of the entities.
+    var importers: [(table: String, importer: any EntityImporting)] = []
     /// The table of the last record stored.
     var lastTable: String?
     var done = 0
 
-    init(db: Database, conflicts: ImportConflicts, progress: ((Int) -> Void)?) {
-        self.db = db
+    init(conflicts: ImportConflicts, progress: ((Int) -> Void)?) {
         self.conflicts = conflicts
         self.progress = progress
-    }
-
-    /// Runs `body` within a bulk insert into `Entity`'s table (maintaining its search structures when
-    /// it is searchable), its records stored by an importer through it meanwhile. Without a savepoint:
-    /// a failure rolls back the caller's transaction as a whole.
-    func withImporter<Entity: DeclaredEntity>(of type: Entity.Type, triggeredRows: Int, _ body: () throws -> Void) throws {
-        let structures = (Entity.self as? any SearchableEntity.Type).map { [$0.searchDescription.bulkInsertStructure] } ?? []
-        try db.bulkInsert(into: Entity.tableName, maintaining: structures, triggeredRows: triggeredRows, withoutSavepoint: true) { bulk in
-            let importer = EntityImporter<Entity>(db, bulk: bulk, conflicts: conflicts)
-            importers[Entity.tableName] = importer
-            reports.append((Entity.tableName, { importer.report }, importer.insertQueued))
-            try body()
-        }
     }
 
     func add<Entity: DeclaredEntity>(_ record: Entity) throws {
         if lastTable != Entity.tableName {
             // The rows of other entities that this one's may refer to (a recipe of an ingredient)
-            // are stored before it: an importer queues new rows to insert them in the order of their key.
-            for (table, _, insertQueued) in reports where table != Entity.tableName { try insertQueued() }
+            // are stored before it: an importer holds new rows back to insert them in bulk.
+            for (table, importer) in importers where table != Entity.tableName { try importer.insertPending() }
             lastTable = Entity.tableName
         }
-        // Made for each source's entity before any record is read.
-        try (importers[Entity.tableName] as! EntityImporter<Entity>).add(record)
+        let importer = importers.first { $0.table == Entity.tableName }!.importer
+        try (importer as! any EntityImporting<Entity>).add(record)
         done += 1
         if done % EntityFiles.progressInterval == 0 { progress?(done) }
     }
 
     var report: EntityFiles.Report {
         var report = EntityFiles.Report()
-        for (table, counts, _) in reports { report.byTable[table] = counts() }
+        for (table, importer) in importers { report.byTable[table] = importer.report }
         return report
     }
 }

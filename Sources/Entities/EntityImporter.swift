@@ -24,7 +24,7 @@ public struct DuplicateKey: Error, Sendable, Equatable, CustomStringConvertible 
 /// indexes that start with the key) take them in one pass.
 ///
 /// Not `Sendable`: it belongs to its connection's transaction.
-public final class EntityImporter<Entity: DeclaredEntity> {
+public final class EntityImporter<Entity: DeclaredEntity>: EntityImporting {
     /// What a record whose unique key is taken does.
     public let conflicts: ImportConflicts
     /// What was stored so far.
@@ -78,7 +78,7 @@ public final class EntityImporter<Entity: DeclaredEntity> {
     /// that refer to them are stored.
     ///
     /// - Throws: `DatabaseError`.
-    public func insertQueued() throws {
+    public func insertPending() throws {
         try bulk.insertQueuedRows()
     }
 

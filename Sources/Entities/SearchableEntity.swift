@@ -228,12 +228,14 @@ extension FetchRequest where Entity: SearchableEntity {
     ///
     /// - Throws: `FetchError.unmappedKeyPath(_:)` for a key path that is not a column; `DatabaseError`.
     public func searchPage(
-        limit: Int, offset: Int = 0, costs: SearchCosts = .standard, _ db: Database
+        limit: Int, offset: Int = 0, costs: SearchCosts = .standard, _ db: any SQLConnection
     ) throws -> SearchPage<Entity> {
         precondition(limit >= 0 && offset >= 0 && predicate == nil, "a search page restricts by its scope, not a predicate")
         let query = searchQuery ?? SearchQuery("")
         let scope = searchScope
-        if scope == nil || scope?.indexedValue != nil {
+        // SQLite's executor pages through its indexes; on PostgreSQL, one statement over the search's
+        // condition (PostgreSQLSearch's indexes).
+        if let db = db as? Database, scope == nil || scope?.indexedValue != nil {
             let description = (filter as? EntitySearch<Entity>)?.searchDescription ?? Entity.searchDescription
             return try description.page(
                 query, scope: scope?.indexedValue, order: searchOrder(), limit: limit, offset: offset,

@@ -1,13 +1,15 @@
 // W1b on PostgreSQL: `count` products loaded into an empty table with its search structures, ours
 // against what a PostgreSQL user writes, on the same server in one run.
 //
-//   pg-ingest-bench PRIMARY-URL FOLDER [COUNT]
+//   pg-ingest-bench PRIMARY-URL FOLDER [COUNT] [--keep]
 //
 // Ours: a declared entity's import (`importFile(_:into:)` on a `PostgreSQLCluster`: one COPY, the
-// change log's trigger) then PostgreSQLSearch's bulk build (`installSQL`: trigram and grams GIN
-// indexes, gram counts). The peer: `psql -c "\copy … CSV HEADER"` into a plain table, then a
+// change log's trigger disabled during it and the rows logged after it) then PostgreSQLSearch's bulk
+// build (`installSQL`: trigram and grams GIN indexes, gram counts; then `refreshSubstringCounts`),
+// both times printed. The peer: `psql -c "\copy … CSV HEADER"` into a plain table, then a
 // `pg_trgm` GIN index of `lower(name)` and `UNIQUE (name)`. Both read the same CSV file, written
-// first into FOLDER; each loads into a schema of its own, dropped first.
+// first into FOLDER; each loads into a schema of its own, dropped first (and at the end, unless
+// --keep: to time the bulk build's statements one by one with psql).
 import BenchmarkSupport
 import Entities
 import Foundation
@@ -67,11 +69,16 @@ for schema in ["w1b_ours", "w1b_peer"] {
 // Ours.
 let cluster = try PostgreSQLCluster(PostgreSQLConfiguration(primary: url("w1b_ours")))
 _ = try EntitySchema(identity: "w1b", tables: [EntityTable(IngestProduct.self)]).migrate(cluster)
-let search = PostgreSQLTextSearch(SearchDescription(table: "products", textColumns: ["name_folded"]))
+let search = PostgreSQLTextSearch(SearchDescription(table: "products", textColumns: ["name_folded"], accelerators: [.substringCounts]))
 var start = ContinuousClock.now
 let imported = try IngestProduct.importFile(csv, into: cluster)
-try cluster.writeWithoutTransaction { db in try db.execute(sql: search.installSQL, values: []) }
+let copied = start.duration(to: .now)
+try cluster.write { db in
+    try db.execute(sql: search.installSQL, values: [])
+    try search.refreshSubstringCounts(db)
+}
 let ours = start.duration(to: .now)
+print("ours: import \(copied), then the search's bulk build \(ours - copied)")
 precondition(imported.inserted == count)
 cluster.close()
 try report("ours (import with COPY, then the search's bulk build)", ours, "w1b_ours.products")
@@ -96,5 +103,7 @@ try peer.execute(sql: """
     """)
 let peerTime = start.duration(to: .now)
 try report("peer (psql \\copy, then a pg_trgm index of lower(name) and UNIQUE (name))", peerTime, "w1b_peer.products")
-for schema in ["w1b_ours", "w1b_peer"] { try admin.execute(sql: "DROP SCHEMA \(schema) CASCADE") }
+if !arguments.contains("--keep") {
+    for schema in ["w1b_ours", "w1b_peer"] { try admin.execute(sql: "DROP SCHEMA \(schema) CASCADE") }
+}
 try? FileManager.default.removeItem(atPath: csv)

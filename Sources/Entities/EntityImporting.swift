@@ -1,0 +1,14 @@
+/// What stores one entity's imported records in the caller's transaction: ``EntityImporter`` (a bulk
+/// insert on SQLite) or ``EntityCopyImporter`` (another engine's bulk load). ``EntityFiles`` stores
+/// every source's records through one of these per entity.
+public protocol EntityImporting<Entity>: AnyObject {
+    /// The entity whose records it stores.
+    associatedtype Entity: DeclaredEntity
+    /// What was stored so far.
+    var report: ImportReport { get }
+    /// Stores one record (checked already).
+    func add(_ record: Entity) throws
+    /// Inserts the new rows held back so far (to be inserted in bulk): before records of another
+    /// entity that refer to them are stored, and at the end.
+    func insertPending() throws
+}
