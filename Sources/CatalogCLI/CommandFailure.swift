@@ -131,6 +131,12 @@ func explain(_ error: any Error) -> (String, ExitStatus) {
     case let error as ItemPathParseError:
         return (error.description, .usage)
     case let error as MigrationError:
+        // A migration stopped by a full disk or an I/O error is that failure, not an unusable database.
+        if case .migrationFailed(let set, let version, let name, let cause as DatabaseError) = error,
+           [.SQLITE_FULL, .SQLITE_IOERR].contains(cause.resultCode.primaryResultCode) {
+            let what = cause.resultCode.primaryResultCode == .SQLITE_FULL ? "the disk or database is full" : "input/output error on the database"
+            return ("\(what)\(fileSizeLimitNote): \(set) migration \(version) (\(name)) was rolled back (\(cause.resultCode.name))", .failure)
+        }
         return (error.description, .unusableDatabase)
     case let error as CommandFailure:
         switch error {

@@ -141,22 +141,25 @@ struct DatabaseLocation {
     /// file takes it tens of seconds (see the Guarantees article of the `catalog` documentation).
     static let quickCheckPageLimit = 2_048
 
-    /// Opens the catalog for a command that writes: as ``open(readonly:)``, then, when the file is at
-    /// most ``quickCheckPageLimit`` pages, checks every page first, so that a write never reports
-    /// success into a damaged file of that size.
+    /// Opens the catalog for a command that writes: as ``open(readonly:)``, but when the file is at
+    /// most ``quickCheckPageLimit`` pages, every page is checked first, as the writing connection
+    /// opens and before anything writes to the file (a migration, or the adoption of a development
+    /// version's file), so that a write never reports success into a damaged file of that size and a
+    /// refusal leaves the file as it was.
     ///
     /// - Throws: ``DatabaseError`` with `SQLITE_CORRUPT` naming the first problem `quick_check` found.
     func openForWriting() throws -> CatalogStore {
-        let store = try open(readonly: false)
-        guard store.isOnFile else { return store }
-        let problems = try store.database.read { db -> [String] in
-            let pages = try db.scalar(Int.self, sql: "PRAGMA page_count") ?? 0
-            return pages <= Self.quickCheckPageLimit ? try db.quickCheckProblems(limit: 1) : []
-        }
-        if let problem = problems.first {
+        try open(readonly: false, checkingPagesFirst: true)
+    }
+
+    /// Fails when the database of `db`, a writing connection just opened, is at most
+    /// ``quickCheckPageLimit`` pages and `quick_check` finds a problem in it.
+    private static func checkPages(_ db: Database) throws {
+        guard !db.configuration.isReadonly else { return }
+        let pages = try db.scalar(Int.self, sql: "PRAGMA page_count") ?? 0
+        if pages <= quickCheckPageLimit, let problem = try db.quickCheckProblems(limit: 1).first {
             throw DatabaseError(resultCode: .SQLITE_CORRUPT, message: "\(problem); nothing was written (`catalog check` says more)")
         }
-        return store
     }
 
     /// Opens the catalog: on a server, connected to its primary and migrated (never seeded). A default
@@ -164,15 +167,16 @@ struct DatabaseLocation {
     /// built-in records; the user is told so once, on standard error. A database this call creates and
     /// then fails to set up (to migrate, or to seed: on a full disk) is removed again, with its `-wal`
     /// and `-shm` files; an empty file that was there is left empty (``restoringFilesOnFailure(_:)``);
-    /// a file that held anything is never removed.
+    /// a file that held anything is never removed. `checkingPagesFirst`: see ``openForWriting()``.
     ///
     /// - Throws: ``CommandFailure/noDatabase(_:)`` when `readonly` and the file does not exist;
     ///   ``CommandFailure/databaseNotCreatable(path:reason:)`` when it does not exist and its folder
     ///   is missing or does not take new files; `PostgreSQLError` when the server cannot be reached;
     ///   what opening, migrating or seeding throws.
-    func open(readonly: Bool, concurrentReads: Bool = true) throws -> CatalogStore {
+    func open(readonly: Bool, concurrentReads: Bool = true, checkingPagesFirst: Bool = false) throws -> CatalogStore {
         if let server { return try CatalogStore(writer: PostgreSQLCluster(server)) }
         var configuration = Configuration()
+        if checkingPagesFirst { configuration.prepareDatabase = Self.checkPages }
         configuration.isReadonly = readonly
         configuration.busyTimeout = busyTimeout
         configuration.maximumPageCount = maximumPageCount

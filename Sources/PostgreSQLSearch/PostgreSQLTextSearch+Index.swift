@@ -56,6 +56,7 @@ extension PostgreSQLTextSearch {
                 FOR EACH ROW EXECUTE FUNCTION \(gramCountsTrigger)();
             CREATE TRIGGER \(gramCountsTrigger)_texts AFTER UPDATE OF \(watched) ON \(table)
                 FOR EACH ROW EXECUTE FUNCTION \(gramCountsTrigger)();
+            \(substringCountsSQL)
             """
     }
 
@@ -128,6 +129,13 @@ extension PostgreSQLTextSearch {
                 """, values: [])
         if let first = wrong.first?.first, first != .integer(0) {
             problems.append("\(first) gram counts of \(gramCountsTable) differ from the rows'")
+        }
+        if let substringCountsTable {
+            guard try db.columnNames(ofTable: substringCountsTable).count == 3 else {
+                return problems + ["the table \(substringCountsTable) is missing"]
+            }
+            let wrongSubstrings = try substringCountProblems(db)
+            if wrongSubstrings > 0 { problems.append("\(wrongSubstrings) substring counts of \(substringCountsTable) differ from the rows'") }
         }
         return problems
     }

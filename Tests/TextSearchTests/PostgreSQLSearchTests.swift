@@ -24,7 +24,7 @@ struct PostgreSQLSearchTests {
 
     static let description = SearchDescription(
         table: "films", textColumns: ["title_folded", "director_folded"], numberColumns: ["year"], scopeColumn: "kind",
-        listIndex: "films_list")
+        listIndex: "films_list", substringCountMinimumRows: 2, accelerators: [.substringCounts])
 
     static let sqliteTable = """
         CREATE TABLE films (
@@ -105,8 +105,13 @@ struct PostgreSQLSearchTests {
             }
             try pg.inTransaction(writing: true) {
                 for change in changes { try pg.execute(sql: change.sql, values: change.arguments) }
+                // The substring counts chosen after the first rows and again later; the triggers keep them between.
+                if round == 0 || round == 6 { try search.refreshSubstringCounts(pg) }
             }
             #expect(try search.check(pg) == [], "round \(round)")
+            if round == 0 {
+                #expect(try pg.fetchRows(sql: "SELECT DISTINCT substring FROM films_substring_counts", values: []).count > 5)
+            }
 
             let texts = (0..<16).map { index in
                 index % 5 == 0 ? String(1990 + Int(random.next() % 4))
