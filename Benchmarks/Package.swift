@@ -36,6 +36,7 @@ let package = Package(
             dependencies: [
                 "BenchmarkSupport",
                 .product(name: "Catalog", package: "catalog"),
+                .product(name: "Entities", package: "catalog"),
                 .product(name: "FetchedResults", package: "catalog"),
                 .product(name: "SQLiteStore", package: "catalog"),
                 .product(name: "TextSearch", package: "catalog"),

@@ -88,6 +88,20 @@ public enum SQLDialect: Sendable, Hashable {
         }
     }
 
+    /// A `?` placeholder for `value` that gives the engine its type: `?` on SQLite, whose values carry
+    /// their type; on PostgreSQL a cast to the column type of its kind (`CAST(? AS bigint)`), where an
+    /// untyped parameter takes its type from the SQL around it, which may have none (two parameters
+    /// as the branches of a `CASE` would be text). A NULL or a blob (bound as `bytea`) stays `?`.
+    public func typedPlaceholder(for value: DatabaseValue) -> String {
+        guard self == .postgreSQL else { return "?" }
+        switch value {
+        case .integer: return "CAST(? AS \(columnType(.integer)))"
+        case .real: return "CAST(? AS \(columnType(.real)))"
+        case .text: return "CAST(? AS \(columnType(.text)))"
+        case .null, .blob: return "?"
+        }
+    }
+
     /// A boolean literal. Booleans are stored as integers 0 and 1 on both engines (a `boolean`
     /// column on PostgreSQL reads back as 0 or 1 too), so the literal is for conditions only.
     public func boolean(_ value: Bool) -> String {
