@@ -82,27 +82,30 @@ let package = Package(
         // Products and phones: records, schema, seeds, their search descriptions.
         .target(
             name: "Catalog",
-            dependencies: ["SQLiteStore", "FetchedResults", "Entities", "TextSearch", "RecordFormats", "SeededRandom"],
+            dependencies: [
+                "SQLiteStore", "PostgreSQLStore", "FetchedResults", "Entities", "TextSearch", "RecordFormats", "SeededRandom",
+            ],
             plugins: [.plugin(name: "EmbedFilesPlugin")]
         ),
         // The `catalog` commands as a library, so tests can parse and run them in-process.
         .target(
             name: "CatalogCLI",
             dependencies: [
-                "Catalog", "Entities", "FetchedResults", "SQLiteStore", "TextSearch", "RecordFormats",
+                "Catalog", "Entities", "FetchedResults", "SQLiteStore", "PostgreSQLStore", "TextSearch", "RecordFormats",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        // Release builds on Linux are a fully static executable at a fixed address, linked by lld in the
-        // order of Scripts/catalog.symbol-order (written by Scripts/generate-symbol-order.sh): a process
-        // starts with no dynamic loader and no relocations, and the code and data short commands touch
-        // come first, so start-up faults in fewer pages (W7 in Benchmarks/README.md). A name the code no
+        // Release builds on Linux link the Swift libraries statically (the system's libc, libsqlite3 and
+        // libpq stay shared: Debian's libpq cannot be linked statically, as its GSSAPI and LDAP
+        // dependencies ship no static archives), by lld in the order of Scripts/catalog.symbol-order
+        // (written by Scripts/generate-symbol-order.sh): the code and data short commands touch come
+        // first, so start-up faults in fewer pages (W7 in Benchmarks/README.md). A name the code no
         // longer has is skipped: a stale order costs speed, never correctness. Debug builds link
         // dynamically, since the test bundle needs the shared XCTest and Swift Testing libraries.
         .executableTarget(
             name: "catalog", dependencies: ["CatalogCLI"],
             linkerSettings: [
-                .unsafeFlags(["-static-executable"], .when(platforms: [.linux], configuration: .release)),
+                .unsafeFlags(["-static-stdlib"], .when(platforms: [.linux], configuration: .release)),
                 .unsafeFlags(
                     [
                         "-use-ld=lld", "-Xlinker", "--symbol-ordering-file=\(packageDirectory)/Scripts/catalog.symbol-order",
@@ -132,7 +135,7 @@ let package = Package(
         .executableTarget(name: "store-writer-fixture", dependencies: ["SQLiteStore"], path: "Tests/store-writer-fixture"),
         .testTarget(name: "SQLiteStoreTests", dependencies: ["SQLiteStore", "TestSupport", "store-writer-fixture"]),
         .testTarget(name: "PostgreSQLStoreTests", dependencies: ["PostgreSQLStore", "SQLiteStore", "TestSupport"]),
-        .testTarget(name: "FetchedResultsTests", dependencies: ["FetchedResults", "TestSupport"]),
+        .testTarget(name: "FetchedResultsTests", dependencies: ["FetchedResults", "PostgreSQLStore", "TestSupport"]),
         .testTarget(name: "RecordFormatsTests", dependencies: ["RecordFormats", "SeededRandom"]),
         .testTarget(
             name: "TextSearchTests", dependencies: ["TextSearch", "SQLiteStore", "PostgreSQLSearch", "PostgreSQLStore", "TestSupport"]),

@@ -1,3 +1,4 @@
+import Entities
 import SQLiteStore
 import TextSearch
 
@@ -11,8 +12,22 @@ extension CatalogMigrations {
     /// computed from the revision in each process that opens a database; `CatalogMigrationChecksumTests`
     /// checks it. A change to what the generators give no longer matches the checksum files recorded:
     /// add a migration that changes the schema from the baseline's instead.
-    static let baseline = Migration(version: 1, name: "baseline", revisionChecksum: "efc85384de1643ac") { db in
-        try db.execute(sql: baselineSQL)
+    ///
+    /// On PostgreSQL it creates the same tables from the entities' declarations in PostgreSQL's
+    /// dialect (``postgreSQLBaselineSQL``), under the same record: the step that stands for the
+    /// baseline schema on either engine.
+    static let baseline = Migration(version: 1, name: "baseline", revisionChecksum: "efc85384de1643ac") { (db: any SQLConnection) in
+        switch db.dialect {
+        case .sqlite: try db.execute(sql: baselineSQL, values: [])
+        case .postgreSQL: try db.execute(sql: postgreSQLBaselineSQL, values: [])
+        }
+    }
+
+    /// The baseline on PostgreSQL: the products and phones tables as `EntityTable` generates them in
+    /// its dialect, with their change log and PostgreSQLSearch's structures. The section counts and
+    /// FTS5 index are SQLite's; on PostgreSQL the controller counts sections over the rows.
+    static var postgreSQLBaselineSQL: String {
+        EntityTable(Product.self).createSQL(dialect: .postgreSQL) + EntityTable(Phone.self).createSQL(dialect: .postgreSQL)
     }
 
     /// The SQL of the baseline migration.

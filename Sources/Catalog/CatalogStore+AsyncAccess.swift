@@ -24,7 +24,7 @@ extension CatalogStore {
     ///   ``CatalogError/duplicateName(entity:name:)``, or `DatabaseError`.
     @discardableResult
     public func insert<Entity: CatalogEntity>(_ record: Entity) async throws -> Entity {
-        try await database.write { db in try Self.insert(record, db) }
+        try await writer.write { db in try Self.insert(record, db) }
     }
 
     /// Replaces the stored fields of a saved record: ``update(_:)-(Entity)`` from async code.
@@ -32,7 +32,7 @@ extension CatalogStore {
     /// - Throws: `CancellationError`, ``CatalogError/notFound(entity:id:)`` when no record has its id.
     public func update<Entity: CatalogEntity>(_ record: Entity) async throws {
         guard record.id != nil else { throw CatalogError.invalidValue(field: "id", value: "nil", reason: "the record was never saved") }
-        try await database.write { db in try Self.update(record, db) }
+        try await writer.write { db in try Self.update(record, db) }
     }
 
     /// Deletes the record with this id and returns it: ``delete(_:id:)-(Entity.Type,_)`` from async code.
@@ -40,7 +40,7 @@ extension CatalogStore {
     /// - Throws: `CancellationError`, ``CatalogError/notFound(entity:id:)`` when there is none.
     @discardableResult
     public func delete<Entity: CatalogEntity>(_ type: Entity.Type, id: Int64) async throws -> Entity {
-        try await database.write { db in try Self.delete(Entity.self, id: id, db) }
+        try await writer.write { db in try Self.delete(Entity.self, id: id, db) }
     }
 
     // MARK: - Reading
@@ -49,28 +49,28 @@ extension CatalogStore {
     ///
     /// - Throws: `CancellationError`, `DatabaseError`.
     public func fetchOne<Entity: CatalogEntity>(_ type: Entity.Type, id: Int64) async throws -> Entity? {
-        try await database.read { db in try Entity.fetchOne(id: id, db) }
+        try await writer.read { db in try Entity.fetchOne(id: id, db) }
     }
 
     /// Every record of a type, by id.
     ///
     /// - Throws: `CancellationError`, `DatabaseError`.
     public func fetchAll<Entity: CatalogEntity>(_ type: Entity.Type) async throws -> [Entity] {
-        try await database.read { db in try Entity.fetchAll(db) }
+        try await writer.read { db in try Entity.fetchAll(db) }
     }
 
     /// The number of records of a type.
     ///
     /// - Throws: `CancellationError`, `DatabaseError`.
     public func count<Entity: CatalogEntity>(_ type: Entity.Type) async throws -> Int {
-        try await database.read { db in try Entity.fetchCount(db) }
+        try await writer.read { db in try Entity.fetchCount(db) }
     }
 
     /// Whether no record of a type is stored (without counting them).
     ///
     /// - Throws: `CancellationError`, `DatabaseError`.
     public func isEmpty<Entity: CatalogEntity>(_ type: Entity.Type) async throws -> Bool {
-        try await database.read { db in try Entity.isEmpty(db) }
+        try await writer.read { db in try Entity.isEmpty(db) }
     }
 
     /// Names that complete a typed prefix: ``suggest(prefix:limit:entity:)`` from async code, so that a
@@ -79,7 +79,7 @@ extension CatalogStore {
     /// - Throws: `CancellationError`, `DatabaseError`.
     public func suggest(prefix: String, limit: Int = 10, entity: EntityKind = .products) async throws -> [String] {
         precondition(limit >= 0)
-        return try await database.read { db in try Self.suggestions(prefix: prefix, limit: limit, entity: entity, db) }
+        return try await writer.read { db in try Self.suggestions(prefix: prefix, limit: limit, entity: entity, db) }
     }
 
     /// The controller of a listed result, fetched on a reader connection: ``fetchedResults(_:batchSize:)``

@@ -21,13 +21,13 @@ extension CatalogStore {
     }
 
     /// A controller, not fetched yet, for the fetch request `request` describes, reading through
-    /// ``database``.
+    /// ``writer``.
     func makeController<Entity: CatalogEntity>(
         _ request: ListRequest<Entity>, batchSize: Int
     ) throws -> FetchedResultsController<Entity> {
         var fetch = try request.fetchRequest()
         fetch.batchSize = batchSize
-        return FetchedResultsController(request: fetch, reader: database)
+        return FetchedResultsController(request: fetch, reader: writer)
     }
 
     /// The records of a request, in sections, all loaded.

@@ -7,13 +7,14 @@ import SQLiteStore
 
 extension CatalogStore {
     /// The path of the database file (`:memory:` for an in-memory store): what a `ChangeMonitor` watches.
+    /// Only a store on a file has one (``isOnFile``), as only it has a ``database``.
     public var path: String { database.path }
 
     /// The catalog's schema version in this database: its highest applied catalog migration, 0 for none.
     ///
     /// - Throws: `DatabaseError` when the database cannot be read.
     public func schemaVersion() throws -> Int {
-        try database.read { db in
+        try writer.read { db in
             try migrator.appliedMigrations(db).last { $0.set == CatalogMigrations.identity }?.version ?? 0
         }
     }
@@ -22,7 +23,7 @@ extension CatalogStore {
     ///
     /// - Throws: `DatabaseError` when the database cannot be read.
     public func migrationStatus() throws -> [MigrationStatus] {
-        try database.read { db in try migrator.status(db) }
+        try writer.read { db in try migrator.status(db) }
     }
 
     /// The migration status of the catalog database at `path`, without opening it as a store: nothing

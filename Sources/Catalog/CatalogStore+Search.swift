@@ -38,7 +38,7 @@ extension CatalogStore {
         _ request: ListRequest<Entity>, limit: Int, offset: Int, costs: SearchCosts
     ) throws -> SearchPage<Entity> {
         let read = try Self.searchPageRead(request, limit: limit, offset: offset, costs: costs)
-        return try database.read(read)
+        return try writer.read(read)
     }
 
     /// A page of the records that match the request's search, and how many match in all:
@@ -56,13 +56,13 @@ extension CatalogStore {
         _ request: ListRequest<Entity>, limit: Int = 50, offset: Int = 0
     ) async throws -> SearchPage<Entity> {
         let read = try Self.searchPageRead(request, limit: limit, offset: offset, costs: .standard)
-        return try await database.read(read)
+        return try await writer.read(read)
     }
 
     /// The read that makes a search page of `request`, once the request is checked.
     private static func searchPageRead<Entity: CatalogEntity>(
         _ request: ListRequest<Entity>, limit: Int, offset: Int, costs: SearchCosts
-    ) throws -> @Sendable (Database) throws -> SearchPage<Entity> {
+    ) throws -> @Sendable (any SQLConnection) throws -> SearchPage<Entity> {
         let fetch = try request.fetchRequest()
         return { db in try fetch.searchPage(limit: limit, offset: offset, costs: costs, db) }
     }
@@ -72,8 +72,15 @@ extension CatalogStore {
     /// - Throws: ``CatalogError/invalidValue(field:value:reason:)``, `DatabaseError`.
     public func searchCount<Entity: CatalogEntity>(_ request: ListRequest<Entity>) throws -> Int {
         try request.validate()
-        return try database.read { db in
-            try Entity.searchDescription.count(request.searchQuery, scope: request.scope?.databaseValue, db)
+        return try writer.read { db in
+            if let db = db as? Database {
+                return try Entity.searchDescription.count(request.searchQuery, scope: request.scope?.databaseValue, db)
+            }
+            let search = try EntitySearch<Entity>(request.searchQuery).condition(db)
+            let scope = request.scopeCondition ?? .alwaysTrue
+            let condition = SQLFragment(sql: "(") + search + SQLFragment(sql: ") AND ") + scope
+            return try db.scalar(
+                Int.self, sql: "SELECT count(*) FROM \(Entity.tableName) WHERE \(condition.sql)", arguments: condition.arguments) ?? 0
         }
     }
 
@@ -83,10 +90,10 @@ extension CatalogStore {
     /// - Throws: `DatabaseError`.
     public func hasEntities<Entity: CatalogEntity>(_ request: ListRequest<Entity>) throws -> Bool {
         let scope = request.scopeCondition ?? .alwaysTrue
-        return try database.read { db in
+        return try writer.read { db in
             try db.scalar(
-                Bool.self, sql: "SELECT EXISTS (SELECT 1 FROM \(Entity.tableName) WHERE \(scope.sql))",
-                arguments: scope.arguments) ?? false
+                Int.self, sql: "SELECT CASE WHEN EXISTS (SELECT 1 FROM \(Entity.tableName) WHERE \(scope.sql)) THEN 1 ELSE 0 END",
+                arguments: scope.arguments) == 1
         }
     }
 }

@@ -111,14 +111,14 @@ extension CatalogStore {
         checkpointPages: Int = Database.bulkLoadCheckpointPages, progress: ((Int) -> Void)?
     ) throws -> SeedReport {
         let stored = try CatalogError.sayingFileErrors {
-            try database.write { db in
+            try writer.write { db in
                 try EntityFiles.importSources(
                     sources.map(\.records), conflicts: conflicts, triggeredRows: triggeredRows, progress: progress, db)
             }
         }
         // The seed is committed: a checkpoint that fails (a full disk) leaves it in the -wal, which the
         // writer's close tries to copy again, and is not the seed's failure.
-        _ = try? database.checkpointAfterBulkLoad(walPages: checkpointPages)
+        _ = try? (writer as? any DatabaseWriter)?.checkpointAfterBulkLoad(walPages: checkpointPages)
         var report = SeedReport()
         for entity in EntityKind.allCases {
             let counts = stored.byTable[entity.entityType.tableName, default: ImportReport()]

@@ -22,11 +22,11 @@ extension CatalogStore {
     /// - Throws: `DatabaseError`.
     public func suggest(prefix: String, limit: Int = 10, entity: EntityKind = .products) throws -> [String] {
         precondition(limit >= 0)
-        return try database.read { db in try Self.suggestions(prefix: prefix, limit: limit, entity: entity, db) }
+        return try writer.read { db in try Self.suggestions(prefix: prefix, limit: limit, entity: entity, db) }
     }
 
     /// The names that complete `prefix`, read in `db`: see ``suggest(prefix:limit:entity:)``.
-    static func suggestions(prefix: String, limit: Int, entity: EntityKind, _ db: Database) throws -> [String] {
+    static func suggestions(prefix: String, limit: Int, entity: EntityKind, _ db: any SQLConnection) throws -> [String] {
         let description = entity.searchDescription
         let range = description.completionCondition(forPrefix: prefix) ?? .alwaysTrue
         return try db.fetchAll(

@@ -1,8 +1,10 @@
 import Entities
+import PostgreSQLStore
 import SQLiteStore
 import Synchronization
 
-/// The catalog database: products and phones in one SQLite file, migrated to the current schema on open.
+/// The catalog database: products and phones in one SQLite file, or on a PostgreSQL server
+/// (``init(writer:migrationSets:)`` with a `PostgreSQLCluster`), migrated to the current schema on open.
 ///
 /// ```swift
 /// let store = try CatalogStore(path: "/tmp/catalog.sqlite")
@@ -21,10 +23,25 @@ import Synchronization
 /// ])
 /// let store = try CatalogStore(path: "/tmp/catalog.sqlite", migrationSets: [notes])
 /// ```
+///
+/// Every call works alike on both engines, through ``writer``; what only a file has (its path, its
+/// checkpoints, ``check()``) is SQLite's ``database``.
 public final class CatalogStore: Sendable {
-    /// The database: a `DatabasePool` for a file (reads run beside the writer and each other), a
-    /// `DatabaseQueue` in memory or when opened without concurrent reads.
-    public let database: any DatabaseWriter
+    /// The store on either engine: for a file, a `DatabasePool` (reads run beside the writer and each
+    /// other), or a `DatabaseQueue` in memory or when opened without concurrent reads; on a server, a
+    /// `PostgreSQLCluster` (writes on the primary, reads on a replica).
+    public let writer: any StoreWriter
+
+    /// The SQLite database of a store on a file: ``writer``, typed for what only a file has
+    /// (its path, checkpoints, backups, integrity checks). A store on a server has none (``isOnFile``
+    /// says which): asking for it there is a programming error.
+    public var database: any DatabaseWriter {
+        guard let database = writer as? any DatabaseWriter else { preconditionFailure("a catalog on a server has no SQLite database") }
+        return database
+    }
+
+    /// Whether the store is an SQLite file (or in memory), not a server.
+    public var isOnFile: Bool { writer is any DatabaseWriter }
 
     /// The catalog's migration set, then the additional ones this store was opened with.
     public let migrator: Migrator
@@ -74,14 +91,30 @@ public final class CatalogStore: Sendable {
                 : try DatabasePool(path: path, configuration: configuration)
         }
         do {
-            database = try open()
+            writer = try open()
         } catch MigrationError.checksumMismatch(let set, _, _, _, _) where set == CatalogMigrations.identity {
             // A file made before the baseline records other catalog migrations: adopted, or refused
             // in its own words; any other file is refused again by the migrator.
             try CatalogMigrations.adoptPreBaseline(path: path, configuration: original)
-            database = try open()
+            writer = try open()
         }
         if check.needsMigration.withLock({ $0 }) ?? true { try migrate() }
+    }
+
+    /// Opens the catalog in `writer`, a store of either engine (a `PostgreSQLCluster`, say), and
+    /// applies its pending migrations: the baseline creates the tables in the engine's dialect.
+    ///
+    /// ```swift
+    /// let store = try CatalogStore(writer: PostgreSQLCluster(PostgreSQLConfiguration(
+    ///     primary: "postgresql://catalog@127.0.0.1:54320/postgres")))
+    /// ```
+    ///
+    /// - Throws: `MigrationError` as ``init(path:configuration:migrationSets:concurrentReads:)``
+    ///   does; the engine's error when the store cannot be read or written.
+    public init(writer: any StoreWriter, migrationSets: [MigrationSet] = []) throws {
+        migrator = try CatalogMigrations.migrator(with: migrationSets)
+        self.writer = writer
+        try migrate()
     }
 
     /// What the first connection's check found: whether the file has migrations to apply (nil
@@ -100,7 +133,10 @@ public final class CatalogStore: Sendable {
     /// - Returns: the records of the migrations applied now.
     @discardableResult
     public func migrate() throws -> [AppliedMigration] {
-        try database.writeWithoutTransaction { db in
+        guard let database = writer as? any DatabaseWriter else {
+            return try writer.writeWithoutTransaction { db in try migrator.migrate(db) }
+        }
+        return try database.writeWithoutTransaction { db in
             if database.configuration.isReadonly {
                 let pending = try migrator.status(db).filter { $0.state == .pending || $0.state == .modified }
                 if let first = pending.first {
@@ -122,7 +158,7 @@ public final class CatalogStore: Sendable {
     ///   ``CatalogError/duplicateName(entity:name:)``, or `DatabaseError`.
     @discardableResult
     public func insert<Entity: CatalogEntity>(_ record: Entity) throws -> Entity {
-        try database.write { db in try Self.insert(record, db) }
+        try writer.write { db in try Self.insert(record, db) }
     }
 
     /// Replaces the stored fields of a saved record.
@@ -130,7 +166,7 @@ public final class CatalogStore: Sendable {
     /// - Throws: ``CatalogError/notFound(entity:id:)`` when no record has its id.
     public func update<Entity: CatalogEntity>(_ record: Entity) throws {
         guard record.id != nil else { throw CatalogError.invalidValue(field: "id", value: "nil", reason: "the record was never saved") }
-        try database.write { db in try Self.update(record, db) }
+        try writer.write { db in try Self.update(record, db) }
     }
 
     /// Deletes the record with this id and returns it.
@@ -138,23 +174,28 @@ public final class CatalogStore: Sendable {
     /// - Throws: ``CatalogError/notFound(entity:id:)`` when there is none.
     @discardableResult
     public func delete<Entity: CatalogEntity>(_ type: Entity.Type, id: Int64) throws -> Entity {
-        try database.write { db in try Self.delete(Entity.self, id: id, db) }
+        try writer.write { db in try Self.delete(Entity.self, id: id, db) }
     }
 
-    /// Validates and saves a new record (``DeclaredEntity/insert(_:)``), in the catalog's words on failure.
-    static func insert<Entity: CatalogEntity>(_ record: Entity, _ db: Database) throws -> Entity {
+    /// Validates and saves a new record (``DeclaredEntity/insert(_:)``), in the catalog's words on
+    /// failure. On SQLite through its cached statements, on another engine through `RETURNING id`.
+    static func insert<Entity: CatalogEntity>(_ record: Entity, _ db: any SQLConnection) throws -> Entity {
         var saved = record
-        try mappingErrors(of: Entity.self, name: record.name) { try saved.insert(db) }
+        try mappingErrors(of: Entity.self, name: record.name) {
+            if let db = db as? Database { try saved.insert(db) } else { try saved.insert(db) }
+        }
         return saved
     }
 
     /// Validates a saved record and replaces its row (``DeclaredEntity/update(_:)``).
-    static func update<Entity: CatalogEntity>(_ record: Entity, _ db: Database) throws {
-        try mappingErrors(of: Entity.self, name: record.name) { try record.update(db) }
+    static func update<Entity: CatalogEntity>(_ record: Entity, _ db: any SQLConnection) throws {
+        try mappingErrors(of: Entity.self, name: record.name) {
+            if let db = db as? Database { try record.update(db) } else { try record.update(db) }
+        }
     }
 
     /// Deletes the row with this id (``DeclaredEntity/delete(id:_:)``) and returns its record.
-    static func delete<Entity: CatalogEntity>(_ type: Entity.Type, id: Int64, _ db: Database) throws -> Entity {
+    static func delete<Entity: CatalogEntity>(_ type: Entity.Type, id: Int64, _ db: any SQLConnection) throws -> Entity {
         try mappingErrors(of: Entity.self, name: nil) { try Entity.delete(id: id, db) }
     }
 
@@ -166,6 +207,8 @@ public final class CatalogStore: Sendable {
             return try body()
         } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT_UNIQUE && name != nil {
             throw CatalogError.duplicateName(entity: Entity.kind, name: name!)
+        } catch let error as PostgreSQLError where error.sqlState == PostgreSQLError.uniqueViolation && name != nil {
+            throw CatalogError.duplicateName(entity: Entity.kind, name: name!)
         } catch EntityError.notFound(_, let id) {
             throw CatalogError.notFound(entity: Entity.kind, id: id)
         }
@@ -175,21 +218,21 @@ public final class CatalogStore: Sendable {
 
     /// The record with this id, if any.
     public func fetchOne<Entity: CatalogEntity>(_ type: Entity.Type, id: Int64) throws -> Entity? {
-        try database.read { db in try Entity.fetchOne(id: id, db) }
+        try writer.read { db in try Entity.fetchOne(id: id, db) }
     }
 
     /// Every record of a type, by id.
     public func fetchAll<Entity: CatalogEntity>(_ type: Entity.Type) throws -> [Entity] {
-        try database.read { db in try Entity.fetchAll(db) }
+        try writer.read { db in try Entity.fetchAll(db) }
     }
 
     /// The number of records of a type.
     public func count<Entity: CatalogEntity>(_ type: Entity.Type) throws -> Int {
-        try database.read { db in try Entity.fetchCount(db) }
+        try writer.read { db in try Entity.fetchCount(db) }
     }
 
     /// Whether no record of a type is stored (without counting them).
     public func isEmpty<Entity: CatalogEntity>(_ type: Entity.Type) throws -> Bool {
-        try database.read { db in try Entity.isEmpty(db) }
+        try writer.read { db in try Entity.isEmpty(db) }
     }
 }

@@ -34,6 +34,8 @@ extension CatalogCommand {
 
         func run() throws {
             try reportingFailures {
+                try store.location().requireFile(
+                    for: "backup", instead: "back it up with pg_dump (this database) or pg_basebackup (the whole server)")
                 let source = try store.location().openForBackup()
                 try OutputFile.checkWritable(destination, database: source.path)
                 if !force && FileManager.default.fileExists(atPath: destination) {

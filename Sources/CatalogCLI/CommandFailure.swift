@@ -1,6 +1,7 @@
 import ArgumentParser
 import Catalog
 import FetchedResults
+import PostgreSQLStore
 import SQLiteStore
 #if canImport(Glibc)
 import Glibc
@@ -31,6 +32,8 @@ enum CommandFailure: Error, CustomStringConvertible {
     /// The command committed what `written` says, but closing the database could not copy it from the
     /// `-wal` into the database file at `path` (`cause`: a full disk): it is kept in the `-wal`.
     case keptInWAL(written: String, path: String, cause: DatabaseError)
+    /// `command` works on a database file, and the database is on a server: `instead` says what to use.
+    case fileOnly(command: String, instead: String)
 
     var description: String {
         switch self {
@@ -44,6 +47,8 @@ enum CommandFailure: Error, CustomStringConvertible {
             "\(ResultCode.SQLITE_FULL ~= cause.resultCode ? "the disk is full" : "cannot write \(path): \(cause.message)"); "
                 + "\(written), but is kept only in \(path)-wal, not yet in \(path): keep the two together "
                 + "(the next write copies it, once there is room) (\(cause.resultCode.name))"
+        case .fileOnly(let command, let instead):
+            "\(command) works on a database file, and this database is on a PostgreSQL server: \(instead)"
         case .outputNotWritten(let path, let code):
             switch (path, code == ENOSPC || code == EDQUOT) {
             case (let path?, true): "the disk is full; \(path) was not written"
@@ -71,6 +76,11 @@ enum ExitStatus: Int32 {
     case unusableDatabase = 6
     /// The database file `watch` was watching was deleted, replaced or overwritten.
     case databaseFileChanged = 7
+    /// The PostgreSQL server cannot be reached, or the connection to it was lost.
+    case serverUnreachable = 8
+    /// The command (or the part of it asked for) works on a database file, and the database is on a
+    /// PostgreSQL server.
+    case fileOnly = 9
     /// The command line or the environment is malformed, such as an index path (EX_USAGE).
     case usage = 64
     /// Bad input: an invalid value of a record's field, or a malformed file (EX_DATAERR).
@@ -121,6 +131,12 @@ func explain(_ error: any Error) -> (String, ExitStatus) {
     case let error as ItemPathParseError:
         return (error.description, .usage)
     case let error as MigrationError:
+        // A migration stopped by a full disk or an I/O error is that failure, not an unusable database.
+        if case .migrationFailed(let set, let version, let name, let cause as DatabaseError) = error,
+           [.SQLITE_FULL, .SQLITE_IOERR].contains(cause.resultCode.primaryResultCode) {
+            let what = cause.resultCode.primaryResultCode == .SQLITE_FULL ? "the disk or database is full" : "input/output error on the database"
+            return ("\(what)\(fileSizeLimitNote): \(set) migration \(version) (\(name)) was rolled back (\(cause.resultCode.name))", .failure)
+        }
         return (error.description, .unusableDatabase)
     case let error as CommandFailure:
         switch error {
@@ -130,7 +146,10 @@ func explain(_ error: any Error) -> (String, ExitStatus) {
         case .outputNotWritten: return (error.description, .failure)
         case .outputNotCreatable: return (error.description, .noInput)
         case .keptInWAL: return (error.description, .failure)
+        case .fileOnly: return (error.description, .fileOnly)
         }
+    case let error as PostgreSQLError:
+        return explain(error)
     case let error as DatabaseFileError:
         return (error.description, .databaseFileChanged)
     case let error as DatabaseError:
@@ -151,6 +170,24 @@ private var fileSizeLimitNote: String {
     #endif
     guard getrlimit(resource, &limit) == 0, limit.rlim_cur != infinity else { return "" }
     return ", or the file reached this process's file size limit (ulimit -f: \(limit.rlim_cur / 1024) KiB)"
+}
+
+extension PostgreSQLError {
+    /// Whether the connection was lost (a connection exception, or the server shutting down or
+    /// restarting: 57P01-57P03), not the statement refused.
+    var isConnectionLoss: Bool { sqlState.hasPrefix("08") || sqlState.hasPrefix("57P") }
+}
+
+private func explain(_ error: PostgreSQLError) -> (String, ExitStatus) {
+    switch error.sqlState {
+    case PostgreSQLError.cannotConnect:
+        return ("\(error.message); nothing was done (\(error.sqlState))", .serverUnreachable)
+    case _ where error.isConnectionLoss:
+        return ("lost the connection to the PostgreSQL server: \(error.message); "
+            + "what this command had not committed was rolled back (\(error.sqlState))", .serverUnreachable)
+    default:
+        return ("PostgreSQL: \(error.message) (\(error.sqlState))", .failure)
+    }
 }
 
 private func explain(_ error: DatabaseError) -> (String, ExitStatus) {

@@ -10,13 +10,17 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import PostgreSQLStore
 import SQLiteStore
 
 /// Where the command's database is: `--database`, else `$CATALOG_DATABASE`, else the default file in
-/// the user's data directory.
+/// the user's data directory. A `postgresql://` (or `postgres://`) URL names a PostgreSQL server
+/// instead of a file, and `$CATALOG_REPLICAS` its read replicas.
 struct DatabaseLocation {
-    /// The path of the database file.
+    /// The path of the database file; for a server, its URL as given.
     let path: String
+    /// The primary and replicas of a database on a PostgreSQL server; nil for a file.
+    let server: PostgreSQLConfiguration?
     /// Whether it is the default database in the user's data directory.
     let isDefault: Bool
     /// How long to wait for another process's lock: `$CATALOG_BUSY_TIMEOUT_MS`, else 5 seconds.
@@ -55,6 +59,43 @@ struct DatabaseLocation {
             path = Self.defaultPath(environment: environment)
             isDefault = true
         }
+        server = try Self.server(path, replicas: environment("CATALOG_REPLICAS"))
+    }
+
+    /// Whether `text` is a PostgreSQL connection URL rather than a file's path.
+    static func isServerURL(_ text: String) -> Bool {
+        text.hasPrefix("postgresql://") || text.hasPrefix("postgres://")
+    }
+
+    /// The server `database` names with the replicas of `$CATALOG_REPLICAS` (URLs separated by
+    /// commas), or nil for a file.
+    ///
+    /// - Throws: ``CommandFailure/usage(_:)`` for replicas that are not URLs, or replicas of a file.
+    private static func server(_ database: String, replicas: String?) throws -> PostgreSQLConfiguration? {
+        let replicaURLs = (replicas ?? "").split(separator: ",").map { String($0.filter { !$0.isWhitespace }) }.filter { !$0.isEmpty }
+        guard isServerURL(database) else {
+            guard replicaURLs.isEmpty else {
+                throw CommandFailure.usage("CATALOG_REPLICAS names replicas of a PostgreSQL server, but the database is the file \(database)")
+            }
+            return nil
+        }
+        if let wrong = replicaURLs.first(where: { !isServerURL($0) }) {
+            throw CommandFailure.usage("CATALOG_REPLICAS must be postgresql:// URLs separated by commas, not \(String(reflecting: wrong))")
+        }
+        var configuration = PostgreSQLConfiguration(primary: database, replicas: replicaURLs)
+        // A replica that is down or lagging is skipped, and said so, on standard error.
+        configuration.log = { Terminal.note($0) }
+        return configuration
+    }
+
+    /// Fails with ``CommandFailure/fileOnly(command:instead:)`` when the database is on a server:
+    /// for a command (or a part of one) that only a database file has.
+    ///
+    /// - Parameters:
+    ///   - command: what cannot be done, as the user typed it (`backup`).
+    ///   - instead: what to use on a server.
+    func requireFile(for command: String, instead: String) throws {
+        if server != nil { throw CommandFailure.fileOnly(command: command, instead: instead) }
     }
 
     /// The value of the environment variable `name`, which must be plain decimal digits within `range`;
@@ -100,34 +141,42 @@ struct DatabaseLocation {
     /// file takes it tens of seconds (see the Guarantees article of the `catalog` documentation).
     static let quickCheckPageLimit = 2_048
 
-    /// Opens the catalog for a command that writes: as ``open(readonly:)``, then, when the file is at
-    /// most ``quickCheckPageLimit`` pages, checks every page first, so that a write never reports
-    /// success into a damaged file of that size.
+    /// Opens the catalog for a command that writes: as ``open(readonly:)``, but when the file is at
+    /// most ``quickCheckPageLimit`` pages, every page is checked first, as the writing connection
+    /// opens and before anything writes to the file (a migration, or the adoption of a development
+    /// version's file), so that a write never reports success into a damaged file of that size and a
+    /// refusal leaves the file as it was.
     ///
     /// - Throws: ``DatabaseError`` with `SQLITE_CORRUPT` naming the first problem `quick_check` found.
     func openForWriting() throws -> CatalogStore {
-        let store = try open(readonly: false)
-        let problems = try store.database.read { db -> [String] in
-            let pages = try db.scalar(Int.self, sql: "PRAGMA page_count") ?? 0
-            return pages <= Self.quickCheckPageLimit ? try db.quickCheckProblems(limit: 1) : []
-        }
-        if let problem = problems.first {
-            throw DatabaseError(resultCode: .SQLITE_CORRUPT, message: "\(problem); nothing was written (`catalog check` says more)")
-        }
-        return store
+        try open(readonly: false, checkingPagesFirst: true)
     }
 
-    /// Opens the catalog. A default database that does not exist yet is created, and seeded with the
+    /// Fails when the database of `db`, a writing connection just opened, is at most
+    /// ``quickCheckPageLimit`` pages and `quick_check` finds a problem in it.
+    private static func checkPages(_ db: Database) throws {
+        guard !db.configuration.isReadonly else { return }
+        let pages = try db.scalar(Int.self, sql: "PRAGMA page_count") ?? 0
+        if pages <= quickCheckPageLimit, let problem = try db.quickCheckProblems(limit: 1).first {
+            throw DatabaseError(resultCode: .SQLITE_CORRUPT, message: "\(problem); nothing was written (`catalog check` says more)")
+        }
+    }
+
+    /// Opens the catalog: on a server, connected to its primary and migrated (never seeded). A default
+    /// database file that does not exist yet is created, and seeded with the
     /// built-in records; the user is told so once, on standard error. A database this call creates and
     /// then fails to set up (to migrate, or to seed: on a full disk) is removed again, with its `-wal`
     /// and `-shm` files; an empty file that was there is left empty (``restoringFilesOnFailure(_:)``);
-    /// a file that held anything is never removed.
+    /// a file that held anything is never removed. `checkingPagesFirst`: see ``openForWriting()``.
     ///
     /// - Throws: ``CommandFailure/noDatabase(_:)`` when `readonly` and the file does not exist;
     ///   ``CommandFailure/databaseNotCreatable(path:reason:)`` when it does not exist and its folder
-    ///   is missing or does not take new files; what opening, migrating or seeding throws.
-    func open(readonly: Bool, concurrentReads: Bool = true) throws -> CatalogStore {
+    ///   is missing or does not take new files; `PostgreSQLError` when the server cannot be reached;
+    ///   what opening, migrating or seeding throws.
+    func open(readonly: Bool, concurrentReads: Bool = true, checkingPagesFirst: Bool = false) throws -> CatalogStore {
+        if let server { return try CatalogStore(writer: PostgreSQLCluster(server)) }
         var configuration = Configuration()
+        if checkingPagesFirst { configuration.prepareDatabase = Self.checkPages }
         configuration.isReadonly = readonly
         configuration.busyTimeout = busyTimeout
         configuration.maximumPageCount = maximumPageCount

@@ -5,7 +5,8 @@ import ArgumentParser
 struct DatabaseOption: ParsableArguments {
     /// The option's help, the same in ``StoreOptions``.
     static let help = ArgumentHelp(
-        "The database file (default: $CATALOG_DATABASE, else the user's data directory).", valueName: "path")
+        "The database file, or a postgresql:// URL (default: $CATALOG_DATABASE, else the user's data directory).",
+        valueName: "path")
     /// The option's shell completion, the same in ``StoreOptions``.
     static let completion = CompletionKind.file(extensions: ["sqlite", "db"])
 

@@ -103,7 +103,7 @@ extension CatalogCommand {
             _ type: Entity.Type, _ catalog: CatalogStore, _ format: DataFormat, _ destination: ByteOutput,
             _ progress: ProgressLine?
         ) throws -> Int {
-            try Entity.export(to: destination, format: format, from: catalog.database) { count in
+            try Entity.export(to: destination, format: format, from: catalog.writer) { count in
                 if count % EntityFiles.progressInterval == 0 { progress?.update(count) }
             }
         }

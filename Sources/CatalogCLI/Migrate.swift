@@ -1,5 +1,6 @@
 import ArgumentParser
 import Catalog
+import PostgreSQLStore
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -46,10 +47,13 @@ extension CatalogCommand {
                     // Looking must not migrate, nor create the file, nor change its journal mode, and
                     // refuses what every command refuses.
                     let location = try store.location()
-                    guard FileManager.default.fileExists(atPath: location.path) else { throw CommandFailure.noDatabase(location.path) }
+                    guard location.server != nil || FileManager.default.fileExists(atPath: location.path) else {
+                        throw CommandFailure.noDatabase(location.path)
+                    }
                     try printStatus(try statuses(location))
                 } else {
-                    let backup = noBackup ? nil : try backUpBeforeMigrating()
+                    // A server's database is not copied beside itself: back it up with pg_dump.
+                    let backup = try noBackup || store.location().server != nil ? nil : backUpBeforeMigrating()
                     let catalog: CatalogStore
                     do {
                         catalog = try store.openStoreForWriting()
@@ -90,6 +94,12 @@ extension CatalogCommand {
 
         /// The migrations of the database at `location` and their states, read without migrating.
         private func statuses(_ location: DatabaseLocation) throws -> [MigrationStatus] {
+            if let server = location.server {
+                let cluster = try PostgreSQLCluster(server)
+                defer { cluster.close() }
+                let migrator = try CatalogMigrations.migrator()
+                return try cluster.read { db in try migrator.status(db) }
+            }
             var configuration = Configuration()
             configuration.busyTimeout = location.busyTimeout
             return try CatalogStore.migrationStatus(path: location.path, configuration: configuration)

@@ -47,6 +47,8 @@ extension StoreChoosing {
 ///   error when that copy fails.
 /// - Throws: ``CommandFailure/keptInWAL(written:path:cause:)`` when the copy fails (a full disk).
 func closeAfterWriting(_ catalog: CatalogStore, written: @autoclosure () -> String) throws {
+    // A server keeps what was committed: nothing to copy.
+    guard catalog.isOnFile else { return }
     do {
         try catalog.database.close()
     } catch let error as DatabaseError {

@@ -2,6 +2,7 @@ import ArgumentParser
 import Catalog
 import Dispatch
 import FetchedResults
+import PostgreSQLStore
 import RecordFormats
 import SQLiteStore
 #if canImport(Glibc)
@@ -46,8 +47,13 @@ extension CatalogCommand {
         ) async throws {
             let request = try choice.request(Entity.self)
             let catalog = try options.list.openStore()
-            let monitor = try ChangeMonitor(path: catalog.path)
-            let stopping = SignalHandlers([SIGINT, SIGTERM]) { _ in monitor.stop() }
+            // A file's commits are seen by its monitor; a server's by its notifications.
+            let monitor = try catalog.isOnFile ? ChangeMonitor(path: catalog.path) : nil
+            let server = ServerCommits(catalog.writer as? PostgreSQLCluster)
+            let stopping = SignalHandlers([SIGINT, SIGTERM]) { _ in
+                monitor?.stop()
+                server.stop()
+            }
             defer { withExtendedLifetime(stopping) {} }
 
             // The first read races other processes' writes: should a row go before its batch is read,
@@ -70,7 +76,7 @@ extension CatalogCommand {
                 try printSections(sections, catalog, request, format: format, compact: true)
             }
             if format == .table && Terminal.isInteractive { Terminal.note("watching for changes (Ctrl-C to stop)") }
-            for try await changeSet in controller.changeSets(from: monitor) {
+            let show = { (changeSet: ChangeSet) in
                 if let events {
                     try events.write(changeSet, controller)
                 } else if format == .json {
@@ -79,7 +85,82 @@ extension CatalogCommand {
                     Terminal.print(renderChangeSet(changeSet, controller))
                 }
             }
+            if let monitor {
+                for try await changeSet in controller.changeSets(from: monitor) { try show(changeSet) }
+                return
+            }
+            for try await _ in server.wakeUps() {
+                // After a restart, the first read on a connection made before it finds it closed, and
+                // the next one connects again.
+                let changeSet: ChangeSet
+                do {
+                    changeSet = try await controller.applyPendingChanges()
+                } catch let error as PostgreSQLError where error.isConnectionLoss {
+                    changeSet = try await controller.applyPendingChanges()
+                }
+                if !changeSet.isEmpty { try show(changeSet) }
+            }
         }
+    }
+}
+
+/// The wake-ups of `watch` on a PostgreSQL server: one when listening starts, then one per commit
+/// that changed tracked rows (`PostgreSQLCluster.changeNotifications()`), until ``stop()``.
+///
+/// When the connection is lost (the primary restarts), it says so in one line on standard error and
+/// listens again every second; once it listens again it says so and wakes up, and the change log
+/// gives the changes committed meanwhile, so none is missed. A primary that is not back within
+/// ``reconnectLimit`` ends the sequence with the lost connection's error (exit 8): `watch` never
+/// shows a result that has silently stopped following the server.
+final class ServerCommits: Sendable {
+    /// How long `watch` tries to listen again before giving up.
+    static let reconnectLimit: Duration = .seconds(30)
+
+    private let cluster: PostgreSQLCluster?
+    private let stream: AsyncThrowingStream<Void, any Error>
+    private let continuation: AsyncThrowingStream<Void, any Error>.Continuation
+
+    init(_ cluster: PostgreSQLCluster?) {
+        self.cluster = cluster
+        (stream, continuation) = AsyncThrowingStream.makeStream(bufferingPolicy: .bufferingNewest(1))
+    }
+
+    /// Ends the wake-ups.
+    func stop() { continuation.finish() }
+
+    /// The wake-ups; listening starts with the first call.
+    func wakeUps() -> AsyncThrowingStream<Void, any Error> {
+        guard let cluster else { return stream }
+        let continuation = continuation
+        let listening = Task {
+            var lostAt: ContinuousClock.Instant?
+            while !Task.isCancelled {
+                do {
+                    for try await _ in cluster.changeNotifications() {
+                        if lostAt != nil {
+                            Terminal.note("listening to the PostgreSQL server again; the changes made meanwhile follow")
+                            lostAt = nil
+                        }
+                        continuation.yield()
+                    }
+                    return
+                } catch let error as PostgreSQLError {
+                    if lostAt == nil {
+                        Terminal.note("lost the connection to the PostgreSQL server (\(error.message)); listening again every second")
+                        lostAt = .now
+                    } else if let lostAt, ContinuousClock.now - lostAt > Self.reconnectLimit {
+                        continuation.finish(throwing: error)
+                        return
+                    }
+                    try? await Task.sleep(for: .seconds(1))
+                } catch {
+                    continuation.finish(throwing: error)
+                    return
+                }
+            }
+        }
+        continuation.onTermination = { _ in listening.cancel() }
+        return stream
     }
 }
 

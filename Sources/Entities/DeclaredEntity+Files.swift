@@ -125,7 +125,7 @@ extension DeclaredEntity {
     /// - Throws: `DatabaseError`; `FileError` when the output cannot be written.
     @discardableResult
     public static func export(
-        to output: ByteOutput, format: DataFormat, from reader: some DatabaseReader, progress: ((Int) -> Void)? = nil
+        to output: ByteOutput, format: DataFormat, from reader: some StoreReader, progress: ((Int) -> Void)? = nil
     ) throws -> Int {
         let writer = RecordWriter(format: format, layout: declaration.recordLayout, output: output)
         try forEachStored(in: reader) { record in
@@ -138,9 +138,9 @@ extension DeclaredEntity {
 
     /// Calls `body` with every stored record, by id, reading one row at a time in one read
     /// transaction: a consistent snapshot however many records there are, never held in memory together.
-    public static func forEachStored(in reader: some DatabaseReader, _ body: (Self) throws -> Void) throws {
+    public static func forEachStored(in reader: some StoreReader, _ body: (Self) throws -> Void) throws {
         try reader.read { db in
-            try db.makeStatement(sql: "SELECT \(selection) FROM \(tableName) ORDER BY id").forEachRow { row in
+            try db.forEachRow(sql: "SELECT \(selection) FROM \(tableName) ORDER BY id") { row in
                 try body(try Self(row: row))
             }
         }
@@ -152,7 +152,7 @@ extension DeclaredEntity {
     /// - Returns: the number of records written.
     /// - Throws: ``EntityFileError`` when the file cannot be written; `DatabaseError`.
     @discardableResult
-    public static func exportFile(_ path: String, format: DataFormat? = nil, from reader: some DatabaseReader) throws -> Int {
+    public static func exportFile(_ path: String, format: DataFormat? = nil, from reader: some StoreReader) throws -> Int {
         do {
             let output = try ByteOutput(replacing: path)
             let count = try export(to: output, format: format ?? DataFormat(fileName: path) ?? .json, from: reader)

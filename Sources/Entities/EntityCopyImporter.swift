@@ -25,6 +25,9 @@ public final class EntityCopyImporter<Entity: DeclaredEntity, Connection: SQLCon
     /// New rows, in the order of the records, and the place of each key among them.
     private var gathered: [[DatabaseValue]] = []
     private var gatheredKeys: [DatabaseValue: Int] = [:]
+    /// Whether a record was added with its own id since the engine's numbering last caught up with
+    /// the stored ids (`SQLDialect.keyCatchUp(table:column:)`).
+    private var keptIDs = false
 
     /// An importer into the entity's table on `db`, in the caller's transaction.
     public init(_ db: Connection, conflicts: ImportConflicts) throws {
@@ -44,7 +47,7 @@ public final class EntityCopyImporter<Entity: DeclaredEntity, Connection: SQLCon
     public func add(_ record: Entity) throws {
         let values = Entity.declaration.storedValues(of: record)
         if let id = record.id {
-            try insertPending()
+            try addGathered()
             mayHoldKeys = true
             try put(values, id: id)
             return
@@ -69,12 +72,38 @@ public final class EntityCopyImporter<Entity: DeclaredEntity, Connection: SQLCon
         }
     }
 
-    /// Adds the gathered rows to the table, with the engine's bulk load.
+    /// Adds the gathered rows to the table, with the engine's bulk load, and lets the ids the engine
+    /// gives next follow the ids records kept.
     public func insertPending() throws {
+        try addGathered()
+        try catchUpIDs()
+    }
+
+    /// Adds the gathered rows, numbered after the ids kept so far. On PostgreSQL, into an empty table
+    /// that logs its changes, in a transaction (which a failed load rolls back whole), the change
+    /// log's trigger is disabled during the `COPY` and the rows logged after it in one statement
+    /// (`PostgreSQLChangeLogSchema.loggingEveryRowSQL`): the same entries, without a trigger call per row.
+    private func addGathered() throws {
         guard !gathered.isEmpty else { return }
+        try catchUpIDs()
+        let logsInBulk = try db.dialect == .postgreSQL && Entity.declaration.tracksChanges && db.isInsideTransaction && !mayHoldKeys
+            && Entity.isEmpty(db)
+        let trigger = PostgreSQLChangeLogSchema.triggerName(forTable: Entity.tableName)
+        if logsInBulk { try db.execute(sql: "ALTER TABLE \(Entity.tableName) DISABLE TRIGGER \(trigger)", values: []) }
         try db.copy(into: Entity.tableName, columns: Entity.declaration.storedColumns, rows: gathered)
+        if logsInBulk {
+            try db.execute(
+                sql: PostgreSQLChangeLogSchema.loggingEveryRowSQL(ofTable: Entity.tableName)
+                    + "ALTER TABLE \(Entity.tableName) ENABLE TRIGGER \(trigger);", values: [])
+        }
         gathered.removeAll()
         gatheredKeys.removeAll()
+    }
+
+    private func catchUpIDs() throws {
+        guard keptIDs else { return }
+        keptIDs = false
+        if let sql = db.dialect.keyCatchUp(table: Entity.tableName) { try db.execute(sql: sql, values: []) }
     }
 
     /// Stores a record under its own id: replaces the row with that id, or adds it.
@@ -84,6 +113,7 @@ public final class EntityCopyImporter<Entity: DeclaredEntity, Connection: SQLCon
         }
         if try db.fetchRows(sql: "SELECT 1 FROM \(Entity.tableName) WHERE id = ?", values: [.integer(id)]).isEmpty {
             try db.execute(sql: Entity.declaration.insertSQL(withID: true), values: [.integer(id)] + values)
+            keptIDs = true
             report.inserted += 1
         } else {
             try replace(values, id: id)

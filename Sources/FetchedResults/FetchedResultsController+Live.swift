@@ -38,7 +38,7 @@ extension FetchedResultsController {
     /// The database must have the store's change log installed for the entity's table
     /// (`ChangeLog/installTracking(forTable:_:)`). Then, whenever it changes — through any
     /// connection, in any process — `applyPendingChanges()` brings the controller up to date and
-    /// returns the change set; ``changeSets(from:)`` does it as each commit is noticed.
+    /// returns the change set; `changeSets(from:)` does it as each commit is noticed.
     ///
     /// After a `performFetch()` that read the whole result's ids (as its ``RowSource`` chose:
     /// ``FirstRead/onePass``, ``FirstRead/wholeSections``), this installs what that fetch read, with its change-log position, and reads
@@ -139,7 +139,7 @@ extension FetchedResultsController {
     }
 
     /// Brings the controller up to date like ``applyPendingChanges()``, on a connection's own queue,
-    /// suspending the calling task meanwhile: what ``changeSets(from:)`` calls at each commit.
+    /// suspending the calling task meanwhile: what `changeSets(from:)` calls at each commit.
     ///
     /// - Precondition: ``isTracking``.
     /// - Throws: `CancellationError` when the calling task is cancelled before the read ends;

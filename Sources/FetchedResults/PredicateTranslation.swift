@@ -17,6 +17,13 @@ import SQLiteStore
 /// Known differences, outside the values the catalog stores: text compares by UTF-8 bytes (Swift
 /// compares canonically equivalent strings as equal: store NFC), and integer overflow gives a REAL
 /// in SQLite where Swift traps.
+///
+/// A Swift `Bool` is one of two things in SQL: a condition (a comparison, `AND`, `contains`…) or a
+/// value (a stored `Bool` column, a captured `Bool`: the integer 0 or 1). SQLite uses either where the
+/// other is wanted; PostgreSQL's conditions are `boolean`, which neither compares with nor stands for
+/// an integer, so there each node's SQL says which it is (``PredicateSQL``) and is converted where the
+/// other is wanted: a value used as a condition (`$0.isFeatured`, the test of `? :`) is `(v <> 0)`, a
+/// condition used as a value (compared with a column, a branch of `? :` beside a value) `(c)::integer`.
 struct PredicateTranslation {
     /// The SQL of a key path of the entity, if it is mapped.
     let column: (AnyKeyPath) -> EntityColumn?
@@ -25,7 +32,7 @@ struct PredicateTranslation {
     /// The engine the SQL is spelled for.
     let dialect: SQLDialect
     /// Variables bound by `flatMap` closures, to the SQL of their (non-nil) value.
-    var variables: [PredicateExpressions.VariableID: SQLFragment] = [:]
+    var variables: [PredicateExpressions.VariableID: PredicateSQL] = [:]
 
     /// The condition of `predicate` for `Entity`.
     ///
@@ -34,15 +41,39 @@ struct PredicateTranslation {
         var translation = PredicateTranslation(
             column: { keyPath in (keyPath as? PartialKeyPath<Entity>).flatMap(Entity.column(for:)) },
             root: predicate.variable.key, dialect: dialect)
-        return try translation.translate(predicate.expression)
+        return try translation.condition(predicate.expression)
     }
 
     /// The SQL of one expression node.
-    mutating func translate(_ expression: Any) throws -> SQLFragment {
+    mutating func translate(_ expression: Any) throws -> PredicateSQL {
         guard let expression = expression as? any SQLPredicateExpression else {
             throw FetchError.unsupportedPredicate(Self.constructName(of: expression))
         }
         return try expression.sql(in: &self)
+    }
+
+    /// The SQL of one expression node, as a condition.
+    mutating func condition(_ expression: Any) throws -> SQLFragment { condition(of: try translate(expression)) }
+
+    /// The SQL of one expression node, as a value.
+    mutating func value(_ expression: Any) throws -> SQLFragment { value(of: try translate(expression)) }
+
+    /// `sql` as a condition: a value is true when it is not 0.
+    func condition(of sql: PredicateSQL) -> SQLFragment {
+        guard !sql.isCondition && dialect == .postgreSQL else { return sql.fragment }
+        return SQLFragment(sql: "(\(sql.fragment.sql) <> 0)", arguments: sql.fragment.arguments)
+    }
+
+    /// `sql` as a value: a condition is 1 when true, 0 when false (NULL when NULL).
+    func value(of sql: PredicateSQL) -> SQLFragment {
+        guard sql.isCondition && dialect == .postgreSQL else { return sql.fragment }
+        return SQLFragment(sql: "(\(sql.fragment.sql))::integer", arguments: sql.fragment.arguments)
+    }
+
+    /// `a` and `b` spelled alike, for SQL that needs one type for both (the two sides of `==`, the
+    /// branches of `? :`): conditions when both are, else values.
+    func alike(_ a: PredicateSQL, _ b: PredicateSQL) -> (SQLFragment, SQLFragment, isCondition: Bool) {
+        a.isCondition && b.isCondition ? (a.fragment, b.fragment, true) : (value(of: a), value(of: b), false)
     }
 
     /// A node's type name without its generic arguments: `SequenceStartsWith`.
@@ -52,8 +83,27 @@ struct PredicateTranslation {
     }
 }
 
+/// The SQL of a predicate node, and whether it is a condition (SQL that is true or false: PostgreSQL's
+/// `boolean`) or a value (a column, a bound value, arithmetic).
+struct PredicateSQL {
+    var fragment: SQLFragment
+    var isCondition: Bool
+
+    static func condition(_ sql: String, _ arguments: StatementArguments = []) -> PredicateSQL {
+        condition(SQLFragment(sql: sql, arguments: arguments))
+    }
+
+    static func condition(_ fragment: SQLFragment) -> PredicateSQL { PredicateSQL(fragment: fragment, isCondition: true) }
+
+    static func value(_ sql: String, _ arguments: StatementArguments = []) -> PredicateSQL {
+        value(SQLFragment(sql: sql, arguments: arguments))
+    }
+
+    static func value(_ fragment: SQLFragment) -> PredicateSQL { PredicateSQL(fragment: fragment, isCondition: false) }
+}
+
 /// A `PredicateExpressions` node with an SQL translation.
 protocol SQLPredicateExpression {
     /// The node's SQL, translating its children with `translation`.
-    func sql(in translation: inout PredicateTranslation) throws -> SQLFragment
+    func sql(in translation: inout PredicateTranslation) throws -> PredicateSQL
 }

@@ -54,6 +54,12 @@ struct PostgreSQLSearchPlan {
         terms.count == 1 && terms[0].isShort && !isNumeric(terms[0]) && !matchesNothing
     }
 
+    /// The one term of 3+ characters, not numeric, whose rows are the matches: its total may be one
+    /// row of the substring counts.
+    var countedLongTerm: SearchTerm? {
+        terms.count == 1 && !terms[0].isShort && !isNumeric(terms[0]) && !matchesNothing ? terms[0] : nil
+    }
+
     /// The condition on the row named `alias` that holds exactly when it matches (scope included):
     /// the indexed terms as their indexes serve them, the others checked on the row.
     func condition(alias: String) -> SQLFragment {

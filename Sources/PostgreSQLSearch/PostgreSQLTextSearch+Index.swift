@@ -29,14 +29,7 @@ extension PostgreSQLTextSearch {
             $$;
             CREATE FUNCTION \(gramsFunction)(texts text[], scope text) RETURNS text[]
                 LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
-                SELECT ARRAY(
-                    SELECT DISTINCT gram FROM (
-                        SELECT substr(text, start, length) AS gram
-                        FROM unnest(texts) AS text, generate_series(1, char_length(text)) AS start,
-                            (VALUES (1), (2)) AS lengths(length)
-                        WHERE start + length - 1 <= char_length(text)
-                        UNION ALL SELECT chr(1) || scope WHERE scope IS NOT NULL
-                    ) AS grams ORDER BY gram)
+                SELECT array_remove(\(gramsOfTexts) || CASE WHEN scope IS NULL THEN '{}'::text[] ELSE ARRAY[chr(1) || scope] END, '')
                 $$;
             CREATE INDEX \(gramsIndex) ON \(table) USING gin (\(gramsExpression(nil)));
             CREATE TABLE \(gramCountsTable) AS
@@ -48,12 +41,12 @@ extension PostgreSQLTextSearch {
             BEGIN
                 IF TG_OP <> 'INSERT' THEN
                     UPDATE \(gramCountsTable) AS kept SET count = kept.count - 1
-                    FROM unnest(\(gramsExpression("OLD", withScope: false))) AS grams(gram)
+                    FROM (SELECT DISTINCT unnest(\(gramsExpression("OLD", withScope: false)))) AS grams(gram)
                     WHERE kept.gram = grams.gram AND kept.scope IS NOT DISTINCT FROM \(scope("OLD"));
                 END IF;
                 IF TG_OP <> 'DELETE' THEN
                     INSERT INTO \(gramCountsTable) AS kept (gram, scope, count)
-                    SELECT grams.gram, \(scope("NEW")), 1 FROM unnest(\(gramsExpression("NEW", withScope: false))) AS grams(gram)
+                    SELECT grams.gram, \(scope("NEW")), 1 FROM (SELECT DISTINCT unnest(\(gramsExpression("NEW", withScope: false)))) AS grams(gram)
                     ON CONFLICT (gram, scope) DO UPDATE SET count = kept.count + 1;
                 END IF;
                 RETURN NULL;
@@ -63,7 +56,30 @@ extension PostgreSQLTextSearch {
                 FOR EACH ROW EXECUTE FUNCTION \(gramCountsTrigger)();
             CREATE TRIGGER \(gramCountsTrigger)_texts AFTER UPDATE OF \(watched) ON \(table)
                 FOR EACH ROW EXECUTE FUNCTION \(gramCountsTrigger)();
+            \(substringCountsSQL)
             """
+    }
+
+    /// The grams of the function's `texts` (`texts[1]`, `texts[2]`…, one per text column): each
+    /// text's characters (`string_to_array(t, NULL)`) and its pairs from the first and from the
+    /// second character, with repeats and an empty piece (`array_remove` drops it). Built-in C
+    /// functions only, with no query per row: 8× faster than a `generate_series` subquery (W1b on
+    /// PostgreSQL). GIN drops a row's repeated keys; counting, a row's grams are taken once.
+    var gramsOfTexts: String {
+        description.textColumns.indices.map { index in
+            let text = "texts[\(index + 1)]"
+            return "string_to_array(\(text), NULL) || \(Self.pairs(text)) || \(Self.pairs("substr(\(text), 2)"))"
+        }.joined(separator: " || ")
+    }
+
+    /// The pairs of characters of `text` from its first: cut after every second character with
+    /// U+0002 (`regexp_replace`, then `string_to_array`), or, in a text that holds U+0002, by a
+    /// lookbehind split eight times slower.
+    private static func pairs(_ text: String) -> String {
+        """
+        CASE WHEN strpos(\(text), chr(2)) = 0 THEN string_to_array(regexp_replace(\(text), '(..)', '\\1' || chr(2), 'g'), chr(2)) \
+        ELSE regexp_split_to_array(\(text), '(?<=^(..)+)') END
+        """
     }
 
     /// The SQL that empties ``gramCountsTable`` and counts every row's grams again, in one statement
@@ -73,7 +89,7 @@ extension PostgreSQLTextSearch {
         """
         DELETE FROM \(gramCountsTable);
         INSERT INTO \(gramCountsTable) (gram, scope, count)
-            SELECT grams.gram, \(scope(description.table)), count(*)
+            SELECT grams.gram, \(scope(description.table)), count(DISTINCT \(description.table).\(description.idColumn))
             FROM \(description.table), unnest(\(gramsExpression(description.table, withScope: false))) AS grams(gram)
             GROUP BY 1, 2;
         """
@@ -104,7 +120,7 @@ extension PostgreSQLTextSearch {
         let wrong = try db.fetchRows(
             sql: """
                 WITH actual AS (
-                    SELECT grams.gram, \(scope(description.table)) AS scope, count(*) AS count
+                    SELECT grams.gram, \(scope(description.table)) AS scope, count(DISTINCT \(description.table).\(description.idColumn)) AS count
                     FROM \(description.table), unnest(\(gramsExpression(description.table, withScope: false))) AS grams(gram)
                     GROUP BY 1, 2)
                 SELECT count(*) FROM actual FULL JOIN \(gramCountsTable) AS kept
@@ -113,6 +129,13 @@ extension PostgreSQLTextSearch {
                 """, values: [])
         if let first = wrong.first?.first, first != .integer(0) {
             problems.append("\(first) gram counts of \(gramCountsTable) differ from the rows'")
+        }
+        if let substringCountsTable {
+            guard try db.columnNames(ofTable: substringCountsTable).count == 3 else {
+                return problems + ["the table \(substringCountsTable) is missing"]
+            }
+            let wrongSubstrings = try substringCountProblems(db)
+            if wrongSubstrings > 0 { problems.append("\(wrongSubstrings) substring counts of \(substringCountsTable) differ from the rows'") }
         }
         return problems
     }

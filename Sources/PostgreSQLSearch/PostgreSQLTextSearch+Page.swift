@@ -6,8 +6,9 @@ extension PostgreSQLTextSearch {
     /// the rows and total of SQLite's `SearchDescription.page`, read on PostgreSQL. Call it in a
     /// reading transaction (REPEATABLE READ), so that both come from one snapshot.
     ///
-    /// The total comes from the gram counts for one term of 1-2 characters, else from counting the
-    /// matches through their indexes; TextSearch's `PagePlanner` then chooses how the page is read
+    /// The total comes from the gram counts for one term of 1-2 characters, from the substring counts
+    /// for one frequent term of 3+ (``substringCountsTable``), else from counting the matches through
+    /// their indexes; TextSearch's `PagePlanner` then chooses how the page is read
     /// from the total and the rarest term's estimate: the matches read through their indexes and
     /// sorted, the list index walked in order for a bounded number of entries, or the order's index
     /// walked with every term checked on each row.
@@ -113,6 +114,7 @@ extension PostgreSQLTextSearch {
     private func count(_ plan: PostgreSQLSearchPlan, _ db: some SQLConnection) throws -> Int {
         if plan.matchesNothing { return 0 }
         if plan.countsOneGram { return try gramCount(plan.terms[0].folded, scope: plan.scope, db) }
+        if let term = plan.countedLongTerm, let count = try substringCount(term, scope: plan.scope, db) { return count }
         let condition = plan.condition(alias: description.table)
         return try integer(db, "SELECT count(*) FROM \(description.table) WHERE \(condition.sql)", condition.arguments.values)
     }
@@ -125,6 +127,7 @@ extension PostgreSQLTextSearch {
         guard let scopeColumn = description.scopeColumn else { preconditionFailure("counts per scope need a scope column") }
         let plan = PostgreSQLSearchPlan(query, self, scope: nil)
         if plan.matchesNothing { return [:] }
+        if let term = plan.countedLongTerm, let counts = try substringCounts(term, db) { return counts }
         let condition = plan.condition(alias: description.table)
         let rows = try plan.countsOneGram
             ? db.fetchRows(sql: "SELECT scope, count FROM \(gramCountsTable) WHERE gram = ? AND count > 0", values: [.text(plan.terms[0].folded)])
@@ -162,7 +165,7 @@ extension PostgreSQLTextSearch {
     }
 
     /// The rows of each term within the plan's scope, to choose the rarest: a term of 1-2 characters
-    /// from the gram counts; a longer one counted through its trigram index up to `cap`, and at the
+    /// from the gram counts; a longer one from the substring counts when they hold it, else counted through its trigram index up to `cap`, and at the
     /// cap bounded by its rarest 2-character gram's count; a number adds its rows in each number
     /// column (each counted up to `cap`).
     func estimates(_ plan: PostgreSQLSearchPlan, cap: Int, _ db: some SQLConnection) throws -> [String: Int] {
@@ -172,6 +175,8 @@ extension PostgreSQLTextSearch {
             var estimate: Int
             if term.isShort {
                 estimate = try gramCount(term.folded, scope: plan.scope, db)
+            } else if let count = try substringCount(term, scope: plan.scope, db) {
+                estimate = count
             } else {
                 let condition = plan.scoped(plan.term(term, alias: table, indexed: true), alias: table)
                 estimate = try integer(

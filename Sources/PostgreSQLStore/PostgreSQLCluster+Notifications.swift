@@ -15,7 +15,11 @@ extension PostgreSQLCluster {
     /// ```
     ///
     /// A connection of its own listens on the primary (replicas cannot `LISTEN`), on a thread of its
-    /// own. Several commits may give one wake-up. The sequence ends when the consuming task is
+    /// own. Several commits may give one wake-up. Before each wake-up the cluster notes where the
+    /// primary's WAL stands, as after a write of its own: its next reads wait for a replica to replay
+    /// the commits notified (or run on the primary), so that they see them; a replica within
+    /// `replicaLagLimit` could otherwise answer without them, and the change be read only at the next
+    /// wake-up. The sequence ends when the consuming task is
     /// cancelled, and throws ``PostgreSQLError`` when the primary cannot be reached or the connection
     /// is lost (a restart): changes made meanwhile are still in the log, so a caller that listens
     /// again reads them from its position, never misses them.
@@ -29,9 +33,13 @@ extension PostgreSQLCluster {
                     let db = try PostgreSQLConnection(url: url)
                     defer { db.close() }
                     try db.listen(PostgreSQLChangeLog.channel)
-                    continuation.yield()  // listening now: changes before this are read from the caller's position
+                    // Listening now: changes before this are read from the caller's position.
+                    try self.recordWritePosition(db)
+                    continuation.yield()
                     while !listening.isStopped {
-                        if try !db.notifications(waitingMilliseconds: 250).isEmpty { continuation.yield() }
+                        guard try !db.notifications(waitingMilliseconds: 250).isEmpty else { continue }
+                        try self.recordWritePosition(db)
+                        continuation.yield()
                     }
                     continuation.finish()
                 } catch {

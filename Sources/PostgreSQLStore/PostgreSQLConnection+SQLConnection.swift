@@ -9,8 +9,8 @@ extension PostgreSQLConnection: SQLConnection {
         try execute(sql: SQLDialect.postgreSQL.numberingPlaceholders(sql), arguments: values)
     }
 
-    public func fetchRows(sql: String, values: [DatabaseValue]) throws -> [[DatabaseValue]] {
-        try fetchAll(sql: SQLDialect.postgreSQL.numberingPlaceholders(sql), arguments: values)
+    public func forEachRow(sql: String, values: [DatabaseValue], _ body: (_ columnNames: [String], _ row: [DatabaseValue]) throws -> Void) throws {
+        try forEachRow(sql: SQLDialect.postgreSQL.numberingPlaceholders(sql), arguments: values, body)
     }
 
     /// A writing transaction runs at READ COMMITTED; a reading one at REPEATABLE READ, READ ONLY.

@@ -86,13 +86,21 @@ public final class PostgreSQLConnection {
 
     /// The rows of one statement, each made into a value by `row`.
     public func fetchAll<T>(sql: String, arguments: [DatabaseValue] = [], _ row: ([DatabaseValue]) throws -> T) throws -> [T] {
+        var rows: [T] = []
+        try forEachRow(sql: sql, arguments: arguments) { _, values in rows.append(try row(values)) }
+        return rows
+    }
+
+    /// Runs one statement with `$n` parameters and calls `body` with its column names and each row's
+    /// values, in one array reused from row to row.
+    func forEachRow(sql: String, arguments: [DatabaseValue], _ body: (_ columnNames: [String], _ row: [DatabaseValue]) throws -> Void) throws {
         let result = try run(sql: sql, arguments: arguments)
         defer { PQclear(result) }
         let rowCount = PQntuples(result)
         let columnCount = PQnfields(result)
+        guard rowCount > 0 else { return }
         let types = (0..<columnCount).map { PQftype(result, $0) }
-        var rows: [T] = []
-        rows.reserveCapacity(Int(rowCount))
+        let names = (0..<columnCount).map { PQfname(result, $0).map { String(cString: $0) } ?? "" }
         var values: [DatabaseValue] = []
         values.reserveCapacity(Int(columnCount))
         for rowIndex in 0..<rowCount {
@@ -100,9 +108,8 @@ public final class PostgreSQLConnection {
             for column in 0..<columnCount {
                 values.append(Self.value(of: result, row: rowIndex, column: column, type: types[Int(column)]))
             }
-            rows.append(try row(values))
+            try body(names, values)
         }
-        return rows
     }
 
     /// The first column of the first row, or nil when there is no row (or it is NULL).

@@ -58,12 +58,29 @@ public enum PostgreSQLChangeLogSchema {
     /// An update that changes the key is logged as a delete and an insert.
     public static func trackingSQL(forTable table: String, keyColumn: String = "id") -> String {
         let quotedTable = quoted(table)
-        let trigger = quoted(table + "_" + tableName)
+        let trigger = triggerName(forTable: table)
         let key = "'" + keyColumn.replacing("'", with: "''") + "'"
         return """
             CREATE TRIGGER \(trigger) AFTER INSERT OR UPDATE OR DELETE ON \(quotedTable)
             FOR EACH ROW EXECUTE FUNCTION \(tableName)_record(\(key));
             """
+    }
+
+    /// The SQL that logs every row of `table` as inserted, in key order, in one statement, and
+    /// notifies: for a bulk load into an empty table with its trigger (``trackingSQL(forTable:keyColumn:)``)
+    /// disabled meanwhile (`ALTER TABLE … DISABLE TRIGGER` ``triggerName(forTable:)``), the entries the
+    /// trigger would have made: 5× faster than the trigger row by row (W1b on PostgreSQL).
+    public static func loggingEveryRowSQL(ofTable table: String, keyColumn: String = "id") -> String {
+        let name = "'" + table.replacing("'", with: "''") + "'"
+        return """
+            INSERT INTO \(tableName)(table_name, row_id, kind) SELECT \(name), \(quoted(keyColumn)), 1 FROM \(quoted(table)) ORDER BY 2;
+            SELECT pg_notify('\(channel)', '');
+            """
+    }
+
+    /// The name of the trigger of ``trackingSQL(forTable:keyColumn:)`` on `table`, quoted.
+    public static func triggerName(forTable table: String) -> String {
+        quoted(table + "_" + tableName)
     }
 
     /// The position now, as a snapshot's text: every change committed so far is before it.

@@ -1,6 +1,7 @@
 /// The calls both engines' connections answer, for code written once for both (the ``Migrator``):
-/// statements with `?` placeholders bound to `DatabaseValue`s, rows read back as `DatabaseValue`s,
-/// transactions, and the names of tables and columns.
+/// statements with `?` placeholders bound to `DatabaseValue`s, rows read back as `DatabaseValue`s
+/// (which SQLiteStore's `Row` reads for either engine), transactions, and the names of tables and
+/// columns.
 ///
 /// ```swift
 /// func noteCount(_ db: some SQLConnection) throws -> Int64 {
@@ -24,8 +25,10 @@ public protocol SQLConnection: AnyObject {
     /// placeholders they are bound to, in order.
     func execute(sql: String, values: [DatabaseValue]) throws
 
-    /// The rows of one statement, each as its columns' values.
-    func fetchRows(sql: String, values: [DatabaseValue]) throws -> [[DatabaseValue]]
+    /// Runs one statement whose `?` placeholders `values` are bound to, and calls `body` with the
+    /// names of its columns and each row's values, in order. The arrays are valid only during the call
+    /// (the engine may reuse them from row to row).
+    func forEachRow(sql: String, values: [DatabaseValue], _ body: (_ columnNames: [String], _ row: [DatabaseValue]) throws -> Void) throws
 
     /// Runs `body` in a transaction: committed when it returns, rolled back when it throws. A
     /// `writing` one holds the engine's write lock from its start on SQLite (IMMEDIATE); a reading
@@ -48,6 +51,13 @@ public protocol SQLConnection: AnyObject {
 }
 
 extension SQLConnection {
+    /// The rows of one statement, each as its columns' values.
+    public func fetchRows(sql: String, values: [DatabaseValue]) throws -> [[DatabaseValue]] {
+        var rows: [[DatabaseValue]] = []
+        try forEachRow(sql: sql, values: values) { _, row in rows.append(row) }
+        return rows
+    }
+
     /// One `INSERT` a row.
     @discardableResult
     public func copy(into table: String, columns: [String], rows: some Sequence<[DatabaseValue]>) throws -> Int {

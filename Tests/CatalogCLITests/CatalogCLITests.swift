@@ -16,7 +16,8 @@ struct CatalogCLITests {
 
     private func fileBytes(_ path: String) -> Data? { FileManager.default.contents(atPath: path) }
 
-    @Test func addListShowDelete() throws {
+    @Test(arguments: StoreEngine.all) func addListShowDelete(engine: StoreEngine) throws {
+        let workspace = try Workspace(engine: engine)
         try workspace.catalog("seed")
         let add = try workspace.catalog("add", "product", "--type", "device", "--name", "iPhone 16", "--year", "2024", "--price", "799")
         #expect(add.status == 0, "\(add)")
@@ -53,7 +54,8 @@ struct CatalogCLITests {
         #expect(try workspace.catalog("show", "--id", "10").status == 3)
     }
 
-    @Test func listJSONHasStableFields() throws {
+    @Test(arguments: StoreEngine.all) func listJSONHasStableFields(engine: StoreEngine) throws {
+        let workspace = try Workspace(engine: engine)
         try workspace.catalog("seed")
         let list = try workspace.catalog("list", "phones", "--json")
         let json = try #require(try JSONSerialization.jsonObject(with: Data(list.output.utf8)) as? [String: Any])
@@ -65,7 +67,8 @@ struct CatalogCLITests {
         #expect(Set(row.keys) == ["path", "id", "name", "maker", "yearReleased", "operatingSystem", "screenInches"])
     }
 
-    @Test func phonesAsFirstWordOrOption() throws {
+    @Test(arguments: StoreEngine.all) func phonesAsFirstWordOrOption(engine: StoreEngine) throws {
+        let workspace = try Workspace(engine: engine)
         try workspace.catalog("seed")
         let word = try workspace.catalog("list", "phones")
         let option = try workspace.catalog("list", "--entity", "phones")
@@ -77,7 +80,8 @@ struct CatalogCLITests {
         #expect(try workspace.catalog("list", "products", "--entity", "phones").status == 64)
     }
 
-    @Test func seedingTwiceAddsNothingTheSecondTime() throws {
+    @Test(arguments: StoreEngine.all) func seedingTwiceAddsNothingTheSecondTime(engine: StoreEngine) throws {
+        let workspace = try Workspace(engine: engine)
         let first = try workspace.catalog("seed", "--json")
         #expect(first.status == 0)
         #expect(first.output.contains("\"productsInserted\" : 9"))
@@ -98,9 +102,11 @@ struct CatalogCLITests {
         #expect(environment.output.contains("No products yet"))
     }
 
-    @Test func badInputIsOneLineNonZeroAndChangesNothing() throws {
+    @Test(arguments: StoreEngine.all) func badInputIsOneLineNonZeroAndChangesNothing(engine: StoreEngine) throws {
+        let workspace = try Workspace(engine: engine)
         try workspace.catalog("seed")
-        let before = fileBytes(database)
+        let before = fileBytes(workspace.database)
+        let exported = try workspace.catalog("export").output
         let cases: [([String], Int32, String)] = [
             (["add", "product", "--type", "gadget", "--name", "X", "--year", "2000", "--price", "1"], 65, "invalid type \"gadget\""),
             (["add", "product", "--type", "device", "--name", "X", "--year", "2000", "--price", "abc"], 65, "invalid price \"abc\""),
@@ -118,7 +124,8 @@ struct CatalogCLITests {
             #expect(result.error.split(separator: "\n").count == 1, "\(arguments): \(result)")
             #expect(result.output.isEmpty)
         }
-        #expect(fileBytes(database) == before)
+        #expect(fileBytes(workspace.database) == before)
+        #expect(try workspace.catalog("export").output == exported)
     }
 
     @Test(arguments: ["-1.0", "1.", ".1", "a.b", "1.2.3", "1"])
@@ -223,7 +230,8 @@ struct CatalogCLITests {
         #expect(try workspace.catalog("list").status == 0)
     }
 
-    @Test func migrateReportsStatus() throws {
+    @Test(arguments: StoreEngine.all) func migrateReportsStatus(engine: StoreEngine) throws {
+        let workspace = try Workspace(engine: engine)
         #expect(try workspace.catalog("migrate").output.contains("schema version"))
         let status = try workspace.catalog("migrate", "--status")
         #expect(status.output.hasPrefix("SET      VERSION  NAME"))
@@ -308,42 +316,63 @@ struct ImportExportTests {
         try workspace.catalog(arguments, database: workspace.path(database))
     }
 
-    @Test func exportThenImportRebuildsTheSameCatalog() throws {
-        _ = try catalog(["seed"], database: "a.sqlite")
-        let products = directory.path("products.json")
-        #expect(try catalog(["export", "--output", products], database: "a.sqlite").status == 0)
-        let phones = try catalog(["export", "--entity", "phones"], database: "a.sqlite").output
-        try Data(phones.utf8).write(to: URL(fileURLWithPath: directory.path("phones.json")))
-        let imported = try catalog(["import", products], database: "b.sqlite")
-        #expect(imported.output == "Imported 9 new products and 0 new phones; updated 0.\n")
-        let importedPhones = try catalog(["import", directory.path("phones.json"), "--entity", "phones"], database: "b.sqlite")
-        #expect(importedPhones.output == "Imported 0 new products and 42 new phones; updated 0.\n")
-        for entity in ["products", "phones"] {
-            #expect(try catalog(["export", "--entity", entity], database: "a.sqlite").output
-                == catalog(["export", "--entity", entity], database: "b.sqlite").output)
+    /// Two empty catalogs of `engine`, `a` and `b`, and `catalog` run on one of them.
+    private struct TwoCatalogs {
+        let a: Workspace
+        let b: Workspace
+
+        init(_ engine: StoreEngine) throws {
+            a = try Workspace(engine: engine)
+            b = try Workspace(engine: engine)
+        }
+
+        func catalog(_ arguments: [String], database: String) throws -> ProcessResult {
+            try (database == "a" ? a : b).catalog(arguments)
         }
     }
 
-    @Test func importUpdatesRecordsByName() throws {
-        _ = try catalog(["seed"], database: "a.sqlite")
+    @Test(arguments: StoreEngine.all) func exportThenImportRebuildsTheSameCatalog(engine: StoreEngine) throws {
+        let catalogs = try TwoCatalogs(engine)
+        let directory = catalogs.a.directory
+        _ = try catalogs.catalog(["seed"], database: "a")
+        let products = directory.path("products.json")
+        #expect(try catalogs.catalog(["export", "--output", products], database: "a").status == 0)
+        let phones = try catalogs.catalog(["export", "--entity", "phones"], database: "a").output
+        try Data(phones.utf8).write(to: URL(fileURLWithPath: directory.path("phones.json")))
+        let imported = try catalogs.catalog(["import", products], database: "b")
+        #expect(imported.output == "Imported 9 new products and 0 new phones; updated 0.\n")
+        let importedPhones = try catalogs.catalog(["import", directory.path("phones.json"), "--entity", "phones"], database: "b")
+        #expect(importedPhones.output == "Imported 0 new products and 42 new phones; updated 0.\n")
+        for entity in ["products", "phones"] {
+            #expect(try catalogs.catalog(["export", "--entity", entity], database: "a").output
+                == catalogs.catalog(["export", "--entity", entity], database: "b").output)
+        }
+    }
+
+    @Test(arguments: StoreEngine.all) func importUpdatesRecordsByName(engine: StoreEngine) throws {
+        let catalogs = try TwoCatalogs(engine)
+        let directory = catalogs.a.directory
+        _ = try catalogs.catalog(["seed"], database: "a")
         let file = directory.path("update.json")
         try Data(#"[{"type":"desktop","name":"iPod","yearIntroduced":2001,"introPrice":1}]"#.utf8).write(to: URL(fileURLWithPath: file))
-        #expect(try catalog(["import", file], database: "a.sqlite").output.contains("updated 1"))
-        #expect(try catalog(["show", "--id", "2"], database: "a.sqlite").output.contains("type:             desktop"))
+        #expect(try catalogs.catalog(["import", file], database: "a").output.contains("updated 1"))
+        #expect(try catalogs.catalog(["show", "--id", "2"], database: "a").output.contains("type:             desktop"))
     }
 
-    @Test func syntheticSeedsAreReproducible() throws {
-        #expect(try catalog(["seed", "--count", "500", "--seed", "9"], database: "a.sqlite").status == 0)
-        #expect(try catalog(["seed", "--count", "500", "--seed", "9"], database: "b.sqlite").status == 0)
-        let a = try catalog(["export"], database: "a.sqlite").output
-        #expect(a == (try catalog(["export"], database: "b.sqlite").output))
+    @Test(arguments: StoreEngine.all) func syntheticSeedsAreReproducible(engine: StoreEngine) throws {
+        let catalogs = try TwoCatalogs(engine)
+        #expect(try catalogs.catalog(["seed", "--count", "500", "--seed", "9"], database: "a").status == 0)
+        #expect(try catalogs.catalog(["seed", "--count", "500", "--seed", "9"], database: "b").status == 0)
+        let a = try catalogs.catalog(["export"], database: "a").output
+        #expect(a == (try catalogs.catalog(["export"], database: "b").output))
         #expect(a.contains("\"name\""))
-        #expect(try catalog(["seed", "--count", "500", "--seed", "9"], database: "a.sqlite").output.contains("(500 already there)"))
+        #expect(try catalogs.catalog(["seed", "--count", "500", "--seed", "9"], database: "a").output.contains("(500 already there)"))
     }
 
-    @Test func seedWithAnEntityAddsOnlyItsBuiltInRecords() throws {
-        #expect(try catalog(["seed", "--entity", "phones"], database: "p.sqlite").output == "Added 0 products and 42 phones (0 already there).\n")
-        #expect(try catalog(["seed", "--entity", "products"], database: "p.sqlite").output == "Added 9 products and 0 phones (0 already there).\n")
+    @Test(arguments: StoreEngine.all) func seedWithAnEntityAddsOnlyItsBuiltInRecords(engine: StoreEngine) throws {
+        let catalogs = try TwoCatalogs(engine)
+        #expect(try catalogs.catalog(["seed", "--entity", "phones"], database: "p").output == "Added 0 products and 42 phones (0 already there).\n")
+        #expect(try catalogs.catalog(["seed", "--entity", "products"], database: "p").output == "Added 9 products and 0 phones (0 already there).\n")
     }
 
     /// Options that would change nothing are refused (usage, exit 64), not ignored.

@@ -90,7 +90,11 @@ struct DataFormatCommandTests {
         #expect(try catalog(["export"], database: directory.path("copy.sqlite")).output == (try catalog(["export"]).output))
     }
 
-    @Test func everyCommandPrintsEveryFormat() throws {
+    @Test(arguments: StoreEngine.all) func everyCommandPrintsEveryFormat(engine: StoreEngine) throws {
+        let workspace = try Workspace(engine: engine)
+        @discardableResult func catalog(_ arguments: [String], database: String? = nil) throws -> ProcessResult {
+            try workspace.catalog(arguments, database: database)
+        }
         try catalog(["seed"])
         let jsonl = try catalog(["list", "--format", "jsonl", "--scope", "desktop"])
         #expect(jsonl.output == """
@@ -111,7 +115,11 @@ struct DataFormatCommandTests {
         #expect(try catalog(["export", "--format", "table"]).status == 64)
     }
 
-    @Test func emptyAndNoMatchesAreToldApartInJSONAndPrintNothingElsewhere() throws {
+    @Test(arguments: StoreEngine.all) func emptyAndNoMatchesAreToldApartInJSONAndPrintNothingElsewhere(engine: StoreEngine) throws {
+        let workspace = try Workspace(engine: engine)
+        @discardableResult func catalog(_ arguments: [String], database: String? = nil) throws -> ProcessResult {
+            try workspace.catalog(arguments, database: database)
+        }
         func state(_ arguments: [String]) throws -> String? {
             let result = try catalog(arguments + ["--json"])
             let object = try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any]
@@ -130,8 +138,7 @@ struct DataFormatCommandTests {
                 #expect(result.output.isEmpty, "\(arguments) \(format): \(result)")
             }
         }
-        let empty = directory.path("empty.sqlite")
-        #expect(try catalog(["list", "--format", "csv"], database: empty).output.isEmpty)
+        #expect(try Workspace(engine: engine).catalog(["list", "--format", "csv"]).output.isEmpty)
     }
 
     // MARK: - Round trips
@@ -193,7 +200,11 @@ struct DataFormatCommandTests {
 
     /// Import, export and backups: with `--keep-ids`, "a name that another id holds is a conflict (exit 4)", said with the
     /// file and line, and nothing is written.
-    @Test func keepingIDsANameAnotherIDHoldsIsAConflict() throws {
+    @Test(arguments: StoreEngine.all) func keepingIDsANameAnotherIDHoldsIsAConflict(engine: StoreEngine) throws {
+        let workspace = try Workspace(engine: engine)
+        @discardableResult func catalog(_ arguments: [String], database: String? = nil) throws -> ProcessResult {
+            try workspace.catalog(arguments, database: database)
+        }
         try catalog(["seed"])
         let before = try catalog(["export", "--format", "jsonl"]).output
         let file = try write(Array("""
@@ -246,7 +257,11 @@ struct DataFormatCommandTests {
         #expect(try catalog(["list", "--format", "jsonl"], database: copy).output.isEmpty)
     }
 
-    @Test func seedReadsEveryFormatAndTellsTheEntity() throws {
+    @Test(arguments: StoreEngine.all) func seedReadsEveryFormatAndTellsTheEntity(engine: StoreEngine) throws {
+        let workspace = try Workspace(engine: engine)
+        @discardableResult func catalog(_ arguments: [String], database: String? = nil) throws -> ProcessResult {
+            try workspace.catalog(arguments, database: database)
+        }
         let phones = try write(Array("name,maker,yearReleased,operatingSystem,screenInches\r\nN95,Nokia,2007,Symbian,2.6\r\n".utf8), to: "phones.csv")
         let products = try write(Array("type\tname\tyearIntroduced\tintroPrice\ndevice\tiPod\t2001\t399\n".utf8), to: "products.tsv")
         let result = try catalog(["seed", phones, products])

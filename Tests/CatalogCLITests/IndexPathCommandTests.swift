@@ -11,7 +11,8 @@ import Testing
         workspace = try Workspace()
     }
 
-    @Test func showAndDeleteAtResolveInTheSearchedScopedResult() throws {
+    @Test(arguments: StoreEngine.all) func showAndDeleteAtResolveInTheSearchedScopedResult(engine: StoreEngine) throws {
+        let workspace = try Workspace(engine: engine)
         #expect(try workspace.catalog("seed").status == 0)
 
         let list = try workspace.catalog("list", "--search", "mac", "--scope", "portable", "--reverse")

@@ -7,11 +7,18 @@ struct SearchCommandTests {
     let workspace: Workspace
 
     init() throws {
-        workspace = try Workspace()
-        #expect(try workspace.catalog("seed").status == 0)
+        workspace = try Self.seeded(.sqlite)
     }
 
-    @Test func searchPrintsSectionsWithIndexPaths() throws {
+    /// A catalog of `engine` with the built-in seeds.
+    private static func seeded(_ engine: StoreEngine) throws -> Workspace {
+        let workspace = try Workspace(engine: engine)
+        #expect(try workspace.catalog("seed").status == 0)
+        return workspace
+    }
+
+    @Test(arguments: StoreEngine.all) func searchPrintsSectionsWithIndexPaths(engine: StoreEngine) throws {
+        let workspace = try Self.seeded(engine)
         let result = try workspace.catalog(["search", "mac", "--scope", "desktop"])
         #expect(result.status == 0)
         #expect(result.output == """
@@ -37,13 +44,15 @@ struct SearchCommandTests {
         #expect(try workspace.catalog(["show", "0.0", "--search", "mac"], environment: ["CATALOG_TRACE_SQL": "0"]).error == "")
     }
 
-    @Test func noMatchIsToldApartFromAnEmptyStore() throws {
+    @Test(arguments: StoreEngine.all) func noMatchIsToldApartFromAnEmptyStore(engine: StoreEngine) throws {
+        let workspace = try Self.seeded(engine)
         #expect(try workspace.catalog(["search", "zzz"]).output == "No results for \"zzz\"\n")
-        let result = try workspace.catalog(["search", "mac"], database: workspace.path("empty.sqlite"))
+        let result = try Workspace(engine: engine).catalog(["search", "mac"])
         #expect(result.output.hasPrefix("No products yet — "))
     }
 
-    @Test func suggestCompletesNames() throws {
+    @Test(arguments: StoreEngine.all) func suggestCompletesNames(engine: StoreEngine) throws {
+        let workspace = try Self.seeded(engine)
         #expect(try workspace.catalog(["suggest", "macb"]).output == "MacBook Air\nMacBook Pro\n")
         #expect(try workspace.catalog(["suggest", "i", "--limit", "2", "--json"]).output == "[\n  \"iMac\",\n  \"iPad\"\n]\n")
     }
@@ -53,6 +62,17 @@ struct SearchCommandTests {
                       String(repeating: "x\"*", count: 3_334)])
     /// Text that looks like an option goes after `--`, or in `--search=…`, as with any command.
     func hostileInputExitsZeroWithoutError(_ text: String) throws {
+        try hostileInputExitsZeroWithoutError(text, workspace)
+    }
+
+    /// The same hostile texts on PostgreSQL (its own SQL and search structures), a few at a time.
+    @Test(arguments: ["'; DROP TABLE products; --", "%", "_", "\\", "\u{1}", "NEAR(a b, 2)", String(repeating: "x\"*", count: 3_334)])
+    func hostileInputExitsZeroWithoutErrorOnAServer(_ text: String) throws {
+        guard StoreEngine.all.contains(.postgreSQL) else { return }
+        try hostileInputExitsZeroWithoutError(text, try Self.seeded(.postgreSQL))
+    }
+
+    private func hostileInputExitsZeroWithoutError(_ text: String, _ workspace: Workspace) throws {
         for command in [["search", text], ["search", "--entity", "phones", text], ["list", "--search=" + text], ["suggest", "--", text]] {
             let result = try workspace.catalog(command)
             #expect(result.status == 0, "\(command.prefix(4)): \(result.error)")
@@ -75,7 +95,8 @@ struct SearchCommandTests {
         }
     }
 
-    @Test func halfWidthKanaFindFullWidthNames() throws {
+    @Test(arguments: StoreEngine.all) func halfWidthKanaFindFullWidthNames(engine: StoreEngine) throws {
+        let workspace = try Self.seeded(engine)
         #expect(try workspace.catalog(["add", "product", "--type", "device", "--name", "デジタル カメラ", "--year", "2020", "--price", "1"]).status == 0)
         #expect(try workspace.catalog(["search", "ﾃﾞｼﾞﾀﾙ"]).output.contains("デジタル カメラ"))
         #expect(try workspace.catalog(["suggest", "ﾃﾞ"]).output == "デジタル カメラ\n")

@@ -29,7 +29,9 @@ struct WatchCommandTests {
         }
     }
 
-    @Test func seesAnotherProcessAddRenameAndDelete() throws {
+    @Test(arguments: StoreEngine.all) func seesAnotherProcessAddRenameAndDelete(engine: StoreEngine) throws {
+        let workspace = try Workspace(engine: engine)
+        let database = workspace.database
         try workspace.catalog("seed")
         let watch = try RunningProcess("catalog", ["watch", "--scope", "device", "--json", "--database", database])
         let initial = try json(watch.nextLine())
@@ -57,7 +59,9 @@ struct WatchCommandTests {
         #expect(error.isEmpty)
     }
 
-    @Test func printsChangeSetsAsATable() throws {
+    @Test(arguments: StoreEngine.all) func printsChangeSetsAsATable(engine: StoreEngine) throws {
+        let workspace = try Workspace(engine: engine)
+        let database = workspace.database
         try workspace.catalog("seed")
         let watch = try RunningProcess("catalog", ["watch", "--scope", "portable", "--database", database])
         #expect(watch.nextLine() == "PATH  NAME         TYPE      YEAR     PRICE  ID")
@@ -70,7 +74,9 @@ struct WatchCommandTests {
         #expect(try watch.stop().status == 0)
     }
 
-    @Test func sigtermStopsItCleanlyToo() throws {
+    @Test(arguments: StoreEngine.all) func sigtermStopsItCleanlyToo(engine: StoreEngine) throws {
+        let workspace = try Workspace(engine: engine)
+        let database = workspace.database
         try workspace.catalog("seed")
         let watch = try RunningProcess("catalog", ["watch", "--json", "--database", database])
         _ = try json(watch.nextLine())

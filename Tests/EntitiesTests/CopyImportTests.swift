@@ -1,4 +1,5 @@
 import Entities
+import FetchedResults
 import Foundation
 import SQLiteStore
 import Testing
@@ -20,6 +21,7 @@ struct CopyImportTests {
             "remarks": jar.remarks, "opened": NSNull(),
         ]
         if let opened = jar.opened { object["opened"] = ISO8601DateFormatter().string(from: opened) }
+        if let id = jar.id { object["id"] = id }
         return String(decoding: try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]), as: UTF8.self) + "\n"
     }
 
@@ -82,5 +84,53 @@ struct CopyImportTests {
         let path = try file("bad.jsonl", [Jar(label: "Honey"), Jar(label: "Bad", grams: -1)])  // grams' CHECK refuses it
         #expect(throws: (any Error).self) { try Jar.importFile(path, into: store.writer) }
         #expect(try store.writer.read { db in try Jar.fetchCount(db) } == 0)
+    }
+
+    /// An import into an empty table (PostgreSQL logs its rows in one statement after the `COPY`,
+    /// its trigger disabled meanwhile) gives a tracking controller every row, and the trigger logs
+    /// the writes after it.
+    @Test(arguments: StoreEngine.all) func aLiveControllerSeesAnImportIntoAnEmptyTableAndWritesAfterIt(engine: StoreEngine) throws {
+        let store = try engine.makeStore()
+        try Pantry.now.migrate(store.writer)
+        let request = FetchRequest<Jar>(sortDescriptors: [SortDescriptor(\.label)], sectionKeyPath: \Jar.shelf)
+        let controller = FetchedResultsController(request: request, reader: store.writer)
+        try controller.performFetch()
+        try controller.startTracking()
+        let jars = (0..<40).map { Jar(label: "jar \($0)", shelf: ["Top", "Low"][$0 % 2], grams: $0) }
+        for change in [{ _ = try Jar.importFile(try file("jars.jsonl", jars), into: store.writer) },
+                       { try store.writer.write { db in var jar = Jar(label: "after", grams: 1); try jar.insert(db) } }] {
+            let before = try #require(controller.trackedSnapshot)
+            try change()
+            let applied = try before.applying(try controller.applyPendingChanges())
+            let fresh = FetchedResultsController(request: request, reader: store.writer)
+            try fresh.performFetch()
+            #expect(applied == (try fresh.snapshot()))
+        }
+        #expect(try controller.fetchedObjects.count == 41)
+    }
+
+    /// Ids a file keeps do not come back as the ids of rows added later, in the same import or after:
+    /// as on SQLite, a new row's id is one more than the largest stored (PostgreSQL's identity
+    /// sequence is moved up to it).
+    @Test(arguments: StoreEngine.all) func idsKeptFromAFileAreNotGivenAgain(engine: StoreEngine) throws {
+        let store = try engine.makeStore()
+        try Pantry.now.migrate(store.writer)
+        var kept = [Jar(label: "Honey"), Jar(label: "Jam"), Jar(label: "Salt"), Jar(label: "Tea")]
+        for (index, id) in [3, 1, 2, 40].enumerated() { kept[index].id = Int64(id) }
+        let path = try file("kept.jsonl", Array(kept[0..<3]) + [Jar(label: "Oil")] + [kept[3], Jar(label: "Rice")])
+        #expect(try Jar.importFile(path, keepingIDs: true, into: store.writer) == ImportReport(inserted: 6))
+        var added = Jar(label: "Flour")
+        try store.writer.write { db in try added.insert(db) }
+        let ids = try store.writer.read { db in try Jar.fetchAll(db) }.map { ($0.label, $0.id ?? 0) }
+        #expect(ids.map(\.0) == ["Jam", "Salt", "Honey", "Oil", "Tea", "Rice", "Flour"])
+        #expect(ids.map(\.1) == [1, 2, 3, 4, 40, 41, 42])
+
+        // An import with lower ids than the stored ones leaves the numbering where it is.
+        var low = Jar(label: "Sugar")
+        low.id = 10
+        #expect(try Jar.importFile(try file("low.jsonl", [low]), keepingIDs: true, into: store.writer) == ImportReport(inserted: 1))
+        var next = Jar(label: "Yeast")
+        try store.writer.write { db in try next.insert(db) }
+        #expect(next.id == 43)
     }
 }

@@ -5,16 +5,8 @@ import SQLiteStore
 import Testing
 import TestSupport
 
+/// A declared entity's CRUD, checks and fetch requests, on each engine.
 struct DeclaredEntityTests {
-    let directory: TemporaryDirectory
-    let queue: DatabaseQueue
-
-    init() throws {
-        directory = try TemporaryDirectory()
-        queue = try DatabaseQueue(path: directory.path())
-        try queue.write { db in try db.execute(sql: Note.schemaSQL) }
-    }
-
     @Test func columnsFollowTheDeclaration() {
         #expect(Note.declaration.storedColumns == ["title", "title_folded", "kind", "priority", "due_date"])
         #expect(Note.selection == "id, title, kind, priority, due_date")
@@ -26,7 +18,9 @@ struct DeclaredEntityTests {
         #expect(Note.declaration.trackingSQL == ChangeLog.trackingSQL(forTable: "notes"))
     }
 
-    @Test func insertValidatesStoresFoldedTextAndSetsTheID() throws {
+    @Test(arguments: StoreEngine.all) func insertValidatesStoresFoldedTextAndSetsTheID(engine: StoreEngine) throws {
+        let store = try Note.store(engine)
+        let queue = store.writer
         var note = Note(title: "  Café ", kind: .task, priority: 3, due: 1.5)
         try queue.write { db in try note.insert(db) }
         #expect(note.id == 1 && note.title == "Café")
@@ -36,7 +30,9 @@ struct DeclaredEntityTests {
         #expect(try queue.read { db in try Note.fetchOne(id: 1, db) } == note)
     }
 
-    @Test func aRefusedValueWritesNothing() throws {
+    @Test(arguments: StoreEngine.all) func aRefusedValueWritesNothing(engine: StoreEngine) throws {
+        let store = try Note.store(engine)
+        let queue = store.writer
         var note = Note(title: "x", kind: .idea, priority: 12)
         #expect(throws: Note.Refused(field: "priority")) { try queue.write { db in try note.insert(db) } }
         note = Note(title: "  ", kind: .idea, priority: 1)
@@ -45,7 +41,9 @@ struct DeclaredEntityTests {
         #expect(try queue.read { db in try Note.isEmpty(db) })
     }
 
-    @Test func updateAndDeleteNameTheirRow() throws {
+    @Test(arguments: StoreEngine.all) func updateAndDeleteNameTheirRow(engine: StoreEngine) throws {
+        let store = try Note.store(engine)
+        let queue = store.writer
         var note = Note(title: "One", kind: .idea, priority: 1)
         try queue.write { db in try note.insert(db) }
         note.priority = 2
@@ -62,17 +60,21 @@ struct DeclaredEntityTests {
         #expect(throws: EntityError.notFound(table: "notes", id: note.id!)) { try queue.write { db in try Note.delete(id: note.id!, db) } }
     }
 
-    @Test func insertUnlessConflictingSkipsATakenUniqueValueOnly() throws {
+    @Test(arguments: StoreEngine.all) func insertUnlessConflictingSkipsATakenUniqueValueOnly(engine: StoreEngine) throws {
+        let store = try Note.store(engine)
+        let queue = store.writer
         var first = Note(title: "Same", kind: .idea, priority: 1)
         var second = Note(title: "Same", kind: .task, priority: 2)
         let saved = try queue.write { db in (try first.insertUnlessConflicting(db), try second.insertUnlessConflicting(db)) }
         #expect(saved == (true, false))
         #expect(second.id == nil)
         var duplicate = Note(title: "Same", kind: .task, priority: 2)
-        #expect(throws: DatabaseError.self) { try queue.write { db in try duplicate.insert(db) } }
+        #expect(throws: (any Error).self) { try queue.write { db in try duplicate.insert(db) } }
     }
 
-    @Test func fetchRequestsUseTheDeclaredSortsAndSections() throws {
+    @Test(arguments: StoreEngine.all) func fetchRequestsUseTheDeclaredSortsAndSections(engine: StoreEngine) throws {
+        let store = try Note.store(engine)
+        let queue = store.writer
         try queue.write { db in
             for (title, kind, priority) in [("éclair", Note.Kind.task, 1), ("Apple", .idea, 2), ("egg", .idea, 3), ("banana", .task, 4)] {
                 var note = Note(title: title, kind: kind, priority: priority)

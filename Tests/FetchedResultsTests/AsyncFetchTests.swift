@@ -2,44 +2,44 @@ import FetchedResults
 import Foundation
 import SQLiteStore
 import Testing
+import TestSupport
 
-/// `performFetch()` from async code, through a pool's readers: the same result as the documented
-/// order (the reference of ``FetchedResultsControllerTests``), cancellable.
+/// `performFetch()` from async code, through concurrent readers (a pool's on SQLite, the replicas on
+/// PostgreSQL): the same result as the documented order (the reference of
+/// ``FetchedResultsControllerTests``), cancellable.
 struct AsyncFetchTests {
-    /// A database holding `items`, whose changes the change log records.
-    static func trackedDatabase(_ items: [Item]) async throws -> ItemDatabase {
-        let database = try ItemDatabase()
+    /// A database holding `items`, whose changes the engine's change log records.
+    static func trackedDatabase(_ items: [Item], _ engine: StoreEngine) throws -> ItemDatabase {
+        let database = try ItemDatabase(engine: engine)
         try database.insert(items)
-        try await database.queue.writeWithoutTransaction { db in
-            try ChangeLog.install(db)
-            try ChangeLog.installTracking(forTable: "items", db)
-        }
+        try database.trackChanges()
         return database
     }
 
-    @Test(arguments: [(false, 0), (true, 3)])
-    func asyncFetchThroughAPoolReadsTheDocumentedOrder(descending: Bool, batchSize: Int) async throws {
-        let database = try ItemDatabase()
+    @Test(arguments: StoreEngine.all, [(false, 0), (true, 3)])
+    func asyncFetchThroughConcurrentReadersReadsTheDocumentedOrder(engine: StoreEngine, order: (descending: Bool, batchSize: Int)) async throws {
+        let (descending, batchSize) = order
+        let database = try ItemDatabase(engine: engine)
         try database.insert(ItemDatabase.randomItems(150, seed: 11))
         let expected = FetchedResultsControllerTests.expectedOrder(database.items, descendingName: descending, secondByScore: false)
-        let pool = try DatabasePool(path: database.queue.path, maximumReaderCount: 2)
+        let reader = try database.concurrentReader()
         let controller = FetchedResultsController(
             request: FetchedResultsControllerTests.request(descending: descending, secondByScore: false, batchSize: batchSize),
-            reader: pool)
+            reader: reader)
         try await controller.performFetch()
         #expect(controller.sections.map(\.numberOfObjects) == expected.map(\.count))
         #expect(try controller.fetchedObjects.map(\.id) == expected.flatMap { $0 }.map(\.id))
-        #expect(pool.readerCount >= 1)
+        if let pool = reader as? DatabasePool { #expect(pool.readerCount >= 1) }
     }
 
     /// `object(at:)` from async code reads each batch through a reader: every row in the documented
     /// order, forwards (keyset), backwards after eviction (by id) and while tracking (by id).
-    @Test func asyncObjectAtReadsEveryRowInTheDocumentedOrder() async throws {
-        let database = try await Self.trackedDatabase(ItemDatabase.randomItems(120, seed: 17))
+    @Test(arguments: StoreEngine.all) func asyncObjectAtReadsEveryRowInTheDocumentedOrder(engine: StoreEngine) async throws {
+        let database = try Self.trackedDatabase(ItemDatabase.randomItems(120, seed: 17), engine)
         let expected = FetchedResultsControllerTests.expectedOrder(database.items, descendingName: false, secondByScore: true)
-        let pool = try DatabasePool(path: database.queue.path, maximumReaderCount: 2)
         let controller = FetchedResultsController(
-            request: FetchedResultsControllerTests.request(descending: false, secondByScore: true, batchSize: 7), reader: pool)
+            request: FetchedResultsControllerTests.request(descending: false, secondByScore: true, batchSize: 7),
+            reader: try database.concurrentReader())
         controller.cachedBatchLimit = 1
         try await controller.performFetch()
         let paths = expected.enumerated().flatMap { section, rows in rows.indices.map { ItemPath(section: section, row: $0) } }
@@ -58,10 +58,10 @@ struct AsyncFetchTests {
     }
 
     /// A cancelled `object(at:)` throws `CancellationError` and keeps nothing; the next call reads the batch.
-    @Test func aCancelledObjectAtThrowsAndLoadsNothing() async throws {
-        let database = try ItemDatabase()
+    @Test(arguments: StoreEngine.all) func aCancelledObjectAtThrowsAndLoadsNothing(engine: StoreEngine) async throws {
+        let database = try ItemDatabase(engine: engine)
         try database.insert(ItemDatabase.randomItems(40, seed: 9))
-        let reader = database.queue
+        let reader = database.writer
         let task = Task { () -> (error: (any Error)?, loaded: Int, id: Int64?) in
             let controller = FetchedResultsController(
                 request: FetchedResultsControllerTests.request(descending: false, secondByScore: false, batchSize: 5), reader: reader)
@@ -82,16 +82,16 @@ struct AsyncFetchTests {
         #expect(id == first.id)
     }
 
-    @Test func aCancelledFetchThrowsAndKeepsThePreviousResult() async throws {
-        let database = try ItemDatabase()
+    @Test(arguments: StoreEngine.all) func aCancelledFetchThrowsAndKeepsThePreviousResult(engine: StoreEngine) async throws {
+        let database = try ItemDatabase(engine: engine)
         try database.insert(ItemDatabase.randomItems(40, seed: 3))
-        let reader = database.queue
+        let reader = database.writer
         // The controller lives in the task that is cancelled (it is not Sendable).
         let task = Task { () -> (before: [FetchedSection], error: (any Error)?, after: [FetchedSection]) in
             let controller = FetchedResultsController(request: FetchRequest<Item>(), reader: reader)
             try await controller.performFetch()
             let before = controller.sections
-            try await reader.write { db in try db.execute(sql: "DELETE FROM items WHERE id <= 10") }
+            try await reader.write { db in try db.execute(sql: "DELETE FROM items WHERE id <= 10", values: []) }
             withUnsafeCurrentTask { $0?.cancel() }
             do {
                 try await controller.performFetch()
@@ -106,15 +106,15 @@ struct AsyncFetchTests {
         #expect(before.map(\.numberOfObjects).reduce(0, +) == 40)
     }
 
-    @Test func trackingThroughAPoolAppliesChangesAsync() async throws {
-        let database = try await Self.trackedDatabase(ItemDatabase.randomItems(30, seed: 5))
-        let pool = try DatabasePool(path: database.queue.path)
+    @Test(arguments: StoreEngine.all) func trackingThroughConcurrentReadersAppliesChangesAsync(engine: StoreEngine) async throws {
+        let database = try Self.trackedDatabase(ItemDatabase.randomItems(30, seed: 5), engine)
+        let reader = try database.concurrentReader()
         let controller = FetchedResultsController(
-            request: FetchedResultsControllerTests.request(descending: false, secondByScore: false, batchSize: 5), reader: pool)
+            request: FetchedResultsControllerTests.request(descending: false, secondByScore: false, batchSize: 5), reader: reader)
         try await controller.startTracking()
         let before = try #require(controller.trackedSnapshot)
         try database.insert(ItemDatabase.randomItems(3, seed: 6))
-        try await pool.write { db in try db.execute(sql: "DELETE FROM items WHERE id IN (1, 2)") }
+        try await database.writer.write { db in try db.execute(sql: "DELETE FROM items WHERE id IN (1, 2)", values: []) }
         let changeSet = try await controller.applyPendingChanges()
         #expect(try before.applying(changeSet) == controller.snapshot())
         #expect(controller.numberOfObjects == 31)

@@ -4,8 +4,8 @@ import SQLiteStore
 import Testing
 import TestSupport
 
-/// Sections, index titles, index paths and batches of a controller over random items, checked
-/// against the same result computed in Swift.
+/// Sections, index titles, index paths and batches of a controller over random items, on each
+/// engine, checked against the same result computed in Swift.
 @Suite struct FetchedResultsControllerTests {
     /// The items in the request's documented order: section key, sort keys, then id ascending.
     static func expectedOrder(_ items: [Item], descendingName: Bool, secondByScore: Bool) -> [[Item]] {
@@ -48,14 +48,15 @@ import TestSupport
         return FetchRequest(sortDescriptors: sorts, sectionKeyPath: \Item.name, batchSize: batchSize)
     }
 
-    @Test(arguments: [(false, false, 0), (false, true, 3), (true, false, 4), (true, true, 1)])
-    func sectionsRowsAndIndexPathsMatchTheOrder(descending: Bool, secondByScore: Bool, batchSize: Int) throws {
-        let database = try ItemDatabase()
+    @Test(arguments: StoreEngine.all, [(false, false, 0), (false, true, 3), (true, false, 4), (true, true, 1)])
+    func sectionsRowsAndIndexPathsMatchTheOrder(engine: StoreEngine, order: (descending: Bool, secondByScore: Bool, batchSize: Int)) throws {
+        let (descending, secondByScore, batchSize) = order
+        let database = try ItemDatabase(engine: engine)
         try database.insert(ItemDatabase.randomItems(120, seed: 7))
         let expected = Self.expectedOrder(database.items, descendingName: descending, secondByScore: secondByScore)
         let controller = FetchedResultsController(
             request: Self.request(descending: descending, secondByScore: secondByScore, batchSize: batchSize),
-            reader: database.queue)
+            reader: database.writer)
         controller.cachedBatchLimit = 2
         try controller.performFetch()
 
@@ -77,12 +78,12 @@ import TestSupport
         #expect(try controller.snapshot().sections.map(\.ids) == expected.map { $0.map { $0.id! } })
     }
 
-    @Test func jumpsAndEvictedBatchesReadTheSameRows() throws {
-        let database = try ItemDatabase()
+    @Test(arguments: StoreEngine.all) func jumpsAndEvictedBatchesReadTheSameRows(engine: StoreEngine) throws {
+        let database = try ItemDatabase(engine: engine)
         try database.insert(ItemDatabase.randomItems(200, seed: 3))
-        let reference = FetchedResultsController(request: Self.request(descending: false, secondByScore: false, batchSize: 0), reader: database.queue)
+        let reference = FetchedResultsController(request: Self.request(descending: false, secondByScore: false, batchSize: 0), reader: database.writer)
         try reference.performFetch()
-        let batched = FetchedResultsController(request: Self.request(descending: false, secondByScore: false, batchSize: 5), reader: database.queue)
+        let batched = FetchedResultsController(request: Self.request(descending: false, secondByScore: false, batchSize: 5), reader: database.writer)
         batched.cachedBatchLimit = 1
         try batched.performFetch()
         var random = SplitMix64(seed: 11)
@@ -94,24 +95,24 @@ import TestSupport
         #expect(batched.loadedObjectCount <= 5)
     }
 
-    @Test func tiesAreBrokenByIDAscending() throws {
-        let database = try ItemDatabase()
+    @Test(arguments: StoreEngine.all) func tiesAreBrokenByIDAscending(engine: StoreEngine) throws {
+        let database = try ItemDatabase(engine: engine)
         try database.insert((0..<10).map { Item(name: "same", nick: nil, score: $0 % 2, price: 1, flag: false) })
         for order in [SortOrder.forward, .reverse] {
             let controller = FetchedResultsController(
-                request: FetchRequest(sortDescriptors: [SortDescriptor(\Item.name, order: order)], batchSize: 3), reader: database.queue)
+                request: FetchRequest(sortDescriptors: [SortDescriptor(\Item.name, order: order)], batchSize: 3), reader: database.writer)
             try controller.performFetch()
             #expect(try controller.fetchedObjects.map(\.id!) == Array(1...10))
         }
     }
 
-    @Test func unsectionedResultsAndLimits() throws {
-        let database = try ItemDatabase()
+    @Test(arguments: StoreEngine.all) func unsectionedResultsAndLimits(engine: StoreEngine) throws {
+        let database = try ItemDatabase(engine: engine)
         try database.insert(ItemDatabase.randomItems(50, seed: 5))
         var request = FetchRequest<Item>(
             predicate: #Predicate { $0.flag }, sortDescriptors: [SortDescriptor(\.score), SortDescriptor(\.price, order: .reverse)],
             fetchLimit: 10, fetchOffset: 3, batchSize: 4)
-        let controller = FetchedResultsController(request: request, reader: database.queue)
+        let controller = FetchedResultsController(request: request, reader: database.writer)
         try controller.performFetch()
         let all = database.items.filter(\.flag).sorted { ($0.score, -$0.price, $0.id!) < ($1.score, -$1.price, $1.id!) }
         #expect(controller.sections.map(\.name) == [""])
@@ -127,10 +128,10 @@ import TestSupport
         #expect(!controller.contains(ItemPath(section: 1, row: 0)))
     }
 
-    @Test func sectionIndexTitlesAreDistinct() throws {
-        let database = try ItemDatabase()
+    @Test(arguments: StoreEngine.all) func sectionIndexTitlesAreDistinct(engine: StoreEngine) throws {
+        let database = try ItemDatabase(engine: engine)
         try database.insert(["apple", "Avocado", "banana", "Cherry"].map { Item(name: $0, nick: nil, score: 0, price: 0, flag: true) })
-        let controller = FetchedResultsController(request: Self.request(descending: false, secondByScore: false, batchSize: 0), reader: database.queue)
+        let controller = FetchedResultsController(request: Self.request(descending: false, secondByScore: false, batchSize: 0), reader: database.writer)
         try controller.performFetch()
         #expect(controller.sections.map(\.name) == ["A", "B", "C"])
         #expect(controller.sectionIndexTitles == ["A", "B", "C"])

@@ -1,7 +1,6 @@
 import FetchedResults
 import Foundation
 import SQLiteStore
-
 import TestSupport
 
 /// A test entity covering each kind of column: text, optional text, integers, reals, booleans.
@@ -41,41 +40,76 @@ struct Item: FetchableEntity, Hashable {
     }
 }
 
-/// A temporary database of items, deleted with its folder when the value is dropped.
+/// A fresh store of items on an engine (``StoreEngine``: a temporary SQLite file, or a schema of its
+/// own on the test PostgreSQL primary), removed when the value is dropped.
 final class ItemDatabase {
-    let directory: URL
-    let queue: DatabaseQueue
+    let engine: StoreEngine
+    let store: TestStore
     private(set) var items: [Item] = []
 
-    init() throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("frc-tests-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        queue = try DatabaseQueue(path: directory.appendingPathComponent("items.sqlite").path)
-        try queue.write { db in
-            try db.execute(sql: """
-                CREATE TABLE items (
-                    id INTEGER PRIMARY KEY, name TEXT NOT NULL, nick TEXT, score INTEGER NOT NULL,
-                    price REAL NOT NULL, flag INTEGER NOT NULL) STRICT;
-                CREATE INDEX items_by_name ON items(upper(substr(name, 1, 1)), lower(name), id);
-                """)
+    init(engine: StoreEngine = .sqlite) throws {
+        self.engine = engine
+        store = try engine.makeStore()
+        try store.writer.write { db in
+            let dialect = db.dialect
+            let text = dialect == .postgreSQL ? "text COLLATE \"C\"" : "TEXT"
+            try db.execute(
+                sql: """
+                    CREATE TABLE items (
+                        id \(dialect.integerPrimaryKey), name \(text) NOT NULL, nick \(text),
+                        score \(dialect.columnType(.integer)) NOT NULL, price \(dialect.columnType(.real)) NOT NULL,
+                        flag \(dialect.columnType(.integer)) NOT NULL)\(dialect.strictTableSuffix);
+                    CREATE INDEX items_by_name ON items(upper(substr(name, 1, 1)), lower(name), id);
+                    """, values: [])
         }
     }
 
-    deinit {
-        try? queue.close()
-        try? FileManager.default.removeItem(at: directory)
+    /// The store: what a controller reads.
+    var writer: any StoreWriter { store.writer }
+
+    /// The SQLite store, for a test of SQLite's own machinery (a pool on the file, its change monitor).
+    var queue: DatabaseQueue {
+        guard let queue = store.writer as? DatabaseQueue else { preconditionFailure("a test of SQLite's own machinery ran on \(engine)") }
+        return queue
+    }
+
+    /// A reader that reads beside the writer: a pool on SQLite's file, the cluster (its replicas) on
+    /// PostgreSQL.
+    func concurrentReader() throws -> any StoreReader {
+        switch engine {
+        case .sqlite: try DatabasePool(path: queue.path, maximumReaderCount: 2)
+        case .postgreSQL: store.writer
+        }
+    }
+
+    /// Installs the engine's change log and its tracking of `items`.
+    func trackChanges() throws {
+        try store.writer.writeWithoutTransaction { db in
+            switch db.dialect {
+            case .sqlite:
+                try db.execute(sql: ChangeLog.installationSQL() + ChangeLog.trackingSQL(forTable: "items"), values: [])
+            case .postgreSQL:
+                try db.execute(sql: PostgreSQLChangeLogSchema.installationSQL + ";\n" + PostgreSQLChangeLogSchema.trackingSQL(forTable: "items"), values: [])
+            }
+        }
     }
 
     /// Inserts items and keeps them, with their ids, in ``items``.
     func insert(_ new: [Item]) throws {
-        try queue.write { db in
-            for var item in new {
-                try db.execute(
-                    sql: "INSERT INTO items(name, nick, score, price, flag) VALUES (?, ?, ?, ?, ?)",
-                    arguments: [item.name, item.nick, item.score, item.price, item.flag])
-                item.id = db.lastInsertedRowID
-                items.append(item)
-            }
+        let added = try store.writer.write { db in try Self.insert(new, db) }
+        items += added
+    }
+
+    /// Inserts items on `db` and gives them with their ids.
+    static func insert(_ new: [Item], _ db: some SQLConnection) throws -> [Item] {
+        try new.map { item in
+            var item = item
+            let ids = try db.fetchRows(
+                sql: "INSERT INTO items(name, nick, score, price, flag) VALUES (?, ?, ?, ?, ?) RETURNING id",
+                values: [item.name.databaseValue, item.nick.databaseValue, item.score.databaseValue, item.price.databaseValue, item.flag.databaseValue])
+            guard case .integer(let id) = ids.first?.first else { throw DatabaseError(resultCode: .SQLITE_ERROR, message: "no id returned") }
+            item.id = id
+            return item
         }
     }
 
@@ -93,9 +127,9 @@ final class ItemDatabase {
         }
     }
 
-    /// The ids of the items matching `predicate`, as SQLite finds them.
+    /// The ids of the items matching `predicate`, as the engine finds them.
     func ids(matching predicate: Predicate<Item>) throws -> Set<Int64> {
-        let controller = FetchedResultsController(request: FetchRequest(predicate: predicate), reader: queue)
+        let controller = FetchedResultsController(request: FetchRequest(predicate: predicate), reader: writer)
         try controller.performFetch()
         return Set(try controller.fetchedObjects.map { $0.id! })
     }

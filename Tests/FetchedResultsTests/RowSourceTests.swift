@@ -2,9 +2,11 @@ import FetchedResults
 import Foundation
 import SQLiteStore
 import Testing
+import TestSupport
 
 /// The controller reads through ``RowSource`` alone: a source that counts its own sections and reads
-/// its own pages, whatever it chooses to read first, gives the same result as the plain predicate.
+/// its own pages, whatever it chooses to read first, gives the same result as the plain predicate, on
+/// each engine.
 struct RowSourceTests {
     /// Items with a score of at least `minimum`, counted and paged by its own SQL.
     struct HighScores: RowSource {
@@ -41,20 +43,21 @@ struct RowSourceTests {
         func firstRead(_ counts: SectionMatches?, batchSize: Int) -> FirstRead { read }
     }
 
-    @Test(arguments: [FirstRead.sections, .firstBatch, .wholeSections, .onePass], [1, 3, 0])
-    func aSourceReadsWhatThePredicateReads(read: FirstRead, batchSize: Int) throws {
-        let database = try ItemDatabase()
+    @Test(arguments: StoreEngine.all, [FirstRead.sections, .firstBatch, .wholeSections, .onePass].flatMap { read in [1, 3, 0].map { (read, $0) } })
+    func aSourceReadsWhatThePredicateReads(engine: StoreEngine, reading: (read: FirstRead, batchSize: Int)) throws {
+        let (read, batchSize) = reading
+        let database = try ItemDatabase(engine: engine)
         try database.insert(ItemDatabase.randomItems(120, seed: 0x5EA7))
         let sort: [FetchedResults.SortDescriptor<Item>] = [SortDescriptor(\.name), SortDescriptor(\.score, order: .reverse)]
         let plain = FetchedResultsController(
             request: FetchRequest(
                 predicate: #Predicate { $0.score >= 2 }, sortDescriptors: sort, sectionKeyPath: \Item.name, batchSize: batchSize),
-            reader: database.queue)
+            reader: database.writer)
         let sourced = FetchedResultsController(
             request: FetchRequest(
                 sortDescriptors: sort, filter: HighScores(minimum: 2, read: read), sectionKeyPath: \Item.name,
                 batchSize: batchSize),
-            reader: database.queue)
+            reader: database.writer)
         try plain.performFetch()
         try sourced.performFetch()
         #expect(sourced.sections == plain.sections)
@@ -69,8 +72,8 @@ struct RowSourceTests {
     /// and the rest in one query from the last of them: the same rows at the same paths as the plain
     /// predicate's, wherever the first rows end (within a section, at a section's end, past the result),
     /// in orders with descending terms, ties and NULLs.
-    @Test func aStreamedResultGoesOnFromTheSourcesPages() throws {
-        let database = try ItemDatabase()
+    @Test(arguments: StoreEngine.all) func aStreamedResultGoesOnFromTheSourcesPages(engine: StoreEngine) throws {
+        let database = try ItemDatabase(engine: engine)
         try database.insert(ItemDatabase.randomItems(60, seed: 0x57EA))
         let orders: [[FetchedResults.SortDescriptor<Item>]] = [
             [SortDescriptor(\.name), SortDescriptor(\.score, order: .reverse)],
@@ -80,7 +83,7 @@ struct RowSourceTests {
         for sort in orders {
             let plain = FetchedResultsController(
                 request: FetchRequest(predicate: #Predicate { $0.score >= 0 }, sortDescriptors: sort, sectionKeyPath: \Item.name),
-                reader: database.queue)
+                reader: database.writer)
             try plain.performFetch()
             var expected: [(ItemPath, Item)] = []
             for (section, info) in plain.sections.enumerated() {
@@ -93,7 +96,7 @@ struct RowSourceTests {
                     request: FetchRequest(
                         sortDescriptors: sort, filter: HighScores(minimum: 0, read: .sections), sectionKeyPath: \Item.name,
                         batchSize: batchSize),
-                    reader: database.queue)
+                    reader: database.writer)
                 var sections: [FetchedSection] = []
                 var rows: [(ItemPath, Item)] = []
                 try streamed.forEachObject(sectionsRead: { sections = $0 }) { path, item in rows.append((path, item)) }

@@ -115,4 +115,45 @@ import Testing
         try replica.execute(sql: "SELECT pg_wal_replay_resume()")
         try await readOnReplica(count: 1)
     }
+
+    /// A cluster of its own, whose replica's replay this test pauses before another process commits to
+    /// a tracked table: the change notification's wake-up means the cluster's next read sees that
+    /// commit (a replica that has not replayed it is waited for, then skipped), though the replica
+    /// lags less than `replicaLagLimit` and the reader wrote nothing.
+    @Test func aReadAfterAChangeNotificationSeesTheCommitNotified() async throws {
+        let servers = try PostgreSQLServers.start(replicas: 1)
+        defer { servers.stop() }
+        let writer = try PostgreSQLConnection(url: servers.primary)
+        defer { writer.close() }
+        try writer.execute(
+            sql: "CREATE TABLE note(id bigint PRIMARY KEY);" + PostgreSQLChangeLog.installationSQL + ";"
+                + PostgreSQLChangeLog.trackingSQL(forTable: "note"))
+        var configuration = PostgreSQLConfiguration(primary: servers.primary, replicas: servers.replicas)
+        configuration.replicaWaitLimit = .milliseconds(200)
+        configuration.replicaLagLimit = .seconds(30)
+        let reader = try PostgreSQLCluster(configuration)
+        defer { reader.close() }
+        let read = { @Sendable in
+            try await reader.read { db in
+                (try db.scalar(sql: "SELECT count(*) FROM note"), try db.scalar(sql: "SELECT pg_is_in_recovery()"))
+            }
+        }
+        var answer: (DatabaseValue?, DatabaseValue?) = (nil, nil)
+        for _ in 0..<200 where answer.1 != .integer(1) {
+            do { answer = try await read() } catch let error as PostgreSQLError where error.sqlState == "42P01" {}  // not replayed yet
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        try #require(answer.1 == .integer(1), "the replica did not serve reads")
+
+        var wakeUps = reader.changeNotifications().makeAsyncIterator()
+        _ = try await wakeUps.next()  // listening
+        let replica = try PostgreSQLConnection(url: servers.replicas[0])
+        defer { replica.close() }
+        try replica.execute(sql: "SELECT pg_wal_replay_pause()")
+        try writer.execute(sql: "INSERT INTO note VALUES (1)")
+        _ = try await wakeUps.next()
+        let (count, _) = try await read()
+        #expect(count == .integer(1), "a read after the wake-up missed the commit notified")
+        try replica.execute(sql: "SELECT pg_wal_replay_resume()")
+    }
 }

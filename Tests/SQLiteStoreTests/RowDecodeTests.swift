@@ -28,6 +28,24 @@ struct RowDecodeTests {
         }
     }
 
+    /// `forEachInteger` gives each row's first column as `decode(Int64.self, at: 0)` reads it, and
+    /// refuses what is not an integer (a real too) with `SQLITE_MISMATCH`, after the rows before it.
+    @Test func integersAreReadStraightFromTheFirstColumn() throws {
+        let queue = try DatabaseQueue.inMemory()
+        try queue.read { db in
+            let sql = "SELECT value, 'x' FROM (SELECT -9223372036854775808 AS value UNION ALL SELECT 0 UNION ALL SELECT 42) ORDER BY value"
+            var read: [Int64] = []
+            try db.cachedStatement(sql: sql).forEachInteger { read.append($0) }
+            #expect(read == [Int64.min, 0, 42])
+            #expect(read == (try db.fetchAll(sql: sql) { try $0.decode(Int64.self, at: 0) }))
+            for refused in ["SELECT 1 UNION ALL SELECT 7.0", "SELECT 1 UNION ALL SELECT NULL", "SELECT 1 UNION ALL SELECT '3'"] {
+                var before: [Int64] = []
+                #expect(throws: DatabaseError.self) { try db.cachedStatement(sql: refused).forEachInteger { before.append($0) } }
+                #expect(before == [1], "\(refused)")
+            }
+        }
+    }
+
     @Test func concreteOverloadsReadTheirStorageClass() throws {
         try withRow("SELECT 42, 2.5, 'Café 携帯', 7.0") { (row: Row) throws in
             #expect(row.count == 4)

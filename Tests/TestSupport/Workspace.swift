@@ -1,15 +1,38 @@
 import Foundation
 
-/// A temporary directory with a catalog database path in it, and the built `catalog` run against it.
+/// A temporary directory with a catalog database path in it (or, on PostgreSQL, a schema of its own
+/// on the test servers), and the built `catalog` run against it.
+///
+/// ```swift
+/// @Test(arguments: StoreEngine.all) func seedThenList(engine: StoreEngine) throws {
+///     let workspace = try Workspace(engine: engine)
+///     try workspace.catalog("seed")
+/// }
+/// ```
 public struct Workspace {
     public let directory: TemporaryDirectory
-    /// The database the commands use unless told otherwise.
+    /// The database the commands use unless told otherwise: a file's path, or the test primary's
+    /// URL in the workspace's schema.
     public let database: String
+    /// The engine of ``database``.
+    public let engine: StoreEngine
+    /// The schema of a workspace on PostgreSQL (its replicas are given to every command as
+    /// `CATALOG_REPLICAS`); nil for a file.
+    public let schema: TestSchema?
 
-    /// A new, empty directory; the database in it does not exist yet.
-    public init() throws {
+    /// A new, empty directory; the database in it does not exist yet (on PostgreSQL: an empty schema).
+    public init(engine: StoreEngine = .sqlite) throws {
         directory = try TemporaryDirectory()
-        database = directory.path("catalog.sqlite")
+        self.engine = engine
+        switch engine {
+        case .sqlite:
+            schema = nil
+            database = directory.path("catalog.sqlite")
+        case .postgreSQL:
+            let schema = try TestSchema()
+            self.schema = schema
+            database = schema.primary
+        }
     }
 
     /// The path of `name` in the directory.
@@ -24,6 +47,10 @@ public struct Workspace {
     ) throws -> ProcessResult {
         var arguments = arguments
         arguments.insert(contentsOf: ["--database", database ?? self.database], at: arguments.firstIndex(of: "--") ?? arguments.endIndex)
+        var environment = environment
+        if let schema, database == nil, environment["CATALOG_REPLICAS"] == nil {
+            environment["CATALOG_REPLICAS"] = schema.replicas.joined(separator: ",")
+        }
         return try ProcessRunner.run("catalog", arguments, environment: environment, home: path("home"), input: input)
     }
 

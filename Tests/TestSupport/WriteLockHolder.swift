@@ -32,9 +32,11 @@ public final class WriteLockHolder {
         process.waitUntilExit()
     }
 
-    /// Ends the other program now (its lock goes with it) and waits for it to exit.
+    /// Ends the other program now (its lock goes with it) and waits for it to exit. SIGKILL, since
+    /// the program inherits the test runner's thread's signal mask, in which SIGTERM may be blocked
+    /// (then `terminate()` would leave it holding the lock until its time is up).
     public func release() {
-        if process.isRunning { process.terminate() }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
         process.waitUntilExit()
     }
 }

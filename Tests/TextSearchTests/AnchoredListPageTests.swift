@@ -148,6 +148,31 @@ struct AnchoredListPageTests {
         }
     }
 
+    /// A term of 1-2 scalars anchors too, when every match begins with it (`l`, only in `l mac x`,
+    /// after 12,000 names of other letters); when some match holds it elsewhere (`ma`: `l mac x`),
+    /// which no index finds apart for so short a term, the range does not serve (nil), and the page
+    /// is still the definition's.
+    @Test func aShortTermAnchorsOnlyWhenEveryMatchBeginsWithIt() throws {
+        let (queue, _, rows) = try Self.filled()
+        for kind in ["a", "b"] {
+            for text in ["l", "ma"] {
+                let expected = Self.reference(rows, text, kind: kind)
+                let ids = try queue.read { db in
+                    try Self.items.anchoredIDsInListOrder(
+                        SearchPlan(SearchQuery(text), Self.items), scope: .text(kind), wanted: min(2, expected.count), offset: 0,
+                        matches: expected.count, budget: 100_000, othersLimit: 1_000, db)
+                }
+                #expect(!expected.isEmpty && ids == (text == "l" ? expected : nil), "\(text) in \(kind)")
+                let page = try queue.read { db in
+                    try Self.items.page(
+                        SearchQuery(text), scope: .text(kind), order: Self.order, limit: 1, offset: 0, selection: "items.id", db
+                    ) { try $0.decode(Int64.self, at: 0) }
+                }
+                #expect(page.records == Array(expected.prefix(1)) && page.totalCount == expected.count, "\(text) in \(kind)")
+            }
+        }
+    }
+
     @Test func theUpperBoundOfTextsBeginningWithAPrefixIsTheLeastLaterText() {
         #expect(SearchDescription.upperBound(ofTextsBeginningWith: "mac") == "mad")
         #expect(SearchDescription.upperBound(ofTextsBeginningWith: "ma\u{10FFFF}") == "mb")

@@ -159,6 +159,85 @@ struct PagePlannerTests {
         #expect(driver == row.driver)
     }
 
+    struct ScopeCountRow: CustomTestStringConvertible, Sendable {
+        var why: String
+        var facts: ScopeCountFacts
+        var strategy: ScopeCountStrategy
+        var testDescription: String { why }
+    }
+
+    static func one(_ rows: Int? = nil) -> TermFacts { TermFacts(isShort: true, isIndexable: true, isNumeric: false, length: 1, rows: rows) }
+
+    static let scopeCountRows: [ScopeCountRow] = [
+        ScopeCountRow(why: "a term no text holds: nothing read", facts: ScopeCountFacts(terms: [long()], matchesNothing: true),
+                      strategy: .nothing),
+        ScopeCountRow(why: "one short term: its gram counts", facts: ScopeCountFacts(terms: [short()]), strategy: .gramCounts),
+        ScopeCountRow(why: "several one-scalar terms: their bits, else the grams index", facts: ScopeCountFacts(terms: [one(), one()]),
+                      strategy: .gramBits(fallback: .gramsIndex)),
+        ScopeCountRow(why: "several short terms, one of two scalars: the grams index", facts: ScopeCountFacts(terms: [one(), short()]),
+                      strategy: .gramsIndex),
+        ScopeCountRow(why: "several short terms, one with a space: no index counts them",
+                      facts: ScopeCountFacts(terms: [short(), short(space: true)]), strategy: .none),
+        ScopeCountRow(why: "one long term: its substring counts, else the trigram index per rowid range",
+                      facts: ScopeCountFacts(terms: [long()]), strategy: .substringCounts(fallback: .trigramRanges)),
+        ScopeCountRow(why: "several long terms: one pass with their ids, else per rowid range",
+                      facts: ScopeCountFacts(terms: [long(), long()]), strategy: .trigramPass(fallback: .trigramRanges)),
+        ScopeCountRow(why: "one long term, rowids without the scope: its substring counts or nothing",
+                      facts: ScopeCountFacts(terms: [long()], rowIDsCarryScope: false), strategy: .substringCounts(fallback: .none)),
+        ScopeCountRow(why: "several long terms, rowids without the scope: no index counts them",
+                      facts: ScopeCountFacts(terms: [long(), long()], rowIDsCarryScope: false), strategy: .none),
+        ScopeCountRow(why: "both lengths, the short term common: both indexes",
+                      facts: ScopeCountFacts(terms: [long(), short(300_000)]), strategy: .bothIndexes),
+        ScopeCountRow(why: "both lengths, the short term below denseRows: no index counts them (it drives each page)",
+                      facts: ScopeCountFacts(terms: [long(), short(900)]), strategy: .none),
+        ScopeCountRow(why: "both lengths, rowids without the scope: no index counts them",
+                      facts: ScopeCountFacts(terms: [long(), short(300_000)], rowIDsCarryScope: false), strategy: .none),
+        ScopeCountRow(why: "a numeric long term whose number many rows hold: one intersection of ids",
+                      facts: ScopeCountFacts(terms: [long(numeric: true), long()], numberInManyRows: true), strategy: .numericIntersection),
+        ScopeCountRow(why: "a numeric long term, its number-only rows too many to list: one intersection of ids",
+                      facts: ScopeCountFacts(terms: [long(numeric: true)]), strategy: .numericIntersection),
+        ScopeCountRow(why: "a numeric short term, its number-only rows too many to list: no index counts them",
+                      facts: ScopeCountFacts(terms: [short(numeric: true)]), strategy: .none),
+        ScopeCountRow(why: "a numeric short term, few number-only rows: its gram counts plus them",
+                      facts: ScopeCountFacts(terms: [short(numeric: true)], numberOnlyRows: 3), strategy: .addingNumberOnlyRows(text: .gramCounts)),
+        ScopeCountRow(why: "a numeric term with a common short one, few number-only rows: both indexes plus them",
+                      facts: ScopeCountFacts(terms: [long(numeric: true), short(300_000)], numberOnlyRows: 0),
+                      strategy: .addingNumberOnlyRows(text: .bothIndexes)),
+    ]
+
+    @Test(arguments: scopeCountRows)
+    func scopeCounts(_ row: ScopeCountRow) {
+        #expect(PagePlanner.scopeCounts(for: row.facts, costs: Self.costs) == row.strategy)
+    }
+
+    /// Every count strategy is some row's answer (the fallbacks included).
+    @Test func everyScopeCountStrategyIsPlanned() {
+        var planned: [ScopeCountStrategy] = []
+        func add(_ strategy: ScopeCountStrategy) {
+            planned.append(strategy)
+            switch strategy {
+            case .gramBits(let fallback), .substringCounts(let fallback), .trigramPass(let fallback): add(fallback)
+            case .addingNumberOnlyRows(let text): add(text)
+            default: break
+            }
+        }
+        Self.scopeCountRows.forEach { add($0.strategy) }
+        for strategy: ScopeCountStrategy in [.nothing, .gramCounts, .gramsIndex, .trigramRanges, .bothIndexes, .numericIntersection, .none] {
+            #expect(planned.contains(strategy), "\(strategy)")
+        }
+        #expect(planned.contains { if case .gramBits = $0 { true } else { false } })
+        #expect(planned.contains { if case .substringCounts = $0 { true } else { false } })
+        #expect(planned.contains { if case .trigramPass = $0 { true } else { false } })
+        #expect(planned.contains { if case .addingNumberOnlyRows = $0 { true } else { false } })
+    }
+
+    @Test func bothIndexesReadTheLongRowsAsTheirNumberSays() {
+        #expect(PagePlanner.bothIndexesRead(longRows: 300, shortTermsOfOneScalar: true, costs: Self.costs) == .checkLongRows)
+        #expect(PagePlanner.bothIndexesRead(longRows: 18_000, shortTermsOfOneScalar: true, costs: Self.costs) == .gramBits)
+        #expect(PagePlanner.bothIndexesRead(longRows: 18_000, shortTermsOfOneScalar: false, costs: Self.costs) == .mergeGrams)
+        #expect(PagePlanner.bothIndexesRead(longRows: 4_999, shortTermsOfOneScalar: false, costs: Self.costs) == .checkLongRows)
+    }
+
     /// The cost model's parameters are few, each named: the planner reads no other number.
     @Test func theCostModelIsFiveNamedParameters() {
         #expect(Mirror(reflecting: SearchCosts.standard).children.map(\.label) == [

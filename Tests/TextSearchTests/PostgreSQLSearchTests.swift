@@ -24,7 +24,7 @@ struct PostgreSQLSearchTests {
 
     static let description = SearchDescription(
         table: "films", textColumns: ["title_folded", "director_folded"], numberColumns: ["year"], scopeColumn: "kind",
-        listIndex: "films_list")
+        listIndex: "films_list", substringCountMinimumRows: 2, accelerators: [.substringCounts])
 
     static let sqliteTable = """
         CREATE TABLE films (
@@ -105,8 +105,13 @@ struct PostgreSQLSearchTests {
             }
             try pg.inTransaction(writing: true) {
                 for change in changes { try pg.execute(sql: change.sql, values: change.arguments) }
+                // The substring counts chosen after the first rows and again later; the triggers keep them between.
+                if round == 0 || round == 6 { try search.refreshSubstringCounts(pg) }
             }
             #expect(try search.check(pg) == [], "round \(round)")
+            if round == 0 {
+                #expect(try pg.fetchRows(sql: "SELECT DISTINCT substring FROM films_substring_counts", values: []).count > 5)
+            }
 
             let texts = (0..<16).map { index in
                 index % 5 == 0 ? String(1990 + Int(random.next() % 4))
@@ -202,6 +207,34 @@ struct PostgreSQLSearchTests {
         #expect(try search.check(bulk) == [])
         try bulk.execute(sql: "UPDATE films_gram_counts SET count = count + 1 WHERE gram = 'a'; DROP INDEX films_search_grams_index")
         #expect(try search.check(bulk).count == 2)
+    }
+
+    /// The grams function lists every distinct substring of 1 or 2 characters (Unicode scalars) of
+    /// each text, and the scope's token, by the definition in Swift: on random texts, and on texts
+    /// holding U+0002, which the function's fast path cuts pairs with.
+    @Test func gramsAreEverySubstringOfOneOrTwoCharacters() throws {
+        let schema = try SearchSchema()
+        let pg = try schema.connect()
+        try pg.execute(sql: Self.postgreSQLTable)
+        try pg.execute(sql: PostgreSQLTextSearch(Self.description).installSQL)
+        var random = SplitMix64(seed: Self.seed)
+        let texts = (0..<200).map { _ in RandomTexts.text(&random) } + ["", "a", "ab", "abc", "a\u{2}b", "\u{2}\u{2}", "ab\u{2}cd\u{2}", "東京タワー"]
+        for (first, second) in zip(texts, texts.reversed()) {
+            let grams = try pg.fetchRows(
+                sql: "SELECT unnest(films_search_grams(ARRAY[CAST(? AS text), CAST(? AS text)], CAST(? AS text)))",
+                values: [.text(first), .text(second), .text("drama")])
+            var expected: Set<String> = ["\u{1}drama"]
+            for text in [first, second] {
+                let scalars = Array(text.unicodeScalars)
+                for start in scalars.indices {
+                    for end in start..<min(start + 2, scalars.count) {
+                        expected.insert(String(String.UnicodeScalarView(scalars[start...end])))
+                    }
+                }
+            }
+            #expect(Set(grams.map { row in if case .text(let gram) = row[0] { gram } else { "" } }) == expected,
+                    "\(String(reflecting: first)), \(String(reflecting: second))")
+        }
     }
 
     /// The ids of the films that match, in the order's: by the definition, on texts folded by the reference.

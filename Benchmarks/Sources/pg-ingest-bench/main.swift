@@ -1,35 +1,22 @@
 // W1b on PostgreSQL: `count` products loaded into an empty table with its search structures, ours
 // against what a PostgreSQL user writes, on the same server in one run.
 //
-//   pg-ingest-bench PRIMARY-URL FOLDER [COUNT]
+//   pg-ingest-bench PRIMARY-URL FOLDER [COUNT] [--keep]
 //
 // Ours: a declared entity's import (`importFile(_:into:)` on a `PostgreSQLCluster`: one COPY, the
-// change log's trigger) then PostgreSQLSearch's bulk build (`installSQL`: trigram and grams GIN
-// indexes, gram counts). The peer: `psql -c "\copy … CSV HEADER"` into a plain table, then a
+// change log's trigger disabled during it and the rows logged after it) then PostgreSQLSearch's bulk
+// build (`installSQL`: trigram and grams GIN indexes, gram counts; then `refreshSubstringCounts`),
+// both times printed. The peer: `psql -c "\copy … CSV HEADER"` into a plain table, then a
 // `pg_trgm` GIN index of `lower(name)` and `UNIQUE (name)`. Both read the same CSV file, written
-// first into FOLDER; each loads into a schema of its own, dropped first.
+// first into FOLDER; each loads into a schema of its own, dropped first (and at the end, unless
+// --keep: to time the bulk build's statements one by one with psql).
 import BenchmarkSupport
 import Entities
 import Foundation
+import PostgreSQLBenchSupport
 import PostgreSQLSearch
 import PostgreSQLStore
 import TextSearch
-
-struct IngestProduct: DeclaredEntity {
-    var id: Int64?
-    var type: String
-    var name: String
-    var yearIntroduced: Int
-    var introPrice: Double
-
-    static let declaration = EntityDeclaration<IngestProduct>(
-        table: "products", template: IngestProduct(type: "", name: "", yearIntroduced: 0, introPrice: 0),
-        folding: { TextFolding.fold($0) },
-        attributes: [
-            .text("type", \.type), .text("name", \.name, folded: true, unique: true),
-            .value("yearIntroduced", \.yearIntroduced), .value("introPrice", \.introPrice),
-        ])
-}
 
 let arguments = CommandLine.arguments
 guard arguments.count >= 3, let count = arguments.count > 3 ? Int(arguments[3]) : 1_000_000 else {
@@ -39,17 +26,9 @@ guard arguments.count >= 3, let count = arguments.count > 3 ? Int(arguments[3]) 
 let primary = arguments[1]
 let csv = arguments[2] + "/w1b-products.csv"
 
-func quoted(_ text: String) -> String { "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
-var text = "type,name,yearIntroduced,introPrice\n"
-for product in CatalogGenerator.products(count: count, seed: 1) {
-    text += "\(product.type),\(quoted(product.name)),\(product.yearIntroduced),\(product.introPrice)\n"
-}
-try text.write(toFile: csv, atomically: true, encoding: .utf8)
-text = ""
+try DeclaredProduct.writeCSV(count: count, to: csv)
 
-func url(_ schema: String) -> String {
-    primary + (primary.contains("?") ? "&" : "?") + "options=-csearch_path%3D\(schema),public"
-}
+func url(_ schema: String) -> String { DeclaredProduct.url(primary, schema: schema) }
 let admin = try PostgreSQLConnection(url: primary)
 try admin.execute(sql: "CREATE EXTENSION IF NOT EXISTS pg_trgm")
 for schema in ["w1b_ours", "w1b_peer"] {
@@ -66,12 +45,17 @@ for schema in ["w1b_ours", "w1b_peer"] {
 
 // Ours.
 let cluster = try PostgreSQLCluster(PostgreSQLConfiguration(primary: url("w1b_ours")))
-_ = try EntitySchema(identity: "w1b", tables: [EntityTable(IngestProduct.self)]).migrate(cluster)
-let search = PostgreSQLTextSearch(SearchDescription(table: "products", textColumns: ["name_folded"]))
+_ = try EntitySchema(identity: "w1b", tables: [EntityTable(DeclaredProduct.self)]).migrate(cluster)
+let search = PostgreSQLTextSearch(SearchDescription(table: "products", textColumns: ["name_folded"], accelerators: [.substringCounts]))
 var start = ContinuousClock.now
-let imported = try IngestProduct.importFile(csv, into: cluster)
-try cluster.writeWithoutTransaction { db in try db.execute(sql: search.installSQL, values: []) }
+let imported = try DeclaredProduct.importFile(csv, into: cluster)
+let copied = start.duration(to: .now)
+try cluster.write { db in
+    try db.execute(sql: search.installSQL, values: [])
+    try search.refreshSubstringCounts(db)
+}
 let ours = start.duration(to: .now)
+print("ours: import \(copied), then the search's bulk build \(ours - copied)")
 precondition(imported.inserted == count)
 cluster.close()
 try report("ours (import with COPY, then the search's bulk build)", ours, "w1b_ours.products")
@@ -96,5 +80,7 @@ try peer.execute(sql: """
     """)
 let peerTime = start.duration(to: .now)
 try report("peer (psql \\copy, then a pg_trgm index of lower(name) and UNIQUE (name))", peerTime, "w1b_peer.products")
-for schema in ["w1b_ours", "w1b_peer"] { try admin.execute(sql: "DROP SCHEMA \(schema) CASCADE") }
+if !arguments.contains("--keep") {
+    for schema in ["w1b_ours", "w1b_peer"] { try admin.execute(sql: "DROP SCHEMA \(schema) CASCADE") }
+}
 try? FileManager.default.removeItem(atPath: csv)

@@ -1,4 +1,5 @@
 import Catalog
+import PostgreSQLStore
 import Dispatch
 import SQLiteStore
 #if canImport(Glibc)
@@ -32,16 +33,23 @@ struct BrowseDriver {
         }
         defer { withExtendedLifetime(signals) {} }
 
-        // Commits from any process: the monitor wakes the screen, which then asks for the change set.
-        let monitor = try? ChangeMonitor(path: catalog.database.path)
-        try? monitor?.observeCommits(of: catalog.database)
+        // Commits from any process: the monitor (a file's) or the server's notifications wake the
+        // screen, which then asks for the change set.
+        let monitor = catalog.isOnFile ? try? ChangeMonitor(path: catalog.database.path) : nil
+        if let monitor { try? monitor.observeCommits(of: catalog.database) }
+        let server = ServerCommits(catalog.writer as? PostgreSQLCluster)
+        let isOnServer = !catalog.isOnFile
         let watcher = Task {
-            guard let monitor else { return }
-            for await _ in monitor.changes() { sink.yield(.commitNoticed) }
+            if let monitor {
+                for await _ in monitor.changes() { sink.yield(.commitNoticed) }
+            } else if isOnServer {
+                do { for try await _ in server.wakeUps() { sink.yield(.commitNoticed) } } catch {}
+            }
         }
         defer {
             watcher.cancel()
             monitor?.stop()
+            server.stop()
         }
 
         var iterator = events.makeAsyncIterator()

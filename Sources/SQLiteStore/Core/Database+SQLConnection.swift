@@ -7,9 +7,14 @@ extension Database: SQLConnection {
         try execute(sql: sql, arguments: StatementArguments(values: values))
     }
 
-    public func fetchRows(sql: String, values: [DatabaseValue]) throws -> [[DatabaseValue]] {
-        try fetchAll(sql: sql, arguments: StatementArguments(values: values)) { row in
-            (0..<row.count).map { row.databaseValue(at: $0) }
+    public func forEachRow(sql: String, values: [DatabaseValue], _ body: (_ columnNames: [String], _ row: [DatabaseValue]) throws -> Void) throws {
+        let statement = try cachedStatement(sql: sql)
+        let columnNames = statement.columnNames
+        var rowValues: [DatabaseValue] = []
+        try statement.forEachRow(arguments: StatementArguments(values: values)) { row in
+            rowValues.removeAll(keepingCapacity: true)
+            for index in 0..<row.count { rowValues.append(row.databaseValue(at: index)) }
+            try body(columnNames, rowValues)
         }
     }
 

@@ -5,10 +5,14 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// The current row of a running statement.
+/// A row of a result: the current row of a running SQLite statement, or the values of a row that
+/// another engine's connection read (`SQLConnection.forEachRow(sql:arguments:_:)`), so that one
+/// decoder (a `FetchableEntity`'s `init(row:)`, a declared entity's columns) reads both engines' rows.
 ///
-/// A row reads straight from SQLite's result buffers, without copying the row first. It is valid
-/// only inside the closure it was passed to (``Statement/forEachRow(arguments:_:)``,
+/// A statement's row reads straight from SQLite's result buffers, without copying the row first; a
+/// row of values converts each value as ``DatabaseValueConvertible/fromDatabaseValue(_:)`` says,
+/// which gives what reading the same value from a column gives. Either is valid only inside the
+/// closure it was passed to (``Statement/forEachRow(arguments:_:)``,
 /// ``Database/fetchAll(sql:arguments:_:)`` and friends); copy the values you need out of it.
 ///
 /// ```swift
@@ -21,12 +25,16 @@ public struct Row {
     // its unowned count (`swift_unownedRetain`), and rows are copied at every call that takes one, such
     // as a generic `Entity(row:)`: a visible share of the fetched-results controller's W2 time. A row
     // never outlives its statement (it is valid only inside the closure it was passed to, which the
-    // statement's own method runs), and `handle` below is a raw pointer already.
-    unowned(unsafe) let statement: Statement
+    // statement's own method runs), and `handle` below is a raw pointer already. Nil for a row of values.
+    unowned(unsafe) let statement: Statement?
     // Copied out of the statement once per run, not read through `unowned` at every column: each read of
     // an unowned reference is a strong retain and release (`swift_unownedRetainStrong`), a cost on
-    // every column W2 reads.
-    @usableFromInline let handle: SQLiteStatement
+    // every column W2 reads. Nil for a row of values.
+    @usableFromInline let handle: SQLiteStatement?
+    // A row of values: its values and its columns' names, borrowed for the closure the row is passed
+    // to (plain pointers, so that copying a row retains nothing). Nil for a statement's row.
+    @usableFromInline let values: UnsafePointer<DatabaseValue>?
+    let valueColumnNames: UnsafePointer<[String]>?
 
     /// The number of columns.
     public let count: Int
@@ -34,18 +42,31 @@ public struct Row {
     init(statement: Statement) {
         self.statement = statement
         self.handle = statement.sqliteStatement
+        self.values = nil
+        self.valueColumnNames = nil
         self.count = statement.columnCount
+    }
+
+    /// A row of `values`, whose columns are named `columnNames`, valid while both pointers are.
+    init(values: UnsafeBufferPointer<DatabaseValue>, columnNames: UnsafePointer<[String]>) {
+        self.statement = nil
+        self.handle = nil
+        self.values = values.baseAddress
+        self.valueColumnNames = columnNames
+        self.count = values.count
     }
 
     /// Whether the column at `index` holds NULL.
     public func isNull(at index: Int) -> Bool {
         checkIndex(index)
+        guard let handle else { return values![index].isNull }
         return sqlite3_column_type(handle, Int32(index)) == SQLITE_NULL
     }
 
     /// The value at `index`, in its storage class.
     public func databaseValue(at index: Int) -> DatabaseValue {
         checkIndex(index)
+        guard let handle else { return values![index] }
         return DatabaseValue(column: Int32(index), of: handle)
     }
 
@@ -58,6 +79,7 @@ public struct Row {
     @inlinable  // specialized at the call site: see "Concrete types" below
     public func decode<T: DatabaseValueConvertible>(_ type: T.Type = T.self, at index: Int) throws -> T {
         checkIndex(index)
+        guard let handle else { return try valueDecoded(T.self, at: index) }
         guard let decoded = T.fromColumn(of: handle, at: Int32(index)) else { throw mismatch(T.self, index) }
         return decoded
     }
@@ -73,6 +95,7 @@ public struct Row {
     /// The integer at `index`. - Throws: ``DatabaseError`` with `SQLITE_MISMATCH` unless it is an integer (or an integral real).
     public func decode(_ type: Int64.Type, at index: Int) throws -> Int64 {
         checkIndex(index)
+        guard let handle else { return try valueDecoded(Int64.self, at: index) }
         guard let value = Int64(sqliteStatement: handle, index: Int32(index)) else { throw mismatch(Int64.self, index) }
         return value
     }
@@ -80,6 +103,7 @@ public struct Row {
     /// The integer at `index`. - Throws: ``DatabaseError`` with `SQLITE_MISMATCH` unless it is an integer that fits.
     public func decode(_ type: Int.Type, at index: Int) throws -> Int {
         checkIndex(index)
+        guard let handle else { return try valueDecoded(Int.self, at: index) }
         guard let value = Int(sqliteStatement: handle, index: Int32(index)) else { throw mismatch(Int.self, index) }
         return value
     }
@@ -87,6 +111,7 @@ public struct Row {
     /// The number at `index`. - Throws: ``DatabaseError`` with `SQLITE_MISMATCH` unless it is a number.
     public func decode(_ type: Double.Type, at index: Int) throws -> Double {
         checkIndex(index)
+        guard let handle else { return try valueDecoded(Double.self, at: index) }
         guard let value = Double(sqliteStatement: handle, index: Int32(index)) else { throw mismatch(Double.self, index) }
         return value
     }
@@ -94,6 +119,7 @@ public struct Row {
     /// The text at `index`. - Throws: ``DatabaseError`` with `SQLITE_MISMATCH` unless it is text.
     public func decode(_ type: String.Type, at index: Int) throws -> String {
         checkIndex(index)
+        guard let handle else { return try valueDecoded(String.self, at: index) }
         guard let value = String(sqliteStatement: handle, index: Int32(index)) else { throw mismatch(String.self, index) }
         return value
     }
@@ -102,9 +128,11 @@ public struct Row {
     ///
     /// - Throws: ``DatabaseError`` when there is no such column or the value does not convert.
     public func decode<T: DatabaseValueConvertible>(_ type: T.Type = T.self, named name: String) throws -> T {
-        guard let index = statement.columnIndexes[name.lowercased()] else {
-            throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "no column named \(name)", sql: statement.sql)
-        }
+        let index =
+            if let statement { statement.columnIndexes[name.lowercased()] } else {
+                valueColumnNames!.pointee.firstIndex { $0.lowercased() == name.lowercased() }
+            }
+        guard let index else { throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "no column named \(name)", sql: statement?.sql) }
         return try decode(T.self, at: index)
     }
 
@@ -121,6 +149,13 @@ public struct Row {
         do { return try decode(T.self, named: name) } catch { fatalError("\(error)") }
     }
 
+    /// The value at `index` of a row of values, converted to `T`.
+    @usableFromInline
+    func valueDecoded<T: DatabaseValueConvertible>(_ type: T.Type, at index: Int) throws -> T {
+        guard let decoded = T.fromDatabaseValue(values![index]) else { throw mismatch(T.self, index) }
+        return decoded
+    }
+
     @usableFromInline
     func checkIndex(_ index: Int) {
         precondition(index >= 0 && index < count, "column index \(index) out of range 0..<\(count)")
@@ -133,11 +168,11 @@ public struct Row {
 
     @usableFromInline
     func mismatch<T>(_ type: T.Type, _ value: DatabaseValue, _ index: Int) -> DatabaseError {
-        let name = statement.columnNames[index]
+        let name = statement?.columnNames[index] ?? valueColumnNames!.pointee[index]
         return DatabaseError(
             resultCode: .SQLITE_MISMATCH,
             message: "could not read column \(index) (\(name)) as \(T.self): found \(value.storageClassName)",
-            sql: statement.sql)
+            sql: statement?.sql)
     }
 }
 

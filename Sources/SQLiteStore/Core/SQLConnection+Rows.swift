@@ -8,10 +8,9 @@
 /// ```
 ///
 /// On SQLite's ``Database`` these are its own cached statements, with no cost added (code generic
-/// over the connection is specialised for it, and the check below folds away). On another engine, the
-/// statement runs there and each row's values are bound to `SELECT ?1, …, ?n` on a private in-memory
-/// SQLite connection, whose row is read: the same conversions (a number read as `Bool`, a real as a
-/// `Date`) as a row of a file.
+/// over the connection is specialised for it, and the check below folds away). On another engine,
+/// each row is the values its connection read (`SQLConnection.forEachRow(sql:values:_:)`), which a
+/// ``Row`` converts as it converts the same values read from a file.
 extension SQLConnection {
     /// Runs a query and calls `body` with each row, valid only during the call.
     public func forEachRow(sql: String, arguments: StatementArguments = [], _ body: (Row) throws -> Void) throws {
@@ -19,13 +18,11 @@ extension SQLConnection {
             try db.cachedStatement(sql: sql).forEachRow(arguments: arguments, body)
             return
         }
-        let rows = try fetchRows(sql: sql, values: arguments.values)
-        guard let width = rows.first?.count else { return }
-        guard width > 0 else { throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "a row without columns", sql: sql) }
-        let echo = try Database(path: ":memory:")
-        defer { try? echo.close() }
-        let statement = try echo.cachedStatement(sql: "SELECT " + (1...width).map { "?\($0)" }.joined(separator: ", "))
-        for values in rows { try statement.forEachRow(arguments: StatementArguments(values: values), body) }
+        try forEachRow(sql: sql, values: arguments.values) { columnNames, values in
+            try withUnsafePointer(to: columnNames) { columnNames in
+                try values.withUnsafeBufferPointer { values in try body(Row(values: values, columnNames: columnNames)) }
+            }
+        }
     }
 
     /// Runs a query and decodes every row.

@@ -172,6 +172,28 @@ public final class Statement {
         return results
     }
 
+    /// Runs the statement and gives `body` each row's first column, an integer read straight from
+    /// SQLite (no ``Row`` and no decoding per row): for the many rowids a search reads from its indexes.
+    ///
+    /// - Throws: ``DatabaseError``, with `SQLITE_MISMATCH` for a value that is not an integer, and what
+    ///   `body` throws.
+    public func forEachInteger(arguments: StatementArguments = [], _ body: (Int64) throws -> Void) throws {
+        try bind(arguments)
+        defer { sqlite3_reset(sqliteStatement) }
+        while true {
+            switch sqlite3_step(sqliteStatement) {
+            case SQLITE_DONE: return
+            case SQLITE_ROW:
+                guard sqlite3_column_type(sqliteStatement, 0) == SQLITE_INTEGER else {
+                    let row = Row(statement: self)
+                    throw row.mismatch(Int64.self, 0)
+                }
+                try body(sqlite3_column_int64(sqliteStatement, 0))
+            case let code: throw stepError(code, arguments)
+            }
+        }
+    }
+
     /// Runs the statement and decodes its first row, if any.
     public func fetchOne<T>(arguments: StatementArguments = [], _ decode: (Row) throws -> T) throws -> T? {
         try bind(arguments)

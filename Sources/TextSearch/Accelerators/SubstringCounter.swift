@@ -7,9 +7,9 @@ import SQLiteStore
 /// (``RowScalars``). Which substrings it counts is its ``Selection``: the two passes of
 /// ``SearchDescription/refreshSubstringCounts(_:)``, which choose the substrings; the ones chosen
 /// are counted in new rows by a ``HeldSubstringCounter``.
-final class SubstringCounter {
+package final class SubstringCounter {
     /// Which substrings a counter counts.
-    enum Selection {
+    package enum Selection {
         /// Every 3-scalar substring: the first pass of ``SearchDescription/refreshSubstringCounts(_:)``.
         case trigrams
         /// Every substring whose 3-scalar substrings are all in the set (a substring is in no more
@@ -33,12 +33,12 @@ final class SubstringCounter {
     /// The number of the row being counted, from 1.
     private var row = 0
 
-    init(_ selection: Selection) {
+    package init(_ selection: Selection) {
         self.selection = selection
     }
 
     /// Counts one row's distinct selected substrings under its scope value.
-    func add(_ texts: RowScalars, scope: DatabaseValue) {
+    package func add(_ texts: RowScalars, scope: DatabaseValue) {
         row += 1
         let number = scopes.number(of: scope)
         let values = texts.values
@@ -79,12 +79,12 @@ final class SubstringCounter {
     }
 
     /// The rows counted per substring and scope value.
-    var counts: [(substring: SubstringKey, scope: DatabaseValue, count: Int)] {
+    package var counts: [(substring: SubstringKey, scope: DatabaseValue, count: Int)] {
         tallies.map { (substring: $0.key.substring, scope: scopes.values[$0.key.scope], count: $0.value.count) }
     }
 
     /// The substrings counted in at least `minimumRows` rows in all.
-    func substrings(inAtLeast minimumRows: Int) -> Set<SubstringKey> {
+    package func substrings(inAtLeast minimumRows: Int) -> Set<SubstringKey> {
         var totals: [SubstringKey: Int] = [:]
         for (key, tally) in tallies { totals[key.substring, default: 0] += tally.count }
         return Set(totals.filter { $0.value >= minimumRows }.keys)

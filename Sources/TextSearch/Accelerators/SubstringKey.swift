@@ -2,7 +2,7 @@
 /// values packed in three words (21 bits each, 9 at most), a cheap dictionary key for counting
 /// substrings in Swift (``SubstringCounter``). No scalar of a counted text is U+0000 (SQLite's
 /// `substr()` and `length()` end a TEXT there), so a key names one text.
-struct SubstringKey: Hashable {
+package struct SubstringKey: Hashable {
     private var words: (low: UInt64, middle: UInt64, high: UInt64) = (0, 0, 0)
     /// The number of scalars.
     private(set) var count = 0
@@ -45,13 +45,13 @@ struct SubstringKey: Hashable {
     }
 
     /// The substring as text.
-    var text: String {
+    package var text: String {
         var text = ""
         text.unicodeScalars.append(contentsOf: scalars.map { Unicode.Scalar($0)! })
         return text
     }
 
-    static func == (lhs: SubstringKey, rhs: SubstringKey) -> Bool {
+    package static func == (lhs: SubstringKey, rhs: SubstringKey) -> Bool {
         lhs.count == rhs.count && lhs.words == rhs.words
     }
 
@@ -61,7 +61,7 @@ struct SubstringKey: Hashable {
         (words.low &* 0x9E37_79B9_7F4A_7C15) ^ (words.middle &* 0xC2B2_AE3D_27D4_EB4F) ^ (words.high &* 0x1656_67B1_9E37_79F9)
     }
 
-    func hash(into hasher: inout Hasher) {
+    package func hash(into hasher: inout Hasher) {
         hasher.combine(folded)
     }
 }

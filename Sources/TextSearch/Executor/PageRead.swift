@@ -12,8 +12,6 @@ struct PageRead {
     let offset: Int
     /// The matches, when known or counted from an index.
     var total: Int?
-    /// The condition of one index query of all terms (or of the listed matches' ids), when there is one.
-    let allTerms: SQLFragment?
     /// The matches' ids, when the caller gave them or counting read them.
     let matchIDs: [Int64]?
     /// With numeric terms, the plan of the terms matched by their text alone and the ids of the few
@@ -73,22 +71,30 @@ struct PageRead {
         self.total = total
         self.matchIDs = matchIDs
         self.numberOnly = numberOnly
-        if let matchIDs {
-            let list = SQLFragment.list(matchIDs)
-            allTerms = SQLFragment(sql: "\(description.table).\(description.idColumn) IN \(list.sql)", arguments: list.arguments)
-        } else {
-            allTerms = plan.terms.count > 1 ? plan.allTermsCondition(alias: description.table) : nil
-        }
         let costsListWalk = total != nil && order.isListIndexOrder && description.listIndex != nil
             && description.textColumns.count == 1 && plan.driver != nil
             && (numberOnly != nil || !plan.terms.contains(where: plan.isNumeric))
         scopeRows = costsListWalk ? try description.rowCount(scope: scope, db) : nil
     }
 
+    /// The condition of one index query of all terms (or of the listed matches' ids), when there is
+    /// one: built only when a strategy reads it (a list of thousands of ids costs more to bind than
+    /// a walk that finds the page).
+    var allTerms: SQLFragment? {
+        if let matchIDs {
+            let list = SQLFragment.list(matchIDs)
+            return SQLFragment(sql: "\(description.table).\(description.idColumn) IN \(list.sql)", arguments: list.arguments)
+        }
+        return plan.terms.count > 1 ? plan.allTermsCondition(alias: description.table) : nil
+    }
+
+    /// Whether ``allTerms`` is one index query of all terms (or the listed matches' ids).
+    var hasAllTerms: Bool { matchIDs != nil || plan.terms.count > 1 && plan.allTermsCondition(alias: description.table) != nil }
+
     /// What the planner knows of this page: plain values.
     var facts: PageFacts {
         PageFacts(
-            limit: limit, offset: offset, total: total, driverRows: plan.driverEstimate, hasAllTermsIndex: allTerms != nil,
+            limit: limit, offset: offset, total: total, driverRows: plan.driverEstimate, hasAllTermsIndex: hasAllTerms,
             matchesListed: matchIDs != nil, inListOrder: order.isListIndexOrder, hasNumericTerm: plan.terms.contains(where: plan.isNumeric),
             scopeRows: scopeRows, numberOnlyRows: numberOnly?.ids.count)
     }

@@ -4,15 +4,16 @@ extension SearchDescription {
     /// The ids of the `wanted` rows after `offset` in list order (``listIndex``: scope column, first
     /// text column, id), for a search with a term of 3+ scalars whose matches sort late, so that a walk
     /// from the start of the scope falls short (`mac` within a type of a `catalog seed --count 1000000`
-    /// database: its 8,490 names all begin with `mac`, after 125,303 names without it). The anchor is
-    /// the plan's longest term of 3+ scalars; every match is in one of two parts:
+    /// database: its 8,490 names all begin with `mac`, after 125,303 names without it; `東京`'s 8,276
+    /// after 317,253). The anchor is the plan's longest term of 3+ scalars, or without one its longest
+    /// term; every match is in one of two parts:
     /// - the matches whose text begins with the anchor: one range of the list index, from the anchor
     ///   to the least text after every text that begins with it (``upperBound(ofTextsBeginningWith:)``),
     ///   counted and then walked in order with every term checked, each walk for at most `budget`
     ///   entries (as ``idsInListOrder(_:scope:wanted:offset:budget:_:)`` walks);
     /// - the others, `matches` less the range's: none in the skew this serves (the 8,490 desktops
-    ///   holding `mac`, or the 8,199 holding `strasse`, all begin with it); else, when they are at most
-    ///   `othersLimit` (``SearchCosts/fewRows``), the rows the trigram index
+    ///   holding `mac`, or the 8,199 holding `strasse`, all begin with it); else, for an anchor of 3+
+    ///   scalars, when they are at most `othersLimit` (``SearchCosts/fewRows``), the rows the trigram index
     ///   finds with every long term's phrase but not the anchor at the start of the text (`("mac")
     ///   NOT ^"mac"`, an FTS5 initial-phrase query), each read by id and checked;
     ///
@@ -21,8 +22,8 @@ extension SearchDescription {
     /// phrase is costly there (every trigram's positions read), where walking the names of its range
     /// is cheap (browse-bench, seeded `strasse`).
     /// `matches` is how many rows match within `scope` in this read. Nil when it does not apply (no
-    /// list index, several text columns, a scope column without a scope, no term of 3+ scalars, a
-    /// numeric term), when the others are more than that share, or when a walk of the range ends
+    /// list index, several text columns, a scope column without a scope, a numeric term), when the
+    /// others are more than that share (any, for an anchor of 1-2 scalars), or when a walk of the range ends
     /// before it is done.
     ///
     /// Related SQLite documentation: <https://www.sqlite.org/fts5.html#fts5_initial_token_queries>
@@ -33,11 +34,13 @@ extension SearchDescription {
         guard let listIndex, textColumns.count == 1, let text = textColumns.first, scopeColumn == nil || scope != nil,
               !plan.matchesNothing, !plan.terms.contains(where: plan.isNumeric),
               let anchor = plan.terms.filter({ !$0.isShort }).max(by: { $0.length < $1.length })
+                ?? plan.terms.max(by: { $0.length < $1.length })
         else { return nil }
         let (depth, overflow) = offset.addingReportingOverflow(wanted)
         guard !overflow else { return nil }
         let scoped = scope.map { SQLFragment(sql: "\(table).\(scopeColumn!) = ?", arguments: [$0]) }
-        let filter = plan.filterCondition(ofAllTermsOn: table)
+        // (A one-term search's range holds only matches: each of its texts begins with the term.)
+        let filter = plan.terms.count == 1 ? SQLFragment.alwaysTrue : plan.filterCondition(ofAllTermsOn: table)
         let keys = "\(table).\(text), \(table).\(idColumn)"
         func keyed(_ row: Row) throws -> (text: String, id: Int64) { (try row.decode(String.self, at: 0), try row.decode(Int64.self, at: 1)) }
 
@@ -58,8 +61,9 @@ extension SearchDescription {
                 arguments: inRange.arguments) ?? 0
         }) else { return nil }
 
-        // The others: none (the common skew: `mac`, `zenit`), or few, found in the trigram index.
-        guard matches - rangeMatches >= 0, matches - rangeMatches <= othersLimit else { return nil }
+        // The others: none (the common skew: `mac`, `zenit`, `東京`), or, for an anchor of 3+ scalars,
+        // few, found in the trigram index (which finds no phrase of 1-2 scalars).
+        guard matches - rangeMatches >= 0, matches - rangeMatches <= (anchor.isShort ? 0 : othersLimit) else { return nil }
         var others: [(text: String, id: Int64)] = []
         if rangeMatches < matches {
             let long = plan.terms.filter { !$0.isShort }

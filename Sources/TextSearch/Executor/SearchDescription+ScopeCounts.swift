@@ -8,27 +8,12 @@ extension SearchDescription {
     /// let perType = try products.countsPerScope(SearchQuery("a"), db)  // [.text("desktop"): 206_124, …]
     /// ```
     ///
-    /// They do when the search comes down to terms that match by their text (a term that reads as a
-    /// number, such as `500`, may also match rows that hold it only as a number: when each such term
-    /// finds at most 1,000 of those, as a numeric term's page allows, they are counted one by one and
-    /// added; with more of them, when every term is of 3+ scalars (`halo 2008`, 2008 being many
-    /// products' year), the ids of one intersection of the trigram index's rows and the number
-    /// columns' indexes are read, with each match's scope), either
-    /// all of 1-2 scalars (`a`, `ip`, `3 a`, `カメ`): for one term, its gram counts per scope value,
-    /// one row each; for several, the grams index's count of their tokens and each scope value's
-    /// token, for each scope value the first term's gram counts name (when each term is one scalar
-    /// that ``gramBitsTable`` holds, `3 a`, but one of them: `gramBitsCountsPerScope(_:minimumEntries:_:)`); or all of 3+ scalars (`mac`,
-    /// `macbook pro`) when the trigram index's rowids carry the scope (``scopeValues``, every match's
-    /// value one of them): for one term, its counts in ``substringCountsTable`` when it holds the
-    /// term (one row per value), else the index's count of its phrase within each value's rowid
-    /// range; for several, their matches read in one pass of the index (their rowids carry the
-    /// scope), or, past 30,000 matches, counted within each value's rowid range; or of
-    /// both lengths, every short term common (`touch s`, `pro pa`, see
-    /// ``SearchCosts/denseRows``), when the rowids carry the scope: the long terms'
-    /// rows in the trigram index, merged with the grams index's rows or, when few, each checked
-    /// (with a number, only when their ids are kept: `64 lapt`). Dense
-    /// terms are what a count row by row is slowest for (a fetched-results controller's sections).
-    /// Values counting 0 are left out.
+    /// They do when the search's terms match by their text (a numeric term's rows that hold it only
+    /// as a number, when few, are added), all of 1-2 scalars (`a`, `3 a`, `カメ`), all of 3+ (`mac`,
+    /// `macbook pro`, when the trigram index's rowids carry the scope), or of both lengths with every
+    /// short term common (`touch s`, `pro pa`). ``PagePlanner/scopeCounts(for:costs:)`` chooses how,
+    /// from ``ScopeCountFacts`` read first (``ScopeCountStrategy``; the article "How a search runs"
+    /// tabulates the strategies). Values counting 0 are left out.
     ///
     /// - Throws: `DatabaseError`.
     public func countsPerScope(_ query: SearchQuery, _ db: Database) throws -> [DatabaseValue: Int]? {
@@ -60,65 +45,89 @@ extension SearchDescription {
     @_spi(Testing)
     public func matchesPerScope(_ query: SearchQuery, costs: SearchCosts, _ db: Database) throws -> ScopeMatches? {
         guard scopeColumn != nil, gramCountsTable != nil, !query.isEmpty else { return nil }
-        // (Counts need no driver: no estimates are read; terms of both lengths read gram counts.)
+        // What the planner needs, read first (no estimate: counts need no driver); then the strategy,
+        // chosen without the database.
         let plan = try unestimatedPlan(query, db)
-        if plan.matchesNothing { return ScopeMatches(counts: [:], ids: nil) }
-        if !plan.terms.contains(where: plan.isNumeric) { return try textMatchesPerScope(plan, costs: costs, db) }
-        // Numeric terms that some rows hold as a number but not in their text (`500`, a price): the
-        // rows that match with every term in their text, counted as above, plus those few rows
-        // that match through a number, counted one by one.
-        // Every term of 3+ scalars, and a number in more rows of a number column than a numeric term
-        // may find by number alone: straight to the intersection of ids, without reading those rows
-        // to learn it (`halo 2008`: the rows of 2008 are counted in the year index, not read).
-        if plan.terms.allSatisfy({ !$0.isShort }), try holdsANumberInManyRows(plan, costs: costs, db) {
-            return try numericIntersectionMatches(plan, db)
+        let facts = try scopeCountFacts(plan, costs: costs, db)
+        return try matchesPerScope(plan, PagePlanner.scopeCounts(for: facts.facts, costs: costs), numberOnlyIDs: facts.numberOnlyIDs, costs: costs, db)
+    }
+
+    /// What ``PagePlanner/scopeCounts(for:costs:)`` needs of `plan`, with the number-only rows' ids
+    /// when they were listed: each short term's gram count when the terms are of both lengths; with
+    /// numeric terms, whether a number is in many rows (all terms of 3+ scalars), else the rows that
+    /// hold one only as a number (at most ``SearchCosts/fewRows`` per term).
+    func scopeCountFacts(_ plan: SearchPlan, costs: SearchCosts, _ db: Database) throws -> (facts: ScopeCountFacts, numberOnlyIDs: [Int64]?) {
+        let readsShortRows = plan.mixesLengths && !plan.matchesNothing && rowIDsCarryScope
+        let terms = try plan.terms.map { term in
+            TermFacts(
+                isShort: term.isShort, isIndexable: SearchPlan.isIndexable(term), isNumeric: plan.isNumeric(term), length: term.length,
+                rows: readsShortRows && term.isShort && SearchPlan.isIndexable(term) ? try gramCount(term.folded, scope: nil, db) : nil)
         }
-        guard let numberOnlyIDs = try numberOnlyIDs(ofNumericTermsIn: plan, scope: nil, limit: costs.fewRows, db) else {
-            return try numericIntersectionMatches(plan, db)
+        var facts = ScopeCountFacts(terms: terms, matchesNothing: plan.matchesNothing, rowIDsCarryScope: rowIDsCarryScope)
+        var numberOnlyIDs: [Int64]?
+        if !plan.matchesNothing, plan.terms.contains(where: plan.isNumeric) {
+            if plan.terms.allSatisfy({ !$0.isShort }) { facts.numberInManyRows = try holdsANumberInManyRows(plan, costs: costs, db) }
+            if !facts.numberInManyRows {
+                numberOnlyIDs = try self.numberOnlyIDs(ofNumericTermsIn: plan, scope: nil, limit: costs.fewRows, db)
+                facts.numberOnlyRows = numberOnlyIDs?.count
+            }
         }
-        let textPlan = SearchPlan(query, self, matchesNumbers: false)
-        if textPlan.mixesLengths {
+        return (facts, numberOnlyIDs)
+    }
+
+    /// The matches of `plan` per scope value counted as `strategy` says (nil for
+    /// ``ScopeCountStrategy/none``, or when a strategy finds that the indexes cannot tell a match's
+    /// scope value apart); `numberOnlyIDs` the rows listed for ``ScopeCountStrategy/addingNumberOnlyRows(text:)``.
+    func matchesPerScope(
+        _ plan: SearchPlan, _ strategy: ScopeCountStrategy, numberOnlyIDs: [Int64]?, costs: SearchCosts, _ db: Database
+    ) throws -> ScopeMatches? {
+        func counted(_ counts: [DatabaseValue: Int]?) -> ScopeMatches? { counts.map { ScopeMatches(counts: $0, ids: nil) } }
+        switch strategy {
+        case .nothing:
+            return ScopeMatches(counts: [:], ids: nil)
+        case .none:
+            return nil
+        case .gramCounts:
+            return counted(Dictionary(try gramCountsPerScope(plan.terms[0].folded, db), uniquingKeysWith: +))
+        case .gramsIndex:
+            if let gramsTable, let pattern = SearchPlan.gramsPattern(plan.terms),
+               let counts = try countsPerScope(in: gramsTable, matching: pattern, db) {
+                return counted(counts)
+            }
+            return counted(try gramsCounts(plan, scopes: gramCountsPerScope(plan.terms[0].folded, db).map(\.scope), db))
+        case .gramBits(let fallback):
+            if let counts = try gramBitsCountsPerScope(plan, minimumEntries: costs.commonRows, db) { return counted(counts) }
+            return try matchesPerScope(plan, fallback, numberOnlyIDs: numberOnlyIDs, costs: costs, db)
+        case .substringCounts(let fallback):
+            if let counts = try substringCounts(plan.terms[0].folded, db) { return counted(counts) }
+            return try matchesPerScope(plan, fallback, numberOnlyIDs: numberOnlyIDs, costs: costs, db)
+        case .trigramRanges:
+            return counted(try countsPerScope(in: fullTextTable, matching: SearchPlan.fullTextPattern(plan.terms), db))
+        case .trigramPass(let fallback):
+            if let matches = try fullTextMatchesPerScope(matching: SearchPlan.fullTextPattern(plan.terms), db) { return matches }
+            return try matchesPerScope(plan, fallback, numberOnlyIDs: numberOnlyIDs, costs: costs, db)
+        case .bothIndexes:
+            return try bothIndexesMatchesPerScope(plan, costs: costs, db)
+        case .numericIntersection:
+            return try numericIntersectionMatches(plan, db)
+        case .addingNumberOnlyRows(let text):
+            // The rows that match with every term in their text, counted as `text` says, plus the few
+            // rows that match through a number, each checked.
+            let textPlan = SearchPlan(plan.query, self, matchesNumbers: false)
+            guard let textMatches = try matchesPerScope(textPlan, text, numberOnlyIDs: nil, costs: costs, db),
+                  let numberOnly = try checkedMatchesPerScope(plan, ids: numberOnlyIDs ?? [], db)
+            else { return nil }
+            guard text == .bothIndexes else {
+                return ScopeMatches(counts: textMatches.counts.merging(numberOnly.counts, uniquingKeysWith: +), ids: nil)
+            }
             // Terms of both lengths (`64 lapt`): only with the matches' ids, which the controller's
             // pages are read from (its counts alone would send a page to drive by one term, rather
             // than to one pass over the matches); the number-only rows added with theirs.
-            guard let text = try mixedMatchesPerScope(textPlan, costs: costs, db), let textIDs = text.ids,
-                  let numberOnly = try checkedMatchesPerScope(plan, ids: numberOnlyIDs, db)
-            else { return nil }
+            guard let textIDs = textMatches.ids else { return nil }
             let ids = textIDs.merging(numberOnly.ids ?? [:], uniquingKeysWith: +)
             guard ids.values.reduce(0, { $0 + $1.count }) <= SearchCosts.idListLimit else { return nil }
             return ScopeMatches(counts: ids.mapValues(\.count), ids: ids)
         }
-        guard let counts = try textMatchesPerScope(textPlan, costs: costs, db)?.counts,
-              let numberOnly = try checkedMatchesPerScope(plan, ids: numberOnlyIDs, db)
-        else { return nil }
-        return ScopeMatches(counts: counts.merging(numberOnly.counts, uniquingKeysWith: +), ids: nil)
-    }
-
-    /// The matches of ``matchesPerScope(_:_:)`` for a plan whose terms all match by their text
-    /// alone; nil when no index gives them.
-    private func textMatchesPerScope(
-        _ plan: SearchPlan, costs: SearchCosts, _ db: Database
-    ) throws -> ScopeMatches? {
-        guard scopeColumn != nil, gramCountsTable != nil, let first = plan.terms.first else { return nil }
-        func counted(_ counts: [DatabaseValue: Int]?) -> ScopeMatches? { counts.map { ScopeMatches(counts: $0, ids: nil) } }
-        if plan.terms.allSatisfy({ !$0.isShort }) {
-            let pattern = SearchPlan.fullTextPattern(plan.terms)
-            // Several terms: few matches, read with their ids in one pass (more than the id list
-            // limit: counted per scope value instead).
-            if plan.terms.count > 1, let matches = try fullTextMatchesPerScope(matching: pattern, db) { return matches }
-            // One frequent term: its maintained counts, one row per scope value.
-            if plan.terms.count == 1, let counts = try substringCounts(first.folded, db) { return counted(counts) }
-            return counted(try countsPerScope(in: fullTextTable, matching: pattern, db))
-        }
-        if plan.mixesLengths { return try mixedMatchesPerScope(plan, costs: costs, db) }
-        if plan.terms.count > 1, let counts = try gramBitsCountsPerScope(plan, minimumEntries: costs.commonRows, db) { return counted(counts) }
-        if plan.terms.count > 1, let gramsTable, let pattern = SearchPlan.gramsPattern(plan.terms),
-           let counts = try countsPerScope(in: gramsTable, matching: pattern, db) {
-            return counted(counts)
-        }
-        let rows = try gramCountsPerScope(first.folded, db)
-        if plan.terms.count == 1 { return counted(Dictionary(rows, uniquingKeysWith: +)) }
-        return counted(try gramsCounts(plan, scopes: rows.map(\.scope), db))
     }
 
     /// Whether some numeric term of `plan` is the value of more than

@@ -5,15 +5,15 @@
 /// Each text is read up to its first U+0000, where SQLite's `substr()` and `length()` end a TEXT, and
 /// is followed by a 0: no scalar of a text is 0, so a 0 ends a text and nothing counted spans two.
 /// A NULL column adds nothing. The buffer is kept from row to row, to reuse its storage.
-final class RowScalars {
+package final class RowScalars {
     /// The scalars' values of the texts last loaded, each text followed by a 0.
-    private(set) var values: [UInt32] = []
+    package private(set) var values: [UInt32] = []
 
     /// An empty buffer.
-    init() {}
+    package init() {}
 
     /// Reads `texts` (nil: a NULL column) into ``values``, replacing the last row's.
-    func load(_ texts: [String?]) {
+    package func load(_ texts: [String?]) {
         values.removeAll(keepingCapacity: true)
         for case let text? in texts {
             for scalar in text.unicodeScalars {

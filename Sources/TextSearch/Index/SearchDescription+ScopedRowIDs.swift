@@ -142,8 +142,10 @@ extension SearchDescription {
     /// The rowids of the rows the index `table` (``fullTextTable`` or ``gramsTable``) matches with
     /// `pattern`, ascending (with ``scopeValues``, each row's scope number in the high bits).
     func indexRowIDs(_ table: String, matching pattern: String, _ db: Database) throws -> [Int64] {
+        var rowids: [Int64] = []
         try db.cachedStatement(sql: "SELECT rowid FROM \(table) WHERE \(table) MATCH ? ORDER BY rowid")
-            .fetchAll(arguments: [pattern]) { try $0.decode(Int64.self, at: 0) }
+            .forEachInteger(arguments: [pattern]) { rowids.append($0) }
+        return rowids
     }
 
     /// The rows whose rowids are both in `fullTextRowIDs` (ascending, from ``indexRowIDs(_:matching:_:)``
@@ -162,8 +164,7 @@ extension SearchDescription {
         var tally = ScopeTally(scopeNumbers: scopeValues.count)
         var next = 0
         try db.cachedStatement(sql: "SELECT rowid FROM \(gramsTable) WHERE \(gramsTable) MATCH ? ORDER BY rowid")
-            .forEachRow(arguments: [gramsPattern]) { row in
-                let rowid = try row.decode(Int64.self, at: 0)
+            .forEachInteger(arguments: [gramsPattern]) { rowid in
                 while next < fullTextRowIDs.count, fullTextRowIDs[next] < rowid { next += 1 }
                 guard next < fullTextRowIDs.count, fullTextRowIDs[next] == rowid else { return }
                 tally.add(rowid)
@@ -184,7 +185,7 @@ extension SearchDescription {
         guard rowIDsCarryScope else { return nil }
         var tally = ScopeTally(scopeNumbers: scopeValues.count)
         try db.cachedStatement(sql: "SELECT rowid FROM \(fullTextTable) WHERE \(fullTextTable) MATCH ? LIMIT ?")
-            .forEachRow(arguments: [pattern, SearchCosts.idListLimit + 1]) { row in tally.add(try row.decode(Int64.self, at: 0)) }
+            .forEachInteger(arguments: [pattern, SearchCosts.idListLimit + 1]) { tally.add($0) }
         guard tally.total <= SearchCosts.idListLimit else { return nil }
         return tally.matches(scopeValues)
     }

@@ -70,6 +70,24 @@ struct BrowseTerminalTests {
         #expect(!after.contains("Search:"), "the main screen is back")
     }
 
+    /// The screen on a PostgreSQL server: the same first screen and search, and another process's
+    /// commit shown live (woken by the server's notifications).
+    @Test(.enabled(if: StoreEngine.all.contains(.postgreSQL))) func searchesAServerLive() throws {
+        let server = try Workspace(engine: .postgreSQL)
+        #expect(try server.catalog("seed").status == 0)
+        let pane = try pane()
+        try pane.type("'\(catalogPath)' browse --database '\(server.database)'; echo \"exit=$?\"")
+        try pane.press("Enter")
+        try pane.wait(for: "the first screen") { $0.contains("9 products in 3 sections") && $0.contains("› iMac") }
+        try pane.type("mac")
+        try pane.wait(for: "the results of mac") { $0.contains("4 products in 2 sections") }
+        let added = try server.catalog("add", "product", "--type", "desktop", "--name", "Mac Studio", "--year", "2022", "--price", "1999")
+        #expect(added.status == 0, "\(added)")
+        try pane.wait(for: "the added product") { $0.contains("Mac Studio") && $0.contains("5 products in 2 sections") }
+        try pane.press("C-q")
+        try pane.wait(for: "the shell prompt") { $0.contains("exit=0") }
+    }
+
     @Test func japaneseAndHalfWidthKanaThenStateIsRestored() throws {
         let added = try catalog("add", "product", "--type", "device", "--name", "東京タワー 限定モデル", "--year", "2020", "--price", "99")
         #expect(added.status == 0, "\(added)")

@@ -21,6 +21,9 @@ final class TmuxPane {
     static let deadline: Duration = .seconds(60)
 
     private let socket: String
+    /// The pane's shell, a process group leader: ended with its group when the pane goes, since it
+    /// ignores the SIGHUP `kill-server` sends and the server waits for it (they outlived the tests).
+    private var shell: Int32 = 0
 
     /// Starts a tmux server with one `columns`×`lines` pane running `sh` in `directory`, with
     /// `environment` added.
@@ -34,6 +37,7 @@ final class TmuxPane {
             "-x", String(columns), "-y", String(lines), "-c", directory, "env"]
             + variables.map { "\($0.key)=\($0.value)" } + ["sh"])
         guard status == 0 else { throw TmuxError(description: "tmux new-session failed with status \(status)") }
+        shell = try shellPID()
         _ = try wait(for: "a shell prompt") { $0.contains("PANE$") }
     }
 
@@ -59,6 +63,7 @@ final class TmuxPane {
     }
 
     deinit {
+        if shell > 0 { kill(-shell, SIGKILL) }
         _ = try? ProcessRunner.run(executable: Self.tmux, ["-S", socket, "kill-server"])
     }
 

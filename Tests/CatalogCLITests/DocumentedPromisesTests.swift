@@ -1,0 +1,125 @@
+import Catalog
+import Foundation
+import SQLiteStore
+import TestSupport
+import Testing
+
+/// What the `catalog` documentation (CatalogCLI.docc: Commands, Exit codes and errors, Guarantees)
+/// promises about bad situations, checked against the built binary from the articles' words, for
+/// the promises no other suite runs end to end.
+struct DocumentedPromisesTests {
+    let workspace: Workspace
+
+    init() throws {
+        workspace = try Workspace()
+    }
+
+    /// Exit codes, 5: "a write (or a pending migration, or `check`) found the database locked by another
+    /// process for the whole busy timeout"; Guarantees, Isolation: each command's write is one
+    /// transaction, so a refused one holds none of its write. Migrations: "a database that is up to
+    /// date is never locked for writing", so `migrate` with nothing pending answers.
+    @Test func everyWriteOfALockedDatabaseExits5AndWritesNothing() throws {
+        try workspace.catalog("seed")
+        let file = try workspace.write("type,name,yearIntroduced,introPrice\ndevice,Imported,2001,1\n", to: "more.csv")
+        let before = try [workspace.catalog("export"), workspace.catalog("export", "--entity", "phones")].map(\.output)
+        let quickly = ["CATALOG_BUSY_TIMEOUT_MS": "100"]
+        let locker = try WriteLockHolder(path: workspace.database, seconds: 60)
+        defer { locker.release() }
+        let writes: [[String]] = [
+            ["add", "product", "--type", "device", "--name", "Blocked", "--year", "2000", "--price", "1"],
+            ["add", "phone", "--name", "Blocked", "--maker", "X", "--year", "2020", "--os", "Y", "--screen", "6"],
+            ["update", "1", "--price", "1"], ["delete", "2"], ["delete", "--at", "0.0"], ["seed"], ["seed", "--count", "5"],
+            ["import", file], ["check"],
+        ]
+        for arguments in writes {
+            let result = try workspace.catalog(arguments, environment: quickly)
+            #expect(result.status == 5, "\(arguments): \(result)")
+            #expect(result.error == "catalog: error: the database is locked by another process; try again (SQLITE_BUSY)\n",
+                    "\(arguments): \(result)")
+            #expect(result.output.isEmpty, "\(arguments): \(result)")
+        }
+        let migrate = try workspace.catalog(["migrate"], environment: quickly)
+        #expect(migrate.status == 0, "\(migrate)")
+        locker.release()
+        #expect(try [workspace.catalog("export"), workspace.catalog("export", "--entity", "phones")].map(\.output) == before)
+    }
+
+    /// Exit codes: an error is one line and a non-zero exit code. `list`, `search` and `export` stream
+    /// their rows, so one that meets a damaged page part way has written whole rows before it (a
+    /// program reading them checks the exit code), and `export --output FILE` leaves no `FILE`.
+    @Test func aStreamedListingThatMeetsDamagePartWayExits6() throws {
+        let store = try CatalogStore(path: workspace.database)
+        try store.seed([SeedFile(SyntheticCatalog.products(count: 20_000, seed: 3))])
+        try store.database.close()
+        try Self.overwriteALeafPage(of: "products", in: workspace.database)
+
+        for arguments in [["list", "--format", "csv"], ["list", "--format", "jsonl"], ["list", "--format", "tsv"], ["list"],
+                          ["search", "a", "--format", "csv"], ["export", "--format", "jsonl"], ["export", "--format", "csv"]] {
+            let result = try workspace.catalog(arguments)
+            #expect(result.status == 6, "\(arguments): \(result.status) \(result.error)")
+            #expect(result.error.hasPrefix("catalog: error: the database file is damaged"), "\(arguments): \(result.error)")
+            #expect(result.error.split(separator: "\n").count == 1, "\(arguments): \(result.error)")
+            #expect(result.output.utf8.last ?? UInt8(ascii: "\n") == UInt8(ascii: "\n"), "\(arguments): whole rows only")
+            #expect(result.output.split(separator: "\n").count < 20_000, "\(arguments)")
+        }
+        let output = workspace.path("products.jsonl")
+        let export = try workspace.catalog(["export", "--format", "jsonl", "--output", output])
+        #expect(export.status == 6, "\(export)")
+        let left = try FileManager.default.contentsOfDirectory(atPath: workspace.directory.url.path)
+        #expect(!left.contains { $0.hasPrefix("products") }, "\(left)")
+    }
+
+    /// Exit codes: "nothing was written" is said only when nothing was. A write command refuses a
+    /// damaged file of up to 8 MiB "without changing it" (Guarantees), also when the file is one a
+    /// development version made, which opening would otherwise adopt (a write) before the check.
+    @Test func aDamagedFileOfADevelopmentVersionIsRefusedUnchanged() throws {
+        let store = try CatalogStore(path: workspace.database)
+        try store.seed([SeedFile(SyntheticCatalog.products(count: 3_000, seed: 4))])
+        try store.database.close()
+        try PreBaselineFile.rewrite(workspace.database, toVersion: 12)
+        try Self.overwriteALeafPage(of: "products", in: workspace.database)
+        let bytes = FileManager.default.contents(atPath: workspace.database)
+
+        for arguments in [["add", "product", "--type", "device", "--name", "X", "--year", "2000", "--price", "1"], ["seed", "--count", "1"]] {
+            let result = try workspace.catalog(arguments)
+            #expect(result.status == 6, "\(arguments): \(result)")
+            #expect(result.error.hasPrefix("catalog: error: the database file is damaged"), "\(arguments): \(result)")
+            #expect(result.error.contains("nothing was written"), "\(arguments): \(result)")
+            #expect(FileManager.default.contents(atPath: workspace.database) == bytes, "\(arguments) changed the file")
+        }
+    }
+
+    /// Exit codes, 1: a full disk is one line, `the disk or database is full…`, and exit 1; Guarantees:
+    /// "a new database that cannot be set up is removed, leaving no file". Here the disk fills
+    /// (`CATALOG_MAX_PAGE_COUNT`) while the new file's schema is created, inside its first migration.
+    @Test(arguments: ["10", "30"])
+    func aDiskThatFillsWhileANewDatabaseIsSetUpIsExit1(maximumPages: String) throws {
+        let result = try workspace.catalog(
+            ["add", "product", "--type", "device", "--name", "X", "--year", "2000", "--price", "1"],
+            environment: ["CATALOG_MAX_PAGE_COUNT": maximumPages])
+        #expect(result.status == 1, "\(result)")
+        #expect(result.error.hasPrefix("catalog: error: the disk or database is full"), "\(result)")
+        #expect(result.error.split(separator: "\n").count == 1, "\(result)")
+        #expect(result.output.isEmpty)
+        let left = try FileManager.default.contentsOfDirectory(atPath: workspace.directory.url.path)
+        #expect(!left.contains { $0.hasPrefix("catalog.sqlite") }, "\(left)")
+    }
+
+    /// Overwrites the cells of a leaf page of `table` in the middle of its pages (its 8-byte header
+    /// kept), so that any statement reading a row of that page fails with `SQLITE_CORRUPT`.
+    static func overwriteALeafPage(of table: String, in path: String) throws {
+        let queue = try DatabaseQueue(path: path)
+        let pages = try queue.read { db in
+            try db.fetchAll(sql: "SELECT pageno FROM dbstat WHERE name = ? AND pagetype = 'leaf' ORDER BY pageno", arguments: [table]) {
+                try $0.decode(Int.self, at: 0)
+            }
+        }
+        let pageSize = try queue.read { db in try db.scalar(Int.self, sql: "PRAGMA page_size") ?? 4096 }
+        try queue.close()
+        let page = try #require(pages.dropFirst(pages.count / 2).first)
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+        try handle.seek(toOffset: UInt64((page - 1) * pageSize + 8))
+        try handle.write(contentsOf: Data(repeating: 0xAB, count: pageSize - 8))
+        try handle.close()
+    }
+}

@@ -1,0 +1,103 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// What only `catalog` on a PostgreSQL server has to say: commands that work on a database file are
+/// refused in one line naming what to use instead (exit 9), a server that cannot be reached is one
+/// line (exit 8) and nothing is done, replicas are named by `CATALOG_REPLICAS`, and `watch` says
+/// when the primary restarts, then resumes with the changes made meanwhile. (The commands that work
+/// on both engines are the other suites', run on each.)
+@Suite(.enabled(if: StoreEngine.all.contains(.postgreSQL), "CATALOG_TEST_ENGINE keeps SQLite only"))
+struct ServerCommandTests {
+    /// A loopback port nothing listens on (a privileged one no test server takes).
+    static let unreachable = "postgresql://postgres@127.0.0.1:1/postgres"
+
+    @Test func fileOnlyCommandsSayWhatToUseInstead() throws {
+        let workspace = try Workspace(engine: .postgreSQL)
+        #expect(try workspace.catalog("seed").status == 0)
+        let copy = workspace.path("copy.sqlite")
+        let cases: [([String], String)] = [
+            (["backup", copy], "backup works on a database file, and this database is on a PostgreSQL server: back it up with pg_dump"),
+            (["backup", copy, "--force"], "pg_basebackup"),
+            (["check"], "check works on a database file, and this database is on a PostgreSQL server: check its tables and indexes with pg_amcheck"),
+            (["check", "--json"], "pg_amcheck"),
+        ]
+        for (arguments, message) in cases {
+            let result = try workspace.catalog(arguments)
+            #expect(result.status == 9, "\(arguments): \(result)")
+            #expect(result.error.hasPrefix("catalog: error: ") && result.error.contains(message), "\(arguments): \(result)")
+            #expect(result.error.split(separator: "\n").count == 1, "\(arguments): \(result)")
+            #expect(result.output.isEmpty, "\(arguments): \(result)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: copy))
+        #expect(try workspace.catalog("list").status == 0)
+    }
+
+    @Test func anUnreachableServerIsOneLineAndNothingIsDone() throws {
+        let workspace = try Workspace()
+        let commands: [[String]] = [
+            ["list"], ["search", "mac"], ["show", "0.0"], ["suggest", "ip"], ["seed"], ["export"], ["migrate"], ["migrate", "--status"],
+            ["add", "product", "--type", "device", "--name", "X", "--year", "2000", "--price", "1"], ["delete", "1"], ["watch"],
+        ]
+        for command in commands {
+            let result = try workspace.catalog(command, database: Self.unreachable)
+            #expect(result.status == 8, "\(command): \(result)")
+            #expect(result.error.hasPrefix("catalog: error: cannot connect to PostgreSQL: "), "\(command): \(result)")
+            #expect(result.error.hasSuffix("; nothing was done (08001)\n"), "\(command): \(result)")
+            #expect(result.error.split(separator: "\n").count == 1, "\(command): \(result)")
+            #expect(result.output.isEmpty, "\(command): \(result)")
+        }
+        // Through the environment as through the option.
+        let environment = try ProcessRunner.run(
+            "catalog", ["list"], environment: ["CATALOG_DATABASE": Self.unreachable], home: workspace.path("home"))
+        #expect(environment.status == 8, "\(environment)")
+    }
+
+    @Test func replicasAreURLsOfAServer() throws {
+        let workspace = try Workspace(engine: .postgreSQL)
+        #expect(try workspace.catalog("seed").status == 0)
+        let notURL = try workspace.catalog(["list"], environment: ["CATALOG_REPLICAS": "/tmp/replica"])
+        #expect(notURL.status == 64, "\(notURL)")
+        #expect(notURL.error == "catalog: error: CATALOG_REPLICAS must be postgresql:// URLs separated by commas, not \"/tmp/replica\"\n")
+        let ofAFile = try workspace.catalog(["list"], database: workspace.path("file.sqlite"), environment: ["CATALOG_REPLICAS": Self.unreachable])
+        #expect(ofAFile.status == 64, "\(ofAFile)")
+        #expect(ofAFile.error.contains("CATALOG_REPLICAS names replicas of a PostgreSQL server, but the database is the file"))
+        #expect(!FileManager.default.fileExists(atPath: workspace.path("file.sqlite")))
+        // A replica that is down is skipped with a line, never a wrong answer: the primary answers.
+        let plain = try workspace.catalog("list")
+        let downReplica = try workspace.catalog(["list"], environment: ["CATALOG_REPLICAS": Self.unreachable])
+        #expect(downReplica.status == 0, "\(downReplica)")
+        #expect(downReplica.output == plain.output)
+        #expect(downReplica.error.contains("replica"), "\(downReplica)")
+    }
+
+    /// The primary stopped and started again under a running `watch`: it says so on standard error,
+    /// listens again, and shows the change committed once the primary is back (read from the change
+    /// log, not from a notification it missed).
+    @Test func watchSaysWhenThePrimaryRestartsAndResumes() throws {
+        let servers = try PostgreSQLServers.start(replicas: 0)
+        defer { servers.stop() }
+        let workspace = try Workspace()
+        let database = servers.primary
+        #expect(try workspace.catalog(["seed"], database: database).status == 0)
+        let watch = try RunningProcess("catalog", ["watch", "--scope", "device", "--json", "--database", database])
+        #expect(watch.nextLine() != nil)
+
+        let add = ["add", "product", "--type", "device", "--year", "2024", "--price", "1", "--name"]
+        #expect(try workspace.catalog(add + ["Before"], database: database).status == 0)
+        #expect(watch.nextLine()?.contains(#""kind":"insert""#) == true)
+
+        try servers.stopServer("primary")
+        let whileDown = try workspace.catalog(add + ["While down"], database: database)
+        #expect(whileDown.status == 8, "\(whileDown)")
+        try servers.startServer("primary")
+        #expect(try workspace.catalog(add + ["After"], database: database).status == 0)
+        let resumed = try #require(watch.nextLine(), "watch showed nothing after the primary came back")
+        #expect(resumed.contains(#""kind":"insert""#), "\(resumed)")
+
+        let (status, error) = try watch.stop()
+        #expect(status == 0, "\(error)")
+        #expect(error.contains("lost the connection to the PostgreSQL server"), "\(error)")
+        #expect(error.contains("listening to the PostgreSQL server again; the changes made meanwhile follow"), "\(error)")
+    }
+}
