@@ -11,7 +11,9 @@ import PackageDescription
 //                              → GRDBContender      → GRDB 7.10.0
 //                              → StoreContender     → Catalog, SQLiteStore (this project)
 //   pg-search-bench (executable) → BenchmarkSupport, PostgreSQLSearch (W3 on PostgreSQL; no GRDB)
-//   pg-ingest-bench (executable) → BenchmarkSupport, Entities, PostgreSQLSearch (W1b on PostgreSQL; no GRDB)
+//   pg-ingest-bench (executable) → PostgreSQLBenchSupport, PostgreSQLSearch (W1b on PostgreSQL; no GRDB)
+//   pg-live-bench (executable) → PostgreSQLBenchSupport, FetchedResults (W4 and W5 on PostgreSQL; no GRDB)
+//   PostgreSQLBenchSupport → BenchmarkSupport, Entities (the product entity both load)
 let package = Package(
     name: "catalog-benchmarks",
     platforms: [.macOS(.v15)],
@@ -34,6 +36,7 @@ let package = Package(
             dependencies: [
                 "BenchmarkSupport",
                 .product(name: "Catalog", package: "catalog"),
+                .product(name: "Entities", package: "catalog"),
                 .product(name: "FetchedResults", package: "catalog"),
                 .product(name: "SQLiteStore", package: "catalog"),
                 .product(name: "TextSearch", package: "catalog"),
@@ -53,10 +56,28 @@ let package = Package(
         .executableTarget(
             name: "pg-ingest-bench",
             dependencies: [
-                "BenchmarkSupport",
+                "PostgreSQLBenchSupport",
                 .product(name: "Entities", package: "catalog"),
                 .product(name: "PostgreSQLStore", package: "catalog"),
                 .product(name: "PostgreSQLSearch", package: "catalog"),
+                .product(name: "TextSearch", package: "catalog"),
+            ]),
+        // W4 and W5 on PostgreSQL: a tracking controller and a cluster's open against LISTEN + SELECT
+        // and a plain connection, on a server given by URL.
+        .executableTarget(
+            name: "pg-live-bench",
+            dependencies: [
+                "PostgreSQLBenchSupport",
+                .product(name: "Entities", package: "catalog"),
+                .product(name: "FetchedResults", package: "catalog"),
+                .product(name: "PostgreSQLStore", package: "catalog"),
+            ]),
+        // The product entity the PostgreSQL benchmarks load, and its CSV file.
+        .target(
+            name: "PostgreSQLBenchSupport",
+            dependencies: [
+                "BenchmarkSupport",
+                .product(name: "Entities", package: "catalog"),
                 .product(name: "TextSearch", package: "catalog"),
             ]),
         // `catalog browse` driven through its screen model with scripted keystrokes (issue #14).

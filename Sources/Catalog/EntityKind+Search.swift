@@ -1,4 +1,3 @@
-import Synchronization
 import TextSearch
 
 extension Product {
@@ -6,25 +5,11 @@ extension Product {
     /// as numbers; the type as scope, each type's rows a rowid range of the trigram index; a list by
     /// name walks `products_by_type_name`; short terms indexed by the grams index; substring counts and
     /// gram bits kept for the W3 rows they speed up (Benchmarks/README.md, "What each search
-    /// accelerator buys"), less those a benchmark left out (`leaveOutSearchAccelerators(named:)`).
+    /// accelerator buys").
     public static let searchDescription = declaration.searchDescription(
         scope: scopeKeyPath, listIndex: "products_by_type_name", scopeValues: ProductType.allCases.map(\.rawValue),
-        accelerators: ([.substringCounts, .gramBits] as [any SearchAccelerator]).filter { accelerator in
-            !leftOutAccelerators.withLock { $0.contains(accelerator.name) }
-        })
-
-    /// Makes ``searchDescription`` (and so the schema of every file created from now on) keep none of
-    /// the accelerators `names` names (`substring-counts`, `gram-bits`): for the benchmark that prices
-    /// each one. Call it before anything reads ``searchDescription``; a file made with other
-    /// accelerators then fails the schema check.
-    @_spi(Benchmarks)
-    public static func leaveOutSearchAccelerators(named names: Set<String>) {
-        leftOutAccelerators.withLock { $0 = names }
-    }
+        accelerators: [.substringCounts, .gramBits])
 }
-
-/// The accelerators `Product.leaveOutSearchAccelerators(named:)` left out.
-private let leftOutAccelerators = Mutex<Set<String>>([])
 
 extension Phone {
     /// What a phone search looks in, as its declaration says: the folded name and maker, through the

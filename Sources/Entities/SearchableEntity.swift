@@ -61,20 +61,25 @@ public struct EntitySearch<Entity: SearchableEntity>: RowSource {
     public let query: SearchQuery
     /// The rows the search is restricted to; nil for all.
     public let scope: SearchScope<Entity>?
+    /// What the search looks in: the entity's ``SearchableEntity/searchDescription``, or another
+    /// description of the same table and indexes (one that reads fewer of its accelerators: a
+    /// benchmark pricing them).
+    public let searchDescription: SearchDescription
 
-    /// A search of the entity, within `scope` if given.
-    public init(_ query: SearchQuery, scope: SearchScope<Entity>? = nil) {
+    /// A search of the entity, within `scope` if given, through `description`.
+    public init(_ query: SearchQuery, scope: SearchScope<Entity>? = nil, searching description: SearchDescription = Entity.searchDescription) {
         self.query = query
         self.scope = scope
+        searchDescription = description
     }
 
     /// On PostgreSQL, PostgreSQLSearch's condition, through its own indexes.
     public func condition(_ db: any SQLConnection) throws -> SQLFragment {
         let value = scope?.indexedValue
         let search = if let sqlite = db as? Database {
-            try Entity.searchDescription.condition(for: query, scope: value, alias: Entity.tableName, sqlite)
+            try searchDescription.condition(for: query, scope: value, alias: Entity.tableName, sqlite)
         } else {
-            try PostgreSQLTextSearch(Entity.searchDescription).condition(for: query, scope: value, alias: Entity.tableName, db)
+            try PostgreSQLTextSearch(searchDescription).condition(for: query, scope: value, alias: Entity.tableName, db)
         }
         guard let scope, value == nil else { return search }
         return SQLFragment(sql: "(") + search + SQLFragment(sql: ") AND ") + scope.condition(alias: Entity.tableName)
@@ -98,7 +103,7 @@ public struct EntitySearch<Entity: SearchableEntity>: RowSource {
         }
         guard let searchScope = Entity.searchScope, sections.keyPath == searchScope,
               scope == nil || scope?.keyPath == searchScope,
-              let matches = try Entity.searchDescription.matchesPerScope(query, db) else { return nil }
+              let matches = try searchDescription.matchesPerScope(query, db) else { return nil }
         guard let scope else { return SectionMatches(counts: matches.counts, ids: matches.ids) }
         return SectionMatches(
             counts: matches.counts.filter { scope.admits($0.key) }, ids: matches.ids?.filter { scope.admits($0.key) })
@@ -125,7 +130,7 @@ public struct EntitySearch<Entity: SearchableEntity>: RowSource {
             within = nil
         }
         let order = Entity.searchOrder(sectionKeyPath: page.section?.keyPath, sortDescriptors: page.sortDescriptors, order: page.order)
-        return try Entity.searchDescription.page(
+        return try searchDescription.page(
             query, scope: within, order: order, limit: page.limit, offset: page.offset, totalCount: page.count,
             matchIDs: page.ids, selection: Entity.selection, db, decode: Entity.init(row:)
         ).records
@@ -199,7 +204,8 @@ extension FetchRequest where Entity: SearchableEntity {
 
     /// Sets the request's filter to the search of `query` within `scope`; none without either.
     private mutating func setSearch(_ query: SearchQuery?, scope: SearchScope<Entity>?) {
-        filter = query == nil && scope == nil ? nil : EntitySearch<Entity>(query ?? SearchQuery(""), scope: scope)
+        let description = (filter as? EntitySearch<Entity>)?.searchDescription ?? Entity.searchDescription
+        filter = query == nil && scope == nil ? nil : EntitySearch<Entity>(query ?? SearchQuery(""), scope: scope, searching: description)
     }
 
     /// The request's order as a search's page order (`SearchableEntity.searchOrder(sectionKeyPath:sortDescriptors:order:)`).
@@ -230,11 +236,12 @@ extension FetchRequest where Entity: SearchableEntity {
         // SQLite's executor pages through its indexes; on PostgreSQL, one statement over the search's
         // condition (PostgreSQLSearch's indexes).
         if let db = db as? Database, scope == nil || scope?.indexedValue != nil {
-            return try Entity.searchDescription.page(
+            let description = (filter as? EntitySearch<Entity>)?.searchDescription ?? Entity.searchDescription
+            return try description.page(
                 query, scope: scope?.indexedValue, order: searchOrder(), limit: limit, offset: offset,
                 selection: Entity.selection, costs: costs, db, decode: Entity.init(row:))
         }
-        let condition = try EntitySearch<Entity>(query, scope: scope).condition(db)
+        let condition = try (filter as? EntitySearch<Entity> ?? EntitySearch<Entity>(query, scope: scope)).condition(db)
         let from = "FROM \(Entity.tableName) WHERE \(condition.sql)"
         let total = try db.scalar(Int.self, sql: "SELECT count(*) \(from)", arguments: condition.arguments) ?? 0
         let records = try db.fetchAll(

@@ -1,6 +1,7 @@
 import PostgreSQLStore
 import StoreCore
 import Synchronization
+import TestSupport
 import Testing
 
 /// The PostgreSQL change log read from snapshot positions: writers that commit out of sequence order

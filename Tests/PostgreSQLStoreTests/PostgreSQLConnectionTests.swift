@@ -1,6 +1,7 @@
 import Foundation
 import PostgreSQLStore
 import StoreCore
+import TestSupport
 import Testing
 
 /// libpq's connection: binding, reading, errors, transactions, COPY, notifications, cancellation.

@@ -48,9 +48,10 @@ public enum StoreEngine: String, CaseIterable, Sendable, CustomStringConvertible
     }
 }
 
-/// A schema of its own on the shared test servers (``PostgreSQLServers/shared()``), dropped when
-/// the value goes away: the URLs of the primary and replicas with their `search_path` set to it, so
-/// that whatever connects through them (a `PostgreSQLCluster`, a `catalog` process) works in it alone.
+/// A schema of its own on the test servers, dropped when the value goes away, so that tests run in
+/// parallel without seeing each other's tables: the URLs of the primary and replicas with their
+/// `search_path` set to it, so that whatever connects through them (a `PostgreSQLCluster`, a
+/// `catalog` process) works in it alone.
 public final class TestSchema: Sendable {
     /// The schema's name.
     public let name: String
@@ -66,23 +67,30 @@ public final class TestSchema: Sendable {
         try PostgreSQLConnection(url: try PostgreSQLServers.shared().primary).execute(sql: "CREATE EXTENSION IF NOT EXISTS pg_trgm SCHEMA public")
     }
 
-    /// Creates the schema on the shared servers.
+    /// Creates the schema on `servers`: the shared test servers, or a suite's own.
     ///
     /// - Throws: when the servers are not configured in CI, or cannot be reached.
-    public init() throws {
-        let servers = try PostgreSQLServers.shared()
-        try Self.trigramExtension.get()
-        name = "test_" + UUID().uuidString.lowercased().replacing("-", with: "")
+    public init(servers own: PostgreSQLServers? = nil) throws {
+        let servers = try own ?? PostgreSQLServers.shared()
+        if own == nil { try Self.trigramExtension.get() }
+        let name = "test_" + UUID().uuidString.lowercased().replacing("-", with: "")
         try PostgreSQLConnection(url: servers.primary).execute(sql: "CREATE SCHEMA \(name)")
-        let name = name
-        let inSchema = { (url: String) in url + (url.contains("?") ? "&" : "?") + "options=-csearch_path%3D\(name)" }
+        self.name = name
         server = servers.primary
-        primary = inSchema(servers.primary)
-        replicas = servers.replicas.map(inSchema)
+        primary = Self.url(servers.primary, schema: name)
+        replicas = servers.replicas.map { Self.url($0, schema: name) }
     }
 
     deinit {
         try? PostgreSQLConnection(url: server).execute(sql: "DROP SCHEMA \(name) CASCADE")
+    }
+
+    /// A connection to the primary, in the schema.
+    public func connect() throws -> PostgreSQLConnection { try PostgreSQLConnection(url: primary) }
+
+    /// `url` with its connections' `search_path` set to `schema`.
+    static func url(_ url: String, schema: String) -> String {
+        url + (url.contains("?") ? "&" : "?") + "options=-csearch_path%3D\(schema)"
     }
 }
 

@@ -14,9 +14,10 @@ public protocol Contender: Sendable {
     func insert(_ products: [SyntheticProduct], intoNewDatabaseAt path: String) throws -> Measured
 
     /// W1b: inserts `products` in one transaction into the database at `path` (timed), creating it
-    /// first when there is none (untimed): the store with its own schema and its bulk `seed`, the peers
-    /// with ``PlainFullTextSchema``, what their users would build. The fingerprint is the row count.
-    func bulkLoad(_ products: [SyntheticProduct], intoDatabaseAt path: String) throws -> Measured
+    /// first when there is none (untimed): the store with its own schema and its bulk `seed` (one way,
+    /// whatever `load` says), the peers with ``PlainFullTextSchema``, what their users would build,
+    /// loaded as `load` says. The fingerprint is the row count.
+    func bulkLoad(_ products: [SyntheticProduct], intoDatabaseAt path: String, _ load: PlainFullTextSchema.Load) throws -> Measured
 
     /// W2: every product of the database at `path`, sorted by (type, name), read into structs.
     /// The fingerprint is of the ids in order.

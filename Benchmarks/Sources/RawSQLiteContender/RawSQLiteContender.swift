@@ -21,31 +21,40 @@ public struct RawSQLiteContender: Contender {
         let insert = try db.prepare(BenchSQL.insertProduct)
         defer { sqlite3_finalize(insert) }
         let duration = try ContinuousClock().measure {
+            try db.execute("BEGIN IMMEDIATE")
             try insertAll(products, with: insert, folded: true, db)
+            try db.execute("COMMIT")
         }
         return Measured(duration: duration, fingerprint: try countFingerprint(db))
     }
 
     // MARK: - W1b
 
-    public func bulkLoad(_ products: [SyntheticProduct], intoDatabaseAt path: String) throws -> Measured {
+    public func bulkLoad(_ products: [SyntheticProduct], intoDatabaseAt path: String, _ load: PlainFullTextSchema.Load) throws -> Measured {
         let isNew = !FileManager.default.fileExists(atPath: path)
         let db = try RawConnection(path: path, create: isNew)
-        if isNew { try db.execute(PlainFullTextSchema.sql) }
+        if isNew { try db.execute(load == .bulk ? PlainFullTextSchema.bareTableSQL : PlainFullTextSchema.sql) }
         let insert = try db.prepare(PlainFullTextSchema.insertSQL)
         defer { sqlite3_finalize(insert) }
+        let highest = try db.prepare(PlainFullTextSchema.highestIDSQL)
+        defer { sqlite3_finalize(highest) }
         let duration = try ContinuousClock().measure {
+            try db.execute("BEGIN IMMEDIATE")
+            let indexed = try db.scalarInt(highest)
             try insertAll(products, with: insert, folded: false, db)
+            if load == .bulk {
+                try db.execute(isNew ? PlainFullTextSchema.bulkIndexesSQL : PlainFullTextSchema.indexRowsSQL(after: indexed))
+            }
+            try db.execute("COMMIT")
         }
         return Measured(duration: duration, fingerprint: try countFingerprint(db))
     }
 
-    /// Inserts `products` in one transaction with `insert`, whose parameters are type, name, then the
-    /// folded name when `folded` (``BenchSQL/insertProduct``; not ``PlainFullTextSchema/insertSQL``),
-    /// then year and price.
+    /// Inserts `products` with `insert`, whose parameters are type, name, then the folded name when
+    /// `folded` (``BenchSQL/insertProduct``; not ``PlainFullTextSchema/insertSQL``), then year and
+    /// price, in the caller's transaction.
     private func insertAll(_ products: [SyntheticProduct], with insert: OpaquePointer, folded: Bool, _ db: RawConnection) throws {
         let year: Int32 = folded ? 4 : 3
-        try db.execute("BEGIN IMMEDIATE")
         for product in products {
             bindText(insert, 1, product.type)
             bindText(insert, 2, product.name)
@@ -54,7 +63,6 @@ public struct RawSQLiteContender: Contender {
             sqlite3_bind_double(insert, year + 1, product.introPrice)
             try db.run(insert)
         }
-        try db.execute("COMMIT")
     }
 
     // MARK: - Datasets

@@ -1,6 +1,7 @@
 import BenchmarkSupport
-@_spi(Benchmarks) import Catalog
+import Catalog
 import Dispatch
+import Entities
 import FetchedResults
 import Foundation
 import SQLiteStore
@@ -20,9 +21,13 @@ public struct StoreContender: Contender {
     public let name: String
     /// W3's path; the other workloads are the same on either.
     public let searchPath: SearchPath
+    /// What W3's searches look in: `Product.searchDescription`, or it less some accelerators
+    /// (``productSearch(leavingOut:)``).
+    public let search: SearchDescription
 
-    public init(searchPath: SearchPath = .searchPage) {
+    public init(searchPath: SearchPath = .searchPage, search: SearchDescription = Product.searchDescription) {
         self.searchPath = searchPath
+        self.search = search
         name = searchPath == .searchPage ? "store" : "store controller"
     }
 
@@ -30,18 +35,22 @@ public struct StoreContender: Contender {
     /// what names the schema of a dataset.
     public static var schemaIdentity: [String] { CatalogMigrations.all.map { "\($0.identifier) \($0.checksum)" } }
 
-    /// Makes the store's schema keep none of the product search's accelerators `names` names, for a
-    /// run that prices them: before anything else reads the schema (datasets are made per schema, so
-    /// each set of accelerators has its own). Throws for a name the search does not declare.
-    public static func leaveOutSearchAccelerators(named names: Set<String>) throws {
-        let declared = ["substring-counts", "gram-bits"]
+    /// The product search less the accelerators `names` names, for a run that prices them: declared
+    /// here as an embedder declares a search (the same scope, list index and scope values), so that
+    /// its searches read none of them; the dataset keeps them (they are only left unread). Throws for
+    /// a name the product search does not declare.
+    public static func productSearch(leavingOut names: Set<String>) throws -> SearchDescription {
+        let declared = Product.searchDescription.accelerators.map(\.name)
         if let unknown = names.first(where: { !declared.contains($0) }) {
             throw UnknownAccelerator(description: "no search accelerator is named \(unknown) (\(declared.joined(separator: ", ")))")
         }
-        Product.leaveOutSearchAccelerators(named: names)
+        guard !names.isEmpty else { return Product.searchDescription }
+        return Product.declaration.searchDescription(
+            scope: \Product.type, listIndex: "products_by_type_name", scopeValues: ProductType.allCases.map(\.rawValue),
+            accelerators: Product.searchDescription.accelerators.filter { !names.contains($0.name) })
     }
 
-    /// A name ``leaveOutSearchAccelerators(named:)`` does not know.
+    /// A name ``productSearch(leavingOut:)`` does not know.
     public struct UnknownAccelerator: Error, CustomStringConvertible {
         public var description: String
     }
@@ -84,14 +93,15 @@ public struct StoreContender: Contender {
 
     /// The same as W1b's load: the store's `seed` into a new catalog.
     public func insert(_ products: [SyntheticProduct], intoNewDatabaseAt path: String) throws -> Measured {
-        try bulkLoad(products, intoDatabaseAt: path)
+        try bulkLoad(products, intoDatabaseAt: path, .bulk)
     }
 
     // MARK: - W1b
 
     /// `seed`, which inserts past its first rows in bulk: rows first, then the search index, section
-    /// counts and change log built for them in the same transaction.
-    public func bulkLoad(_ products: [SyntheticProduct], intoDatabaseAt path: String) throws -> Measured {
+    /// counts and change log built for them in the same transaction. The one way it loads, whatever
+    /// `load` says (the peers' ways).
+    public func bulkLoad(_ products: [SyntheticProduct], intoDatabaseAt path: String, _ load: PlainFullTextSchema.Load) throws -> Measured {
         let store = try CatalogStore(path: path)
         let records = products.map(Self.product)
         let duration = try ContinuousClock().measure {
@@ -128,11 +138,15 @@ public struct StoreContender: Contender {
             let duration = try clock.measure {
                 switch searchPath {
                 case .searchPage:
-                    let page = try store.searchPage(ListRequest<Product>(searchText: query.term), limit: 50)
+                    let fetch = try Self.searchRequest(query.term, search)
+                    let page = try store.database.read { db in try fetch.searchPage(limit: 50, db) }
                     count = page.totalCount
                     ids = page.records.map { $0.id! }
                 case .controller:
-                    let controller = try store.fetchedResults(ListRequest<Product>(searchText: query.term), batchSize: 50)
+                    var fetch = try Self.searchRequest(query.term, search)
+                    fetch.batchSize = 50
+                    let controller = FetchedResultsController(request: fetch, reader: store.database)
+                    try controller.performFetch()
                     let page = try Self.firstPage(controller, count: 50)
                     count = page.sections.reduce(0) { $0 + $1.count }
                     ids = page.rows.map(\.id)
@@ -140,6 +154,14 @@ public struct StoreContender: Contender {
             }
             return Measured(duration: duration, fingerprint: .ofSearch(count: Int64(count), ids: ids))
         }
+    }
+
+    /// The fetch request of `catalog search TERM` (`ListRequest`'s, as `searchPage` and
+    /// `fetchedResults` make it) searching through `search`.
+    static func searchRequest(_ term: String, _ search: SearchDescription) throws -> FetchRequest<Product> {
+        var fetch = try ListRequest<Product>(searchText: term).fetchRequest()
+        fetch.filter = EntitySearch<Product>(TextSearch.SearchQuery(term), searching: search)
+        return fetch
     }
 
     // MARK: - W4: the live controller

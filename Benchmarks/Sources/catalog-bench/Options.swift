@@ -35,7 +35,7 @@ struct Options {
     var output: String?
     /// W3: a TSV file of every query's median per contender, for finding the slow ones.
     var queryLog: String?
-    /// The product search's accelerators left out of the schema (`substring-counts`, `gram-bits`).
+    /// The product search's accelerators the store's searches leave out (`substring-counts`, `gram-bits`).
     var withoutAccelerators: Set<String> = []
     /// Set in a child process: the workload, contender and database it runs.
     var child: (workload: String, contender: String, database: String)?
@@ -59,8 +59,8 @@ struct Options {
         --work-dir (default .bench-data) and reused. W7 starts the `catalog` executable at --catalog
         (default ../.build/release/catalog: `swift build -c release --product catalog` at the root).
 
-        --without-accelerators makes the store's schema keep none of the named search accelerators (each
-        set has datasets of its own): W3 then shows what each one buys.
+        --without-accelerators makes the store's searches read none of the named search accelerators (the
+        dataset keeps them, unread): W3 then shows what each one buys.
 
         --child W4-writer is W4's writer in another process: it commits one insert, one rename and one
         delete (the JSON of a LiveChange, by default run 1's) to PATH, prints

@@ -7,13 +7,13 @@ import StoreContender
 // catalog-bench: issue #6's workloads for raw C, this store and GRDB, in one run. See ../README.md.
 do {
     let options = try Options(arguments: Array(CommandLine.arguments.dropFirst()))
-    try StoreContender.leaveOutSearchAccelerators(named: options.withoutAccelerators)
+    let search = try StoreContender.productSearch(leavingOut: options.withoutAccelerators)
     try StoreContender.initializeSQLite()
     let createSchema = StoreContender.createSchema(at:)
     let raw = RawSQLiteContender(createSchema: createSchema)
-    let contenders: [any Contender] = [raw, StoreContender(), GRDBContender(createSchema: createSchema)]
+    let contenders: [any Contender] = [raw, StoreContender(search: search), GRDBContender(createSchema: createSchema)]
     let codable = GRDBContender(createSchema: createSchema, decoding: .codable)
-    let controller = StoreContender(searchPath: .controller)
+    let controller = StoreContender(searchPath: .controller, search: search)
 
     if let child = options.child, child.workload == "W4-writer" {
         try ChildProcess.serveWriter(database: child.database, options: options)
@@ -28,7 +28,7 @@ do {
         var runner = Runner(options: options, contenders: [raw] + contenders.dropFirst().filter(isSelected),
                             fetchOnlyContenders: [codable].filter(isSelected),
                             searchOnlyContenders: [controller].filter(isSelected), raw: raw,
-                            schema: StoreContender.schemaIdentity + options.withoutAccelerators.sorted().map { "without \($0)" })
+                            schema: StoreContender.schemaIdentity)
         let start = ContinuousClock.now
         try runner.run()
         let markdown = runner.report.markdown

@@ -13,25 +13,10 @@
 import BenchmarkSupport
 import Entities
 import Foundation
+import PostgreSQLBenchSupport
 import PostgreSQLSearch
 import PostgreSQLStore
 import TextSearch
-
-struct IngestProduct: DeclaredEntity {
-    var id: Int64?
-    var type: String
-    var name: String
-    var yearIntroduced: Int
-    var introPrice: Double
-
-    static let declaration = EntityDeclaration<IngestProduct>(
-        table: "products", template: IngestProduct(type: "", name: "", yearIntroduced: 0, introPrice: 0),
-        folding: { TextFolding.fold($0) },
-        attributes: [
-            .text("type", \.type), .text("name", \.name, folded: true, unique: true),
-            .value("yearIntroduced", \.yearIntroduced), .value("introPrice", \.introPrice),
-        ])
-}
 
 let arguments = CommandLine.arguments
 guard arguments.count >= 3, let count = arguments.count > 3 ? Int(arguments[3]) : 1_000_000 else {
@@ -41,17 +26,9 @@ guard arguments.count >= 3, let count = arguments.count > 3 ? Int(arguments[3]) 
 let primary = arguments[1]
 let csv = arguments[2] + "/w1b-products.csv"
 
-func quoted(_ text: String) -> String { "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
-var text = "type,name,yearIntroduced,introPrice\n"
-for product in CatalogGenerator.products(count: count, seed: 1) {
-    text += "\(product.type),\(quoted(product.name)),\(product.yearIntroduced),\(product.introPrice)\n"
-}
-try text.write(toFile: csv, atomically: true, encoding: .utf8)
-text = ""
+try DeclaredProduct.writeCSV(count: count, to: csv)
 
-func url(_ schema: String) -> String {
-    primary + (primary.contains("?") ? "&" : "?") + "options=-csearch_path%3D\(schema),public"
-}
+func url(_ schema: String) -> String { DeclaredProduct.url(primary, schema: schema) }
 let admin = try PostgreSQLConnection(url: primary)
 try admin.execute(sql: "CREATE EXTENSION IF NOT EXISTS pg_trgm")
 for schema in ["w1b_ours", "w1b_peer"] {
@@ -68,10 +45,10 @@ for schema in ["w1b_ours", "w1b_peer"] {
 
 // Ours.
 let cluster = try PostgreSQLCluster(PostgreSQLConfiguration(primary: url("w1b_ours")))
-_ = try EntitySchema(identity: "w1b", tables: [EntityTable(IngestProduct.self)]).migrate(cluster)
+_ = try EntitySchema(identity: "w1b", tables: [EntityTable(DeclaredProduct.self)]).migrate(cluster)
 let search = PostgreSQLTextSearch(SearchDescription(table: "products", textColumns: ["name_folded"], accelerators: [.substringCounts]))
 var start = ContinuousClock.now
-let imported = try IngestProduct.importFile(csv, into: cluster)
+let imported = try DeclaredProduct.importFile(csv, into: cluster)
 let copied = start.duration(to: .now)
 try cluster.write { db in
     try db.execute(sql: search.installSQL, values: [])

@@ -49,8 +49,8 @@ public indirect enum ScopeCountStrategy: Sendable, Hashable {
     /// Terms of 3+ scalars: the trigram index's count within each scope value's rowid range.
     case trigramRanges
     /// Several terms of 3+ scalars: their matches read in one pass of the trigram index, with their
-    /// ids (a controller's pages are then read from them); `fallback` past
-    /// `SearchCosts.idListLimit` matches.
+    /// ids (a controller's pages are then read from them); `fallback` past 30,000 matches (the most
+    /// ids one statement binds).
     case trigramPass(fallback: ScopeCountStrategy)
     /// Terms of both lengths, every short one common: the long terms' rows read from the trigram
     /// index, then intersected with the short terms as ``PagePlanner/bothIndexesRead(longRows:shortTermsOfOneScalar:costs:)`` says.
@@ -115,7 +115,7 @@ extension PagePlanner {
 
     /// How ``ScopeCountStrategy/bothIndexes`` intersects `longRows` rows of the long terms with the
     /// short terms: each row checked when they are fewer than ``SearchCosts/denseRows`` (and at most
-    /// `SearchCosts.idListLimit`); else by the short terms' bits when each is one scalar; else merged
+    /// 30,000, the most ids one statement binds); else by the short terms' bits when each is one scalar; else merged
     /// with the grams index.
     public static func bothIndexesRead(longRows: Int, shortTermsOfOneScalar: Bool, costs: SearchCosts) -> BothIndexesRead {
         if longRows < costs.denseRows, longRows <= SearchCosts.idListLimit { return .checkLongRows }

@@ -28,6 +28,38 @@ public enum TextFolding {
             // ASCII: folding is lowercasing.
             return String(decoding: text.utf8.map { (0x41...0x5A).contains($0) ? $0 | 0x20 : $0 }, as: UTF8.self)
         }
+        return foldedScalarByScalar(text) ?? foldedInSteps(text)
+    }
+
+    /// `text` folded one scalar at a time, when each of its scalars folds alone: ASCII, U+0080-U+024F
+    /// (Latin-1 and Latin Extended-A/B: letters and signs, no combining mark), hiragana, katakana and
+    /// CJK ideographs. None of them combines with the scalar before or after it, nor does what it
+    /// folds to, so the text folds to its scalars' folds one after the other (each computed once by
+    /// ``foldedInSteps(_:)``). Most searched names are such texts (every name of the synthetic
+    /// catalog); nil for any other, which folds in steps.
+    private static func foldedScalarByScalar(_ text: String) -> String? {
+        var folded: [UInt8] = []
+        folded.reserveCapacity(text.utf8.count + 4)
+        for scalar in text.unicodeScalars {
+            let value = scalar.value
+            if value < 0x80 {
+                folded.append(UInt8(value) | ((0x41...0x5A).contains(value) ? 0x20 : 0))
+            } else if value < 0x250 {
+                folded += Tables.latinFolds[Int(value) - 0x80]
+            } else if (0x3041...0x3096).contains(value) || (0x30A1...0x30F6).contains(value) || value == 0x30FC
+                || (0x4E00...0x9FFF).contains(value)
+            {
+                // No case, width or diacritic to fold, and composed already (NFC): themselves.
+                folded += String(scalar).utf8
+            } else {
+                return nil
+            }
+        }
+        return String(decoding: folded, as: UTF8.self)
+    }
+
+    /// `text` folded by the five steps above, one after the other.
+    private static func foldedInSteps(_ text: String) -> String {
         var widened = String.UnicodeScalarView()
         for scalar in text.unicodeScalars {
             if scalar == "\u{3000}" {
@@ -85,6 +117,8 @@ public enum TextFolding {
     /// `FoldingTables`' mappings, read once into dictionaries.
     private struct Tables: Sendable {
         static let shared = Tables()
+        /// The fold of each scalar U+0080-U+024F alone, in UTF-8, for ``foldedScalarByScalar(_:)``.
+        static let latinFolds: [[UInt8]] = (0x80..<0x250).map { Array(foldedInSteps(String(Unicode.Scalar($0)!)).utf8) }
         let width = mapping(FoldingTables.width)
         let caseFolding = mapping(FoldingTables.caseFolding)
         let withoutDiacritics = mapping(FoldingTables.withoutDiacritics)
