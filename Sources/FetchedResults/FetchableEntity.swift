@@ -96,16 +96,29 @@ extension FetchableEntity {
     public static func forEachRow(
         of statement: Statement, arguments: StatementArguments, counts: [Int], _ body: (ItemPath, Self) throws -> Void
     ) throws {
+        try forEachRow(counts: counts, of: { try statement.forEachRow(arguments: arguments, $0) }, body)
+    }
+
+    /// Calls `body` with each row `rows` reads and its place in sections of `counts` rows each.
+    ///
+    /// - Throws: ``FetchError/resultChanged`` when the rows are more or fewer than the counts say.
+    @inlinable
+    static func forEachRow(
+        counts: [Int], of rows: ((Row) throws -> Void) throws -> Void, _ body: (ItemPath, Self) throws -> Void
+    ) throws {
         var section = 0
         var row = 0
-        try statement.forEachRow(arguments: arguments) { databaseRow in
-            while section < counts.count, row == counts[section] {
-                section += 1
-                row = 0
+        // `body` is called only during `rows`, never kept.
+        try withoutActuallyEscaping(body) { body in
+            try rows { databaseRow in
+                while section < counts.count, row == counts[section] {
+                    section += 1
+                    row = 0
+                }
+                guard section < counts.count else { throw FetchError.resultChanged }
+                try body(ItemPath(section: section, row: row), try Self(row: databaseRow))
+                row += 1
             }
-            guard section < counts.count else { throw FetchError.resultChanged }
-            try body(ItemPath(section: section, row: row), try Self(row: databaseRow))
-            row += 1
         }
         while section < counts.count, row == counts[section] {
             section += 1
@@ -132,18 +145,12 @@ extension FetchableEntity {
         return sections
     }
 
-    /// ``forEachRow(of:arguments:counts:_:)`` of the rows of `sql` on either engine's connection. On
-    /// another engine than SQLite the rows are read whole first (libpq receives a result whole).
+    /// ``forEachRow(of:arguments:counts:_:)`` of the rows of `sql` on either engine's connection, one
+    /// row at a time on both.
     static func forEachRow(
         sql: String, arguments: StatementArguments, counts: [Int], _ db: any SQLConnection, _ body: (ItemPath, Self) throws -> Void
     ) throws {
         if let db = db as? Database { return try forEachRow(of: db.cachedStatement(sql: sql), arguments: arguments, counts: counts, body) }
-        let entities = try db.fetchAll(sql: sql, arguments: arguments) { try Self(row: $0) }
-        guard entities.count == counts.reduce(0, +) else { throw FetchError.resultChanged }
-        var start = 0
-        for (section, count) in counts.enumerated() {
-            for row in 0..<count { try body(ItemPath(section: section, row: row), entities[start + row]) }
-            start += count
-        }
+        try forEachRow(counts: counts, of: { try db.forEachRow(sql: sql, arguments: arguments, $0) }, body)
     }
 }

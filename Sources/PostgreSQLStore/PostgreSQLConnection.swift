@@ -92,24 +92,55 @@ public final class PostgreSQLConnection {
     }
 
     /// Runs one statement with `$n` parameters and calls `body` with its column names and each row's
-    /// values, in one array reused from row to row.
+    /// values, in one array reused from row to row, as the server sends them: libpq's single-row
+    /// mode holds one row at a time, not the whole result (faster, too, than a cursor fetched in
+    /// batches: the commit adding it measured both over 1M rows).
+    ///
+    /// - Throws: ``PostgreSQLError`` (also when the statement fails after some rows were handed on),
+    ///   or what `body` throws, after the rest of the statement was cancelled and discarded.
     func forEachRow(sql: String, arguments: [DatabaseValue], _ body: (_ columnNames: [String], _ row: [DatabaseValue]) throws -> Void) throws {
-        let result = try run(sql: sql, arguments: arguments)
-        defer { PQclear(result) }
-        let rowCount = PQntuples(result)
-        let columnCount = PQnfields(result)
-        guard rowCount > 0 else { return }
-        let types = (0..<columnCount).map { PQftype(result, $0) }
-        let names = (0..<columnCount).map { PQfname(result, $0).map { String(cString: $0) } ?? "" }
-        var values: [DatabaseValue] = []
-        values.reserveCapacity(Int(columnCount))
-        for rowIndex in 0..<rowCount {
-            values.removeAll(keepingCapacity: true)
-            for column in 0..<columnCount {
-                values.append(Self.value(of: result, row: rowIndex, column: column, type: types[Int(column)]))
-            }
-            try body(names, values)
+        guard let handle else {
+            throw PostgreSQLError(sqlState: PostgreSQLError.connectionFailure, message: "the connection is closed", sql: sql)
         }
+        let sent = Self.withParameters(arguments) { types, values, lengths, formats in
+            PQsendQueryParams(handle, sql, Int32(arguments.count), types, values, lengths, formats, 0)
+        }
+        guard sent == 1 else { throw PostgreSQLError(result: nil, connection: handle, sql: sql) }
+        PQsetSingleRowMode(handle)
+        // The connection takes its next statement only once every result of this one was read.
+        var failure: (any Error)?
+        var names: [String]?
+        var types: [Oid] = []
+        var values: [DatabaseValue] = []
+        while let result = PQgetResult(handle) {
+            defer { PQclear(result) }
+            guard failure == nil else { continue }
+            switch PQresultStatus(result) {
+            case PGRES_SINGLE_TUPLE:
+                if names == nil {
+                    let columnCount = PQnfields(result)
+                    types = (0..<columnCount).map { PQftype(result, $0) }
+                    names = (0..<columnCount).map { PQfname(result, $0).map { String(cString: $0) } ?? "" }
+                    values.reserveCapacity(Int(columnCount))
+                }
+                values.removeAll(keepingCapacity: true)
+                for column in types.indices {
+                    values.append(Self.value(of: result, row: 0, column: Int32(column), type: types[column]))
+                }
+                do {
+                    try body(names!, values)
+                } catch {
+                    // The rows left are not wanted: the server stops sending them.
+                    failure = error
+                    canceller.cancel()
+                }
+            case PGRES_TUPLES_OK, PGRES_COMMAND_OK, PGRES_EMPTY_QUERY:
+                break
+            default:
+                failure = PostgreSQLError(result: result, connection: handle, sql: sql)
+            }
+        }
+        if let failure { throw failure }
     }
 
     /// The first column of the first row, or nil when there is no row (or it is NULL).

@@ -1,6 +1,7 @@
 import Catalog
 @testable import CatalogCLI
 import FetchedResults
+import PostgreSQLStore
 import Foundation
 import RecordFormats
 import SQLiteStore
@@ -37,6 +38,51 @@ struct StreamedListingTests {
         }
     }
 
+    /// On a PostgreSQL server, where a result once came whole from libpq before its first row was
+    /// handed on: `export` of 200,000 products stays under 64 MB, and its rows are the products
+    /// inserted, in id order, field by field.
+    @Test(
+        .enabled(if: StoreEngine.all.contains(.postgreSQL), "CATALOG_TEST_ENGINE keeps SQLite only"),
+        .enabled(if: FileManager.default.fileExists(atPath: "/proc/self/status"), "reads the child's VmHWM in /proc"))
+    func exportOnAServerStaysFlatFor200kRows() throws {
+        let workspace = try Workspace(engine: .postgreSQL)
+        #expect(try workspace.catalog("migrate").status == 0)
+        let count = 200_000
+        let db = try #require(workspace.schema).connect()
+        // Without the search structures' triggers (a debug build's import takes minutes): the search
+        // of this schema is stale; `export` reads only the table.
+        let triggers = try db.fetchAll(
+            sql: "SELECT tgname::text FROM pg_trigger WHERE tgrelid = 'products'::regclass AND NOT tgisinternal")
+        for case .text(let trigger) in triggers.map({ $0[0] }) { try db.execute(sql: "DROP TRIGGER \"\(trigger)\" ON products") }
+        try db.execute(
+            sql: """
+                INSERT INTO products (id, type, name, name_folded, year_introduced, intro_price)
+                SELECT i, CASE i % 3 WHEN 0 THEN 'device' WHEN 1 THEN 'desktop' ELSE 'portable' END,
+                       'Gadget ' || i, 'gadget ' || i, 1990 + i % 35, (i % 40000) / 10.0
+                FROM generate_series(1, $1::bigint) AS i
+                """, arguments: [.integer(Int64(count))])
+        db.close()
+
+        let exported = workspace.path("export.jsonl")
+        let export = try runMeasuringPeak(["export", "--format", "jsonl", "--database", workspace.database], output: exported, in: workspace)
+        #expect(export.status == 0)
+        #expect(export.peakKiB > 0 && export.peakKiB < 64 * 1024, "export: peak \(export.peakKiB) KiB")
+        let lines = try Data(contentsOf: URL(fileURLWithPath: exported)).split(separator: UInt8(ascii: "\n"))
+        #expect(lines.count == count)
+        for (index, line) in lines.enumerated() {
+            let i = index + 1
+            let object = try #require(try JSONSerialization.jsonObject(with: line) as? [String: Any])
+            let expected: [String: Any] = [
+                "id": i, "type": ["device", "desktop", "portable"][i % 3], "name": "Gadget \(i)",
+                "yearIntroduced": 1990 + i % 35, "introPrice": Double(i % 40000) / 10,
+            ]
+            guard (object as NSDictionary) == (expected as NSDictionary) else {
+                Issue.record("row \(i): \(object) is not \(expected)")
+                break
+            }
+        }
+    }
+
     /// Inserts `count` products with plain SQL and sets the section counts the listing reads: the
     /// store's own bulk insert takes minutes for 200,000 rows in a debug build. The search structures'
     /// triggers are dropped first, so the search of this file is stale; `list` reads only the table, its
@@ -67,7 +113,10 @@ struct StreamedListingTests {
     /// and its peak resident memory in KiB: its `VmHWM` (the high-water mark of its own address space
     /// since it started the program), read every few milliseconds until it exits. Not `wait4`'s
     /// `ru_maxrss`: Linux carries into it the spawning test runner's own peak.
-    private func runMeasuringPeak(_ arguments: [String], output: String) throws -> (status: Int32, peakKiB: Int) {
+    private func runMeasuringPeak(
+        _ arguments: [String], output: String, in workspace: Workspace? = nil
+    ) throws -> (status: Int32, peakKiB: Int) {
+        let workspace = workspace ?? self.workspace
         let process = Process()
         process.executableURL = ProcessRunner.productsDirectory.appendingPathComponent("catalog")
         process.arguments = arguments
