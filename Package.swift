@@ -139,7 +139,10 @@ let package = Package(
             name: "TextSearchTests", dependencies: ["TextSearch", "SQLiteStore", "PostgreSQLSearch", "PostgreSQLStore", "TestSupport"]),
         .testTarget(
             name: "EntitiesTests",
-            dependencies: ["Entities", "FetchedResults", "SQLiteStore", "RecordFormats", "TextSearch", "PostgreSQLSearch", "TestSupport"]),
+            dependencies: [
+                "Entities", "FetchedResults", "SQLiteStore", "PostgreSQLStore", "RecordFormats", "TextSearch", "PostgreSQLSearch",
+                "TestSupport",
+            ]),
         .testTarget(name: "CatalogTests", dependencies: ["Catalog", "TextSearch", "TestSupport"]),
         .testTarget(name: "CatalogCLITests", dependencies: ["CatalogCLI", "Catalog", "FetchedResults", "TestSupport", "catalog"]),
         // Concurrent writers, crashes, full disks, damaged files, hostile input: see the Guarantees article (Sources/CatalogCLI/CatalogCLI.docc).

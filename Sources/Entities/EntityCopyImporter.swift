@@ -80,14 +80,15 @@ public final class EntityCopyImporter<Entity: DeclaredEntity, Connection: SQLCon
     }
 
     /// Adds the gathered rows, numbered after the ids kept so far. On PostgreSQL, into an empty table
-    /// that logs its changes, in a transaction (which a failed load rolls back whole), the change
-    /// log's trigger is disabled during the `COPY` and the rows logged after it in one statement
+    /// that logs its changes, in a transaction (which a failed load rolls back whole), by its owner
+    /// (who alone may disable its triggers), the change log's trigger is disabled during the `COPY` and the rows logged after it in one statement
     /// (`PostgreSQLChangeLogSchema.loggingEveryRowSQL`): the same entries, without a trigger call per row.
     private func addGathered() throws {
         guard !gathered.isEmpty else { return }
         try catchUpIDs()
         let logsInBulk = try db.dialect == .postgreSQL && Entity.declaration.tracksChanges && db.isInsideTransaction && !mayHoldKeys
             && Entity.isEmpty(db)
+            && db.fetchRows(sql: PostgreSQLChangeLogSchema.ownsTableSQL, values: [.text(Entity.tableName)]).first?.first == .integer(1)
         let trigger = PostgreSQLChangeLogSchema.triggerName(forTable: Entity.tableName)
         if logsInBulk { try db.execute(sql: "ALTER TABLE \(Entity.tableName) DISABLE TRIGGER \(trigger)", values: []) }
         try db.copy(into: Entity.tableName, columns: Entity.declaration.storedColumns, rows: gathered)

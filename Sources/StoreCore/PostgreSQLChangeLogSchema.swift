@@ -78,6 +78,11 @@ public enum PostgreSQLChangeLogSchema {
             """
     }
 
+    /// Counts 1 when the connection's role owns the table named by its one `?` (or is a member of
+    /// the owner's role), else 0: whether it may disable the table's trigger for a bulk load.
+    public static let ownsTableSQL =
+        "SELECT count(*) FROM pg_class WHERE oid = to_regclass(?) AND pg_has_role(relowner, 'USAGE')"
+
     /// The name of the trigger of ``trackingSQL(forTable:keyColumn:)`` on `table`, quoted.
     public static func triggerName(forTable table: String) -> String {
         quoted(table + "_" + tableName)

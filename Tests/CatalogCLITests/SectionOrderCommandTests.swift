@@ -6,19 +6,20 @@ import Testing
 /// (folded), spellings that fold alike next to each other by their UTF-8 bytes; each section is one
 /// maker as spelled.
 struct SectionOrderCommandTests {
-    let workspace: Workspace
     /// Makers that sort differently by their bytes than folded: capitals before lowercase, a letter
     /// with a diacritic after `z`.
     let makers = ["Zeta", "apple", "Nokia", "Apple", "Äpple", "banana", "Éclair", "eclair", "Banana"]
 
-    init() throws {
-        workspace = try Workspace()
+    /// A catalog of `engine` with a phone of each of ``makers``.
+    private func workspace(_ engine: StoreEngine) throws -> Workspace {
+        let workspace = try Workspace(engine: engine)
         let lines = makers.enumerated().map { index, maker in
             #"{"name":"Phone \#(index)","maker":"\#(maker)","yearReleased":2020,"operatingSystem":"Android","screenInches":6.1}"#
         }
         let imported = try workspace.catalog(
             ["import", "-", "--format", "jsonl", "--entity", "phones"], input: lines.joined(separator: "\n") + "\n")
         #expect(imported.status == 0, "\(imported)")
+        return workspace
     }
 
     /// The makers in the Commands article's order, from its words: folded text (the independent reference
@@ -33,7 +34,7 @@ struct SectionOrderCommandTests {
     }
 
     /// The section names `list` prints as JSON with `arguments`.
-    private func sectionNames(_ arguments: [String]) throws -> [String] {
+    private func sectionNames(_ arguments: [String], _ workspace: Workspace) throws -> [String] {
         let result = try workspace.catalog(["list", "phones", "--json"] + arguments)
         #expect(result.status == 0, "\(result)")
         let json = try #require(try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any])
@@ -41,15 +42,17 @@ struct SectionOrderCommandTests {
         return sections.compactMap { $0["name"] as? String }
     }
 
-    @Test func makerSectionsAreInFoldedOrder() throws {
+    @Test(arguments: StoreEngine.all) func makerSectionsAreInFoldedOrder(engine: StoreEngine) throws {
+        let workspace = try workspace(engine)
         let expected = try readmeOrder(makers)
         #expect(expected.prefix(3) == ["Apple", "apple", "Äpple"], "the reference itself: \(expected)")
-        #expect(try sectionNames(["--sort", "maker"]) == expected)
-        #expect(try sectionNames(["--sort", "maker", "--reverse"]) == expected.reversed())
+        #expect(try sectionNames(["--sort", "maker"], workspace) == expected)
+        #expect(try sectionNames(["--sort", "maker", "--reverse"], workspace) == expected.reversed())
     }
 
     /// Index paths follow the same order: `show` resolves a path in the maker-sorted list.
-    @Test func showResolvesAPathInTheMakerSections() throws {
+    @Test(arguments: StoreEngine.all) func showResolvesAPathInTheMakerSections(engine: StoreEngine) throws {
+        let workspace = try workspace(engine)
         let expected = try readmeOrder(makers)
         let shown = try workspace.catalog("show", "1.0", "--entity", "phones", "--sort", "maker", "--format", "jsonl")
         #expect(shown.status == 0, "\(shown)")
@@ -58,7 +61,8 @@ struct SectionOrderCommandTests {
 
     /// A new maker's section goes where that order puts it while `watch` runs (the live
     /// change set places it by the same key as the fetch).
-    @Test func watchInsertsANewMakerSectionInFoldedOrder() throws {
+    @Test(arguments: StoreEngine.all) func watchInsertsANewMakerSectionInFoldedOrder(engine: StoreEngine) throws {
+        let workspace = try workspace(engine)
         let watch = try RunningProcess("catalog", ["watch", "phones", "--sort", "maker", "--json", "--database", workspace.database])
         let first = try #require(watch.nextLine(), "watch printed nothing in time")
         #expect(first.contains(#""state":"results""#), "\(first)")

@@ -15,6 +15,13 @@ struct CatalogStoreTests {
         store = try CatalogStore(path: directory.path())
     }
 
+    /// A catalog of `engine`, opened through ``CatalogStore/init(writer:migrationSets:)`` on a store the
+    /// test made (a file, or a schema of its own on the test servers), with what keeps that store.
+    private static func store(_ engine: StoreEngine) throws -> (CatalogStore, TestStore) {
+        let test = try engine.makeStore()
+        return (try CatalogStore(writer: test.writer), test)
+    }
+
     private func searchIDs(_ table: String, _ term: String) throws -> [Int64] {
         try store.database.read { db in
             try db.fetchAll(
@@ -24,8 +31,8 @@ struct CatalogStoreTests {
         }
     }
 
-    private func checkSearchIndexIntegrity() throws {
-        try store.database.write { db in
+    private func checkSearchIndexIntegrity(of store: CatalogStore? = nil) throws {
+        try (store ?? self.store).database.write { db in
             try db.execute(sql: "INSERT INTO products_search(products_search) VALUES ('integrity-check')")
             try db.execute(sql: "INSERT INTO phones_search(phones_search) VALUES ('integrity-check')")
         }
@@ -37,7 +44,9 @@ struct CatalogStoreTests {
         #expect(!versions.isEmpty)
     }
 
-    @Test func insertReadUpdateDelete() throws {
+    @Test(arguments: StoreEngine.all) func insertReadUpdateDelete(engine: StoreEngine) throws {
+        let (store, kept) = try Self.store(engine)
+        defer { withExtendedLifetime(kept) {} }
         let saved = try store.insert(Product(type: .device, name: "  iPhone  ", yearIntroduced: 2007, introPrice: 599))
         let id = try #require(saved.id)
         #expect(saved.name == "iPhone")
@@ -73,7 +82,9 @@ struct CatalogStoreTests {
         try checkSearchIndexIntegrity()
     }
 
-    @Test func duplicateNamesAreRefused() throws {
+    @Test(arguments: StoreEngine.all) func duplicateNamesAreRefused(engine: StoreEngine) throws {
+        let (store, kept) = try Self.store(engine)
+        defer { withExtendedLifetime(kept) {} }
         try store.insert(Product(type: .device, name: "iPod", yearIntroduced: 2001, introPrice: 399))
         #expect(throws: CatalogError.duplicateName(entity: .products, name: "iPod")) {
             try store.insert(Product(type: .desktop, name: "iPod", yearIntroduced: 2001, introPrice: 1))
@@ -97,7 +108,9 @@ struct CatalogStoreTests {
         #expect(try store.isEmpty(Product.self))
     }
 
-    @Test func seedingTwiceAddsNothingTheSecondTime() throws {
+    @Test(arguments: StoreEngine.all) func seedingTwiceAddsNothingTheSecondTime(engine: StoreEngine) throws {
+        let (store, kept) = try Self.store(engine)
+        defer { withExtendedLifetime(kept) {} }
         let first = try store.seed(SeedFile.builtIn)
         #expect(first.productsInserted == 9)
         #expect(first.phonesInserted >= 24)
@@ -106,7 +119,7 @@ struct CatalogStoreTests {
         #expect(second.phonesInserted == 0)
         #expect(second.skipped == first.productsInserted + first.phonesInserted)
         #expect(try store.count(Product.self) == 9)
-        try checkSearchIndexIntegrity()
+        if store.isOnFile { try checkSearchIndexIntegrity(of: store) }
     }
 
     @Test func seedingIsAtomic() throws {
@@ -117,7 +130,9 @@ struct CatalogStoreTests {
         #expect(try store.count(Product.self) == 0)
     }
 
-    @Test func builtInSeedsHoldTheSampleProducts() throws {
+    @Test(arguments: StoreEngine.all) func builtInSeedsHoldTheSampleProducts(engine: StoreEngine) throws {
+        let (store, kept) = try Self.store(engine)
+        defer { withExtendedLifetime(kept) {} }
         try store.seed(SeedFile.builtIn)
         let products = try store.fetchAll(Product.self)
         let byName = Dictionary(uniqueKeysWithValues: products.map { ($0.name, $0) })
@@ -129,7 +144,9 @@ struct CatalogStoreTests {
         #expect(products.count == 9)
     }
 
-    @Test func productsAreSectionedByTypeAndSortedByFoldedName() throws {
+    @Test(arguments: StoreEngine.all) func productsAreSectionedByTypeAndSortedByFoldedName(engine: StoreEngine) throws {
+        let (store, kept) = try Self.store(engine)
+        defer { withExtendedLifetime(kept) {} }
         try store.seed(SeedFile.builtIn)
         let sections: [EntitySection<Product>] = try store.sections(ListRequest())
         #expect(sections.map(\.name) == ["Desktop", "Device", "Portable"])
@@ -141,7 +158,9 @@ struct CatalogStoreTests {
         #expect(byPrice[0].records.map(\.introPrice) == [659, 599, 499, 399, 210])
     }
 
-    @Test func phonesAreSectionedByFoldedInitial() throws {
+    @Test(arguments: StoreEngine.all) func phonesAreSectionedByFoldedInitial(engine: StoreEngine) throws {
+        let (store, kept) = try Self.store(engine)
+        defer { withExtendedLifetime(kept) {} }
         for (index, name) in ["éclair", "Echo", "apple", "Zed"].enumerated() {
             try store.insert(Phone(name: name, maker: "M", yearReleased: 2000 + index, operatingSystem: "X", screenInches: 1))
         }
@@ -152,7 +171,9 @@ struct CatalogStoreTests {
         #expect(reversed.map(\.name) == ["Z", "E", "A"])
     }
 
-    @Test func tiesAreBrokenByID() throws {
+    @Test(arguments: StoreEngine.all) func tiesAreBrokenByID(engine: StoreEngine) throws {
+        let (store, kept) = try Self.store(engine)
+        defer { withExtendedLifetime(kept) {} }
         for name in ["b", "a", "c"] {
             try store.insert(Product(type: .device, name: name, yearIntroduced: 2000, introPrice: 5))
         }

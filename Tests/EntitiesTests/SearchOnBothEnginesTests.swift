@@ -1,6 +1,7 @@
 import Entities
 import FetchedResults
 @_spi(Testing) import PostgreSQLSearch
+import PostgreSQLStore
 import SQLiteStore
 import TestSupport
 import Testing
@@ -58,5 +59,46 @@ struct SearchOnBothEnginesTests {
         #expect(fetched[.sqlite] == pages[.sqlite]?.map { $0.map(Optional.some) })
         #expect(pages[.sqlite]?.filter { $0.count > 1 }.count ?? 0 > 3)
         #expect(pages[.postgreSQL] == pages[.sqlite])
+    }
+
+    /// A search whose statement waits on the server (another connection holds a lock on its table)
+    /// ends when its task is cancelled: the statement is stopped on the server, the call throws
+    /// `CancellationError`, and the connection answers the next read. PostgreSQL-only: SQLite's
+    /// cancellation is SQLiteStoreTests' CancellationTests.
+    @Test func cancellingASearchStopsItsStatementAndFreesItsConnection() async throws {
+        guard StoreEngine.all.contains(.postgreSQL) else { return }
+        let schema = try TestSchema()
+        let cluster = try PostgreSQLCluster(PostgreSQLConfiguration(primary: schema.primary))
+        defer { cluster.close() }
+        _ = try EntitySchema(identity: "org.example.kitchen.search", tables: [EntityTable(Dish.self)]).migrate(cluster)
+        try await cluster.write { db in
+            for name in Self.names {
+                var dish = Dish(name: name)
+                try dish.insert(db)
+            }
+        }
+        let locker = try PostgreSQLConnection(url: schema.primary)
+        defer { locker.close() }
+        try locker.execute(sql: "BEGIN; LOCK TABLE dishes IN ACCESS EXCLUSIVE MODE")
+
+        let search = Task {
+            let controller = FetchedResultsController(
+                request: FetchRequest<Dish>(sortDescriptors: [SortDescriptor(\.name)], searchText: "cafe"), reader: cluster)
+            try await controller.performFetch()
+        }
+        // Seen from a connection outside the locker's transaction, whose statistics are one snapshot.
+        let observer = try PostgreSQLConnection(url: schema.primary)
+        defer { observer.close() }
+        let waiting = "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database() AND query LIKE '%dishes%'"
+        while try observer.scalar(sql: waiting) != .integer(1) { try await Task.sleep(for: .milliseconds(10)) }
+        search.cancel()
+        // Only the server's cancellation ends the search while the lock is held.
+        await #expect(throws: CancellationError.self) { try await search.value }
+        #expect(try observer.scalar(sql: waiting) == .integer(0))
+        try locker.execute(sql: "ROLLBACK")
+        let controller = FetchedResultsController(
+            request: FetchRequest<Dish>(sortDescriptors: [SortDescriptor(\.name)], searchText: "cafe"), reader: cluster)
+        try await controller.performFetch()
+        #expect(try controller.fetchedObjects.map(\.name) == ["Café crème"])
     }
 }

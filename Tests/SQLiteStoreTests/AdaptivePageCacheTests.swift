@@ -5,6 +5,7 @@ import Testing
 
 /// A pool reader's page cache, sized at the start of each read by whether the database changed since
 /// the reader's previous read (`Configuration.adaptsReaderPageCache`), on real files.
+/// SQLite-only: SQLite's page cache.
 struct AdaptivePageCacheTests {
     /// `PRAGMA cache_size` of the configured 16 MiB and of `Configuration.pageCacheBytesAfterChange`
     /// (negative: KiB).

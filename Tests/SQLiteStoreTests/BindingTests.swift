@@ -4,6 +4,7 @@ import TestSupport
 import Testing
 
 /// Values go into SQLite and come back unchanged, for every supported type.
+/// SQLite-only: SQLite's statement binding (PostgreSQL's parameters: PostgreSQLConnectionTests, RowValuesTests).
 struct BindingTests {
     let directory: TemporaryDirectory
     let queue: DatabaseQueue

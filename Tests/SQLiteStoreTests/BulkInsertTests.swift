@@ -5,6 +5,7 @@ import Testing
 /// A bulk insert against the triggers it suspends: the same rows inserted row by row, with every
 /// trigger firing, leave exactly the same derived rows (log entries, section counts, a structure of
 /// the caller's) and the same schema.
+/// SQLite-only: SQLite's bulk insert (PostgreSQL's COPY: EntitiesTests' CopyImportTests).
 struct BulkInsertTests {
     /// A table with the change log, counts by `grp` and by an expression, and a title index of its own
     /// kept by an insert trigger (and a delete trigger that a bulk insert leaves in place).

@@ -6,6 +6,7 @@ import Testing
 
 /// Cancelling the task of an `async` access interrupts its statement, throws `CancellationError`,
 /// rolls a write back, and leaves the connection usable: for a pool and for a queue.
+/// SQLite-only: `sqlite3_interrupt` (PostgreSQL's `PQcancel`: PostgreSQLConnectionTests, SearchOnBothEnginesTests).
 @Suite(.timeLimit(.minutes(10)))  // generous: a loaded machine can starve the cooperative pool for minutes
 struct CancellationTests {
     enum Kind: CaseIterable, CustomStringConvertible {

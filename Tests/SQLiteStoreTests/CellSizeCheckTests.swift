@@ -5,6 +5,7 @@ import Testing
 /// Which connections check the cells of each b-tree page they read (`PRAGMA cell_size_check`), as
 /// The Guarantees article says: every connection but a pool's readers, which do when
 /// `Configuration.poolReadersCheckCellSizes` is set.
+/// SQLite-only: SQLite's file format.
 struct CellSizeCheckTests {
     static func checksCells(_ db: Database) throws -> Bool {
         try db.scalar(Int.self, sql: "PRAGMA cell_size_check") == 1

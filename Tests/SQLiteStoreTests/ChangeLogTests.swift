@@ -2,6 +2,7 @@ import Foundation
 import SQLiteStore
 import Testing
 
+/// SQLite-only: SQLite's change log (PostgreSQL's: ChangeLogPositionTests, ChangeLogPruningTests).
 struct ChangeLogTests {
     @Test func logsInsertsUpdatesAndDeletesInCommitOrder() throws {
         let store = try TrackedDatabase()

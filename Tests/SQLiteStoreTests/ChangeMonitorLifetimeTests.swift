@@ -5,6 +5,7 @@ import Testing
 
 /// The monitor's thread, connection and inotify watch end with the last reference to it, which a
 /// cancelled consumer releases. Checked through `/proc/self`, on Linux.
+/// SQLite-only: the monitor of a database file (PostgreSQL's notifications: ChangeLogPositionTests).
 struct ChangeMonitorLifetimeTests {
     @Test func cancellingTheLastConsumerClosesTheConnectionAndTheWatch() async throws {
         let store = try TrackedDatabase()

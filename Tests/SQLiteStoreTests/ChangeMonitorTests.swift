@@ -3,6 +3,7 @@ import SQLiteStore
 import TestSupport
 import Testing
 
+/// SQLite-only: the monitor of a database file (PostgreSQL's notifications: ChangeLogPositionTests).
 struct ChangeMonitorTests {
     @Test(arguments: [true, false])
     func deliversASameProcessCommitWithItsRows(usesFileEvents: Bool) async throws {

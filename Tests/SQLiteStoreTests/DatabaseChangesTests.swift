@@ -1,6 +1,7 @@
 import SQLiteStore
 import Testing
 
+/// SQLite-only: the monitor of a database file (PostgreSQL's notifications: ChangeLogPositionTests).
 struct DatabaseChangesTests {
     private let events: [RowChange] = [
         RowChange(sequence: 1, table: "a", rowID: 10, kind: .insert),

@@ -6,6 +6,7 @@ import TestSupport
 import Testing
 
 /// A pool on a real file: concurrent readers beside one writer, each read in one snapshot.
+/// SQLite-only: WAL readers beside one writer (PostgreSQL's replicas: ReplicaTests).
 struct DatabasePoolTests {
     let directory: TemporaryDirectory
     let pool: DatabasePool

@@ -6,6 +6,7 @@ import TestSupport
 import Testing
 
 /// Opening, configuration, statements and errors of a connection.
+/// SQLite-only: SQLite's connection, files and WAL.
 struct DatabaseTests {
     @Test func opensInWALWithForeignKeys() throws {
         let directory = try TemporaryDirectory()

@@ -5,6 +5,7 @@ import Testing
 
 /// SQL functions written in Swift: typed arguments and results, values of every storage class,
 /// errors, replacement, removal, determinism, and their lifetime.
+/// SQLite-only: SQL functions registered on SQLite connections.
 struct FunctionTests {
     @Test func aTypedFunctionReadsItsArgumentsAndStoresItsResult() throws {
         let queue = try DatabaseQueue(path: ":memory:")

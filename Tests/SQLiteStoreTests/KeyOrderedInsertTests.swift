@@ -6,6 +6,7 @@ import Testing
 /// Rows inserted in the order of their keys (`BulkInsert.insertInKeyOrder(_:keyAt:sql:)`) against
 /// the same rows inserted as they come by a plain INSERT, SQLite choosing each rowid: the same rows
 /// under the same rowids, the same derived rows, whatever the queue's size.
+/// SQLite-only: SQLite's B-tree pages.
 struct KeyOrderedInsertTests {
     /// A table keyed by a unique column of any type, with the change log and a title index of its own
     /// kept by an insert trigger, holding three rows.

@@ -9,6 +9,7 @@ import Testing
 /// maps nothing; each read still sees its own snapshot, when the pages changed under a kept
 /// mapping (a checkpoint wrote them into the file), when the file grew past the mapping and when it
 /// shrank, with the mapping on from the first read or turned on partway.
+/// SQLite-only: memory-mapped reads of a database file.
 struct MemoryMappedReaderTests {
     static func mappedBytes(_ db: Database) throws -> Int {
         try db.scalar(Int.self, sql: "PRAGMA mmap_size") ?? -1

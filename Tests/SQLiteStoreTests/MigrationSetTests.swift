@@ -5,6 +5,7 @@ import Testing
 
 /// Several owners' migrations in one file: each set judged on its own, SQL and Swift steps, and the
 /// upgrade of a `schema_migrations` written before sets existed.
+/// SQLite-only: migrations on files, damaged and newer ones (both engines: EngineMigratorTests).
 struct MigrationSetTests {
     let directory: TemporaryDirectory
     let queue: DatabaseQueue

@@ -4,6 +4,7 @@ import TestSupport
 import Testing
 
 /// The migrator applies migrations in order, once, whole, and refuses what it cannot trust.
+/// SQLite-only: migrations on files, damaged and newer ones (both engines: EngineMigratorTests).
 struct MigratorTests {
     let directory: TemporaryDirectory
     let queue: DatabaseQueue

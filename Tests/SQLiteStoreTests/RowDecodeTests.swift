@@ -3,6 +3,7 @@ import Testing
 
 /// The typed reads of `Row`: the concrete overloads (Int64, Int, Double, String), the inlinable generic
 /// ones, and raw-representable enums, on the values they accept and the ones they refuse.
+/// SQLite-only: a running statement's row (a row of PostgreSQL's values: RowValuesTests).
 struct RowDecodeTests {
     enum Kind: String, DatabaseValueConvertible {
         case device, desktop

@@ -4,6 +4,7 @@ import Testing
 
 /// Maintained counts against their definition: after any sequence of writes, the counts of a pair
 /// are what `SELECT section, count(*) … GROUP BY section` says of the table now.
+/// SQLite-only: counts kept by SQLite triggers.
 struct SectionCountsTests {
     /// Two counted expressions over one table: a plain column holding NULL, integers and text, and an
     /// expression of another column.

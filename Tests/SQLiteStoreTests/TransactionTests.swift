@@ -4,6 +4,7 @@ import TestSupport
 import Testing
 
 /// Transactions, savepoints and concurrent use.
+/// SQLite-only: SQLite's transaction kinds and locks.
 struct TransactionTests {
     struct Failure: Error {}
 

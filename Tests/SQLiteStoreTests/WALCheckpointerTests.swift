@@ -5,6 +5,7 @@ import TestSupport
 
 /// A pool's automatic checkpoints run on its checkpoint connection, not inside the writer's commits,
 /// and the `-wal` file stays bounded.
+/// SQLite-only: WAL checkpoints.
 struct WALCheckpointerTests {
     let directory: TemporaryDirectory
     let pool: DatabasePool

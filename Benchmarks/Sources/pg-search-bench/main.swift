@@ -5,9 +5,10 @@
 // folded name, id), in one REPEATABLE READ transaction; both contenders' results are checked equal.
 //
 //   pg-search-bench --url postgresql://postgres@127.0.0.1:54320/postgres [--rows 1000000]
-//                   [--queries 500] [--repetitions 5] [--reuse]
+//                   [--queries 500] [--repetitions 5] [--reuse] [--query-log FILE.tsv]
 //
 // --reuse keeps the loaded table of an earlier run with the same --rows (schema `w3_<rows>`).
+// --query-log writes each query's class, text and both contenders' medians (milliseconds).
 // Prints the Markdown table of Benchmarks/README.md's "W3 on PostgreSQL".
 import BenchmarkSupport
 import Foundation
@@ -22,6 +23,7 @@ struct Options {
     var queries = 500
     var repetitions = 5
     var reuse = false
+    var queryLog: String?
 
     init(_ arguments: [String]) {
         var iterator = arguments.dropFirst().makeIterator()
@@ -32,6 +34,7 @@ struct Options {
             case "--queries": queries = Int(iterator.next() ?? "") ?? queries
             case "--repetitions": repetitions = Int(iterator.next() ?? "") ?? repetitions
             case "--reuse": reuse = true
+            case "--query-log": queryLog = iterator.next()
             default:
                 FileHandle.standardError.write(Data("pg-search-bench: unknown option \(argument)\n".utf8))
                 exit(64)
@@ -138,7 +141,7 @@ for (index, query) in queries.enumerated() {
     if index % 50 == 0 { FileHandle.standardError.write(Data("query \(index) of \(queries.count)\n".utf8)) }
     var results: [[Int64]] = []
     var durations: [String: [Duration]] = [:]
-    for (name, run) in contenders { results.append(try run(query.term)) }
+    for (_, run) in contenders { results.append(try run(query.term)) }
     if results[0] != results[1] {
         mismatches += 1
         FileHandle.standardError.write(Data("wrong result for \(String(reflecting: query.term)): store \(results[0].prefix(4)), peer \(results[1].prefix(4))\n".utf8))
@@ -154,6 +157,13 @@ for (index, query) in queries.enumerated() {
 }
 
 func cell(_ duration: Duration) -> String { String(format: "%.2f", duration.milliseconds) }
+
+if let path = options.queryLog {
+    let lines = zip(medians["store"]!, medians["peer"]!).map { store, peer in
+        "\(store.query.termClass.rawValue)\t\(store.query.term)\t\(cell(store.median))\t\(cell(peer.median))\n"
+    }
+    try ("class\tquery\tstore\tpeer\n" + lines.joined()).write(toFile: path, atomically: true, encoding: .utf8)
+}
 
 print("| Query class | Queries | store median (ms) | store p99 | store max | peer median (ms) | peer p99 | peer max |")
 print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
