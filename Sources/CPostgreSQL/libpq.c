@@ -42,7 +42,12 @@
     F(int, PQputCopyEnd, (PGconn *conn, const char *errormsg), (conn, errormsg)) \
     F(char *, PQresultErrorField, (const PGresult *res, int fieldcode), (res, fieldcode)) \
     F(ExecStatusType, PQresultStatus, (const PGresult *res), (res)) \
+    F(int, PQsendQueryParams, \
+        (PGconn *conn, const char *command, int nParams, const Oid *paramTypes, const char *const *paramValues, \
+            const int *paramLengths, const int *paramFormats, int resultFormat), \
+        (conn, command, nParams, paramTypes, paramValues, paramLengths, paramFormats, resultFormat)) \
     F(PQnoticeProcessor, PQsetNoticeProcessor, (PGconn *conn, PQnoticeProcessor proc, void *arg), (conn, proc, arg)) \
+    F(int, PQsetSingleRowMode, (PGconn *conn), (conn)) \
     F(int, PQsocket, (const PGconn *conn), (conn)) \
     F(ConnStatusType, PQstatus, (const PGconn *conn), (conn)) \
     F(PGTransactionStatusType, PQtransactionStatus, (const PGconn *conn), (conn)) \
