@@ -10,11 +10,8 @@ struct PageRead {
     let order: SearchOrder
     let limit: Int
     let offset: Int
-    /// The matches, when known or counted from an index; nil on a page that does not count them
-    /// (whose `SearchPage/totalCount` is then 0, and not read).
+    /// The matches, when known or counted from an index.
     var total: Int?
-    /// Whether the page's total is read: false for a row shown without its result's counts.
-    let countsMatches: Bool
     /// The matches' ids, when the caller gave them or counting read them.
     let matchIDs: [Int64]?
     /// With numeric terms, the plan of the terms matched by their text alone and the ids of the few
@@ -37,10 +34,8 @@ struct PageRead {
     ///   at most ``SearchCosts/fewRows`` per term, and the total as the text matches' plus theirs.
     init(
         _ description: SearchDescription, query: SearchQuery, scope: DatabaseValue?, order: SearchOrder, limit: Int,
-        offset: Int, totalCount: Int?, matchIDs givenIDs: [Int64]?, selection: String, costs: SearchCosts,
-        countsMatches: Bool, _ db: Database
+        offset: Int, totalCount: Int?, matchIDs givenIDs: [Int64]?, selection: String, costs: SearchCosts, _ db: Database
     ) throws {
-        self.countsMatches = countsMatches
         self.description = description
         self.scope = scope
         self.order = order
@@ -60,7 +55,7 @@ struct PageRead {
         }
         var numberOnly: (textPlan: SearchPlan, ids: [Int64])?
         let (depth, overflow) = offset.addingReportingOverflow(limit)
-        if countsMatches, matchIDs == nil, limit > 0, !overflow, depth <= SearchCosts.idListLimit - costs.fewRows,
+        if matchIDs == nil, limit > 0, !overflow, depth <= SearchCosts.idListLimit - costs.fewRows,
            plan.terms.contains(where: plan.isNumeric), !plan.matchesNothing {
             if plan.terms.count == 1, let ids = try description.numberOnlyIDs(plan.terms[0], scope: scope, limit: costs.fewRows, db) {
                 let textPlan = try description.plan(query, scope: scope, costs: costs, matchesNumbers: false, db)
@@ -71,7 +66,7 @@ struct PageRead {
                 numberOnly = (SearchPlan(query, description, matchesNumbers: false, scope: scope), ids)
             }
         }
-        if countsMatches, total == nil { total = try description.indexedCount(plan, scope: scope, db) }
+        if total == nil { total = try description.indexedCount(plan, scope: scope, db) }
         self.plan = plan
         self.total = total
         self.matchIDs = matchIDs
@@ -99,7 +94,7 @@ struct PageRead {
     /// What the planner knows of this page: plain values.
     var facts: PageFacts {
         PageFacts(
-            limit: limit, offset: offset, total: total, countsMatches: countsMatches, driverRows: plan.driverEstimate, hasAllTermsIndex: hasAllTerms,
+            limit: limit, offset: offset, total: total, driverRows: plan.driverEstimate, hasAllTermsIndex: hasAllTerms,
             matchesListed: matchIDs != nil, inListOrder: order.isListIndexOrder, hasNumericTerm: plan.terms.contains(where: plan.isNumeric),
             scopeRows: scopeRows, numberOnlyRows: numberOnly?.ids.count)
     }
