@@ -5,7 +5,7 @@ import PackageDescription
 //
 //   catalog (executable) → CatalogCLI → Catalog (domain) → Entities → FetchedResults → SQLiteStore → CSQLiteMapping → CSQLite (libsqlite3)
 //                                                                                     SQLiteStore → StoreCore (values, dialect, migrator)
-//                                                                   PostgreSQLStore → StoreCore, CPostgreSQL (libpq)
+//                                                                   PostgreSQLStore → StoreCore, CPostgreSQL (libpq, loaded on first use)
 //                                                           Entities → TextSearch → SQLiteStore
 //                                                           Entities → PostgreSQLSearch → TextSearch (the same search on PostgreSQL)
 //                                                           Entities → RecordFormats (data formats of any record type)
@@ -47,12 +47,10 @@ let package = Package(
         ),
         // The VFS in C that keeps a pool reader's memory mapping of the database file across commits.
         .target(name: "CSQLiteMapping", dependencies: ["CSQLite"]),
-        // Debian's libpq (`apt-get install libpq-dev`), seen through a module map.
-        .systemLibrary(
-            name: "CPostgreSQL",
-            pkgConfig: "libpq",
-            providers: [.apt(["libpq-dev"]), .brew(["libpq"])]
-        ),
+        // libpq's API (the header of `apt-get install libpq-dev`), with libpq loaded by dlopen when a
+        // PostgreSQL URL is first used: a command on a file never loads libpq's dozens of libraries (W7).
+        // Every build, test and example takes this one path, so the path tested is the one shipped.
+        .target(name: "CPostgreSQL"),
         // What both engines share: values, the SQL dialect, the connection protocol, the migrator.
         .target(name: "StoreCore"),
         // Entity-agnostic persistence: connections, statements, transactions, migrations.
@@ -95,13 +93,13 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        // Release builds on Linux link the Swift libraries statically (the system's libc, libsqlite3 and
-        // libpq stay shared: Debian's libpq cannot be linked statically, as its GSSAPI and LDAP
-        // dependencies ship no static archives), by lld in the order of Scripts/catalog.symbol-order
-        // (written by Scripts/generate-symbol-order.sh): the code and data short commands touch come
-        // first, so start-up faults in fewer pages (W7 in Benchmarks/README.md). A name the code no
-        // longer has is skipped: a stale order costs speed, never correctness. Debug builds link
-        // dynamically, since the test bundle needs the shared XCTest and Swift Testing libraries.
+        // Release builds on Linux link the Swift libraries statically and the system's libc and
+        // libsqlite3 shared (not a static executable: CPostgreSQL loads libpq with dlopen, which a
+        // static glibc executable cannot do safely once threads run), by lld in the order of
+        // Scripts/catalog.symbol-order (written by Scripts/generate-symbol-order.sh): the code and data
+        // short commands touch come first, so start-up faults in fewer pages (W7 in Benchmarks/README.md).
+        // A name the code no longer has is skipped: a stale order costs speed, never correctness. Debug
+        // builds link dynamically, since the test bundle needs the shared XCTest and Swift Testing libraries.
         .executableTarget(
             name: "catalog", dependencies: ["CatalogCLI"],
             linkerSettings: [

@@ -26,8 +26,12 @@ public final class PostgreSQLConnection {
     /// `key=value` form).
     ///
     /// - Throws: ``PostgreSQLError`` with ``PostgreSQLError/cannotConnect`` and libpq's reason, on one
-    ///   line.
+    ///   line; also when libpq itself cannot be loaded (it is loaded by the first connection).
     public init(url: String) throws {
+        if let failure = CPostgreSQLLoadFailure() {
+            throw PostgreSQLError(
+                sqlState: PostgreSQLError.cannotConnect, message: "cannot connect to PostgreSQL: " + String(cString: failure))
+        }
         let handle = PQconnectdb(url)
         guard let handle, PQstatus(handle) == CONNECTION_OK else {
             let reason = handle.flatMap { PQerrorMessage($0) }.map { String(cString: $0) } ?? "out of memory"

@@ -76,7 +76,8 @@ struct SearchCommandTests {
         for command in [["search", text], ["search", "--entity", "phones", text], ["list", "--search=" + text], ["suggest", "--", text]] {
             let result = try workspace.catalog(command)
             #expect(result.status == 0, "\(command.prefix(4)): \(result.error)")
-            #expect(result.error.isEmpty, "\(result.error)")
+            // A replica that lags (a loaded machine) is skipped with a line, as the Commands article says.
+            #expect(result.error.split(separator: "\n").allSatisfy { $0.hasPrefix("catalog: replica ") }, "\(result.error)")
         }
     }
 

@@ -48,9 +48,9 @@ public final class BulkInsert {
     /// when it began, at least: 32 MiB. Its indexes are then all in place, and rows in the order of one
     /// key still go to random places of an index on another (the prices): with ``pageCacheBytes``, the
     /// pages of the indexes the rows pass through in order push that index's pages out, each to be
-    /// written to the `-wal` and read back again. 64 MiB cost as much CPU and 36 MB more at the peak
-    /// when 100,000 products were added to 1,000,000 (Ingest, Benchmarks/README.md): with the queue
-    /// (``keyOrderedBytes``), that import stays within 64 MB. Into an empty table, whose plain indexes
+    /// written to the `-wal` and read back again. 64 MiB cost no less CPU adding 100,000 products to
+    /// 1,000,000, and took that import's peak past 64 MB (Ingest, Benchmarks/README.md); with the
+    /// queue (``keyOrderedBytes``), 32 MiB keeps it within. Into an empty table, whose plain indexes
     /// wait until after the rows, ``pageCacheBytes`` stays the bound.
     public static let filledTablePageCacheBytes = 32 << 20
 
