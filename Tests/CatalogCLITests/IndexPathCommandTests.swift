@@ -32,6 +32,20 @@ import Testing
         #expect(!after.output.contains("MacBook Pro") && after.output.contains("MacBook Air"))
     }
 
+    /// A search's path past its result: the documented line and exit code (3), with the result's
+    /// section count.
+    @Test func showPastASearchedResultTellsItsSections() throws {
+        _ = try workspace.catalog("seed")
+        let sections = try workspace.catalog("list", "--search", "mac").output.components(separatedBy: "\n")
+            .filter { $0.hasPrefix("0.0 ") || $0.hasPrefix("1.0 ") || $0.hasPrefix("2.0 ") }.count
+        let past = try workspace.catalog("show", "9.0", "--search", "mac")
+        #expect(past.status == 3)
+        #expect(past.error.contains("no row at 9.0: the result has \(sections) section"), "\(past)")
+        let absent = try workspace.catalog("show", "0.0", "--search", "zqx")
+        #expect(absent.status == 3)
+        #expect(absent.error.contains("no row at 0.0: the result is empty"), "\(absent)")
+    }
+
     @Test(arguments: ["-1.0", "1.", "a.b", "9.0", "0.99"])
     func badIndexPathsFail(_ path: String) throws {
         _ = try workspace.catalog("seed")
