@@ -89,7 +89,7 @@ struct StreamedListingTests {
     /// index and the section counts.
     private func insertPlainProducts(_ count: Int) throws {
         let store = try CatalogStore(path: workspace.database)
-        try store.database.write { db in
+        try store.file!.write { db in
             let triggers = try db.fetchAll(
                 sql: "SELECT name FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'products'"
             ) { try $0.decode(String.self, at: 0) }
@@ -106,7 +106,7 @@ struct StreamedListingTests {
                 WHERE table_name = 'products'
                 """)
         }
-        try store.database.close()
+        try store.file!.close()
     }
 
     /// Runs the built `catalog` with standard output to the file `output`, and returns its exit status
@@ -164,7 +164,7 @@ struct StreamedListingTests {
         #expect(try workspace.catalog("import", file).status == 0)
 
         let store = try CatalogStore(path: workspace.database)
-        defer { try? store.database.close() }
+        defer { try? store.file!.close() }
         let requests: [([String], ListRequest<Product>)] = [
             (["list"], ListRequest()),
             (["list", "--sort", "price", "--reverse"], ListRequest(sort: .price, isReversed: true)),

@@ -124,7 +124,7 @@ struct LiveResultsTests {
         configuration.trace = { _ in statements.withLock { $0 += 1 } }
         let store = try CatalogStore(path: directory.path(), configuration: configuration)
         var random = SplitMix64(seed: seed &+ 3000)
-        try store.database.write { db in
+        try store.file!.write { db in
             for _ in 0..<Int.random(in: 0...40, using: &random) { try Self.randomWrite(db, store, &random) }
         }
         // Terms of 3+ characters, or a scope: no maintained counts give these sections.
@@ -136,7 +136,7 @@ struct LiveResultsTests {
         #expect(controller.sections == fetchedSections)
         #expect(try controller.fetchedObjects.map { $0.id } == fetched.sections.flatMap(\.ids))
 
-        try store.database.write { db in
+        try store.file!.write { db in
             for _ in 0..<Int.random(in: 1...4, using: &random) { try Self.randomWrite(db, store, &random) }
         }
         let before = statements.withLock { $0 }
@@ -182,14 +182,14 @@ struct LiveResultsTests {
                 try db.execute(sql: "DELETE FROM phones WHERE id = ?", arguments: [ids.randomElement(using: &random)!])
             }
         }
-        try store.database.write { db in for _ in 0..<15 { try write(db) } }
+        try store.file!.write { db in for _ in 0..<15 { try write(db) } }
         let request = ListRequest<Phone>(
             sort: [SortField.name, .maker, .year].randomElement(using: &random)!,
             isReversed: Bool.random(using: &random), searchText: ["", "a", "ソ", "mac 1"].randomElement(using: &random)!)
         let controller = try store.trackedResults(request, batchSize: 5)
         var previous = try #require(controller.trackedSnapshot)
         for step in 0..<30 {
-            try store.database.write { db in for _ in 0..<Int.random(in: 1...3, using: &random) { try write(db) } }
+            try store.file!.write { db in for _ in 0..<Int.random(in: 1...3, using: &random) { try write(db) } }
             let changeSet = try controller.applyPendingChanges()
             let fresh = try store.fetchedResults(request).snapshot()
             #expect(try previous.applying(changeSet) == fresh, "seed \(seed) step \(step) \(request): \(previous) + \(changeSet)")
@@ -205,7 +205,7 @@ struct LiveResultsTests {
         let controller = try store.trackedResults(ListRequest<Product>())
         let before = try #require(controller.trackedSnapshot)
         try store.insert(Product(type: .desktop, name: "Mac mini", yearIntroduced: 2005, introPrice: 499))
-        try store.database.write { db in _ = try ChangeLog.prune(keepingLatest: 0, db) }
+        try store.file!.write { db in _ = try ChangeLog.prune(keepingLatest: 0, db) }
         let changeSet = try controller.applyPendingChanges()
         #expect(controller.trackingStatistics?.refetches == 1)
         #expect(try before.applying(changeSet) == (try Self.freshSnapshot(store, ListRequest<Product>()).0))
@@ -229,7 +229,7 @@ struct LiveResultsTests {
         let recorder = Recorder()
         controller.delegate = recorder
         let air = try #require(try store.fetchAll(Product.self).first { $0.name == "MacBook Air" })
-        try store.database.write { db in
+        try store.file!.write { db in
             try db.execute(sql: "UPDATE products SET type = 'desktop' WHERE id = ?", arguments: [air.id!])
             try db.execute(sql: "UPDATE products SET intro_price = 1 WHERE name = 'MacBook Pro'")
         }
@@ -243,7 +243,7 @@ struct LiveResultsTests {
         #expect(changeSet.changes.count == 2)
         #expect(try controller.object(at: ItemPath(section: 0, row: 0)).introPrice == 1)
 
-        try store.database.write { db in try db.execute(sql: "DELETE FROM products WHERE type = 'portable'") }
+        try store.file!.write { db in try db.execute(sql: "DELETE FROM products WHERE type = 'portable'") }
         recorder.events = []
         try controller.applyPendingChanges()
         #expect(recorder.events == ["will", "delete section Portable", "delete \(air.id! + 1) at 0.0", "did"])
