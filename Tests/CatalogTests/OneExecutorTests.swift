@@ -85,7 +85,7 @@ struct OneExecutorTests {
             let viaController = try trace.of {
                 var fetch = FetchRequest<Product>(sortDescriptors: [SortDescriptor(\.name)], searchText: text, sectionKeyPath: \Product.type)
                 fetch.batchSize = 50  // as `catalog browse` and W3 read it
-                let controller = FetchedResultsController(request: fetch, reader: store.database)
+                let controller = FetchedResultsController(request: fetch, reader: store.file!)
                 try controller.performFetch()
             }
             let expected = Self.estimates(viaPage)
