@@ -16,7 +16,7 @@ import TextSearch
 /// characters; a GIN index of each row's 1- and 2-character grams (and its scope value), which finds
 /// terms of 1-2 characters exactly; and a table of how many rows hold each gram per scope value, kept
 /// by a trigger, which counts a short term without reading rows. TextSearch's planner chooses how a
-/// page is read from the counts and estimates read here.
+/// page is read from the counts read here.
 public struct PostgreSQLTextSearch: Sendable, Hashable {
     /// What is searched: the table, its folded text columns, number columns and scope column.
     /// (Its `indexesShortTerms` and accelerators are SQLite's and are not read.)
