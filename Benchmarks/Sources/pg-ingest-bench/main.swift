@@ -20,7 +20,7 @@ import TextSearch
 
 // The product searched by its folded name, with the substring counts, as the catalog's products are:
 // the import fills the search's structures (this benchmark's alone: pg-live-bench's product has none).
-extension DeclaredProduct: @retroactive SearchableEntity {
+extension DeclaredProduct: SearchableEntity {
     public static let searchDescription = SearchDescription(table: "products", textColumns: ["name_folded"], accelerators: [.substringCounts])
 }
 
