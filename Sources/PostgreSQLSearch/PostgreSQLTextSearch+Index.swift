@@ -28,7 +28,7 @@ extension PostgreSQLTextSearch {
                         ((ascii(substr(text, n, 1))::bigint << 21) | nullif(ascii(substr(text, n + 1, 1)), 0))) AS keys(key)
                 WHERE key IS NOT NULL
                 $$;
-            ALTER TABLE \(table) ADD COLUMN \(gramsColumn) bigint[] NOT NULL GENERATED ALWAYS AS (\(gramsFunction)(\(texts(nil)))) STORED;
+            ALTER TABLE \(table) ADD COLUMN \(gramsColumn) bigint[] GENERATED ALWAYS AS (\(gramsFunction)(\(texts(nil)))) STORED;
             ALTER TABLE \(table) ALTER COLUMN \(gramsColumn) DROP EXPRESSION;
             DO $$
             DECLARE trigram_schema text := (
