@@ -6,8 +6,10 @@ import TextSearch
 ///
 /// Terms all of 1-2 characters (none a number) are found together, exactly, in the grams index; terms
 /// all of 3+ characters together through the `pg_trgm` indexes (which PostgreSQL rechecks on each
-/// row). Otherwise the rarest term by the estimates drives (without estimates: the longest plain
-/// term), and the others are checked on its rows (`strpos`).
+/// row); one term through its own index. Otherwise (several terms of both lengths, or a number among
+/// them) the grams index finds the rows holding every plain term's grams (a long term's pairs) in one
+/// scan, which intersects their rows, and every term is checked on those (`strpos`); a numeric term
+/// joins them when its number columns hold few rows (those rows added), or when no other term can.
 struct PostgreSQLSearchPlan {
     let search: PostgreSQLTextSearch
     /// The terms, each once.
@@ -20,8 +22,15 @@ struct PostgreSQLSearchPlan {
     let driver: SearchTerm?
     /// The driver's estimated rows, when estimates were read.
     let driverEstimate: Int?
+    /// The numeric terms whose grams join the plain terms' in ``candidates(alias:)``, their number
+    /// columns' rows added: those in few rows (``SearchCosts/fewRows``) by the estimates, else, when
+    /// no term is plain, the driver.
+    let joinedNumbers: [SearchTerm]
 
-    init(_ query: SearchQuery, _ search: PostgreSQLTextSearch, scope: DatabaseValue?, estimates: [String: Int]? = nil) {
+    init(
+        _ query: SearchQuery, _ search: PostgreSQLTextSearch, scope: DatabaseValue?, estimates: [String: Int]? = nil,
+        numberRows: [String: Int] = [:], fewRows: Int = SearchCosts.standard.fewRows
+    ) {
         self.search = search
         self.scope = scope
         var seen = Set<String>()
@@ -35,6 +44,8 @@ struct PostgreSQLSearchPlan {
             driver = (plain.isEmpty ? terms : plain).min { $0.length > $1.length }
         }
         driverEstimate = driver.flatMap { estimates?[$0.folded] }
+        let few = terms.filter { numeric($0) && numberRows[$0.folded].map { $0 <= fewRows } ?? false }
+        joinedNumbers = few.isEmpty && terms.allSatisfy(numeric) ? [driver].compactMap { $0 } : few
     }
 
     /// Whether the term also matches by the number columns.
@@ -47,6 +58,13 @@ struct PostgreSQLSearchPlan {
     var hasAllTermsIndex: Bool {
         terms.count > 1 && !terms.contains(where: isNumeric)
             && (terms.allSatisfy(\.isShort) || !terms.contains(where: \.isShort))
+    }
+
+    /// Whether the grams index finds rows that hold every plain term's grams, each term then checked
+    /// on them: several terms, not all served exactly by one index (``hasAllTermsIndex``, or all of
+    /// 1-2 characters and plain). No index counts these matches: they are read to be counted.
+    var checksCandidates: Bool {
+        terms.count > 1 && !matchesNothing && !hasAllTermsIndex && (terms.contains(where: isNumeric) || !terms.allSatisfy(\.isShort))
     }
 
     /// Whether the total is one row of the gram counts: a single term of 1-2 characters, not numeric.
@@ -71,16 +89,33 @@ struct PostgreSQLSearchPlan {
         if hasAllTermsIndex {
             return scoped(SQLFragment(joining: terms.map { term($0, alias: alias, indexed: true) }, separator: " AND "), alias: alias)
         }
+        if checksCandidates { return candidates(alias: alias) }
         let parts = terms.map { term($0, alias: alias, indexed: $0 == driver) }
         return scoped(SQLFragment(joining: parts, separator: " AND "), alias: alias)
     }
 
+    /// ``checksCandidates``'s condition: the rows whose grams hold every plain term's (a short term,
+    /// a long one's pairs) and the ``joinedNumbers``', or whose number columns hold a joined number,
+    /// found in one scan of the grams index (and the number columns' indexes): a row that matches
+    /// holds every joined number in its text, or one in a number column. Every term is checked on
+    /// each of them, so that the condition is exact.
+    func candidates(alias: String) -> SQLFragment {
+        let indexed = terms.filter { !isNumeric($0) } + joinedNumbers
+        var found = grams(indexed.flatMap { $0.isShort ? [$0.folded] : Self.pairs(of: $0.folded) }, alias: alias)
+        let numbers = joinedNumbers.compactMap(\.number).flatMap { number in
+            search.description.numberColumns.map { Self.equals("\(alias).\($0)", number) }
+        }
+        if !numbers.isEmpty { found = SQLFragment(joining: [found] + numbers, separator: " OR ").parenthesized }
+        return scoped(found && filterCondition(alias: alias, scoped: false), alias: alias)
+    }
+
     /// The condition of every term checked on the row named `alias` (scope included), which no
     /// search index serves: for walks in an index's order.
-    func filterCondition(alias: String) -> SQLFragment {
+    func filterCondition(alias: String, scoped isScoped: Bool = true) -> SQLFragment {
         if matchesNothing { return SQLFragment(sql: "FALSE") }
         let parts = terms.map { term($0, alias: alias, indexed: false) }
-        return scoped(parts.isEmpty ? SQLFragment(sql: "TRUE") : SQLFragment(joining: parts, separator: " AND "), alias: alias)
+        let condition = parts.isEmpty ? SQLFragment(sql: "TRUE") : SQLFragment(joining: parts, separator: " AND ")
+        return isScoped ? scoped(condition, alias: alias) : condition
     }
 
     /// `condition AND alias.scope = ?` within a scope.

@@ -84,6 +84,53 @@ extension PostgreSQLTextSearch {
             + (substringCountsTable == nil ? [] : [substringCountsTrigger + "_rows", substringCountsTrigger + "_texts"])
     }
 
+    /// The SQL that drops every structure a search of the table may have, whichever columns it
+    /// indexed (each trigram index), with or without substring counts: before ``installSQL`` of a
+    /// search whose columns changed (`Migration.reinstallingSearch(of:version:)`). The rows stay.
+    public var uninstallSQL: String {
+        let table = description.table
+        let substringCounts = substringCountsTable ?? table + "_substring_counts"
+        return """
+            DO $$
+            DECLARE index_name text;
+            BEGIN
+                FOR index_name IN SELECT indexname FROM pg_indexes
+                    WHERE schemaname = current_schema() AND tablename = '\(table)' AND indexname::text LIKE '\(table)\\_%\\_trigram\\_index'
+                LOOP
+                    EXECUTE format('DROP INDEX %I', index_name);
+                END LOOP;
+            END
+            $$;
+            DROP TRIGGER IF EXISTS \(gramsTrigger) ON \(table);
+            DROP TRIGGER IF EXISTS \(gramCountsTrigger)_rows ON \(table);
+            DROP TRIGGER IF EXISTS \(gramCountsTrigger)_texts ON \(table);
+            DROP TRIGGER IF EXISTS \(substringCountsTrigger)_rows ON \(table);
+            DROP TRIGGER IF EXISTS \(substringCountsTrigger)_texts ON \(table);
+            DROP FUNCTION IF EXISTS \(gramsTrigger)();
+            DROP FUNCTION IF EXISTS \(gramCountsTrigger)();
+            DROP FUNCTION IF EXISTS \(substringCountsTrigger)();
+            DROP INDEX IF EXISTS \(gramsIndex);
+            ALTER TABLE \(table) DROP COLUMN IF EXISTS \(gramsColumn);
+            DROP FUNCTION IF EXISTS \(gramsFunction)(text[]);
+            DROP FUNCTION IF EXISTS \(gramsFunction)(text[], text);
+            DROP TABLE IF EXISTS \(gramCountsTable);
+            DROP TABLE IF EXISTS \(substringCounts);
+
+            """
+    }
+
+    /// The text columns the table's search indexes in `db` (each one's trigram index), in the
+    /// table's order: what the open check compares with the declaration's.
+    ///
+    /// - Throws: what the connection throws.
+    public func indexedTextColumns(_ db: some SQLConnection) throws -> [String] {
+        let indexes = Set(try db.fetchRows(
+            sql: "SELECT indexname::text FROM pg_indexes WHERE schemaname = current_schema() AND tablename = ?",
+            values: [.text(description.table)]
+        ).compactMap { row -> String? in if case .text(let name) = row.first { name } else { nil } })
+        return try db.columnNames(ofTable: description.table).filter { indexes.contains(trigramIndex($0)) }
+    }
+
     /// The SQL that empties ``gramCountsTable`` and counts every row's grams again from
     /// ``gramsColumn``, in one statement over the table: to repair what ``check(_:)`` found.
     public var gramCountsFillSQL: String {

@@ -52,23 +52,53 @@ extension PostgreSQLTextSearch {
     ) throws -> SearchPage<Entity> {
         precondition(limit >= 0 && offset >= 0)
         let unestimated = PostgreSQLSearchPlan(query, self, scope: scope)
-        let total = try count(unestimated, db)
-        guard min(limit, total - offset) > 0 else {
+        // Candidates checked term by term have no count but their own: they are read to be counted.
+        var total = unestimated.checksCandidates ? nil : try count(unestimated, db)
+        if let total, min(limit, total - offset) <= 0 {
             return SearchPage(query: query, records: [], offset: offset, totalCount: total)
         }
         // One term drives alone: its rows are the matches.
         let plan = unestimated.terms.count <= 1
-            ? PostgreSQLSearchPlan(query, self, scope: scope, estimates: Dictionary(unestimated.terms.map { ($0.folded, total) }, uniquingKeysWith: { a, _ in a }))
-            : PostgreSQLSearchPlan(query, self, scope: scope, estimates: try estimates(unestimated, cap: costs.denseRows, db))
+            ? PostgreSQLSearchPlan(query, self, scope: scope, estimates: Dictionary(unestimated.terms.map { ($0.folded, total ?? 0) }, uniquingKeysWith: { a, _ in a }))
+            : try estimatedPlan(query, unestimated, cap: costs.denseRows, fewRows: costs.fewRows, db)
         let inListOrder = order.isListIndexOrder && description.listIndex != nil
         let hasNumericTerm = plan.terms.contains(where: plan.isNumeric)
         let facts = PageFacts(
             limit: limit, offset: offset, total: total, driverRows: plan.driverEstimate ?? total,
             hasAllTermsIndex: plan.hasAllTermsIndex, inListOrder: inListOrder, hasNumericTerm: hasNumericTerm,
             scopeRows: inListOrder && !hasNumericTerm && scope == nil ? try rowEstimate(db) : nil)
-        let strategy = forcing ?? PagePlanner.strategy(for: facts, costs: costs)
-        let records = try read(strategy, plan, order: order, limit: min(limit, total - offset), offset: offset, selection: selection, db, decode)
-        return SearchPage(query: query, records: records, offset: offset, totalCount: total)
+        var strategy = forcing ?? PagePlanner.strategy(for: facts, costs: costs)
+        if case .scan(let onePass) = strategy {
+            if onePass, let page = try onePassPage(plan, order: order, limit: limit, offset: offset, selection: selection, db, decode) {
+                return SearchPage(query: query, records: page.records, offset: offset, totalCount: page.total)
+            }
+            let counted = try total ?? count(plan, db)
+            total = counted
+            guard min(limit, counted - offset) > 0 else { return SearchPage(query: query, records: [], offset: offset, totalCount: counted) }
+            strategy = forcing == nil ? PagePlanner.strategy(afterCounting: counted, facts, costs: costs) : .readMatches(.sorted)
+        }
+        let counted = try total ?? count(plan, db)
+        guard min(limit, counted - offset) > 0 else { return SearchPage(query: query, records: [], offset: offset, totalCount: counted) }
+        let records = try read(strategy, plan, order: order, limit: min(limit, counted - offset), offset: offset, selection: selection, db, decode)
+        return SearchPage(query: query, records: records, offset: offset, totalCount: counted)
+    }
+
+    /// ``PageStrategy/scan(onePass:)`` in one statement: the matches read once (through the driver's
+    /// index, materialized so that PostgreSQL never walks an index of the order instead) for the page
+    /// and, by a window function, the total; nil when the page is empty (the matches must be counted).
+    private func onePassPage<Entity>(
+        _ plan: PostgreSQLSearchPlan, order: SearchOrder, limit: Int, offset: Int, selection: String,
+        _ db: some SQLConnection, _ decode: ([DatabaseValue]) throws -> Entity
+    ) throws -> (records: [Entity], total: Int)? {
+        let table = description.table
+        let matches = plan.condition(alias: table)
+        let statement = SQLFragment(
+            sql: "WITH matches AS MATERIALIZED (SELECT * FROM \(table) WHERE \(matches.sql)) SELECT \(selection), count(*) OVER () FROM matches AS \(table)"
+                + " ORDER BY \(order.terms.sql) LIMIT ? OFFSET ?",
+            arguments: matches.arguments + order.terms.arguments + [limit, offset])
+        let rows = try db.fetchRows(sql: statement.sql, values: statement.arguments.values)
+        guard let last = rows.last?.last else { return nil }
+        return (try rows.map { try decode(Array($0.dropLast())) }, Self.int(last))
     }
 
     /// The page read with `strategy`: `limit` is what remains of the result from `offset`, so that
@@ -160,17 +190,26 @@ extension PostgreSQLTextSearch {
         guard unestimated.terms.count > 1, !unestimated.hasAllTermsIndex, !unestimated.matchesNothing else {
             return unestimated.condition(alias: alias)
         }
-        let estimates = try estimates(unestimated, cap: SearchCosts.standard.denseRows, db)
-        return PostgreSQLSearchPlan(query, self, scope: scope, estimates: estimates).condition(alias: alias)
+        let costs = SearchCosts.standard
+        return try estimatedPlan(query, unestimated, cap: costs.denseRows, fewRows: costs.fewRows, db).condition(alias: alias)
+    }
+
+    /// The plan of `query` with the estimates of its terms read (`unestimated` its plan without).
+    private func estimatedPlan(
+        _ query: SearchQuery, _ unestimated: PostgreSQLSearchPlan, cap: Int, fewRows: Int, _ db: some SQLConnection
+    ) throws -> PostgreSQLSearchPlan {
+        let (rows, numberRows) = try estimates(unestimated, cap: cap, db)
+        return PostgreSQLSearchPlan(query, self, scope: unestimated.scope, estimates: rows, numberRows: numberRows, fewRows: fewRows)
     }
 
     /// The rows of each term within the plan's scope, to choose the rarest: a term of 1-2 characters
     /// from the gram counts; a longer one from the substring counts when they hold it, else counted through its trigram index up to `cap`, and at the
     /// cap bounded by its rarest 2-character gram's count; a number adds its rows in each number
-    /// column (each counted up to `cap`).
-    func estimates(_ plan: PostgreSQLSearchPlan, cap: Int, _ db: some SQLConnection) throws -> [String: Int] {
+    /// column (each counted up to `cap`), also given on their own (`numberRows`).
+    func estimates(_ plan: PostgreSQLSearchPlan, cap: Int, _ db: some SQLConnection) throws -> (rows: [String: Int], numberRows: [String: Int]) {
         let table = description.table
         var estimates: [String: Int] = [:]
+        var numberRows: [String: Int] = [:]
         for term in plan.terms {
             var estimate: Int
             if term.isShort {
@@ -188,16 +227,19 @@ extension PostgreSQLTextSearch {
                 }
             }
             if plan.isNumeric(term), let number = term.number {
+                var rows = 0
                 for column in description.numberColumns {
                     let equals = PostgreSQLSearchPlan.equals("\(table).\(column)", number)
-                    estimate += try integer(
+                    rows += try integer(
                         db, "SELECT count(*) FROM (SELECT 1 FROM \(table) WHERE \(equals.sql) LIMIT ?) AS capped",
                         equals.arguments.values + [.integer(Int64(cap))])
                 }
+                numberRows[term.folded] = rows
+                estimate += rows
             }
             estimates[term.folded] = estimate
         }
-        return estimates
+        return (estimates, numberRows)
     }
 
     /// The table's rows as PostgreSQL's statistics estimate them (`pg_class.reltuples`, as of the

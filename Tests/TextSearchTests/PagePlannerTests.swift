@@ -103,6 +103,35 @@ struct PagePlannerTests {
         #expect(PagePlanner.strategy(for: row.facts, costs: Self.costs) == row.strategy)
     }
 
+    /// The page of a scan that counted its matches first (PostgreSQL's terms checked on the grams
+    /// index's candidates): the facts before the count, the total it gave, the strategy.
+    struct CountedRow: CustomTestStringConvertible, Sendable {
+        var why: String
+        var facts: PageFacts
+        var total: Int
+        var strategy: PageStrategy
+        var testDescription: String { why }
+    }
+
+    static let countedRows: [CountedRow] = [
+        CountedRow(why: "a dense driver, few matches, a number among the terms: read and sorted, not the order's index walked (`x øre 2`)",
+            facts: PageFacts(limit: 50, offset: 0, total: nil, driverRows: 80_000, inListOrder: true, hasNumericTerm: true),
+            total: 66, strategy: .readMatches(.sorted)),
+        CountedRow(why: "a dense driver, dense matches, a number among the terms: the order's index walked",
+            facts: PageFacts(limit: 50, offset: 0, total: nil, driverRows: 300_000, inListOrder: true, hasNumericTerm: true),
+            total: 90_000, strategy: .walkOrderIndex),
+        CountedRow(why: "a dense driver, dense matches spread in a counted scope, list order: walked, then the order's index",
+            facts: PageFacts(limit: 50, offset: 0, total: nil, driverRows: 300_000, inListOrder: true, scopeRows: 1_000_000),
+            total: 90_000,
+            strategy: .walkListIndex(
+                budget: costs.listWalkBudget(depth: 50, matches: 90_000, scopeRows: 1_000_000), fallback: .walkOrderIndex)),
+    ]
+
+    @Test(arguments: countedRows)
+    func strategyAfterCounting(_ row: CountedRow) {
+        #expect(PagePlanner.strategy(afterCounting: row.total, row.facts, costs: Self.costs) == row.strategy)
+    }
+
     /// Every strategy is some row's answer, so that the table covers the planner.
     @Test func everyStrategyIsPlanned() {
         let planned = Self.rows.map(\.strategy)

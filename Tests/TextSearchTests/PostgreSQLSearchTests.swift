@@ -53,7 +53,7 @@ struct PostgreSQLSearchTests {
     /// Every strategy forced, after the planner's own choice (nil).
     static let strategies: [PageStrategy?] = [
         nil, .readMatches(.sorted), .walkOrderIndex, .walkListIndex(budget: 3, fallback: .readMatches(.byID)),
-        .walkListIndex(budget: 1_000_000, fallback: .walkOrderIndex),
+        .walkListIndex(budget: 1_000_000, fallback: .walkOrderIndex), .scan(onePass: true), .scan(onePass: false),
     ]
 
     @Test func searchesEqualSQLiteAndTheReference() throws {
@@ -116,7 +116,7 @@ struct PostgreSQLSearchTests {
             let texts = (0..<16).map { index in
                 index % 5 == 0 ? String(1990 + Int(random.next() % 4))
                     : RandomTexts.text(maxPieces: 2, &random) + (random.next() % 3 == 0 ? " " + RandomTexts.text(maxPieces: 1, &random) : "")
-            } + ["", "x", "a b", "mac 3"]
+            } + ["", "x", "a b", "mac 3", "a 1991", "199 e", "3 1990 ra"]
             try FoldingReference.prepare(
                 films.values.flatMap { [$0.title, $0.director] } + texts.flatMap { SearchQuery($0).terms.map(\.text) })
             for text in texts where failures == 0 {

@@ -35,6 +35,16 @@ public enum PagePlanner {
         return .walkListIndex(budget: budget, fallback: fallback)
     }
 
+    /// The strategy for the page of a ``PageStrategy/scan(onePass:)`` that counted `total` matches
+    /// first (PostgreSQL): planned again with the total known, the driver's rows no more than it, so
+    /// that a dense driver with few matches has them read and sorted, never an index walked for them.
+    public static func strategy(afterCounting total: Int, _ facts: PageFacts, costs: SearchCosts) -> PageStrategy {
+        var counted = facts
+        counted.total = total
+        counted.driverRows = min(facts.driverRows ?? total, total)
+        return strategy(for: counted, costs: costs)
+    }
+
     /// The most entries a walk in list order reads for the first `depth` of `matches` rows, or nil
     /// when reading the matches is expected to cost less: with the scope's rows counted, by expected
     /// costs; without, dense matches only, for ``SearchCosts/uncountedWalkBudget``.
