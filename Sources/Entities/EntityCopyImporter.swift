@@ -87,7 +87,8 @@ public final class EntityCopyImporter<Entity: DeclaredEntity, Connection: SQLCon
     /// once (`PostgreSQLBulkLoad`); the change log's trigger is disabled during it and the rows logged
     /// after it in one statement (`PostgreSQLChangeLogSchema.loggingEveryRowSQL`); a searchable
     /// entity's search structures are filled by `PostgreSQLTextSearch.load(_:columns:_:)`. The same
-    /// rows and entries as one `INSERT` a record gives (W1b on PostgreSQL).
+    /// rows and entries as one `INSERT` a record gives (W1b on PostgreSQL); other sessions' reads and
+    /// writes of the table wait until the transaction ends (dropping an index locks the table).
     private func addGathered() throws {
         guard !gathered.isEmpty else { return }
         try catchUpIDs()
