@@ -140,15 +140,13 @@ struct PostgreSQLSearchPlan {
         return SQLFragment(joining: parts, separator: " OR ").parenthesized
     }
 
-    /// The rows of `alias` whose grams hold every one of `grams` (texts of 1-2 characters), and the
-    /// scope's token: exact, from the grams index.
+    /// The rows of `alias` whose grams hold every one of `grams` (texts of 1-2 characters): exact,
+    /// from the grams index.
     func grams(_ grams: [String], alias: String) -> SQLFragment {
-        var values = grams.map { DatabaseValue.text($0) }
-        if let scope, search.description.scopeColumn != nil, let token = PostgreSQLTextSearch.scopeToken(scope) {
-            values.append(.text(token))
-        }
-        let list = Array(repeating: "CAST(? AS text)", count: values.count).joined(separator: ", ")
-        return SQLFragment(sql: "\(search.gramsExpression(alias)) @> ARRAY[\(list)]", arguments: StatementArguments(values))
+        let keys = grams.compactMap(PostgreSQLTextSearch.gramKey)
+        let list = Array(repeating: "CAST(? AS bigint)", count: keys.count).joined(separator: ", ")
+        return SQLFragment(
+            sql: "\(alias).\(search.gramsColumn) @> ARRAY[\(list)]::bigint[]", arguments: StatementArguments(keys.map { DatabaseValue.integer($0) }))
     }
 
     /// `column = number`: bound as an integer when the number is one, so that the column's type
