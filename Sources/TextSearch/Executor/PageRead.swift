@@ -55,10 +55,15 @@ struct PageRead {
         let plan = try givenIDs.map { description.knownMatchesPlan(query, scope: scope, matches: $0.count, costs: costs) }
             ?? description.plan(query, scope: scope, costs: costs, totalCount: total, db)
         // A page that counts nothing lists its scope's matches when they are few (the first
-        // ``SearchCosts/fewRows`` + 1 in the search indexes' rowid order): it is then read from them.
-        if !countsMatches, matchIDs == nil, let scope, costs.fewRows < Int.max,
-           let listed = try description.indexedMatchIDs(plan, scope: scope, limit: costs.fewRows + 1, db), listed.count <= costs.fewRows {
-            (matchIDs, total) = (listed, listed.count)
+        // ``SearchCosts/fewRows`` + 1 the search indexes give, from both when the plan drives through
+        // both, reading no table row): it is then read from them.
+        if !countsMatches, matchIDs == nil, let scope, costs.fewRows < Int.max {
+            let listed = try description.exactIntersectionIDs(plan, scope: scope).map { matches in
+                try db.fetchAll(sql: matches.sql + " LIMIT ?", arguments: matches.arguments + [costs.fewRows + 1]) {
+                    try $0.decode(Int64.self, at: 0)
+                }
+            } ?? description.indexedMatchIDs(plan, scope: scope, limit: costs.fewRows + 1, db)
+            if let listed, listed.count <= costs.fewRows { (matchIDs, total) = (listed, listed.count) }
         }
         if countsMatches, total == nil, let matches = description.exactIntersectionIDs(plan, scope: scope) {
             let ids = try db.fetchAll(sql: matches.sql + " LIMIT ?", arguments: matches.arguments + [SearchCosts.idListLimit + 1]) {
