@@ -39,12 +39,10 @@ let package = Package(
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
-        // Debian's libsqlite3 (`apt-get install libsqlite3-dev`), seen through a module map.
-        .systemLibrary(
-            name: "CSQLite",
-            pkgConfig: "sqlite3",
-            providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
-        ),
+        // Debian's libsqlite3 (`apt-get install libsqlite3-dev`), seen through a module map that links it.
+        // No pkg-config: its `-L/usr/lib/x86_64-linux-gnu` would come first on every link's library path
+        // and so hide the `catalog` release link's own (below), which links SQLite's static archive.
+        .systemLibrary(name: "CSQLite"),
         // The VFS in C that keeps a pool reader's memory mapping of the database file across commits.
         .target(name: "CSQLiteMapping", dependencies: ["CSQLite"]),
         // libpq's API (the header of `apt-get install libpq-dev`), with libpq loaded by dlopen when a
@@ -93,17 +91,29 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        // Release builds on Linux link the Swift libraries statically and the system's libc and
-        // libsqlite3 shared (not a static executable: CPostgreSQL loads libpq with dlopen, which a
-        // static glibc executable cannot do safely once threads run), by lld in the order of
-        // Scripts/catalog.symbol-order (written by Scripts/generate-symbol-order.sh): the code and data
-        // short commands touch come first, so start-up faults in fewer pages (W7 in Benchmarks/README.md).
-        // A name the code no longer has is skipped: a stale order costs speed, never correctness. Debug
-        // builds link dynamically, since the test bundle needs the shared XCTest and Swift Testing libraries.
+        // Release builds on Linux link everything but glibc statically: the Swift libraries, libstdc++,
+        // libgcc and SQLite. Not a static executable: CPostgreSQL loads libpq with dlopen, which a static
+        // glibc executable cannot do safely once threads run; so a command on a file loads libc and libm
+        // only. lld places code and data in the order of Scripts/catalog.symbol-order (written by
+        // Scripts/generate-symbol-order.sh): what short commands touch comes first, so start-up faults in
+        // fewer pages (W7 in Benchmarks/README.md). A name the code no longer has is skipped: a stale order
+        // costs speed, never correctness. Debug builds link dynamically, since the test bundle needs the
+        // shared XCTest and Swift Testing libraries.
         .executableTarget(
             name: "catalog", dependencies: ["CatalogCLI"],
             linkerSettings: [
                 .unsafeFlags(["-static-stdlib"], .when(platforms: [.linux], configuration: .release)),
+                // Scripts/static-libraries comes first on the library path: its libsqlite3.so and
+                // libstdc++.so are linker scripts that name the static archives, so the dynamic loader
+                // neither loads nor binds those two libraries (thousands of symbol lookups) at each start.
+                // `-static-libgcc` does the same for libgcc_s, the unwinder.
+                .unsafeFlags(
+                    ["-L", "\(packageDirectory)/Scripts/static-libraries", "-Xclang-linker", "-static-libgcc"],
+                    .when(platforms: [.linux], configuration: .release)),
+                // A position-dependent executable: a PIE's tens of thousands of relative relocations
+                // (Swift metadata is full of pointers) are applied at every start, writing to pages
+                // that a short command would otherwise never touch.
+                .unsafeFlags(["-Xclang-linker", "-no-pie"], .when(platforms: [.linux], configuration: .release)),
                 .unsafeFlags(
                     [
                         "-use-ld=lld", "-Xlinker", "--symbol-ordering-file=\(packageDirectory)/Scripts/catalog.symbol-order",

@@ -17,7 +17,7 @@ let request = FetchRequest<Product>(
     sortDescriptors: [SortDescriptor(\.name)],        // within sections; sections come first
     sectionKeyPath: \Product.type,
     batchSize: 50)                                  // rows are read 50 at a time, when asked for
-let controller = FetchedResultsController(request: request, reader: store.database)
+let controller = FetchedResultsController(request: request, reader: store.writer)
 try controller.performFetch()                       // one GROUP BY: the sections and their counts
 // snippet.end
 

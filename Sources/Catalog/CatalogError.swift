@@ -19,6 +19,9 @@ public enum CatalogError: Error, Sendable, Equatable, CustomStringConvertible {
     /// schema version: a file at version 12 (`adoptable`) is adopted when opened for writing, an
     /// earlier one is refused.
     case preBaselineDatabase(version: Int, adoptable: Bool)
+    /// What only an SQLite file has (`operation`: its integrity check, say) was asked of a catalog on
+    /// a server; `instead` says what to use there.
+    case notOnFile(operation: String, instead: String)
 
     public var description: String {
         switch self {
@@ -38,6 +41,8 @@ public enum CatalogError: Error, Sendable, Equatable, CustomStringConvertible {
             adoptable
                 ? "the database has the catalog schema of a development version (12, before the baseline); open it for writing once (`catalog migrate`) to adopt it; it was left as it was"
                 : "the database has the catalog schema of a development version (\(version), before the baseline), which this program cannot open; start a new database; it was left as it was"
+        case .notOnFile(let operation, let instead):
+            "\(operation) works on a database file, and this catalog is on a PostgreSQL server: \(instead)"
         }
     }
 }

@@ -20,8 +20,13 @@ extension CatalogStore {
     ///
     /// - Returns: one line per problem; empty when there is none.
     /// - Throws: `DatabaseError` when the file cannot be read at all, or cannot be written (the FTS5
-    ///   check runs as a write).
+    ///   check runs as a write); ``CatalogError/notOnFile(operation:instead:)`` for a catalog on a
+    ///   server, which checks its own pages and indexes (`pg_amcheck`).
     public func check() throws -> [String] {
+        guard let database = file else {
+            throw CatalogError.notOnFile(
+                operation: "the integrity check", instead: "check its tables and indexes with pg_amcheck (the server keeps its search structures itself)")
+        }
         var integrity: [String] = []
         do {
             try database.read { db in integrity = try db.integrityProblems(limit: Self.integrityProblemLimit) }

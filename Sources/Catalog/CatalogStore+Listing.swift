@@ -59,11 +59,20 @@ extension CatalogStore {
         try makeController(request, batchSize: firstRows).forEachObject(sectionsRead: sectionsRead, body)
     }
 
-    /// The record at `path` in the result of `request`, reading that one row (a batch of one: a
-    /// process that shows one row would otherwise read 49 more, each from a page of its own).
+    /// The record at `path` in the result of `request`, reading that one row. A search sectioned by
+    /// its scope whose counts would read its matches does not count them
+    /// (`FetchRequest.searchRecord(at:costs:_:)`: which sections hold one, each from its first match,
+    /// and the row); any other result is fetched with a batch of one (a process that shows one row
+    /// would otherwise read 49 more, each from a page of its own).
     ///
     /// - Throws: ``CatalogError/indexPathOutOfRange(_:sectionCount:)`` when the result has no row there.
     public func record<Entity: CatalogEntity>(at path: ItemPath, in request: ListRequest<Entity>) throws -> Entity {
+        let fetch = try request.fetchRequest()
+        switch try writer.read({ db in try fetch.searchRecord(at: path, db) }) {
+        case .found(let record): return record
+        case .outOfRange(let sectionCount): throw CatalogError.indexPathOutOfRange(path.description, sectionCount: sectionCount)
+        case nil: break
+        }
         let controller = try fetchedResults(request, batchSize: 1)
         guard controller.contains(path) else {
             throw CatalogError.indexPathOutOfRange(path.description, sectionCount: controller.sections.count)

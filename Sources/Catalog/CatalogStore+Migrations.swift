@@ -6,10 +6,6 @@ import Foundation
 import SQLiteStore
 
 extension CatalogStore {
-    /// The path of the database file (`:memory:` for an in-memory store): what a `ChangeMonitor` watches.
-    /// Only a store on a file has one (``isOnFile``), as only it has a ``database``.
-    public var path: String { database.path }
-
     /// The catalog's schema version in this database: its highest applied catalog migration, 0 for none.
     ///
     /// - Throws: `DatabaseError` when the database cannot be read.

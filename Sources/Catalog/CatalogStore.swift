@@ -25,23 +25,20 @@ import Synchronization
 /// ```
 ///
 /// Every call works alike on both engines, through ``writer``; what only a file has (its path, its
-/// checkpoints, ``check()``) is SQLite's ``database``.
+/// checkpoints, ``check()``) is SQLite's, through ``file``.
 public final class CatalogStore: Sendable {
     /// The store on either engine: for a file, a `DatabasePool` (reads run beside the writer and each
     /// other), or a `DatabaseQueue` in memory or when opened without concurrent reads; on a server, a
     /// `PostgreSQLCluster` (writes on the primary, reads on a replica).
     public let writer: any StoreWriter
 
-    /// The SQLite database of a store on a file: ``writer``, typed for what only a file has
-    /// (its path, checkpoints, backups, integrity checks). A store on a server has none (``isOnFile``
-    /// says which): asking for it there is a programming error.
-    public var database: any DatabaseWriter {
-        guard let database = writer as? any DatabaseWriter else { preconditionFailure("a catalog on a server has no SQLite database") }
-        return database
-    }
-
-    /// Whether the store is an SQLite file (or in memory), not a server.
-    public var isOnFile: Bool { writer is any DatabaseWriter }
+    /// The SQLite store of a catalog on a file (or in memory): ``writer``, typed for what only a file
+    /// has (its path, checkpoints, backups, integrity checks); nil for a catalog on a server.
+    ///
+    /// ```swift
+    /// if let file = store.file { print(file.path) }
+    /// ```
+    public var file: (any DatabaseWriter)? { writer as? any DatabaseWriter }
 
     /// The catalog's migration set, then the additional ones this store was opened with.
     public let migrator: Migrator

@@ -127,6 +127,7 @@ func explain(_ error: any Error) -> (String, ExitStatus) {
         case .inaccessibleFile: return (error.description, .noInput)
         case .invalidFile: return (error.description, .invalidInput)
         case .preBaselineDatabase: return (error.description, .unusableDatabase)
+        case .notOnFile: return (error.description, .fileOnly)
         }
     case let error as ItemPathParseError:
         return (error.description, .usage)

@@ -48,10 +48,10 @@ extension StoreChoosing {
 /// - Throws: ``CommandFailure/keptInWAL(written:path:cause:)`` when the copy fails (a full disk).
 func closeAfterWriting(_ catalog: CatalogStore, written: @autoclosure () -> String) throws {
     // A server keeps what was committed: nothing to copy.
-    guard catalog.isOnFile else { return }
+    guard let file = catalog.file else { return }
     do {
-        try catalog.database.close()
+        try file.close()
     } catch let error as DatabaseError {
-        throw CommandFailure.keptInWAL(written: written(), path: catalog.path, cause: error)
+        throw CommandFailure.keptInWAL(written: written(), path: file.path, cause: error)
     }
 }

@@ -48,7 +48,7 @@ extension CatalogCommand {
             let request = try choice.request(Entity.self)
             let catalog = try options.list.openStore()
             // A file's commits are seen by its monitor; a server's by its notifications.
-            let monitor = try catalog.isOnFile ? ChangeMonitor(path: catalog.path) : nil
+            let monitor = try catalog.file.map { try ChangeMonitor(path: $0.path) }
             let server = ServerCommits(catalog.writer as? PostgreSQLCluster)
             let stopping = SignalHandlers([SIGINT, SIGTERM]) { _ in
                 monitor?.stop()

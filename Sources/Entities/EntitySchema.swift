@@ -1,3 +1,4 @@
+import PostgreSQLSearch
 import SQLiteStore
 import TextSearch
 
@@ -112,22 +113,28 @@ extension Migration {
         }
     }
 
-    /// A step that rebuilds a searchable entity's search structures from its rows, for a file made
+    /// A step that rebuilds a searchable entity's search structures from its rows, for a store made
     /// before its searched attributes (or its search description) changed: it drops the triggers and
     /// every structure a search of the table may have, then installs the declared ones
-    /// (`SearchDescription.installSQL`) and chooses their frequent substrings and grams again, in the
-    /// migration's one transaction.
+    /// (`SearchDescription.installSQL`; on PostgreSQL, `PostgreSQLTextSearch.installSQL`) and chooses
+    /// their frequent substrings and grams again, in the migration's one transaction.
     ///
     /// Its revision names no attribute, so that a later change of the search (with a step of its own)
     /// leaves its checksum as it was; run on a file whose search is the declared one already (made by
     /// migration 1 after it), it builds the same structures again.
     public static func reinstallingSearch<Entity: SearchableEntity>(of type: Entity.Type, version: Int) -> Migration {
-        Migration(version: version, name: "reinstall_\(Entity.tableName)_search", revision: "reinstall search") { (db: Database) in
+        Migration(version: version, name: "reinstall_\(Entity.tableName)_search", revision: "reinstall search") { (db: any SQLConnection) in
             let search = Entity.searchDescription
             // Every structure's name depends on the table only: this description names them all,
-            // whichever ones the file has.
+            // whichever ones the store has.
             let everyStructure = SearchDescription(
                 table: search.table, textColumns: search.textColumns, accelerators: [.substringCounts, .gramBits])
+            guard let db = db as? Database else {
+                let server = PostgreSQLTextSearch(search)
+                try db.execute(sql: PostgreSQLTextSearch(everyStructure).uninstallSQL + server.installSQL, values: [])
+                try server.refreshSubstringCounts(db)
+                return
+            }
             try db.execute(sql: everyStructure.uninstallSQL + search.installSQL)
             if search.substringCountsTable != nil { try search.refreshSubstringCounts(db) }
             if search.gramBitsTable != nil { try search.refreshGramBits(db) }

@@ -1,3 +1,4 @@
+import PostgreSQLSearch
 import SQLiteStore
 
 /// The first difference between a declared entity and its table in a database, said in one line:
@@ -21,9 +22,9 @@ public struct SchemaDifference: Error, Sendable, Equatable, CustomStringConverti
 extension EntityTable {
     /// Checks the table in `db` against the declaration: it exists; it has each declared column, of
     /// its type, NULL or NOT NULL, with its DEFAULT, CHECK, UNIQUE and REFERENCES as declared, and no
-    /// other column; it has each declared index; and, for a searchable entity, its search's trigram
-    /// index indexes the declared searched columns (a file whose search is older needs
-    /// `Migration.reinstallingSearch(of:version:)`).
+    /// other column; it has each declared index; and, for a searchable entity, its search indexes
+    /// the declared searched columns (SQLite's FTS5 table; PostgreSQL's trigram indexes): a store
+    /// whose search is older needs `Migration.reinstallingSearch(of:version:)`.
     ///
     /// On PostgreSQL, which keeps a CHECK only in its own normalised form, a column's CHECK is
     /// compared by whether it has one; a DEFAULT by the value it gives.
@@ -76,18 +77,20 @@ extension EntityTable {
                 throw difference("\(declared) has \(named("REFERENCES", actual.reference)) in the database, \(named("REFERENCES", expected.reference)) in the declaration")
             }
         }
-        let declared = Set(columns.map(\.name) + ["id"])
+        // On PostgreSQL the search keeps each row's grams in a column of its own.
+        let searchColumns = search.map { db.dialect == .postgreSQL ? [PostgreSQLTextSearch($0).gramsColumn] : [] } ?? []
+        let declared = Set(columns.map(\.name) + ["id"] + searchColumns)
         if let extra = stored.columns.first(where: { !declared.contains($0.name) }) {
             throw difference("column \(extra.name) is not declared by \(entityName) (drop or rename it in a migration step, or declare it)")
         }
         if let missing = indexes.first(where: { !stored.indexNames.contains($0.name) }) {
             throw difference("index \(missing.name) is missing: add a migration step that adds it")
         }
-        // The columns the FTS5 index holds are SQLite's to read; PostgreSQLSearch checks its own.
-        if let search, db.dialect == .sqlite {
-            let indexed = try db.fetchAll(sql: "SELECT name FROM pragma_table_info(?)", arguments: [search.fullTextTable]) {
-                try $0.decode(String.self, at: 0)
-            }
+        // The columns the FTS5 index holds on SQLite; the columns with a trigram index on PostgreSQL.
+        if let search {
+            let indexed = db.dialect == .sqlite
+                ? try db.fetchAll(sql: "SELECT name FROM pragma_table_info(?)", arguments: [search.fullTextTable]) { try $0.decode(String.self, at: 0) }
+                : try PostgreSQLTextSearch(search).indexedTextColumns(db)
             if indexed != search.textColumns {
                 let said = { (columns: [String]) in columns.isEmpty ? "nothing" : columns.joined(separator: ", ") }
                 throw difference("its search indexes \(said(indexed)) in the database, \(said(search.textColumns)) in the declaration: add a migration step that reinstalls it")

@@ -40,9 +40,9 @@ public struct SearchScope<Entity: SearchableEntity>: Sendable, Hashable {
     /// Whether the restriction admits a row whose attribute holds `value`.
     func admits(_ value: DatabaseValue) -> Bool { values.contains(value) }
 
-    /// `<alias>.<column> IN (?, …)`; `0` for no values.
-    func condition(alias: String) -> SQLFragment {
-        guard !values.isEmpty else { return SQLFragment(sql: "0") }
+    /// `<alias>.<column> IN (?, …)`; false (in the dialect's words) for no values.
+    func condition(alias: String, _ dialect: SQLDialect) -> SQLFragment {
+        guard !values.isEmpty else { return SQLFragment(sql: dialect.boolean(false)) }
         let column = Entity.declaration.attribute(for: keyPath)!.column
         let placeholders = Array(repeating: "?", count: values.count).joined(separator: ", ")
         return SQLFragment(sql: "\(alias).\(column) IN (\(placeholders))", arguments: StatementArguments(values: values))

@@ -82,7 +82,7 @@ public struct EntitySearch<Entity: SearchableEntity>: RowSource {
             try PostgreSQLTextSearch(searchDescription).condition(for: query, scope: value, alias: Entity.tableName, db)
         }
         guard let scope, value == nil else { return search }
-        return SQLFragment(sql: "(") + search + SQLFragment(sql: ") AND ") + scope.condition(alias: Entity.tableName)
+        return SQLFragment(sql: "(") + search + SQLFragment(sql: ") AND ") + scope.condition(alias: Entity.tableName, db.dialect)
     }
 
     /// The matches per value of the description's scope, for sections by ``SearchableEntity/searchScope``,

@@ -6,8 +6,10 @@ import TextSearch
 ///
 /// Terms all of 1-2 characters (none a number) are found together, exactly, in the grams index; terms
 /// all of 3+ characters together through the `pg_trgm` indexes (which PostgreSQL rechecks on each
-/// row). Otherwise the rarest term by the estimates drives (without estimates: the longest plain
-/// term), and the others are checked on its rows (`strpos`).
+/// row); one term through its own index. Otherwise (several terms of both lengths, or a number among
+/// them) the grams index finds the rows holding every plain term's grams (a long term's pairs) in one
+/// scan, which intersects their rows, and every term is checked on those (`strpos`); a numeric term
+/// joins them when its number columns hold few rows (those rows added), or when no term is plain.
 struct PostgreSQLSearchPlan {
     let search: PostgreSQLTextSearch
     /// The terms, each once.
@@ -16,25 +18,32 @@ struct PostgreSQLSearchPlan {
     let scope: DatabaseValue?
     /// Whether some term can match no row, so that the search matches nothing.
     let matchesNothing: Bool
-    /// The term whose index finds the rows, when one drives alone.
+    /// The term whose index finds the rows, when one drives alone: the longest plain term, else the
+    /// longest numeric one.
     let driver: SearchTerm?
-    /// The driver's estimated rows, when estimates were read.
+    /// The rarest term's estimated rows (`estimates`), when estimates were read.
     let driverEstimate: Int?
+    /// The numeric terms whose grams join the plain terms' in ``candidates(alias:)``, their number
+    /// columns' rows added: those in `fewRows` rows or fewer of the number columns (`numberRows`),
+    /// else, when no term is plain, the driver.
+    let joinedNumbers: [SearchTerm]
 
-    init(_ query: SearchQuery, _ search: PostgreSQLTextSearch, scope: DatabaseValue?, estimates: [String: Int]? = nil) {
+    init(
+        _ query: SearchQuery, _ search: PostgreSQLTextSearch, scope: DatabaseValue?, estimates: [String: Int]? = nil,
+        numberRows: [String: Int] = [:], fewRows: Int = SearchCosts.standard.fewRows
+    ) {
         self.search = search
         self.scope = scope
         var seen = Set<String>()
         terms = query.terms.filter { seen.insert($0.folded).inserted }
         matchesNothing = terms.contains { !$0.canMatchText }
         let numeric = { (term: SearchTerm) in !search.description.numberColumns.isEmpty && term.number != nil }
-        if let estimates {
-            driver = terms.min { estimates[$0.folded, default: 0] < estimates[$1.folded, default: 0] }
-        } else {
-            let plain = terms.filter { !numeric($0) }
-            driver = (plain.isEmpty ? terms : plain).min { $0.length > $1.length }
-        }
-        driverEstimate = driver.flatMap { estimates?[$0.folded] }
+        let plain = terms.filter { !numeric($0) }
+        driver = (plain.isEmpty ? terms : plain).min { $0.length > $1.length }
+        let terms = terms
+        driverEstimate = estimates.flatMap { estimates in terms.compactMap { estimates[$0.folded] }.min() }
+        let few = terms.filter { numeric($0) && numberRows[$0.folded].map { $0 <= fewRows } ?? false }
+        joinedNumbers = few.isEmpty && plain.isEmpty ? [driver].compactMap { $0 } : few
     }
 
     /// Whether the term also matches by the number columns.
@@ -47,6 +56,13 @@ struct PostgreSQLSearchPlan {
     var hasAllTermsIndex: Bool {
         terms.count > 1 && !terms.contains(where: isNumeric)
             && (terms.allSatisfy(\.isShort) || !terms.contains(where: \.isShort))
+    }
+
+    /// Whether the grams index finds rows that hold every plain term's grams, each term then checked
+    /// on them: several terms, not all served exactly by one index (``hasAllTermsIndex``, or all of
+    /// 1-2 characters and plain). No index counts these matches: they are read to be counted.
+    var checksCandidates: Bool {
+        terms.count > 1 && !matchesNothing && !hasAllTermsIndex && (terms.contains(where: isNumeric) || !terms.allSatisfy(\.isShort))
     }
 
     /// Whether the total is one row of the gram counts: a single term of 1-2 characters, not numeric.
@@ -71,16 +87,33 @@ struct PostgreSQLSearchPlan {
         if hasAllTermsIndex {
             return scoped(SQLFragment(joining: terms.map { term($0, alias: alias, indexed: true) }, separator: " AND "), alias: alias)
         }
+        if checksCandidates { return candidates(alias: alias) }
         let parts = terms.map { term($0, alias: alias, indexed: $0 == driver) }
         return scoped(SQLFragment(joining: parts, separator: " AND "), alias: alias)
     }
 
+    /// ``checksCandidates``'s condition: the rows whose grams hold every plain term's (a short term,
+    /// a long one's pairs) and the ``joinedNumbers``', or whose number columns hold a joined number,
+    /// found in one scan of the grams index (and the number columns' indexes): a row that matches
+    /// holds every joined number in its text, or one in a number column. Every term is checked on
+    /// each of them, so that the condition is exact.
+    func candidates(alias: String) -> SQLFragment {
+        let indexed = terms.filter { !isNumeric($0) } + joinedNumbers
+        var found = grams(indexed.flatMap { $0.isShort ? [$0.folded] : Self.pairs(of: $0.folded) }, alias: alias)
+        let numbers = joinedNumbers.compactMap(\.number).flatMap { number in
+            search.description.numberColumns.map { Self.equals("\(alias).\($0)", number) }
+        }
+        if !numbers.isEmpty { found = SQLFragment(joining: [found] + numbers, separator: " OR ").parenthesized }
+        return scoped(found && filterCondition(alias: alias, scoped: false), alias: alias)
+    }
+
     /// The condition of every term checked on the row named `alias` (scope included), which no
     /// search index serves: for walks in an index's order.
-    func filterCondition(alias: String) -> SQLFragment {
+    func filterCondition(alias: String, scoped isScoped: Bool = true) -> SQLFragment {
         if matchesNothing { return SQLFragment(sql: "FALSE") }
         let parts = terms.map { term($0, alias: alias, indexed: false) }
-        return scoped(parts.isEmpty ? SQLFragment(sql: "TRUE") : SQLFragment(joining: parts, separator: " AND "), alias: alias)
+        let condition = parts.isEmpty ? SQLFragment(sql: "TRUE") : SQLFragment(joining: parts, separator: " AND ")
+        return isScoped ? scoped(condition, alias: alias) : condition
     }
 
     /// `condition AND alias.scope = ?` within a scope.
@@ -107,15 +140,13 @@ struct PostgreSQLSearchPlan {
         return SQLFragment(joining: parts, separator: " OR ").parenthesized
     }
 
-    /// The rows of `alias` whose grams hold every one of `grams` (texts of 1-2 characters), and the
-    /// scope's token: exact, from the grams index.
+    /// The rows of `alias` whose grams hold every one of `grams` (texts of 1-2 characters): exact,
+    /// from the grams index.
     func grams(_ grams: [String], alias: String) -> SQLFragment {
-        var values = grams.map { DatabaseValue.text($0) }
-        if let scope, search.description.scopeColumn != nil, let token = PostgreSQLTextSearch.scopeToken(scope) {
-            values.append(.text(token))
-        }
-        let list = Array(repeating: "CAST(? AS text)", count: values.count).joined(separator: ", ")
-        return SQLFragment(sql: "\(search.gramsExpression(alias)) @> ARRAY[\(list)]", arguments: StatementArguments(values))
+        let keys = grams.compactMap(PostgreSQLTextSearch.gramKey)
+        let list = Array(repeating: "CAST(? AS bigint)", count: keys.count).joined(separator: ", ")
+        return SQLFragment(
+            sql: "\(alias).\(search.gramsColumn) @> ARRAY[\(list)]::bigint[]", arguments: StatementArguments(keys.map { DatabaseValue.integer($0) }))
     }
 
     /// `column = number`: bound as an integer when the number is one, so that the column's type

@@ -148,6 +148,12 @@ final class JSONRowSource: RowSource {
         _ = try consume()
         bytes.removeAll(keepingCapacity: true)
         while true {
+            // The bytes up to the next quote, backslash or control character, at once.
+            try input.consumeRun(while: { $0 != ASCII.quote && $0 != ASCII.backslash && $0 >= 0x20 }) { run in
+                for byte in run where ASCII.startsCharacter(byte) { column += 1 }
+                bytes.append(contentsOf: run)
+            }
+            if bytes.count > ValueLimit.maximumBytes { throw ValueLimit.error(line: startLine, column: startColumn) }
             guard let byte = try input.next() else {
                 throw RecordReadError(line: startLine, column: startColumn, reason: "the text that starts here has no closing quote")
             }

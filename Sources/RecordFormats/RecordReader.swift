@@ -129,7 +129,8 @@ public final class RecordReader<Record> {
     private static func number(
         _ text: String, _ kind: FieldKind, allowingLeadingZeros: Bool, _ failure: (String) -> RecordReadError
     ) throws -> FieldValue {
-        let shown = String(reflecting: String(text.prefix(40)))
+        // Made only for a failure: it escapes the text.
+        var shown: String { String(reflecting: String(text.prefix(40))) }
         if kind == .integer {
             guard NumberSyntax.isInteger(text.utf8), let value = Int64(text) else {
                 throw failure("expected a whole number, found \(shown)")

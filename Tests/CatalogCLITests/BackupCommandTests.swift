@@ -72,7 +72,7 @@ struct BackupCommandTests {
         let path = workspace.path(name)
         let store = try CatalogStore(path: path)
         if withData { try store.insert(Product(type: .device, name: "iPod", yearIntroduced: 2001, introPrice: 399)) }
-        try store.database.close()
+        try store.file!.close()
         try PreBaselineFile.rewrite(path, toVersion: 12)
         return path
     }

@@ -221,7 +221,7 @@ struct CatalogCLITests {
         let notes = try MigrationSet(identity: "com.example.notes", migrations: [
             Migration(version: 1, name: "create_note", sql: "CREATE TABLE note(id INTEGER PRIMARY KEY, text TEXT NOT NULL)"),
         ])
-        try CatalogStore(path: database, migrationSets: [notes]).database.close()
+        try CatalogStore(path: database, migrationSets: [notes]).file!.close()
         let status = try workspace.catalog("migrate", "--status", "--json")
         #expect(status.status == 0, "\(status)")
         let rows = try #require(try JSONSerialization.jsonObject(with: Data(status.output.utf8)) as? [[String: Any]])

@@ -50,7 +50,7 @@ struct DocumentedPromisesTests {
     @Test func aStreamedListingThatMeetsDamagePartWayExits6() throws {
         let store = try CatalogStore(path: workspace.database)
         try store.seed([SeedFile(SyntheticCatalog.products(count: 20_000, seed: 3))])
-        try store.database.close()
+        try store.file!.close()
         try Self.overwriteALeafPage(of: "products", in: workspace.database)
 
         for arguments in [["list", "--format", "csv"], ["list", "--format", "jsonl"], ["list", "--format", "tsv"], ["list"],
@@ -75,7 +75,7 @@ struct DocumentedPromisesTests {
     @Test func aDamagedFileOfADevelopmentVersionIsRefusedUnchanged() throws {
         let store = try CatalogStore(path: workspace.database)
         try store.seed([SeedFile(SyntheticCatalog.products(count: 3_000, seed: 4))])
-        try store.database.close()
+        try store.file!.close()
         try PreBaselineFile.rewrite(workspace.database, toVersion: 12)
         try Self.overwriteALeafPage(of: "products", in: workspace.database)
         let bytes = FileManager.default.contents(atPath: workspace.database)

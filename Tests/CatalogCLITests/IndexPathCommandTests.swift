@@ -33,7 +33,7 @@ import Testing
     }
 
     /// A search's path past its result: the documented line and exit code (3), with the result's
-    /// section count.
+    /// section count, though `show` counts no matches.
     @Test func showPastASearchedResultTellsItsSections() throws {
         _ = try workspace.catalog("seed")
         let sections = try workspace.catalog("list", "--search", "mac").output.components(separatedBy: "\n")

@@ -19,7 +19,7 @@ struct PreBaselineCommandTests {
         let path = workspace.path("old-\(version).sqlite")
         let store = try CatalogStore(path: path)
         try store.insert(Product(type: .desktop, name: "Mac Pro", yearIntroduced: 2006, introPrice: 2499))
-        try store.database.close()
+        try store.file!.close()
         try PreBaselineFile.rewrite(path, toVersion: version)
         return path
     }

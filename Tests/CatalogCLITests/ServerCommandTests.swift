@@ -100,4 +100,35 @@ struct ServerCommandTests {
         #expect(error.contains("lost the connection to the PostgreSQL server"), "\(error)")
         #expect(error.contains("listening to the PostgreSQL server again; the changes made meanwhile follow"), "\(error)")
     }
+
+    /// A primary that does not come back: `watch` listens again every second for 30 seconds (the
+    /// CatalogCLI article's promise), then exits 8 with the lost connection's error in one line,
+    /// rather than go on showing a result that no longer follows the server.
+    @Test func watchGivesUpWhenThePrimaryStaysDown() throws {
+        let servers = try PostgreSQLServers.start(replicas: 0)
+        defer { servers.stop() }
+        let workspace = try Workspace()
+        let database = servers.primary
+        #expect(try workspace.catalog(["seed"], database: database).status == 0)
+        let watch = try RunningProcess("catalog", ["watch", "--json", "--database", database])
+        #expect(watch.nextLine() != nil)
+        // A change it shows: it listens, and has read what its first wake-up asked for.
+        let add = ["add", "product", "--type", "device", "--year", "2024", "--price", "1", "--name", "Before"]
+        #expect(try workspace.catalog(add, database: database).status == 0)
+        #expect(watch.nextLine()?.contains(#""kind":"insert""#) == true)
+
+        let stopping = ContinuousClock.now
+        try servers.stopServer("primary")
+        let exit = try #require(watch.exited(within: .seconds(120)), "watch still ran 120 s after the primary stopped")
+        let waited = ContinuousClock.now - stopping
+        #expect(exit.status == 8, "\(exit.error)")
+        #expect(waited >= .seconds(30), "gave up after \(waited)")
+        // catalog's own lines (libpq may print the server's farewell, `FATAL:  terminating
+        // connection…`, before them): the note, then the error.
+        let lines = exit.error.split(separator: "\n").filter { $0.hasPrefix("catalog: ") }
+        #expect(lines.count == 2, "\(exit.error)")
+        #expect(lines.first?.contains("lost the connection to the PostgreSQL server") == true, "\(exit.error)")
+        #expect(lines.last?.hasPrefix("catalog: error: ") == true, "\(exit.error)")
+        #expect(watch.nextLine(timeout: .seconds(1)) == nil)
+    }
 }

@@ -10,7 +10,7 @@ struct AsyncStoreTests {
     @Test func asyncCRUDDoesWhatTheSynchronousCallsDo() async throws {
         let directory = try TemporaryDirectory()
         let store = try CatalogStore(path: directory.path())
-        #expect(store.database is DatabasePool)
+        #expect(store.file! is DatabasePool)
         let saved = try await store.insert(Product(type: .device, name: "iPod", yearIntroduced: 2001, introPrice: 399))
         let id = try #require(saved.id)
         #expect(try await store.fetchOne(Product.self, id: id) == saved)

@@ -40,7 +40,7 @@ struct BaselineSchemaTests {
 
     @Test func aNewFileHasTheSchemaOfTheTwelveMigrationsBeforeTheBaseline() throws {
         let store = try CatalogStore(path: directory.path("new.sqlite"))
-        let dump = try store.database.read(Self.dump)
+        let dump = try store.file!.read(Self.dump)
         #expect(dump == (try Self.fixture()))
         #expect(dump.split(separator: "\n").filter { $0.hasPrefix("-- ") && !$0.hasPrefix("-- c") }.count == 54)
         #expect(try store.migrationStatus().map { "\($0.set) \($0.version) \($0.name) \($0.state)" } == ["catalog 1 baseline applied"])
@@ -52,7 +52,7 @@ struct BaselineSchemaTests {
         let path = directory.path(name)
         let store = try CatalogStore(path: path)
         try store.insert(Product(type: .portable, name: "MacBook Air", yearIntroduced: 2008, introPrice: 1799))
-        try store.database.close()
+        try store.file!.close()
         try PreBaselineFile.rewrite(path, toVersion: version)
         return path
     }
@@ -60,10 +60,10 @@ struct BaselineSchemaTests {
     @Test func aFileAtVersion12IsAdoptedWhenOpenedForWriting() throws {
         let path = try preBaselineFile("old.sqlite", version: 12)
         let store = try CatalogStore(path: path)
-        let records = try store.database.read { db in try store.migrator.appliedMigrations(db) }
+        let records = try store.file!.read { db in try store.migrator.appliedMigrations(db) }
         #expect(records.map { "\($0.set) \($0.version) \($0.name)" } == ["catalog 1 baseline"])
         #expect(records.first?.appliedAt == PreBaselineFile.appliedAt)
-        #expect(try store.database.read(Self.dump) == (try Self.fixture()))
+        #expect(try store.file!.read(Self.dump) == (try Self.fixture()))
         let found: [EntitySection<Product>] = try store.search(SearchQuery("air"), in: ListRequest())
         #expect(found.flatMap(\.records).map(\.name) == ["MacBook Air"])
         #expect(try store.check() == [])
@@ -96,7 +96,7 @@ struct BaselineSchemaTests {
     /// A changed baseline is still refused as changed, not taken for a development version's file.
     @Test func aChangedBaselineIsRefusedAsChanged() throws {
         let path = directory.path("changed.sqlite")
-        try CatalogStore(path: path).database.close()
+        try CatalogStore(path: path).file!.close()
         let queue = try DatabaseQueue(path: path)
         try queue.write { db in try db.execute(sql: "UPDATE schema_migrations SET checksum = 'ffffffffffffffff'") }
         try queue.close()
@@ -117,7 +117,7 @@ struct BaselineSchemaTests {
         var random = SplitMix64(seed: 21)
         func text() -> String { (0..<random.next(below: 5)).map { _ in random.pick(Self.pieces) + random.pick(["", " "]) }.joined() }
         let types = ["device", "desktop", "portable"]
-        try store.database.write { db in
+        try store.file!.write { db in
             for index in 0..<2_000 {
                 let product = "(SELECT id FROM products ORDER BY id LIMIT 1 OFFSET \(random.next(below: 300)))"
                 let phone = "(SELECT id FROM phones ORDER BY id LIMIT 1 OFFSET \(random.next(below: 300)))"
@@ -138,8 +138,8 @@ struct BaselineSchemaTests {
                 try db.execute(sql: sql, arguments: arguments)
             }
         }
-        #expect(try store.database.read { db in try db.scalar(Int.self, sql: "SELECT count(*) FROM products") ?? 0 } > 100)
-        #expect(try store.database.read { db in
+        #expect(try store.file!.read { db in try db.scalar(Int.self, sql: "SELECT count(*) FROM products") ?? 0 } > 100)
+        #expect(try store.file!.read { db in
             try Product.searchDescription.indexProblems(db) + Phone.searchDescription.indexProblems(db)
         }.isEmpty)
     }
@@ -148,20 +148,20 @@ struct BaselineSchemaTests {
     /// nothing; a trigram index that disagrees with the names is reported by the check.
     @Test func idsOutsideTheScopedRangeAreRefusedAndAWrongIndexIsReported() throws {
         let store = try CatalogStore(path: directory.path("catalog.sqlite"))
-        try store.database.write { db in
+        try store.file!.write { db in
             try db.execute(
                 sql: "INSERT INTO products(id, type, name, name_folded, year_introduced, intro_price) VALUES (1, 'device', 'Mac', 'mac', 2020, 1)")
         }
         #expect(throws: DatabaseError.self) {
-            try store.database.write { db in
+            try store.file!.write { db in
                 try db.execute(
                     sql: "INSERT INTO products(id, type, name, name_folded, year_introduced, intro_price) VALUES (?, 'device', 'Big', 'big', 2020, 1)",
                     arguments: [SearchDescription.largestScopedID + 1])
             }
         }
-        #expect(try store.database.read { db in try db.scalar(Int.self, sql: "SELECT count(*) FROM products") } == 1)
+        #expect(try store.file!.read { db in try db.scalar(Int.self, sql: "SELECT count(*) FROM products") } == 1)
         #expect(try store.check() == [])
-        try store.database.write { db in
+        try store.file!.write { db in
             try db.execute(sql: "INSERT INTO products_search(rowid, name_folded) VALUES (1, 'mac')")  // no type: number 0
         }
         #expect(try store.check().contains { $0.hasPrefix("products_search:") })

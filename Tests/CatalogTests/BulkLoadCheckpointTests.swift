@@ -15,7 +15,7 @@ struct BulkLoadCheckpointTests {
 
     /// The store's pages and page size, read through SQLite.
     static func databaseBytes(_ store: CatalogStore) throws -> Int {
-        try store.database.read { db in
+        try store.file!.read { db in
             (try db.scalar(Int.self, sql: "PRAGMA page_count") ?? 0) * (try db.scalar(Int.self, sql: "PRAGMA page_size") ?? 0)
         }
     }
@@ -56,7 +56,7 @@ struct BulkLoadCheckpointTests {
             [SeedSource(SeedFile(Self.products))], conflicts: .skip, triggeredRows: 0, checkpointPages: 10, progress: nil)
         #expect(Self.fileSize(path + "-wal") > 0, "the reader's snapshot still needs the -wal")
         try reader.writeWithoutTransaction { db in try db.execute(sql: "COMMIT") }
-        let result = try store.database.checkpointAfterBulkLoad(walPages: 10)
+        let result = try store.file!.checkpointAfterBulkLoad(walPages: 10)
         #expect(result?.isBusy == false)
         #expect(Self.fileSize(path + "-wal") == 0)
     }

@@ -38,7 +38,7 @@ struct BulkSeedTests {
     /// by row never does: `check()` sets them again from the names), the grams index's rows of each
     /// token, the log without positions, and the schema.
     func contents(_ store: CatalogStore) throws -> [String] {
-        try store.database.write { db in
+        try store.file!.write { db in
             let tables = try db.fetchAll(
                 sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' "
                     + "AND name NOT LIKE '%\\_search%' ESCAPE '\\' AND name NOT LIKE '%\\_grams%' ESCAPE '\\' "

@@ -10,7 +10,7 @@ struct CatalogColumnNamesTests {
     @Test func productAndPhoneColumnsKeepTheirNames() throws {
         let directory = try TemporaryDirectory()
         let store = try CatalogStore(path: directory.path())
-        let columns = try store.database.read { db in
+        let columns = try store.file!.read { db in
             try ["products", "phones"].map { table in
                 try Set(db.fetchAll(sql: "SELECT name FROM pragma_table_info(?)", arguments: [table]) { try $0.decode(String.self, at: 0) })
             }

@@ -52,11 +52,11 @@ struct CatalogMigrationSetsTests {
         let store = try CatalogStore(path: path)
         try store.insert(Product(type: .device, name: "iPhone", yearIntroduced: 2007, introPrice: 599))
         try store.insert(Product(type: .portable, name: "MacBook Air", yearIntroduced: 2008, introPrice: 1799))
-        try store.database.close()
+        try store.file!.close()
     }
 
     private func columns(_ store: CatalogStore) throws -> [String] {
-        try store.database.read { db in
+        try store.file!.read { db in
             try db.fetchAll(sql: "SELECT name FROM pragma_table_info('schema_migrations') ORDER BY cid") { try $0.decode(String.self, at: 0) }
         }
     }
@@ -72,19 +72,19 @@ struct CatalogMigrationSetsTests {
     @Test func anEmbeddersSetIsAppliedBesideTheCatalogs() throws {
         try makeDatabase()
         let store = try CatalogStore(path: path, migrationSets: [Self.notes])
-        let records = try store.database.read { db in try store.migrator.appliedMigrations(db) }
+        let records = try store.file!.read { db in try store.migrator.appliedMigrations(db) }
         #expect(records.filter { $0.set == "com.example.notes" }.map(\.version) == [1, 1001])
-        try store.database.write { db in try db.execute(sql: "INSERT INTO note(text) VALUES ('beside the catalog')") }
-        try store.database.close()
+        try store.file!.write { db in try db.execute(sql: "INSERT INTO note(text) VALUES ('beside the catalog')") }
+        try store.file!.close()
 
         // The catalog alone (the `catalog` CLI) opens the file: the embedder's 1 is not "changed" and
         // its 1001 not "newer" for the catalog's set.
         let catalogOnly = try CatalogStore(path: path)
         #expect(try catalogOnly.count(Product.self) == 2)
-        let statuses = try catalogOnly.database.read { db in try catalogOnly.migrator.status(db) }
+        let statuses = try catalogOnly.file!.read { db in try catalogOnly.migrator.status(db) }
         #expect(statuses.filter { $0.set == "catalog" }.allSatisfy { $0.state == .applied })
         #expect(statuses.filter { $0.set == "com.example.notes" }.map(\.state) == [.unknown, .unknown])
-        try catalogOnly.database.close()
+        try catalogOnly.file!.close()
 
         // And so does the embedder again, with nothing to do.
         let again = try CatalogStore(path: path, migrationSets: [Self.notes])
@@ -92,7 +92,7 @@ struct CatalogMigrationSetsTests {
     }
 
     @Test func anEmbeddersNewerOrChangedSetIsRefusedBeforeWriting() throws {
-        _ = try CatalogStore(path: path, migrationSets: [Self.notes]).database.close()
+        _ = try CatalogStore(path: path, migrationSets: [Self.notes]).file!.close()
         let older = try MigrationSet(identity: "com.example.notes", migrations: [Self.notes.migrations[0]])
         #expect {
             try CatalogStore(path: path, migrationSets: [older])
@@ -113,7 +113,7 @@ struct CatalogMigrationSetsTests {
     }
 
     @Test func theStatusOfAFileIsReadWithoutOpeningItAsAStore() throws {
-        try CatalogStore(path: path, migrationSets: [Self.notes]).database.close()
+        try CatalogStore(path: path, migrationSets: [Self.notes]).file!.close()
         let statuses = try CatalogStore.migrationStatus(path: path)
         #expect(statuses.filter { $0.set == "catalog" }.map(\.state) == Array(repeating: .applied, count: CatalogMigrations.all.count))
         #expect(statuses.filter { $0.set == "com.example.notes" }.map(\.state) == [.unknown, .unknown])

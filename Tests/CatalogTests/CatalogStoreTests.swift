@@ -23,7 +23,7 @@ struct CatalogStoreTests {
     }
 
     private func searchIDs(_ table: String, _ term: String) throws -> [Int64] {
-        try store.database.read { db in
+        try store.file!.read { db in
             try db.fetchAll(
                 // The products' rowids carry the type above the id (migration 8).
                 sql: "SELECT rowid & \(SearchDescription.largestScopedID) FROM \(table)_search WHERE \(table)_search MATCH ? ORDER BY 1",
@@ -32,16 +32,35 @@ struct CatalogStoreTests {
     }
 
     private func checkSearchIndexIntegrity(of store: CatalogStore? = nil) throws {
-        try (store ?? self.store).database.write { db in
+        try (store ?? self.store).file!.write { db in
             try db.execute(sql: "INSERT INTO products_search(products_search) VALUES ('integrity-check')")
             try db.execute(sql: "INSERT INTO phones_search(phones_search) VALUES ('integrity-check')")
         }
     }
 
     @Test func embeddedMigrationsApply() throws {
-        let versions = try store.database.read { db in try store.migrator.appliedMigrations(db).map(\.version) }
+        let versions = try store.file!.read { db in try store.migrator.appliedMigrations(db).map(\.version) }
         #expect(versions == CatalogMigrations.all.map(\.version))
         #expect(!versions.isEmpty)
+    }
+
+    /// What only a file has is reached through `file`, which a catalog on a server does not have, and
+    /// the file's integrity check says so on a server in one error instead of stopping the program.
+    @Test(arguments: StoreEngine.all) func onlyAFileHasAFileAndItsCheck(engine: StoreEngine) throws {
+        let (store, kept) = try Self.store(engine)
+        defer { withExtendedLifetime(kept) {} }
+        switch engine {
+        case .sqlite:
+            let path = try #require(store.file?.path)
+            #expect(path == (kept.writer as? any DatabaseWriter)?.path)
+            #expect(try store.check() == [])
+        case .postgreSQL:
+            #expect(store.file == nil)
+            #expect(throws: CatalogError.notOnFile(
+                operation: "the integrity check",
+                instead: "check its tables and indexes with pg_amcheck (the server keeps its search structures itself)")
+            ) { try store.check() }
+        }
     }
 
     @Test(arguments: StoreEngine.all) func insertReadUpdateDelete(engine: StoreEngine) throws {
@@ -119,7 +138,7 @@ struct CatalogStoreTests {
         #expect(second.phonesInserted == 0)
         #expect(second.skipped == first.productsInserted + first.phonesInserted)
         #expect(try store.count(Product.self) == 9)
-        if store.isOnFile { try checkSearchIndexIntegrity(of: store) }
+        if store.file != nil { try checkSearchIndexIntegrity(of: store) }
     }
 
     @Test func seedingIsAtomic() throws {

@@ -16,7 +16,7 @@ struct ChangeTrackingTests {
         let directory = try TemporaryDirectory()
         let query = "SELECT sql FROM sqlite_master WHERE name LIKE 'store\\_section\\_counts\\_%' ESCAPE '\\' ORDER BY name"
         let store = try CatalogStore(path: directory.path("catalog.sqlite"))
-        let (migrated, table) = try store.database.read { db in
+        let (migrated, table) = try store.file!.read { db in
             (try db.fetchAll(sql: query) { try $0.decode(String.self, at: 0) },
              try #require(try db.scalar(String.self, sql: "SELECT sql FROM sqlite_master WHERE name = 'products'")))
         }
@@ -38,7 +38,7 @@ struct ChangeTrackingTests {
         moved.type = .portable
         try store.update(moved)
         try store.delete(Product.self, id: try #require(store.fetchAll(Product.self).first { $0.type == .desktop }?.id))
-        let (counts, reference) = try store.database.read { db in
+        let (counts, reference) = try store.file!.read { db in
             (try SectionCounts.counts(forTable: "products", section: "type", in: db),
              try db.fetchAll(sql: "SELECT type, count(*) FROM products GROUP BY type ORDER BY type") {
                  "\($0.databaseValue(at: 0)) \(try $0.decode(Int.self, at: 1))"
@@ -71,7 +71,7 @@ struct ChangeTrackingTests {
         let path = directory.appending(path: "catalog.sqlite").path
         let store = try CatalogStore(path: path)
         let old = try await store.insert(Product(type: .device, name: "iPod", yearIntroduced: 2001, introPrice: 399))
-        let start = try await store.database.read { db in try ChangeLog.currentSequence(db) }
+        let start = try await store.file!.read { db in try ChangeLog.currentSequence(db) }
 
         let monitor = try ChangeMonitor(path: path)
         let changes = monitor.changes(after: start)

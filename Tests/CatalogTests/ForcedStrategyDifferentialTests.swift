@@ -87,7 +87,7 @@ struct ForcedStrategyDifferentialTests {
                             request.searchQuery, scope: scope?.databaseValue, order: order, limit: limit, offset: offset,
                             selection: Product.selection, forcing: strategy, db, decode: Product.init(row:))
                     }
-                    let page = try bare.map { try $0.read(read) } ?? store.database.read(read)
+                    let page = try bare.map { try $0.read(read) } ?? store.file!.read(read)
                     if page.totalCount != expected.count || page.records.map(\.id!) != expectedPage {
                         Issue.record("""
                             \(strategy.map { "\($0)" } ?? "planned"), accelerators \(accelerators), page \(limit)@\(offset): expected \(expected.count) \(expectedPage), \

@@ -73,7 +73,7 @@ struct ListingWindowTests {
     }
 
     private func close(_ store: CatalogStore, _ directory: URL) {
-        try? store.database.close()
+        try? store.file!.close()
         try? FileManager.default.removeItem(at: directory)
     }
 

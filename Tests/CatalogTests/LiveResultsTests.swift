@@ -1,6 +1,7 @@
 import Catalog
 import FetchedResults
 import Foundation
+import PostgreSQLStore
 import Synchronization
 import SQLiteStore
 import TestSupport
@@ -8,8 +9,8 @@ import Testing
 import TextSearch
 
 /// The live controller, model-checked: after every random history of commits and rollbacks, applying
-/// its change set to the previous snapshot gives exactly a fresh fetch, under random requests (on
-/// each engine: `changeSetsRebuildAFreshFetch`; the others follow SQLite's file and monitor).
+/// its change set to the previous snapshot gives exactly a fresh fetch, under random requests; each
+/// test on each engine (`StoreEngine`).
 struct LiveResultsTests {
     struct Rollback: Error {}
 
@@ -70,7 +71,18 @@ struct LiveResultsTests {
 
     /// 80 histories on SQLite; 16 on PostgreSQL, whose every read waits for the replica to replay the
     /// last write (a round trip or more each), so that the suite stays a small part of CI's time.
-    static let histories = StoreEngine.all.flatMap { engine in (0..<(engine == .sqlite ? 80 : 16)).map { (engine, UInt64($0)) } }
+    static let histories = seeds(sqlite: 80, postgreSQL: 16)
+
+    /// `sqlite` seeds on SQLite and `postgreSQL` on PostgreSQL, as a test's arguments.
+    static func seeds(sqlite: Int, postgreSQL: Int) -> [(StoreEngine, UInt64)] {
+        StoreEngine.all.flatMap { engine in (0..<(engine == .sqlite ? sqlite : postgreSQL)).map { (engine, UInt64($0)) } }
+    }
+
+    /// A catalog on a store of `engine` the test made, with what keeps that store.
+    static func catalog(_ engine: StoreEngine) throws -> (CatalogStore, TestStore) {
+        let test = try engine.makeStore()
+        return (try CatalogStore(writer: test.writer), test)
+    }
 
     @Test(arguments: histories)
     func changeSetsRebuildAFreshFetch(engine: StoreEngine, seed: UInt64) throws {
@@ -116,15 +128,17 @@ struct LiveResultsTests {
     /// A search's fetch reads its whole result in one pass (sections, ids, the change log's position),
     /// and tracking started afterwards reuses that read: it reads nothing, and the commits made between
     /// the fetch and `startTracking()` arrive in the first change set.
-    @Test(arguments: 0..<40)
-    func trackingAfterASearchFetchStartsWhereTheFetchStood(seed: UInt64) throws {
+    @Test(arguments: seeds(sqlite: 40, postgreSQL: 8))
+    func trackingAfterASearchFetchStartsWhereTheFetchStood(engine: StoreEngine, seed: UInt64) throws {
+        // The statements are counted by SQLite's trace (PostgreSQL's connection has none).
         let directory = try TemporaryDirectory()
         let statements = Mutex(0)
         var configuration = Configuration()
         configuration.trace = { _ in statements.withLock { $0 += 1 } }
-        let store = try CatalogStore(path: directory.path(), configuration: configuration)
+        let server = engine == .postgreSQL ? try engine.makeStore() : nil
+        let store = try server.map { try CatalogStore(writer: $0.writer) } ?? CatalogStore(path: directory.path(), configuration: configuration)
         var random = SplitMix64(seed: seed &+ 3000)
-        try store.database.write { db in
+        try store.writer.write { db in
             for _ in 0..<Int.random(in: 0...40, using: &random) { try Self.randomWrite(db, store, &random) }
         }
         // Terms of 3+ characters, or a scope: no maintained counts give these sections.
@@ -136,7 +150,7 @@ struct LiveResultsTests {
         #expect(controller.sections == fetchedSections)
         #expect(try controller.fetchedObjects.map { $0.id } == fetched.sections.flatMap(\.ids))
 
-        try store.database.write { db in
+        try store.writer.write { db in
             for _ in 0..<Int.random(in: 1...4, using: &random) { try Self.randomWrite(db, store, &random) }
         }
         let before = statements.withLock { $0 }
@@ -153,43 +167,48 @@ struct LiveResultsTests {
     }
 
     /// Phones section by initial, maker or year: renames and maker changes move rows across sections.
-    @Test(arguments: 0..<30)
-    func phoneChangeSetsRebuildAFreshFetch(seed: UInt64) throws {
-        let store = try CatalogStore.inMemory()
+    @Test(arguments: seeds(sqlite: 30, postgreSQL: 8))
+    func phoneChangeSetsRebuildAFreshFetch(engine: StoreEngine, seed: UInt64) throws {
+        let (store, kept) = try Self.catalog(engine)
+        defer { withExtendedLifetime(kept) {} }
         var random = SplitMix64(seed: seed &+ 5000)
         let makers = ["Apple", "apple", "Sony", "ソニー", "Nokia"]
-        func write(_ db: Database) throws {
-            let ids = try db.fetchAll(sql: "SELECT id FROM phones") { try $0.decode(Int64.self, at: 0) }
+        func write(_ db: some SQLConnection) throws {
+            let ids = try db.fetchAll(sql: "SELECT id FROM phones ORDER BY id") { try $0.decode(Int64.self, at: 0) }
             switch ids.isEmpty ? 0 : Int.random(in: 0..<4, using: &random) {
             case 0:
                 let phone = Phone(
                     name: Self.randomName(&random), maker: makers.randomElement(using: &random)!,
                     yearReleased: Int.random(in: 2000...2003, using: &random), operatingSystem: "X", screenInches: 5)
                 try db.execute(
-                    sql: "INSERT OR IGNORE INTO phones(\(Phone.columnNames.joined(separator: ", "))) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                    arguments: StatementArguments(values: phone.persistedValues))
+                    sql: "INSERT INTO phones(\(Phone.columnNames.joined(separator: ", "))) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT(name) DO NOTHING",
+                    values: phone.persistedValues)
             case 1:
+                // A rename to a name another phone has changes nothing (SQLite's UPDATE OR IGNORE).
                 let name = Self.randomName(&random)
                 try db.execute(
-                    sql: "UPDATE OR IGNORE phones SET name = ?, name_folded = ? WHERE id = ?",
-                    arguments: [name, TextFolding.fold(name), ids.randomElement(using: &random)!])
+                    sql: "UPDATE phones SET name = ?, name_folded = ? WHERE id = ? AND NOT EXISTS (SELECT 1 FROM phones WHERE name = ?)",
+                    values: [.text(name), .text(TextFolding.fold(name)), .integer(ids.randomElement(using: &random)!), .text(name)])
             case 2:
                 let maker = makers.randomElement(using: &random)!
                 try db.execute(
                     sql: "UPDATE phones SET maker = ?, maker_folded = ?, year_released = ? WHERE id = ?",
-                    arguments: [maker, TextFolding.fold(maker), Int.random(in: 2000...2003, using: &random), ids.randomElement(using: &random)!])
+                    values: [
+                        .text(maker), .text(TextFolding.fold(maker)), .integer(Int64(Int.random(in: 2000...2003, using: &random))),
+                        .integer(ids.randomElement(using: &random)!),
+                    ])
             default:
-                try db.execute(sql: "DELETE FROM phones WHERE id = ?", arguments: [ids.randomElement(using: &random)!])
+                try db.execute(sql: "DELETE FROM phones WHERE id = ?", values: [.integer(ids.randomElement(using: &random)!)])
             }
         }
-        try store.database.write { db in for _ in 0..<15 { try write(db) } }
+        try store.writer.write { db in for _ in 0..<15 { try write(db) } }
         let request = ListRequest<Phone>(
             sort: [SortField.name, .maker, .year].randomElement(using: &random)!,
             isReversed: Bool.random(using: &random), searchText: ["", "a", "ソ", "mac 1"].randomElement(using: &random)!)
         let controller = try store.trackedResults(request, batchSize: 5)
         var previous = try #require(controller.trackedSnapshot)
         for step in 0..<30 {
-            try store.database.write { db in for _ in 0..<Int.random(in: 1...3, using: &random) { try write(db) } }
+            try store.writer.write { db in for _ in 0..<Int.random(in: 1...3, using: &random) { try write(db) } }
             let changeSet = try controller.applyPendingChanges()
             let fresh = try store.fetchedResults(request).snapshot()
             #expect(try previous.applying(changeSet) == fresh, "seed \(seed) step \(step) \(request): \(previous) + \(changeSet)")
@@ -198,14 +217,18 @@ struct LiveResultsTests {
         }
     }
 
-    @Test func aGapInTheLogFallsBackToRefetching() throws {
-        let directory = try TemporaryDirectory()
-        let store = try CatalogStore(path: directory.path())
+    @Test(arguments: StoreEngine.all) func aGapInTheLogFallsBackToRefetching(engine: StoreEngine) throws {
+        let (store, kept) = try Self.catalog(engine)
+        defer { withExtendedLifetime(kept) {} }
         try store.seed(SeedFile.builtIn)
         let controller = try store.trackedResults(ListRequest<Product>())
         let before = try #require(controller.trackedSnapshot)
         try store.insert(Product(type: .desktop, name: "Mac mini", yearIntroduced: 2005, introPrice: 499))
-        try store.database.write { db in _ = try ChangeLog.prune(keepingLatest: 0, db) }
+        if let cluster = store.writer as? PostgreSQLCluster {
+            try cluster.write { db in _ = try PostgreSQLChangeLog.prune(keepingLatest: 0, db) }
+        } else {
+            try store.file!.write { db in _ = try ChangeLog.prune(keepingLatest: 0, db) }
+        }
         let changeSet = try controller.applyPendingChanges()
         #expect(controller.trackingStatistics?.refetches == 1)
         #expect(try before.applying(changeSet) == (try Self.freshSnapshot(store, ListRequest<Product>()).0))
@@ -222,16 +245,17 @@ struct LiveResultsTests {
         func controllerDidChangeContent(_ changeSet: ChangeSet) { events.append("did") }
     }
 
-    @Test func theDelegateHearsCoreDataOrder() throws {
-        let store = try CatalogStore.inMemory()
+    @Test(arguments: StoreEngine.all) func theDelegateHearsCoreDataOrder(engine: StoreEngine) throws {
+        let (store, kept) = try Self.catalog(engine)
+        defer { withExtendedLifetime(kept) {} }
         try store.seed(SeedFile.builtIn)
         let controller = try store.trackedResults(ListRequest<Product>(scope: .portable))
         let recorder = Recorder()
         controller.delegate = recorder
         let air = try #require(try store.fetchAll(Product.self).first { $0.name == "MacBook Air" })
-        try store.database.write { db in
-            try db.execute(sql: "UPDATE products SET type = 'desktop' WHERE id = ?", arguments: [air.id!])
-            try db.execute(sql: "UPDATE products SET intro_price = 1 WHERE name = 'MacBook Pro'")
+        try store.writer.write { db in
+            try db.execute(sql: "UPDATE products SET type = 'desktop' WHERE id = ?", values: [.integer(air.id!)])
+            try db.execute(sql: "UPDATE products SET intro_price = 1 WHERE name = 'MacBook Pro'", values: [])
         }
         let changeSet = try controller.applyPendingChanges()
         #expect(recorder.events == [
@@ -243,25 +267,32 @@ struct LiveResultsTests {
         #expect(changeSet.changes.count == 2)
         #expect(try controller.object(at: ItemPath(section: 0, row: 0)).introPrice == 1)
 
-        try store.database.write { db in try db.execute(sql: "DELETE FROM products WHERE type = 'portable'") }
+        try store.writer.write { db in try db.execute(sql: "DELETE FROM products WHERE type = 'portable'", values: []) }
         recorder.events = []
         try controller.applyPendingChanges()
         #expect(recorder.events == ["will", "delete section Portable", "delete \(air.id! + 1) at 0.0", "did"])
         #expect(controller.sections.isEmpty)
     }
 
-    @Test func theSequenceDeliversChangesFromAnotherConnection() async throws {
-        let directory = try TemporaryDirectory()
-        let store = try CatalogStore(path: directory.path())
+    /// A commit of another store on the same database (a second process's) arrives as a change set:
+    /// woken by SQLite's file monitor, or by the primary's notifications.
+    @Test(arguments: StoreEngine.all) func theSequenceDeliversChangesFromAnotherConnection(engine: StoreEngine) async throws {
+        let (store, kept) = try Self.catalog(engine)
         try store.seed(SeedFile.builtIn)
         let controller = try store.trackedResults(ListRequest<Product>(scope: .device))
-        let monitor = try ChangeMonitor(path: directory.path())
-        defer { monitor.stop() }
-        let writer = try CatalogStore(path: directory.path())
+        let writer = try CatalogStore(writer: kept.openAgain())
         try await writer.insert(Product(type: .device, name: "iPhone 16", yearIntroduced: 2024, introPrice: 799))
-        var iterator = controller.changeSets(from: monitor).makeAsyncIterator()
-        let changeSet = try #require(try await iterator.next())
-        #expect(changeSet.changes.count == 1)
+        let changeSet: ChangeSet?
+        if let cluster = store.writer as? PostgreSQLCluster {
+            var iterator = controller.changeSets(from: cluster.changeNotifications()).makeAsyncIterator()
+            changeSet = try await iterator.next()
+        } else {
+            let monitor = try ChangeMonitor(path: try #require(store.file).path)
+            defer { monitor.stop() }
+            var iterator = controller.changeSets(from: monitor).makeAsyncIterator()
+            changeSet = try await iterator.next()
+        }
+        #expect(try #require(changeSet).changes.count == 1)
         #expect(controller.sections.map(\.numberOfObjects) == [6])
     }
 }

@@ -32,7 +32,7 @@ struct NumericSearchCountsTests {
             "mac": [.text("device"): 1, .text("desktop"): 1],
         ]
         for (text, counts) in expected {
-            let actual = try store.database.read { db in try Product.searchDescription.countsPerScope(SearchQuery(text), db) }
+            let actual = try store.file!.read { db in try Product.searchDescription.countsPerScope(SearchQuery(text), db) }
             #expect(actual == counts, "\(text)")
         }
     }
@@ -83,7 +83,7 @@ struct NumericSearchCountsTests {
             for intersection in [0, 1, 2, 3, Int.max] {
                 var costs = SearchCosts.standard
                 costs.denseRows = intersection
-                let matches = try store.database.read { db in
+                let matches = try store.file!.read { db in
                     try Product.searchDescription.matchesPerScope(SearchQuery(text), costs: costs, db)
                 }
                 if intersection == 0 { #expect(matches?.ids != nil, "\(text): no ids") }
@@ -122,7 +122,7 @@ struct NumericSearchCountsTests {
                 stored.filter { product in product.type == type && terms.allSatisfy { matches(product, $0) } }
                     .sorted { ($0.name.lowercased(), $0.id!) < ($1.name.lowercased(), $1.id!) }.map(\.id!)
             }.filter { !$0.isEmpty }
-            let counts = try store.database.read { db in try Product.searchDescription.matchesPerScope(SearchQuery(text), db) }
+            let counts = try store.file!.read { db in try Product.searchDescription.matchesPerScope(SearchQuery(text), db) }
             #expect(counts?.counts == Dictionary(uniqueKeysWithValues: zip(
                 ProductType.allCases.sorted { $0.rawValue < $1.rawValue }.map { DatabaseValue.text($0.rawValue) },
                 ProductType.allCases.sorted { $0.rawValue < $1.rawValue }.map { type in

@@ -57,7 +57,7 @@ struct SearchDifferentialTests {
         for (_, id) in SearchReference.products(products, ListRequest(searchText: text)) {
             expectedCounts[typeOfID[id]!.databaseValue, default: 0] += 1
         }
-        let counts = try store.database.read { db in try Product.searchDescription.countsPerScope(SearchQuery(text), db) }
+        let counts = try store.file!.read { db in try Product.searchDescription.countsPerScope(SearchQuery(text), db) }
         if let counts, counts != expectedCounts {
             Issue.record("counts per type: expected \(expectedCounts), got \(counts) — \(context)")
             failures += 1
@@ -89,7 +89,7 @@ struct SearchDifferentialTests {
         let pageType = ProductType.allCases[random.next(below: 3)]
         let typeRequest = ListRequest<Product>(scope: pageType, sort: sort, isReversed: request.isReversed, searchText: text)
         let order = try typeRequest.searchOrder()
-        let (matches, idsPage) = try store.database.read { db in
+        let (matches, idsPage) = try store.file!.read { db in
             let matches = try Product.searchDescription.matchesPerScope(SearchQuery(text), costs: costs, db)
             let ids = matches?.ids.map { $0[pageType.databaseValue] ?? [] }
             let page = try ids.map { ids in
@@ -124,7 +124,7 @@ struct SearchDifferentialTests {
         // checked on the row (a common driver) or not.
         var conditionCosts = costs
         conditionCosts.commonRows = random.next(below: 2) == 0 ? 0 : .max
-        let ids = try store.database.read { db in
+        let ids = try store.file!.read { db in
             let condition = try Product.searchDescription.condition(
                 for: SearchQuery(text), alias: "p", costs: conditionCosts, db)
             return try db.fetchAll(sql: "SELECT p.id FROM products p WHERE \(condition.sql) ORDER BY p.id", arguments: condition.arguments) {
@@ -163,7 +163,7 @@ struct SearchDifferentialTests {
         }
         let expectedCounts = Set(counts.map { GramCount(gram: $0.key[0], type: $0.key[1], count: $0.value) })
         let expectedGrams = tokens.keys.sorted().map { $0 + ": " + tokens[$0]!.sorted().map(String.init).joined(separator: " ") }
-        let (grams, gramCounts) = try store.database.write { db in
+        let (grams, gramCounts) = try store.file!.write { db in
             (try FullTextTokens.rowsByToken("products_grams", db), try db.fetchAll(sql: "SELECT gram, type, count FROM products_gram_counts WHERE count <> 0") {
                 GramCount(gram: try $0.decode(String.self, at: 0), type: try $0.decode(String.self, at: 1), count: try $0.decode(Int.self, at: 2))
             })

@@ -105,7 +105,7 @@ struct SearchSeedTests {
 
     @Test func normalTermsUseTheIndexes() throws {
         func plan(_ text: String) throws -> [String] {
-            try store.database.read { db in
+            try store.file!.read { db in
                 let condition = try Product.searchDescription.condition(for: SearchQuery(text), alias: "p", db)
                 return try db.fetchAll(sql: "EXPLAIN QUERY PLAN SELECT p.id FROM products p WHERE \(condition.sql)", arguments: condition.arguments) {
                     try $0.decode(String.self, at: 3)

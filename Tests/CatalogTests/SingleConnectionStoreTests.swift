@@ -15,9 +15,9 @@ struct SingleConnectionStoreTests {
 
     @Test func aNewFileIsCreatedMigratedInWALAndReadOnTheOneConnection() throws {
         let store = try CatalogStore(path: path, concurrentReads: false)
-        #expect(store.database is DatabaseQueue)
+        #expect(store.file! is DatabaseQueue)
         let saved = try store.insert(Product(type: .device, name: "iPhone", yearIntroduced: 2007, introPrice: 599))
-        let (versions, journalMode) = try store.database.read { db in
+        let (versions, journalMode) = try store.file!.read { db in
             (try store.migrator.appliedMigrations(db).map(\.version), try db.scalar(String.self, sql: "PRAGMA journal_mode"))
         }
         #expect(versions == CatalogMigrations.all.map(\.version))
@@ -28,12 +28,12 @@ struct SingleConnectionStoreTests {
 
     @Test func aFileMadeByAPoolOpensOnOneConnectionAndBack() throws {
         let pool = try CatalogStore(path: path)
-        #expect(pool.database is DatabasePool)
+        #expect(pool.file! is DatabasePool)
         try pool.insert(Product(type: .portable, name: "MacBook Air", yearIntroduced: 2008, introPrice: 1799))
-        try pool.database.close()
+        try pool.file!.close()
         let single = try CatalogStore(path: path, concurrentReads: false)
         #expect(try single.count(Product.self) == 1)
-        try single.database.close()
+        try single.file!.close()
         #expect(try CatalogStore(path: path).count(Product.self) == 1)
     }
 
@@ -45,7 +45,7 @@ struct SingleConnectionStoreTests {
             try queue.write { db in try db.execute(sql: "CREATE TABLE other(id INTEGER PRIMARY KEY)") }
             try queue.close()
         } else {
-            try CatalogStore(path: path).database.close()
+            try CatalogStore(path: path).file!.close()
             let queue = try DatabaseQueue(path: path)
             try queue.write { db in
                 if kind == "changed" {

@@ -6,15 +6,18 @@ import SQLiteStore
 import Testing
 import TestSupport
 
-/// Import, seed and export of a declared entity in every format, on real files.
+/// Import, seed and export of a declared entity in every format, from and to real files, on each
+/// engine.
 struct EntityFilesTests {
     let directory: TemporaryDirectory
-    let queue: DatabaseQueue
+    let store: TestStore
+    let engine: StoreEngine
+    var queue: any StoreWriter { store.writer }
 
-    init() throws {
+    init(_ engine: StoreEngine) throws {
         directory = try TemporaryDirectory()
-        queue = try DatabaseQueue(path: directory.path())
-        try Kitchen.now.migrate(queue)
+        store = try Kitchen.store(engine)
+        self.engine = engine
     }
 
     func file(_ name: String, _ text: String) throws -> String {
@@ -30,7 +33,11 @@ struct EntityFilesTests {
 
         """
 
-    @Test func importReadsEveryKindAndUpdatesByTheUniqueKey() throws {
+    @Test(arguments: StoreEngine.all) static func importReadsEveryKindAndUpdatesByTheUniqueKey(engine: StoreEngine) throws {
+        try Self(engine).importReadsEveryKindAndUpdatesByTheUniqueKey()
+    }
+
+    func importReadsEveryKindAndUpdatesByTheUniqueKey() throws {
         let path = try file("dishes.csv", Self.csv)
         #expect(try Dish.importFile(path, into: queue) == ImportReport(inserted: 2))
         let dishes = try queue.read { db in try Dish.fetchAll(db) }
@@ -43,14 +50,18 @@ struct EntityFilesTests {
         #expect(try Dish.seedFile(path, into: queue) == ImportReport(skipped: 2))
     }
 
-    @Test func exportThenImportKeepingIDsGivesTheSameRows() throws {
+    @Test(arguments: StoreEngine.all) static func exportThenImportKeepingIDsGivesTheSameRows(engine: StoreEngine) throws {
+        try Self(engine).exportThenImportKeepingIDsGivesTheSameRows()
+    }
+
+    func exportThenImportKeepingIDsGivesTheSameRows() throws {
         try Dish.importFile(try file("dishes.csv", Self.csv), into: queue)
         let before = try queue.read { db in try Dish.fetchAll(db) }
         for format in DataFormat.allCases {
             let path = directory.path("export.\(format.rawValue)")
             #expect(try Dish.exportFile(path, from: queue) == 2)
-            let other = try DatabaseQueue(path: directory.path("copy-\(format.rawValue).sqlite"))
-            try Kitchen.now.migrate(other)
+            let copy = try Kitchen.store(engine)
+            let other = copy.writer
             #expect(try Dish.importFile(path, keepingIDs: true, into: other) == ImportReport(inserted: 2))
             #expect(try other.read { db in try Dish.fetchAll(db) } == before, "\(format)")
         }
@@ -58,7 +69,11 @@ struct EntityFilesTests {
         #expect(json.contains(#""tasted" : "2024-05-01T03:00:00Z""#) && json.contains(#""vegetarian" : true"#))
     }
 
-    @Test func aBadRecordNamesFileLineColumnAndFieldAndWritesNothing() throws {
+    @Test(arguments: StoreEngine.all) static func aBadRecordNamesFileLineColumnAndFieldAndWritesNothing(engine: StoreEngine) throws {
+        try Self(engine).aBadRecordNamesFileLineColumnAndFieldAndWritesNothing()
+    }
+
+    func aBadRecordNamesFileLineColumnAndFieldAndWritesNothing() throws {
         let path = try file("bad.csv", Self.csv + "Miso soup,Japanese,ten,no,2,,\n")
         let error = #expect(throws: EntityFileError.self) { try Dish.importFile(path, into: queue) }
         #expect(error?.description == "\(path): line 4, column 3 (minutes): expected a whole number, found \"ten\"")
@@ -66,13 +81,30 @@ struct EntityFilesTests {
         let missing = #expect(throws: EntityFileError.self) { try Dish.importFile(directory.path("none.csv"), into: queue) }
         #expect(missing?.description.hasSuffix("none.csv: no such file") == true)
         let orphan = try file("steps.csv", "dishID,position,text\n7,1,Stir\n")
-        let refused = #expect(throws: EntityFileError.self) { try DishStep.importFile(orphan, into: queue) }
-        #expect(refused?.description.hasPrefix("\(orphan): line 2: ") == true)
+        try expectRefused(orphan, line: 2) { _ = try DishStep.importFile(orphan, into: queue) }
+        #expect(try queue.read { db in try DishStep.fetchCount(db) } == 0)
+    }
+
+    /// `importing` fails on a record the table refuses (a foreign key) at `line` of `path`. On
+    /// PostgreSQL the rows are loaded with one COPY, refused as a whole with the server's message
+    /// but not yet the record's line (issue #34).
+    func expectRefused(_ path: String, line: Int, _ importing: () throws -> Void) throws {
+        let error = #expect(throws: (any Error).self) { try importing() }
+        guard engine == .sqlite else {
+            #expect("\(error.map { "\($0)" } ?? "")".contains("foreign key"))
+            return
+        }
+        let refused = try #require(error as? EntityFileError)
+        #expect(refused.description.hasPrefix("\(path): line \(line): ") && refused.kind == .invalid, "\(refused)")
     }
 
     /// Past the rows a bulk insert keeps its triggers for, the rows still reach the search
     /// structures (not named to the bulk insert, their triggers stay) and the change log.
-    @Test func aLargeImportIsSearchedAndLogged() throws {
+    @Test(arguments: StoreEngine.all) static func aLargeImportIsSearchedAndLogged(engine: StoreEngine) throws {
+        try Self(engine).aLargeImportIsSearchedAndLogged()
+    }
+
+    func aLargeImportIsSearchedAndLogged() throws {
         let rows = (1...300).map { "Dish \($0),Cuisine \($0 % 7),\($0),no,2,,\n" }.joined()
         let path = try file("many.csv", "name,cuisine,minutes,vegetarian,servings,remarks,tasted\n" + rows)
         #expect(try Dish.importFile(path, into: queue) == ImportReport(inserted: 300))
@@ -87,7 +119,11 @@ struct EntityFilesTests {
     /// Files of two entities in one call: each file's entity told by its fields, the progress
     /// called every `EntityFiles.progressInterval` records counted over both files (by that
     /// definition: 2,100 records call it at 1,000 and 2,000), one transaction for all.
-    @Test func filesOfSeveralEntitiesGoInOneTransactionWithProgress() throws {
+    @Test(arguments: StoreEngine.all) static func filesOfSeveralEntitiesGoInOneTransactionWithProgress(engine: StoreEngine) throws {
+        try Self(engine).filesOfSeveralEntitiesGoInOneTransactionWithProgress()
+    }
+
+    func filesOfSeveralEntitiesGoInOneTransactionWithProgress() throws {
         let dishes = try file("dishes.csv", "name,cuisine,minutes,vegetarian,servings,remarks,tasted\n"
             + (1...1_200).map { "Dish \($0),Cuisine \($0 % 7),\($0),no,2,,\n" }.joined())
         let steps = try file("steps.jsonl", (1...900).map { #"{"dishID": \#($0), "position": 1, "text": "Stir \#($0)"}"# + "\n" }.joined())
@@ -107,13 +143,16 @@ struct EntityFilesTests {
         #expect(again[Dish.self] == ImportReport(skipped: 1_200) && again[DishStep.self] == ImportReport(inserted: 900))
     }
 
-    @Test func aBadRecordInTheLastFileWritesNothingOfAnyFile() throws {
+    @Test(arguments: StoreEngine.all) static func aBadRecordInTheLastFileWritesNothingOfAnyFile(engine: StoreEngine) throws {
+        try Self(engine).aBadRecordInTheLastFileWritesNothingOfAnyFile()
+    }
+
+    func aBadRecordInTheLastFileWritesNothingOfAnyFile() throws {
         let dishes = try file("dishes.csv", Self.csv)
         let steps = try file("steps.csv", "dishID,position,text\n1,1,Stir\n9,1,Fold\n")
-        let error = #expect(throws: EntityFileError.self) {
-            try EntityFiles.importSources([try EntitySource(path: dishes, of: Dish.self), try EntitySource(path: steps, of: DishStep.self)], into: queue)
+        try expectRefused(steps, line: 3) {
+            _ = try EntityFiles.importSources([try EntitySource(path: dishes, of: Dish.self), try EntitySource(path: steps, of: DishStep.self)], into: queue)
         }
-        #expect(error?.description.hasPrefix("\(steps): line 3: ") == true && error?.kind == .invalid)
         #expect(try queue.read { db in try Dish.fetchCount(db) + DishStep.fetchCount(db) } == 0)
 
         // A file of the other entity, given as dishes, is said to be of it.

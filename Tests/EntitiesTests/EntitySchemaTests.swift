@@ -5,91 +5,104 @@ import SQLiteStore
 import Testing
 import TestSupport
 
-/// The table generated from a declaration, its typed migration steps, and the check at open, on
-/// real files. The expected columns are written by hand from the rules of `EntityTable` (a column per
+/// The table generated from a declaration, its typed migration steps, and the check at open, on each
+/// engine. The expected columns are written by hand from the rules of `EntityTable` (a column per
 /// attribute, its type from the Swift type, NOT NULL unless optional), not from the code.
 struct EntitySchemaTests {
-    let directory: TemporaryDirectory
-    init() throws { directory = try TemporaryDirectory() }
+    typealias ColumnInfo = (type: String, notNull: Bool, defaultValue: String?)
 
-    typealias ColumnInfo = (name: String, type: String, notNull: Bool, defaultValue: String?)
-
-    static func columns(_ table: String, _ db: Database) throws -> [String: ColumnInfo] {
-        let rows = try db.fetchAll(sql: "SELECT name, type, \"notnull\", dflt_value FROM pragma_table_xinfo(?)", arguments: [table]) { row in
-            (name: try row.decode(String.self, at: 0), type: try row.decode(String.self, at: 1), notNull: try row.decode(Bool.self, at: 2),
-             defaultValue: try row.decode(String?.self, at: 3))
+    /// Each column of `table` as the engine's catalog describes it.
+    static func columns(_ table: String, _ db: some SQLConnection) throws -> [String: ColumnInfo] {
+        let sql = db.dialect == .sqlite
+            ? "SELECT name, type, \"notnull\", dflt_value FROM pragma_table_xinfo(?)"
+            : """
+            SELECT column_name::text, data_type::text, (is_nullable = 'NO')::int, column_default::text FROM information_schema.columns
+            WHERE table_schema = current_schema() AND table_name = ?
+            """
+        let rows = try db.fetchAll(sql: sql, arguments: [table]) { row in
+            (name: try row.decode(String.self, at: 0), info: (type: try row.decode(String.self, at: 1), notNull: try row.decode(Bool.self, at: 2),
+             defaultValue: try row.decode(String?.self, at: 3)))
         }
-        return Dictionary(uniqueKeysWithValues: rows.map { ($0.name, $0) })
+        return Dictionary(uniqueKeysWithValues: rows.map { ($0.name, $0.info) })
     }
 
-    static func names(_ sql: String, _ db: Database) throws -> Set<String> {
-        Set(try db.fetchAll(sql: sql) { try $0.decode(String.self, at: 0) })
+    /// The names of `table`'s indexes (`index`) or triggers (`trigger`), from the engine's catalog.
+    static func names(_ kind: String, of table: String, _ db: some SQLConnection) throws -> Set<String> {
+        let sql = switch (db.dialect, kind) {
+        case (.sqlite, _): "SELECT name FROM sqlite_master WHERE type = '\(kind)' AND tbl_name = ?"
+        case (.postgreSQL, "index"): "SELECT indexname::text FROM pg_indexes WHERE schemaname = current_schema() AND tablename = ?"
+        case (.postgreSQL, _): "SELECT tgname::text FROM pg_trigger WHERE tgrelid = to_regclass(?) AND NOT tgisinternal"
+        }
+        return Set(try db.fetchAll(sql: sql, arguments: [table]) { try $0.decode(String.self, at: 0) })
     }
 
-    @Test func theFirstMigrationCreatesTheDeclaredTable() throws {
-        let queue = try DatabaseQueue(path: directory.path())
-        try Kitchen.now.migrate(queue)
-        try queue.read { db in
+    @Test(arguments: StoreEngine.all) func theFirstMigrationCreatesTheDeclaredTable(engine: StoreEngine) throws {
+        let store = try engine.makeStore()
+        try Kitchen.now.migrate(store.writer)
+        let (integer, text, real) = engine == .sqlite ? ("INTEGER", "TEXT", "REAL") : ("bigint", "text", "double precision")
+        try store.writer.read { db in
             let columns = try Self.columns("dishes", db)
+            // On PostgreSQL the search adds each row's grams (PostgreSQLSearch's `gramsColumn`).
             let expected: [(String, String, Bool)] = [
-                ("id", "INTEGER", false), ("name", "TEXT", true), ("name_folded", "TEXT", true), ("cuisine", "TEXT", true),
-                ("cuisine_folded", "TEXT", true), ("minutes", "INTEGER", true), ("vegetarian", "INTEGER", true),
-                ("servings", "INTEGER", true), ("remarks", "TEXT", true), ("tasted", "REAL", false),
-            ]
+                ("id", integer, engine == .postgreSQL), ("name", text, true), ("name_folded", text, true), ("cuisine", text, true),
+                ("cuisine_folded", text, true), ("minutes", integer, true), ("vegetarian", integer, true),
+                ("servings", integer, true), ("remarks", text, true), ("tasted", real, false),
+            ] + (engine == .postgreSQL ? [("search_grams", "ARRAY", false)] : [])
             #expect(columns.count == expected.count)
             for (name, type, notNull) in expected {
                 #expect(columns[name]?.type == type && columns[name]?.notNull == notNull, "\(name)")
             }
             #expect(columns["servings"]?.defaultValue == "2")
-            #expect(try Self.columns("dish_steps", db)["dish_id"]?.type == "INTEGER")
-            let indexes = try Self.names("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'dishes'", db)
-            #expect(indexes.contains("dishes_by_cuisine_name"))
-            #expect(try Self.names("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'dish_steps'", db) == ["dish_steps_by_dish_id"])
-            let triggers = try Self.names("SELECT name FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'dishes'", db)
-            #expect(triggers.contains("store_changes_dishes_insert"))
-            #expect(try Self.names("SELECT name FROM sqlite_master WHERE type = 'table'", db).contains("dishes_search"))
+            #expect(try Self.columns("dish_steps", db)["dish_id"]?.type == integer)
+            #expect(try Self.names("index", of: "dishes", db).contains("dishes_by_cuisine_name"))
+            #expect(try Self.names("index", of: "dish_steps", db).contains("dish_steps_by_dish_id"))
+            let trigger = engine == .sqlite ? "store_changes_dishes_insert" : "dishes_store_changes"
+            #expect(try Self.names("trigger", of: "dishes", db).contains(trigger))
+            // SQLite's search is an FTS5 table; PostgreSQL's, indexes on the table (SearchOnBothEnginesTests).
+            if engine == .sqlite { #expect(try db.tableNames().contains("dishes_search")) }
         }
         // The typed steps found their changes made, and did nothing.
-        #expect(try Kitchen.now.migrate(queue).isEmpty)
+        #expect(try Kitchen.now.migrate(store.writer).isEmpty)
     }
 
-    @Test func theTableEnforcesWhatTheDeclarationSays() throws {
-        let queue = try DatabaseQueue(path: directory.path())
-        try Kitchen.now.migrate(queue)
+    @Test(arguments: StoreEngine.all) func theTableEnforcesWhatTheDeclarationSays(engine: StoreEngine) throws {
+        let store = try Kitchen.store(engine)
+        let queue = store.writer
         var dish = Dish(name: "Oyakodon", minutes: 20)
         try queue.write { db in try dish.insert(db) }
         // Written past the library, the table still refuses what the declaration refuses.
-        #expect(throws: DatabaseError.self) {
-            try queue.write { db in try db.execute(sql: "INSERT INTO dishes(name, name_folded, cuisine, cuisine_folded, minutes, vegetarian, remarks) VALUES ('', '', '', '', 1, 0, '')") }
+        #expect(throws: (any Error).self) {
+            try queue.write { db in try db.execute(sql: "INSERT INTO dishes(name, name_folded, cuisine, cuisine_folded, minutes, vegetarian, remarks) VALUES ('', '', '', '', 1, 0, '')", values: []) }
         }
-        #expect(throws: DatabaseError.self) {
-            try queue.write { db in try db.execute(sql: "INSERT INTO dishes(name, name_folded, cuisine, cuisine_folded, minutes, vegetarian, remarks) VALUES ('x', 'x', '', '', -1, 0, '')") }
+        #expect(throws: (any Error).self) {
+            try queue.write { db in try db.execute(sql: "INSERT INTO dishes(name, name_folded, cuisine, cuisine_folded, minutes, vegetarian, remarks) VALUES ('x', 'x', '', '', -1, 0, '')", values: []) }
         }
         var twin = Dish(name: "Oyakodon")
-        #expect(throws: DatabaseError.self) { try queue.write { db in try twin.insert(db) } }
+        #expect(throws: (any Error).self) { try queue.write { db in try twin.insert(db) } }
         // A search of the generated structures finds it.
         let controller = FetchedResultsController(request: FetchRequest<Dish>(searchText: "yako"), reader: queue)
         try controller.performFetch()
         #expect(try controller.fetchedObjects.map(\.name) == ["Oyakodon"])
     }
 
-    @Test func typedStepsBringAnOlderFileToTheDeclaration() throws {
-        let path = directory.path()
+    @Test(arguments: StoreEngine.all) func typedStepsBringAnOlderStoreToTheDeclaration(engine: StoreEngine) throws {
+        let store = try engine.makeStore()
         do {
-            let queue = try DatabaseQueue(path: path)
-            try Kitchen.before.migrate(queue)
+            try Kitchen.before.migrate(store.writer)
             var old = DishBefore(name: "Crème brûlée", cuisine: "French", minutes: 60, vegetarian: true, notes: "torch")
-            try queue.write { db in try old.insert(db) }
+            try store.writer.write { db in try old.insert(db) }
         }
-        let queue = try DatabaseQueue(path: path)
+        // Opened again, as the next release of the program opens it.
+        let queue = try store.openAgain()
         #expect(try Kitchen.now.migrate(queue).map(\.version) == [2, 3, 4, 5, 6])
         let dish = try queue.read { db in try Dish.fetchAll(db) }
         #expect(dish.map(\.servings) == [2] && dish.map(\.remarks) == ["torch"] && dish.map(\.vegetarian) == [true])
         try queue.read { db in try Kitchen.now.check(db) }
     }
 
-    @Test func aDeclarationChangedWithoutItsStepFailsAtOpenWithOneLine() throws {
-        let queue = try DatabaseQueue(path: directory.path())
+    @Test(arguments: StoreEngine.all) func aDeclarationChangedWithoutItsStepFailsAtOpenWithOneLine(engine: StoreEngine) throws {
+        let store = try engine.makeStore()
+        let queue = store.writer
         try Kitchen.before.migrate(queue)
         let withoutSteps = try EntitySchema(identity: Kitchen.identity, tables: [EntityTable(Dish.self)])
         let error = #expect(throws: SchemaDifference.self) { try withoutSteps.migrate(queue) }
@@ -103,15 +116,24 @@ struct EntitySchemaTests {
         }
     }
 
-    @Test func aTypeOrNullabilityDifferenceIsNamed() throws {
-        let queue = try DatabaseQueue(path: directory.path())
+    @Test(arguments: StoreEngine.all) func aTypeOrNullabilityDifferenceIsNamed(engine: StoreEngine) throws {
+        let store = try engine.makeStore()
+        let queue = store.writer
+        let (id, integer, text) = engine == .sqlite
+            ? ("INTEGER PRIMARY KEY", "INTEGER", "TEXT") : ("bigint GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY", "bigint", "text")
         try queue.write { db in
-            try db.execute(sql: "CREATE TABLE dish_steps (id INTEGER PRIMARY KEY, dish_id INTEGER NOT NULL REFERENCES dishes(id) ON DELETE CASCADE, position TEXT NOT NULL, text TEXT NOT NULL)")
+            try db.execute(sql: "CREATE TABLE dishes (id \(id))", values: [])
+            try db.execute(
+                sql: "CREATE TABLE dish_steps (id \(id), dish_id \(integer) NOT NULL REFERENCES dishes(id) ON DELETE CASCADE, position \(text) NOT NULL, text \(text) NOT NULL)",
+                values: [])
         }
-        #expect(throws: SchemaDifference(table: "dish_steps", reason: "column position (attribute position of DishStep) is TEXT in the database, INTEGER in the declaration")) {
+        #expect(throws: SchemaDifference(table: "dish_steps", reason: "column position (attribute position of DishStep) is \(text) in the database, \(integer) in the declaration")) {
             try queue.read { db in try EntityTable(DishStep.self).check(db) }
         }
-        try queue.write { db in try db.execute(sql: "DROP TABLE dish_steps; CREATE TABLE dish_steps (id INTEGER PRIMARY KEY, dish_id INTEGER, position INTEGER NOT NULL, text TEXT NOT NULL, extra TEXT)") }
+        try queue.write { db in
+            try db.execute(sql: "DROP TABLE dish_steps", values: [])
+            try db.execute(sql: "CREATE TABLE dish_steps (id \(id), dish_id \(integer), position \(integer) NOT NULL, text \(text) NOT NULL, extra \(text))", values: [])
+        }
         #expect(throws: SchemaDifference(table: "dish_steps", reason: "column dish_id (attribute dishID of DishStep) is nullable in the database, NOT NULL in the declaration")) {
             try queue.read { db in try EntityTable(DishStep.self).check(db) }
         }
@@ -120,48 +142,56 @@ struct EntitySchemaTests {
         }
     }
 
-    /// The table `Entity`'s declaration generates, with `original` replaced by `changed` in its SQL,
-    /// checked against the declaration, in a file of its own.
-    func check<Entity: DeclaredEntity>(_ type: Entity.Type, replacing original: String, with changed: String) throws {
-        let directory = try TemporaryDirectory()
-        let queue = try DatabaseQueue(path: directory.path())
+    /// The table `Entity`'s declaration generates in `engine`'s dialect, with `original` replaced by
+    /// `changed` in its SQL, checked against the declaration, in a store of its own (with a table
+    /// `dishes` that a reference can name).
+    func check<Entity: DeclaredEntity>(_ type: Entity.Type, _ engine: StoreEngine, replacing original: String, with changed: String) throws {
+        let store = try engine.makeStore()
         let table = EntityTable(Entity.self)
-        let sql = table.createSQL()
+        let sql = table.createSQL(dialect: engine == .sqlite ? .sqlite : .postgreSQL)
         #expect(sql.contains(original))
-        try queue.write { db in try db.execute(sql: sql.replacingOccurrences(of: original, with: changed)) }
-        try queue.read { db in try table.check(db) }
+        try store.writer.writeWithoutTransaction { db in
+            if ObjectIdentifier(Entity.self) != ObjectIdentifier(Dish.self) { try db.execute(sql: "CREATE TABLE dishes (id \(db.dialect.integerPrimaryKey))", values: []) }
+            try db.execute(sql: sql.replacingOccurrences(of: original, with: changed), values: [])
+        }
+        try store.writer.read { db in try table.check(db) }
     }
 
-    @Test func aDefaultDifferenceIsNamed() throws {
+    @Test(arguments: StoreEngine.all) func aDefaultDifferenceIsNamed(engine: StoreEngine) throws {
         #expect(throws: SchemaDifference(table: "dishes", reason: "column servings (attribute servings of Dish) has DEFAULT 3 in the database, DEFAULT 2 in the declaration")) {
-            try check(Dish.self, replacing: "DEFAULT 2", with: "DEFAULT 3")
+            try check(Dish.self, engine, replacing: "DEFAULT 2", with: "DEFAULT 3")
         }
     }
 
-    @Test func aCheckDifferenceIsNamed() throws {
-        #expect(throws: SchemaDifference(table: "dishes", reason: "column minutes (attribute minutes of Dish) has CHECK (minutes > 0) in the database, CHECK (minutes >= 0) in the declaration")) {
-            try check(Dish.self, replacing: "CHECK (minutes >= 0)", with: "CHECK (minutes > 0)")
+    @Test(arguments: StoreEngine.all) func aCheckDifferenceIsNamed(engine: StoreEngine) throws {
+        // PostgreSQL keeps a CHECK only in its own normalised form: whether there is one is compared there.
+        if engine == .sqlite {
+            #expect(throws: SchemaDifference(table: "dishes", reason: "column minutes (attribute minutes of Dish) has CHECK (minutes > 0) in the database, CHECK (minutes >= 0) in the declaration")) {
+                try check(Dish.self, engine, replacing: "CHECK (minutes >= 0)", with: "CHECK (minutes > 0)")
+            }
         }
-        #expect(throws: SchemaDifference(table: "dishes", reason: "column name (attribute name of Dish) has no CHECK in the database, CHECK (length(name) > 0) in the declaration")) {
-            try check(Dish.self, replacing: " CHECK (length(name) > 0)", with: "")
+        let declared = engine == .sqlite ? "CHECK (length(name) > 0)" : "CHECK (…)"
+        #expect(throws: SchemaDifference(table: "dishes", reason: "column name (attribute name of Dish) has no CHECK in the database, \(declared) in the declaration")) {
+            try check(Dish.self, engine, replacing: " CHECK (length(name) > 0)", with: "")
         }
     }
 
-    @Test func aUniqueDifferenceIsNamed() throws {
+    @Test(arguments: StoreEngine.all) func aUniqueDifferenceIsNamed(engine: StoreEngine) throws {
+        let text = engine == .sqlite ? "TEXT" : "text COLLATE \"C\""
         #expect(throws: SchemaDifference(table: "dishes", reason: "column name (attribute name of Dish) is not UNIQUE in the database, UNIQUE in the declaration")) {
-            try check(Dish.self, replacing: "name TEXT NOT NULL UNIQUE", with: "name TEXT NOT NULL")
+            try check(Dish.self, engine, replacing: "name \(text) NOT NULL UNIQUE", with: "name \(text) NOT NULL")
         }
         #expect(throws: SchemaDifference(table: "dishes", reason: "column cuisine (attribute cuisine of Dish) is UNIQUE in the database, not UNIQUE in the declaration")) {
-            try check(Dish.self, replacing: "cuisine TEXT NOT NULL", with: "cuisine TEXT NOT NULL UNIQUE")
+            try check(Dish.self, engine, replacing: "cuisine \(text) NOT NULL", with: "cuisine \(text) NOT NULL UNIQUE")
         }
     }
 
-    @Test func aReferenceDifferenceIsNamed() throws {
+    @Test(arguments: StoreEngine.all) func aReferenceDifferenceIsNamed(engine: StoreEngine) throws {
         #expect(throws: SchemaDifference(table: "dish_steps", reason: "column dish_id (attribute dishID of DishStep) has REFERENCES dishes(id) ON DELETE RESTRICT in the database, REFERENCES dishes(id) ON DELETE CASCADE in the declaration")) {
-            try check(DishStep.self, replacing: "ON DELETE CASCADE", with: "ON DELETE RESTRICT")
+            try check(DishStep.self, engine, replacing: "ON DELETE CASCADE", with: "ON DELETE RESTRICT")
         }
         #expect(throws: SchemaDifference(table: "dish_steps", reason: "column dish_id (attribute dishID of DishStep) has no REFERENCES in the database, REFERENCES dishes(id) ON DELETE CASCADE in the declaration")) {
-            try check(DishStep.self, replacing: " REFERENCES dishes(id) ON DELETE CASCADE", with: "")
+            try check(DishStep.self, engine, replacing: " REFERENCES dishes(id) ON DELETE CASCADE", with: "")
         }
     }
 }

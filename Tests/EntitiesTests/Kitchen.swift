@@ -1,6 +1,7 @@
 import Entities
 import Foundation
 import SQLiteStore
+import TestSupport
 import TextSearch
 
 /// The schema tests' entities: a dish (searchable, a unique name, text, numbers, a flag, an optional
@@ -109,4 +110,11 @@ enum Kitchen {
             .creatingTable(EntityTable(DishStep.self), version: 5),
             .creatingTable(EntityTable(Tasting.self), version: 6),
         ])
+
+    /// A fresh store of the engine at the schema now.
+    static func store(_ engine: StoreEngine) throws -> TestStore {
+        let store = try engine.makeStore()
+        try now.migrate(store.writer)
+        return store
+    }
 }

@@ -27,9 +27,9 @@ struct MealBefore: SearchableEntity, Hashable {
     static let searchDescription = declaration.searchDescription(indexesShortTerms: false)
 }
 
-/// `Migration.reinstallingSearch(of:version:)` on real files: a file made when only names were
+/// `Migration.reinstallingSearch(of:version:)` on each engine: a store made when only names were
 /// searched finds notes too after the step, exactly as the brute-force filter of every row written
-/// from the definition (`TypedSearchTests.matches`), and as a file made with the new search; the
+/// from the definition (`TypedSearchTests.matches`), and as a store made with the new search; the
 /// step is applied once, and a later step of its kind leaves its checksum valid.
 struct SearchReinstallTests {
     static let identity = "test.meals"
@@ -37,12 +37,8 @@ struct SearchReinstallTests {
     static let now = try! EntitySchema(
         identity: identity, tables: [EntityTable(Meal.self)], changes: [.reinstallingSearch(of: Meal.self, version: 2)])
 
-    let directory: TemporaryDirectory
-    init() throws { directory = try TemporaryDirectory() }
-
-    /// Random meals, saved with the schema of `MealBefore`, in the file at `path`.
-    func oldFile(_ path: String, _ random: inout SplitMix64) throws -> [Meal] {
-        let queue = try DatabaseQueue(path: path)
+    /// Random meals, saved with the schema of `MealBefore`, in `queue`.
+    static func oldStore(_ queue: any StoreWriter, _ random: inout SplitMix64) throws -> [Meal] {
         try Self.before.migrate(queue)
         var meals: [Meal] = []
         try queue.write { db in
@@ -60,28 +56,29 @@ struct SearchReinstallTests {
     }
 
     /// The ids of the meals `request` fetches, in order.
-    static func ids(_ request: FetchRequest<Meal>, _ reader: some DatabaseReader) throws -> [Int64] {
+    static func ids(_ request: FetchRequest<Meal>, _ reader: any StoreReader) throws -> [Int64] {
         let controller = FetchedResultsController(request: request, reader: reader)
         try controller.performFetch()
         return try controller.fetchedObjects.map { $0.id! }
     }
 
-    @Test(arguments: 0..<4)
-    func afterTheStepASearchFindsWhatTheNewDeclarationSearches(seed: UInt64) throws {
+    @Test(arguments: StoreEngine.all, 0..<4)
+    static func afterTheStepASearchFindsWhatTheNewDeclarationSearches(engine: StoreEngine, seed: UInt64) throws {
         var random = SplitMix64(seed: seed)
-        let path = directory.path("old.sqlite")
-        var meals = try oldFile(path, &random)
-        let queue = try DatabaseQueue(path: path)
+        let old = try engine.makeStore()
+        var meals = try oldStore(old.writer, &random)
+        let queue = try old.openAgain()
         #expect(try Self.now.migrate(queue).map(\.version) == [2])
 
-        // The same rows in a file made with the new search from the start.
-        let fresh = try DatabaseQueue(path: directory.path("fresh.sqlite"))
+        // The same rows in a store made with the new search from the start.
+        let made = try engine.makeStore()
+        let fresh = made.writer
         try Self.now.migrate(fresh)
         try fresh.write { db in for var meal in meals { try meal.insert(db) } }
 
         // The triggers are the new search's: a meal saved after the step is found by its notes.
         var added = Meal(name: "added", notes: "σουβλάκι tarte", cuisine: "French", vegetarian: true)
-        for writer in [queue, fresh] as [DatabaseQueue] {
+        for writer in [queue, fresh] {
             var copy = added
             try writer.write { db in try copy.insert(db) }
             added.id = copy.id
@@ -105,11 +102,11 @@ struct SearchReinstallTests {
         try queue.read { db in try Self.now.check(db) }
     }
 
-    @Test func theStepIsAppliedOnceAndALaterOneKeepsItsChecksum() throws {
+    @Test(arguments: StoreEngine.all) static func theStepIsAppliedOnceAndALaterOneKeepsItsChecksum(engine: StoreEngine) throws {
         var random = SplitMix64(seed: 9)
-        let path = directory.path("old.sqlite")
-        let meals = try oldFile(path, &random)
-        let queue = try DatabaseQueue(path: path)
+        let old = try engine.makeStore()
+        let meals = try oldStore(old.writer, &random)
+        let queue = try old.openAgain()
         // Without the step, opening says what differs, in one line.
         let withoutStep = try EntitySchema(identity: Self.identity, tables: [EntityTable(Meal.self)])
         #expect(throws: SchemaDifference(
@@ -128,8 +125,9 @@ struct SearchReinstallTests {
         let request = FetchRequest<Meal>(sortDescriptors: [SortDescriptor(\.name)], searchText: "e")
         #expect(try Self.ids(request, queue) == TypedSearchTests.ordered(meals.filter { TypedSearchTests.matches($0, "e") }))
 
-        // On a file whose search is the declared one already, it builds the same again.
-        let fresh = try DatabaseQueue(path: directory.path("fresh.sqlite"))
+        // On a store whose search is the declared one already, it builds the same again.
+        let made = try engine.makeStore()
+        let fresh = made.writer
         #expect(try later.migrate(fresh).map(\.version) == [1, 2, 3])
         try fresh.write { db in for var meal in meals { try meal.insert(db) } }
         #expect(try Self.ids(request, fresh) == Self.ids(request, queue))

@@ -35,13 +35,13 @@ struct TypedSearchTests {
     static let words = ["Crème", "brûlée", "親子丼", "ramen", "Борщ", "σουβλάκι", "ﾃﾞｼﾞﾀﾙ", "café", "tarte", "KIMCHI", "ü"]
     static let cuisines = ["French", "Japanese", "Русская", "Ελληνική"]
 
-    let directory: TemporaryDirectory
-    let queue: DatabaseQueue
+    let store: TestStore
+    var queue: any StoreWriter { store.writer }
 
-    init() throws {
-        directory = try TemporaryDirectory()
-        queue = try DatabaseQueue(path: directory.path())
-        try EntitySchema(identity: "test.meals", tables: [EntityTable(Meal.self)]).migrate(queue)
+    /// A store of `engine` holding the meals' table; each test runs on each engine.
+    init(_ engine: StoreEngine) throws {
+        store = try engine.makeStore()
+        try EntitySchema(identity: "test.meals", tables: [EntityTable(Meal.self)]).migrate(store.writer)
     }
 
     /// Whether `meal` matches `text` by the definition, not by the code.
@@ -83,7 +83,11 @@ struct TypedSearchTests {
         }.map { $0.id! }
     }
 
-    @Test(arguments: 0..<8)
+    @Test(arguments: StoreEngine.all, 0..<8)
+    static func aScopedSearchIsTheFilterOfEveryRow(engine: StoreEngine, seed: UInt64) throws {
+        try Self(engine).aScopedSearchIsTheFilterOfEveryRow(seed: seed)
+    }
+
     func aScopedSearchIsTheFilterOfEveryRow(seed: UInt64) throws {
         var random = SplitMix64(seed: seed)
         let meals = try insertRandomMeals(Int.random(in: 20...120, using: &random), &random)
@@ -128,7 +132,7 @@ struct TypedSearchTests {
         #expect(page.totalCount == expected.count)
     }
 
-    @Test func theScopeStaysWithTheTextAsEitherChanges() {
+    @Test static func theScopeStaysWithTheTextAsEitherChanges() {
         var request = FetchRequest<Meal>(searchText: "tarte", scope: \.cuisine, in: ["French"])
         request.searchText = "brûlée"
         #expect(request.searchScope == SearchScope(\Meal.cuisine, in: ["French"]))
@@ -138,7 +142,11 @@ struct TypedSearchTests {
         #expect(request.filter == nil)
     }
 
-    @Test func aControllerOverAScopedSearchTracksInsertsAndDeletes() throws {
+    @Test(arguments: StoreEngine.all) static func aControllerOverAScopedSearchTracksInsertsAndDeletes(engine: StoreEngine) throws {
+        try Self(engine).aControllerOverAScopedSearchTracksInsertsAndDeletes()
+    }
+
+    func aControllerOverAScopedSearchTracksInsertsAndDeletes() throws {
         var tarte = Meal(name: "Tarte Tatin", notes: "", cuisine: "French", vegetarian: true)
         try queue.write { db in try tarte.insert(db) }
         let controller = FetchedResultsController(

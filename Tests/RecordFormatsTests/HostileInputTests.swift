@@ -68,6 +68,38 @@ struct HostileInputTests {
         #expect(Self.error("title,minutes,rating\n" + huge + ",1,2\n")?.line == 2)
     }
 
+    /// A JSON text is read in runs up to the next quote, backslash or control character: runs that
+    /// end at the reader's chunks (64 KiB), escapes and characters of 1-4 bytes keep the text whole and
+    /// the columns after it counted in characters.
+    @Test func jsonTextsAcrossChunksKeepTheirCharactersAndColumns() throws {
+        let pieces = ["a", "é", "東", "😀", "\\\"", "\\n", "\\u00e9", "\\ud83d\\ude00", " "]
+        let meanings = ["a", "é", "東", "😀", "\"", "\n", "é", "😀", " "]
+        var random = Random(state: 7)
+        var literal = "", text = ""
+        while literal.utf8.count < 3 * 65_536 {
+            let index = random.below(pieces.count)
+            literal += pieces[index]
+            text += meanings[index]
+        }
+        let path = RoundTripTests.temporaryPath("long.jsonl")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        /// The films of one JSON line, `minutes` after the long title, read from a file in chunks.
+        func films(minutes: String) throws -> [Film] {
+            try Data(("{\"title\":\"\(literal)\",\"minutes\":\(minutes),\"rating\":1}\n").utf8).write(to: URL(fileURLWithPath: path))
+            return try RoundTripTests.read(path, .jsonl)
+        }
+        let read = try films(minutes: "90")
+        #expect(read.map { Array($0.title.unicodeScalars) } == [Array(text.unicodeScalars)])
+        #expect(read.first?.minutes == 90)
+        let valueColumn = "{\"title\":\"\(literal)\",\"minutes\":".unicodeScalars.count + 1
+        #expect(throws: RecordReadError.self) { try films(minutes: "\"x\"") }
+        do {
+            _ = try films(minutes: "\"x\"")
+        } catch let error as RecordReadError {
+            #expect(error.column == valueColumn, "the value's first character, counted in characters")
+        }
+    }
+
     @Test func tsvRefusesUnknownEscapes() {
         let error = Self.error("title\tminutes\trating\na\\qb\t1\t2\n", .tsv)
         #expect(error?.line == 2)

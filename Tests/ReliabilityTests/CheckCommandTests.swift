@@ -12,7 +12,7 @@ struct CheckCommandTests {
         let store = try CatalogStore(path: workspace.database)
         try store.seed(SeedFile.builtIn)
         try store.seed([SeedFile(SyntheticCatalog.products(count: 2_000, seed: 5))])
-        try store.database.close()
+        try store.file!.close()
         return workspace.database
     }
 

@@ -36,7 +36,7 @@ struct ConcurrentFirstUseTests {
                     } else {
                         _ = try store.count(Product.self)
                     }
-                    try store.database.close()
+                    try store.file!.close()
                 } catch {
                     failures.withLock { $0.append("round \(round), connection \(index): \(error)") }
                 }

@@ -136,8 +136,8 @@ struct ConcurrentWriterTests {
         #expect(Dictionary(uniqueKeysWithValues: stored.map { ($0.name, $0) }) == kept)
         #expect(stored.count == stores.count * (items - items / 3))
         await #expect(try shared.fetchAll(Phone.self).map(\.screenInches) == Array(repeating: Double(items - 1), count: stores.count))
-        for store in others { try store.database.close() }
-        try shared.database.close()
+        for store in others { try store.file!.close() }
+        try shared.file!.close()
         #expect(try DatabaseCheck.integrity(workspace.database) == ["ok"])
         try DatabaseCheck.searchIndexMatchesTables(workspace.database)
     }
@@ -147,11 +147,11 @@ struct ConcurrentWriterTests {
         let workspace = try Workspace()
         let store = try CatalogStore(path: workspace.database)
         try store.insert(Product(type: .device, name: "Orphan", yearIntroduced: 2000, introPrice: 1))
-        try store.database.writeWithoutTransaction { db in
+        try store.file!.writeWithoutTransaction { db in
             try db.execute(sql: "DROP TRIGGER products_search_delete")
             try db.execute(sql: "DELETE FROM products")
         }
-        try store.database.close()
+        try store.file!.close()
         // The products' trigram index is contentless: the description's check finds the stray trigrams.
         do {
             try DatabaseCheck.searchIndexMatchesTables(workspace.database)

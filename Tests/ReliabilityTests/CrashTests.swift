@@ -39,7 +39,7 @@ struct CrashTests {
         let renamed = products[0].name
         let store = try CatalogStore(path: workspace.database)
         try store.insert(Product(type: .desktop, name: renamed, yearIntroduced: 1999, introPrice: 1))
-        try store.database.close()
+        try store.file!.close()
         products[0].introPrice = 4_242
         let file = try workspace.write(try JSONEncoder().encode(products), to: "import.json")
 

@@ -47,11 +47,11 @@ struct DamagedFileTests {
         let store = try CatalogStore(path: path)
         try store.seed([SeedFile(SyntheticCatalog.products(count: 2_000, seed: 2))])
         if damage == .newerSchema {
-            try store.database.writeWithoutTransaction { db in
+            try store.file!.writeWithoutTransaction { db in
                 try db.execute(sql: "INSERT INTO schema_migrations(migration_set, version, name, checksum, applied_at) VALUES ('catalog', 9999, 'future', '0', 0)")
             }
         }
-        try store.database.close()
+        try store.file!.close()
         let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
         switch damage {
         case .truncatedToHalf: try handle.truncate(atOffset: UInt64(fileSize(path) / 2))
@@ -110,7 +110,7 @@ struct DamagedFileTests {
         } throws: { error in
             (error as? DatabaseError).map { ResultCode.SQLITE_READONLY ~= $0.resultCode } ?? false
         }
-        try store.database.close()
+        try store.file!.close()
         #expect(fileBytes(workspace.database) == bytes)
     }
 

@@ -20,8 +20,8 @@ struct FullDiskTests {
         let workspace = try Workspace()
         let store = try CatalogStore(path: workspace.database)
         try store.seed(SeedFile.builtIn)
-        let pages = try store.database.read { db in try db.scalar(Int.self, sql: "PRAGMA page_count") ?? 0 }
-        try store.database.close()
+        let pages = try store.file!.read { db in try db.scalar(Int.self, sql: "PRAGMA page_count") ?? 0 }
+        try store.file!.close()
         let before = try DatabaseCheck.withQueue(workspace.database) { db in
             try db.fetchAll(sql: "SELECT id, name FROM products ORDER BY id") { "\(try $0.decode(Int.self, at: 0)) \(try $0.decode(String.self, at: 1))" }
         }
@@ -37,7 +37,7 @@ struct FullDiskTests {
         }
         // The connection is still usable after the failure, and nothing of the failed write is left.
         #expect(try full.count(Product.self) == 9)
-        try full.database.close()
+        try full.file!.close()
         #expect(try DatabaseCheck.integrity(workspace.database) == ["ok"])
         try DatabaseCheck.searchIndexMatchesTables(workspace.database)
         #expect(try DatabaseCheck.withQueue(workspace.database) { db in

@@ -59,7 +59,7 @@ struct MainFileCommitsTests {
         let store = try CatalogStore(path: workspace.database)
         try store.seed(SeedFile.builtIn)
         try store.insert(Product(type: .device, name: "Closed", yearIntroduced: 2001, introPrice: 1))
-        try store.database.close()
+        try store.file!.close()
         #expect(try inCopyOfMainFile(workspace, "SELECT count(*) FROM products WHERE name = 'Closed'") == 1)
         try other.close()
     }

@@ -129,7 +129,7 @@ struct ParserPropertyTests {
             let products = try catalog.fetchAll(Product.self)
             let expected = Set(try products.filter { try predicate.evaluate($0) }.compactMap(\.id))
             let request = FetchRequest<Product>(predicate: predicate, sortDescriptors: [SortDescriptor(\.name)])
-            let controller = FetchedResultsController(request: request, reader: catalog.database)
+            let controller = FetchedResultsController(request: request, reader: catalog.file!)
             try controller.performFetch()
             let actual = Set(try controller.fetchedObjects.compactMap(\.id))
             return actual == expected ? nil : "SQLite selected \(actual.sorted()), Swift \(expected.sorted())"

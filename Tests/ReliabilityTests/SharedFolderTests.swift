@@ -93,7 +93,7 @@ struct SharedFolderTests {
         let database = try Self.sharedFolder(workspace)
         let store = try CatalogStore(path: database)
         try store.seed(SeedFile.builtIn)
-        try store.database.close()
+        try store.file!.close()
         for name in try FileManager.default.contentsOfDirectory(atPath: (database as NSString).deletingLastPathComponent) {
             #expect(chown(workspace.path("shared/" + name), Self.owner, Self.owner) == 0)
         }

@@ -76,7 +76,7 @@ struct WatchedFileReplacedTests {
         let path = workspace.path("other.sqlite")
         let store = try CatalogStore(path: path)
         try store.insert(Product(type: .device, name: "Elsewhere", yearIntroduced: 2001, introPrice: 1))
-        try store.database.close()
+        try store.file!.close()
         return path
     }
 

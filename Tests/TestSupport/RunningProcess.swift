@@ -75,6 +75,13 @@ public final class RunningProcess {
         return (process.terminationStatus, errorText())
     }
 
+    /// Waits up to `timeout` for the process to exit by itself; returns its status and what it wrote
+    /// on standard error, or nil when it is still running then.
+    public func exited(within timeout: Duration) -> (status: Int32, error: String)? {
+        guard waitForExit(within: timeout) else { return nil }
+        return (process.terminationStatus, errorText())
+    }
+
     /// Whether the process exited within `limit`.
     private func waitForExit(within limit: Duration) -> Bool {
         let deadline = ContinuousClock.now + limit

@@ -29,6 +29,18 @@ struct PagePlannerTests {
         Row(why: "no index counts; a count only (limit 0)",
             facts: PageFacts(limit: 0, offset: 0, total: nil, driverRows: 10),
             strategy: .scan(onePass: false)),
+        Row(why: "uncounted (one row shown); dense matches in list order: a walk, then the matches sorted",
+            facts: PageFacts(limit: 1, offset: 3, total: nil, countsMatches: false, driverRows: 50_000, inListOrder: true),
+            strategy: .walkListIndex(budget: uncounted, fallback: .readMatches(.sorted))),
+        Row(why: "uncounted; sparse matches in list order: sorted",
+            facts: PageFacts(limit: 1, offset: 0, total: nil, countsMatches: false, driverRows: 300, inListOrder: true),
+            strategy: .readMatches(.sorted)),
+        Row(why: "uncounted; dense matches, another order: sorted",
+            facts: PageFacts(limit: 1, offset: 0, total: nil, countsMatches: false, driverRows: 50_000),
+            strategy: .readMatches(.sorted)),
+        Row(why: "uncounted; dense, in list order, a numeric term: sorted",
+            facts: PageFacts(limit: 1, offset: 0, total: nil, countsMatches: false, driverRows: 50_000, inListOrder: true, hasNumericTerm: true),
+            strategy: .readMatches(.sorted)),
         Row(why: "number-only rows listed, another order: the text matches' first rows sorted, with them",
             facts: PageFacts(limit: 50, offset: 0, total: 900, driverRows: 900, hasNumericTerm: true, numberOnlyRows: 3),
             strategy: .readMatches(.addingNumberOnlyRows(textWalk: nil))),
@@ -101,6 +113,35 @@ struct PagePlannerTests {
     @Test(arguments: rows)
     func strategy(_ row: Row) {
         #expect(PagePlanner.strategy(for: row.facts, costs: Self.costs) == row.strategy)
+    }
+
+    /// The page of a scan that counted its matches first (PostgreSQL's terms checked on the grams
+    /// index's candidates): the facts before the count, the total it gave, the strategy.
+    struct CountedRow: CustomTestStringConvertible, Sendable {
+        var why: String
+        var facts: PageFacts
+        var total: Int
+        var strategy: PageStrategy
+        var testDescription: String { why }
+    }
+
+    static let countedRows: [CountedRow] = [
+        CountedRow(why: "a dense driver, few matches, a number among the terms: read and sorted, not the order's index walked (`x øre 2`)",
+            facts: PageFacts(limit: 50, offset: 0, total: nil, driverRows: 80_000, inListOrder: true, hasNumericTerm: true),
+            total: 66, strategy: .readMatches(.sorted)),
+        CountedRow(why: "a dense driver, dense matches, a number among the terms: the order's index walked",
+            facts: PageFacts(limit: 50, offset: 0, total: nil, driverRows: 300_000, inListOrder: true, hasNumericTerm: true),
+            total: 90_000, strategy: .walkOrderIndex),
+        CountedRow(why: "a dense driver, dense matches spread in a counted scope, list order: walked, then the order's index",
+            facts: PageFacts(limit: 50, offset: 0, total: nil, driverRows: 300_000, inListOrder: true, scopeRows: 1_000_000),
+            total: 90_000,
+            strategy: .walkListIndex(
+                budget: costs.listWalkBudget(depth: 50, matches: 90_000, scopeRows: 1_000_000), fallback: .walkOrderIndex)),
+    ]
+
+    @Test(arguments: countedRows)
+    func strategyAfterCounting(_ row: CountedRow) {
+        #expect(PagePlanner.strategy(afterCounting: row.total, row.facts, costs: Self.costs) == row.strategy)
     }
 
     /// Every strategy is some row's answer, so that the table covers the planner.
@@ -229,6 +270,43 @@ struct PagePlannerTests {
         #expect(planned.contains { if case .substringCounts = $0 { true } else { false } })
         #expect(planned.contains { if case .trigramPass = $0 { true } else { false } })
         #expect(planned.contains { if case .addingNumberOnlyRows = $0 { true } else { false } })
+    }
+
+    struct ScopePresenceRow: CustomTestStringConvertible, Sendable {
+        var why: String
+        var facts: ScopeCountFacts
+        var strategy: ScopePresenceStrategy
+        var testDescription: String { why }
+    }
+
+    static let scopePresenceRows: [ScopePresenceRow] = [
+        ScopePresenceRow(why: "a term no text holds: counted, nothing read",
+                         facts: ScopeCountFacts(terms: [long()], matchesNothing: true), strategy: .counted(.nothing)),
+        ScopePresenceRow(why: "one short term: its gram counts, no match read", facts: ScopeCountFacts(terms: [short()]),
+                         strategy: .counted(.gramCounts)),
+        ScopePresenceRow(why: "one long term: its substring counts, no match read", facts: ScopeCountFacts(terms: [long()]),
+                         strategy: .counted(.substringCounts(fallback: .trigramRanges))),
+        ScopePresenceRow(why: "several one-scalar terms: each scope's first match in the grams index",
+                         facts: ScopeCountFacts(terms: [one(), one()]), strategy: .firstMatch),
+        ScopePresenceRow(why: "several short terms: each scope's first match in the grams index",
+                         facts: ScopeCountFacts(terms: [one(), short()]), strategy: .firstMatch),
+        ScopePresenceRow(why: "several long terms: each scope's first match in the trigram index",
+                         facts: ScopeCountFacts(terms: [long(), long()]), strategy: .firstMatch),
+        ScopePresenceRow(why: "both lengths, the short term common: each scope's first long-term row holding it",
+                         facts: ScopeCountFacts(terms: [long(), short(300_000)]), strategy: .firstMatch),
+        ScopePresenceRow(why: "both lengths, the short term below denseRows: counted over the condition",
+                         facts: ScopeCountFacts(terms: [long(), short(900)]), strategy: .counted(.none)),
+        ScopePresenceRow(why: "several long terms, rowids without the scope: counted over the condition",
+                         facts: ScopeCountFacts(terms: [long(), long()], rowIDsCarryScope: false), strategy: .counted(.none)),
+        ScopePresenceRow(why: "several short terms, rowids without the scope: counted in the grams index",
+                         facts: ScopeCountFacts(terms: [one(), short()], rowIDsCarryScope: false), strategy: .counted(.gramsIndex)),
+        ScopePresenceRow(why: "a numeric term: counted",
+                         facts: ScopeCountFacts(terms: [long(numeric: true)]), strategy: .counted(.numericIntersection)),
+    ]
+
+    @Test(arguments: scopePresenceRows)
+    func scopePresence(_ row: ScopePresenceRow) {
+        #expect(PagePlanner.scopePresence(for: row.facts, costs: Self.costs) == row.strategy)
     }
 
     @Test func bothIndexesReadTheLongRowsAsTheirNumberSays() {

@@ -21,11 +21,11 @@ extension StoreContender {
                 let query = queries[index % queries.count]
                 _ = try await store.searchPage(ListRequest<Product>(searchText: query.term), limit: 50)
             case .fetch:
-                let products = try await store.database.read { db in try db.fetchAll(sql: fetchSQL) { try Product(row: $0) } }
+                let products = try await store.file!.read { db in try db.fetchAll(sql: fetchSQL) { try Product(row: $0) } }
                 guard products.count == min(rows, ConcurrentLoad.fetchLimit) else { throw Pending("wrong count") }
             }
         }, write: { index in
-            try await store.database.write { db in
+            try await store.file!.write { db in
                 try db.execute(sql: ConcurrentLoad.writeSQL, arguments: [Int64(index % rows + 1)])
             }
         })
@@ -35,7 +35,7 @@ extension StoreContender {
     public func cancellationTime(databaseAt path: String) throws -> Duration {
         let store = try CatalogStore(path: path)
         return try ConcurrentLoad.cancellationTime(after: ConcurrentLoad.cancellationDelay) {
-            _ = try await store.database.read { db in try db.scalar(Int.self, sql: ConcurrentLoad.longReadSQL) }
+            _ = try await store.file!.read { db in try db.scalar(Int.self, sql: ConcurrentLoad.longReadSQL) }
         }
     }
 }

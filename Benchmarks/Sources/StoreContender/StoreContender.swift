@@ -79,7 +79,7 @@ public struct StoreContender: Contender {
     public static func createCatalog(at path: String, with products: [SyntheticProduct]) throws {
         let store = try CatalogStore(path: path)
         try store.seed([SeedFile(products.map(Self.product))])
-        try store.database.writeWithoutTransaction { db in
+        try store.file!.writeWithoutTransaction { db in
             try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)")
         }
     }
@@ -139,13 +139,13 @@ public struct StoreContender: Contender {
                 switch searchPath {
                 case .searchPage:
                     let fetch = try Self.searchRequest(query.term, search)
-                    let page = try store.database.read { db in try fetch.searchPage(limit: 50, db) }
+                    let page = try store.file!.read { db in try fetch.searchPage(limit: 50, db) }
                     count = page.totalCount
                     ids = page.records.map { $0.id! }
                 case .controller:
                     var fetch = try Self.searchRequest(query.term, search)
                     fetch.batchSize = 50
-                    let controller = FetchedResultsController(request: fetch, reader: store.database)
+                    let controller = FetchedResultsController(request: fetch, reader: store.file!)
                     try controller.performFetch()
                     let page = try Self.firstPage(controller, count: 50)
                     count = page.sections.reduce(0) { $0 + $1.count }
@@ -173,7 +173,7 @@ public struct StoreContender: Contender {
         let writer = try CatalogStore(path: path)
         return try observeLiveUpdate(databaseAt: path, change: change, observingCommitsOf: writer) {
             let begin = MonotonicTime.nanoseconds()
-            let insertedID = try writer.database.write { db in
+            let insertedID = try writer.file!.write { db in
                 try db.execute(sql: BenchSQL.insertProduct, arguments: [
                     change.insert.type, change.insert.name, Folding.fold(change.insert.name),
                     change.insert.yearIntroduced, change.insert.introPrice])
@@ -207,7 +207,7 @@ public struct StoreContender: Contender {
         try controller.startTracking()
         let monitor = try ChangeMonitor(path: path)
         defer { monitor.stop() }
-        if let writer { try monitor.observeCommits(of: writer.database) }
+        if let writer { try monitor.observeCommits(of: writer.file!) }
 
         // The monitor's wake-ups, as semaphore signals: the controller stays on this thread.
         let woken = DispatchSemaphore(value: 0)

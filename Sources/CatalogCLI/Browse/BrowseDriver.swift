@@ -35,10 +35,11 @@ struct BrowseDriver {
 
         // Commits from any process: the monitor (a file's) or the server's notifications wake the
         // screen, which then asks for the change set.
-        let monitor = catalog.isOnFile ? try? ChangeMonitor(path: catalog.database.path) : nil
-        if let monitor { try? monitor.observeCommits(of: catalog.database) }
+        let file = catalog.file
+        let monitor = file.flatMap { try? ChangeMonitor(path: $0.path) }
+        if let monitor, let file { try? monitor.observeCommits(of: file) }
         let server = ServerCommits(catalog.writer as? PostgreSQLCluster)
-        let isOnServer = !catalog.isOnFile
+        let isOnServer = file == nil
         let watcher = Task {
             if let monitor {
                 for await _ in monitor.changes() { sink.yield(.commitNoticed) }

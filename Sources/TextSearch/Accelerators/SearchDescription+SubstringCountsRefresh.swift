@@ -15,8 +15,8 @@ extension SearchDescription {
     /// Two passes over the table's texts, in Swift: the rows of each 3-scalar substring, then the
     /// rows of each longer substring whose 3-scalar substrings are all frequent (no substring is in
     /// more rows than its parts).
-    /// A bulk load that chooses the sets again makes the first pass the one of
-    /// ``refreshGramBits(_:)`` too (`refreshChosenSets(substringCounts:gramBits:_:)`).
+    /// A bulk load or a refresh of both sets makes the second pass the one of ``refreshGramBits(_:)``
+    /// too (`refreshChosenSets(substringCounts:gramBits:_:)`).
     ///
     /// - Complexity: O(n · L · ``substringCountMaximumLength``) for n rows of texts of L scalars;
     ///   memory O(distinct substrings made of frequent trigrams).
@@ -31,18 +31,6 @@ extension SearchDescription {
         guard let substringCountsTable else { return nil }
         try db.execute(sql: "DELETE FROM \(substringCountsTable)")
         return SubstringCounter(.trigrams)
-    }
-
-    /// Ends ``refreshSubstringCounts(_:)`` once `trigrams` counted every row: the second pass over
-    /// the texts counts the substrings made of the frequent trigrams, and the frequent ones are added
-    /// to ``substringCountsTable``.
-    func finishSubstringCountsRefresh(_ trigrams: SubstringCounter, _ db: Database) throws {
-        let frequentTrigrams = trigrams.substrings(inAtLeast: substringCountMinimumRows)
-        guard !frequentTrigrams.isEmpty else { return }
-        let substrings = SubstringCounter(.madeOf(frequentTrigrams: frequentTrigrams))
-        try forEachRowScalars(inIDOrder: false, db) { _, scalars, scope in substrings.add(scalars, scope: scope) }
-        let kept = substrings.substrings(inAtLeast: substringCountMinimumRows)
-        try add(substrings.counts.lazy.filter { kept.contains($0.substring) }.map { ($0.substring.text, $0.scope, $0.count) }, db)
     }
 
     /// A counter of the substrings ``substringCountsTable`` holds, for a bulk insert's new rows and for

@@ -12,18 +12,20 @@ extension PageRead {
     /// the matches' clustering has already defeated (`東京`, `mac`: every match begins with the term,
     /// after 125,000-317,000 names without it); then the walk's full budget.
     func walkListIndex<Entity>(budget: Int, _ db: Database, decode: (Row) throws -> Entity) throws -> SearchPage<Entity>? {
-        guard let total else { preconditionFailure("the list index is walked once the matches are counted") }
-        let wanted = min(limit, max(0, total - offset))
+        guard total != nil || !countsMatches else { preconditionFailure("the list index is walked once the matches are counted") }
+        let wanted = total.map { min(limit, max(0, $0 - offset)) } ?? limit
         func walked(_ budget: Int) throws -> [Int64]? {
             try description.idsInListOrder(plan, scope: scope, wanted: wanted, offset: offset, budget: budget, db)
         }
         func anchored() throws -> [Int64]? {
-            try description.anchoredIDsInListOrder(
+            // The range of the texts that begin with the longest term is costed by the matches' number.
+            guard let total else { return nil }
+            return try description.anchoredIDsInListOrder(
                 plan, scope: scope, wanted: wanted, offset: offset, matches: total, budget: budget, othersLimit: costs.fewRows, db)
         }
         let (depth, overflow) = offset.addingReportingOverflow(wanted)
-        let probe = plan.terms.count == 1 && !overflow ? scopeRows.flatMap {
-            costs.expectedListWalk(depth: depth, matches: total, scopeRows: $0)
+        let probe = plan.terms.count == 1 && !overflow ? scopeRows.flatMap { scopeRows in total.flatMap {
+            costs.expectedListWalk(depth: depth, matches: $0, scopeRows: scopeRows) }
         }.map { $0.multipliedReportingOverflow(by: 2) } : nil
         let ids: [Int64]?
         if let probe, !probe.overflow, probe.partialValue < budget {
@@ -32,6 +34,6 @@ extension PageRead {
             ids = try walked(budget) ?? anchored()
         }
         guard let ids else { return nil }
-        return SearchPage(records: try description.records(ids: ids, selection: selection, db, decode: decode), totalCount: total)
+        return SearchPage(records: try description.records(ids: ids, selection: selection, db, decode: decode), totalCount: total ?? 0)
     }
 }

@@ -6,7 +6,8 @@ extension PageRead {
     /// until the page is found, far when the matches are sparse in it), sorted as SQLite finds them,
     /// or with the rows that hold a numeric term only as a number.
     func readMatches<Entity>(_ read: PageStrategy.MatchRead, _ db: Database, decode: (Row) throws -> Entity) throws -> SearchPage<Entity> {
-        guard let total else { preconditionFailure("matches are read once counted") }
+        guard total != nil || !countsMatches else { preconditionFailure("matches are read once counted") }
+        let total = total ?? 0
         switch read {
         case .byID:
             return SearchPage(records: try rows(matchesCondition, byID: true, db, decode: decode), totalCount: total)

@@ -10,8 +10,11 @@ struct PageRead {
     let order: SearchOrder
     let limit: Int
     let offset: Int
-    /// The matches, when known or counted from an index.
+    /// The matches, when known or counted from an index; nil on a page that does not count them
+    /// (whose `SearchPage/totalCount` is then 0, and not read).
     var total: Int?
+    /// Whether the page's total is read: false for a row shown without its result's counts.
+    let countsMatches: Bool
     /// The matches' ids, when the caller gave them or counting read them.
     let matchIDs: [Int64]?
     /// With numeric terms, the plan of the terms matched by their text alone and the ids of the few
@@ -29,13 +32,17 @@ struct PageRead {
     /// page that reads statistics.
     ///
     /// - A caller's `matchIDs` are the matches; terms of both lengths driving together through both
-    ///   indexes read theirs while counting them (at most ``SearchCosts/idListLimit``).
+    ///   indexes read theirs while counting them (at most ``SearchCosts/idListLimit``); a page that
+    ///   counts nothing (`countsMatches` false) lists its scope's matches from the search indexes
+    ///   when they are at most ``SearchCosts/fewRows``.
     /// - One numeric term (or several, the total known): the rows that hold one only as a number, when
     ///   at most ``SearchCosts/fewRows`` per term, and the total as the text matches' plus theirs.
     init(
         _ description: SearchDescription, query: SearchQuery, scope: DatabaseValue?, order: SearchOrder, limit: Int,
-        offset: Int, totalCount: Int?, matchIDs givenIDs: [Int64]?, selection: String, costs: SearchCosts, _ db: Database
+        offset: Int, totalCount: Int?, matchIDs givenIDs: [Int64]?, selection: String, costs: SearchCosts,
+        countsMatches: Bool, _ db: Database
     ) throws {
+        self.countsMatches = countsMatches
         self.description = description
         self.scope = scope
         self.order = order
@@ -47,7 +54,13 @@ struct PageRead {
         var total = givenIDs?.count ?? totalCount
         let plan = try givenIDs.map { description.knownMatchesPlan(query, scope: scope, matches: $0.count, costs: costs) }
             ?? description.plan(query, scope: scope, costs: costs, totalCount: total, db)
-        if total == nil, let matches = description.exactIntersectionIDs(plan, scope: scope) {
+        // A page that counts nothing lists its scope's matches when they are few (the first
+        // ``SearchCosts/fewRows`` + 1 in the search indexes' rowid order): it is then read from them.
+        if !countsMatches, matchIDs == nil, let scope, costs.fewRows < Int.max,
+           let listed = try description.indexedMatchIDs(plan, scope: scope, limit: costs.fewRows + 1, db), listed.count <= costs.fewRows {
+            (matchIDs, total) = (listed, listed.count)
+        }
+        if countsMatches, total == nil, let matches = description.exactIntersectionIDs(plan, scope: scope) {
             let ids = try db.fetchAll(sql: matches.sql + " LIMIT ?", arguments: matches.arguments + [SearchCosts.idListLimit + 1]) {
                 try $0.decode(Int64.self, at: 0)
             }
@@ -55,7 +68,7 @@ struct PageRead {
         }
         var numberOnly: (textPlan: SearchPlan, ids: [Int64])?
         let (depth, overflow) = offset.addingReportingOverflow(limit)
-        if matchIDs == nil, limit > 0, !overflow, depth <= SearchCosts.idListLimit - costs.fewRows,
+        if countsMatches, matchIDs == nil, limit > 0, !overflow, depth <= SearchCosts.idListLimit - costs.fewRows,
            plan.terms.contains(where: plan.isNumeric), !plan.matchesNothing {
             if plan.terms.count == 1, let ids = try description.numberOnlyIDs(plan.terms[0], scope: scope, limit: costs.fewRows, db) {
                 let textPlan = try description.plan(query, scope: scope, costs: costs, matchesNumbers: false, db)
@@ -66,7 +79,7 @@ struct PageRead {
                 numberOnly = (SearchPlan(query, description, matchesNumbers: false, scope: scope), ids)
             }
         }
-        if total == nil { total = try description.indexedCount(plan, scope: scope, db) }
+        if countsMatches, total == nil { total = try description.indexedCount(plan, scope: scope, db) }
         self.plan = plan
         self.total = total
         self.matchIDs = matchIDs
@@ -94,7 +107,7 @@ struct PageRead {
     /// What the planner knows of this page: plain values.
     var facts: PageFacts {
         PageFacts(
-            limit: limit, offset: offset, total: total, driverRows: plan.driverEstimate, hasAllTermsIndex: hasAllTerms,
+            limit: limit, offset: offset, total: total, countsMatches: countsMatches, driverRows: plan.driverEstimate, hasAllTermsIndex: hasAllTerms,
             matchesListed: matchIDs != nil, inListOrder: order.isListIndexOrder, hasNumericTerm: plan.terms.contains(where: plan.isNumeric),
             scopeRows: scopeRows, numberOnlyRows: numberOnly?.ids.count)
     }

@@ -40,9 +40,24 @@ extension SearchDescription {
     ) throws -> SearchPage<Entity> {
         var page = try page(
             query, scope: scope, order: order, limit: limit, offset: offset, totalCount: totalCount, matchIDs: matchIDs,
-            selection: selection, costs: costs, forcing: nil, db, decode: decode)
+            selection: selection, costs: costs, forcing: nil, countsMatches: true, db, decode: decode)
         (page.query, page.offset) = (query, offset)
         return page
+    }
+
+    /// The row at `offset` among the rows that match `query` within `scope`, in `order`, read without
+    /// counting the matches: a page of one read from the scope's matches listed from the search
+    /// indexes when they are at most ``SearchCosts/fewRows``, else planned with no total
+    /// (``PageFacts/countsMatches``); nil when fewer rows match. What shows one row of a result whose
+    /// counts nobody reads.
+    public func row<Entity>(
+        at offset: Int, of query: SearchQuery, scope: DatabaseValue? = nil, order: SearchOrder, selection: String,
+        costs: SearchCosts = .standard, _ db: Database, decode: (Row) throws -> Entity
+    ) throws -> Entity? {
+        try page(
+            query, scope: scope, order: order, limit: 1, offset: offset, totalCount: nil, matchIDs: nil, selection: selection,
+            costs: costs, forcing: nil, countsMatches: false, db, decode: decode
+        ).records.first
     }
 
     /// ``page(_:scope:order:limit:offset:totalCount:matchIDs:selection:costs:_:decode:)`` read with
@@ -57,7 +72,7 @@ extension SearchDescription {
     ) throws -> SearchPage<Entity> {
         var page = try page(
             query, scope: scope, order: order, limit: limit, offset: offset, totalCount: nil, matchIDs: nil,
-            selection: selection, costs: .standard, forcing: strategy, db, decode: decode)
+            selection: selection, costs: .standard, forcing: strategy, countsMatches: true, db, decode: decode)
         (page.query, page.offset) = (query, offset)
         return page
     }
@@ -65,14 +80,14 @@ extension SearchDescription {
     private func page<Entity>(
         _ query: SearchQuery, scope: DatabaseValue?, order: SearchOrder, limit: Int, offset: Int,
         totalCount: Int?, matchIDs: [Int64]?, selection: String, costs: SearchCosts, forcing: PageStrategy?,
-        _ db: Database, decode: (Row) throws -> Entity
+        countsMatches: Bool, _ db: Database, decode: (Row) throws -> Entity
     ) throws -> SearchPage<Entity> {
         precondition(limit >= 0 && offset >= 0 && (totalCount ?? 0) >= 0)
         precondition(matchIDs == nil || totalCount == nil || totalCount == matchIDs?.count)
         // What the planner needs to know, read now; then the strategy, chosen without the database.
         var page = try PageRead(
             self, query: query, scope: scope, order: order, limit: limit, offset: offset, totalCount: totalCount,
-            matchIDs: matchIDs, selection: selection, costs: costs, db)
+            matchIDs: matchIDs, selection: selection, costs: costs, countsMatches: countsMatches, db)
         if forcing.map({ if case .scan = $0 { false } else { true } }) == true, page.total == nil {
             page.total = try scannedCount(page.plan, scope: scope, db)
         }

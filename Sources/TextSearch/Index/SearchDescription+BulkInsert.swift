@@ -30,8 +30,10 @@ extension SearchDescription {
     /// after, and sets the new rows' bits of the grams ``gramBitsTable`` holds (written after, in its
     /// order); or, when the new rows are at least as many as the old, the set of substrings and the
     /// set of grams with bits are chosen again over all rows, as ``refreshSubstringCounts(_:)`` and
-    /// ``refreshGramBits(_:)`` choose them, the texts read once for the bits and the counts' first pass
-    /// (`refreshChosenSets(substringCounts:gramBits:_:)`): a load into an empty table chooses them. The new rows are counted by
+    /// ``refreshGramBits(_:)`` choose them: a load into an empty table chooses them. Then the same
+    /// function counts the new rows' 3-scalar substrings (the counts' first pass; the old rows' are
+    /// read apart), and one more pass over all rows counts the substrings made of the frequent ones
+    /// and sets the bits (`finishChosenSets(trigrams:gramBits:_:)`). The new rows are counted by
     /// the trigram index's build, the old ones only as far as the new ones go.
     ///
     /// - Throws: `DatabaseError`.
@@ -51,6 +53,10 @@ extension SearchDescription {
         let choosesAgain = try rows(upTo: id, pastAtMost: newRows, db) <= newRows
         let substrings = choosesAgain ? nil : try heldSubstringCounter(db)
         let bits = choosesAgain ? nil : GramBits(grams: try heldGramBitsGrams(db))
+        let trigrams = choosesAgain ? try startSubstringCountsRefresh(db) : nil
+        if let trigrams {
+            try forEachRowScalars(inIDOrder: false, through: id, db) { _, scalars, scope in trigrams.add(scalars, scope: scope) }
+        }
         let scalars = RowScalars()
         let argumentCount = 3 + textColumns.count
         // Not deterministic: each call counts its row's grams.
@@ -60,6 +66,7 @@ extension SearchDescription {
             let grams = ShortGrams(scalars)
             counts.add(grams.grams, scope: arguments[1])
             substrings?.add(scalars, scope: arguments[1])
+            trigrams?.add(scalars, scope: arguments[1])
             if let bits, case .integer(let id) = arguments[2] { bits.add(id: id, scalars.values) }
             return .text(grams.document(scopeHex: scopeHex))
         }
@@ -75,7 +82,7 @@ extension SearchDescription {
             """)
         try add(counts, to: gramCountsTable, db)
         if choosesAgain {
-            try refreshChosenSets(substringCounts: true, gramBits: true, db)
+            try finishChosenSets(trigrams: trigrams, gramBits: true, db)
         } else {
             if let substrings { try add(substrings.counts, db) }
             if let bits, !bits.isEmpty { try add(bits, db) }

@@ -3,7 +3,9 @@
 public enum PagePlanner {
     /// The strategy for a page of a search whose facts are `facts`.
     ///
-    /// In order: without a total, ``PageStrategy/scan(onePass:)`` (one pass unless the driver has
+    /// In order: not counting the matches (``PageFacts/countsMatches``), dense matches in list order
+    /// walked for `SearchCosts.uncountedWalkBudget` entries, else (and after that walk) the
+    /// matches sorted; without a total, ``PageStrategy/scan(onePass:)`` (one pass unless the driver has
     /// more than ``SearchCosts/onePassRows``); with listed number-only rows,
     /// ``PageStrategy/MatchRead/addingNumberOnlyRows(textWalk:)``; in list order with the scope's rows
     /// counted, the cheaper by expected cost of walking the list index and reading the matches by id;
@@ -11,6 +13,10 @@ public enum PagePlanner {
     /// dense ones walked in list order or in the order's index, and the rest sorted.
     public static func strategy(for facts: PageFacts, costs: SearchCosts) -> PageStrategy {
         guard let total = facts.total else {
+            if !facts.countsMatches {
+                guard facts.walksInListOrder, costs.isDense(facts.driverRows) else { return .readMatches(.sorted) }
+                return .walkListIndex(budget: costs.uncountedWalkBudget, fallback: .readMatches(.sorted))
+            }
             return .scan(onePass: facts.limit > 0 && facts.driverRows.map { $0 <= costs.onePassRows } ?? true)
         }
         let isDense = costs.isDense(facts.driverRows)
@@ -35,9 +41,19 @@ public enum PagePlanner {
         return .walkListIndex(budget: budget, fallback: fallback)
     }
 
+    /// The strategy for the page of a ``PageStrategy/scan(onePass:)`` that counted `total` matches
+    /// first (PostgreSQL): planned again with the total known, the driver's rows no more than it, so
+    /// that a dense driver with few matches has them read and sorted, never an index walked for them.
+    public static func strategy(afterCounting total: Int, _ facts: PageFacts, costs: SearchCosts) -> PageStrategy {
+        var counted = facts
+        counted.total = total
+        counted.driverRows = min(facts.driverRows ?? total, total)
+        return strategy(for: counted, costs: costs)
+    }
+
     /// The most entries a walk in list order reads for the first `depth` of `matches` rows, or nil
     /// when reading the matches is expected to cost less: with the scope's rows counted, by expected
-    /// costs; without, dense matches only, for ``SearchCosts/uncountedWalkBudget``.
+    /// costs; without, dense matches only, for `SearchCosts.uncountedWalkBudget`.
     static func walkBudget(depth: Int, matches: Int, scopeRows: Int?, isDense: Bool, costs: SearchCosts) -> Int? {
         guard let scopeRows else { return isDense ? costs.uncountedWalkBudget : nil }
         guard costs.walksListIndex(depth: depth, matches: matches, scopeRows: scopeRows) else { return nil }

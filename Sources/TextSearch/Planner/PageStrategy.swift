@@ -37,8 +37,12 @@ public struct PageFacts: Sendable, Hashable {
     public var limit: Int
     /// The matching rows skipped before the page.
     public var offset: Int
-    /// How many rows match, when known or counted from an index; nil when only a scan counts them.
+    /// How many rows match, when known or counted from an index; nil when only a scan counts them,
+    /// or when the page does not count them.
     public var total: Int?
+    /// Whether the page's total is wanted: false for a row read without its result's counts (the
+    /// matches are then not counted, and no strategy costed by their number is chosen).
+    public var countsMatches: Bool
     /// The rarest term's estimated rows (the driver's), when estimates were read.
     public var driverRows: Int?
     /// Whether one index query of all terms finds exactly the matches (all long terms, all short
@@ -60,13 +64,14 @@ public struct PageFacts: Sendable, Hashable {
 
     /// Facts.
     public init(
-        limit: Int, offset: Int, total: Int?, driverRows: Int? = nil, hasAllTermsIndex: Bool = false,
+        limit: Int, offset: Int, total: Int?, countsMatches: Bool = true, driverRows: Int? = nil, hasAllTermsIndex: Bool = false,
         matchesListed: Bool = false, inListOrder: Bool = false, hasNumericTerm: Bool = false, scopeRows: Int? = nil,
         numberOnlyRows: Int? = nil
     ) {
         self.limit = limit
         self.offset = offset
         self.total = total
+        self.countsMatches = countsMatches
         self.driverRows = driverRows
         self.hasAllTermsIndex = hasAllTermsIndex
         self.matchesListed = matchesListed

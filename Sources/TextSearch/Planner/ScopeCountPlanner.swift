@@ -122,3 +122,34 @@ extension PagePlanner {
         return shortTermsOfOneScalar ? .gramBits : .mergeGrams
     }
 }
+
+/// How a search finds which scope values hold a match when only one row of its result is wanted (a
+/// row shown at an index path, whose sections' counts nobody reads), chosen by
+/// ``PagePlanner/scopePresence(for:costs:)``.
+public enum ScopePresenceStrategy: Sendable, Hashable {
+    /// The matches counted per scope value as the strategy says: maintained counts that read no
+    /// match, or a search the search indexes' rowid ranges do not answer alone.
+    case counted(ScopeCountStrategy)
+    /// Each scope value's first match in its rowid range of the search indexes, in rowid order,
+    /// `LIMIT 1`: the long terms' phrases in the trigram index, the short terms checked on the row
+    /// each yields (or, all terms short, their tokens in the grams index); nothing counted.
+    case firstMatch
+}
+
+extension PagePlanner {
+    /// Whether a scope value holds a match is read from its counts when counting reads no match
+    /// (``ScopeCountStrategy/nothing``, ``ScopeCountStrategy/gramCounts``,
+    /// ``ScopeCountStrategy/substringCounts(fallback:)``) or cannot be done by the search indexes'
+    /// rowid ranges (numeric terms, ``ScopeCountStrategy/none``); else, from each value's first match in
+    /// its rowid range (``ScopePresenceStrategy/firstMatch``), which stops at one match where counting
+    /// reads them all (`touch s`: 49,921 rows of the phrase `touch`).
+    public static func scopePresence(for facts: ScopeCountFacts, costs: SearchCosts) -> ScopePresenceStrategy {
+        let counting = scopeCounts(for: facts, costs: costs)
+        switch counting {
+        case .gramsIndex, .gramBits, .trigramRanges, .trigramPass, .bothIndexes:
+            return facts.rowIDsCarryScope ? .firstMatch : .counted(counting)
+        case .nothing, .gramCounts, .substringCounts, .addingNumberOnlyRows, .numericIntersection, .none:
+            return .counted(counting)
+        }
+    }
+}

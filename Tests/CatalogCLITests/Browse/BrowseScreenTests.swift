@@ -184,7 +184,7 @@ struct BrowseScreenTests {
         harness.type("mac")
         harness.elapse()
         harness.press(.end)  // MacBook Pro
-        let other = try CatalogStore(path: harness.catalog.database.path)
+        let other = try CatalogStore(path: harness.catalog.file!.path)
         _ = try other.insert(Product(type: .desktop, name: "Mac Studio", yearIntroduced: 2022, introPrice: 1999))
         _ = try other.insert(Product(type: .portable, name: "MacBook Neo", yearIntroduced: 2025, introPrice: 999))
         harness.send(.commitNoticed)

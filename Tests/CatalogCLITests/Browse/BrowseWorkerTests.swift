@@ -25,7 +25,7 @@ struct BrowseWorkerTests {
         let (busy, readerBusy) = AsyncStream.makeStream(of: Void.self)
         let blockers = (0..<DatabasePool.defaultMaximumReaderCount).map { _ in
             Task {
-                try await catalog.database.read { _ in
+                try await catalog.file!.read { _ in
                     readerBusy.yield()
                     gate.wait()
                 }
