@@ -95,7 +95,7 @@ public struct EntityDeclaration<Entity: DeclaredEntity>: Sendable {
     /// How predicates, sort descriptors and sections read `keyPath` in SQL: the id, or an attribute.
     func column(for keyPath: PartialKeyPath<Entity>) -> EntityColumn? {
         if let attribute = attribute(for: keyPath) { return attribute.entityColumn }
-        return isIDKeyPath(keyPath) ? EntityColumn("id") : nil
+        return isIDKeyPath(keyPath) ? EntityColumn("id", canBeNull: false) : nil
     }
 
     /// Whether `keyPath` is the entity's `id`. A concrete key path (`\Film.id`, as `#Predicate` and

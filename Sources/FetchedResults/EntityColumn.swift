@@ -21,6 +21,9 @@ public struct EntityColumn: Sendable, Hashable {
     /// name is a function of this value alone (``FetchableEntity/sectionName(for:keyPath:)``), so that a
     /// section keeps its identity while rows come and go.
     public var sectionExpression: String
+    /// Whether the sort and section expressions may be NULL. When they cannot (a `NOT NULL` column),
+    /// PostgreSQL's `ORDER BY` need not say where NULL goes, and so follows a plain index on them.
+    public var canBeNull: Bool
 
     /// Creates a column mapping.
     ///
@@ -28,9 +31,12 @@ public struct EntityColumn: Sendable, Hashable {
     ///   - name: the column compared by predicates.
     ///   - sortedBy: the sort expression; `name` by default.
     ///   - sectionedBy: the section expression; the sort expression by default.
-    public init(_ name: String, sortedBy: String? = nil, sectionedBy: String? = nil) {
+    ///   - canBeNull: whether the sort and section expressions may be NULL; true unless the entity's
+    ///     table keeps them from it.
+    public init(_ name: String, sortedBy: String? = nil, sectionedBy: String? = nil, canBeNull: Bool = true) {
         self.name = name
         self.sortExpression = sortedBy ?? name
         self.sectionExpression = sectionedBy ?? sortedBy ?? name
+        self.canBeNull = canBeNull
     }
 }

@@ -9,12 +9,15 @@ import SQLiteStore
 struct OrderTerm: Sendable, Hashable {
     var expression: String
     var isDescending: Bool
+    /// Whether the expression may be NULL (``EntityColumn/canBeNull``).
+    var canBeNull = true
     var sql: String { expression + (isDescending ? " DESC" : " ASC") }
 
     /// The term in `dialect`: SQLite's as written; PostgreSQL's with NULL placed as SQLite places it
-    /// (text needs no COLLATE: a declared entity's text columns are `COLLATE "C"` there).
+    /// when the expression may be NULL (text needs no COLLATE: a declared entity's text columns are
+    /// `COLLATE "C"` there).
     func sql(_ dialect: SQLDialect) -> String {
-        dialect == .sqlite ? sql : dialect.orderTerm(expression, descending: isDescending, isText: false)
+        dialect == .sqlite || !canBeNull ? sql : dialect.orderTerm(expression, descending: isDescending, isText: false)
     }
 
     /// `ORDER BY` terms: the section term, if any, then the row order.

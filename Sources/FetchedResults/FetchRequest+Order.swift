@@ -24,13 +24,15 @@ extension FetchRequest {
             return column
         }
         var rows = try sortDescriptors.map { descriptor in
-            OrderTerm(expression: try column(descriptor.keyPath).sortExpression, isDescending: descriptor.order == .reverse)
+            let column = try column(descriptor.keyPath)
+            return OrderTerm(expression: column.sortExpression, isDescending: descriptor.order == .reverse, canBeNull: column.canBeNull)
         }
-        rows.append(OrderTerm(expression: Entity.idColumn, isDescending: false))
+        rows.append(OrderTerm(expression: Entity.idColumn, isDescending: false, canBeNull: false))
         guard let sectionKeyPath else { return (nil, rows) }
         // A section sorted by its own key path descending lists its sections descending too.
         let first = sortDescriptors.first
         let descending = first?.keyPath == sectionKeyPath && first?.order == .reverse
-        return (OrderTerm(expression: try column(sectionKeyPath).sectionExpression, isDescending: descending), rows)
+        let section = try column(sectionKeyPath)
+        return (OrderTerm(expression: section.sectionExpression, isDescending: descending, canBeNull: section.canBeNull), rows)
     }
 }

@@ -12,8 +12,10 @@ struct DeclaredEntityTests {
         #expect(Note.selection == "id, title, kind, priority, due_date")
         #expect(Note.declaration.searchedTextColumns == ["title_folded"])
         #expect(Note.declaration.searchedNumberColumns == ["priority"])
-        #expect(Note.column(for: \Note.title) == EntityColumn("title", sortedBy: "title_folded", sectionedBy: "substr(title_folded, 1, 1)"))
-        #expect(Note.column(for: \Note.id) == EntityColumn("id"))
+        // A required attribute's expressions are never NULL; an optional one's may be.
+        #expect(Note.column(for: \Note.title) == EntityColumn(
+            "title", sortedBy: "title_folded", sectionedBy: "substr(title_folded, 1, 1)", canBeNull: false))
+        #expect(Note.column(for: \Note.id) == EntityColumn("id", canBeNull: false))
         #expect(Note.column(for: \Note.due) == EntityColumn("due_date"))
         #expect(Note.declaration.trackingSQL == ChangeLog.trackingSQL(forTable: "notes"))
     }
