@@ -38,7 +38,7 @@ struct ShowPathDifferentialTests {
                     shown += 1
                     // The count-free path with every strategy it can take, where it takes one.
                     for costs in Self.forcedCosts {
-                        switch try store.database.read({ try fetch.searchRecord(at: path, costs: costs, $0) }) {
+                        switch try store.file!.read({ try fetch.searchRecord(at: path, costs: costs, $0) }) {
                         case .found(let found)?: #expect(found == record, "\(request) at \(path)"); countFree += 1
                         case .outOfRange?: Issue.record("\(request): \(path) out of range")
                         case nil: break
@@ -68,7 +68,7 @@ struct ShowPathDifferentialTests {
         let expected = CatalogError.indexPathOutOfRange(path.description, sectionCount: sectionCount)
         #expect(throws: expected, "\(request)") { try store.record(at: path, in: request) }
         for costs in Self.forcedCosts {
-            switch try store.database.read({ try fetch.searchRecord(at: path, costs: costs, $0) }) {
+            switch try store.file!.read({ try fetch.searchRecord(at: path, costs: costs, $0) }) {
             case .outOfRange(let count)?: #expect(count == sectionCount, "\(request) at \(path)")
             case .found?: Issue.record("\(request): \(path) found past the listing")
             case nil: break
