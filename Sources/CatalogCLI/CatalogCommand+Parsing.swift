@@ -10,7 +10,7 @@ extension CatalogCommand {
     /// arguments as two commands of its own (with and without a value for
     /// `--generate-completion-script`), reflecting their properties with `Mirror` (skipped by a root
     /// with a super-command name), and, on reaching the command's name, reflects every property of
-    /// that command once more to learn whether it takes all remaining input; in the fully static
+    /// that command once more to learn whether it takes all remaining input; in the
     /// release binary the first cast of each type to a protocol scans every conformance record of the
     /// program (W7). Any error, and a request for help (which the parser returns as a command of its
     /// own), is parsed again from ``CatalogCommand``, so that what is printed and the exit code are the

@@ -58,7 +58,7 @@ public struct CatalogCommand: AsyncParsableCommand {
     ///
     /// Swift's asynchronous `main` parks the main thread in `dispatch_main()`, whose `pthread_exit`
     /// unwinds the main thread's stack, and runs the program on a new thread with its own `malloc`
-    /// arena, which grows one `mprotect` call per page; in the fully static release binary
+    /// arena, which grows one `mprotect` call per page; in the release binary
     /// (Package.swift) that unwinding first sorts the frame descriptions of the whole program, many
     /// times the rest of a short command (W7). `watch` and `browse` run in a task while this thread
     /// waits.
@@ -104,7 +104,7 @@ public struct CatalogCommand: AsyncParsableCommand {
     }
 
     /// The commands whose `run()` awaits, which ``runMain()`` runs in a task: the types it compares a
-    /// parsed command's with before it casts the command to `AsyncParsableCommand`. In the fully static
+    /// parsed command's with before it casts the command to `AsyncParsableCommand`. In the
     /// release binary the first cast of a type to a protocol scans every conformance record in the
     /// program, so casting a command that does not await (`show`'s) would cost two such scans (W7).
     static let awaitingCommandTypes: [any AsyncParsableCommand.Type] = [CatalogCommand.self, Watch.self, Browse.self]

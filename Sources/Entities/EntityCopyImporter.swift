@@ -1,3 +1,4 @@
+import PostgreSQLSearch
 import SQLiteStore
 
 /// Stores imported records of one entity on any engine's connection (a `PostgreSQLCluster`'s, say),
@@ -79,20 +80,37 @@ public final class EntityCopyImporter<Entity: DeclaredEntity, Connection: SQLCon
         try catchUpIDs()
     }
 
-    /// Adds the gathered rows, numbered after the ids kept so far. On PostgreSQL, into an empty table
-    /// that logs its changes, in a transaction (which a failed load rolls back whole), by its owner
-    /// (who alone may disable its triggers), the change log's trigger is disabled during the `COPY` and the rows logged after it in one statement
-    /// (`PostgreSQLChangeLogSchema.loggingEveryRowSQL`): the same entries, without a trigger call per row.
+    /// Adds the gathered rows, numbered after the ids kept so far. On PostgreSQL, into an empty table,
+    /// in a transaction (which a failed load rolls back whole), by its owner (who alone may disable its
+    /// triggers), the load is a bulk load: the table's indexes (and the unique constraints no other
+    /// table's key references) are dropped before the `COPY` and built after it, from every row at
+    /// once (`PostgreSQLBulkLoad`); the change log's trigger is disabled during it and the rows logged
+    /// after it in one statement (`PostgreSQLChangeLogSchema.loggingEveryRowSQL`); a searchable
+    /// entity's search structures are filled by `PostgreSQLTextSearch.load(_:columns:_:)`. The same
+    /// rows and entries as one `INSERT` a record gives (W1b on PostgreSQL); other sessions' reads and
+    /// writes of the table wait until the transaction ends (dropping an index locks the table).
     private func addGathered() throws {
         guard !gathered.isEmpty else { return }
         try catchUpIDs()
-        let logsInBulk = try db.dialect == .postgreSQL && Entity.declaration.tracksChanges && db.isInsideTransaction && !mayHoldKeys
-            && Entity.isEmpty(db)
+        let bulk = try db.dialect == .postgreSQL && db.isInsideTransaction && !mayHoldKeys && Entity.isEmpty(db)
             && db.fetchRows(sql: PostgreSQLChangeLogSchema.ownsTableSQL, values: [.text(Entity.tableName)]).first?.first == .integer(1)
+        guard bulk else {
+            try db.copy(into: Entity.tableName, columns: Entity.declaration.storedColumns, rows: gathered)
+            gathered.removeAll()
+            gatheredKeys.removeAll()
+            return
+        }
+        let logged = Entity.declaration.tracksChanges
         let trigger = PostgreSQLChangeLogSchema.triggerName(forTable: Entity.tableName)
-        if logsInBulk { try db.execute(sql: "ALTER TABLE \(Entity.tableName) DISABLE TRIGGER \(trigger)", values: []) }
-        try db.copy(into: Entity.tableName, columns: Entity.declaration.storedColumns, rows: gathered)
-        if logsInBulk {
+        if logged { try db.execute(sql: "ALTER TABLE \(Entity.tableName) DISABLE TRIGGER \(trigger)", values: []) }
+        try PostgreSQLBulkLoad.withIndexesBuiltAfter(table: Entity.tableName, db) {
+            if let search = (Entity.self as? any SearchableEntity.Type)?.searchDescription {
+                try PostgreSQLTextSearch(search).load(gathered, columns: Entity.declaration.storedColumns, db)
+            } else {
+                try db.copy(into: Entity.tableName, columns: Entity.declaration.storedColumns, rows: gathered)
+            }
+        }
+        if logged {
             try db.execute(
                 sql: PostgreSQLChangeLogSchema.loggingEveryRowSQL(ofTable: Entity.tableName)
                     + "ALTER TABLE \(Entity.tableName) ENABLE TRIGGER \(trigger);", values: [])

@@ -77,7 +77,9 @@ extension EntityTable {
                 throw difference("\(declared) has \(named("REFERENCES", actual.reference)) in the database, \(named("REFERENCES", expected.reference)) in the declaration")
             }
         }
-        let declared = Set(columns.map(\.name) + ["id"])
+        // On PostgreSQL the search keeps each row's grams in a column of its own.
+        let searchColumns = search.map { db.dialect == .postgreSQL ? [PostgreSQLTextSearch($0).gramsColumn] : [] } ?? []
+        let declared = Set(columns.map(\.name) + ["id"] + searchColumns)
         if let extra = stored.columns.first(where: { !declared.contains($0.name) }) {
             throw difference("column \(extra.name) is not declared by \(entityName) (drop or rename it in a migration step, or declare it)")
         }

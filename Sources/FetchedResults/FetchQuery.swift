@@ -313,6 +313,12 @@ extension FetchQuery {
         "SELECT \(section?.expression ?? "NULL"), \(sortKeySelection) FROM \(tableName) WHERE \(idColumn) = ?"
     }
 
+    /// The section key, then the sort key, of each row of `ids`, whether or not it matches: the
+    /// searches' probes for changed rows' places.
+    func sortKeysQuery(ids: [Int64]) -> SQLFragment {
+        SQLFragment(sql: "SELECT \(section?.expression ?? "NULL"), \(sortKeySelection) FROM \(tableName) WHERE \(idColumn) IN ") + .list(ids)
+    }
+
     /// Whether each component of a full sort key (section key first, then the row order) is descending.
     var fullOrderIsDescending: [Bool] {
         [section?.isDescending ?? false] + rowOrder.map(\.isDescending)

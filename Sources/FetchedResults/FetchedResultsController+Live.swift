@@ -25,7 +25,7 @@ public struct TrackingStatistics: Sendable, Hashable {
     /// change log, a schema change, a request with a limit or offset, or more changed rows than
     /// ``FetchedResultsController/incrementalLimit``).
     public var refetches = 0
-    /// Rows read again to place changed rows (binary-search probes included).
+    /// Rows read again to place changed rows (the searches' probes included).
     public var rowsRead = 0
 }
 
@@ -121,16 +121,16 @@ extension FetchedResultsController {
     /// change set (empty when no committed change touched the result).
     ///
     /// In one read transaction it reads the change log after its position; if the entity's table has
-    /// changed rows, it re-reads only those (and the O(log n) rows a binary search compares them with)
-    /// and moves them in its snapshot (``ResultSnapshot/update(changedIDs:from:)``). When that cannot be
+    /// changed rows, it re-reads only those (and the rows the search for their places compares them
+    /// with, a few reads in all) and moves them in its snapshot (``ResultSnapshot/update(changedIDs:from:)``). When that cannot be
     /// trusted — a gap in the log, a schema change, a request with a limit or offset, too many changed
     /// rows — it refetches the whole result and diffs it (``ChangeSet/init(from:to:updatedIDs:)``),
     /// counted in ``trackingStatistics``. Then it tells the ``delegate``.
     ///
     /// - Precondition: ``isTracking``.
     /// - Throws: `DatabaseError`, ``FetchError``; the controller is unchanged then.
-    /// - Complexity: O(k · n) memory scans and O(k log n) single-row reads for k changed rows among n,
-    ///   when incremental.
+    /// - Complexity: one pass over the n tracked ids and a few reads of O(k) rows each for k changed
+    ///   rows, when incremental (``ResultSnapshot/update(changedIDs:from:)``).
     @discardableResult
     public func applyPendingChanges() throws -> ChangeSet {
         guard let live, let query else { preconditionFailure("applyPendingChanges() needs startTracking() first") }

@@ -13,7 +13,8 @@ public struct RowPlacement<SortKey>: Sendable where SortKey: Sendable {
 }
 
 /// What the incremental update of a snapshot needs to know about the result's rows: a query's view of
-/// them, asked only about the rows that changed and the few rows a binary search probes.
+/// them, asked only about the rows that changed and the rows the search for their places probes, a
+/// round of probes at a time.
 public protocol RowPlacing {
     /// A row's position in the order of the result, with the id as the last component so the order is total.
     associatedtype SortKey: Sendable
@@ -21,8 +22,9 @@ public protocol RowPlacing {
     /// The placement of each of `ids` that is in the result now; ids not in the result are absent.
     func placements(of ids: [Int64]) throws -> [Int64: RowPlacement<SortKey>]
 
-    /// The sort key of a row that is in the result now and did not change.
-    func sortKey(of id: Int64) throws -> SortKey
+    /// The sort keys of rows that are in the result now and did not change, read together; an id
+    /// missing from the answer is no longer in the table.
+    func sortKeys(of ids: [Int64]) throws -> [Int64: SortKey]
 
     /// Whether `lhs` comes before `rhs` in the result.
     func precedes(_ lhs: SortKey, _ rhs: SortKey) -> Bool

@@ -13,7 +13,7 @@ final class SQLRowPlacing<Entity: FetchableEntity>: RowPlacing {
     /// The section key of each section name met among the placed rows.
     private(set) var sectionKeys: [String: DatabaseValue] = [:]
     private let sectionName: (DatabaseValue) -> String
-    /// The single-row reads made for binary-search probes.
+    /// The rows read for the searches' probes.
     private(set) var probes = 0
 
     init(query: FetchQuery<Entity>, db: any SQLConnection, sectionName: @escaping (_ key: DatabaseValue) -> String) {
@@ -25,8 +25,7 @@ final class SQLRowPlacing<Entity: FetchableEntity>: RowPlacing {
 
     func placements(of ids: [Int64]) throws -> [Int64: RowPlacement<SortKey>] {
         var result: [Int64: RowPlacement<SortKey>] = [:]
-        // Bounded IN lists: SQLite limits the number of parameters of a statement.
-        for chunk in stride(from: 0, to: ids.count, by: 500).map({ Array(ids[$0..<min($0 + 500, ids.count)]) }) {
+        for chunk in Self.chunks(ids) {
             let placements = query.placementsQuery(ids: chunk)
             try db.forEachRow(sql: placements.sql, arguments: placements.arguments) { row in
                 let id = try row.decode(Int64.self, at: 0)
@@ -40,13 +39,22 @@ final class SQLRowPlacing<Entity: FetchableEntity>: RowPlacing {
         return result
     }
 
-    func sortKey(of id: Int64) throws -> SortKey {
-        probes += 1
-        let key = try db.fetchOne(sql: query.sortKeyQuery, arguments: [id]) { row in
-            (0..<row.count).map { row.databaseValue(at: $0) }
+    func sortKeys(of ids: [Int64]) throws -> [Int64: SortKey] {
+        probes += ids.count
+        var result: [Int64: SortKey] = [:]
+        for chunk in Self.chunks(ids) {
+            let keys = query.sortKeysQuery(ids: chunk)
+            try db.forEachRow(sql: keys.sql, arguments: keys.arguments) { row in
+                // The id is the sort key's last column.
+                result[try row.decode(Int64.self, at: row.count - 1)] = (0..<row.count).map { row.databaseValue(at: $0) }
+            }
         }
-        guard let key else { throw FetchError.resultChanged }
-        return key
+        return result
+    }
+
+    /// `ids` in bounded IN lists: SQLite limits the number of parameters of a statement.
+    private static func chunks(_ ids: [Int64]) -> [[Int64]] {
+        stride(from: 0, to: ids.count, by: 500).map { Array(ids[$0..<min($0 + 500, ids.count)]) }
     }
 
     func precedes(_ lhs: SortKey, _ rhs: SortKey) -> Bool {

@@ -9,7 +9,7 @@ import TextSearch
 /// row); one term through its own index. Otherwise (several terms of both lengths, or a number among
 /// them) the grams index finds the rows holding every plain term's grams (a long term's pairs) in one
 /// scan, which intersects their rows, and every term is checked on those (`strpos`); a numeric term
-/// joins them when its number columns hold few rows (those rows added), or when no other term can.
+/// joins them when its number columns hold few rows (those rows added), or when no term is plain.
 struct PostgreSQLSearchPlan {
     let search: PostgreSQLTextSearch
     /// The terms, each once.
@@ -18,13 +18,14 @@ struct PostgreSQLSearchPlan {
     let scope: DatabaseValue?
     /// Whether some term can match no row, so that the search matches nothing.
     let matchesNothing: Bool
-    /// The term whose index finds the rows, when one drives alone.
+    /// The term whose index finds the rows, when one drives alone: the longest plain term, else the
+    /// longest numeric one.
     let driver: SearchTerm?
-    /// The driver's estimated rows, when estimates were read.
+    /// The rarest term's estimated rows (`estimates`), when estimates were read.
     let driverEstimate: Int?
     /// The numeric terms whose grams join the plain terms' in ``candidates(alias:)``, their number
-    /// columns' rows added: those in few rows (``SearchCosts/fewRows``) by the estimates, else, when
-    /// no term is plain, the driver.
+    /// columns' rows added: those in `fewRows` rows or fewer of the number columns (`numberRows`),
+    /// else, when no term is plain, the driver.
     let joinedNumbers: [SearchTerm]
 
     init(
@@ -37,15 +38,12 @@ struct PostgreSQLSearchPlan {
         terms = query.terms.filter { seen.insert($0.folded).inserted }
         matchesNothing = terms.contains { !$0.canMatchText }
         let numeric = { (term: SearchTerm) in !search.description.numberColumns.isEmpty && term.number != nil }
-        if let estimates {
-            driver = terms.min { estimates[$0.folded, default: 0] < estimates[$1.folded, default: 0] }
-        } else {
-            let plain = terms.filter { !numeric($0) }
-            driver = (plain.isEmpty ? terms : plain).min { $0.length > $1.length }
-        }
-        driverEstimate = driver.flatMap { estimates?[$0.folded] }
+        let plain = terms.filter { !numeric($0) }
+        driver = (plain.isEmpty ? terms : plain).min { $0.length > $1.length }
+        let terms = terms
+        driverEstimate = estimates.flatMap { estimates in terms.compactMap { estimates[$0.folded] }.min() }
         let few = terms.filter { numeric($0) && numberRows[$0.folded].map { $0 <= fewRows } ?? false }
-        joinedNumbers = few.isEmpty && terms.allSatisfy(numeric) ? [driver].compactMap { $0 } : few
+        joinedNumbers = few.isEmpty && plain.isEmpty ? [driver].compactMap { $0 } : few
     }
 
     /// Whether the term also matches by the number columns.
@@ -142,15 +140,13 @@ struct PostgreSQLSearchPlan {
         return SQLFragment(joining: parts, separator: " OR ").parenthesized
     }
 
-    /// The rows of `alias` whose grams hold every one of `grams` (texts of 1-2 characters), and the
-    /// scope's token: exact, from the grams index.
+    /// The rows of `alias` whose grams hold every one of `grams` (texts of 1-2 characters): exact,
+    /// from the grams index.
     func grams(_ grams: [String], alias: String) -> SQLFragment {
-        var values = grams.map { DatabaseValue.text($0) }
-        if let scope, search.description.scopeColumn != nil, let token = PostgreSQLTextSearch.scopeToken(scope) {
-            values.append(.text(token))
-        }
-        let list = Array(repeating: "CAST(? AS text)", count: values.count).joined(separator: ", ")
-        return SQLFragment(sql: "\(search.gramsExpression(alias)) @> ARRAY[\(list)]", arguments: StatementArguments(values))
+        let keys = grams.compactMap(PostgreSQLTextSearch.gramKey)
+        let list = Array(repeating: "CAST(? AS bigint)", count: keys.count).joined(separator: ", ")
+        return SQLFragment(
+            sql: "\(alias).\(search.gramsColumn) @> ARRAY[\(list)]::bigint[]", arguments: StatementArguments(keys.map { DatabaseValue.integer($0) }))
     }
 
     /// `column = number`: bound as an integer when the number is one, so that the column's type

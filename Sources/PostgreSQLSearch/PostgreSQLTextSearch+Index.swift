@@ -3,8 +3,8 @@ import TextSearch
 
 extension PostgreSQLTextSearch {
     /// The SQL that creates the search's structures on the table and fills them from its rows: run it
-    /// in a migration after `CREATE TABLE`, or after a bulk load (`COPY`), which is then the bulk
-    /// build: each index is built once from the rows, faster than kept row by row.
+    /// in a migration after `CREATE TABLE` (then ``load(_:columns:_:)`` loads the empty table in
+    /// bulk), or on a table that has rows (each row's grams computed once, the table rewritten).
     ///
     /// It creates the `pg_trgm` extension when the database lacks it (Debian's `postgresql` package
     /// ships it; the extension is trusted, so the database's owner may create it).
@@ -20,6 +20,16 @@ extension PostgreSQLTextSearch {
         let watched = (description.textColumns + [description.scopeColumn].compactMap { $0 }).joined(separator: ", ")
         return """
             CREATE EXTENSION IF NOT EXISTS pg_trgm;
+            CREATE FUNCTION \(gramsFunction)(texts text[]) RETURNS bigint[]
+                LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+                SELECT coalesce(array_agg(DISTINCT key ORDER BY key), '{}')
+                FROM unnest(texts) AS texts(text), generate_series(1, char_length(text)) AS at(n),
+                    LATERAL (VALUES (ascii(substr(text, n, 1))::bigint),
+                        ((ascii(substr(text, n, 1))::bigint << 21) | nullif(ascii(substr(text, n + 1, 1)), 0))) AS keys(key)
+                WHERE key IS NOT NULL
+                $$;
+            ALTER TABLE \(table) ADD COLUMN \(gramsColumn) bigint[] GENERATED ALWAYS AS (\(gramsFunction)(\(texts(nil)))) STORED;
+            ALTER TABLE \(table) ALTER COLUMN \(gramsColumn) DROP EXPRESSION;
             DO $$
             DECLARE trigram_schema text := (
                 SELECT nspname FROM pg_extension JOIN pg_namespace ON pg_namespace.oid = extnamespace WHERE extname = 'pg_trgm');
@@ -27,11 +37,15 @@ extension PostgreSQLTextSearch {
                 \(trigramIndexes.joined(separator: "\n    "))
             END
             $$;
-            CREATE FUNCTION \(gramsFunction)(texts text[], scope text) RETURNS text[]
-                LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
-                SELECT array_remove(\(gramsOfTexts) || CASE WHEN scope IS NULL THEN '{}'::text[] ELSE ARRAY[chr(1) || scope] END, '')
-                $$;
-            CREATE INDEX \(gramsIndex) ON \(table) USING gin (\(gramsExpression(nil)));
+            CREATE FUNCTION \(gramsTrigger)() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN
+                NEW.\(gramsColumn) := \(gramsFunction)(\(texts("NEW")));
+                RETURN NEW;
+            END
+            $$;
+            CREATE TRIGGER \(gramsTrigger) BEFORE INSERT OR UPDATE OF \(textsAndGrams) ON \(table)
+                FOR EACH ROW EXECUTE FUNCTION \(gramsTrigger)();
+            CREATE INDEX \(gramsIndex) ON \(table) USING gin (\(gramsColumn));
             CREATE TABLE \(gramCountsTable) AS
                 SELECT ''::text AS gram, \(scope(nil)) AS scope, 0::bigint AS count FROM \(table) WITH NO DATA;
             ALTER TABLE \(gramCountsTable) ALTER gram SET NOT NULL, ALTER count SET NOT NULL,
@@ -41,12 +55,12 @@ extension PostgreSQLTextSearch {
             BEGIN
                 IF TG_OP <> 'INSERT' THEN
                     UPDATE \(gramCountsTable) AS kept SET count = kept.count - 1
-                    FROM \(distinctGrams("OLD")) AS grams(gram)
-                    WHERE kept.gram = grams.gram AND kept.scope IS NOT DISTINCT FROM \(scope("OLD"));
+                    FROM unnest(OLD.\(gramsColumn)) AS grams(key)
+                    WHERE kept.gram = \(Self.gramText("grams.key")) AND kept.scope IS NOT DISTINCT FROM \(scope("OLD"));
                 END IF;
                 IF TG_OP <> 'DELETE' THEN
                     INSERT INTO \(gramCountsTable) AS kept (gram, scope, count)
-                    SELECT grams.gram, \(scope("NEW")), 1 FROM \(distinctGrams("NEW")) AS grams(gram)
+                    SELECT \(Self.gramText("grams.key")), \(scope("NEW")), 1 FROM unnest(NEW.\(gramsColumn)) AS grams(key)
                     ON CONFLICT (gram, scope) DO UPDATE SET count = kept.count + 1;
                 END IF;
                 RETURN NULL;
@@ -58,6 +72,16 @@ extension PostgreSQLTextSearch {
                 FOR EACH ROW EXECUTE FUNCTION \(gramCountsTrigger)();
             \(substringCountsSQL)
             """
+    }
+
+    /// The columns whose update sets ``gramsColumn`` again: the texts, and the column itself (so that
+    /// it cannot be set to anything else).
+    private var textsAndGrams: String { (description.textColumns + [gramsColumn]).joined(separator: ", ") }
+
+    /// The search's triggers on the table, which ``load(_:columns:_:)`` disables while it loads.
+    var triggers: [String] {
+        [gramsTrigger, gramCountsTrigger + "_rows", gramCountsTrigger + "_texts"]
+            + (substringCountsTable == nil ? [] : [substringCountsTrigger + "_rows", substringCountsTrigger + "_texts"])
     }
 
     /// The SQL that drops every structure a search of the table may have, whichever columns it
@@ -77,13 +101,17 @@ extension PostgreSQLTextSearch {
                 END LOOP;
             END
             $$;
+            DROP TRIGGER IF EXISTS \(gramsTrigger) ON \(table);
             DROP TRIGGER IF EXISTS \(gramCountsTrigger)_rows ON \(table);
             DROP TRIGGER IF EXISTS \(gramCountsTrigger)_texts ON \(table);
             DROP TRIGGER IF EXISTS \(substringCountsTrigger)_rows ON \(table);
             DROP TRIGGER IF EXISTS \(substringCountsTrigger)_texts ON \(table);
+            DROP FUNCTION IF EXISTS \(gramsTrigger)();
             DROP FUNCTION IF EXISTS \(gramCountsTrigger)();
             DROP FUNCTION IF EXISTS \(substringCountsTrigger)();
             DROP INDEX IF EXISTS \(gramsIndex);
+            ALTER TABLE \(table) DROP COLUMN IF EXISTS \(gramsColumn);
+            DROP FUNCTION IF EXISTS \(gramsFunction)(text[]);
             DROP FUNCTION IF EXISTS \(gramsFunction)(text[], text);
             DROP TABLE IF EXISTS \(gramCountsTable);
             DROP TABLE IF EXISTS \(substringCounts);
@@ -103,45 +131,15 @@ extension PostgreSQLTextSearch {
         return try db.columnNames(ofTable: description.table).filter { indexes.contains(trigramIndex($0)) }
     }
 
-    /// The grams of the function's `texts` (`texts[1]`, `texts[2]`…, one per text column): each
-    /// text's characters (`string_to_array(t, NULL)`) and its pairs from the first and from the
-    /// second character, with repeats and an empty piece (`array_remove` drops it). Built-in C
-    /// functions only, with no query per row: 8× faster than a `generate_series` subquery (W1b on
-    /// PostgreSQL). GIN drops a row's repeated keys; counting, a row's grams are taken once.
-    var gramsOfTexts: String {
-        description.textColumns.indices.map { index in
-            let text = "texts[\(index + 1)]"
-            return "string_to_array(\(text), NULL) || \(Self.pairs(text)) || \(Self.pairs("substr(\(text), 2)"))"
-        }.joined(separator: " || ")
-    }
-
-    /// The distinct grams of the row named `row`, without its scope's token, as a `LATERAL` subquery
-    /// of one column: each row's repeated grams dropped on their own (2.2× faster than
-    /// `count(DISTINCT id)` per gram for the gram counts of 1,000,000 rows, W1b on PostgreSQL).
-    func distinctGrams(_ row: String) -> String {
-        "LATERAL (SELECT DISTINCT unnest(\(gramsExpression(row, withScope: false))))"
-    }
-
-    /// The pairs of characters of `text` from its first: cut after every second character with
-    /// U+0002 (`regexp_replace`, then `string_to_array`), or, in a text that holds U+0002, by a
-    /// lookbehind split eight times slower.
-    private static func pairs(_ text: String) -> String {
-        """
-        CASE WHEN strpos(\(text), chr(2)) = 0 THEN string_to_array(regexp_replace(\(text), '(..)', '\\1' || chr(2), 'g'), chr(2)) \
-        ELSE regexp_split_to_array(\(text), '(?<=^(..)+)') END
-        """
-    }
-
-    /// The SQL that empties ``gramCountsTable`` and counts every row's grams again, in one statement
-    /// over the table: after a bulk load with the triggers disabled, or to repair what ``check(_:)``
-    /// found.
+    /// The SQL that empties ``gramCountsTable`` and counts every row's grams again from
+    /// ``gramsColumn``, in one statement over the table: to repair what ``check(_:)`` found.
     public var gramCountsFillSQL: String {
         """
         DELETE FROM \(gramCountsTable);
         INSERT INTO \(gramCountsTable) (gram, scope, count)
-            SELECT grams.gram, \(scope(description.table)), count(*)
-            FROM \(description.table), \(distinctGrams(description.table)) AS grams(gram)
-            GROUP BY 1, 2;
+            SELECT \(Self.gramText("grams.key")), \(scope(description.table)), count(*)
+            FROM \(description.table), unnest(\(description.table).\(gramsColumn)) AS grams(key)
+            GROUP BY grams.key, 2;
         """
     }
 
@@ -158,11 +156,18 @@ extension PostgreSQLTextSearch {
         for index in description.textColumns.map(trigramIndex) + [gramsIndex] where !indexes.contains(index) {
             problems.append("the search index \(index) of \(description.table) is missing")
         }
-        let triggers = try db.fetchRows(
-            sql: "SELECT count(*) FROM pg_trigger WHERE tgrelid = to_regclass(?) AND tgname::text LIKE ?",
-            values: [.text(description.table), .text(gramCountsTrigger + "\\_%")])
-        if triggers.first?.first != .integer(2) {
-            problems.append("the triggers that keep \(gramCountsTable) are missing")
+        let kept = triggers.prefix(3)
+        let found = try db.fetchRows(
+            sql: "SELECT count(*) FROM pg_trigger WHERE tgrelid = to_regclass(?) AND tgname::text IN (\(kept.map { _ in "?" }.joined(separator: ", ")))",
+            values: [.text(description.table)] + kept.map { .text($0) })
+        if found.first?.first != .integer(Int64(kept.count)) {
+            problems.append("the triggers that keep \(gramsColumn) and \(gramCountsTable) are missing")
+        }
+        let staleGrams = try db.fetchRows(
+            sql: "SELECT count(*) FROM \(description.table) WHERE \(gramsColumn) IS DISTINCT FROM \(gramsFunction)(\(texts(description.table)))",
+            values: [])
+        if let first = staleGrams.first?.first, first != .integer(0) {
+            problems.append("\(first) rows of \(description.table) hold other grams than their texts'")
         }
         guard try db.columnNames(ofTable: gramCountsTable).count == 3 else {
             return problems + ["the table \(gramCountsTable) is missing"]
@@ -170,9 +175,9 @@ extension PostgreSQLTextSearch {
         let wrong = try db.fetchRows(
             sql: """
                 WITH actual AS (
-                    SELECT grams.gram, \(scope(description.table)) AS scope, count(*) AS count
-                    FROM \(description.table), \(distinctGrams(description.table)) AS grams(gram)
-                    GROUP BY 1, 2)
+                    SELECT \(Self.gramText("grams.key")) AS gram, \(scope(description.table)) AS scope, count(*) AS count
+                    FROM \(description.table), unnest(\(gramsFunction)(\(texts(description.table)))) AS grams(key)
+                    GROUP BY grams.key, 2)
                 SELECT count(*) FROM actual FULL JOIN \(gramCountsTable) AS kept
                     ON kept.gram = actual.gram AND kept.scope IS NOT DISTINCT FROM actual.scope
                 WHERE coalesce(kept.count, 0) <> coalesce(actual.count, 0)

@@ -6,12 +6,13 @@ extension PostgreSQLTextSearch {
     /// the rows and total of SQLite's `SearchDescription.page`, read on PostgreSQL. Call it in a
     /// reading transaction (REPEATABLE READ), so that both come from one snapshot.
     ///
-    /// The total comes from the gram counts for one term of 1-2 characters, from the substring counts
-    /// for one frequent term of 3+ (``substringCountsTable``), else from counting the matches through
-    /// their indexes; TextSearch's `PagePlanner` then chooses how the page is read
-    /// from the total and the rarest term's estimate: the matches read through their indexes and
-    /// sorted, the list index walked in order for a bounded number of entries, or the order's index
-    /// walked with every term checked on each row.
+    /// The total comes from the gram counts for one term of 1-2 characters, or from the substring
+    /// counts for one frequent term of 3+ (``substringCountsTable``); TextSearch's `PagePlanner` then
+    /// chooses how the page is read from it: the matches read through their indexes and sorted, the
+    /// list index walked in order for a bounded number of entries, or the order's index walked with
+    /// every term checked on each row. Other searches have no kept count: the planner chooses from
+    /// the rarest term's estimate between reading the matches once for the page and the total, and
+    /// counting them, then choosing as above.
     ///
     /// - Parameters:
     ///   - query: the search.
@@ -51,20 +52,16 @@ extension PostgreSQLTextSearch {
         costs: SearchCosts, forcing: PageStrategy?, _ db: some SQLConnection, decode: ([DatabaseValue]) throws -> Entity
     ) throws -> SearchPage<Entity> {
         precondition(limit >= 0 && offset >= 0)
-        let unestimated = PostgreSQLSearchPlan(query, self, scope: scope)
-        // Candidates checked term by term have no count but their own: they are read to be counted.
-        var total = unestimated.checksCandidates ? nil : try count(unestimated, db)
+        var plan = PostgreSQLSearchPlan(query, self, scope: scope)
+        var total = try keptCount(plan, db)
         if let total, min(limit, total - offset) <= 0 {
             return SearchPage(query: query, records: [], offset: offset, totalCount: total)
         }
-        // One term drives alone: its rows are the matches.
-        let plan = unestimated.terms.count <= 1
-            ? PostgreSQLSearchPlan(query, self, scope: scope, estimates: Dictionary(unestimated.terms.map { ($0.folded, total ?? 0) }, uniquingKeysWith: { a, _ in a }))
-            : try estimatedPlan(query, unestimated, cap: costs.denseRows, fewRows: costs.fewRows, db)
+        if total == nil { plan = try estimated(plan, query, costs: costs, db) }
         let inListOrder = order.isListIndexOrder && description.listIndex != nil
         let hasNumericTerm = plan.terms.contains(where: plan.isNumeric)
         let facts = PageFacts(
-            limit: limit, offset: offset, total: total, driverRows: plan.driverEstimate ?? total,
+            limit: limit, offset: offset, total: total, driverRows: total ?? plan.driverEstimate,
             hasAllTermsIndex: plan.hasAllTermsIndex, inListOrder: inListOrder, hasNumericTerm: hasNumericTerm,
             scopeRows: inListOrder && !hasNumericTerm && scope == nil ? try rowEstimate(db) : nil)
         var strategy = forcing ?? PagePlanner.strategy(for: facts, costs: costs)
@@ -72,9 +69,9 @@ extension PostgreSQLTextSearch {
             if onePass, let page = try onePassPage(plan, order: order, limit: limit, offset: offset, selection: selection, db, decode) {
                 return SearchPage(query: query, records: page.records, offset: offset, totalCount: page.total)
             }
+            // Counted (without reading the page's columns), then the page planned again with the total.
             let counted = try total ?? count(plan, db)
             total = counted
-            guard min(limit, counted - offset) > 0 else { return SearchPage(query: query, records: [], offset: offset, totalCount: counted) }
             strategy = forcing == nil ? PagePlanner.strategy(afterCounting: counted, facts, costs: costs) : .readMatches(.sorted)
         }
         let counted = try total ?? count(plan, db)
@@ -83,9 +80,10 @@ extension PostgreSQLTextSearch {
         return SearchPage(query: query, records: records, offset: offset, totalCount: counted)
     }
 
-    /// ``PageStrategy/scan(onePass:)`` in one statement: the matches read once (through the driver's
-    /// index, materialized so that PostgreSQL never walks an index of the order instead) for the page
-    /// and, by a window function, the total; nil when the page is empty (the matches must be counted).
+    /// ``PageStrategy/scan(onePass:)`` in one statement: the matches read once (through their
+    /// indexes, materialized: else PostgreSQL costs walking the order's index as if the `LIMIT` stopped
+    /// it early, though the window function reads every row first) for the page and, by a window
+    /// function, the total; nil when the page is empty (the matches must be counted).
     private func onePassPage<Entity>(
         _ plan: PostgreSQLSearchPlan, order: SearchOrder, limit: Int, offset: Int, selection: String,
         _ db: some SQLConnection, _ decode: ([DatabaseValue]) throws -> Entity
@@ -142,11 +140,19 @@ extension PostgreSQLTextSearch {
     }
 
     private func count(_ plan: PostgreSQLSearchPlan, _ db: some SQLConnection) throws -> Int {
-        if plan.matchesNothing { return 0 }
-        if plan.countsOneGram { return try gramCount(plan.terms[0].folded, scope: plan.scope, db) }
-        if let term = plan.countedLongTerm, let count = try substringCount(term, scope: plan.scope, db) { return count }
+        if let count = try keptCount(plan, db) { return count }
         let condition = plan.condition(alias: description.table)
         return try integer(db, "SELECT count(*) FROM \(description.table) WHERE \(condition.sql)", condition.arguments.values)
+    }
+
+    /// The matches counted without reading them: none when a term can match nothing, from the gram
+    /// counts for one term of 1-2 characters, from the substring counts for one long term they hold;
+    /// else nil.
+    private func keptCount(_ plan: PostgreSQLSearchPlan, _ db: some SQLConnection) throws -> Int? {
+        if plan.matchesNothing { return 0 }
+        if plan.countsOneGram { return try gramCount(plan.terms[0].folded, scope: plan.scope, db) }
+        if let term = plan.countedLongTerm { return try substringCount(term, scope: plan.scope, db) }
+        return nil
     }
 
     /// How many rows match `query` in each scope value that has any (every row's scope value, NULL
@@ -179,34 +185,26 @@ extension PostgreSQLTextSearch {
 
     /// The condition on a row of the table, named `alias`, that holds exactly when it matches `query`
     /// within `scope`, for embedding in other SQL (`?` placeholders, as `SQLConnection` takes them):
-    /// the rarest term by the estimates of this read drives, the condition stays exact in any later
-    /// read.
+    /// the numbers that join the grams index's scan are chosen by this read's counts, the condition
+    /// stays exact in any later read.
     ///
     /// - Throws: what the connection throws.
     public func condition(
         for query: SearchQuery, scope: DatabaseValue? = nil, alias: String, _ db: some SQLConnection
     ) throws -> SQLFragment {
-        let unestimated = PostgreSQLSearchPlan(query, self, scope: scope)
-        guard unestimated.terms.count > 1, !unestimated.hasAllTermsIndex, !unestimated.matchesNothing else {
-            return unestimated.condition(alias: alias)
-        }
-        let costs = SearchCosts.standard
-        return try estimatedPlan(query, unestimated, cap: costs.denseRows, fewRows: costs.fewRows, db).condition(alias: alias)
+        let plan = PostgreSQLSearchPlan(query, self, scope: scope)
+        guard plan.checksCandidates else { return plan.condition(alias: alias) }
+        return try estimated(plan, query, costs: .standard, db).condition(alias: alias)
     }
 
-    /// The plan of `query` with the estimates of its terms read (`unestimated` its plan without).
-    private func estimatedPlan(
-        _ query: SearchQuery, _ unestimated: PostgreSQLSearchPlan, cap: Int, fewRows: Int, _ db: some SQLConnection
+    /// `plan` (of `query`) with its terms' rows estimated, reading no row of the table but a number
+    /// column's index: a term of 1-2 characters its gram count; a longer one its substring count when
+    /// the substring counts hold it, else its rarest pair's gram count (a bound); a numeric term adds
+    /// its rows in the number columns, counted up to just past `costs.onePassRows`, which also choose
+    /// the numbers that join the grams index's scan.
+    private func estimated(
+        _ plan: PostgreSQLSearchPlan, _ query: SearchQuery, costs: SearchCosts, _ db: some SQLConnection
     ) throws -> PostgreSQLSearchPlan {
-        let (rows, numberRows) = try estimates(unestimated, cap: cap, db)
-        return PostgreSQLSearchPlan(query, self, scope: unestimated.scope, estimates: rows, numberRows: numberRows, fewRows: fewRows)
-    }
-
-    /// The rows of each term within the plan's scope, to choose the rarest: a term of 1-2 characters
-    /// from the gram counts; a longer one from the substring counts when they hold it, else counted through its trigram index up to `cap`, and at the
-    /// cap bounded by its rarest 2-character gram's count; a number adds its rows in each number
-    /// column (each counted up to `cap`), also given on their own (`numberRows`).
-    func estimates(_ plan: PostgreSQLSearchPlan, cap: Int, _ db: some SQLConnection) throws -> (rows: [String: Int], numberRows: [String: Int]) {
         let table = description.table
         var estimates: [String: Int] = [:]
         var numberRows: [String: Int] = [:]
@@ -217,14 +215,7 @@ extension PostgreSQLTextSearch {
             } else if let count = try substringCount(term, scope: plan.scope, db) {
                 estimate = count
             } else {
-                let condition = plan.scoped(plan.term(term, alias: table, indexed: true), alias: table)
-                estimate = try integer(
-                    db, "SELECT count(*) FROM (SELECT 1 FROM \(table) WHERE \(condition.sql) LIMIT ?) AS capped",
-                    condition.arguments.values + [.integer(Int64(cap))])
-                if estimate >= cap {
-                    let bound = try PostgreSQLSearchPlan.pairs(of: term.folded).map { try gramCount($0, scope: plan.scope, db) }.min()
-                    estimate = max(cap, bound ?? cap)
-                }
+                estimate = try PostgreSQLSearchPlan.pairs(of: term.folded).map { try gramCount($0, scope: plan.scope, db) }.min() ?? 0
             }
             if plan.isNumeric(term), let number = term.number {
                 var rows = 0
@@ -232,14 +223,15 @@ extension PostgreSQLTextSearch {
                     let equals = PostgreSQLSearchPlan.equals("\(table).\(column)", number)
                     rows += try integer(
                         db, "SELECT count(*) FROM (SELECT 1 FROM \(table) WHERE \(equals.sql) LIMIT ?) AS capped",
-                        equals.arguments.values + [.integer(Int64(cap))])
+                        equals.arguments.values + [.integer(Int64(costs.onePassRows + 1))])
                 }
                 numberRows[term.folded] = rows
                 estimate += rows
             }
             estimates[term.folded] = estimate
         }
-        return (estimates, numberRows)
+        return PostgreSQLSearchPlan(
+            query, self, scope: plan.scope, estimates: estimates, numberRows: numberRows, fewRows: costs.fewRows)
     }
 
     /// The table's rows as PostgreSQL's statistics estimate them (`pg_class.reltuples`, as of the

@@ -70,14 +70,22 @@ extension PostgreSQLTextSearch {
     ///
     /// - Throws: what the connection throws.
     public func refreshSubstringCounts(_ db: some SQLConnection) throws {
+        try refreshSubstringCounts(db) { body in try forEachRowTexts(db, body) }
+    }
+
+    /// ``refreshSubstringCounts(_:)`` from the rows `forEachRow` gives (twice): each row's texts and
+    /// scope value.
+    func refreshSubstringCounts(
+        _ db: some SQLConnection, rows forEachRow: ((RowScalars, DatabaseValue) -> Void) throws -> Void
+    ) throws {
         guard let table = substringCountsTable else { return }
         try db.execute(sql: "DELETE FROM \(table)", values: [])
         let trigrams = SubstringCounter(.trigrams)
-        try forEachRowTexts(db) { texts, scope in trigrams.add(texts, scope: scope) }
+        try forEachRow { texts, scope in trigrams.add(texts, scope: scope) }
         let frequentTrigrams = trigrams.substrings(inAtLeast: description.substringCountMinimumRows)
         guard !frequentTrigrams.isEmpty else { return }
         let substrings = SubstringCounter(.madeOf(frequentTrigrams: frequentTrigrams))
-        try forEachRowTexts(db) { texts, scope in substrings.add(texts, scope: scope) }
+        try forEachRow { texts, scope in substrings.add(texts, scope: scope) }
         let kept = substrings.substrings(inAtLeast: description.substringCountMinimumRows)
         try db.copy(
             into: table, columns: ["substring", "scope", "count"],

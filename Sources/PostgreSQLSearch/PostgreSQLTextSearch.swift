@@ -13,10 +13,10 @@ import TextSearch
 /// The table needs an integer primary key and its text columns must hold the texts folded by
 /// `TextFolding.fold(_:)`, declared `COLLATE "C"` so that they sort by bytes as SQLite's do. Its
 /// structures (``installSQL``): a `pg_trgm` GIN index of each text column, which finds terms of 3+
-/// characters; a GIN index of each row's 1- and 2-character grams (and its scope value), which finds
-/// terms of 1-2 characters exactly; and a table of how many rows hold each gram per scope value, kept
+/// characters; a column of each row's 1- and 2-character grams and its GIN index, which finds terms
+/// of 1-2 characters exactly; and a table of how many rows hold each gram per scope value, kept
 /// by a trigger, which counts a short term without reading rows. TextSearch's planner chooses how a
-/// page is read from the counts and estimates read here.
+/// page is read from the counts read here.
 public struct PostgreSQLTextSearch: Sendable, Hashable {
     /// What is searched: the table, its folded text columns, number columns and scope column.
     /// (Its `indexesShortTerms` and accelerators are SQLite's and are not read.)
@@ -27,28 +27,61 @@ public struct PostgreSQLTextSearch: Sendable, Hashable {
         self.description = description
     }
 
-    /// The function that lists a row's grams: `(texts text[], scope text) → text[]`, every distinct
-    /// substring of 1 or 2 characters of the texts, and the scope's token when a scope is given.
+    /// The column that holds each row's grams: `bigint[]`, the ``gramKeys(of:)`` of its texts, kept
+    /// by a trigger (``gramsFunction``) and filled by ``load(_:columns:_:)`` during a bulk load.
+    /// Integer keys make its GIN index 3× faster to build than one of the grams as text, which an
+    /// expression index would need (W1b on PostgreSQL).
+    public var gramsColumn: String { "search_grams" }
+    /// The function that lists a row's grams: `(texts text[]) → bigint[]`, the ``gramKeys(of:)`` of
+    /// the texts, in order.
     public var gramsFunction: String { description.table + "_search_grams" }
-    /// The GIN index of each row's grams (an index of ``gramsFunction`` of its texts and scope).
+    /// The GIN index of ``gramsColumn``.
     public var gramsIndex: String { description.table + "_search_grams_index" }
     /// The table of how many rows hold each gram, per scope value: `(gram, scope, count)`.
     public var gramCountsTable: String { description.table + "_gram_counts" }
+    /// The trigger function that sets ``gramsColumn`` from a row's texts.
+    var gramsTrigger: String { description.table + "_search_grams_keep" }
     /// The trigger function that keeps ``gramCountsTable``.
     var gramCountsTrigger: String { description.table + "_gram_counts_keep" }
 
     /// The `pg_trgm` GIN index of one text column.
     func trigramIndex(_ column: String) -> String { "\(description.table)_\(column)_trigram_index" }
 
-    /// The token of a scope value among a row's grams, as ``gramsFunction`` writes it: U+0001 (which
-    /// no folded text holds) then the value as PostgreSQL writes it as text; nil for a value no row's
-    /// scope equals (NULL) or whose text Swift may write otherwise (a REAL, a BLOB).
-    static func scopeToken(_ scope: DatabaseValue) -> String? {
-        switch scope {
-        case .text(let text): "\u{1}" + text
-        case .integer(let integer): "\u{1}" + String(integer)
-        case .null, .real, .blob: nil
+    /// The keys of every distinct substring of 1 or 2 Unicode scalars of `texts`, in order: a scalar's
+    /// key is its value, a pair's the first's value times 2²¹ plus the second's (every key of a pair
+    /// exceeds every scalar's). `nil` texts have none.
+    public static func gramKeys(of texts: some Sequence<String?>) -> [Int64] {
+        var keys: [Int64] = []
+        for text in texts {
+            guard let text else { continue }
+            var previous: Int64 = 0
+            for scalar in text.unicodeScalars {
+                let value = Int64(scalar.value)
+                keys.append(value)
+                if previous != 0 { keys.append(previous << 21 | value) }
+                previous = value
+            }
         }
+        keys.sort()
+        var distinct: [Int64] = []
+        distinct.reserveCapacity(keys.count)
+        for key in keys where key != distinct.last { distinct.append(key) }
+        return distinct
+    }
+
+    /// The key of a gram of 1 or 2 Unicode scalars (``gramKeys(of:)``); nil for another text.
+    static func gramKey(_ gram: String) -> Int64? {
+        let scalars = Array(gram.unicodeScalars)
+        switch scalars.count {
+        case 1: return Int64(scalars[0].value)
+        case 2: return Int64(scalars[0].value) << 21 | Int64(scalars[1].value)
+        default: return nil
+        }
+    }
+
+    /// The gram whose key is the SQL expression `key`, as text.
+    static func gramText(_ key: String) -> String {
+        "CASE WHEN \(key) < 2097152 THEN chr(\(key)::int) ELSE chr((\(key) >> 21)::int) || chr((\(key) & 2097151)::int) END"
     }
 
     /// `column` of the row named `alias` (unqualified without one).
@@ -61,11 +94,8 @@ public struct PostgreSQLTextSearch: Sendable, Hashable {
         description.scopeColumn.map { Self.qualified($0, alias) } ?? "NULL::text"
     }
 
-    /// The grams of the row named `alias` (its scope's token with `withScope`): with it, the
-    /// expression the grams index holds, so that PostgreSQL uses the index.
-    func gramsExpression(_ alias: String?, withScope: Bool = true) -> String {
-        let texts = description.textColumns.map { Self.qualified($0, alias) }.joined(separator: ", ")
-        let scope = withScope && description.scopeColumn != nil ? "\(scope(alias))::text" : "NULL::text"
-        return "\(gramsFunction)(ARRAY[\(texts)]::text[], \(scope))"
+    /// The texts of the row named `alias`, as the argument of ``gramsFunction``.
+    func texts(_ alias: String?) -> String {
+        "ARRAY[" + description.textColumns.map { Self.qualified($0, alias) }.joined(separator: ", ") + "]::text[]"
     }
 }

@@ -97,11 +97,14 @@ public enum PostgreSQLChangeLogSchema {
     /// NULLs when there is no change. Read in the same REPEATABLE READ transaction as
     /// ``currentPositionSQL``, so that the two agree; one statement reads the horizon and the
     /// entries, so that they agree even in a READ COMMITTED one (a prune commits before both or after
-    /// both).
+    /// both). The horizon is read by its key, not joined: a join with the never-analyzed one-row
+    /// table was planned as thousands of rows, costly enough for PostgreSQL to compile the statement
+    /// (JIT) at every read (W4 on PostgreSQL).
     public static let changesSQL = """
         WITH reader(snapshot) AS (SELECT ?::pg_snapshot)
-        SELECT pruned_through >= pg_snapshot_xmin(reader.snapshot), seq, table_name, row_id, kind
-        FROM reader CROSS JOIN \(horizonTableName)
+        SELECT (SELECT pruned_through FROM \(horizonTableName) WHERE id = 1) >= pg_snapshot_xmin(reader.snapshot),
+            seq, table_name, row_id, kind
+        FROM reader
         LEFT JOIN \(tableName)
             ON xid >= pg_snapshot_xmin(reader.snapshot) AND NOT pg_visible_in_snapshot(xid, reader.snapshot)
         ORDER BY seq

@@ -7,9 +7,11 @@ import TestSupport
 struct IncrementalUpdateTests {
     typealias Rows = [Int64: (section: String, key: Int)]
 
-    /// Rows held in a dictionary, ordered by (section, key, id); counts the single-row reads.
+    /// Rows held in a dictionary, ordered by (section, key, id); counts the reads of probes and the
+    /// rows they read.
     final class Source: RowPlacing {
         let rows: Rows
+        var reads = 0
         var probes = 0
 
         init(_ rows: Rows) { self.rows = rows }
@@ -22,10 +24,15 @@ struct IncrementalUpdateTests {
             return result
         }
 
-        func sortKey(of id: Int64) -> SortKey {
-            probes += 1
-            let row = rows[id]!
-            return SortKey(row.section, row.key, id)
+        func sortKeys(of ids: [Int64]) -> [Int64: SortKey] {
+            reads += 1
+            probes += ids.count
+            var keys: [Int64: SortKey] = [:]
+            for id in ids {
+                let row = rows[id]!
+                keys[id] = SortKey(row.section, row.key, id)
+            }
+            return keys
         }
 
         func precedes(_ lhs: SortKey, _ rhs: SortKey) -> Bool {
@@ -46,22 +53,37 @@ struct IncrementalUpdateTests {
 
     @Test(arguments: 0..<60)
     func matchesAFreshSnapshot(seed: UInt64) throws {
-        var generator = SplitMix64(seed: seed &* 7919)
+        try checkAgainstFreshSnapshots(seed: seed &* 7919, rowCount: 0...40, keys: 0...15, changesPerStep: 1...5, steps: 40)
+    }
+
+    /// Results wider than the placement's fanout, so that the searches take several reads.
+    @Test(arguments: 0..<6)
+    func matchesAFreshSnapshotAcrossSeveralReads(seed: UInt64) throws {
+        try checkAgainstFreshSnapshots(seed: seed &* 104_729, rowCount: 2000...40_000, keys: 0...3000, changesPerStep: 1...40, steps: 12)
+    }
+
+    /// Random inserts, deletes, key and section changes and changes in place, `steps` commits of
+    /// `changesPerStep` changes: after each, the incremental snapshot equals a fresh one, and its change
+    /// set applied to the old snapshot gives the fresh one.
+    private func checkAgainstFreshSnapshots(
+        seed: UInt64, rowCount: ClosedRange<Int>, keys: ClosedRange<Int>, changesPerStep: ClosedRange<Int>, steps: Int
+    ) throws {
+        var generator = SplitMix64(seed: seed)
         let sectionNames = ["A", "B", "C", "D"]
         var rows: Rows = [:]
         var nextID: Int64 = 1
-        for _ in 0..<Int.random(in: 0...40, using: &generator) {
-            rows[nextID] = (sectionNames.randomElement(using: &generator)!, Int.random(in: 0...15, using: &generator))
+        for _ in 0..<Int.random(in: rowCount, using: &generator) {
+            rows[nextID] = (sectionNames.randomElement(using: &generator)!, Int.random(in: keys, using: &generator))
             nextID += 1
         }
         var snapshot = ChangeSetTests.snapshot(rows)
-        for step in 0..<40 {
+        for step in 0..<steps {
             let old = snapshot
             var changed = Set<Int64>()
-            for _ in 0..<Int.random(in: 1...5, using: &generator) {
+            for _ in 0..<Int.random(in: changesPerStep, using: &generator) {
                 switch Int.random(in: 0..<5, using: &generator) {
                 case 0:
-                    rows[nextID] = (sectionNames.randomElement(using: &generator)!, Int.random(in: 0...15, using: &generator))
+                    rows[nextID] = (sectionNames.randomElement(using: &generator)!, Int.random(in: keys, using: &generator))
                     changed.insert(nextID)
                     nextID += 1
                 case 1:
@@ -71,7 +93,7 @@ struct IncrementalUpdateTests {
                     }
                 case 2:
                     if let id = rows.keys.randomElement(using: &generator) {
-                        rows[id]!.key = Int.random(in: 0...15, using: &generator)
+                        rows[id]!.key = Int.random(in: keys, using: &generator)
                         changed.insert(id)
                     }
                 case 3:
@@ -94,17 +116,24 @@ struct IncrementalUpdateTests {
         }
     }
 
-    @Test func probesOnlyLogarithmicallyManyRows() throws {
+    @Test func placesEveryChangedRowInAFewReads() throws {
         var rows: Rows = [:]
-        for id in Int64(1)...100_000 { rows[id] = ("A", Int(id) * 2) }
+        for id in Int64(1)...200_000 { rows[id] = ("A", Int(id) * 2) }
         var snapshot = ChangeSetTests.snapshot(rows)
-        rows[100_001] = ("A", 1001)  // lands between keys 1000 and 1002
-        rows[7]!.key = 200_001  // moves to the end
+        rows[200_001] = ("A", 1001)  // lands between keys 1000 and 1002
+        rows[7]!.key = 400_001  // moves to the end
         rows[9] = nil
+        var changed: Set<Int64> = [200_001, 7, 9]
+        for id in Int64(100)..<Int64(150) {  // fifty more moved
+            rows[id * 1000]!.key = Int(id) * 7
+            changed.insert(id * 1000)
+        }
         let source = Source(rows)
-        let changes = try snapshot.update(changedIDs: [100_001, 7, 9], from: source)
-        #expect(source.probes <= 60)
-        #expect(changes.changes.count == 3)
+        let changes = try snapshot.update(changedIDs: changed, from: source)
+        // 200,000 rows narrowed to one of 129 parts a read: 3 reads, however many rows changed.
+        #expect(source.reads == 3)
+        #expect(source.probes <= 3 * changed.count * ResultSnapshot.placementFanout)
+        #expect(changes.changes.count == changed.count)
         #expect(snapshot == ChangeSetTests.snapshot(rows))
     }
 

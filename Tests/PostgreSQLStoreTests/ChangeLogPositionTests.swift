@@ -59,6 +59,27 @@ import Testing
         #expect(changes.allSatisfy { $0.table == "note" })
     }
 
+    /// The read of the changes after a position stays a small statement however long the log: below
+    /// the cost at which PostgreSQL compiles a statement (JIT), which a join with the never-analyzed
+    /// horizon table passed at 20,000 entries.
+    @Test func readingTheChangesOfALongLogIsPlannedAsASmallStatement() throws {
+        let db = try schema.connect()
+        try db.execute(sql: "INSERT INTO note SELECT id, 'n' FROM generate_series(1, 20000) AS id")
+        let position = try PostgreSQLChangeLog.currentPosition(db)
+        let plan = try db.scalar(
+            sql: "EXPLAIN (FORMAT JSON) " + SQLDialect.postgreSQL.numberingPlaceholders(PostgreSQLChangeLogSchema.changesSQL),
+            arguments: [.text(position.snapshot)])
+        guard case .text(let json) = plan, let cost = json.firstMatch(of: /"Total Cost": ([0-9.]+)/).flatMap({ Double($0.1) }) else {
+            Issue.record("no plan: \(String(describing: plan))")
+            return
+        }
+        guard case .text(let limit) = try db.scalar(sql: "SELECT current_setting('jit_above_cost')") else {
+            Issue.record("no jit_above_cost")
+            return
+        }
+        #expect(cost < Double(limit)!, "planned cost \(cost)")
+    }
+
     /// Writers on four connections commit small transactions at random moments while a reader follows
     /// the log: every inserted row is read exactly once.
     @Test func concurrentWritersChangesAreEachReadOnce() async throws {

@@ -173,17 +173,19 @@ struct PostgreSQLSearchTests {
         #expect(nonEmpty > 60, "the random searches find rows")
     }
 
-    /// A bulk build (the structures installed over rows loaded before, as after `COPY`) holds what
-    /// the triggers keep when the same rows arrive one by one, and the triggers then keep it.
-    @Test func bulkBuildEqualsTheTriggers() throws {
+    /// A bulk build (the structures installed over rows loaded before, as after `COPY`) and a bulk
+    /// load (`load(_:columns:_:)` into the installed empty table) hold what the triggers keep when
+    /// the same rows arrive one by one, and the triggers then keep it.
+    @Test func bulkBuildAndLoadEqualTheTriggers() throws {
         let schema = try SearchSchema()
-        let (triggers, bulk) = (try schema.connect(), try schema.connect())
+        let (triggers, bulk, loaded) = (try schema.connect(), try schema.connect(), try schema.connect())
         let search = PostgreSQLTextSearch(Self.description)
-        let (t, b) = (schema.name + "_triggers", schema.name + "_bulk")
-        try triggers.execute(sql: "CREATE SCHEMA \(t); CREATE SCHEMA \(b)")
-        defer { try? triggers.execute(sql: "DROP SCHEMA \(t) CASCADE; DROP SCHEMA \(b) CASCADE") }
+        let (t, b, l) = (schema.name + "_triggers", schema.name + "_bulk", schema.name + "_loaded")
+        try triggers.execute(sql: "CREATE SCHEMA \(t); CREATE SCHEMA \(b); CREATE SCHEMA \(l)")
+        defer { try? triggers.execute(sql: "DROP SCHEMA \(t) CASCADE; DROP SCHEMA \(b) CASCADE; DROP SCHEMA \(l) CASCADE") }
         try triggers.execute(sql: "SET search_path = \(t), public; \(Self.postgreSQLTable) \(search.installSQL)")
         try bulk.execute(sql: "SET search_path = \(b), public; \(Self.postgreSQLTable)")
+        try loaded.execute(sql: "SET search_path = \(l), public; \(Self.postgreSQLTable) \(search.installSQL)")
         var random = SplitMix64(seed: Self.seed)
         let rows: [[DatabaseValue]] = (1...200).map { id in
             let (title, director) = (RandomTexts.text(&random), RandomTexts.text(maxPieces: 2, &random))
@@ -194,46 +196,59 @@ struct PostgreSQLSearchTests {
         try triggers.copy(into: "films", columns: columns, rows: rows)
         try bulk.copy(into: "films", columns: columns, rows: rows)
         try bulk.execute(sql: search.installSQL)
+        try loaded.inTransaction { try search.load(rows, columns: columns, loaded) }
         let changes = """
             UPDATE films SET title_folded = 'デジタル', kind = 'drama' WHERE id % 7 = 0;
             UPDATE films SET director_folded = title_folded || ' ' || director_folded WHERE id % 11 = 0;
             DELETE FROM films WHERE id % 5 = 0;
+            UPDATE films SET search_grams = '{}' WHERE id = 3;
             """
-        for db in [triggers, bulk] { try db.execute(sql: changes) }
         let counts = "SELECT gram, scope, count FROM films_gram_counts WHERE count > 0 ORDER BY 1, 2"
+        let substrings = "SELECT substring, scope, count FROM films_substring_counts ORDER BY 1, 2"
+        let grams = "SELECT id, search_grams FROM films ORDER BY id"
+        try bulk.inTransaction { try search.refreshSubstringCounts(bulk) }
+        #expect(try loaded.fetchAll(sql: counts) == bulk.fetchAll(sql: counts))
+        #expect(try loaded.fetchAll(sql: substrings) == bulk.fetchAll(sql: substrings))
+        #expect(try loaded.fetchAll(sql: grams) == bulk.fetchAll(sql: grams))
+        #expect(try search.check(loaded) == [])
+        for db in [triggers, bulk, loaded] { try db.execute(sql: changes) }
         #expect(try triggers.fetchAll(sql: counts).count > 100)
         #expect(try triggers.fetchAll(sql: counts) == bulk.fetchAll(sql: counts))
-        #expect(try search.check(triggers) == [])
-        #expect(try search.check(bulk) == [])
-        try bulk.execute(sql: "UPDATE films_gram_counts SET count = count + 1 WHERE gram = 'a'; DROP INDEX films_search_grams_index")
-        #expect(try search.check(bulk).count == 2)
+        #expect(try triggers.fetchAll(sql: counts) == loaded.fetchAll(sql: counts))
+        #expect(try triggers.fetchAll(sql: grams) == loaded.fetchAll(sql: grams))
+        #expect(try loaded.fetchAll(sql: substrings).count > 0)
+        for db in [triggers, bulk, loaded] { #expect(try search.check(db) == []) }
+        try bulk.execute(sql: """
+            UPDATE films_gram_counts SET count = count + 1 WHERE gram = 'a'; DROP INDEX films_search_grams_index;
+            ALTER TABLE films DISABLE TRIGGER films_search_grams_keep; UPDATE films SET search_grams = '{}' WHERE id = 3;
+            """)
+        #expect(try search.check(bulk).count == 3)
     }
 
-    /// The grams function lists every distinct substring of 1 or 2 characters (Unicode scalars) of
-    /// each text, and the scope's token, by the definition in Swift: on random texts, and on texts
-    /// holding U+0002, which the function's fast path cuts pairs with.
+    /// The grams function and `gramKeys(of:)` list the key of every distinct substring of 1 or 2
+    /// characters (Unicode scalars) of the texts, by the definition: a scalar's value, a pair's first
+    /// value times 2²¹ plus the second's; on random texts and on edge cases.
     @Test func gramsAreEverySubstringOfOneOrTwoCharacters() throws {
         let schema = try SearchSchema()
         let pg = try schema.connect()
         try pg.execute(sql: Self.postgreSQLTable)
         try pg.execute(sql: PostgreSQLTextSearch(Self.description).installSQL)
         var random = SplitMix64(seed: Self.seed)
-        let texts = (0..<200).map { _ in RandomTexts.text(&random) } + ["", "a", "ab", "abc", "a\u{2}b", "\u{2}\u{2}", "ab\u{2}cd\u{2}", "東京タワー"]
+        let texts = (0..<200).map { _ in RandomTexts.text(&random) } + ["", "a", "ab", "abc", "a\u{2}b", "\u{2}\u{2}", "東京タワー", "\u{10FFFF}\u{1F600}"]
         for (first, second) in zip(texts, texts.reversed()) {
             let grams = try pg.fetchRows(
-                sql: "SELECT unnest(films_search_grams(ARRAY[CAST(? AS text), CAST(? AS text)], CAST(? AS text)))",
-                values: [.text(first), .text(second), .text("drama")])
-            var expected: Set<String> = ["\u{1}drama"]
+                sql: "SELECT unnest(films_search_grams(ARRAY[CAST(? AS text), CAST(? AS text)]))", values: [.text(first), .text(second)])
+            var expected: Set<Int64> = []
             for text in [first, second] {
-                let scalars = Array(text.unicodeScalars)
-                for start in scalars.indices {
-                    for end in start..<min(start + 2, scalars.count) {
-                        expected.insert(String(String.UnicodeScalarView(scalars[start...end])))
-                    }
+                let values = text.unicodeScalars.map { Int64($0.value) }
+                for start in values.indices {
+                    expected.insert(values[start])
+                    if start + 1 < values.count { expected.insert(values[start] * 2_097_152 + values[start + 1]) }
                 }
             }
-            #expect(Set(grams.map { row in if case .text(let gram) = row[0] { gram } else { "" } }) == expected,
-                    "\(String(reflecting: first)), \(String(reflecting: second))")
+            let keys = grams.map { row -> Int64 in if case .integer(let key) = row[0] { key } else { -1 } }
+            #expect(Set(keys) == expected && keys == keys.sorted(), "\(String(reflecting: first)), \(String(reflecting: second))")
+            #expect(PostgreSQLTextSearch.gramKeys(of: [first, nil, second]) == expected.sorted())
         }
     }
 

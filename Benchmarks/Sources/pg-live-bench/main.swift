@@ -10,7 +10,8 @@
 // the time is taken when it holds it. **ours**: a `FetchedResultsController` (sections by type,
 // batch size 50) tracking the table: `applyPendingChanges()` returns the change set. **peer**: the
 // same wake-up, then `SELECT` of the sections' counts (`GROUP BY type`) and the first 50 rows in
-// list order, as a PostgreSQL user refreshes a screen.
+// list order, as a PostgreSQL user refreshes a screen. The wake-up alone (commit → NOTIFY received),
+// which both contenders wait for, is printed below the table.
 // W5: open and read the sections with their counts and the first 50 rows. **ours**: a
 // `PostgreSQLCluster`, the same controller's `performFetch()` and `object(at:)` × 50. **peer**: a
 // libpq connection (`PostgreSQLConnection`) and those two queries.
@@ -26,11 +27,12 @@ func url(_ primary: String, _ schema: String) -> String { DeclaredProduct.url(pr
 
 let arguments = CommandLine.arguments
 if arguments.count == 5, arguments[1] == "--child", arguments[2] == "writer", let run = Int(arguments[4]) {
-    // The writer: one transaction, as W4's on SQLite (an insert, a rename, a delete).
+    // The writer: one transaction, as W4's on SQLite (an insert, a rename, a delete); the inserted
+    // name holds the process id, so that a run with --reuse inserts no name twice.
     let db = try PostgreSQLConnection(url: arguments[3])
     try db.inTransaction {
         try db.execute(sql: "INSERT INTO products (type, name, name_folded, year_introduced, intro_price) VALUES ('phone', $1, $2, 2026, 1)",
-                       arguments: [.text("Live \(run)"), .text("live \(run)")])
+                       arguments: [.text("Live \(run) \(getpid())"), .text("live \(run) \(getpid())")])
         try db.execute(sql: "UPDATE products SET name = name || ' x', name_folded = name_folded || ' x' WHERE id = $1", arguments: [.integer(Int64(run * 7 + 1))])
         try db.execute(sql: "DELETE FROM products WHERE id = $1", arguments: [.integer(Int64(run * 7 + 2))])
     }
@@ -97,11 +99,12 @@ try controller.startTracking()
 let listener = try PostgreSQLConnection(url: schemaURL)
 try listener.listen(PostgreSQLChangeLog.channel)
 let peer = try PostgreSQLConnection(url: schemaURL)
-var w4: [String: [Double]] = ["ours": [], "peer": []]
+var w4: [String: [Double]] = ["ours": [], "peer": [], "wake-up": []]
 for run in 0..<(runs + 1) {
     for name in ["ours", "peer"] {
         let writer = try startWriter(run * 2 + (name == "ours" ? 0 : 1))
         while try listener.notifications(waitingMilliseconds: -1).isEmpty {}
+        let woken = MonotonicTime.nanoseconds()
         if name == "ours" {
             let change = try controller.applyPendingChanges()
             precondition(!change.isEmpty, "the change set is empty")
@@ -112,7 +115,10 @@ for run in 0..<(runs + 1) {
         }
         let held = MonotonicTime.nanoseconds()
         let commit = committed(writer)
-        if run > 0 { w4[name]!.append(milliseconds(held - commit)) }
+        if run > 0 {
+            w4[name]!.append(milliseconds(held - commit))
+            w4["wake-up"]!.append(milliseconds(woken - commit))
+        }
     }
 }
 
@@ -141,3 +147,4 @@ print("| Workload (\(count) products, \(runs) runs) | ours median (ms) | ours ma
 print("| --- | ---: | ---: | ---: | ---: |")
 print("| W4: commit in another process → change set held | \(median(w4["ours"]!)) | \(maximum(w4["ours"]!)) | \(median(w4["peer"]!)) | \(maximum(w4["peer"]!)) |")
 print("| W5: open, sections with counts, first 50 rows | \(median(w5["ours"]!)) | \(maximum(w5["ours"]!)) | \(median(w5["peer"]!)) | \(maximum(w5["peer"]!)) |")
+print("W4's wake-up (commit → NOTIFY received), both contenders' runs: median \(median(w4["wake-up"]!)) ms, max \(maximum(w4["wake-up"]!)) ms")

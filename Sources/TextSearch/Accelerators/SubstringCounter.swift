@@ -29,7 +29,13 @@ package final class SubstringCounter {
 
     private let selection: Selection
     private var scopes = ScopeNumbers()
+    /// The rows of each substring counted by ``Selection/madeOf(frequentTrigrams:)``.
     private var tallies: [ScopedSubstring: RowTally] = [:]
+    /// The rows of each trigram counted by ``Selection/trigrams``, per scope number, under the
+    /// trigram's scalars (``trigramKey(_:)``): the last row counted in the high 32 bits of the value,
+    /// the count in the low ones. An integer table, not a `Dictionary`: the first pass looks up every
+    /// trigram of every row (about half the CPU of choosing the substrings again in a bulk load).
+    private var trigramTallies: [IntegerKeyTable] = []
     /// The number of the row being counted, from 1.
     private var row = 0
 
@@ -57,8 +63,12 @@ package final class SubstringCounter {
         let run = scalars.indices
         switch selection {
         case .trigrams:
+            while trigramTallies.count <= scope { trigramTallies.append(IntegerKeyTable()) }
+            let row = row
             for end in (run.lowerBound + 2)..<run.upperBound {
-                count(SubstringKey(scalars[(end - 2)...end]), scope: scope)
+                trigramTallies[scope].update(Self.trigramKey(scalars[(end - 2)...end])) { tally in
+                    if tally >> 32 != row { tally = row << 32 | ((tally & Self.countMask) + 1) }
+                }
             }
         case .madeOf(let frequentTrigrams):
             for start in run {
@@ -81,14 +91,37 @@ package final class SubstringCounter {
     /// The rows counted per substring and scope value.
     package var counts: [(substring: SubstringKey, scope: DatabaseValue, count: Int)] {
         tallies.map { (substring: $0.key.substring, scope: scopes.values[$0.key.scope], count: $0.value.count) }
+            + trigramTallies.enumerated().flatMap { scope, table in
+                table.entries.map { (substring: Self.trigram($0.key), scope: scopes.values[scope], count: $0.value & Self.countMask) }
+            }
     }
 
     /// The substrings counted in at least `minimumRows` rows in all.
     package func substrings(inAtLeast minimumRows: Int) -> Set<SubstringKey> {
         var totals: [SubstringKey: Int] = [:]
         for (key, tally) in tallies { totals[key.substring, default: 0] += tally.count }
+        var trigramTotals = IntegerKeyTable()
+        for table in trigramTallies {
+            for entry in table.entries { trigramTotals.add(entry.value & Self.countMask, to: entry.key) }
+        }
+        for entry in trigramTotals.entries { totals[Self.trigram(entry.key)] = entry.value }
         return Set(totals.filter { $0.value >= minimumRows }.keys)
     }
+
+    /// Three scalars' values (each below 2²¹) in one key, the first in the low bits: never
+    /// `IntegerKeyTable.emptyKey`, whose top bit is set.
+    private static func trigramKey(_ scalars: ArraySlice<UInt32>) -> UInt64 {
+        let first = scalars.startIndex
+        return UInt64(scalars[first]) | UInt64(scalars[first + 1]) << 21 | UInt64(scalars[first + 2]) << 42
+    }
+
+    /// The trigram of a ``trigramKey(_:)``.
+    private static func trigram(_ key: UInt64) -> SubstringKey {
+        SubstringKey([0, 21, 42].map { UInt32(truncatingIfNeeded: key >> $0) & 0x1F_FFFF })
+    }
+
+    /// The count's bits of a trigram's value in ``trigramTallies``.
+    private static let countMask = 0xFFFF_FFFF
 
     private static let space: UInt32 = 0x20
 }

@@ -2,7 +2,7 @@
 /// doubled when it would be more), for the lookups a bulk build makes for each scalar and each gram
 /// of each new row (millions for 100,000 rows): a multiply, a shift and a compare or a few, where a
 /// `Dictionary` hashes each key with SipHash. The transitions of ``HeldSubstringCounter``'s
-/// automaton and a bulk build's gram counts.
+/// automaton, a bulk build's gram counts and the trigrams' rows of ``SubstringCounter``.
 struct IntegerKeyTable {
     private var keys: [UInt64]
     private var values: [Int]
@@ -35,11 +35,16 @@ struct IntegerKeyTable {
 
     /// Adds `amount` to the value under `key` (not ``emptyKey``), 0 when there is none.
     mutating func add(_ amount: Int, to key: UInt64) {
+        update(key) { $0 += amount }
+    }
+
+    /// Changes the value under `key` (not ``emptyKey``) in place, 0 when there is none.
+    mutating func update(_ key: UInt64, _ change: (inout Int) -> Void) {
         var slot = slot(of: key)
         while true {
             let found = keys[slot]
             if found == key {
-                values[slot] += amount
+                change(&values[slot])
                 return
             }
             if found == Self.emptyKey { break }
@@ -47,11 +52,12 @@ struct IntegerKeyTable {
         }
         guard 2 * (used + 1) <= keys.count else {
             grow()
-            return add(amount, to: key)
+            return update(key, change)
         }
         keys[slot] = key
-        values[slot] = amount
+        values[slot] = 0
         used += 1
+        change(&values[slot])
     }
 
     /// The keys and their values, in no order.

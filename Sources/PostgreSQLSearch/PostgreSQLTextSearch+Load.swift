@@ -1,0 +1,76 @@
+import SQLiteStore
+import TextSearch
+
+extension PostgreSQLTextSearch {
+    /// Loads `rows` (the values of `columns`, which hold the description's text and scope columns)
+    /// into the table, empty before and with the search installed (``installSQL``), with one `COPY`:
+    /// each row's grams are computed here as it is sent, and counted, with the search's triggers
+    /// disabled meanwhile; then the gram counts are added from those counts and the substring counts
+    /// chosen from the rows in memory. The structures are those the triggers keep, without a trigger
+    /// call per row (W1b on PostgreSQL).
+    ///
+    /// Run it in a transaction (a failure then loads nothing), as the table's owner, who alone may
+    /// disable its triggers; indexes are kept row by row, so a bulk load drops them first and builds
+    /// them after.
+    ///
+    /// - Returns: the number of rows loaded.
+    /// - Throws: what the connection throws.
+    @discardableResult
+    public func load(_ rows: [[DatabaseValue]], columns: [String], _ db: some SQLConnection) throws -> Int {
+        let textPlaces = description.textColumns.map { column in
+            guard let place = columns.firstIndex(of: column) else { preconditionFailure("the rows lack the text column \(column)") }
+            return place
+        }
+        let scopePlace = description.scopeColumn.map { column in
+            guard let place = columns.firstIndex(of: column) else { preconditionFailure("the rows lack the scope column \(column)") }
+            return place
+        }
+        let texts = { (row: [DatabaseValue]) in textPlaces.map { place -> String? in if case .text(let text) = row[place] { text } else { nil } } }
+        let table = description.table
+        for trigger in triggers { try db.execute(sql: "ALTER TABLE \(table) DISABLE TRIGGER \(trigger)", values: []) }
+        // The rows of each gram, by key, for each scope value (by its place in `scopes`).
+        var scopes: [DatabaseValue: Int] = [:]
+        var counts: [[Int64: Int]] = []
+        var line = ""
+        let loaded = try db.copy(into: table, columns: columns + [gramsColumn], rows: rows.lazy.map { row in
+            let scope = scopePlace.map { row[$0] } ?? .null
+            let place = scopes[scope] ?? {
+                scopes[scope] = counts.count
+                counts.append([:])
+                return counts.count - 1
+            }()
+            line.removeAll(keepingCapacity: true)
+            line.append("{")
+            for key in Self.gramKeys(of: texts(row)) {
+                counts[place][key, default: 0] += 1
+                if line.utf8.count > 1 { line.append(",") }
+                line.append(String(key))
+            }
+            line.append("}")
+            return row + [.text(line)]
+        })
+        try db.execute(sql: "DELETE FROM \(gramCountsTable)", values: [])
+        try db.copy(
+            into: gramCountsTable, columns: ["gram", "scope", "count"],
+            rows: scopes.lazy.flatMap { scope, place in
+                counts[place].lazy.map { key, count in [.text(Self.gram(key)), scope, .integer(Int64(count))] }
+            })
+        let scalars = RowScalars()
+        try refreshSubstringCounts(db) { body in
+            for row in rows {
+                scalars.load(texts(row))
+                body(scalars, scopePlace.map { row[$0] } ?? .null)
+            }
+        }
+        for trigger in triggers { try db.execute(sql: "ALTER TABLE \(table) ENABLE TRIGGER \(trigger)", values: []) }
+        return loaded
+    }
+
+    /// The gram of a key of ``gramKeys(of:)``.
+    static func gram(_ key: Int64) -> String {
+        var scalars = String.UnicodeScalarView()
+        if key >= 1 << 21, let first = Unicode.Scalar(UInt32(key >> 21)) { scalars.append(first) }
+        if let last = Unicode.Scalar(UInt32(key & (1 << 21 - 1))) { scalars.append(last) }
+        return String(scalars)
+    }
+}
