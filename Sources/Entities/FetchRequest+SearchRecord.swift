@@ -2,7 +2,7 @@ import FetchedResults
 import SQLiteStore
 import TextSearch
 
-/// What ``FetchRequest/searchRecord(at:_:)`` found at an index path.
+/// What `FetchRequest.searchRecord(at:costs:_:)` found at an index path.
 public enum SearchRecordLookup<Entity: SearchableEntity> {
     /// The entity at the path.
     case found(Entity)
@@ -23,7 +23,7 @@ extension FetchRequest where Entity: SearchableEntity {
     /// Nil when the request is not one this reads: no search, a predicate, limit or offset, sections
     /// by another key path, a restriction on another attribute, counts not maintained, PostgreSQL, or
     /// a search whose counts read no match (`PagePlanner.scopePresence(for:costs:)`: `a`, `mac`).
-    /// A ``FetchedResultsController`` reads those.
+    /// A `FetchedResultsController` reads those.
     ///
     /// `costs` chooses the strategies (tests force each one).
     ///
