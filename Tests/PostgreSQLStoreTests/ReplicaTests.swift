@@ -11,7 +11,12 @@ import Testing
     @Test func aReadThroughTheReplicaSeesTheCallersOwnWrite() async throws {
         let schema = try TestSchema()
         try #require(!schema.replicas.isEmpty, "the test servers have no replica")
-        let cluster = try PostgreSQLCluster(PostgreSQLConfiguration(primary: schema.primary, replicas: schema.replicas))
+        // Limits far above any replay delay of a loaded machine, so that every read waits for the
+        // replica rather than skipping it (skipping is the next test's).
+        var configuration = PostgreSQLConfiguration(primary: schema.primary, replicas: schema.replicas)
+        configuration.replicaWaitLimit = .seconds(60)
+        configuration.replicaLagLimit = .seconds(60)
+        let cluster = try PostgreSQLCluster(configuration)
         defer { cluster.close() }
         try await cluster.writeWithoutTransaction { db in try db.execute(sql: "CREATE TABLE note(id bigint PRIMARY KEY)") }
         for id in 1...50 {
