@@ -108,6 +108,11 @@ public final class PostgreSQLServers: Sendable {
         }
     }
 
+    /// Runs Scripts/postgres with `arguments`: its exit status and what it printed.
+    public static func runScript(_ arguments: String...) throws -> (status: Int32, output: String) {
+        try shell([script.path] + arguments)
+    }
+
     /// Runs a command with posix_spawn and waitpid, its output gathered in a file. Not Foundation's
     /// Process: its wait never returned for the script, whose servers outlive it.
     private static func shell(_ command: String...) throws -> (status: Int32, output: String) {
