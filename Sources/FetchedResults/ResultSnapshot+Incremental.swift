@@ -6,15 +6,15 @@ extension ResultSnapshot {
     /// learns which rows changed from the store's change log). The changed rows are found in one pass
     /// over the ids and removed; each is then placed among the rows that stay by a search that asks
     /// `source` for the sort keys of ``placementFanout`` rows of its range at a time, every changed
-    /// row's probes in one read, so that a million rows take a few reads whatever the number of
-    /// changed rows; no other row is read.
+    /// row's probes read together (each distinct row once), so that a million rows take a few rounds
+    /// of reads whatever the number of changed rows; no other row is read.
     ///
     /// A changed row that stays in its section, with the same unchanged rows before it, is an update;
     /// otherwise it is a move (or an insertion or deletion when it enters or leaves the result).
     ///
     /// - Complexity: O(*n*) over the ids for *k* changed rows among *n*, and
-    ///   ⌈log(*n*) / log(``placementFanout`` + 1)⌉ reads of at most *k* · ``placementFanout`` rows
-    ///   (one more when a changed row opens a section).
+    ///   ⌈log(*n*) / log(``placementFanout`` + 1)⌉ rounds, each reading at most *k* · ``placementFanout``
+    ///   distinct rows (one more when a changed row opens a section).
     public mutating func update<Source: RowPlacing>(changedIDs: Set<Int64>, from source: Source) throws -> ChangeSet {
         let old = self
         let oldPaths = old.paths(of: changedIDs)
@@ -83,24 +83,25 @@ extension ResultSnapshot {
         var high: Int
     }
 
-    /// Narrows every search to its place, reading the probes of all searches at once per round.
+    /// Narrows every search to its place, reading the probes of all searches at once per round: the
+    /// searches of one section start from the same range, so each distinct row is read once.
     private static func narrow<Source: RowPlacing>(
         _ searches: inout [PlacementSearch<Source.SortKey>], in sections: [Section], _ source: Source
     ) throws {
         while searches.contains(where: { $0.low < $0.high }) {
             // Probes evenly spaced in each range: every row of a range no wider than the fanout.
-            func probes(_ search: PlacementSearch<Source.SortKey>) -> [Int] {
+            let probes = searches.map { search -> [Int] in
                 let width = search.high - search.low
                 let count = min(placementFanout, width)
                 return count == 0 ? [] : (1...count).map { search.low + width * $0 / (count + 1) }
             }
-            var ids: [Int64] = []
-            for search in searches { ids += probes(search).map { sections[search.section].ids[$0] } }
-            let keys = try source.sortKeys(of: ids)
+            var ids = Set<Int64>()
+            for (search, rows) in zip(searches, probes) { ids.formUnion(rows.map { sections[search.section].ids[$0] }) }
+            let keys = try source.sortKeys(of: Array(ids))
             for index in searches.indices {
                 let search = searches[index]
                 var (low, high) = (search.low, search.high)
-                for row in probes(search) {
+                for row in probes[index] {
                     guard let key = keys[sections[search.section].ids[row]] else { throw FetchError.resultChanged }
                     if source.precedes(key, search.key) {
                         low = row + 1
