@@ -58,18 +58,14 @@ struct PageRead {
         // ``SearchCosts/fewRows`` + 1 the search indexes give, from both when the plan drives through
         // both, reading no table row): it is then read from them.
         if !countsMatches, matchIDs == nil, let scope, costs.fewRows < Int.max {
-            let listed = try description.exactIntersectionIDs(plan, scope: scope).map { matches in
-                try db.fetchAll(sql: matches.sql + " LIMIT ?", arguments: matches.arguments + [costs.fewRows + 1]) {
-                    try $0.decode(Int64.self, at: 0)
-                }
-            } ?? description.indexedMatchIDs(plan, scope: scope, limit: costs.fewRows + 1, db)
+            let listed = try description.exactIntersectionIDs(plan, scope: scope, limit: costs.fewRows + 1, db)
+                ?? description.indexedMatchIDs(plan, scope: scope, limit: costs.fewRows + 1, db)
             if let listed, listed.count <= costs.fewRows { (matchIDs, total) = (listed, listed.count) }
         }
-        if countsMatches, total == nil, let matches = description.exactIntersectionIDs(plan, scope: scope) {
-            let ids = try db.fetchAll(sql: matches.sql + " LIMIT ?", arguments: matches.arguments + [SearchCosts.idListLimit + 1]) {
-                try $0.decode(Int64.self, at: 0)
-            }
-            if ids.count <= SearchCosts.idListLimit { (matchIDs, total) = (ids, ids.count) }
+        if countsMatches, total == nil,
+           let ids = try description.exactIntersectionIDs(plan, scope: scope, limit: SearchCosts.idListLimit + 1, db),
+           ids.count <= SearchCosts.idListLimit {
+            (matchIDs, total) = (ids, ids.count)
         }
         var numberOnly: (textPlan: SearchPlan, ids: [Int64])?
         let (depth, overflow) = offset.addingReportingOverflow(limit)

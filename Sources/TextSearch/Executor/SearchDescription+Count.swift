@@ -54,6 +54,12 @@ extension SearchDescription {
         return intersectionIDs(grams: short.map(\.folded) + narrowing, long: long, scope: scope, exact: true)
     }
 
+    /// The first `limit` ids of ``exactIntersectionIDs(_:scope:)``, read; nil for another plan.
+    func exactIntersectionIDs(_ plan: SearchPlan, scope: DatabaseValue?, limit: Int, _ db: Database) throws -> [Int64]? {
+        guard let matches = exactIntersectionIDs(plan, scope: scope) else { return nil }
+        return try db.fetchAll(sql: matches.sql + " LIMIT ?", arguments: matches.arguments + [limit]) { try $0.decode(Int64.self, at: 0) }
+    }
+
     /// ``gramsCount(_:scope:_:)`` for each of `scopes`, keeping the positive counts; nil when it is
     /// nil for one.
     func gramsCounts(_ plan: SearchPlan, scopes: [DatabaseValue], _ db: Database) throws -> [DatabaseValue: Int]? {
