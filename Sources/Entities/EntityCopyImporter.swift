@@ -94,12 +94,17 @@ public final class EntityCopyImporter<Entity: DeclaredEntity, Connection: SQLCon
         try catchUpIDs()
         let bulk = try db.dialect == .postgreSQL && db.isInsideTransaction && !mayHoldKeys && Entity.isEmpty(db)
             && db.fetchRows(sql: PostgreSQLChangeLogSchema.ownsTableSQL, values: [.text(Entity.tableName)]).first?.first == .integer(1)
-        guard bulk else {
+        if bulk {
+            try loadGatheredInBulk()
+        } else {
             try db.copy(into: Entity.tableName, columns: Entity.declaration.storedColumns, rows: gathered)
-            gathered.removeAll()
-            gatheredKeys.removeAll()
-            return
         }
+        gathered.removeAll()
+        gatheredKeys.removeAll()
+    }
+
+    /// The gathered rows into the empty table, as ``addGathered()`` says.
+    private func loadGatheredInBulk() throws {
         let logged = Entity.declaration.tracksChanges
         let trigger = PostgreSQLChangeLogSchema.triggerName(forTable: Entity.tableName)
         if logged { try db.execute(sql: "ALTER TABLE \(Entity.tableName) DISABLE TRIGGER \(trigger)", values: []) }
@@ -115,8 +120,6 @@ public final class EntityCopyImporter<Entity: DeclaredEntity, Connection: SQLCon
                 sql: PostgreSQLChangeLogSchema.loggingEveryRowSQL(ofTable: Entity.tableName)
                     + "ALTER TABLE \(Entity.tableName) ENABLE TRIGGER \(trigger);", values: [])
         }
-        gathered.removeAll()
-        gatheredKeys.removeAll()
     }
 
     private func catchUpIDs() throws {
