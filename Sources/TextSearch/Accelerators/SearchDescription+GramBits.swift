@@ -76,8 +76,8 @@ extension SearchDescription {
     /// ```
     ///
     /// One pass over the table's texts in id order, in Swift, the bits written in the table's order.
-    /// A bulk load or a refresh of both sets makes it the second pass of ``refreshSubstringCounts(_:)``
-    /// too (`refreshChosenSets(substringCounts:gramBits:_:)`).
+    /// A bulk load that chooses the sets again makes it the second pass of the substring counts too
+    /// (`finishChosenSets(trigrams:gramBits:_:)`).
     ///
     /// - Complexity: O(n · L) for n rows of texts of L scalars.
     /// - Throws: `DatabaseError`.

@@ -15,8 +15,8 @@ extension SearchDescription {
     /// Two passes over the table's texts, in Swift: the rows of each 3-scalar substring, then the
     /// rows of each longer substring whose 3-scalar substrings are all frequent (no substring is in
     /// more rows than its parts).
-    /// A bulk load or a refresh of both sets makes the second pass the one of ``refreshGramBits(_:)``
-    /// too (`refreshChosenSets(substringCounts:gramBits:_:)`).
+    /// A bulk load that chooses the sets again makes the second pass the one of ``refreshGramBits(_:)``
+    /// too (`finishChosenSets(trigrams:gramBits:_:)`).
     ///
     /// - Complexity: O(n · L · ``substringCountMaximumLength``) for n rows of texts of L scalars;
     ///   memory O(distinct substrings made of frequent trigrams).
