@@ -7,7 +7,8 @@ extension PostgreSQLTextSearch {
     /// reading transaction (REPEATABLE READ), so that both come from one snapshot.
     ///
     /// The total comes from the gram counts for one term of 1-2 characters, or from the substring
-    /// counts for one frequent term of 3+ (``substringCountsTable``); TextSearch's `PagePlanner` then
+    /// counts for one frequent term of 3+ (``substringCountsTable``), with a number's rows in the
+    /// number columns counted from their indexes for one numeric term; TextSearch's `PagePlanner` then
     /// chooses how the page is read from it: the matches read through their indexes and sorted, the
     /// list index walked in order for a bounded number of entries, or the order's index walked with
     /// every term checked on each row. Other searches have no kept count: the planner chooses from
@@ -152,14 +153,25 @@ extension PostgreSQLTextSearch {
         return try integer(db, "SELECT count(*) FROM \(description.table) WHERE \(condition.sql)", condition.arguments.values)
     }
 
-    /// The matches counted without reading them: none when a term can match nothing, from the gram
-    /// counts for one term of 1-2 characters, from the substring counts for one long term they hold;
-    /// else nil.
+    /// The matches counted from kept counts and indexes, reading no row but those both a number
+    /// column and a text index find: none when a term can match nothing, from the gram counts for one
+    /// term of 1-2 characters, from the substring counts for one long term they hold; for one numeric
+    /// term, its text's count from those, plus its number columns' rows (an index-only count each),
+    /// less those whose text also holds it. Else nil.
     private func keptCount(_ plan: PostgreSQLSearchPlan, _ db: some SQLConnection) throws -> Int? {
         if plan.matchesNothing { return 0 }
         if plan.countsOneGram { return try gramCount(plan.terms[0].folded, scope: plan.scope, db) }
         if let term = plan.countedLongTerm { return try substringCount(term, scope: plan.scope, db) }
-        return nil
+        guard let term = plan.countedNumber,
+            let inText = try term.isShort ? gramCount(term.folded, scope: plan.scope, db) : substringCount(term, scope: plan.scope, db)
+        else { return nil }
+        let table = description.table
+        var total = inText
+        for rows in plan.numberRows(term, alias: table) {
+            total += try integer(db, "SELECT count(*) FROM \(table) WHERE \(rows.sql)", rows.arguments.values)
+        }
+        let both = plan.numberAndTextRows(term, alias: table)
+        return total - (try integer(db, "SELECT count(*) FROM \(table) WHERE \(both.sql)", both.arguments.values))
     }
 
     /// How many rows match `query` in each scope value that has any (every row's scope value, NULL
@@ -206,7 +218,7 @@ extension PostgreSQLTextSearch {
 
     /// `plan` (of `query`) with its terms' rows estimated, reading no row of the table but a number
     /// column's index: a term of 1-2 characters its gram count; a longer one its substring count when
-    /// the substring counts hold it (a long term's ``keptCount(_:_:)`` found they do not), else its
+    /// the substring counts hold it (a single term's ``keptCount(_:_:)`` found they do not), else its
     /// rarest pair's gram count (a bound); a numeric term adds
     /// its rows in the number columns, counted up to just past `costs.onePassRows`, which also choose
     /// the numbers that join the grams index's scan.
@@ -220,7 +232,7 @@ extension PostgreSQLTextSearch {
             var estimate: Int
             if term.isShort {
                 estimate = try gramCount(term.folded, scope: plan.scope, db)
-            } else if plan.countedLongTerm == nil, let count = try substringCount(term, scope: plan.scope, db) {
+            } else if plan.terms.count > 1, let count = try substringCount(term, scope: plan.scope, db) {
                 estimate = count
             } else {
                 estimate = try PostgreSQLSearchPlan.pairs(of: term.folded).map { try gramCount($0, scope: plan.scope, db) }.min() ?? 0
