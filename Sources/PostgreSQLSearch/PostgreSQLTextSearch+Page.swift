@@ -61,10 +61,12 @@ extension PostgreSQLTextSearch {
         if total == nil { plan = try estimated(plan, query, costs: costs, db) }
         let inListOrder = order.isListIndexOrder && description.listIndex != nil
         let hasNumericTerm = plan.terms.contains(where: plan.isNumeric)
-        let facts = PageFacts(
+        // The table's rows cost a walk in list order, which only a known total is planned with.
+        let costsListWalk = inListOrder && !hasNumericTerm && scope == nil
+        var facts = PageFacts(
             limit: limit, offset: offset, total: total, driverRows: total ?? plan.driverEstimate,
             hasAllTermsIndex: plan.hasAllTermsIndex, inListOrder: inListOrder, hasNumericTerm: hasNumericTerm,
-            scopeRows: inListOrder && !hasNumericTerm && scope == nil ? try rowEstimate(db) : nil)
+            scopeRows: costsListWalk && total != nil ? try rowEstimate(db) : nil)
         var strategy = forcing ?? PagePlanner.strategy(for: facts, costs: costs)
         if case .scan(let onePass) = strategy {
             if onePass, let page = try onePassPage(plan, order: order, limit: limit, offset: offset, selection: selection, db, decode) {
@@ -72,6 +74,7 @@ extension PostgreSQLTextSearch {
             }
             // Counted (without reading the page's columns), then the page planned again with the total.
             let counted = try total ?? rowCount(plan, db)
+            if costsListWalk && facts.scopeRows == nil { facts.scopeRows = try rowEstimate(db) }
             total = counted
             strategy = forcing == nil ? PagePlanner.strategy(afterCounting: counted, facts, costs: costs) : .readMatches(.sorted)
         }
