@@ -70,22 +70,21 @@ extension PostgreSQLTextSearch {
     ///
     /// - Throws: what the connection throws.
     public func refreshSubstringCounts(_ db: some SQLConnection) throws {
-        try refreshSubstringCounts(db) { body in try forEachRowTexts(db, body) }
+        guard substringCountsTable != nil else { return }
+        let trigrams = SubstringCounter(.trigrams)
+        try forEachRowTexts(db) { texts, scope in trigrams.add(texts, scope: scope) }
+        try refreshSubstringCounts(db, trigrams: trigrams)
     }
 
-    /// ``refreshSubstringCounts(_:)`` from the rows `forEachRow` gives (twice): each row's texts and
-    /// scope value.
-    func refreshSubstringCounts(
-        _ db: some SQLConnection, rows forEachRow: ((RowScalars, DatabaseValue) -> Void) throws -> Void
-    ) throws {
+    /// ``refreshSubstringCounts(_:)`` after its first pass: `trigrams` has counted every row's
+    /// trigrams; the second pass reads the rows' texts.
+    func refreshSubstringCounts(_ db: some SQLConnection, trigrams: SubstringCounter) throws {
         guard let table = substringCountsTable else { return }
         try db.execute(sql: "DELETE FROM \(table)", values: [])
-        let trigrams = SubstringCounter(.trigrams)
-        try forEachRow { texts, scope in trigrams.add(texts, scope: scope) }
         let frequentTrigrams = trigrams.substrings(inAtLeast: description.substringCountMinimumRows)
         guard !frequentTrigrams.isEmpty else { return }
         let substrings = SubstringCounter(.madeOf(frequentTrigrams: frequentTrigrams))
-        try forEachRow { texts, scope in substrings.add(texts, scope: scope) }
+        try forEachRowTexts(db) { texts, scope in substrings.add(texts, scope: scope) }
         let kept = substrings.substrings(inAtLeast: description.substringCountMinimumRows)
         try db.copy(
             into: table, columns: ["substring", "scope", "count"],
