@@ -27,6 +27,12 @@ public final class EntityCopyImporter<Entity: DeclaredEntity, Connection: SQLCon
     /// New rows, in the order of the records, and the place of each key among them.
     private var gathered: [[DatabaseValue]] = []
     private var gatheredKeys: [DatabaseValue: Int] = [:]
+    /// The references to another table's ids (a foreign key): the attribute, its place among the
+    /// stored values, and the parent's table.
+    private let references: [(attribute: String, index: Int, parent: String)]
+    /// Where each gathered row's record is in its source, while the entity has references: a row
+    /// whose parent is missing fails the whole `COPY` without saying which (``locatingRefusal(_:)``).
+    private var gatheredPlaces: [(source: String, location: String)?] = []
     /// Whether a record was added with its own id since the engine's numbering last caught up with
     /// the stored ids (`SQLDialect.keyCatchUp(table:column:)`).
     private var keptIDs = false
@@ -53,14 +59,22 @@ public final class EntityCopyImporter<Entity: DeclaredEntity, Connection: SQLCon
         key = declaration.attributes.first { $0.columnDefinition.isUnique }.flatMap { attribute in
             declaration.storedColumns.firstIndex(of: attribute.column).map { (attribute.column, attribute.name, $0) }
         }
+        references = declaration.attributes.compactMap { attribute in
+            // A row of this table that another gathered row refers to is not stored before the `COPY`.
+            guard let parent = attribute.reference?.table, parent != Entity.tableName,
+                  let index = declaration.storedColumns.firstIndex(of: attribute.column)
+            else { return nil }
+            return (attribute.name, index, parent)
+        }
         mayHoldKeys = try !Entity.isEmpty(db)
     }
 
-    /// Stores one record (checked already).
+    /// Stores one record (checked already), read from `source` (nil: given directly).
     ///
     /// - Throws: ``DuplicateKey`` for a record that keeps its id and has another row's key; the
-    ///   engine's error.
-    public func add(_ record: Entity) throws {
+    ///   engine's error; ``EntityFileError`` naming the record of `source` whose reference names no
+    ///   stored row, when the rows gathered so far are added.
+    public func add(_ record: Entity, from source: EntitySource? = nil) throws {
         let values = Entity.declaration.storedValues(of: record)
         if let id = record.id {
             try addGathered()
@@ -68,7 +82,7 @@ public final class EntityCopyImporter<Entity: DeclaredEntity, Connection: SQLCon
             try put(values, id: id)
             return
         }
-        if bulkLoad == nil, gathered.isEmpty, try mayLoadInBulk() { try startBulkLoad() }
+        if references.isEmpty, bulkLoad == nil, gathered.isEmpty, try mayLoadInBulk() { try startBulkLoad() }
         if let bulkLoad {
             if let key, !bulkLoad.keys.insert(values[key.index]) {
                 bulkLoad.heldBack.append(values)
@@ -77,30 +91,37 @@ public final class EntityCopyImporter<Entity: DeclaredEntity, Connection: SQLCon
             try bulkLoad.pipe.send(values)
             report.inserted += 1
         } else {
-            try addNew(values)
+            try addNew(values, place: references.isEmpty ? nil : source.flatMap { source in source.location.map { (source.name, $0()) } })
         }
     }
 
-    /// Stores the values of a record without an id: gathered, unless its key is taken.
-    private func addNew(_ values: [DatabaseValue]) throws {
+    /// Stores the values of a record without an id, read at `place` in its source: gathered, unless
+    /// its key is taken.
+    private func addNew(_ values: [DatabaseValue], place: (source: String, location: String)?) throws {
         guard let key else {
-            gathered.append(values)
-            report.inserted += 1
+            gather(values, place)
             return
         }
         let value = values[key.index]
-        if let place = gatheredKeys[value] {
+        if let row = gatheredKeys[value] {
             guard conflicts == .update else { report.skipped += 1; return }
-            gathered[place] = values
+            gathered[row] = values
+            if !references.isEmpty { gatheredPlaces[row] = place }
             report.updated += 1
         } else if mayHoldKeys, let id = try storedID(key: value, key.column) {
             guard conflicts == .update else { report.skipped += 1; return }
             try replace(values, id: id)
         } else {
             gatheredKeys[value] = gathered.count
-            gathered.append(values)
-            report.inserted += 1
+            gather(values, place)
         }
+    }
+
+    /// Holds a new row back, to be added with the others.
+    private func gather(_ values: [DatabaseValue], _ place: (source: String, location: String)?) {
+        gathered.append(values)
+        if !references.isEmpty { gatheredPlaces.append(place) }
+        report.inserted += 1
     }
 
     /// Adds the rows held back so far to the table, and lets the ids the engine gives next follow
@@ -117,7 +138,9 @@ public final class EntityCopyImporter<Entity: DeclaredEntity, Connection: SQLCon
     /// has is held back and stored by its key after the load (an update or skip of that row). The
     /// same rows and entries as one `INSERT` or `UPDATE` a record gives (W1b on PostgreSQL); other
     /// sessions' reads and writes of the table wait until the transaction ends (dropping an index
-    /// locks the table). Elsewhere the rows are gathered and added by one
+    /// locks the table). The rows of an entity with references to another table are gathered and
+    /// loaded at the end, in bulk as well (a record whose reference is refused is named by its place
+    /// in its source); elsewhere the rows are gathered and added by one
     /// `SQLConnection.copy(into:columns:rows:)`.
     public func insertPending() throws {
         try addGathered()
@@ -136,9 +159,61 @@ public final class EntityCopyImporter<Entity: DeclaredEntity, Connection: SQLCon
         try finishBulkLoad()
         guard !gathered.isEmpty else { return }
         try catchUpIDs()
-        try db.copy(into: Entity.tableName, columns: Entity.declaration.storedColumns, rows: gathered)
+        let bulk = try mayLoadInBulk()
+        try locatingRefusal {
+            if bulk {
+                try suspendLogging()
+                try Self.load(gathered, db)
+                try logEveryRow()
+            } else {
+                try db.copy(into: Entity.tableName, columns: Entity.declaration.storedColumns, rows: gathered)
+            }
+        }
         gathered.removeAll()
         gatheredKeys.removeAll()
+        gatheredPlaces.removeAll()
+    }
+
+    /// Runs `load`, which adds the gathered rows. PostgreSQL checks their references at the end of
+    /// the `COPY` and refuses it whole, naming a key but no row: when it fails, the load is rolled
+    /// back to a savepoint and the first gathered row whose parent is not stored is found, and
+    /// thrown as an ``EntityFileError`` naming its record's place in its source, as SQLite's insert
+    /// of that record would be refused. Any other failure is thrown as it is.
+    private func locatingRefusal(_ load: () throws -> Void) throws {
+        guard db.dialect == .postgreSQL, gatheredPlaces.contains(where: { $0 != nil }) else { return try load() }
+        let inTransaction = db.isInsideTransaction
+        if inTransaction { try db.execute(sql: "SAVEPOINT gathered_rows", values: []) }
+        do {
+            try load()
+        } catch {
+            if inTransaction { try db.execute(sql: "ROLLBACK TO SAVEPOINT gathered_rows", values: []) }
+            guard let missing = try firstMissingParent(), let place = gatheredPlaces[missing.row] else { throw error }
+            throw EntityFileError(
+                path: place.source,
+                reason: "\(place.location): FOREIGN KEY constraint failed: \(missing.attribute) \(AttributeSections.text(missing.id)) "
+                    + "is not the id of a stored \(missing.parent) row")
+        }
+        if inTransaction { try db.execute(sql: "RELEASE SAVEPOINT gathered_rows", values: []) }
+    }
+
+    /// The first gathered row with a reference whose parent is not stored: its place among them,
+    /// the reference's attribute and parent table, and the id it holds.
+    private func firstMissingParent() throws -> (row: Int, attribute: String, parent: String, id: DatabaseValue)? {
+        var first: (row: Int, attribute: String, parent: String, id: DatabaseValue)?
+        for reference in references {
+            let ids = gathered.map { row in
+                if case .integer(let id) = row[reference.index] { String(id) } else { "NULL" }
+            }
+            let sql = """
+                SELECT min(t.n) FROM unnest(?::bigint[]) WITH ORDINALITY AS t(id, n)
+                WHERE t.id IS NOT NULL AND NOT EXISTS (SELECT FROM \(reference.parent) AS p WHERE p.id = t.id)
+                """
+            guard case .integer(let n) = try db.fetchRows(sql: sql, values: [.text("{" + ids.joined(separator: ",") + "}")]).first?.first,
+                  first.map({ Int(n) - 1 < $0.row }) ?? true
+            else { continue }
+            first = (Int(n) - 1, reference.attribute, reference.parent, gathered[Int(n) - 1][reference.index])
+        }
+        return first
     }
 
     /// Whether new records may be added by a bulk load, as ``insertPending()`` says.
@@ -149,20 +224,9 @@ public final class EntityCopyImporter<Entity: DeclaredEntity, Connection: SQLCon
 
     /// Starts the bulk load of ``insertPending()``: the rows sent to it until ``finishBulkLoad()``.
     private func startBulkLoad() throws {
-        if Entity.declaration.tracksChanges {
-            try db.execute(sql: "ALTER TABLE \(Entity.tableName) DISABLE TRIGGER \(PostgreSQLChangeLogSchema.triggerName(forTable: Entity.tableName))", values: [])
-        }
-        let (db, columns) = (db, Entity.declaration.storedColumns)
-        let search = (Entity.self as? any SearchableEntity.Type)?.searchDescription
-        bulkLoad = BulkLoad(RowPipe { rows in
-            try PostgreSQLBulkLoad.withIndexesBuiltAfter(table: Entity.tableName, db) {
-                if let search {
-                    try PostgreSQLTextSearch(search).load(rows, columns: columns, db)
-                } else {
-                    try db.copy(into: Entity.tableName, columns: columns, rows: rows)
-                }
-            }
-        })
+        try suspendLogging()
+        let db = db
+        bulkLoad = BulkLoad(RowPipe { rows in try Self.load(rows, db) })
     }
 
     /// Ends the bulk load, if one runs: waits for it, stores the records held back, and logs every row.
@@ -171,14 +235,36 @@ public final class EntityCopyImporter<Entity: DeclaredEntity, Connection: SQLCon
         self.bulkLoad = nil
         mayHoldKeys = true
         try bulkLoad.pipe.finish()
-        for values in bulkLoad.heldBack { try addNew(values) }
+        for values in bulkLoad.heldBack { try addNew(values, place: nil) }
         try addGathered()
-        if Entity.declaration.tracksChanges {
-            try db.execute(
-                sql: PostgreSQLChangeLogSchema.loggingEveryRowSQL(ofTable: Entity.tableName)
-                    + "ALTER TABLE \(Entity.tableName) ENABLE TRIGGER \(PostgreSQLChangeLogSchema.triggerName(forTable: Entity.tableName));",
-                values: [])
+        try logEveryRow()
+    }
+
+    /// Loads `rows` into the empty table, as ``insertPending()`` says.
+    private static func load(_ rows: some Sequence<[DatabaseValue]>, _ db: Connection) throws {
+        let columns = Entity.declaration.storedColumns
+        try PostgreSQLBulkLoad.withIndexesBuiltAfter(table: Entity.tableName, db) {
+            if let search = (Entity.self as? any SearchableEntity.Type)?.searchDescription {
+                try PostgreSQLTextSearch(search).load(rows, columns: columns, db)
+            } else {
+                try db.copy(into: Entity.tableName, columns: columns, rows: rows)
+            }
         }
+    }
+
+    /// Disables the change log's trigger during a bulk load (``logEveryRow()`` logs its rows).
+    private func suspendLogging() throws {
+        guard Entity.declaration.tracksChanges else { return }
+        try db.execute(sql: "ALTER TABLE \(Entity.tableName) DISABLE TRIGGER \(PostgreSQLChangeLogSchema.triggerName(forTable: Entity.tableName))", values: [])
+    }
+
+    /// Logs every row as inserted in one statement, and enables the change log's trigger again.
+    private func logEveryRow() throws {
+        guard Entity.declaration.tracksChanges else { return }
+        try db.execute(
+            sql: PostgreSQLChangeLogSchema.loggingEveryRowSQL(ofTable: Entity.tableName)
+                + "ALTER TABLE \(Entity.tableName) ENABLE TRIGGER \(PostgreSQLChangeLogSchema.triggerName(forTable: Entity.tableName));",
+            values: [])
     }
 
     private func catchUpIDs() throws {

@@ -93,7 +93,10 @@ public enum EntityFiles {
         }
         let sink = ImportingSink(conflicts: conflicts, progress: progress)
         func feed() throws {
-            for source in sources { try source.feed(sink) }
+            for source in sources {
+                sink.source = source
+                try source.feed(sink)
+            }
             for (_, importer) in sink.importers { try importer.insertPending() }
         }
         if let db = db as? Database {
@@ -145,6 +148,8 @@ private final class ImportingSink: EntitySink {
     let progress: ((Int) -> Void)?
     /// The importer of each entity's records, with its table, in the order of the entities.
     var importers: [(table: String, importer: any EntityImporting)] = []
+    /// The source of the records stored now.
+    var source: EntitySource?
     /// The table of the last record stored, and its importer, typed once: casting the importer to
     /// `any EntityImporting<Entity>` for each record was a sizeable part of an import's time (W1b on
     /// PostgreSQL).
@@ -165,7 +170,7 @@ private final class ImportingSink: EntitySink {
             lastTable = Entity.tableName
             lastImporter = TypedImporter(importers.first { $0.table == Entity.tableName }!.importer as! any EntityImporting<Entity>)
         }
-        try (lastImporter as! TypedImporter<Entity>).importer.add(record)
+        try (lastImporter as! TypedImporter<Entity>).importer.add(record, from: source)
         done += 1
         if done % EntityFiles.progressInterval == 0 { progress?(done) }
     }
