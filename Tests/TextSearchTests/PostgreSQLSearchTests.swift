@@ -116,7 +116,7 @@ struct PostgreSQLSearchTests {
             let texts = (0..<16).map { index in
                 index % 5 == 0 ? String(1990 + Int(random.next() % 4))
                     : RandomTexts.text(maxPieces: 2, &random) + (random.next() % 3 == 0 ? " " + RandomTexts.text(maxPieces: 1, &random) : "")
-            } + ["", "x", "a b", "mac 3", "a 1991", "199 e", "3 1990 ra"]
+            } + ["", "x", "a b", "mac 3", "a 1991", "199 e", "3 1990 ra", "3", "2007", "599", "mac a", "pro p"]
             try FoldingReference.prepare(
                 films.values.flatMap { [$0.title, $0.director] } + texts.flatMap { SearchQuery($0).terms.map(\.text) })
             for text in texts where failures == 0 {
@@ -171,6 +171,38 @@ struct PostgreSQLSearchTests {
             }
         }
         #expect(nonEmpty > 60, "the random searches find rows")
+    }
+
+    /// The totals that kept counts hold are read from them, never counted over the rows: a term
+    /// inside another is dropped (`max a` is `max`'s substring count), and one numeric term's total is
+    /// its text's substring count plus its year's rows, less those holding both. The kept counts of
+    /// one scope are then raised by 100 behind the triggers' back, so that a total read from them shows it.
+    @Test func keptCountsGiveTheTotals() throws {
+        let schema = try SearchSchema()
+        let pg = try schema.connect()
+        try pg.execute(sql: Self.postgreSQLTable)
+        let search = PostgreSQLTextSearch(Self.description)
+        try pg.execute(sql: search.installSQL)
+        let films: [(String, Int, String)] = [
+            ("max 1991", 1991, "drama"), ("max power", 1991, "comedy"), ("1991 max", 2000, "drama"), ("mini", 1991, "drama"),
+            ("other", 2000, "comedy"),
+        ]
+        for (index, film) in films.enumerated() {
+            try pg.execute(
+                sql: "INSERT INTO films VALUES (?, ?, ?, 'ann', 'ann', ?, ?)",
+                values: [.integer(Int64(index + 1)), .text(film.0), .text(film.0), .integer(Int64(film.1)), .text(film.2)])
+        }
+        try pg.inTransaction(writing: true) { try search.refreshSubstringCounts(pg) }
+        let order = Self.orders[0].0
+        func total(_ text: String, _ scope: String? = nil) throws -> Int {
+            try pg.inTransaction(writing: false) {
+                try search.page(SearchQuery(text), scope: scope.map { .text($0) }, order: order, limit: 10, selection: "films.id", pg) { $0 }
+                    .totalCount
+            }
+        }
+        #expect(try [total("max a"), total("1991"), total("1991", "drama"), total("199"), total("1991 max")] == [3, 4, 3, 2, 3])
+        try pg.execute(sql: "UPDATE films_substring_counts SET count = count + 100 WHERE substring IN ('max', '1991') AND scope = 'drama'")
+        #expect(try [total("max a"), total("1991"), total("1991", "drama"), total("1991 max")] == [103, 104, 103, 3])
     }
 
     /// A bulk build (the structures installed over rows loaded before, as after `COPY`) and a bulk
