@@ -97,8 +97,53 @@ struct ServerCommandTests {
 
         let (status, error) = try watch.stop()
         #expect(status == 0, "\(error)")
-        #expect(error.contains("lost the connection to the PostgreSQL server"), "\(error)")
-        #expect(error.contains("listening to the PostgreSQL server again; the changes made meanwhile follow"), "\(error)")
+        Self.expectOwnLines(error, ["lost the connection to the PostgreSQL server", "listening to the PostgreSQL server again"])
+    }
+
+    /// `catalog`'s notes on standard error, each once, and nothing else: no line of libpq's (the
+    /// server's farewell, `FATAL:  terminating connection…`, goes to the connection's notice
+    /// processor, which drops it).
+    static func expectOwnLines(_ error: String, _ notes: [String], sourceLocation: SourceLocation = #_sourceLocation) {
+        let lines = error.split(separator: "\n")
+        #expect(lines.allSatisfy { $0.hasPrefix("catalog: ") }, "\(error)", sourceLocation: sourceLocation)
+        #expect(lines.count == notes.count, "\(error)", sourceLocation: sourceLocation)
+        for (line, note) in zip(lines, notes) { #expect(line.contains(note), "\(error)", sourceLocation: sourceLocation) }
+    }
+
+    /// The primary stopped while `watch` has a wake-up it has not read yet: reading it finds the
+    /// primary gone, and `watch` waits for it as when listening finds it gone (one line, then the
+    /// changes once it is back), rather than exit at once.
+    @Test func watchWaitsForAPrimaryLostBeforeItReadsAWakeUp() throws {
+        let servers = try PostgreSQLServers.start(replicas: 0)
+        defer { servers.stop() }
+        let workspace = try Workspace()
+        let database = servers.primary
+        #expect(try workspace.catalog(["seed"], database: database).status == 0)
+        let watch = try RunningProcess("catalog", ["watch", "--json", "--database", database])
+        #expect(watch.nextLine() != nil)
+        let add = ["add", "product", "--type", "device", "--year", "2024", "--price", "1", "--name"]
+        #expect(try workspace.catalog(add + ["Before"], database: database).status == 0)
+        #expect(watch.nextLine()?.contains(#""kind":"insert""#) == true)
+
+        // A change set longer than the pipe holds: `watch` waits in its write until this test reads.
+        #expect(try workspace.catalog(["seed", "--count", "3000"], database: database).status == 0)
+        #expect(watch.hasOutput(within: .seconds(60)))
+        // Meanwhile a commit wakes its listener up (which polls every 250 ms), and the primary stops.
+        #expect(try workspace.catalog(add + ["Queued"], database: database).status == 0)
+        Thread.sleep(forTimeInterval: 2)
+        try servers.stopServer("primary")
+        let seeded = try #require(watch.nextLine())
+        #expect(seeded.utf8.count > 65_536 && seeded.contains(#""kind":"insert""#))
+        #expect(watch.exited(within: .seconds(3)) == nil, "watch exited while the primary was down")
+
+        try servers.startServer("primary")
+        #expect(try workspace.catalog(add + ["After"], database: database).status == 0)
+        var inserts = 0
+        while inserts < 2, let line = watch.nextLine() { inserts += line.components(separatedBy: #""kind":"insert""#).count - 1 }
+        #expect(inserts == 2, "watch did not show the changes made once the primary was back")
+        let (status, error) = try watch.stop()
+        #expect(status == 0, "\(error)")
+        Self.expectOwnLines(error, ["lost the connection to the PostgreSQL server", "listening to the PostgreSQL server again"])
     }
 
     /// A primary that does not come back: `watch` listens again every second for 30 seconds (the
@@ -123,12 +168,7 @@ struct ServerCommandTests {
         let waited = ContinuousClock.now - stopping
         #expect(exit.status == 8, "\(exit.error)")
         #expect(waited >= .seconds(30), "gave up after \(waited)")
-        // catalog's own lines (libpq may print the server's farewell, `FATAL:  terminating
-        // connection…`, before them): the note, then the error.
-        let lines = exit.error.split(separator: "\n").filter { $0.hasPrefix("catalog: ") }
-        #expect(lines.count == 2, "\(exit.error)")
-        #expect(lines.first?.contains("lost the connection to the PostgreSQL server") == true, "\(exit.error)")
-        #expect(lines.last?.hasPrefix("catalog: error: ") == true, "\(exit.error)")
+        Self.expectOwnLines(exit.error, ["lost the connection to the PostgreSQL server", "catalog: error: "])
         #expect(watch.nextLine(timeout: .seconds(1)) == nil)
     }
 }

@@ -52,12 +52,17 @@ for schema in ["w1b_ours", "w1b_peer"] {
 // Ours.
 let cluster = try PostgreSQLCluster(PostgreSQLConfiguration(primary: url("w1b_ours")))
 _ = try EntitySchema(identity: "w1b", tables: [EntityTable(DeclaredProduct.self)]).migrate(cluster)
+// The process's peak memory from here on (Linux: writing 5 to clear_refs resets VmHWM).
+try? "5".write(toFile: "/proc/self/clear_refs", atomically: false, encoding: .utf8)
 var start = ContinuousClock.now
 let imported = try DeclaredProduct.importFile(csv, into: cluster)
 let ours = start.duration(to: .now)
+let peak = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8))?
+    .split(separator: "\n").first { $0.hasPrefix("VmHWM:") }.map { $0.dropFirst(6).trimmingCharacters(in: .whitespaces) } ?? "?"
 precondition(imported.inserted == count)
 cluster.close()
 try report("ours (import into the table with its search, one bulk load)", ours, "w1b_ours.products")
+print("ours: peak memory during the import (VmHWM) \(peak)")
 
 // The peer.
 let peer = try PostgreSQLConnection(url: url("w1b_peer"))
