@@ -234,6 +234,7 @@ public final class EntityCopyImporter<Entity: DeclaredEntity, Connection: SQLCon
         guard let bulkLoad else { return }
         self.bulkLoad = nil
         mayHoldKeys = true
+        bulkLoad.keys = KeyHashes()  // freed while the load ends: no more rows are sent
         try bulkLoad.pipe.finish()
         for values in bulkLoad.heldBack { try addNew(values, place: nil) }
         try addGathered()

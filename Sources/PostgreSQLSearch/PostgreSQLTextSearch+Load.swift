@@ -33,7 +33,7 @@ extension PostgreSQLTextSearch {
         var counts: [[Int64: Int]] = []
         let trigrams = substringCountsTable.map { _ in SubstringCounter(.trigrams) }
         let scalars = RowScalars()
-        var line = ""
+        var line: [UInt8] = []
         let loaded = try db.copy(into: table, columns: columns + [gramsColumn], rows: rows.lazy.map { row in
             let scope = scopePlace.map { row[$0] } ?? .null
             let place = scopes[scope] ?? {
@@ -42,19 +42,26 @@ extension PostgreSQLTextSearch {
                 return counts.count - 1
             }()
             let texts = textPlaces.map { place -> String? in if case .text(let text) = row[place] { text } else { nil } }
+            // The grams as an array's text, written as bytes: a `String` a key cost more.
             line.removeAll(keepingCapacity: true)
-            line.append("{")
+            line.append(UInt8(ascii: "{"))
             for key in Self.gramKeys(of: texts) {
                 counts[place][key, default: 0] += 1
-                if line.utf8.count > 1 { line.append(",") }
-                line.append(String(key))
+                if line.count > 1 { line.append(UInt8(ascii: ",")) }
+                let start = line.count
+                var digits = key
+                repeat {
+                    line.append(UInt8(ascii: "0") + UInt8(digits % 10))
+                    digits /= 10
+                } while digits > 0
+                line[start...].reverse()
             }
-            line.append("}")
+            line.append(UInt8(ascii: "}"))
             if let trigrams {
                 scalars.load(texts)
                 trigrams.add(scalars, scope: scope)
             }
-            return row + [.text(line)]
+            return row + [.text(String(decoding: line, as: UTF8.self))]
         })
         try db.execute(sql: "DELETE FROM \(gramCountsTable)", values: [])
         try db.copy(
