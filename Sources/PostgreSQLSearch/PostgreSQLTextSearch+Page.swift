@@ -233,9 +233,9 @@ extension PostgreSQLTextSearch {
     /// `plan` (of `query`) with its terms' rows estimated, reading no row of the table but a number
     /// column's index: a term of 1-2 characters its gram count; a longer one its substring count when
     /// the substring counts hold it (a single term's ``keptCount(_:_:)`` found they do not), else its
-    /// rarest pair's gram count (a bound); a numeric term adds
-    /// its rows in the number columns, counted up to just past `costs.onePassRows`, which also choose
-    /// the numbers that join the grams index's scan.
+    /// rarest pair's gram count (a bound); a numeric term adds its rows in the number columns, counted
+    /// up to just past `costs.onePassRows`, which also choose the numbers that join the grams index's
+    /// scan.
     private func estimated(
         _ plan: PostgreSQLSearchPlan, _ query: SearchQuery, costs: SearchCosts, _ db: some SQLConnection
     ) throws -> PostgreSQLSearchPlan {
