@@ -200,7 +200,8 @@ extension FetchedResultsController {
                 budget -= limit
                 if limit < section.numberOfObjects {
                     guard let id = page.last?.rowID,
-                          let key = try db.fetchOne(sql: query.sortKeyQuery, arguments: [id], { row in
+                          case let keyQuery = query.sortKeysQuery(ids: [id]),
+                          let key = try db.fetchOne(sql: keyQuery.sql, arguments: keyQuery.arguments, { row in
                               (0..<row.count).map { row.databaseValue(at: $0) }
                           })
                     else { throw FetchError.resultChanged }
