@@ -75,17 +75,9 @@ struct ServerCommandTests {
     /// listens again, and shows the change committed once the primary is back (read from the change
     /// log, not from a notification it missed).
     @Test func watchSaysWhenThePrimaryRestartsAndResumes() throws {
-        let servers = try PostgreSQLServers.start(replicas: 0)
+        let (servers, workspace, watch) = try Self.watching(["--scope", "device"])
         defer { servers.stop() }
-        let workspace = try Workspace()
-        let database = servers.primary
-        #expect(try workspace.catalog(["seed"], database: database).status == 0)
-        let watch = try RunningProcess("catalog", ["watch", "--scope", "device", "--json", "--database", database])
-        #expect(watch.nextLine() != nil)
-
-        let add = ["add", "product", "--type", "device", "--year", "2024", "--price", "1", "--name"]
-        #expect(try workspace.catalog(add + ["Before"], database: database).status == 0)
-        #expect(watch.nextLine()?.contains(#""kind":"insert""#) == true)
+        let (add, database) = (Self.add, servers.primary)
 
         try servers.stopServer("primary")
         let whileDown = try workspace.catalog(add + ["While down"], database: database)
@@ -98,6 +90,28 @@ struct ServerCommandTests {
         let (status, error) = try watch.stop()
         #expect(status == 0, "\(error)")
         Self.expectOwnLines(error, ["lost the connection to the PostgreSQL server", "listening to the PostgreSQL server again"])
+    }
+
+    /// `catalog add product` of a device, but for its name.
+    static let add = ["add", "product", "--type", "device", "--year", "2024", "--price", "1", "--name"]
+
+    /// A primary of its own (stop it at the end), seeded, and `catalog watch --json` with `arguments`
+    /// on it, once it has shown the list and a product added: it listens, and has read what its first
+    /// wake-up asked for.
+    static func watching(_ arguments: [String] = []) throws -> (PostgreSQLServers, Workspace, RunningProcess) {
+        let servers = try PostgreSQLServers.start(replicas: 0)
+        do {
+            let workspace = try Workspace()
+            #expect(try workspace.catalog(["seed"], database: servers.primary).status == 0)
+            let watch = try RunningProcess("catalog", ["watch", "--json", "--database", servers.primary] + arguments)
+            #expect(watch.nextLine() != nil)
+            #expect(try workspace.catalog(add + ["Before"], database: servers.primary).status == 0)
+            #expect(watch.nextLine()?.contains(#""kind":"insert""#) == true)
+            return (servers, workspace, watch)
+        } catch {
+            servers.stop()
+            throw error
+        }
     }
 
     /// `catalog`'s notes on standard error, each once, and nothing else: no line of libpq's (the
@@ -114,16 +128,9 @@ struct ServerCommandTests {
     /// primary gone, and `watch` waits for it as when listening finds it gone (one line, then the
     /// changes once it is back), rather than exit at once.
     @Test func watchWaitsForAPrimaryLostBeforeItReadsAWakeUp() throws {
-        let servers = try PostgreSQLServers.start(replicas: 0)
+        let (servers, workspace, watch) = try Self.watching()
         defer { servers.stop() }
-        let workspace = try Workspace()
-        let database = servers.primary
-        #expect(try workspace.catalog(["seed"], database: database).status == 0)
-        let watch = try RunningProcess("catalog", ["watch", "--json", "--database", database])
-        #expect(watch.nextLine() != nil)
-        let add = ["add", "product", "--type", "device", "--year", "2024", "--price", "1", "--name"]
-        #expect(try workspace.catalog(add + ["Before"], database: database).status == 0)
-        #expect(watch.nextLine()?.contains(#""kind":"insert""#) == true)
+        let (add, database) = (Self.add, servers.primary)
 
         // A change set longer than the pipe holds: `watch` waits in its write until this test reads.
         #expect(try workspace.catalog(["seed", "--count", "3000"], database: database).status == 0)
@@ -150,17 +157,8 @@ struct ServerCommandTests {
     /// CatalogCLI article's promise), then exits 8 with the lost connection's error in one line,
     /// rather than go on showing a result that no longer follows the server.
     @Test func watchGivesUpWhenThePrimaryStaysDown() throws {
-        let servers = try PostgreSQLServers.start(replicas: 0)
+        let (servers, _, watch) = try Self.watching()
         defer { servers.stop() }
-        let workspace = try Workspace()
-        let database = servers.primary
-        #expect(try workspace.catalog(["seed"], database: database).status == 0)
-        let watch = try RunningProcess("catalog", ["watch", "--json", "--database", database])
-        #expect(watch.nextLine() != nil)
-        // A change it shows: it listens, and has read what its first wake-up asked for.
-        let add = ["add", "product", "--type", "device", "--year", "2024", "--price", "1", "--name", "Before"]
-        #expect(try workspace.catalog(add, database: database).status == 0)
-        #expect(watch.nextLine()?.contains(#""kind":"insert""#) == true)
 
         let stopping = ContinuousClock.now
         try servers.stopServer("primary")
