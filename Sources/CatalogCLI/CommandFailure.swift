@@ -178,6 +178,10 @@ private func explain(_ error: PostgreSQLError) -> (String, ExitStatus) {
     switch error.sqlState {
     case PostgreSQLError.cannotConnect:
         return ("\(error.message); nothing was done (\(error.sqlState))", .serverUnreachable)
+    case "25006":
+        // A write on a read-only server: most often a replica's URL given as the database.
+        return ("PostgreSQL: \(error.message) (\(error.sqlState)): the database URL names a read-only server, such as a "
+            + "replica; give the primary's URL (replicas go in CATALOG_REPLICAS); nothing was written", .failure)
     case _ where error.isConnectionLoss:
         return ("lost the connection to the PostgreSQL server: \(error.message); "
             + "what this command had not committed was rolled back (\(error.sqlState))", .serverUnreachable)

@@ -71,6 +71,28 @@ struct ServerCommandTests {
         #expect(downReplica.error.contains("replica"), "\(downReplica)")
     }
 
+    /// A replica's URL given as the database (the primary's place): reads answer, and a write is
+    /// refused in one line that says why and what to give instead, with nothing written.
+    @Test func aReplicaGivenAsTheDatabaseRefusesWritesInOneLine() throws {
+        let workspace = try Workspace(engine: .postgreSQL)
+        #expect(try workspace.catalog("seed").status == 0)
+        let replica = try #require(workspace.schema?.replicas.first)
+        let writes: [[String]] = [
+            ["add", "product", "--type", "device", "--name", "Replica", "--year", "2000", "--price", "1"], ["delete", "1"], ["seed", "--count", "3"],
+        ]
+        for arguments in writes {
+            let result = try workspace.catalog(arguments, database: replica)
+            #expect(result.status == 1, "\(arguments): \(result)")
+            #expect(result.error.hasPrefix("catalog: error: PostgreSQL: cannot execute "), "\(arguments): \(result)")
+            #expect(result.error.hasSuffix(
+                "(25006): the database URL names a read-only server, such as a replica; give the primary's URL "
+                    + "(replicas go in CATALOG_REPLICAS); nothing was written\n"), "\(arguments): \(result)")
+            #expect(result.error.split(separator: "\n").count == 1, "\(arguments): \(result)")
+        }
+        let export = try workspace.catalog("export", "--format", "jsonl")
+        #expect(export.output.split(separator: "\n").count == 9, "\(export)")
+    }
+
     /// The primary stopped and started again under a running `watch`: it says so on standard error,
     /// listens again, and shows the change committed once the primary is back (read from the change
     /// log, not from a notification it missed).
