@@ -98,7 +98,11 @@ extension CatalogCommand {
                 let cluster = try PostgreSQLCluster(server)
                 defer { cluster.close() }
                 let migrator = try CatalogMigrations.migrator()
-                return try cluster.read { db in try migrator.status(db) }
+                // Refuses a newer or changed schema, as a file's status does.
+                return try cluster.read { db in
+                    try migrator.validate(db)
+                    return try migrator.status(db)
+                }
             }
             var configuration = Configuration()
             configuration.busyTimeout = location.busyTimeout

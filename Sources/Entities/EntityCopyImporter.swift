@@ -9,7 +9,8 @@ import SQLiteStore
 /// A record with an id keeps it (the rows gathered so far are added first, then the row with that
 /// id is replaced, or the record is added with it). A record without one is added unless its unique
 /// key is taken by a stored or gathered record; then it updates that record or is skipped, as
-/// `conflicts` says. The gathered rows are held in memory until ``insertPending()``.
+/// `conflicts` says. The gathered rows are held in memory until ``insertPending()``; the rows of a
+/// bulk load into an empty table are not gathered but stream into it as they come.
 ///
 /// Not `Sendable`: it belongs to its connection's transaction.
 public final class EntityCopyImporter<Entity: DeclaredEntity, Connection: SQLConnection>: EntityImporting {
@@ -26,9 +27,29 @@ public final class EntityCopyImporter<Entity: DeclaredEntity, Connection: SQLCon
     /// New rows, in the order of the records, and the place of each key among them.
     private var gathered: [[DatabaseValue]] = []
     private var gatheredKeys: [DatabaseValue: Int] = [:]
+    /// The references to another table's ids (a foreign key): the attribute, its place among the
+    /// stored values, and the parent's table.
+    private let references: [(attribute: String, index: Int, parent: String)]
+    /// Where each gathered row's record is in its source, while the entity has references: a row
+    /// whose parent is missing fails the whole `COPY` without saying which (``locatingRefusal(_:)``).
+    private var gatheredPlaces: [(source: String, location: String)?] = []
     /// Whether a record was added with its own id since the engine's numbering last caught up with
     /// the stored ids (`SQLDialect.keyCatchUp(table:column:)`).
     private var keptIDs = false
+    /// The bulk load new rows stream into while it runs (see ``insertPending()``).
+    private var bulkLoad: BulkLoad?
+
+    /// A bulk load running on a thread of its own, the rows it was sent, and the records held back
+    /// to be stored by their key after it.
+    private final class BulkLoad {
+        let pipe: RowPipe<[DatabaseValue]>
+        /// The hashes of the keys of the rows sent.
+        var keys = KeyHashes()
+        /// The records whose key's hash a row sent has: stored after the load, in order.
+        var heldBack: [[DatabaseValue]] = []
+
+        init(_ pipe: RowPipe<[DatabaseValue]>) { self.pipe = pipe }
+    }
 
     /// An importer into the entity's table on `db`, in the caller's transaction.
     public init(_ db: Connection, conflicts: ImportConflicts) throws {
@@ -38,14 +59,22 @@ public final class EntityCopyImporter<Entity: DeclaredEntity, Connection: SQLCon
         key = declaration.attributes.first { $0.columnDefinition.isUnique }.flatMap { attribute in
             declaration.storedColumns.firstIndex(of: attribute.column).map { (attribute.column, attribute.name, $0) }
         }
+        references = declaration.attributes.compactMap { attribute in
+            // A row of this table that another gathered row refers to is not stored before the `COPY`.
+            guard let parent = attribute.reference?.table, parent != Entity.tableName,
+                  let index = declaration.storedColumns.firstIndex(of: attribute.column)
+            else { return nil }
+            return (attribute.name, index, parent)
+        }
         mayHoldKeys = try !Entity.isEmpty(db)
     }
 
-    /// Stores one record (checked already).
+    /// Stores one record (checked already), read from `source` (nil: given directly).
     ///
     /// - Throws: ``DuplicateKey`` for a record that keeps its id and has another row's key; the
-    ///   engine's error.
-    public func add(_ record: Entity) throws {
+    ///   engine's error; ``EntityFileError`` naming the record of `source` whose reference names no
+    ///   stored row, when the rows gathered so far are added.
+    public func add(_ record: Entity, from source: EntitySource? = nil) throws {
         let values = Entity.declaration.storedValues(of: record)
         if let id = record.id {
             try addGathered()
@@ -53,73 +82,190 @@ public final class EntityCopyImporter<Entity: DeclaredEntity, Connection: SQLCon
             try put(values, id: id)
             return
         }
-        guard let key else {
-            gathered.append(values)
+        if references.isEmpty, bulkLoad == nil, gathered.isEmpty, try mayLoadInBulk() { try startBulkLoad() }
+        if let bulkLoad {
+            if let key, !bulkLoad.keys.insert(values[key.index]) {
+                bulkLoad.heldBack.append(values)
+                return
+            }
+            try bulkLoad.pipe.send(values)
             report.inserted += 1
+        } else {
+            try addNew(values, place: references.isEmpty ? nil : source.flatMap { source in source.location.map { (source.name, $0()) } })
+        }
+    }
+
+    /// Stores the values of a record without an id, read at `place` in its source: gathered, unless
+    /// its key is taken.
+    private func addNew(_ values: [DatabaseValue], place: (source: String, location: String)?) throws {
+        guard let key else {
+            gather(values, place)
             return
         }
         let value = values[key.index]
-        if let place = gatheredKeys[value] {
+        if let row = gatheredKeys[value] {
             guard conflicts == .update else { report.skipped += 1; return }
-            gathered[place] = values
+            gathered[row] = values
+            if !references.isEmpty { gatheredPlaces[row] = place }
             report.updated += 1
         } else if mayHoldKeys, let id = try storedID(key: value, key.column) {
             guard conflicts == .update else { report.skipped += 1; return }
             try replace(values, id: id)
         } else {
             gatheredKeys[value] = gathered.count
-            gathered.append(values)
-            report.inserted += 1
+            gather(values, place)
         }
     }
 
-    /// Adds the gathered rows to the table, with the engine's bulk load, and lets the ids the engine
-    /// gives next follow the ids records kept.
+    /// Holds a new row back, to be added with the others.
+    private func gather(_ values: [DatabaseValue], _ place: (source: String, location: String)?) {
+        gathered.append(values)
+        if !references.isEmpty { gatheredPlaces.append(place) }
+        report.inserted += 1
+    }
+
+    /// Adds the rows held back so far to the table, and lets the ids the engine gives next follow
+    /// the ids records kept.
+    ///
+    /// On PostgreSQL, into a table that was empty, in a transaction (which a failed load rolls back
+    /// whole), by its owner (who alone may disable its triggers), new records are added by a bulk
+    /// load that runs on a thread of its own as they are read: their rows stream into one `COPY`
+    /// (`RowPipe`), with the table's indexes (and the unique constraints no other table's key
+    /// references) dropped before and built after it, from every row at once (`PostgreSQLBulkLoad`);
+    /// the change log's trigger is disabled during it and the rows logged after it in one statement
+    /// (`PostgreSQLChangeLogSchema.loggingEveryRowSQL`); a searchable entity's search structures are
+    /// filled by `PostgreSQLTextSearch.load(_:columns:_:)`. A record whose key's hash a streamed row
+    /// has is held back and stored by its key after the load (an update or skip of that row). The
+    /// same rows and entries as one `INSERT` or `UPDATE` a record gives (W1b on PostgreSQL); other
+    /// sessions' reads and writes of the table wait until the transaction ends (dropping an index
+    /// locks the table). The rows of an entity with references to another table are gathered and
+    /// loaded at the end, in bulk as well (a record whose reference is refused is named by its place
+    /// in its source); elsewhere the rows are gathered and added by one
+    /// `SQLConnection.copy(into:columns:rows:)`.
     public func insertPending() throws {
         try addGathered()
         try catchUpIDs()
     }
 
-    /// Adds the gathered rows, numbered after the ids kept so far. On PostgreSQL, into an empty table,
-    /// in a transaction (which a failed load rolls back whole), by its owner (who alone may disable its
-    /// triggers), the load is a bulk load: the table's indexes (and the unique constraints no other
-    /// table's key references) are dropped before the `COPY` and built after it, from every row at
-    /// once (`PostgreSQLBulkLoad`); the change log's trigger is disabled during it and the rows logged
-    /// after it in one statement (`PostgreSQLChangeLogSchema.loggingEveryRowSQL`); a searchable
-    /// entity's search structures are filled by `PostgreSQLTextSearch.load(_:columns:_:)`. The same
-    /// rows and entries as one `INSERT` a record gives (W1b on PostgreSQL); other sessions' reads and
-    /// writes of the table wait until the transaction ends (dropping an index locks the table).
-    private func addGathered() throws {
-        guard !gathered.isEmpty else { return }
-        try catchUpIDs()
-        let bulk = try db.dialect == .postgreSQL && db.isInsideTransaction && !mayHoldKeys && Entity.isEmpty(db)
-            && db.fetchRows(sql: PostgreSQLChangeLogSchema.ownsTableSQL, values: [.text(Entity.tableName)]).first?.first == .integer(1)
-        if bulk {
-            try loadGatheredInBulk()
-        } else {
-            try db.copy(into: Entity.tableName, columns: Entity.declaration.storedColumns, rows: gathered)
-        }
-        gathered.removeAll()
-        gatheredKeys.removeAll()
+    /// Waits for a bulk load that is running to end, its result left to the caller's rollback:
+    /// after the import failed.
+    public func abandon() {
+        try? bulkLoad?.pipe.finish()
+        bulkLoad = nil
     }
 
-    /// The gathered rows into the empty table, as ``addGathered()`` says.
-    private func loadGatheredInBulk() throws {
-        let logged = Entity.declaration.tracksChanges
-        let trigger = PostgreSQLChangeLogSchema.triggerName(forTable: Entity.tableName)
-        if logged { try db.execute(sql: "ALTER TABLE \(Entity.tableName) DISABLE TRIGGER \(trigger)", values: []) }
-        try PostgreSQLBulkLoad.withIndexesBuiltAfter(table: Entity.tableName, db) {
-            if let search = (Entity.self as? any SearchableEntity.Type)?.searchDescription {
-                try PostgreSQLTextSearch(search).load(gathered, columns: Entity.declaration.storedColumns, db)
+    /// Adds the gathered rows (after the bulk load, if one runs), numbered after the ids kept so far.
+    private func addGathered() throws {
+        try finishBulkLoad()
+        guard !gathered.isEmpty else { return }
+        try catchUpIDs()
+        let bulk = try mayLoadInBulk()
+        try locatingRefusal {
+            if bulk {
+                try suspendLogging()
+                try Self.load(gathered, db)
+                try logEveryRow()
             } else {
                 try db.copy(into: Entity.tableName, columns: Entity.declaration.storedColumns, rows: gathered)
             }
         }
-        if logged {
-            try db.execute(
-                sql: PostgreSQLChangeLogSchema.loggingEveryRowSQL(ofTable: Entity.tableName)
-                    + "ALTER TABLE \(Entity.tableName) ENABLE TRIGGER \(trigger);", values: [])
+        gathered.removeAll()
+        gatheredKeys.removeAll()
+        gatheredPlaces.removeAll()
+    }
+
+    /// Runs `load`, which adds the gathered rows. PostgreSQL checks their references at the end of
+    /// the `COPY` and refuses it whole, naming a key but no row: when it fails, the load is rolled
+    /// back to a savepoint and the first gathered row whose parent is not stored is found, and
+    /// thrown as an ``EntityFileError`` naming its record's place in its source, as SQLite's insert
+    /// of that record would be refused. Any other failure is thrown as it is.
+    private func locatingRefusal(_ load: () throws -> Void) throws {
+        guard db.dialect == .postgreSQL, gatheredPlaces.contains(where: { $0 != nil }) else { return try load() }
+        let inTransaction = db.isInsideTransaction
+        if inTransaction { try db.execute(sql: "SAVEPOINT gathered_rows", values: []) }
+        do {
+            try load()
+        } catch {
+            if inTransaction { try db.execute(sql: "ROLLBACK TO SAVEPOINT gathered_rows", values: []) }
+            guard let missing = try firstMissingParent(), let place = gatheredPlaces[missing.row] else { throw error }
+            throw EntityFileError(
+                path: place.source,
+                reason: "\(place.location): FOREIGN KEY constraint failed: \(missing.attribute) \(AttributeSections.text(missing.id)) "
+                    + "is not the id of a stored \(missing.parent) row")
         }
+        if inTransaction { try db.execute(sql: "RELEASE SAVEPOINT gathered_rows", values: []) }
+    }
+
+    /// The first gathered row with a reference whose parent is not stored: its place among them,
+    /// the reference's attribute and parent table, and the id it holds.
+    private func firstMissingParent() throws -> (row: Int, attribute: String, parent: String, id: DatabaseValue)? {
+        var first: (row: Int, attribute: String, parent: String, id: DatabaseValue)?
+        for reference in references {
+            let ids = gathered.map { row in
+                if case .integer(let id) = row[reference.index] { String(id) } else { "NULL" }
+            }
+            let sql = """
+                SELECT min(t.n) FROM unnest(?::bigint[]) WITH ORDINALITY AS t(id, n)
+                WHERE t.id IS NOT NULL AND NOT EXISTS (SELECT FROM \(reference.parent) AS p WHERE p.id = t.id)
+                """
+            guard case .integer(let n) = try db.fetchRows(sql: sql, values: [.text("{" + ids.joined(separator: ",") + "}")]).first?.first,
+                  first.map({ Int(n) - 1 < $0.row }) ?? true
+            else { continue }
+            first = (Int(n) - 1, reference.attribute, reference.parent, gathered[Int(n) - 1][reference.index])
+        }
+        return first
+    }
+
+    /// Whether new records may be added by a bulk load, as ``insertPending()`` says.
+    private func mayLoadInBulk() throws -> Bool {
+        try db.dialect == .postgreSQL && db.isInsideTransaction && !mayHoldKeys && Entity.isEmpty(db)
+            && db.fetchRows(sql: PostgreSQLChangeLogSchema.ownsTableSQL, values: [.text(Entity.tableName)]).first?.first == .integer(1)
+    }
+
+    /// Starts the bulk load of ``insertPending()``: the rows sent to it until ``finishBulkLoad()``.
+    private func startBulkLoad() throws {
+        try suspendLogging()
+        let db = db
+        bulkLoad = BulkLoad(RowPipe { rows in try Self.load(rows, db) })
+    }
+
+    /// Ends the bulk load, if one runs: waits for it, stores the records held back, and logs every row.
+    private func finishBulkLoad() throws {
+        guard let bulkLoad else { return }
+        self.bulkLoad = nil
+        mayHoldKeys = true
+        bulkLoad.keys = KeyHashes()  // freed while the load ends: no more rows are sent
+        try bulkLoad.pipe.finish()
+        for values in bulkLoad.heldBack { try addNew(values, place: nil) }
+        try addGathered()
+        try logEveryRow()
+    }
+
+    /// Loads `rows` into the empty table, as ``insertPending()`` says.
+    private static func load(_ rows: some Sequence<[DatabaseValue]>, _ db: Connection) throws {
+        let columns = Entity.declaration.storedColumns
+        try PostgreSQLBulkLoad.withIndexesBuiltAfter(table: Entity.tableName, db) {
+            if let search = (Entity.self as? any SearchableEntity.Type)?.searchDescription {
+                try PostgreSQLTextSearch(search).load(rows, columns: columns, db)
+            } else {
+                try db.copy(into: Entity.tableName, columns: columns, rows: rows)
+            }
+        }
+    }
+
+    /// Disables the change log's trigger during a bulk load (``logEveryRow()`` logs its rows).
+    private func suspendLogging() throws {
+        guard Entity.declaration.tracksChanges else { return }
+        try db.execute(sql: "ALTER TABLE \(Entity.tableName) DISABLE TRIGGER \(PostgreSQLChangeLogSchema.triggerName(forTable: Entity.tableName))", values: [])
+    }
+
+    /// Logs every row as inserted in one statement, and enables the change log's trigger again.
+    private func logEveryRow() throws {
+        guard Entity.declaration.tracksChanges else { return }
+        try db.execute(
+            sql: PostgreSQLChangeLogSchema.loggingEveryRowSQL(ofTable: Entity.tableName)
+                + "ALTER TABLE \(Entity.tableName) ENABLE TRIGGER \(PostgreSQLChangeLogSchema.triggerName(forTable: Entity.tableName));",
+            values: [])
     }
 
     private func catchUpIDs() throws {

@@ -56,11 +56,11 @@ public final class EntityImporter<Entity: DeclaredEntity>: EntityImporting {
         insertedKeys = key != nil && isEmpty == true ? InsertedKeys() : nil
     }
 
-    /// Stores one record (checked already).
+    /// Stores one record (checked already); `source` is not used.
     ///
     /// - Throws: ``DuplicateKey`` for a record that keeps its id and has another row's key;
     ///   `DatabaseError`.
-    public func add(_ record: Entity) throws {
+    public func add(_ record: Entity, from source: EntitySource? = nil) throws {
         let values = Entity.declaration.storedValues(of: record)
         if let id = record.id {
             try put(values, id: id)

@@ -18,6 +18,9 @@ public struct EntitySource {
     public let name: String
     /// The entity of its records.
     public let entity: any DeclaredEntity.Type
+    /// Where the last record read is (`line 5`), for a record refused when it is stored; nil when the
+    /// database's errors are thrown as they are.
+    let location: (() -> String)?
     private let deliver: (any EntitySink) throws -> Void
 
     /// Records of `Entity` from `next`, which returns nil at the end and throws ``EntityFileError``
@@ -31,6 +34,7 @@ public struct EntitySource {
     ) {
         self.name = name
         entity = Entity.self
+        self.location = locatesDatabaseErrors ? location : nil
         deliver = { sink in
             while let record = try next() {
                 do {

@@ -5,8 +5,9 @@ import TestSupport
 import Testing
 import TextSearch
 
-/// The baseline migration creates the schema the twelve migrations before it ended with, and a file
-/// those development versions made is adopted at their version 12, or refused before it, unchanged.
+/// The baseline migration creates the schema the twelve migrations before it ended with (a new file
+/// then drops `products_by_name`, migration 2), and a file those development versions made is adopted
+/// at their version 12 (and migrated on), or refused before it, unchanged.
 struct BaselineSchemaTests {
     let directory: TemporaryDirectory
 
@@ -38,12 +39,31 @@ struct BaselineSchemaTests {
         try db.fetchAll(sql: dumpSQL) { try $0.decode(String.self, at: 0) }.map { $0 + "\n" }.joined()
     }
 
-    @Test func aNewFileHasTheSchemaOfTheTwelveMigrationsBeforeTheBaseline() throws {
-        let store = try CatalogStore(path: directory.path("new.sqlite"))
-        let dump = try store.file!.read(Self.dump)
+    /// The fixture less `products_by_name`, which migration 2 drops: the schema of a new file.
+    static func latestSchema() throws -> String {
+        let index = "-- index products_by_name on products\nCREATE INDEX products_by_name ON products(name_folded, id);\n"
+        let fixture = try fixture()
+        #expect(fixture.contains(index))
+        return fixture.replacingOccurrences(of: index, with: "")
+    }
+
+    @Test func theBaselineHasTheSchemaOfTheTwelveMigrationsBeforeIt() throws {
+        let queue = try DatabaseQueue(path: directory.path("baseline.sqlite"))
+        defer { try? queue.close() }
+        try queue.writeWithoutTransaction { db in
+            _ = try CatalogMigrations.migrator().migrate(upTo: [CatalogMigrations.identity: 1], db)
+        }
+        let dump = try queue.read(Self.dump)
         #expect(dump == (try Self.fixture()))
         #expect(dump.split(separator: "\n").filter { $0.hasPrefix("-- ") && !$0.hasPrefix("-- c") }.count == 54)
-        #expect(try store.migrationStatus().map { "\($0.set) \($0.version) \($0.name) \($0.state)" } == ["catalog 1 baseline applied"])
+    }
+
+    @Test func aNewFileHasTheBaselineSchemaWithoutTheIndexByName() throws {
+        let store = try CatalogStore(path: directory.path("new.sqlite"))
+        #expect(try store.file!.read(Self.dump) == (try Self.latestSchema()))
+        #expect(try store.migrationStatus().map { "\($0.set) \($0.version) \($0.name) \($0.state)" } == [
+            "catalog 1 baseline applied", "catalog 2 drop_products_by_name applied",
+        ])
     }
 
     /// A closed catalog file holding one product, its records then rewritten to those of a
@@ -61,9 +81,9 @@ struct BaselineSchemaTests {
         let path = try preBaselineFile("old.sqlite", version: 12)
         let store = try CatalogStore(path: path)
         let records = try store.file!.read { db in try store.migrator.appliedMigrations(db) }
-        #expect(records.map { "\($0.set) \($0.version) \($0.name)" } == ["catalog 1 baseline"])
+        #expect(records.map { "\($0.set) \($0.version) \($0.name)" } == ["catalog 1 baseline", "catalog 2 drop_products_by_name"])
         #expect(records.first?.appliedAt == PreBaselineFile.appliedAt)
-        #expect(try store.file!.read(Self.dump) == (try Self.fixture()))
+        #expect(try store.file!.read(Self.dump) == (try Self.latestSchema()))
         let found: [EntitySection<Product>] = try store.search(SearchQuery("air"), in: ListRequest())
         #expect(found.flatMap(\.records).map(\.name) == ["MacBook Air"])
         #expect(try store.check() == [])

@@ -25,10 +25,13 @@ public enum PreBaselineFile {
     public static let appliedAt = Date(timeIntervalSince1970: 1_795_000_000)
 
     /// Replaces the catalog records of the closed catalog file at `path` by those of migrations 1 to
-    /// `version`. At 12 the file is what a development version made (its schema is the baseline's).
+    /// `version`, and gives it back the index the baseline had and migration 2 dropped
+    /// (`products_by_name`). At 12 the file is what a development version made (its schema is the
+    /// baseline's).
     public static func rewrite(_ path: String, toVersion version: Int) throws {
         let queue = try DatabaseQueue(path: path)
         try queue.write { db in
+            try db.execute(sql: "CREATE INDEX IF NOT EXISTS products_by_name ON products(name_folded, id)")
             try db.execute(sql: "DELETE FROM schema_migrations WHERE migration_set = 'catalog'")
             for (number, name, checksum) in records.prefix(version) {
                 try db.execute(

@@ -52,12 +52,24 @@ for schema in ["w1b_ours", "w1b_peer"] {
 // Ours.
 let cluster = try PostgreSQLCluster(PostgreSQLConfiguration(primary: url("w1b_ours")))
 _ = try EntitySchema(identity: "w1b", tables: [EntityTable(DeclaredProduct.self)]).migrate(cluster)
+/// A line of /proc/self/status (`VmHWM`, `VmRSS`): its value.
+func status(_ name: String) -> String {
+    (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8))?
+        .split(separator: "\n").first { $0.hasPrefix(name + ":") }.map { $0.dropFirst(name.count + 1).trimmingCharacters(in: .whitespaces) } ?? "?"
+}
+// The process's peak memory from here on: what writing the CSV freed given back (glibc), then
+// (Linux) VmHWM reset to VmRSS by writing 5 to clear_refs.
+if let trim = dlsym(nil, "malloc_trim") { _ = unsafeBitCast(trim, to: (@convention(c) (Int) -> Int32).self)(0) }
+try? "5".write(toFile: "/proc/self/clear_refs", atomically: false, encoding: .utf8)
+let before = status("VmRSS")
 var start = ContinuousClock.now
 let imported = try DeclaredProduct.importFile(csv, into: cluster)
 let ours = start.duration(to: .now)
+let peak = status("VmHWM")
 precondition(imported.inserted == count)
 cluster.close()
 try report("ours (import into the table with its search, one bulk load)", ours, "w1b_ours.products")
+print("ours: peak memory during the import (VmHWM) \(peak), from \(before) before it")
 
 // The peer.
 let peer = try PostgreSQLConnection(url: url("w1b_peer"))
