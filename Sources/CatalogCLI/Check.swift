@@ -36,8 +36,7 @@ extension CatalogCommand {
 
         func run() throws {
             try reportingFailures {
-                try store.location().requireFile(
-                    for: "check", instead: "check its tables and indexes with pg_amcheck (the server keeps its search structures itself)")
+                try store.location().requireFile(for: "check", instead: CatalogError.serverIntegrityCheck)
                 // Not read-only (SQLite runs the FTS5 check as a write), but never creating a file.
                 let path = try store.location().path
                 guard FileManager.default.fileExists(atPath: path) else { throw CommandFailure.noDatabase(path) }

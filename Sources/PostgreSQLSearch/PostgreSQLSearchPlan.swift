@@ -82,8 +82,8 @@ struct PostgreSQLSearchPlan {
     }
 
     /// The conditions whose rows' counts add up to the rows whose number columns hold `term`'s number
-    /// (scope included), each column's rows without those of the columns before it: the first counted
-    /// from its index alone (an index-only scan, no row read).
+    /// (scope included), each column's rows without those of the columns before it: without a scope,
+    /// the first is counted from its index alone (an index-only scan, no row read).
     func numberRows(_ term: SearchTerm, alias: String) -> [SQLFragment] {
         guard let number = term.number else { return [] }
         let columns = search.description.numberColumns.map { Self.equals("\(alias).\($0)", number) }

@@ -61,10 +61,12 @@ extension PostgreSQLTextSearch {
         if total == nil { plan = try estimated(plan, query, costs: costs, db) }
         let inListOrder = order.isListIndexOrder && description.listIndex != nil
         let hasNumericTerm = plan.terms.contains(where: plan.isNumeric)
-        let facts = PageFacts(
+        // The table's rows cost a walk in list order, which only a known total is planned with.
+        let costsListWalk = inListOrder && !hasNumericTerm && scope == nil
+        var facts = PageFacts(
             limit: limit, offset: offset, total: total, driverRows: total ?? plan.driverEstimate,
             hasAllTermsIndex: plan.hasAllTermsIndex, inListOrder: inListOrder, hasNumericTerm: hasNumericTerm,
-            scopeRows: inListOrder && !hasNumericTerm && scope == nil ? try rowEstimate(db) : nil)
+            scopeRows: costsListWalk && total != nil ? try rowEstimate(db) : nil)
         var strategy = forcing ?? PagePlanner.strategy(for: facts, costs: costs)
         if case .scan(let onePass) = strategy {
             if onePass, let page = try onePassPage(plan, order: order, limit: limit, offset: offset, selection: selection, db, decode) {
@@ -72,6 +74,7 @@ extension PostgreSQLTextSearch {
             }
             // Counted (without reading the page's columns), then the page planned again with the total.
             let counted = try total ?? rowCount(plan, db)
+            if costsListWalk && facts.scopeRows == nil { facts.scopeRows = try rowEstimate(db) }
             total = counted
             strategy = forcing == nil ? PagePlanner.strategy(afterCounting: counted, facts, costs: costs) : .readMatches(.sorted)
         }
@@ -88,7 +91,7 @@ extension PostgreSQLTextSearch {
         _ plan: PostgreSQLSearchPlan, order: SearchOrder, limit: Int, offset: Int, selection: String,
         _ db: some SQLConnection, _ decode: ([DatabaseValue]) throws -> Entity
     ) throws -> (records: [Entity], total: Int)? {
-        let statement = sortedMatches(plan, columns: "\(selection), count(*) OVER ()", order: order, limit: limit, offset: offset)
+        let statement = try sortedMatches(plan, columns: "\(selection), count(*) OVER ()", order: order, limit: limit, offset: offset, db)
         let rows = try db.fetchRows(sql: statement.sql, values: statement.arguments.values)
         guard let last = rows.last?.last else { return nil }
         return (try rows.map { try decode(Array($0.dropLast())) }, Self.int(last))
@@ -97,13 +100,24 @@ extension PostgreSQLTextSearch {
     /// The statement that reads `columns` of the matches' page in `order`: the matches found through
     /// their indexes and materialized, then sorted; materialized, because PostgreSQL would otherwise
     /// cost walking the order's index as if the `LIMIT` stopped it early (even where a window function
-    /// must read every match first), and check each row it walks.
-    private func sortedMatches(_ plan: PostgreSQLSearchPlan, columns: String, order: SearchOrder, limit: Int, offset: Int) -> SQLFragment {
+    /// must read every match first), and check each row it walks. Every column but ``gramsColumn`` is
+    /// materialized: the grams are most of a row's bytes, and with them a few thousand matches spill
+    /// to a temporary file (W3 on PostgreSQL).
+    private func sortedMatches(
+        _ plan: PostgreSQLSearchPlan, columns: String, order: SearchOrder, limit: Int, offset: Int, _ db: some SQLConnection
+    ) throws -> SQLFragment {
         let table = description.table
         let matches = plan.condition(alias: table)
+        let materialized = try db.fetchRows(
+            sql: """
+                SELECT quote_ident(attname) FROM pg_attribute WHERE attrelid = to_regclass(?) AND attnum > 0 AND NOT attisdropped
+                AND attname <> ? ORDER BY attnum
+                """,
+            values: [.text(table), .text(gramsColumn)]
+        ).compactMap { row -> String? in if case .text(let name) = row.first { name } else { nil } }
         return SQLFragment(
-            sql: "WITH matches AS MATERIALIZED (SELECT * FROM \(table) WHERE \(matches.sql)) SELECT \(columns) FROM matches AS \(table)"
-                + " ORDER BY \(order.terms.sql) LIMIT ? OFFSET ?",
+            sql: "WITH matches AS MATERIALIZED (SELECT \(materialized.joined(separator: ", ")) FROM \(table) WHERE \(matches.sql))"
+                + " SELECT \(columns) FROM matches AS \(table) ORDER BY \(order.terms.sql) LIMIT ? OFFSET ?",
             arguments: matches.arguments + order.terms.arguments + [limit, offset])
     }
 
@@ -118,7 +132,7 @@ extension PostgreSQLTextSearch {
         let statement: SQLFragment
         switch strategy {
         case .scan, .readMatches:
-            statement = sortedMatches(plan, columns: selection, order: order, limit: limit, offset: offset)
+            statement = try sortedMatches(plan, columns: selection, order: order, limit: limit, offset: offset, db)
         case .walkListIndex(let budget, let fallback):
             let scope = plan.scoped(SQLFragment(sql: "TRUE"), alias: table)
             let filters = plan.filterCondition(alias: table)
@@ -219,9 +233,9 @@ extension PostgreSQLTextSearch {
     /// `plan` (of `query`) with its terms' rows estimated, reading no row of the table but a number
     /// column's index: a term of 1-2 characters its gram count; a longer one its substring count when
     /// the substring counts hold it (a single term's ``keptCount(_:_:)`` found they do not), else its
-    /// rarest pair's gram count (a bound); a numeric term adds
-    /// its rows in the number columns, counted up to just past `costs.onePassRows`, which also choose
-    /// the numbers that join the grams index's scan.
+    /// rarest pair's gram count (a bound); a numeric term adds its rows in the number columns, counted
+    /// up to just past `costs.onePassRows`, which also choose the numbers that join the grams index's
+    /// scan.
     private func estimated(
         _ plan: PostgreSQLSearchPlan, _ query: SearchQuery, costs: SearchCosts, _ db: some SQLConnection
     ) throws -> PostgreSQLSearchPlan {

@@ -53,9 +53,9 @@ struct DocumentedPromisesTests {
         #expect(try workspace.catalog("seed").status == 0)
         let cases = [
             (["INSERT INTO schema_migrations (migration_set, version, name, checksum, applied_at) "
-                + "SELECT migration_set, 2, 'future', checksum, applied_at FROM schema_migrations WHERE version = 1"],
-             "catalog: error: the database is at catalog schema version 2, newer than this program knows (1); use a newer version of the program\n"),
-            (["DELETE FROM schema_migrations WHERE version = 2", "UPDATE schema_migrations SET checksum = 'changed' WHERE version = 1"],
+                + "SELECT migration_set, 9999, 'future', checksum, applied_at FROM schema_migrations WHERE version = 1"],
+             "catalog: error: the database is at catalog schema version 9999, newer than this program knows ("),
+            (["DELETE FROM schema_migrations WHERE version = 9999", "UPDATE schema_migrations SET checksum = 'changed' WHERE version = 1"],
              "catalog: error: catalog migration 1 (baseline) was changed after it was applied (checksum changed, now "),
         ]
         for (changes, message) in cases {

@@ -257,6 +257,27 @@ struct PostgreSQLSearchTests {
         #expect(try search.check(bulk).count == 3)
     }
 
+    /// The check names each missing trigger by what it keeps (the substring counts' as well as the
+    /// grams'), and `uninstallSQL` drops every trigger `installSQL` made.
+    @Test func checkNamesMissingTriggersAndUninstallDropsThem() throws {
+        let schema = try SearchSchema()
+        let pg = try schema.connect()
+        let search = PostgreSQLTextSearch(Self.description)
+        try pg.execute(sql: Self.postgreSQLTable + search.installSQL)
+        let triggers = "SELECT tgname::text FROM pg_trigger WHERE tgrelid = 'films'::regclass AND NOT tgisinternal ORDER BY 1"
+        #expect(try pg.fetchAll(sql: triggers).count == 5)
+        #expect(try search.check(pg) == [])
+        try pg.execute(sql: "DROP TRIGGER films_substring_counts_keep_texts ON films")
+        #expect(try search.check(pg) == ["the triggers that keep films_substring_counts are missing"])
+        try pg.execute(sql: "DROP TRIGGER films_gram_counts_keep_rows ON films")
+        #expect(try search.check(pg) == [
+            "the triggers that keep search_grams and films_gram_counts are missing",
+            "the triggers that keep films_substring_counts are missing",
+        ])
+        try pg.execute(sql: search.uninstallSQL)
+        #expect(try pg.fetchAll(sql: triggers) == [])
+    }
+
     /// The grams function and `gramKeys(of:)` list the key of every distinct substring of 1 or 2
     /// characters (Unicode scalars) of the texts, by the definition: a scalar's value, a pair's first
     /// value times 2²¹ plus the second's; on random texts and on edge cases.
