@@ -42,7 +42,11 @@ public enum CatalogError: Error, Sendable, Equatable, CustomStringConvertible {
                 ? "the database has the catalog schema of a development version (12, before the baseline); open it for writing once (`catalog migrate`) to adopt it; it was left as it was"
                 : "the database has the catalog schema of a development version (\(version), before the baseline), which this program cannot open; start a new database; it was left as it was"
         case .notOnFile(let operation, let instead):
-            "\(operation) works on a database file, and this catalog is on a PostgreSQL server: \(instead)"
+            "\(operation) works on a database file, and this database is on a PostgreSQL server: \(instead)"
         }
     }
+
+    /// What checks a catalog on a server instead of a file's integrity check: `instead` of
+    /// ``notOnFile(operation:instead:)`` for it.
+    public static let serverIntegrityCheck = "check its tables and indexes with pg_amcheck (the server keeps its search structures itself)"
 }

@@ -24,8 +24,7 @@ extension CatalogStore {
     ///   server, which checks its own pages and indexes (`pg_amcheck`).
     public func check() throws -> [String] {
         guard let database = file else {
-            throw CatalogError.notOnFile(
-                operation: "the integrity check", instead: "check its tables and indexes with pg_amcheck (the server keeps its search structures itself)")
+            throw CatalogError.notOnFile(operation: "the integrity check", instead: CatalogError.serverIntegrityCheck)
         }
         var integrity: [String] = []
         do {

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import RecordFormats
 import SQLiteStore
 
 /// Checks on values users type, shared by every way records come in (CLI, seed files, library calls).
@@ -59,13 +60,13 @@ enum Validation {
     static func amount(_ value: Double, field: String, decimals: Int) throws -> Double {
         guard value.isFinite, value >= 0, value <= maximumAmount else {
             throw CatalogError.invalidValue(
-                field: field, value: String(value), reason: "expected a number from 0 to \(Int(maximumAmount))")
+                field: field, value: FieldValue.decimal(value).text, reason: "expected a number from 0 to \(Int(maximumAmount))")
         }
         // A decimal such as 599.99 is not exact in binary: scaled, it lands within a few ulps of a whole
         // number, while one more decimal (599.999) lands a tenth or more away.
         let scaled = value * pow(10, Double(decimals))
         guard abs(scaled - scaled.rounded()) <= 4 * scaled.ulp else {
-            throw CatalogError.invalidValue(field: field, value: String(value), reason: decimalsReason(decimals))
+            throw CatalogError.invalidValue(field: field, value: FieldValue.decimal(value).text, reason: decimalsReason(decimals))
         }
         return value
     }

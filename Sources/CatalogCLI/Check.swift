@@ -16,6 +16,7 @@ extension CatalogCommand {
     struct Check: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "check",
+            _superCommandName: CatalogCommand.commandName,
             abstract: "Check the database: every page (PRAGMA integrity_check), and the search indexes against the names.",
             discussion: """
                 Prints `ok` and exits 0, or one line per problem and exits 6. Reads every page: on a \
@@ -35,8 +36,7 @@ extension CatalogCommand {
 
         func run() throws {
             try reportingFailures {
-                try store.location().requireFile(
-                    for: "check", instead: "check its tables and indexes with pg_amcheck (the server keeps its search structures itself)")
+                try store.location().requireFile(for: "check", instead: CatalogError.serverIntegrityCheck)
                 // Not read-only (SQLite runs the FTS5 check as a write), but never creating a file.
                 let path = try store.location().path
                 guard FileManager.default.fileExists(atPath: path) else { throw CommandFailure.noDatabase(path) }

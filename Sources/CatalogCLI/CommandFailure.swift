@@ -32,8 +32,6 @@ enum CommandFailure: Error, CustomStringConvertible {
     /// The command committed what `written` says, but closing the database could not copy it from the
     /// `-wal` into the database file at `path` (`cause`: a full disk): it is kept in the `-wal`.
     case keptInWAL(written: String, path: String, cause: DatabaseError)
-    /// `command` works on a database file, and the database is on a server: `instead` says what to use.
-    case fileOnly(command: String, instead: String)
 
     var description: String {
         switch self {
@@ -47,8 +45,6 @@ enum CommandFailure: Error, CustomStringConvertible {
             "\(ResultCode.SQLITE_FULL ~= cause.resultCode ? "the disk is full" : "cannot write \(path): \(cause.message)"); "
                 + "\(written), but is kept only in \(path)-wal, not yet in \(path): keep the two together "
                 + "(the next write copies it, once there is room) (\(cause.resultCode.name))"
-        case .fileOnly(let command, let instead):
-            "\(command) works on a database file, and this database is on a PostgreSQL server: \(instead)"
         case .outputNotWritten(let path, let code):
             switch (path, code == ENOSPC || code == EDQUOT) {
             case (let path?, true): "the disk is full; \(path) was not written"
@@ -147,7 +143,6 @@ func explain(_ error: any Error) -> (String, ExitStatus) {
         case .outputNotWritten: return (error.description, .failure)
         case .outputNotCreatable: return (error.description, .noInput)
         case .keptInWAL: return (error.description, .failure)
-        case .fileOnly: return (error.description, .fileOnly)
         }
     case let error as PostgreSQLError:
         return explain(error)
@@ -183,6 +178,10 @@ private func explain(_ error: PostgreSQLError) -> (String, ExitStatus) {
     switch error.sqlState {
     case PostgreSQLError.cannotConnect:
         return ("\(error.message); nothing was done (\(error.sqlState))", .serverUnreachable)
+    case "25006":
+        // A write on a read-only server: most often a replica's URL given as the database.
+        return ("PostgreSQL: \(error.message) (\(error.sqlState)): the database URL names a read-only server, such as a "
+            + "replica; give the primary's URL (replicas go in CATALOG_REPLICAS); nothing was written", .failure)
     case _ where error.isConnectionLoss:
         return ("lost the connection to the PostgreSQL server: \(error.message); "
             + "what this command had not committed was rolled back (\(error.sqlState))", .serverUnreachable)

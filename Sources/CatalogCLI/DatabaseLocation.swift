@@ -88,14 +88,14 @@ struct DatabaseLocation {
         return configuration
     }
 
-    /// Fails with ``CommandFailure/fileOnly(command:instead:)`` when the database is on a server:
-    /// for a command (or a part of one) that only a database file has.
+    /// Fails with `CatalogError.notOnFile(operation:instead:)` when the database is on a server: for
+    /// a command (or a part of one) that only a database file has.
     ///
     /// - Parameters:
     ///   - command: what cannot be done, as the user typed it (`backup`).
     ///   - instead: what to use on a server.
     func requireFile(for command: String, instead: String) throws {
-        if server != nil { throw CommandFailure.fileOnly(command: command, instead: instead) }
+        if server != nil { throw CatalogError.notOnFile(operation: command, instead: instead) }
     }
 
     /// The value of the environment variable `name`, which must be plain decimal digits within `range`;

@@ -13,6 +13,7 @@ extension CatalogCommand {
     struct Migrate: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "migrate",
+            _superCommandName: CatalogCommand.commandName,
             abstract: "Apply pending schema migrations (every command also does on open), or show their status.",
             discussion: """
                 When migrations are pending and the database holds data, `migrate` first backs the database \
@@ -98,7 +99,11 @@ extension CatalogCommand {
                 let cluster = try PostgreSQLCluster(server)
                 defer { cluster.close() }
                 let migrator = try CatalogMigrations.migrator()
-                return try cluster.read { db in try migrator.status(db) }
+                // Refuses a newer or changed schema, as a file's status does.
+                return try cluster.read { db in
+                    try migrator.validate(db)
+                    return try migrator.status(db)
+                }
             }
             var configuration = Configuration()
             configuration.busyTimeout = location.busyTimeout

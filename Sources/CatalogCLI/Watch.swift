@@ -5,6 +5,7 @@ import FetchedResults
 import PostgreSQLStore
 import RecordFormats
 import SQLiteStore
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -16,6 +17,7 @@ extension CatalogCommand {
     struct Watch: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "watch",
+            _superCommandName: CatalogCommand.commandName,
             abstract: "Print a list, then every change to it as commits happen, from this or any other process.",
             discussion: """
                 Takes the options of `list`. Each change set lists section insertions and deletions, then \
@@ -57,15 +59,18 @@ extension CatalogCommand {
             defer { withExtendedLifetime(stopping) {} }
 
             // The first read races other processes' writes: should a row go before its batch is read,
-            // start again from a new snapshot.
+            // start again from a new snapshot. A server lost meanwhile is waited for, as below.
             var attempts = 0
             var started: (FetchedResultsController<Entity>, [EntitySection<Entity>])?
             while started == nil {
-                let controller = try catalog.trackedResults(request, batchSize: 50)
                 do {
+                    let controller = try catalog.trackedResults(request, batchSize: 50)
                     started = (controller, try controller.entitySections())
                 } catch FetchError.resultChanged where attempts < 5 {
                     attempts += 1
+                } catch let error as PostgreSQLError where error.isConnectionLoss {
+                    try server.lost(error)
+                    try await Task.sleep(for: .seconds(1))
                 }
             }
             let (controller, sections) = started!
@@ -91,12 +96,18 @@ extension CatalogCommand {
             }
             for try await _ in server.wakeUps() {
                 // After a restart, the first read on a connection made before it finds it closed, and
-                // the next one connects again.
+                // the next one connects again. A server still down is said so; listening again wakes
+                // this loop up once it is back.
                 let changeSet: ChangeSet
                 do {
-                    changeSet = try await controller.applyPendingChanges()
+                    do {
+                        changeSet = try await controller.applyPendingChanges()
+                    } catch let error as PostgreSQLError where error.isConnectionLoss {
+                        changeSet = try await controller.applyPendingChanges()
+                    }
                 } catch let error as PostgreSQLError where error.isConnectionLoss {
-                    changeSet = try await controller.applyPendingChanges()
+                    try server.lost(error)
+                    continue
                 }
                 if !changeSet.isEmpty { try show(changeSet) }
             }
@@ -107,11 +118,12 @@ extension CatalogCommand {
 /// The wake-ups of `watch` on a PostgreSQL server: one when listening starts, then one per commit
 /// that changed tracked rows (`PostgreSQLCluster.changeNotifications()`), until ``stop()``.
 ///
-/// When the connection is lost (the primary restarts), it says so in one line on standard error and
-/// listens again every second; once it listens again it says so and wakes up, and the change log
-/// gives the changes committed meanwhile, so none is missed. A primary that is not back within
-/// ``reconnectLimit`` ends the sequence with the lost connection's error (exit 8): `watch` never
-/// shows a result that has silently stopped following the server.
+/// When the server cannot be reached (the primary stopped or restarts), whether listening or reading
+/// finds it, it says so in one line on standard error (``lost(_:)``), and listens again every second;
+/// once it listens again it says so and wakes up, and the change log gives the changes committed
+/// meanwhile, so none is missed. A primary that is not back within ``reconnectLimit`` ends `watch`
+/// with the lost connection's error (exit 8): it never shows a result that has silently stopped
+/// following the server.
 final class ServerCommits: Sendable {
     /// How long `watch` tries to listen again before giving up.
     static let reconnectLimit: Duration = .seconds(30)
@@ -119,6 +131,8 @@ final class ServerCommits: Sendable {
     private let cluster: PostgreSQLCluster?
     private let stream: AsyncThrowingStream<Void, any Error>
     private let continuation: AsyncThrowingStream<Void, any Error>.Continuation
+    /// When the server was found unreachable, until listening works again.
+    private let lostAt = Mutex<ContinuousClock.Instant?>(nil)
 
     init(_ cluster: PostgreSQLCluster?) {
         self.cluster = cluster
@@ -128,27 +142,38 @@ final class ServerCommits: Sendable {
     /// Ends the wake-ups.
     func stop() { continuation.finish() }
 
+    /// Notes that the server cannot be reached: says so the first time, and throws `error` once it
+    /// has not been reached for ``reconnectLimit``.
+    func lost(_ error: PostgreSQLError) throws {
+        let first = try lostAt.withLock { lostAt -> Bool in
+            guard let lostAt else {
+                lostAt = .now
+                return true
+            }
+            if ContinuousClock.now - lostAt > Self.reconnectLimit { throw error }
+            return false
+        }
+        if first { Terminal.note("lost the connection to the PostgreSQL server (\(error.message)); listening again every second") }
+    }
+
     /// The wake-ups; listening starts with the first call.
     func wakeUps() -> AsyncThrowingStream<Void, any Error> {
         guard let cluster else { return stream }
         let continuation = continuation
         let listening = Task {
-            var lostAt: ContinuousClock.Instant?
             while !Task.isCancelled {
                 do {
                     for try await _ in cluster.changeNotifications() {
-                        if lostAt != nil {
+                        if lostAt.withLock({ $0.take() }) != nil {
                             Terminal.note("listening to the PostgreSQL server again; the changes made meanwhile follow")
-                            lostAt = nil
                         }
                         continuation.yield()
                     }
                     return
                 } catch let error as PostgreSQLError {
-                    if lostAt == nil {
-                        Terminal.note("lost the connection to the PostgreSQL server (\(error.message)); listening again every second")
-                        lostAt = .now
-                    } else if let lostAt, ContinuousClock.now - lostAt > Self.reconnectLimit {
+                    do {
+                        try lost(error)
+                    } catch {
                         continuation.finish(throwing: error)
                         return
                     }

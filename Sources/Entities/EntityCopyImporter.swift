@@ -9,7 +9,8 @@ import SQLiteStore
 /// A record with an id keeps it (the rows gathered so far are added first, then the row with that
 /// id is replaced, or the record is added with it). A record without one is added unless its unique
 /// key is taken by a stored or gathered record; then it updates that record or is skipped, as
-/// `conflicts` says. The gathered rows are held in memory until ``insertPending()``.
+/// `conflicts` says. The gathered rows are held in memory until ``insertPending()``; the rows of a
+/// bulk load into an empty table are not gathered but stream into it as they come.
 ///
 /// Not `Sendable`: it belongs to its connection's transaction.
 public final class EntityCopyImporter<Entity: DeclaredEntity, Connection: SQLConnection>: EntityImporting {
@@ -35,6 +36,20 @@ public final class EntityCopyImporter<Entity: DeclaredEntity, Connection: SQLCon
     /// Whether a record was added with its own id since the engine's numbering last caught up with
     /// the stored ids (`SQLDialect.keyCatchUp(table:column:)`).
     private var keptIDs = false
+    /// The bulk load new rows stream into while it runs (see ``insertPending()``).
+    private var bulkLoad: BulkLoad?
+
+    /// A bulk load running on a thread of its own, the rows it was sent, and the records held back
+    /// to be stored by their key after it.
+    private final class BulkLoad {
+        let pipe: RowPipe<[DatabaseValue]>
+        /// The hashes of the keys of the rows sent.
+        var keys = KeyHashes()
+        /// The records whose key's hash a row sent has: stored after the load, in order.
+        var heldBack: [[DatabaseValue]] = []
+
+        init(_ pipe: RowPipe<[DatabaseValue]>) { self.pipe = pipe }
+    }
 
     /// An importer into the entity's table on `db`, in the caller's transaction.
     public init(_ db: Connection, conflicts: ImportConflicts) throws {
@@ -67,7 +82,22 @@ public final class EntityCopyImporter<Entity: DeclaredEntity, Connection: SQLCon
             try put(values, id: id)
             return
         }
-        let place = references.isEmpty ? nil : source.flatMap { source in source.location.map { (source.name, $0()) } }
+        if references.isEmpty, bulkLoad == nil, gathered.isEmpty, try mayLoadInBulk() { try startBulkLoad() }
+        if let bulkLoad {
+            if let key, !bulkLoad.keys.insert(values[key.index]) {
+                bulkLoad.heldBack.append(values)
+                return
+            }
+            try bulkLoad.pipe.send(values)
+            report.inserted += 1
+        } else {
+            try addNew(values, place: references.isEmpty ? nil : source.flatMap { source in source.location.map { (source.name, $0()) } })
+        }
+    }
+
+    /// Stores the values of a record without an id, read at `place` in its source: gathered, unless
+    /// its key is taken.
+    private func addNew(_ values: [DatabaseValue], place: (source: String, location: String)?) throws {
         guard let key else {
             gather(values, place)
             return
@@ -94,30 +124,47 @@ public final class EntityCopyImporter<Entity: DeclaredEntity, Connection: SQLCon
         report.inserted += 1
     }
 
-    /// Adds the gathered rows to the table, with the engine's bulk load, and lets the ids the engine
-    /// gives next follow the ids records kept.
+    /// Adds the rows held back so far to the table, and lets the ids the engine gives next follow
+    /// the ids records kept.
+    ///
+    /// On PostgreSQL, into a table that was empty, in a transaction (which a failed load rolls back
+    /// whole), by its owner (who alone may disable its triggers), new records are added by a bulk
+    /// load that runs on a thread of its own as they are read: their rows stream into one `COPY`
+    /// (`RowPipe`), with the table's indexes (and the unique constraints no other table's key
+    /// references) dropped before and built after it, from every row at once (`PostgreSQLBulkLoad`);
+    /// the change log's trigger is disabled during it and the rows logged after it in one statement
+    /// (`PostgreSQLChangeLogSchema.loggingEveryRowSQL`); a searchable entity's search structures are
+    /// filled by `PostgreSQLTextSearch.load(_:columns:_:)`. A record whose key's hash a streamed row
+    /// has is held back and stored by its key after the load (an update or skip of that row). The
+    /// same rows and entries as one `INSERT` or `UPDATE` a record gives (W1b on PostgreSQL); other
+    /// sessions' reads and writes of the table wait until the transaction ends (dropping an index
+    /// locks the table). The rows of an entity with references to another table are gathered and
+    /// loaded at the end, in bulk as well (a record whose reference is refused is named by its place
+    /// in its source); elsewhere the rows are gathered and added by one
+    /// `SQLConnection.copy(into:columns:rows:)`.
     public func insertPending() throws {
         try addGathered()
         try catchUpIDs()
     }
 
-    /// Adds the gathered rows, numbered after the ids kept so far. On PostgreSQL, into an empty table,
-    /// in a transaction (which a failed load rolls back whole), by its owner (who alone may disable its
-    /// triggers), the load is a bulk load: the table's indexes (and the unique constraints no other
-    /// table's key references) are dropped before the `COPY` and built after it, from every row at
-    /// once (`PostgreSQLBulkLoad`); the change log's trigger is disabled during it and the rows logged
-    /// after it in one statement (`PostgreSQLChangeLogSchema.loggingEveryRowSQL`); a searchable
-    /// entity's search structures are filled by `PostgreSQLTextSearch.load(_:columns:_:)`. The same
-    /// rows and entries as one `INSERT` a record gives (W1b on PostgreSQL); other sessions' reads and
-    /// writes of the table wait until the transaction ends (dropping an index locks the table).
+    /// Waits for a bulk load that is running to end, its result left to the caller's rollback:
+    /// after the import failed.
+    public func abandon() {
+        try? bulkLoad?.pipe.finish()
+        bulkLoad = nil
+    }
+
+    /// Adds the gathered rows (after the bulk load, if one runs), numbered after the ids kept so far.
     private func addGathered() throws {
+        try finishBulkLoad()
         guard !gathered.isEmpty else { return }
         try catchUpIDs()
-        let bulk = try db.dialect == .postgreSQL && db.isInsideTransaction && !mayHoldKeys && Entity.isEmpty(db)
-            && db.fetchRows(sql: PostgreSQLChangeLogSchema.ownsTableSQL, values: [.text(Entity.tableName)]).first?.first == .integer(1)
+        let bulk = try mayLoadInBulk()
         try locatingRefusal {
             if bulk {
-                try loadGatheredInBulk()
+                try suspendLogging()
+                try Self.load(gathered, db)
+                try logEveryRow()
             } else {
                 try db.copy(into: Entity.tableName, columns: Entity.declaration.storedColumns, rows: gathered)
             }
@@ -169,23 +216,56 @@ public final class EntityCopyImporter<Entity: DeclaredEntity, Connection: SQLCon
         return first
     }
 
-    /// The gathered rows into the empty table, as ``addGathered()`` says.
-    private func loadGatheredInBulk() throws {
-        let logged = Entity.declaration.tracksChanges
-        let trigger = PostgreSQLChangeLogSchema.triggerName(forTable: Entity.tableName)
-        if logged { try db.execute(sql: "ALTER TABLE \(Entity.tableName) DISABLE TRIGGER \(trigger)", values: []) }
+    /// Whether new records may be added by a bulk load, as ``insertPending()`` says.
+    private func mayLoadInBulk() throws -> Bool {
+        try db.dialect == .postgreSQL && db.isInsideTransaction && !mayHoldKeys && Entity.isEmpty(db)
+            && db.fetchRows(sql: PostgreSQLChangeLogSchema.ownsTableSQL, values: [.text(Entity.tableName)]).first?.first == .integer(1)
+    }
+
+    /// Starts the bulk load of ``insertPending()``: the rows sent to it until ``finishBulkLoad()``.
+    private func startBulkLoad() throws {
+        try suspendLogging()
+        let db = db
+        bulkLoad = BulkLoad(RowPipe { rows in try Self.load(rows, db) })
+    }
+
+    /// Ends the bulk load, if one runs: waits for it, stores the records held back, and logs every row.
+    private func finishBulkLoad() throws {
+        guard let bulkLoad else { return }
+        self.bulkLoad = nil
+        mayHoldKeys = true
+        bulkLoad.keys = KeyHashes()  // freed while the load ends: no more rows are sent
+        try bulkLoad.pipe.finish()
+        for values in bulkLoad.heldBack { try addNew(values, place: nil) }
+        try addGathered()
+        try logEveryRow()
+    }
+
+    /// Loads `rows` into the empty table, as ``insertPending()`` says.
+    private static func load(_ rows: some Sequence<[DatabaseValue]>, _ db: Connection) throws {
+        let columns = Entity.declaration.storedColumns
         try PostgreSQLBulkLoad.withIndexesBuiltAfter(table: Entity.tableName, db) {
             if let search = (Entity.self as? any SearchableEntity.Type)?.searchDescription {
-                try PostgreSQLTextSearch(search).load(gathered, columns: Entity.declaration.storedColumns, db)
+                try PostgreSQLTextSearch(search).load(rows, columns: columns, db)
             } else {
-                try db.copy(into: Entity.tableName, columns: Entity.declaration.storedColumns, rows: gathered)
+                try db.copy(into: Entity.tableName, columns: columns, rows: rows)
             }
         }
-        if logged {
-            try db.execute(
-                sql: PostgreSQLChangeLogSchema.loggingEveryRowSQL(ofTable: Entity.tableName)
-                    + "ALTER TABLE \(Entity.tableName) ENABLE TRIGGER \(trigger);", values: [])
-        }
+    }
+
+    /// Disables the change log's trigger during a bulk load (``logEveryRow()`` logs its rows).
+    private func suspendLogging() throws {
+        guard Entity.declaration.tracksChanges else { return }
+        try db.execute(sql: "ALTER TABLE \(Entity.tableName) DISABLE TRIGGER \(PostgreSQLChangeLogSchema.triggerName(forTable: Entity.tableName))", values: [])
+    }
+
+    /// Logs every row as inserted in one statement, and enables the change log's trigger again.
+    private func logEveryRow() throws {
+        guard Entity.declaration.tracksChanges else { return }
+        try db.execute(
+            sql: PostgreSQLChangeLogSchema.loggingEveryRowSQL(ofTable: Entity.tableName)
+                + "ALTER TABLE \(Entity.tableName) ENABLE TRIGGER \(PostgreSQLChangeLogSchema.triggerName(forTable: Entity.tableName));",
+            values: [])
     }
 
     private func catchUpIDs() throws {

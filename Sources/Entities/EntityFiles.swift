@@ -57,8 +57,8 @@ public enum EntityFiles {
     /// one per entity, nested): past the first `BulkInsert.defaultTriggeredRows` rows of a table, its
     /// search structures, section counts and change log are built for all of them at once before
     /// the transaction commits, and live controllers of the file refetch. On another engine (a
-    /// `PostgreSQLCluster`), an ``EntityCopyImporter`` per entity gathers them and adds them with the
-    /// engine's bulk load (`COPY`) at the end.
+    /// `PostgreSQLCluster`), an ``EntityCopyImporter`` per entity adds them with the engine's bulk load
+    /// (`COPY`): gathered and added at the end, or, into an empty table, streamed as they are read.
     ///
     /// - Parameters:
     ///   - sources: the inputs, of any declared entities, read in order.
@@ -103,7 +103,12 @@ public enum EntityFiles {
             try bulkInserts(entities[...], triggeredRows: triggeredRows, db, sink, feed)
         } else {
             for entity in entities { sink.importers.append((entity.tableName, try entity.copyImporter(db, conflicts: conflicts))) }
-            try feed()
+            do {
+                try feed()
+            } catch {
+                for (_, importer) in sink.importers { importer.abandon() }
+                throw error
+            }
         }
         return sink.report
     }
@@ -145,8 +150,11 @@ private final class ImportingSink: EntitySink {
     var importers: [(table: String, importer: any EntityImporting)] = []
     /// The source of the records stored now.
     var source: EntitySource?
-    /// The table of the last record stored.
+    /// The table of the last record stored, and its importer, typed once: casting the importer to
+    /// `any EntityImporting<Entity>` for each record was a sizeable part of an import's time (W1b on
+    /// PostgreSQL).
     var lastTable: String?
+    var lastImporter: AnyObject?
     var done = 0
 
     init(conflicts: ImportConflicts, progress: ((Int) -> Void)?) {
@@ -160,9 +168,9 @@ private final class ImportingSink: EntitySink {
             // are stored before it: an importer holds new rows back to insert them in bulk.
             for (table, importer) in importers where table != Entity.tableName { try importer.insertPending() }
             lastTable = Entity.tableName
+            lastImporter = TypedImporter(importers.first { $0.table == Entity.tableName }!.importer as! any EntityImporting<Entity>)
         }
-        let importer = importers.first { $0.table == Entity.tableName }!.importer
-        try (importer as! any EntityImporting<Entity>).add(record, from: source)
+        try (lastImporter as! TypedImporter<Entity>).importer.add(record, from: source)
         done += 1
         if done % EntityFiles.progressInterval == 0 { progress?(done) }
     }
@@ -172,4 +180,11 @@ private final class ImportingSink: EntitySink {
         for (table, importer) in importers { report.byTable[table] = importer.report }
         return report
     }
+}
+
+/// An importer of one entity's records, as ``ImportingSink`` keeps the last one.
+private final class TypedImporter<Entity: DeclaredEntity> {
+    let importer: any EntityImporting<Entity>
+
+    init(_ importer: any EntityImporting<Entity>) { self.importer = importer }
 }

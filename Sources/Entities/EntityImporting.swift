@@ -12,4 +12,12 @@ public protocol EntityImporting<Entity>: AnyObject {
     /// Inserts the new rows held back so far (to be inserted in bulk): before records of another
     /// entity that refer to them are stored, and at the end.
     func insertPending() throws
+    /// Stops what runs for the import (a bulk load on a thread of its own) once the import failed,
+    /// before the caller rolls back its transaction.
+    func abandon()
+}
+
+extension EntityImporting {
+    /// Nothing runs for the import.
+    public func abandon() {}
 }

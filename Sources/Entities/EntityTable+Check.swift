@@ -90,7 +90,7 @@ extension EntityTable {
         if let search {
             let indexed = db.dialect == .sqlite
                 ? try db.fetchAll(sql: "SELECT name FROM pragma_table_info(?)", arguments: [search.fullTextTable]) { try $0.decode(String.self, at: 0) }
-                : try PostgreSQLTextSearch(search).indexedTextColumns(db)
+                : PostgreSQLTextSearch(search).indexedTextColumns(columns: stored.columns.map(\.name), indexes: stored.indexNames)
             if indexed != search.textColumns {
                 let said = { (columns: [String]) in columns.isEmpty ? "nothing" : columns.joined(separator: ", ") }
                 throw difference("its search indexes \(said(indexed)) in the database, \(said(search.textColumns)) in the declaration: add a migration step that reinstalls it")

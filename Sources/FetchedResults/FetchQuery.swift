@@ -311,13 +311,9 @@ extension FetchQuery {
             arguments: sourceArguments + filter.arguments)
     }
 
-    /// The section key, then the sort key, of the row with this id, whether or not it matches.
-    var sortKeyQuery: String {
-        "SELECT \(section?.expression ?? "NULL"), \(sortKeySelection) FROM \(tableName) WHERE \(idColumn) = ?"
-    }
-
     /// The section key, then the sort key, of each row of `ids`, whether or not it matches: the
-    /// searches' probes for changed rows' places.
+    /// searches' probes for changed rows' places, and where a streamed listing goes on after its first
+    /// batch.
     func sortKeysQuery(ids: [Int64]) -> SQLFragment {
         SQLFragment(sql: "SELECT \(section?.expression ?? "NULL"), \(sortKeySelection) FROM \(tableName) WHERE \(idColumn) IN ") + .list(ids)
     }

@@ -75,7 +75,6 @@ extension FetchedResultsController {
         let section = sections[key.section]
         let length = batchLength(inSection: key.section)
         let expected = min(length, section.numberOfObjects - key.index * length)
-        let sortKeyCount = query.rowOrder.count
 
         if let live {
             // Tracking: the snapshot holds every id; read the batch's entities by id.
@@ -96,25 +95,37 @@ extension FetchedResultsController {
         return { db in
             // A source that reads its own pages: the batch as such a page.
             if let batch = try Self.sourceBatch(query, sections, key, length: length, countsAreCurrent: false, db) { return batch }
-            let rowsQuery = try query.planned(db).rowsQuery(
-                section: section.key, after: after, limit: expected, offset: after == nil ? key.index * length : 0, withEntities: true)
-            // Straight into the batch's two arrays; the sort key only of the last row, the only one kept
-            // (a whole section without a batch size: no per-row key values, no array of tuples to split).
-            var ids: [Int64] = []
-            var entities: [Entity] = []
-            var lastSortKey: [DatabaseValue] = []
-            ids.reserveCapacity(expected)
-            entities.reserveCapacity(expected)
-            try db.forEachRow(sql: rowsQuery.sql, arguments: rowsQuery.arguments) { row in
-                entities.append(try Entity(row: row))
-                ids.append(try row.decode(Int64.self, at: row.count - 1))
-                if ids.count == expected {
-                    lastSortKey = (row.count - sortKeyCount..<row.count).map { row.databaseValue(at: $0) }
-                }
-            }
-            guard ids.count == expected, !ids.isEmpty else { throw FetchError.resultChanged }
-            return Batch(ids: ids, lastSortKey: lastSortKey, entities: entities)
+            return try Self.conditionBatch(
+                try query.planned(db), section: section.key, expected: expected, after: after,
+                offset: after == nil ? key.index * length : 0, db)
         }
+    }
+
+    /// The `expected` rows of the section with key `section` after the sort key `after` (keyset), or
+    /// from `offset`, read through the planned `query`'s condition in `db`.
+    ///
+    /// - Throws: ``FetchError/resultChanged`` when fewer rows than `expected` are there.
+    static func conditionBatch(
+        _ query: FetchQuery<Entity>, section: DatabaseValue, expected: Int, after: [DatabaseValue]?, offset: Int, _ db: any SQLConnection
+    ) throws -> Batch<Entity> {
+        let rowsQuery = try query.rowsQuery(section: section, after: after, limit: expected, offset: offset, withEntities: true)
+        let sortKeyCount = query.rowOrder.count
+        // Straight into the batch's two arrays; the sort key only of the last row, the only one kept
+        // (a whole section without a batch size: no per-row key values, no array of tuples to split).
+        var ids: [Int64] = []
+        var entities: [Entity] = []
+        var lastSortKey: [DatabaseValue] = []
+        ids.reserveCapacity(expected)
+        entities.reserveCapacity(expected)
+        try db.forEachRow(sql: rowsQuery.sql, arguments: rowsQuery.arguments) { row in
+            entities.append(try Entity(row: row))
+            ids.append(try row.decode(Int64.self, at: row.count - 1))
+            if ids.count == expected {
+                lastSortKey = (row.count - sortKeyCount..<row.count).map { row.databaseValue(at: $0) }
+            }
+        }
+        guard ids.count == expected, !ids.isEmpty else { throw FetchError.resultChanged }
+        return Batch(ids: ids, lastSortKey: lastSortKey, entities: entities)
     }
 
     /// The whole result of a request without a batch size: its sections with their counts (the
@@ -189,7 +200,8 @@ extension FetchedResultsController {
                 budget -= limit
                 if limit < section.numberOfObjects {
                     guard let id = page.last?.rowID,
-                          let key = try db.fetchOne(sql: query.sortKeyQuery, arguments: [id], { row in
+                          case let keyQuery = query.sortKeysQuery(ids: [id]),
+                          let key = try db.fetchOne(sql: keyQuery.sql, arguments: keyQuery.arguments, { row in
                               (0..<row.count).map { row.databaseValue(at: $0) }
                           })
                     else { throw FetchError.resultChanged }

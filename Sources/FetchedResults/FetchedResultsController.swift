@@ -22,7 +22,8 @@ import SQLiteStore
 /// whose sections `SectionCounts` maintains, those counts, or the counts the request's
 /// ``FetchRequest/filter`` knows (``RowSource/sectionCounts(_:_:)``). With a
 /// ``FetchRequest/batchSize`` it reads what the request's ``RowSource`` chooses
-/// (``RowSource/firstRead(_:batchSize:)``): nothing more; the first batch as the source's page; each
+/// (``RowSource/firstRead(_:batchSize:)``), in the same read: the first batch through the condition;
+/// the first batch as the source's page; each
 /// section whole as such pages; or one pass over the matching rows in order, which counts the
 /// sections and keeps every row's id (8 bytes a row), so that batches are read by id and
 /// `startTracking()` reads nothing more. Rows are then read a batch at a time, when
@@ -128,7 +129,8 @@ public final class FetchedResultsController<Entity: FetchableEntity> {
     ///
     /// Without a batch size: the sections (their known counts, else a `GROUP BY`) and every row. With
     /// one, what the query's rows choose given the counts they know (``RowSource/firstRead(_:batchSize:)``):
-    /// the sections alone; the first batch too, read as the source's page; each section whole as one
+    /// the sections and the first batch, read through the condition; the first batch read as the
+    /// source's page instead; each section whole as one
     /// such page, with the ids for tracking (``readyToTrack``); or one pass over the result in order
     /// (``readKeys(_:_:_:)``), which counts the sections and gives every batch's ids (read by id
     /// later), with the change log's position when the log is installed (``readyToTrack``). A page the
@@ -147,9 +149,20 @@ public final class FetchedResultsController<Entity: FetchableEntity> {
         let counts = try query.knownSectionCounts(db)
         switch query.rows.firstRead(counts, batchSize: request.batchSize) {
         case .sections:
-            if let counts { return FetchedResult(sections: sections(counts, query, request)) }
+            let sections: [FetchedSection]
+            if let counts {
+                sections = Self.sections(counts, query, request)
+            } else {
+                query = try query.planned(db)
+                sections = try countSections(query, request, db)
+            }
+            // The first batch too, through the condition, in this read: what a screen shows first
+            // comes in one transaction, its rows from the snapshot that counted them (W5).
+            guard let section = sections.first, section.numberOfObjects > 0 else { return FetchedResult(sections: sections) }
             query = try query.planned(db)
-            return FetchedResult(sections: try countSections(query, request, db))
+            let batch = try conditionBatch(
+                query, section: section.key, expected: min(request.batchSize, section.numberOfObjects), after: nil, offset: 0, db)
+            return FetchedResult(sections: sections, batches: [BatchKey(section: 0, index: 0): batch])
         case .firstBatch:
             guard let counts else { break }
             let sections = sections(counts, query, request)

@@ -44,7 +44,7 @@ public protocol RowSource<Entity>: Sendable {
 
     /// How `performFetch()` reads a result of this source with a batch size: given the section counts
     /// the source gave (``sectionCounts(_:_:)``, nil when it gave none) and the batch size. The default
-    /// reads the sections' counts only.
+    /// reads the sections' counts and the first batch (``FirstRead/sections``).
     func firstRead(_ counts: SectionMatches?, batchSize: Int) -> FirstRead
 }
 
@@ -58,8 +58,9 @@ extension RowSource {
 
 /// What `performFetch()` reads of a result with a batch size, as its ``RowSource`` chooses.
 public enum FirstRead: Sendable, Hashable {
-    /// The sections and their counts only (counted over the condition when the source gave none);
-    /// each batch is read when first asked for, as a page of the source or through its condition.
+    /// The sections and their counts (counted over the condition when the source gave none), and the
+    /// first batch through the condition, in the same read; each other batch when first asked for, as
+    /// a page of the source or through its condition.
     case sections
     /// The sections, and the first batch read as a page of the source
     /// (``RowSource/page(_:_:)``), in the same read; the others when asked for.

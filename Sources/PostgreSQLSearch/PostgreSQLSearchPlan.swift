@@ -12,7 +12,7 @@ import TextSearch
 /// joins them when its number columns hold few rows (those rows added), or when no term is plain.
 struct PostgreSQLSearchPlan {
     let search: PostgreSQLTextSearch
-    /// The terms, each once.
+    /// The terms, each once, without those implied by a longer one (`SearchQuery.decidingTerms`).
     let terms: [SearchTerm]
     /// The scope value the rows must have; nil for every row.
     let scope: DatabaseValue?
@@ -34,10 +34,9 @@ struct PostgreSQLSearchPlan {
     ) {
         self.search = search
         self.scope = scope
-        var seen = Set<String>()
-        terms = query.terms.filter { seen.insert($0.folded).inserted }
-        matchesNothing = terms.contains { !$0.canMatchText }
         let numeric = { (term: SearchTerm) in !search.description.numberColumns.isEmpty && term.number != nil }
+        terms = query.decidingTerms(isNumeric: numeric)
+        matchesNothing = query.terms.contains { !$0.canMatchText }
         let plain = terms.filter { !numeric($0) }
         driver = (plain.isEmpty ? terms : plain).min { $0.length > $1.length }
         let terms = terms
@@ -74,6 +73,33 @@ struct PostgreSQLSearchPlan {
     /// row of the substring counts.
     var countedLongTerm: SearchTerm? {
         terms.count == 1 && !terms[0].isShort && !isNumeric(terms[0]) && !matchesNothing ? terms[0] : nil
+    }
+
+    /// The one numeric term whose rows are the matches: its total may be its text's kept count (gram
+    /// or substring counts) and the rows its number columns add (``numberRows(_:alias:)``).
+    var countedNumber: SearchTerm? {
+        terms.count == 1 && isNumeric(terms[0]) && !matchesNothing ? terms[0] : nil
+    }
+
+    /// The conditions whose rows' counts add up to the rows whose number columns hold `term`'s number
+    /// (scope included), each column's rows without those of the columns before it: without a scope,
+    /// the first is counted from its index alone (an index-only scan, no row read).
+    func numberRows(_ term: SearchTerm, alias: String) -> [SQLFragment] {
+        guard let number = term.number else { return [] }
+        let columns = search.description.numberColumns.map { Self.equals("\(alias).\($0)", number) }
+        return columns.indices.map { index in
+            let before = columns[..<index].map { SQLFragment(sql: "NOT coalesce(\($0.sql), FALSE)", arguments: $0.arguments) }
+            return scoped(SQLFragment(joining: [columns[index]] + before, separator: " AND "), alias: alias)
+        }
+    }
+
+    /// The condition of the rows whose number columns and texts both hold `term` (scope included),
+    /// the text through its index, so that PostgreSQL reads only the rows both indexes find.
+    func numberAndTextRows(_ term: SearchTerm, alias: String) -> SQLFragment {
+        guard let number = term.number else { return SQLFragment(sql: "FALSE") }
+        let columns = search.description.numberColumns.map { Self.equals("\(alias).\($0)", number) }
+        let inNumbers = SQLFragment(joining: columns, separator: " OR ").parenthesized
+        return scoped(inNumbers && self.term(term, alias: alias, indexed: true, byNumber: false), alias: alias)
     }
 
     /// The condition on the row named `alias` that holds exactly when it matches (scope included):
@@ -123,8 +149,8 @@ struct PostgreSQLSearchPlan {
     }
 
     /// One term on the row named `alias`: in a text (through its index when `indexed`, else by
-    /// `strpos`), or, for a number, in a number column.
-    func term(_ term: SearchTerm, alias: String, indexed: Bool) -> SQLFragment {
+    /// `strpos`), or, for a number (unless not `byNumber`), in a number column.
+    func term(_ term: SearchTerm, alias: String, indexed: Bool, byNumber: Bool = true) -> SQLFragment {
         var parts: [SQLFragment]
         if indexed && term.isShort {
             parts = [grams([term.folded], alias: alias)]
@@ -134,7 +160,7 @@ struct PostgreSQLSearchPlan {
         } else {
             parts = search.description.textColumns.map { SQLFragment(sql: "strpos(\(alias).\($0), ?) > 0", arguments: [term.folded]) }
         }
-        if isNumeric(term), let number = term.number {
+        if byNumber, isNumeric(term), let number = term.number {
             parts += search.description.numberColumns.map { Self.equals("\(alias).\($0)", number) }
         }
         return SQLFragment(joining: parts, separator: " OR ").parenthesized

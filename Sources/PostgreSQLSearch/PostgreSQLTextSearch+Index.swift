@@ -66,9 +66,9 @@ extension PostgreSQLTextSearch {
                 RETURN NULL;
             END
             $$;
-            CREATE TRIGGER \(gramCountsTrigger)_rows AFTER INSERT OR DELETE ON \(table)
+            CREATE TRIGGER \(Self.rowsTrigger(gramCountsTrigger)) AFTER INSERT OR DELETE ON \(table)
                 FOR EACH ROW EXECUTE FUNCTION \(gramCountsTrigger)();
-            CREATE TRIGGER \(gramCountsTrigger)_texts AFTER UPDATE OF \(watched) ON \(table)
+            CREATE TRIGGER \(Self.textsTrigger(gramCountsTrigger)) AFTER UPDATE OF \(watched) ON \(table)
                 FOR EACH ROW EXECUTE FUNCTION \(gramCountsTrigger)();
             \(substringCountsSQL)
             """
@@ -79,10 +79,20 @@ extension PostgreSQLTextSearch {
     private var textsAndGrams: String { (description.textColumns + [gramsColumn]).joined(separator: ", ") }
 
     /// The search's triggers on the table, which ``load(_:columns:_:)`` disables while it loads.
-    var triggers: [String] {
-        [gramsTrigger, gramCountsTrigger + "_rows", gramCountsTrigger + "_texts"]
-            + (substringCountsTable == nil ? [] : [substringCountsTrigger + "_rows", substringCountsTrigger + "_texts"])
-    }
+    var triggers: [String] { gramTriggers + (substringCountsTable == nil ? [] : substringCountsTriggers) }
+
+    /// The triggers that keep ``gramsColumn`` and ``gramCountsTable``.
+    var gramTriggers: [String] { [gramsTrigger, Self.rowsTrigger(gramCountsTrigger), Self.textsTrigger(gramCountsTrigger)] }
+
+    /// The triggers that keep ``substringCountsTable`` (named whether the description has the table
+    /// or not, for ``uninstallSQL``).
+    var substringCountsTriggers: [String] { [Self.rowsTrigger(substringCountsTrigger), Self.textsTrigger(substringCountsTrigger)] }
+
+    /// The trigger that runs the trigger function `function` on inserts and deletes.
+    static func rowsTrigger(_ function: String) -> String { function + "_rows" }
+
+    /// The trigger that runs the trigger function `function` on updates of the texts (and scope).
+    static func textsTrigger(_ function: String) -> String { function + "_texts" }
 
     /// The SQL that drops every structure a search of the table may have, whichever columns it
     /// indexed (each trigram index), with or without substring counts: before ``installSQL`` of a
@@ -101,11 +111,7 @@ extension PostgreSQLTextSearch {
                 END LOOP;
             END
             $$;
-            DROP TRIGGER IF EXISTS \(gramsTrigger) ON \(table);
-            DROP TRIGGER IF EXISTS \(gramCountsTrigger)_rows ON \(table);
-            DROP TRIGGER IF EXISTS \(gramCountsTrigger)_texts ON \(table);
-            DROP TRIGGER IF EXISTS \(substringCountsTrigger)_rows ON \(table);
-            DROP TRIGGER IF EXISTS \(substringCountsTrigger)_texts ON \(table);
+            \((gramTriggers + substringCountsTriggers).map { "DROP TRIGGER IF EXISTS \($0) ON \(table);" }.joined(separator: "\n"))
             DROP FUNCTION IF EXISTS \(gramsTrigger)();
             DROP FUNCTION IF EXISTS \(gramCountsTrigger)();
             DROP FUNCTION IF EXISTS \(substringCountsTrigger)();
@@ -119,16 +125,11 @@ extension PostgreSQLTextSearch {
             """
     }
 
-    /// The text columns the table's search indexes in `db` (each one's trigram index), in the
-    /// table's order: what the open check compares with the declaration's.
-    ///
-    /// - Throws: what the connection throws.
-    public func indexedTextColumns(_ db: some SQLConnection) throws -> [String] {
-        let indexes = Set(try db.fetchRows(
-            sql: "SELECT indexname::text FROM pg_indexes WHERE schemaname = current_schema() AND tablename = ?",
-            values: [.text(description.table)]
-        ).compactMap { row -> String? in if case .text(let name) = row.first { name } else { nil } })
-        return try db.columnNames(ofTable: description.table).filter { indexes.contains(trigramIndex($0)) }
+    /// The text columns the table's search indexes (each one's trigram index), in the table's order,
+    /// given the table's `columns` and the names of its `indexes` as the database holds them: what
+    /// the open check, which has read both, compares with the declaration's.
+    public func indexedTextColumns(columns: [String], indexes: Set<String>) -> [String] {
+        columns.filter { indexes.contains(trigramIndex($0)) }
     }
 
     /// The SQL that empties ``gramCountsTable`` and counts every row's grams again from
@@ -136,10 +137,16 @@ extension PostgreSQLTextSearch {
     public var gramCountsFillSQL: String {
         """
         DELETE FROM \(gramCountsTable);
-        INSERT INTO \(gramCountsTable) (gram, scope, count)
-            SELECT \(Self.gramText("grams.key")), \(scope(description.table)), count(*)
-            FROM \(description.table), unnest(\(description.table).\(gramsColumn)) AS grams(key)
-            GROUP BY grams.key, 2;
+        INSERT INTO \(gramCountsTable) (gram, scope, count) \(gramCountsSQL(grams: Self.qualified(gramsColumn, description.table)));
+        """
+    }
+
+    /// Each gram's rows per scope value, `(gram, scope, count)`, counted over the table, a row's
+    /// grams' keys being the SQL expression `grams` (a `bigint[]` of the row).
+    private func gramCountsSQL(grams: String) -> String {
+        """
+        SELECT \(Self.gramText("grams.key")) AS gram, \(scope(description.table)) AS scope, count(*) AS count
+            FROM \(description.table), unnest(\(grams)) AS grams(key) GROUP BY grams.key, 2
         """
     }
 
@@ -156,12 +163,11 @@ extension PostgreSQLTextSearch {
         for index in description.textColumns.map(trigramIndex) + [gramsIndex] where !indexes.contains(index) {
             problems.append("the search index \(index) of \(description.table) is missing")
         }
-        let kept = triggers.prefix(3)
-        let found = try db.fetchRows(
-            sql: "SELECT count(*) FROM pg_trigger WHERE tgrelid = to_regclass(?) AND tgname::text IN (\(kept.map { _ in "?" }.joined(separator: ", ")))",
-            values: [.text(description.table)] + kept.map { .text($0) })
-        if found.first?.first != .integer(Int64(kept.count)) {
-            problems.append("the triggers that keep \(gramsColumn) and \(gramCountsTable) are missing")
+        let found = Set(try db.fetchRows(sql: "SELECT tgname::text FROM pg_trigger WHERE tgrelid = to_regclass(?)", values: [.text(description.table)])
+            .compactMap { row -> String? in if case .text(let name) = row.first { name } else { nil } })
+        let kept = [(gramTriggers, "\(gramsColumn) and \(gramCountsTable)")] + (substringCountsTable.map { [(substringCountsTriggers, $0)] } ?? [])
+        for (triggers, structures) in kept where !found.isSuperset(of: triggers) {
+            problems.append("the triggers that keep \(structures) are missing")
         }
         let staleGrams = try db.fetchRows(
             sql: "SELECT count(*) FROM \(description.table) WHERE \(gramsColumn) IS DISTINCT FROM \(gramsFunction)(\(texts(description.table)))",
@@ -174,10 +180,7 @@ extension PostgreSQLTextSearch {
         }
         let wrong = try db.fetchRows(
             sql: """
-                WITH actual AS (
-                    SELECT \(Self.gramText("grams.key")) AS gram, \(scope(description.table)) AS scope, count(*) AS count
-                    FROM \(description.table), unnest(\(gramsFunction)(\(texts(description.table)))) AS grams(key)
-                    GROUP BY grams.key, 2)
+                WITH actual AS (\(gramCountsSQL(grams: "\(gramsFunction)(\(texts(description.table)))")))
                 SELECT count(*) FROM actual FULL JOIN \(gramCountsTable) AS kept
                     ON kept.gram = actual.gram AND kept.scope IS NOT DISTINCT FROM actual.scope
                 WHERE coalesce(kept.count, 0) <> coalesce(actual.count, 0)

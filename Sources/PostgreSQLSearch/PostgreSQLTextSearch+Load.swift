@@ -3,11 +3,12 @@ import TextSearch
 
 extension PostgreSQLTextSearch {
     /// Loads `rows` (the values of `columns`, which hold the description's text and scope columns)
-    /// into the table, empty before and with the search installed (``installSQL``), with one `COPY`:
-    /// each row's grams are computed here as it is sent, and counted, with the search's triggers
-    /// disabled meanwhile; then the gram counts are added from those counts and the substring counts
-    /// chosen from the rows in memory. The structures are those the triggers keep, without a trigger
-    /// call per row (W1b on PostgreSQL).
+    /// into the table, empty before and with the search installed (``installSQL``), with one `COPY`
+    /// as they come: each row's grams are computed here as it is sent, and counted, and its trigrams
+    /// counted (the substring counts' first pass), with the search's triggers disabled meanwhile;
+    /// then the gram counts are added from those counts and the substring counts chosen, the second
+    /// pass reading the rows' texts back. The structures are those the triggers keep, without a
+    /// trigger call per row (W1b on PostgreSQL).
     ///
     /// Run it in a transaction (a failure then loads nothing), as the table's owner, who alone may
     /// disable its triggers; indexes are kept row by row, so a bulk load drops them first and builds
@@ -16,7 +17,7 @@ extension PostgreSQLTextSearch {
     /// - Returns: the number of rows loaded.
     /// - Throws: what the connection throws.
     @discardableResult
-    public func load(_ rows: [[DatabaseValue]], columns: [String], _ db: some SQLConnection) throws -> Int {
+    public func load(_ rows: some Sequence<[DatabaseValue]>, columns: [String], _ db: some SQLConnection) throws -> Int {
         let textPlaces = description.textColumns.map { column in
             guard let place = columns.firstIndex(of: column) else { preconditionFailure("the rows lack the text column \(column)") }
             return place
@@ -25,13 +26,14 @@ extension PostgreSQLTextSearch {
             guard let place = columns.firstIndex(of: column) else { preconditionFailure("the rows lack the scope column \(column)") }
             return place
         }
-        let texts = { (row: [DatabaseValue]) in textPlaces.map { place -> String? in if case .text(let text) = row[place] { text } else { nil } } }
         let table = description.table
         for trigger in triggers { try db.execute(sql: "ALTER TABLE \(table) DISABLE TRIGGER \(trigger)", values: []) }
         // The rows of each gram, by key, for each scope value (by its place in `scopes`).
         var scopes: [DatabaseValue: Int] = [:]
         var counts: [[Int64: Int]] = []
-        var line = ""
+        let trigrams = substringCountsTable.map { _ in SubstringCounter(.trigrams) }
+        let scalars = RowScalars()
+        var line: [UInt8] = []
         let loaded = try db.copy(into: table, columns: columns + [gramsColumn], rows: rows.lazy.map { row in
             let scope = scopePlace.map { row[$0] } ?? .null
             let place = scopes[scope] ?? {
@@ -39,15 +41,27 @@ extension PostgreSQLTextSearch {
                 counts.append([:])
                 return counts.count - 1
             }()
+            let texts = textPlaces.map { place -> String? in if case .text(let text) = row[place] { text } else { nil } }
+            // The grams as an array's text, written as bytes: a `String` a key cost more.
             line.removeAll(keepingCapacity: true)
-            line.append("{")
-            for key in Self.gramKeys(of: texts(row)) {
+            line.append(UInt8(ascii: "{"))
+            for key in Self.gramKeys(of: texts) {
                 counts[place][key, default: 0] += 1
-                if line.utf8.count > 1 { line.append(",") }
-                line.append(String(key))
+                if line.count > 1 { line.append(UInt8(ascii: ",")) }
+                let start = line.count
+                var digits = key
+                repeat {
+                    line.append(UInt8(ascii: "0") + UInt8(digits % 10))
+                    digits /= 10
+                } while digits > 0
+                line[start...].reverse()
             }
-            line.append("}")
-            return row + [.text(line)]
+            line.append(UInt8(ascii: "}"))
+            if let trigrams {
+                scalars.load(texts)
+                trigrams.add(scalars, scope: scope)
+            }
+            return row + [.text(String(decoding: line, as: UTF8.self))]
         })
         try db.execute(sql: "DELETE FROM \(gramCountsTable)", values: [])
         try db.copy(
@@ -55,13 +69,7 @@ extension PostgreSQLTextSearch {
             rows: scopes.lazy.flatMap { scope, place in
                 counts[place].lazy.map { key, count in [.text(Self.gram(key)), scope, .integer(Int64(count))] }
             })
-        let scalars = RowScalars()
-        try refreshSubstringCounts(db) { body in
-            for row in rows {
-                scalars.load(texts(row))
-                body(scalars, scopePlace.map { row[$0] } ?? .null)
-            }
-        }
+        if let trigrams { try refreshSubstringCounts(db, trigrams: trigrams) }
         for trigger in triggers { try db.execute(sql: "ALTER TABLE \(table) ENABLE TRIGGER \(trigger)", values: []) }
         return loaded
     }

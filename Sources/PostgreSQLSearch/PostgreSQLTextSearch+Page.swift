@@ -7,7 +7,8 @@ extension PostgreSQLTextSearch {
     /// reading transaction (REPEATABLE READ), so that both come from one snapshot.
     ///
     /// The total comes from the gram counts for one term of 1-2 characters, or from the substring
-    /// counts for one frequent term of 3+ (``substringCountsTable``); TextSearch's `PagePlanner` then
+    /// counts for one frequent term of 3+ (``substringCountsTable``), with a number's rows in the
+    /// number columns counted from their indexes for one numeric term; TextSearch's `PagePlanner` then
     /// chooses how the page is read from it: the matches read through their indexes and sorted, the
     /// list index walked in order for a bounded number of entries, or the order's index walked with
     /// every term checked on each row. Other searches have no kept count: the planner chooses from
@@ -60,43 +61,64 @@ extension PostgreSQLTextSearch {
         if total == nil { plan = try estimated(plan, query, costs: costs, db) }
         let inListOrder = order.isListIndexOrder && description.listIndex != nil
         let hasNumericTerm = plan.terms.contains(where: plan.isNumeric)
-        let facts = PageFacts(
+        // The table's rows cost a walk in list order, which only a known total is planned with.
+        let costsListWalk = inListOrder && !hasNumericTerm && scope == nil
+        var facts = PageFacts(
             limit: limit, offset: offset, total: total, driverRows: total ?? plan.driverEstimate,
             hasAllTermsIndex: plan.hasAllTermsIndex, inListOrder: inListOrder, hasNumericTerm: hasNumericTerm,
-            scopeRows: inListOrder && !hasNumericTerm && scope == nil ? try rowEstimate(db) : nil)
+            scopeRows: costsListWalk && total != nil ? try rowEstimate(db) : nil)
         var strategy = forcing ?? PagePlanner.strategy(for: facts, costs: costs)
         if case .scan(let onePass) = strategy {
             if onePass, let page = try onePassPage(plan, order: order, limit: limit, offset: offset, selection: selection, db, decode) {
                 return SearchPage(query: query, records: page.records, offset: offset, totalCount: page.total)
             }
             // Counted (without reading the page's columns), then the page planned again with the total.
-            let counted = try total ?? count(plan, db)
+            let counted = try total ?? rowCount(plan, db)
+            if costsListWalk && facts.scopeRows == nil { facts.scopeRows = try rowEstimate(db) }
             total = counted
             strategy = forcing == nil ? PagePlanner.strategy(afterCounting: counted, facts, costs: costs) : .readMatches(.sorted)
         }
-        let counted = try total ?? count(plan, db)
+        let counted = try total ?? rowCount(plan, db)
         guard min(limit, counted - offset) > 0 else { return SearchPage(query: query, records: [], offset: offset, totalCount: counted) }
         let records = try read(strategy, plan, order: order, limit: min(limit, counted - offset), offset: offset, selection: selection, db, decode)
         return SearchPage(query: query, records: records, offset: offset, totalCount: counted)
     }
 
-    /// ``PageStrategy/scan(onePass:)`` in one statement: the matches read once (through their
-    /// indexes, materialized: else PostgreSQL costs walking the order's index as if the `LIMIT` stopped
-    /// it early, though the window function reads every row first) for the page and, by a window
-    /// function, the total; nil when the page is empty (the matches must be counted).
+    /// ``PageStrategy/scan(onePass:)`` in one statement: the matches read once (``sortedMatches``)
+    /// for the page and, by a window function, the total; nil when the page is empty (the matches
+    /// must be counted).
     private func onePassPage<Entity>(
         _ plan: PostgreSQLSearchPlan, order: SearchOrder, limit: Int, offset: Int, selection: String,
         _ db: some SQLConnection, _ decode: ([DatabaseValue]) throws -> Entity
     ) throws -> (records: [Entity], total: Int)? {
-        let table = description.table
-        let matches = plan.condition(alias: table)
-        let statement = SQLFragment(
-            sql: "WITH matches AS MATERIALIZED (SELECT * FROM \(table) WHERE \(matches.sql)) SELECT \(selection), count(*) OVER () FROM matches AS \(table)"
-                + " ORDER BY \(order.terms.sql) LIMIT ? OFFSET ?",
-            arguments: matches.arguments + order.terms.arguments + [limit, offset])
+        let statement = try sortedMatches(plan, columns: "\(selection), count(*) OVER ()", order: order, limit: limit, offset: offset, db)
         let rows = try db.fetchRows(sql: statement.sql, values: statement.arguments.values)
         guard let last = rows.last?.last else { return nil }
         return (try rows.map { try decode(Array($0.dropLast())) }, Self.int(last))
+    }
+
+    /// The statement that reads `columns` of the matches' page in `order`: the matches found through
+    /// their indexes and materialized, then sorted; materialized, because PostgreSQL would otherwise
+    /// cost walking the order's index as if the `LIMIT` stopped it early (even where a window function
+    /// must read every match first), and check each row it walks. Every column but ``gramsColumn`` is
+    /// materialized: the grams are most of a row's bytes, and with them a few thousand matches spill
+    /// to a temporary file (W3 on PostgreSQL).
+    private func sortedMatches(
+        _ plan: PostgreSQLSearchPlan, columns: String, order: SearchOrder, limit: Int, offset: Int, _ db: some SQLConnection
+    ) throws -> SQLFragment {
+        let table = description.table
+        let matches = plan.condition(alias: table)
+        let materialized = try db.fetchRows(
+            sql: """
+                SELECT quote_ident(attname) FROM pg_attribute WHERE attrelid = to_regclass(?) AND attnum > 0 AND NOT attisdropped
+                AND attname <> ? ORDER BY attnum
+                """,
+            values: [.text(table), .text(gramsColumn)]
+        ).compactMap { row -> String? in if case .text(let name) = row.first { name } else { nil } }
+        return SQLFragment(
+            sql: "WITH matches AS MATERIALIZED (SELECT \(materialized.joined(separator: ", ")) FROM \(table) WHERE \(matches.sql))"
+                + " SELECT \(columns) FROM matches AS \(table) ORDER BY \(order.terms.sql) LIMIT ? OFFSET ?",
+            arguments: matches.arguments + order.terms.arguments + [limit, offset])
     }
 
     /// The page read with `strategy`: `limit` is what remains of the result from `offset`, so that
@@ -110,12 +132,7 @@ extension PostgreSQLTextSearch {
         let statement: SQLFragment
         switch strategy {
         case .scan, .readMatches:
-            // Materialized, so that PostgreSQL finds the matches through the driver's index before it
-            // sorts them, never by walking an index of the order and checking each row.
-            let matches = plan.condition(alias: table)
-            statement = SQLFragment(
-                sql: "WITH matches AS MATERIALIZED (SELECT * FROM \(table) WHERE \(matches.sql)) SELECT \(selection) FROM matches AS \(table)",
-                arguments: matches.arguments) + page
+            statement = try sortedMatches(plan, columns: selection, order: order, limit: limit, offset: offset, db)
         case .walkListIndex(let budget, let fallback):
             let scope = plan.scoped(SQLFragment(sql: "TRUE"), alias: table)
             let filters = plan.filterCondition(alias: table)
@@ -141,18 +158,34 @@ extension PostgreSQLTextSearch {
 
     private func count(_ plan: PostgreSQLSearchPlan, _ db: some SQLConnection) throws -> Int {
         if let count = try keptCount(plan, db) { return count }
+        return try rowCount(plan, db)
+    }
+
+    /// The matches counted over the search's condition (no kept count holds them).
+    private func rowCount(_ plan: PostgreSQLSearchPlan, _ db: some SQLConnection) throws -> Int {
         let condition = plan.condition(alias: description.table)
         return try integer(db, "SELECT count(*) FROM \(description.table) WHERE \(condition.sql)", condition.arguments.values)
     }
 
-    /// The matches counted without reading them: none when a term can match nothing, from the gram
-    /// counts for one term of 1-2 characters, from the substring counts for one long term they hold;
-    /// else nil.
+    /// The matches counted from kept counts and indexes, reading no row but those both a number
+    /// column and a text index find: none when a term can match nothing, from the gram counts for one
+    /// term of 1-2 characters, from the substring counts for one long term they hold; for one numeric
+    /// term, its text's count from those, plus its number columns' rows (an index-only count each),
+    /// less those whose text also holds it. Else nil.
     private func keptCount(_ plan: PostgreSQLSearchPlan, _ db: some SQLConnection) throws -> Int? {
         if plan.matchesNothing { return 0 }
         if plan.countsOneGram { return try gramCount(plan.terms[0].folded, scope: plan.scope, db) }
         if let term = plan.countedLongTerm { return try substringCount(term, scope: plan.scope, db) }
-        return nil
+        guard let term = plan.countedNumber,
+            let inText = try term.isShort ? gramCount(term.folded, scope: plan.scope, db) : substringCount(term, scope: plan.scope, db)
+        else { return nil }
+        let table = description.table
+        var total = inText
+        for rows in plan.numberRows(term, alias: table) {
+            total += try integer(db, "SELECT count(*) FROM \(table) WHERE \(rows.sql)", rows.arguments.values)
+        }
+        let both = plan.numberAndTextRows(term, alias: table)
+        return total - (try integer(db, "SELECT count(*) FROM \(table) WHERE \(both.sql)", both.arguments.values))
     }
 
     /// How many rows match `query` in each scope value that has any (every row's scope value, NULL
@@ -199,9 +232,10 @@ extension PostgreSQLTextSearch {
 
     /// `plan` (of `query`) with its terms' rows estimated, reading no row of the table but a number
     /// column's index: a term of 1-2 characters its gram count; a longer one its substring count when
-    /// the substring counts hold it, else its rarest pair's gram count (a bound); a numeric term adds
-    /// its rows in the number columns, counted up to just past `costs.onePassRows`, which also choose
-    /// the numbers that join the grams index's scan.
+    /// the substring counts hold it (a single term's ``keptCount(_:_:)`` found they do not), else its
+    /// rarest pair's gram count (a bound); a numeric term adds its rows in the number columns, counted
+    /// up to just past `costs.onePassRows`, which also choose the numbers that join the grams index's
+    /// scan.
     private func estimated(
         _ plan: PostgreSQLSearchPlan, _ query: SearchQuery, costs: SearchCosts, _ db: some SQLConnection
     ) throws -> PostgreSQLSearchPlan {
@@ -212,7 +246,7 @@ extension PostgreSQLTextSearch {
             var estimate: Int
             if term.isShort {
                 estimate = try gramCount(term.folded, scope: plan.scope, db)
-            } else if let count = try substringCount(term, scope: plan.scope, db) {
+            } else if plan.terms.count > 1, let count = try substringCount(term, scope: plan.scope, db) {
                 estimate = count
             } else {
                 estimate = try PostgreSQLSearchPlan.pairs(of: term.folded).map { try gramCount($0, scope: plan.scope, db) }.min() ?? 0

@@ -39,9 +39,9 @@ extension PostgreSQLTextSearch {
                 RETURN NULL;
             END
             $$;
-            CREATE TRIGGER \(substringCountsTrigger)_rows AFTER INSERT OR DELETE ON \(description.table)
+            CREATE TRIGGER \(Self.rowsTrigger(substringCountsTrigger)) AFTER INSERT OR DELETE ON \(description.table)
                 FOR EACH ROW EXECUTE FUNCTION \(substringCountsTrigger)();
-            CREATE TRIGGER \(substringCountsTrigger)_texts AFTER UPDATE OF \(watched) ON \(description.table)
+            CREATE TRIGGER \(Self.textsTrigger(substringCountsTrigger)) AFTER UPDATE OF \(watched) ON \(description.table)
                 FOR EACH ROW EXECUTE FUNCTION \(substringCountsTrigger)();
 
             """
@@ -70,50 +70,37 @@ extension PostgreSQLTextSearch {
     ///
     /// - Throws: what the connection throws.
     public func refreshSubstringCounts(_ db: some SQLConnection) throws {
-        try refreshSubstringCounts(db) { body in try forEachRowTexts(db, body) }
+        guard substringCountsTable != nil else { return }
+        let trigrams = SubstringCounter(.trigrams)
+        try forEachRowTexts(db) { texts, scope in trigrams.add(texts, scope: scope) }
+        try refreshSubstringCounts(db, trigrams: trigrams)
     }
 
-    /// ``refreshSubstringCounts(_:)`` from the rows `forEachRow` gives (twice): each row's texts and
-    /// scope value.
-    func refreshSubstringCounts(
-        _ db: some SQLConnection, rows forEachRow: ((RowScalars, DatabaseValue) -> Void) throws -> Void
-    ) throws {
+    /// ``refreshSubstringCounts(_:)`` after its first pass: `trigrams` has counted every row's
+    /// trigrams; the second pass reads the rows' texts.
+    func refreshSubstringCounts(_ db: some SQLConnection, trigrams: SubstringCounter) throws {
         guard let table = substringCountsTable else { return }
         try db.execute(sql: "DELETE FROM \(table)", values: [])
-        let trigrams = SubstringCounter(.trigrams)
-        try forEachRow { texts, scope in trigrams.add(texts, scope: scope) }
         let frequentTrigrams = trigrams.substrings(inAtLeast: description.substringCountMinimumRows)
         guard !frequentTrigrams.isEmpty else { return }
         let substrings = SubstringCounter(.madeOf(frequentTrigrams: frequentTrigrams))
-        try forEachRow { texts, scope in substrings.add(texts, scope: scope) }
+        try forEachRowTexts(db) { texts, scope in substrings.add(texts, scope: scope) }
         let kept = substrings.substrings(inAtLeast: description.substringCountMinimumRows)
         try db.copy(
             into: table, columns: ["substring", "scope", "count"],
             rows: substrings.counts.lazy.filter { kept.contains($0.substring) }.map { [.text($0.substring.text), $0.scope, .integer(Int64($0.count))] })
     }
 
-    /// Calls `body` with each row's texts and scope value, read in batches by id.
+    /// Calls `body` with each row's texts and scope value, read in one statement whose rows stream.
     private func forEachRowTexts(_ db: some SQLConnection, _ body: (RowScalars, DatabaseValue) -> Void) throws {
         let table = description.table
-        let id = Self.qualified(description.idColumn, table)
-        let columns = ([id, scope(table)] + description.textColumns.map { Self.qualified($0, table) }).joined(separator: ", ")
+        let columns = ([scope(table)] + description.textColumns.map { Self.qualified($0, table) }).joined(separator: ", ")
         let texts = RowScalars()
-        var last = Int64.min
-        while true {
-            let rows = try db.fetchRows(
-                sql: "SELECT \(columns) FROM \(table) WHERE \(id) > ? ORDER BY \(id) LIMIT \(Self.rowsPerRead)", values: [.integer(last)])
-            for row in rows {
-                texts.load(row.dropFirst(2).map { value in if case .text(let text) = value { text } else { nil } })
-                body(texts, row[1])
-            }
-            guard rows.count == Self.rowsPerRead, case .integer(let next) = rows.last?.first else { return }
-            last = next
+        try db.forEachRow(sql: "SELECT \(columns) FROM \(table)", values: []) { _, row in
+            texts.load(row.dropFirst().map { value in if case .text(let text) = value { text } else { nil } })
+            body(texts, row[0])
         }
     }
-
-    /// The rows ``refreshSubstringCounts(_:)`` reads a statement: enough to make each statement's cost
-    /// small beside its rows', few enough to hold in memory.
-    private static let rowsPerRead = 20_000
 
     /// The rows holding `term` within `scope` (every row: nil), from ``substringCountsTable``; nil
     /// when the table does not hold the term.

@@ -39,7 +39,9 @@ public final class PostgreSQLCluster: Sendable {
     /// Which replica the next read tries first.
     let nextReplica = Atomic<Int>(0)
 
-    /// Connects to the primary; replicas are connected by the first read that uses them.
+    /// Connects to the primary, with the connection that reads there (a reader opens one connection
+    /// in all, W5 on PostgreSQL); the writer's connection and the replicas' are made by the first
+    /// access that uses them.
     ///
     /// - Throws: ``PostgreSQLError`` with ``PostgreSQLError/cannotConnect`` when the primary cannot be
     ///   reached.
@@ -48,7 +50,7 @@ public final class PostgreSQLCluster: Sendable {
         writer = SerializedConnection(url: configuration.primary, label: "PostgreSQLCluster.writer")
         primaryReader = SerializedConnection(url: configuration.primary, label: "PostgreSQLCluster.primaryReader")
         replicas = configuration.replicas.enumerated().map { Replica(number: $0.offset + 1, url: $0.element) }
-        try writer.sync { _ in }
+        try primaryReader.sync { _ in }
     }
 
     /// Closes every connection, once the accesses before this call have run.

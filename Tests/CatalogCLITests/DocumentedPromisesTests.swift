@@ -44,6 +44,42 @@ struct DocumentedPromisesTests {
         #expect(try [workspace.catalog("export"), workspace.catalog("export", "--entity", "phones")].map(\.output) == before)
     }
 
+    /// Commands: "A database with a changed migration, or one written by a newer `catalog`, is refused
+    /// by every command (exit 6)"; Guarantees: "`migrate --status` refuses the same files the same
+    /// way"; on a server, "exit codes are the file's".
+    @Test(arguments: StoreEngine.all)
+    func aNewerOrChangedSchemaIsRefusedByEveryCommand(engine: StoreEngine) throws {
+        let workspace = try Workspace(engine: engine)
+        #expect(try workspace.catalog("seed").status == 0)
+        let cases = [
+            (["INSERT INTO schema_migrations (migration_set, version, name, checksum, applied_at) "
+                + "SELECT migration_set, 9999, 'future', checksum, applied_at FROM schema_migrations WHERE version = 1"],
+             "catalog: error: the database is at catalog schema version 9999, newer than this program knows ("),
+            (["DELETE FROM schema_migrations WHERE version = 9999", "UPDATE schema_migrations SET checksum = 'changed' WHERE version = 1"],
+             "catalog: error: catalog migration 1 (baseline) was changed after it was applied (checksum changed, now "),
+        ]
+        for (changes, message) in cases {
+            if engine == .sqlite {
+                let queue = try DatabaseQueue(path: workspace.database)
+                try queue.write { db in for change in changes { try db.execute(sql: change) } }
+                try queue.close()
+            } else {
+                let db = try #require(workspace.schema).connect()
+                defer { db.close() }
+                for change in changes { try db.execute(sql: change) }
+            }
+            for arguments in [["migrate", "--status"], ["migrate", "--status", "--json"], ["list"], ["export"], ["seed"], ["migrate"]] {
+                // The database named alone (no replicas): a replica may answer up to a second behind
+                // the change just made by another process (Commands, "Replicas").
+                let result = try workspace.catalog(arguments, database: workspace.database)
+                #expect(result.status == 6, "\(engine) \(arguments): \(result)")
+                #expect(result.error.hasPrefix(message), "\(engine) \(arguments): \(result)")
+                #expect(result.error.split(separator: "\n").count == 1, "\(engine) \(arguments): \(result)")
+                #expect(result.output.isEmpty, "\(engine) \(arguments): \(result)")
+            }
+        }
+    }
+
     /// Exit codes: an error is one line and a non-zero exit code. `list`, `search` and `export` stream
     /// their rows, so one that meets a damaged page part way has written whole rows before it (a
     /// program reading them checks the exit code), and `export --output FILE` leaves no `FILE`.

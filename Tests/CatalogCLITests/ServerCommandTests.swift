@@ -71,21 +71,35 @@ struct ServerCommandTests {
         #expect(downReplica.error.contains("replica"), "\(downReplica)")
     }
 
+    /// A replica's URL given as the database (the primary's place): reads answer, and a write is
+    /// refused in one line that says why and what to give instead, with nothing written.
+    @Test func aReplicaGivenAsTheDatabaseRefusesWritesInOneLine() throws {
+        let workspace = try Workspace(engine: .postgreSQL)
+        #expect(try workspace.catalog("seed").status == 0)
+        let replica = try #require(workspace.schema?.replicas.first)
+        let writes: [[String]] = [
+            ["add", "product", "--type", "device", "--name", "Replica", "--year", "2000", "--price", "1"], ["delete", "1"], ["seed", "--count", "3"],
+        ]
+        for arguments in writes {
+            let result = try workspace.catalog(arguments, database: replica)
+            #expect(result.status == 1, "\(arguments): \(result)")
+            #expect(result.error.hasPrefix("catalog: error: PostgreSQL: cannot execute "), "\(arguments): \(result)")
+            #expect(result.error.hasSuffix(
+                "(25006): the database URL names a read-only server, such as a replica; give the primary's URL "
+                    + "(replicas go in CATALOG_REPLICAS); nothing was written\n"), "\(arguments): \(result)")
+            #expect(result.error.split(separator: "\n").count == 1, "\(arguments): \(result)")
+        }
+        let export = try workspace.catalog("export", "--format", "jsonl")
+        #expect(export.output.split(separator: "\n").count == 9, "\(export)")
+    }
+
     /// The primary stopped and started again under a running `watch`: it says so on standard error,
     /// listens again, and shows the change committed once the primary is back (read from the change
     /// log, not from a notification it missed).
     @Test func watchSaysWhenThePrimaryRestartsAndResumes() throws {
-        let servers = try PostgreSQLServers.start(replicas: 0)
+        let (servers, workspace, watch) = try Self.watching(["--scope", "device"])
         defer { servers.stop() }
-        let workspace = try Workspace()
-        let database = servers.primary
-        #expect(try workspace.catalog(["seed"], database: database).status == 0)
-        let watch = try RunningProcess("catalog", ["watch", "--scope", "device", "--json", "--database", database])
-        #expect(watch.nextLine() != nil)
-
-        let add = ["add", "product", "--type", "device", "--year", "2024", "--price", "1", "--name"]
-        #expect(try workspace.catalog(add + ["Before"], database: database).status == 0)
-        #expect(watch.nextLine()?.contains(#""kind":"insert""#) == true)
+        let (add, database) = (Self.add, servers.primary)
 
         try servers.stopServer("primary")
         let whileDown = try workspace.catalog(add + ["While down"], database: database)
@@ -97,25 +111,76 @@ struct ServerCommandTests {
 
         let (status, error) = try watch.stop()
         #expect(status == 0, "\(error)")
-        #expect(error.contains("lost the connection to the PostgreSQL server"), "\(error)")
-        #expect(error.contains("listening to the PostgreSQL server again; the changes made meanwhile follow"), "\(error)")
+        Self.expectOwnLines(error, ["lost the connection to the PostgreSQL server", "listening to the PostgreSQL server again"])
+    }
+
+    /// `catalog add product` of a device, but for its name.
+    static let add = ["add", "product", "--type", "device", "--year", "2024", "--price", "1", "--name"]
+
+    /// A primary of its own (stop it at the end), seeded, and `catalog watch --json` with `arguments`
+    /// on it, once it has shown the list and a product added: it listens, and has read what its first
+    /// wake-up asked for.
+    static func watching(_ arguments: [String] = []) throws -> (PostgreSQLServers, Workspace, RunningProcess) {
+        let servers = try PostgreSQLServers.start(replicas: 0)
+        do {
+            let workspace = try Workspace()
+            #expect(try workspace.catalog(["seed"], database: servers.primary).status == 0)
+            let watch = try RunningProcess("catalog", ["watch", "--json", "--database", servers.primary] + arguments)
+            #expect(watch.nextLine() != nil)
+            #expect(try workspace.catalog(add + ["Before"], database: servers.primary).status == 0)
+            #expect(watch.nextLine()?.contains(#""kind":"insert""#) == true)
+            return (servers, workspace, watch)
+        } catch {
+            servers.stop()
+            throw error
+        }
+    }
+
+    /// `catalog`'s notes on standard error, each once, and nothing else: no line of libpq's (the
+    /// server's farewell, `FATAL:  terminating connection…`, goes to the connection's notice
+    /// processor, which drops it).
+    static func expectOwnLines(_ error: String, _ notes: [String], sourceLocation: SourceLocation = #_sourceLocation) {
+        let lines = error.split(separator: "\n")
+        #expect(lines.allSatisfy { $0.hasPrefix("catalog: ") }, "\(error)", sourceLocation: sourceLocation)
+        #expect(lines.count == notes.count, "\(error)", sourceLocation: sourceLocation)
+        for (line, note) in zip(lines, notes) { #expect(line.contains(note), "\(error)", sourceLocation: sourceLocation) }
+    }
+
+    /// The primary stopped while `watch` has a wake-up it has not read yet: reading it finds the
+    /// primary gone, and `watch` waits for it as when listening finds it gone (one line, then the
+    /// changes once it is back), rather than exit at once.
+    @Test func watchWaitsForAPrimaryLostBeforeItReadsAWakeUp() throws {
+        let (servers, workspace, watch) = try Self.watching()
+        defer { servers.stop() }
+        let (add, database) = (Self.add, servers.primary)
+
+        // A change set longer than the pipe holds: `watch` waits in its write until this test reads.
+        #expect(try workspace.catalog(["seed", "--count", "3000"], database: database).status == 0)
+        #expect(watch.hasOutput(within: .seconds(60)))
+        // Meanwhile a commit wakes its listener up (which polls every 250 ms), and the primary stops.
+        #expect(try workspace.catalog(add + ["Queued"], database: database).status == 0)
+        Thread.sleep(forTimeInterval: 2)
+        try servers.stopServer("primary")
+        let seeded = try #require(watch.nextLine())
+        #expect(seeded.utf8.count > 65_536 && seeded.contains(#""kind":"insert""#))
+        #expect(watch.exited(within: .seconds(3)) == nil, "watch exited while the primary was down")
+
+        try servers.startServer("primary")
+        #expect(try workspace.catalog(add + ["After"], database: database).status == 0)
+        var inserts = 0
+        while inserts < 2, let line = watch.nextLine() { inserts += line.components(separatedBy: #""kind":"insert""#).count - 1 }
+        #expect(inserts == 2, "watch did not show the changes made once the primary was back")
+        let (status, error) = try watch.stop()
+        #expect(status == 0, "\(error)")
+        Self.expectOwnLines(error, ["lost the connection to the PostgreSQL server", "listening to the PostgreSQL server again"])
     }
 
     /// A primary that does not come back: `watch` listens again every second for 30 seconds (the
     /// CatalogCLI article's promise), then exits 8 with the lost connection's error in one line,
     /// rather than go on showing a result that no longer follows the server.
     @Test func watchGivesUpWhenThePrimaryStaysDown() throws {
-        let servers = try PostgreSQLServers.start(replicas: 0)
+        let (servers, _, watch) = try Self.watching()
         defer { servers.stop() }
-        let workspace = try Workspace()
-        let database = servers.primary
-        #expect(try workspace.catalog(["seed"], database: database).status == 0)
-        let watch = try RunningProcess("catalog", ["watch", "--json", "--database", database])
-        #expect(watch.nextLine() != nil)
-        // A change it shows: it listens, and has read what its first wake-up asked for.
-        let add = ["add", "product", "--type", "device", "--year", "2024", "--price", "1", "--name", "Before"]
-        #expect(try workspace.catalog(add, database: database).status == 0)
-        #expect(watch.nextLine()?.contains(#""kind":"insert""#) == true)
 
         let stopping = ContinuousClock.now
         try servers.stopServer("primary")
@@ -123,12 +188,7 @@ struct ServerCommandTests {
         let waited = ContinuousClock.now - stopping
         #expect(exit.status == 8, "\(exit.error)")
         #expect(waited >= .seconds(30), "gave up after \(waited)")
-        // catalog's own lines (libpq may print the server's farewell, `FATAL:  terminating
-        // connection…`, before them): the note, then the error.
-        let lines = exit.error.split(separator: "\n").filter { $0.hasPrefix("catalog: ") }
-        #expect(lines.count == 2, "\(exit.error)")
-        #expect(lines.first?.contains("lost the connection to the PostgreSQL server") == true, "\(exit.error)")
-        #expect(lines.last?.hasPrefix("catalog: error: ") == true, "\(exit.error)")
+        Self.expectOwnLines(exit.error, ["lost the connection to the PostgreSQL server", "catalog: error: "])
         #expect(watch.nextLine(timeout: .seconds(1)) == nil)
     }
 }

@@ -1,6 +1,7 @@
 import Entities
 import FetchedResults
 import Foundation
+import PostgreSQLStore
 import SQLiteStore
 import Testing
 import TestSupport
@@ -56,6 +57,43 @@ struct EngineFetchTests {
         for (index, shelf) in shelves.enumerated() {
             #expect(try controller.objects(inSection: index) == jars.filter { $0.shelf == shelf }.sorted(by: Self.byLabel))
         }
+    }
+
+    /// `performFetch()` reads the first batch with the sections' counts, in one read: the first rows
+    /// shown are those of the snapshot that counted them, whatever commits after it (W5).
+    @Test(arguments: StoreEngine.all) func theCountsAndTheFirstBatchComeFromOneSnapshot(engine: StoreEngine) throws {
+        let (store, jars) = try filled(engine)
+        let controller = FetchedResultsController(
+            request: FetchRequest<Jar>(sortDescriptors: [SortDescriptor(\.label)], sectionKeyPath: \Jar.shelf, batchSize: 5),
+            reader: store.writer)
+        try controller.performFetch()
+        let shelf = try #require(controller.sections.first?.name)
+        let first = Array(jars.filter { $0.shelf == shelf }.sorted(by: Self.byLabel).prefix(5))
+        try store.writer.write { db in _ = try Jar.delete(id: first[0].id!, db) }
+        #expect(try (0..<5).map { try controller.object(at: ItemPath(section: 0, row: $0)) } == first)
+    }
+
+    /// A controller on a new cluster reads its counts and first batch on one connection of the
+    /// primary, not the writer's and a reader's (W5 on PostgreSQL). PostgreSQL-only: a cluster's.
+    @Test func aControllerOnANewClusterReadsOnOneConnection() throws {
+        guard StoreEngine.all.contains(.postgreSQL) else { return }
+        let schema = try TestSchema()
+        let name = "w5_" + String(UInt64.random(in: 0...UInt64.max))
+        let cluster = try PostgreSQLCluster(PostgreSQLConfiguration(primary: schema.primary + "&application_name=" + name))
+        defer { cluster.close() }
+        let setUp = try PostgreSQLCluster(PostgreSQLConfiguration(primary: schema.primary))
+        try Pantry.now.migrate(setUp)
+        try setUp.write { db in
+            for var jar in Self.jars(seed: 34) { try jar.insert(db) }
+        }
+        setUp.close()
+        let controller = FetchedResultsController(
+            request: FetchRequest<Jar>(sortDescriptors: [SortDescriptor(\.label)], sectionKeyPath: \Jar.shelf, batchSize: 5), reader: cluster)
+        try controller.performFetch()
+        _ = try (0..<5).map { try controller.object(at: ItemPath(section: 0, row: $0)) }
+        let observer = try schema.connect()
+        let connections = try observer.scalar(sql: "SELECT count(*) FROM pg_stat_activity WHERE application_name = $1", arguments: [.text(name)])
+        #expect(connections == .integer(1))
     }
 
     @Test(arguments: StoreEngine.all) func aPredicateAndADescendingOptionalSortInBatches(engine: StoreEngine) async throws {

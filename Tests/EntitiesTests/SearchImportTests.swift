@@ -10,7 +10,8 @@ import TestSupport
 /// built after the `COPY`, each row's grams computed in Swift, the counts added after it): it holds
 /// what storing the records one at a time holds (rows, grams, gram counts, indexes, constraints, the
 /// change log's entries), checked against the search's definitions, and the triggers keep it exact
-/// for the writes after it.
+/// for the writes after it. Records whose unique key an earlier record has update it (an import) or
+/// are skipped (a seed), as one at a time.
 struct SearchImportTests {
     static let cuisines = ["French", "Thai", "和食"]
 
@@ -39,9 +40,13 @@ struct SearchImportTests {
         let directory = try TemporaryDirectory()
         var random = SplitMix64(seed: 0xB01C)
         let words = ["tarte", "café", "ラーメン", "pad", "x", "東京", "crème", "ß", "20", "a b"]
-        let dishes = (0..<300).map { index in
+        var dishes = (0..<300).map { index in
             let name = (0..<Int.random(in: 1...4, using: &random)).map { _ in words[Int.random(in: 0..<words.count, using: &random)] }
             return Dish(name: name.joined(separator: " ") + " \(index)", cuisine: Self.cuisines[index % 3], minutes: index)
+        }
+        // Records whose name an earlier one has: each updates that record (a later one wins).
+        for index in stride(from: 20, to: 300, by: 20) {
+            dishes.insert(Dish(name: dishes[index / 2].name, cuisine: "Thai", minutes: 1_000 + index, remarks: "again"), at: index)
         }
         let path = directory.path("dishes.jsonl")
         try dishes.map(Self.line).joined().write(toFile: path, atomically: true, encoding: .utf8)
@@ -49,9 +54,16 @@ struct SearchImportTests {
         let schema = try EntitySchema(identity: "org.example.kitchen.search", tables: [EntityTable(Dish.self)])
         for store in [imported, expected] { _ = try schema.migrate(store.writer) }
 
-        #expect(try Dish.importFile(path, into: imported.writer) == ImportReport(inserted: dishes.count))
+        let unique = Set(dishes.map(\.name)).count
+        #expect(try Dish.importFile(path, into: imported.writer) == ImportReport(inserted: unique, updated: dishes.count - unique))
+        // Its result: each name's last record, in the place of its first (logged once, as inserted).
+        var merged: [Dish] = []
+        var places: [String: Int] = [:]
+        for dish in dishes {
+            if let place = places[dish.name] { merged[place] = dish } else { places[dish.name] = merged.count; merged.append(dish) }
+        }
         try expected.writer.write { db in
-            for var dish in dishes { try dish.insert(db) }
+            for var dish in merged { try dish.insert(db) }
         }
         let search = PostgreSQLTextSearch(Dish.searchDescription)
         for step in ["import", "writes after"] {
@@ -62,15 +74,22 @@ struct SearchImportTests {
             guard step == "import" else { break }
             for store in [imported, expected] {
                 try store.writer.write { db in
-                    for id in stride(from: 7, through: dishes.count, by: 7) {
+                    for id in stride(from: 7, through: unique, by: 7) {
                         try Dish(id: Int64(id), name: "renamed \(id) 東", cuisine: "Thai", minutes: 1).update(db)
                     }
-                    for id in stride(from: 5, through: dishes.count, by: 5) { _ = try Dish.delete(id: Int64(id), db) }
+                    for id in stride(from: 5, through: unique, by: 5) { _ = try Dish.delete(id: Int64(id), db) }
                     var dish = Dish(name: "Új", cuisine: "French")
                     try dish.insert(db)
                 }
             }
         }
+        // A seed of the same file into an empty table skips the records whose name an earlier one has.
+        let seeded = try StoreEngine.postgreSQL.makeStore()
+        _ = try schema.migrate(seeded.writer)
+        #expect(try Dish.seedFile(path, into: seeded.writer) == ImportReport(inserted: unique, skipped: dishes.count - unique))
+        let firsts = try seeded.writer.read { db in try db.fetchRows(sql: "SELECT count(*) FROM dishes WHERE remarks = 'again'", values: []) }
+        #expect(firsts == [[.integer(0)]])
+        #expect(try seeded.writer.read { db in try search.check(db) } == [])
         // The unique name is a constraint again.
         #expect(throws: (any Error).self) {
             try imported.writer.write { db in var dish = Dish(name: dishes[1].name); try dish.insert(db) }

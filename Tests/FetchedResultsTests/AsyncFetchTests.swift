@@ -57,7 +57,8 @@ struct AsyncFetchTests {
         #expect(tracked == ids)
     }
 
-    /// A cancelled `object(at:)` throws `CancellationError` and keeps nothing; the next call reads the batch.
+    /// A cancelled `object(at:)` throws `CancellationError` and keeps nothing; the next call reads the
+    /// batch (one the fetch did not read with its first: the second section's).
     @Test(arguments: StoreEngine.all) func aCancelledObjectAtThrowsAndLoadsNothing(engine: StoreEngine) async throws {
         let database = try ItemDatabase(engine: engine)
         try database.insert(ItemDatabase.randomItems(40, seed: 9))
@@ -66,11 +67,12 @@ struct AsyncFetchTests {
             let controller = FetchedResultsController(
                 request: FetchedResultsControllerTests.request(descending: false, secondByScore: false, batchSize: 5), reader: reader)
             try await controller.performFetch()
-            let path = ItemPath(section: 0, row: 0)
+            let path = ItemPath(section: 1, row: 0)
+            let fetched = controller.loadedObjectCount
             withUnsafeCurrentTask { $0?.cancel() }
             var error: (any Error)?
             do { _ = try await controller.object(at: path) } catch let thrown { error = thrown }
-            let loaded = controller.loadedObjectCount
+            let loaded = controller.loadedObjectCount - fetched
             // The task stays cancelled: read the batch with the synchronous call.
             let readSynchronously = { try controller.object(at: path) }
             return (error, loaded, try readSynchronously().id)
@@ -78,7 +80,7 @@ struct AsyncFetchTests {
         let (error, loaded, id) = try await task.value
         #expect(error is CancellationError)
         #expect(loaded == 0)
-        let first = FetchedResultsControllerTests.expectedOrder(database.items, descendingName: false, secondByScore: false)[0][0]
+        let first = FetchedResultsControllerTests.expectedOrder(database.items, descendingName: false, secondByScore: false)[1][0]
         #expect(id == first.id)
     }
 

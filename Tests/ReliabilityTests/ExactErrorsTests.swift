@@ -66,6 +66,26 @@ struct ExactErrorsTests {
         #expect(try DatabaseCheck.count("products", workspace.database) == 9)
     }
 
+    /// A number out of range in a file is quoted as the file writes it (`-1`, not `-1.0`): the error
+    /// says what the user did.
+    @Test func aNegativeNumberInAFileIsQuotedAsWritten() throws {
+        let workspace = try Workspace()
+        let files = [
+            ("price.csv", "type,name,yearIntroduced,introPrice\ndevice,Minus,2000,-1\n", "products",
+             "line 2, column 4 (introPrice): invalid price \"-1\": expected a number from 0 to 1000000000"),
+            ("price.json", #"[{"type":"device","name":"Minus","yearIntroduced":2000,"introPrice":-1}]"#, "products",
+             "line 1, column 69 (introPrice): invalid price \"-1\": expected a number from 0 to 1000000000"),
+            ("screen.csv", "name,maker,yearReleased,operatingSystem,screenInches\nMinus,Acme,2020,OS,-1.50\n", "phones",
+             "line 2, column 5 (screenInches): invalid screen \"-1.5\": expected a number from 0 to 1000000000"),
+        ]
+        for (name, text, entity, message) in files {
+            let file = try workspace.write(text, to: name)
+            let result = try workspace.catalog(["import", file, "--entity", entity])
+            #expect(result.status == 65, "\(result)")
+            #expect(result.error == "catalog: error: cannot use \(file): \(message)\n")
+        }
+    }
+
     @Test func aFieldOfTheOtherEntityIsOneSentence() throws {
         let workspace = try Workspace()
         #expect(try workspace.catalog(["seed"]).status == 0)

@@ -43,6 +43,19 @@ public final class RunningProcess {
         }
     }
 
+    /// Whether the process has written to standard output what ``nextLine(timeout:)`` has not read
+    /// yet, or writes within `timeout`. The pipe holds 64 KiB: a process writing more waits in its
+    /// write until the rest is read.
+    public func hasOutput(within timeout: Duration) -> Bool {
+        if !buffer.isEmpty { return true }
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            var pollDescriptor = pollfd(fd: output.fileHandleForReading.fileDescriptor, events: Int16(POLLIN), revents: 0)
+            if poll(&pollDescriptor, 1, 100) > 0 { return true }
+        }
+        return false
+    }
+
     /// How long ``stop(with:)`` waits for the process to exit after the signal, then after `SIGKILL`.
     /// Generous: `catalog watch` exits within milliseconds of `SIGINT`, a few seconds on a loaded
     /// machine; a wait longer than this is a hang, which once held a test run for 13 minutes.

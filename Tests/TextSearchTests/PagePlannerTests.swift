@@ -61,6 +61,10 @@ struct PagePlannerTests {
         Row(why: "a numeric term without listed number-only rows, list order: no walk (the list index holds no number)",
             facts: PageFacts(limit: 50, offset: 0, total: 9_000, driverRows: 9_000, inListOrder: true, hasNumericTerm: true, scopeRows: desktop),
             strategy: .walkOrderIndex),
+        Row(why: "one number counted from kept counts and its columns' indexes (PostgreSQL `2000`), dense: the order's index walked",
+            facts: PageFacts(
+                limit: 50, offset: 0, total: 39_715, driverRows: 39_715, inListOrder: true, hasNumericTerm: true, scopeRows: 1_000_000),
+            strategy: .walkOrderIndex),
         Row(why: "few matches of an index of all terms: each read by id",
             facts: PageFacts(limit: 50, offset: 0, total: 3_000, hasAllTermsIndex: true),
             strategy: .readMatches(.byID)),

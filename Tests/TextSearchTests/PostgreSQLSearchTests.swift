@@ -116,7 +116,7 @@ struct PostgreSQLSearchTests {
             let texts = (0..<16).map { index in
                 index % 5 == 0 ? String(1990 + Int(random.next() % 4))
                     : RandomTexts.text(maxPieces: 2, &random) + (random.next() % 3 == 0 ? " " + RandomTexts.text(maxPieces: 1, &random) : "")
-            } + ["", "x", "a b", "mac 3", "a 1991", "199 e", "3 1990 ra"]
+            } + ["", "x", "a b", "mac 3", "a 1991", "199 e", "3 1990 ra", "3", "2007", "599", "mac a", "pro p"]
             try FoldingReference.prepare(
                 films.values.flatMap { [$0.title, $0.director] } + texts.flatMap { SearchQuery($0).terms.map(\.text) })
             for text in texts where failures == 0 {
@@ -173,6 +173,38 @@ struct PostgreSQLSearchTests {
         #expect(nonEmpty > 60, "the random searches find rows")
     }
 
+    /// The totals that kept counts hold are read from them, never counted over the rows: a term
+    /// inside another is dropped (`max a` is `max`'s substring count), and one numeric term's total is
+    /// its text's substring count plus its year's rows, less those holding both. The kept counts of
+    /// one scope are then raised by 100 behind the triggers' back, so that a total read from them shows it.
+    @Test func keptCountsGiveTheTotals() throws {
+        let schema = try SearchSchema()
+        let pg = try schema.connect()
+        try pg.execute(sql: Self.postgreSQLTable)
+        let search = PostgreSQLTextSearch(Self.description)
+        try pg.execute(sql: search.installSQL)
+        let films: [(String, Int, String)] = [
+            ("max 1991", 1991, "drama"), ("max power", 1991, "comedy"), ("1991 max", 2000, "drama"), ("mini", 1991, "drama"),
+            ("other", 2000, "comedy"),
+        ]
+        for (index, film) in films.enumerated() {
+            try pg.execute(
+                sql: "INSERT INTO films VALUES (?, ?, ?, 'ann', 'ann', ?, ?)",
+                values: [.integer(Int64(index + 1)), .text(film.0), .text(film.0), .integer(Int64(film.1)), .text(film.2)])
+        }
+        try pg.inTransaction(writing: true) { try search.refreshSubstringCounts(pg) }
+        let order = Self.orders[0].0
+        func total(_ text: String, _ scope: String? = nil) throws -> Int {
+            try pg.inTransaction(writing: false) {
+                try search.page(SearchQuery(text), scope: scope.map { .text($0) }, order: order, limit: 10, selection: "films.id", pg) { $0 }
+                    .totalCount
+            }
+        }
+        #expect(try [total("max a"), total("1991"), total("1991", "drama"), total("199"), total("1991 max")] == [3, 4, 3, 2, 3])
+        try pg.execute(sql: "UPDATE films_substring_counts SET count = count + 100 WHERE substring IN ('max', '1991') AND scope = 'drama'")
+        #expect(try [total("max a"), total("1991"), total("1991", "drama"), total("1991 max")] == [103, 104, 103, 3])
+    }
+
     /// A bulk build (the structures installed over rows loaded before, as after `COPY`) and a bulk
     /// load (`load(_:columns:_:)` into the installed empty table) hold what the triggers keep when
     /// the same rows arrive one by one, and the triggers then keep it.
@@ -223,6 +255,27 @@ struct PostgreSQLSearchTests {
             ALTER TABLE films DISABLE TRIGGER films_search_grams_keep; UPDATE films SET search_grams = '{}' WHERE id = 3;
             """)
         #expect(try search.check(bulk).count == 3)
+    }
+
+    /// The check names each missing trigger by what it keeps (the substring counts' as well as the
+    /// grams'), and `uninstallSQL` drops every trigger `installSQL` made.
+    @Test func checkNamesMissingTriggersAndUninstallDropsThem() throws {
+        let schema = try SearchSchema()
+        let pg = try schema.connect()
+        let search = PostgreSQLTextSearch(Self.description)
+        try pg.execute(sql: Self.postgreSQLTable + search.installSQL)
+        let triggers = "SELECT tgname::text FROM pg_trigger WHERE tgrelid = 'films'::regclass AND NOT tgisinternal ORDER BY 1"
+        #expect(try pg.fetchAll(sql: triggers).count == 5)
+        #expect(try search.check(pg) == [])
+        try pg.execute(sql: "DROP TRIGGER films_substring_counts_keep_texts ON films")
+        #expect(try search.check(pg) == ["the triggers that keep films_substring_counts are missing"])
+        try pg.execute(sql: "DROP TRIGGER films_gram_counts_keep_rows ON films")
+        #expect(try search.check(pg) == [
+            "the triggers that keep search_grams and films_gram_counts are missing",
+            "the triggers that keep films_substring_counts are missing",
+        ])
+        try pg.execute(sql: search.uninstallSQL)
+        #expect(try pg.fetchAll(sql: triggers) == [])
     }
 
     /// The grams function and `gramKeys(of:)` list the key of every distinct substring of 1 or 2

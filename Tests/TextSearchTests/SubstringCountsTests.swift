@@ -180,6 +180,33 @@ struct SubstringCountsTests {
         }
     }
 
+    /// A bulk build reads the rows of each scope number apart (0 for values not among
+    /// `scopeValues`), so that they reach the indexes in rowid order: with rows of every number
+    /// interleaved by id, the structures are exact and every search counts as a scan does.
+    @Test func aBulkLoadIndexesTheRowsOfEveryScopeNumber() throws {
+        let directory = try TemporaryDirectory()
+        let queue = try DatabaseQueue(path: directory.path())
+        var random = SplitMix64(seed: 78)
+        let kinds = ["b", "d", "a", "c"]
+        try queue.writeWithoutTransaction { db in
+            try db.execute(sql: Self.createTable + Self.items.installSQL)
+            try db.bulkInsert(into: "items", maintaining: [Self.items.bulkInsertStructure], triggeredRows: 0) { bulk in
+                for id in 1...400 {
+                    try bulk.willInsert()
+                    try db.execute(sql: "INSERT INTO items VALUES (?, ?, ?)", arguments: [id, kinds[id % 4], Self.name(&random)])
+                }
+            }
+        }
+        try queue.read { db in
+            #expect(try Self.items.indexProblems(db).isEmpty)
+            #expect(try Self.stored(db) == Self.recount(db).filter { $0.value.values.reduce(0, +) >= 4 })
+            for text in ["caf", "東京", "mac", "e", "pro"] {
+                let scanned = try db.scalar(Int.self, sql: "SELECT count(*) FROM items WHERE instr(name_folded, ?) > 0", arguments: [text])
+                #expect(try Self.items.count(SearchQuery(text), db) == scanned, "\(text)")
+            }
+        }
+    }
+
     @Test func searchesCountTheSameWithAndWithoutTheTable() throws {
         let directory = try TemporaryDirectory()
         let queue = try DatabaseQueue(path: directory.path())

@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// Rows inserted into one table in bulk: the rows first, with the insert triggers of the structures
 /// derived from them dropped, then each structure built in one sorted pass over the new rows and the
 /// triggers created again, all in one transaction (``Database/bulkInsert(into:maintaining:triggeredRows:withoutSavepoint:_:)``).
@@ -48,9 +52,8 @@ public final class BulkInsert {
 
     /// The page cache of the connection while a bulk insert builds the structures and indexes derived
     /// from its rows, at most: 2 MiB, about SQLite's default. SQLite's sorter keeps as much in memory
-    /// as the page cache holds before it spills to a temporary file, and memory the raised cache of
-    /// the inserts freed is not given back to the system, so a build with a larger cache adds to the
-    /// process's peak (the import memory rows of Benchmarks/README.md). The builds read the rows in
+    /// as the page cache holds before it spills to a temporary file, so a build with a larger cache
+    /// adds to the process's peak (the import memory rows of Benchmarks/README.md). The builds read the rows in
     /// order and write each structure in order, so a small cache costs them little.
     public static let buildingCacheBytes = 2 << 20
 
@@ -143,12 +146,31 @@ public final class BulkInsert {
         guard let triggers = suspended else { return }
         if let cacheSizes { try db.execute(sql: "PRAGMA cache_size = \(cacheSizes.building)") }
         defer { if let cacheSizes { try? db.execute(sql: "PRAGMA cache_size = \(cacheSizes.inserting)") } }
-        for structure in suspendedStructures { try structure.build(indexedThrough, db) }
+        for structure in suspendedStructures {
+            Self.giveBackFreedMemory()
+            try structure.build(indexedThrough, db)
+        }
         for trigger in triggers { try db.execute(sql: trigger.sql) }
-        for index in deferredIndexes { try db.execute(sql: index.sql) }
+        for index in deferredIndexes {
+            Self.giveBackFreedMemory()
+            try db.execute(sql: index.sql)
+        }
         suspended = nil
         suspendedStructures = []
         deferredIndexes = []
+    }
+
+    /// Gives the memory freed since (the queue, the pages of a lowered cache, a build's counts) back
+    /// to the system, before the next build allocates its own: glibc keeps freed memory, and the
+    /// builds' allocations would otherwise land beside it rather than in it, raising the process's
+    /// peak by about 4 MB loading a million products (the memory rows of Ingest, Benchmarks/README.md).
+    private static func giveBackFreedMemory() {
+        #if canImport(Glibc)
+        // `malloc_trim` is glibc's own (malloc.h), which the Glibc module does not export.
+        typealias MallocTrim = @convention(c) (Int) -> Int32
+        guard let trim = dlsym(nil, "malloc_trim") else { return }
+        _ = unsafeBitCast(trim, to: MallocTrim.self)(0)
+        #endif
     }
 
     /// Queues a row under the rowid SQLite would give it (one above every rowid of the table and of

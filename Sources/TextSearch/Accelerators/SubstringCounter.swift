@@ -39,8 +39,18 @@ package final class SubstringCounter {
     /// The number of the row being counted, from 1.
     private var row = 0
 
+    /// The frequent trigrams of ``Selection/madeOf(frequentTrigrams:)`` under ``trigramKey(_:)``: the
+    /// second pass looks up every trigram of every row, an integer key is cheaper to find than a
+    /// `SubstringKey` in a `Set`.
+    private var frequentTrigramKeys = IntegerKeyTable()
+
     package init(_ selection: Selection) {
         self.selection = selection
+        if case .madeOf(let frequentTrigrams) = selection {
+            for trigram in frequentTrigrams where trigram.count == 3 {
+                frequentTrigramKeys.add(1, to: Self.trigramKey(trigram.scalars[...]))
+            }
+        }
     }
 
     /// Counts one row's distinct selected substrings under its scope value.
@@ -70,14 +80,14 @@ package final class SubstringCounter {
                     if tally >> 32 != row { tally = row << 32 | ((tally & Self.countMask) + 1) }
                 }
             }
-        case .madeOf(let frequentTrigrams):
+        case .madeOf:
             for start in run {
                 var key = SubstringKey()
                 for end in start..<min(run.upperBound, start + SearchDescription.substringCountMaximumLength) {
                     key.append(scalars[end])
                     guard key.count >= 3 else { continue }
                     // A longer substring from here holds this trigram too.
-                    guard frequentTrigrams.contains(SubstringKey(scalars[(end - 2)...end])) else { break }
+                    guard frequentTrigramKeys.value(for: Self.trigramKey(scalars[(end - 2)...end])) != nil else { break }
                     count(key, scope: scope)
                 }
             }
@@ -88,24 +98,26 @@ package final class SubstringCounter {
         tallies[ScopedSubstring(substring: substring, scope: scope), default: RowTally()].add(row: row)
     }
 
-    /// The rows counted per substring and scope value.
+    /// The rows counted per substring and scope value by ``Selection/madeOf(frequentTrigrams:)`` (the
+    /// trigrams of the first pass are read by ``substrings(inAtLeast:)`` alone).
     package var counts: [(substring: SubstringKey, scope: DatabaseValue, count: Int)] {
         tallies.map { (substring: $0.key.substring, scope: scopes.values[$0.key.scope], count: $0.value.count) }
-            + trigramTallies.enumerated().flatMap { scope, table in
-                table.entries.map { (substring: Self.trigram($0.key), scope: scopes.values[scope], count: $0.value & Self.countMask) }
-            }
     }
 
-    /// The substrings counted in at least `minimumRows` rows in all.
+    /// The substrings counted in at least `minimumRows` rows in all: only those are made keys.
     package func substrings(inAtLeast minimumRows: Int) -> Set<SubstringKey> {
-        var totals: [SubstringKey: Int] = [:]
-        for (key, tally) in tallies { totals[key.substring, default: 0] += tally.count }
-        var trigramTotals = IntegerKeyTable()
-        for table in trigramTallies {
-            for entry in table.entries { trigramTotals.add(entry.value & Self.countMask, to: entry.key) }
+        switch selection {
+        case .trigrams:
+            var totals = IntegerKeyTable()
+            for table in trigramTallies {
+                for entry in table.entries { totals.add(entry.value & Self.countMask, to: entry.key) }
+            }
+            return Set(totals.entries.lazy.filter { $0.value >= minimumRows }.map { Self.trigram($0.key) })
+        case .madeOf:
+            var totals: [SubstringKey: Int] = [:]
+            for (key, tally) in tallies { totals[key.substring, default: 0] += tally.count }
+            return Set(totals.lazy.filter { $0.value >= minimumRows }.map(\.key))
         }
-        for entry in trigramTotals.entries { totals[Self.trigram(entry.key)] = entry.value }
-        return Set(totals.filter { $0.value >= minimumRows }.keys)
     }
 
     /// Three scalars' values (each below 2²¹) in one key, the first in the low bits: never

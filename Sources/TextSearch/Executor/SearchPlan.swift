@@ -77,19 +77,9 @@ public struct SearchPlan: Sendable {
         self.scope = scope
         self.description = description
         self.matchesNumbers = matchesNumbers
-        var seen = Set<String>()
-        let distinct = query.terms.filter { seen.insert($0.folded).inserted }
-        matchesNothing = distinct.contains { !$0.canMatchText }
+        matchesNothing = query.terms.contains { !$0.canMatchText }
         let isNumeric = { (term: SearchTerm) in matchesNumbers && !description.numberColumns.isEmpty && term.number != nil }
-        // A term inside another term that is not a number is implied by it (`a` by `max`, `ca` by
-        // `cafe`): a text holding the longer one holds it too. (A number may match by its columns
-        // instead, so it implies nothing.) Scalars compare as SQLite's `instr` does: bytes.
-        let terms = distinct.filter { term in
-            !distinct.contains { other in
-                other.folded != term.folded && !isNumeric(other)
-                    && Self.contains(Array(other.folded.utf8), Array(term.folded.utf8))
-            }
-        }
+        let terms = query.decidingTerms(isNumeric: isNumeric)
         self.terms = terms
         // A numeric term also finds rows by number: it drives through the union of its text index
         // and the number columns' indexes, and its estimate is the sum. No gram holds a space: a
@@ -266,14 +256,6 @@ public struct SearchPlan: Sendable {
             guard !pair.contains(" ") else { return nil }
             let gram = String(String.UnicodeScalarView(pair))
             return seen.insert(gram).inserted ? gram : nil
-        }
-    }
-
-    /// Whether `needle` occurs in `haystack`, byte for byte.
-    static func contains(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {
-        guard needle.count <= haystack.count else { return false }
-        return (0...(haystack.count - needle.count)).contains { start in
-            haystack[start..<(start + needle.count)].elementsEqual(needle)
         }
     }
 

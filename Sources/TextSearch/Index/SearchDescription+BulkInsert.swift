@@ -38,12 +38,15 @@ extension SearchDescription {
     ///
     /// - Throws: `DatabaseError`.
     public func build(forRowsAfter id: Int64, _ db: Database) throws {
-        // One statement that inserts a row into the trigram index per new row: its changes are the
+        // Statements that insert a row into the trigram index per new row: their changes are the
         // new rows (counted without reading them again).
         try setHashBytes(Self.buildHashBytes, of: [fullTextTable] + (gramsTable.map { [$0] } ?? []), db)
         defer { try? setHashBytes(Self.defaultHashBytes, of: [fullTextTable] + (gramsTable.map { [$0] } ?? []), db) }
-        try db.execute(sql: fullTextBuildSQL(rowsAfter: id))
-        let newRows = db.changesCount
+        var newRows = 0
+        for statement in fullTextBuildStatements(rowsAfter: id) {
+            try db.execute(sql: statement)
+            newRows += db.changesCount
+        }
         guard let gramsTable, let gramCountsTable else { return }
         let texts = textColumns.map { "CAST(\($0) AS TEXT)" }.joined(separator: ", ")
         let counts = GramCounts()
@@ -75,11 +78,13 @@ extension SearchDescription {
         // carries it (``indexRowID(of:)``). The scope value itself (the second argument) keys the counts.
         let scopeHex = scopeColumn.flatMap { rowIDsCarryScope ? nil : $0 }
             .map { "CASE WHEN \($0) IS NULL THEN NULL ELSE hex(\($0)) END" } ?? "NULL"
-        try db.execute(sql: """
-            INSERT INTO \(gramsTable)(rowid, grams)
-                SELECT \(indexRowID(of: table)) AS rowid, \(Self.gramsDocumentFunction)(\(scopeHex), \(scopeColumn ?? "NULL"), \(idColumn), \(texts))
-                FROM \(table) WHERE \(idColumn) > \(id) ORDER BY 1
-            """)
+        for condition in scopeNumberConditions(of: table) {
+            try db.execute(sql: """
+                INSERT INTO \(gramsTable)(rowid, grams)
+                    SELECT \(indexRowID(of: table)) AS rowid, \(Self.gramsDocumentFunction)(\(scopeHex), \(scopeColumn ?? "NULL"), \(idColumn), \(texts))
+                    FROM \(table) WHERE \(condition) AND \(idColumn) > \(id) ORDER BY \(idColumn)
+                """)
+        }
         try add(counts, to: gramCountsTable, db)
         if choosesAgain {
             try finishChosenSets(trigrams: trigrams, gramBits: true, db)

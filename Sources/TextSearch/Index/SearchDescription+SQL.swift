@@ -64,7 +64,7 @@ extension SearchDescription {
     /// builds them for its new rows with ``build(forRowsAfter:_:)`` instead, which computes the grams
     /// in Swift.
     public var buildSQL: String {
-        var sql = fullTextBuildSQL(rowsAfter: nil)
+        var sql = fullTextBuildStatements(rowsAfter: nil).joined()
         if let gramsTable, let gramCountsTable {
             sql += gramsBuildSQL(gramsTable)
             let texts = textColumns.map { column in
@@ -105,15 +105,17 @@ extension SearchDescription {
             """
     }
 
-    /// The statement that adds to ``fullTextTable`` the rows of every row (nil) or of those whose id
-    /// is above `id`, in rowid order.
-    func fullTextBuildSQL(rowsAfter id: Int64?) -> String {
+    /// The statements that add to ``fullTextTable`` the rows of every row (nil) or of those whose id
+    /// is above `id`, in rowid order (one per scope number: ``scopeNumberConditions(of:)``).
+    func fullTextBuildStatements(rowsAfter id: Int64?) -> [String] {
         if id == nil, !rowIDsCarryScope {
-            return "INSERT INTO \(fullTextTable)(\(fullTextTable)) VALUES ('rebuild');\n"
+            return ["INSERT INTO \(fullTextTable)(\(fullTextTable)) VALUES ('rebuild');\n"]
         }
         let columns = textColumns.joined(separator: ", ")
-        return "INSERT INTO \(fullTextTable)(rowid, \(columns)) SELECT \(indexRowID(of: table)) AS rowid, \(columns) "
-            + "FROM \(table) WHERE true\(id.map { " AND \(idColumn) > \($0)" } ?? "") ORDER BY 1;\n"
+        return scopeNumberConditions(of: table).map { condition in
+            "INSERT INTO \(fullTextTable)(rowid, \(columns)) SELECT \(indexRowID(of: table)) AS rowid, \(columns) "
+                + "FROM \(table) WHERE \(condition)\(id.map { " AND \(idColumn) > \($0)" } ?? "") ORDER BY \(idColumn);\n"
+        }
     }
 
     /// The SQL that drops the index structures of ``structuresSQL``, ``substringCountsSQL`` and
@@ -149,13 +151,15 @@ extension SearchDescription {
         "CREATE VIRTUAL TABLE \(gramsTable) USING fts5(grams, content = '', detail = none, columnsize = 0);"
     }
 
-    /// The statement that adds the documents of every row.
+    /// The statements that add the documents of every row, in rowid order (``scopeNumberConditions(of:)``).
     private func gramsBuildSQL(_ gramsTable: String) -> String {
-        """
-        INSERT INTO \(gramsTable)(rowid, grams)
-            SELECT \(rowIDsCarryScope ? indexRowID(of: table) + " AS rowid" : idColumn), \(gramsDocument(of: table)) FROM \(table) ORDER BY \(rowIDsCarryScope ? "1" : idColumn);
+        scopeNumberConditions(of: table).map { condition in
+            """
+            INSERT INTO \(gramsTable)(rowid, grams)
+                SELECT \(indexRowID(of: table)) AS rowid, \(gramsDocument(of: table)) FROM \(table) WHERE \(condition) ORDER BY \(idColumn);
 
-        """
+            """
+        }.joined()
     }
 
     /// The positions of the row's texts, as a recursive common table expression `p(t, n)`: one row

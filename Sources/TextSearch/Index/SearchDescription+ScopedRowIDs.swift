@@ -39,11 +39,27 @@ extension SearchDescription {
     /// products.inRangeRowID(of: "new")  // (CASE new.type WHEN 'device' THEN 1 … ELSE 0 END << 48) | new.id
     /// ```
     func inRangeRowID(of row: String) -> String {
-        guard rowIDsCarryScope, let scopeColumn else { return "\(row).\(idColumn)" }
+        guard let number = scopeNumberExpression(of: row) else { return "\(row).\(idColumn)" }
+        return "(\(number) << \(Self.scopeNumberShift)) | \(row).\(idColumn)"
+    }
+
+    /// The scope number of the row named `row` as an SQL expression (`CASE … ELSE 0 END`); nil when
+    /// the rowids do not carry the scope.
+    private func scopeNumberExpression(of row: String) -> String? {
+        guard rowIDsCarryScope, let scopeColumn else { return nil }
         let numbers = scopeValues.enumerated()
             .map { "WHEN \(ChangeLog.literal($0.element)) THEN \($0.offset + 1)" }
             .joined(separator: " ")
-        return "(CASE \(row).\(scopeColumn) \(numbers) ELSE 0 END << \(Self.scopeNumberShift)) | \(row).\(idColumn)"
+        return "CASE \(row).\(scopeColumn) \(numbers) ELSE 0 END"
+    }
+
+    /// Conditions on the row named `row` that split the table's rows by the scope number of their
+    /// rowid in the search indexes, in ascending order of it (`true` alone when the rowids are the
+    /// ids). Each one's rows read in id order come in rowid order, so a build adds every row to an
+    /// FTS5 index in rowid order without sorting the rows and their texts (Ingest, Benchmarks/README.md).
+    func scopeNumberConditions(of row: String) -> [String] {
+        guard let number = scopeNumberExpression(of: row) else { return ["true"] }
+        return (0...scopeValues.count).map { "\(number) = \($0)" }
     }
 
     /// The number ``indexRowID(of:)`` gives rows of `scope`: nil when the rowids do not carry the

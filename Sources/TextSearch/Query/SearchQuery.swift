@@ -39,6 +39,31 @@ public struct SearchQuery: Sendable, Hashable, CustomStringConvertible {
     /// The terms' folded forms, in order: two texts with the same ones search the same (`mac` and `mac `).
     public var foldedTerms: [String] { terms.map(\.folded) }
 
+    /// The terms that decide the matches, each once, in the order typed: without a term inside another
+    /// term that is not a number (`a` in `max`, `ca` in `cafe`), which a text holding the longer one
+    /// holds too (a number may match by its columns instead, so it implies nothing). Scalars compare
+    /// as bytes, as SQLite's `instr` does.
+    ///
+    /// - Parameter isNumeric: whether a term also matches by a number column.
+    public func decidingTerms(isNumeric: (SearchTerm) -> Bool) -> [SearchTerm] {
+        var seen = Set<String>()
+        let distinct = terms.filter { seen.insert($0.folded).inserted }
+        return distinct.filter { term in
+            let needle = Array(term.folded.utf8)
+            return !distinct.contains { other in
+                other.folded != term.folded && !isNumeric(other) && Self.contains(Array(other.folded.utf8), needle)
+            }
+        }
+    }
+
+    /// Whether `haystack` holds `needle` as a run of bytes.
+    static func contains(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {
+        guard needle.count <= haystack.count else { return false }
+        return (0...(haystack.count - needle.count)).contains { start in
+            haystack[start..<(start + needle.count)].elementsEqual(needle)
+        }
+    }
+
     /// Whether there is no term, so that every row matches.
     public var isEmpty: Bool { terms.isEmpty }
 

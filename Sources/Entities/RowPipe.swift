@@ -1,0 +1,98 @@
+import Dispatch
+import Synchronization
+
+/// Rows handed by the thread that makes them (``send(_:)``) to a consumer that reads them as a
+/// sequence on a thread of its own, a batch at a time: so that reading and folding a bulk load's
+/// records and sending them (`COPY`) run at once (W1b on PostgreSQL). At most `batchesInFlight`
+/// batches wait between the two, so memory stays bounded however many rows pass.
+///
+/// `@unchecked Sendable`: the consumer takes whatever it captures (a connection) to its thread, and
+/// the sender must not touch those until ``finish()`` has waited for it; the queue of batches is
+/// behind a mutex, and the two threads wait on semaphores.
+final class RowPipe<Row>: @unchecked Sendable {
+    /// The rows of one batch.
+    private static var batchSize: Int { 512 }
+    /// The batches that may wait for the consumer.
+    private static var batchesInFlight: Int { 8 }
+
+    /// The batches sent and not yet read, nil after the last; behind `lock`.
+    private var batches: [[Row]?] = []
+    private let lock = Mutex(())
+    /// Signalled for each batch queued (or the end).
+    private let queued = DispatchSemaphore(value: 0)
+    /// Signalled for each place freed in the queue (and, once the consumer is done, for every sender).
+    private let free = DispatchSemaphore(value: batchesInFlight)
+    /// Signalled when the consumer has returned or thrown.
+    private let finished = DispatchSemaphore(value: 0)
+    /// What the consumer returned or threw, once it has; behind `lock`.
+    private var outcome: Result<Void, any Error>?
+    private let consume: (Rows) throws -> Void
+    private var filling: [Row] = []
+
+    /// Starts `consume` on a thread of its own with the rows sent, in order, which end at ``finish()``.
+    init(_ consume: @escaping (Rows) throws -> Void) {
+        self.consume = consume
+        DispatchQueue(label: "RowPipe").async { [self] in
+            let result = Result { try self.consume(Rows(pipe: self)) }
+            lock.withLock { _ in outcome = result }
+            // The consumer reads no more: a sender waiting for a place finds that it ended.
+            free.signal()
+            finished.signal()
+        }
+    }
+
+    /// Hands `row` to the consumer.
+    ///
+    /// - Throws: `CancellationError` when the consumer has ended early (``finish()`` throws its error).
+    func send(_ row: Row) throws {
+        filling.append(row)
+        if filling.count == Self.batchSize { try flush(filling) }
+    }
+
+    /// Ends the rows, waits for the consumer and throws what it threw.
+    func finish() throws {
+        if !filling.isEmpty { try? flush(filling) }
+        try? flush(nil)
+        finished.wait()
+        try outcome?.get()
+    }
+
+    private func flush(_ batch: [Row]?) throws {
+        filling = []
+        filling.reserveCapacity(Self.batchSize)
+        free.wait()
+        guard lock.withLock({ _ in outcome == nil }) else {
+            free.signal()
+            throw CancellationError()
+        }
+        lock.withLock { _ in batches.append(batch) }
+        queued.signal()
+    }
+
+    /// The rows sent, as the consumer reads them: each `next()` waits for a batch when the last is read.
+    struct Rows: Sequence, IteratorProtocol {
+        fileprivate let pipe: RowPipe
+        private var batch: [Row] = []
+        private var index = 0
+        private var ended = false
+
+        fileprivate init(pipe: RowPipe) { self.pipe = pipe }
+
+        mutating func next() -> Row? {
+            if index == batch.count {
+                guard !ended else { return nil }
+                pipe.queued.wait()
+                let next = pipe.lock.withLock { _ in pipe.batches.removeFirst() }
+                pipe.free.signal()
+                guard let next else {
+                    ended = true
+                    return nil
+                }
+                (batch, index) = (next, 0)
+                if batch.isEmpty { return self.next() }
+            }
+            index += 1
+            return batch[index - 1]
+        }
+    }
+}
