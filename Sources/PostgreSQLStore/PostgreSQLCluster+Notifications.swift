@@ -22,13 +22,19 @@ extension PostgreSQLCluster {
     /// wake-up. The sequence ends when the consuming task is
     /// cancelled, and throws ``PostgreSQLError`` when the primary cannot be reached or the connection
     /// is lost (a restart): changes made meanwhile are still in the log, so a caller that listens
-    /// again reads them from its position, never misses them.
+    /// again reads them from its position, never misses them. Cancelling waits, at most a second,
+    /// for the listening connection to close, so that the process may exit at once: libpq's thread
+    /// would otherwise be cut off in the middle of a connect by the exit's clean-up.
     public func changeNotifications() -> AsyncThrowingStream<Void, any Error> {
         let url = configuration.primary
         return AsyncThrowingStream(bufferingPolicy: .bufferingNewest(1)) { continuation in
             let listening = ListeningState()
-            continuation.onTermination = { _ in listening.stop() }
+            continuation.onTermination = { termination in
+                listening.stop()
+                if case .cancelled = termination { listening.waitUntilEnded() }
+            }
             DispatchQueue(label: "PostgreSQLCluster.changeNotifications").async {
+                defer { listening.ended() }
                 do {
                     let db = try PostgreSQLConnection(url: url)
                     defer { db.close() }
@@ -50,9 +56,15 @@ extension PostgreSQLCluster {
     }
 }
 
-/// Whether a listening loop should stop: set when its stream's consumer goes away.
+/// Whether a listening loop should stop (set when its stream's consumer goes away), and whether it
+/// has closed its connection.
 private final class ListeningState: Sendable {
     private let stopped = Mutex<Bool>(false)
+    private let end = DispatchSemaphore(value: 0)
     var isStopped: Bool { stopped.withLock { $0 } }
     func stop() { stopped.withLock { $0 = true } }
+    func ended() { end.signal() }
+    /// The loop sees `stop()` within one 250 ms wait for notifications; a second also covers a
+    /// connect under way.
+    func waitUntilEnded() { _ = end.wait(timeout: .now() + .seconds(1)) }
 }
