@@ -6,6 +6,7 @@ extension CatalogCommand {
     struct Add: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "add",
+            _superCommandName: CatalogCommand.commandName,
             abstract: "Add a product or a phone.",
             discussion: """
                 Examples:

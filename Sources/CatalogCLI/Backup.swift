@@ -12,6 +12,7 @@ extension CatalogCommand {
     struct Backup: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "backup",
+            _superCommandName: CatalogCommand.commandName,
             abstract: "Copy the database to a new file, consistently, while other processes keep writing.",
             discussion: """
                 Uses SQLite's online backup API: the copy is one snapshot of the database, taken in a read \

@@ -11,8 +11,12 @@ public struct CatalogCommand: AsyncParsableCommand {
     /// The version printed by `catalog --version`.
     public static let version = "0.1.0"
 
+    /// The root command's name, which each command under it also gives as its super-command name (see
+    /// ``parsedCommand(_:)``).
+    static let commandName = "catalog"
+
     public static let configuration = CommandConfiguration(
-        commandName: "catalog",
+        commandName: commandName,
         abstract: "A product and phone catalog in an SQLite file, with sectioned lists and search.",
         discussion: """
             The database is --database PATH, else $CATALOG_DATABASE, else catalog.sqlite in the user's \

@@ -16,6 +16,7 @@ extension CatalogCommand {
     struct Check: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "check",
+            _superCommandName: CatalogCommand.commandName,
             abstract: "Check the database: every page (PRAGMA integrity_check), and the search indexes against the names.",
             discussion: """
                 Prints `ok` and exits 0, or one line per problem and exits 6. Reads every page: on a \

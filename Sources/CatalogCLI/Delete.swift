@@ -7,6 +7,7 @@ extension CatalogCommand {
     struct Delete: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "delete",
+            _superCommandName: CatalogCommand.commandName,
             abstract: "Delete a record by id, or the row at an index path of `list` (same options).",
             discussion: """
                 With --at, the index path is resolved against the result that `list` prints with the same \

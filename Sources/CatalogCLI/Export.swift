@@ -13,6 +13,7 @@ extension CatalogCommand {
     struct Export: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "export",
+            _superCommandName: CatalogCommand.commandName,
             abstract: "Export every record of an entity (with ids) as JSON, JSON lines, CSV or TSV, for `import`.",
             discussion: """
                 The format is --format, else the one --output's extension names (.json, .jsonl, .csv, .tsv), \

@@ -6,6 +6,7 @@ extension CatalogCommand {
     struct Import: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "import",
+            _superCommandName: CatalogCommand.commandName,
             abstract: "Import records from JSON, JSON lines, CSV or TSV files, updating records whose name already exists.",
             discussion: """
                 Files have the fields `export` writes (the JSON property names; `id` optional); the format is \

@@ -6,6 +6,7 @@ extension CatalogCommand {
     struct List: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "list",
+            _superCommandName: CatalogCommand.commandName,
             abstract: "List records in sections, each row with its index path (section.row).",
             discussion: """
                 Products are in sections by type; phones by the first letter of their name (or by maker or \

@@ -13,6 +13,7 @@ extension CatalogCommand {
     struct Migrate: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "migrate",
+            _superCommandName: CatalogCommand.commandName,
             abstract: "Apply pending schema migrations (every command also does on open), or show their status.",
             discussion: """
                 When migrations are pending and the database holds data, `migrate` first backs the database \

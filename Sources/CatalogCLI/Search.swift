@@ -6,6 +6,7 @@ extension CatalogCommand {
     struct Search: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "search",
+            _superCommandName: CatalogCommand.commandName,
             abstract: "Search names (and phone makers), listed like `list`, with index paths.",
             discussion: """
                 Every word must match. A word matches a name that contains it, ignoring case, accents and \

@@ -6,6 +6,7 @@ extension CatalogCommand {
     struct Seed: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "seed",
+            _superCommandName: CatalogCommand.commandName,
             abstract: "Add records from seed files (default: the built-in products and phones).",
             discussion: """
                 A file holds products (fields type, name, yearIntroduced, introPrice) or phones (name, maker, \

@@ -8,6 +8,7 @@ extension CatalogCommand {
     struct Show: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "show",
+            _superCommandName: CatalogCommand.commandName,
             abstract: "Show one record: the row at an index path of `list` (same options), or by --id.",
             discussion: """
                 The index path is resolved against the result that `list` (or `search`) prints with the \

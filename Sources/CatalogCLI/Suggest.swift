@@ -7,6 +7,7 @@ extension CatalogCommand {
     struct Suggest: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "suggest",
+            _superCommandName: CatalogCommand.commandName,
             abstract: "Names that start with a prefix, ignoring case, accents and width.",
             discussion: """
                 Examples:

@@ -6,6 +6,7 @@ extension CatalogCommand {
     struct Update: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "update",
+            _superCommandName: CatalogCommand.commandName,
             abstract: "Change fields of a record by id (rename, retype, reprice…).",
             // Written out: the generated one would show the id as optional (`[<id>]`), which it is only
             // to the parser (see `id`). A test checks it names every option the help lists.

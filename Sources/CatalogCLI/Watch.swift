@@ -17,6 +17,7 @@ extension CatalogCommand {
     struct Watch: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "watch",
+            _superCommandName: CatalogCommand.commandName,
             abstract: "Print a list, then every change to it as commits happen, from this or any other process.",
             discussion: """
                 Takes the options of `list`. Each change set lists section insertions and deletions, then \

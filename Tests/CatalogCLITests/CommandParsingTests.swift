@@ -42,8 +42,10 @@ struct CommandParsingTests {
 
     @Test func aCommandIsParsedAloneWithoutTheCompletionCommands() throws {
         #expect(try CatalogCommand.parsedCommand(["show", "0.0", "--search", "a"]) is CatalogCommand.Show)
-        #expect(CatalogCommand.SubcommandRoot<CatalogCommand.Show>.configuration._superCommandName != nil)
-        #expect(CatalogCommand.SubcommandRoot<CatalogCommand.Show>.configuration.subcommands.isEmpty)
+        for type in CatalogCommand.subcommandTypes {
+            #expect(type.configuration._superCommandName == CatalogCommand.configuration.commandName)
+            #expect(type.configuration.subcommands.isEmpty)
+        }
     }
 
     /// `runMain()` runs in a task exactly the commands that await, which it tells by their types.

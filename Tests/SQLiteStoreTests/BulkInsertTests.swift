@@ -148,9 +148,10 @@ struct BulkInsertTests {
         #expect(try derived(queue) == derived(reference))
     }
 
-    /// The page cache while rows are inserted: ``BulkInsert/pageCacheBytes`` into an empty table,
-    /// ``BulkInsert/filledTablePageCacheBytes`` into one with rows; the connection's own afterwards.
-    @Test func aBulkInsertRaisesThePageCacheMoreIntoATableWithRows() throws {
+    /// The page cache while rows are inserted: ``BulkInsert/pageCacheBytes``, into an empty table and
+    /// into one with rows alike (a larger one took an import past its memory bound); the connection's
+    /// own afterwards.
+    @Test func aBulkInsertRaisesThePageCacheAlikeIntoAnEmptyTableAndOneWithRows() throws {
         let directory = try TemporaryDirectory()
         let queue = try DatabaseQueue(path: directory.path())
         let cacheKiB = { (db: Database) in try db.scalar(Int.self, sql: "PRAGMA cache_size") ?? 0 }
@@ -158,12 +159,12 @@ struct BulkInsertTests {
             try db.execute(sql: "CREATE TABLE items(id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE)")
             return try cacheKiB(db)
         }
-        for expected in [BulkInsert.pageCacheBytes, BulkInsert.filledTablePageCacheBytes] {
+        for table in ["empty", "with rows"] {
             try queue.write { db in
                 try db.bulkInsert(into: "items") { bulk in
-                    #expect(try cacheKiB(db) == -expected / 1024)
+                    #expect(try cacheKiB(db) == -BulkInsert.pageCacheBytes / 1024, "\(table)")
                     try bulk.willInsert()
-                    try db.execute(sql: "INSERT INTO items(name) VALUES (?)", arguments: ["item \(expected)"])
+                    try db.execute(sql: "INSERT INTO items(name) VALUES (?)", arguments: ["item \(table)"])
                 }
                 #expect(try cacheKiB(db) == own)
             }

@@ -1,20 +1,22 @@
 // W1b on PostgreSQL: `count` products loaded into an empty table with its search structures, ours
 // against what a PostgreSQL user writes, on the same server in one run.
 //
-//   pg-ingest-bench PRIMARY-URL FOLDER [COUNT] [--keep]
+//   pg-ingest-bench PRIMARY-URL FOLDER [COUNT] [--keep] [--check]
 //
 // Ours: a searchable declared entity's import (`importFile(_:into:)` on a `PostgreSQLCluster`) into
-// its table made by its schema with the search installed: one bulk load (the indexes dropped and
-// built after the COPY, the change log's trigger disabled during it and the rows logged after it,
-// each row's grams computed in Swift as the COPY streams and counted, the substring counts chosen
-// from the rows in memory). The peer: `psql -c "\copy … CSV HEADER"` into a plain table, then a
+// its table made by its schema with the search installed: one bulk load, streamed as the records
+// are read (the indexes dropped and built after the COPY, the change log's trigger disabled during
+// it and the rows logged after it, each row's grams computed in Swift as the COPY streams and
+// counted, its trigrams counted, the substring counts chosen reading the texts back once). The peer: `psql -c "\copy … CSV HEADER"` into a plain table, then a
 // `pg_trgm` GIN index of `lower(name)` and `UNIQUE (name)`. Both read the same CSV file, written
 // first into FOLDER; each loads into a schema of its own, dropped first (and at the end, unless
-// --keep: to time the load's statements one by one with psql).
+// --keep: to time the load's statements one by one with psql). --check runs the search's own check
+// (`PostgreSQLTextSearch.check`: indexes, triggers, grams, gram and substring counts) after ours.
 import BenchmarkSupport
 import Entities
 import Foundation
 import PostgreSQLBenchSupport
+import PostgreSQLSearch
 import PostgreSQLStore
 import TextSearch
 
@@ -70,6 +72,10 @@ precondition(imported.inserted == count)
 cluster.close()
 try report("ours (import into the table with its search, one bulk load)", ours, "w1b_ours.products")
 print("ours: peak memory during the import (VmHWM) \(peak), from \(before) before it")
+if arguments.contains("--check") {
+    let problems = try PostgreSQLTextSearch(DeclaredProduct.searchDescription).check(PostgreSQLConnection(url: url("w1b_ours")))
+    print("ours: the search's check: \(problems.isEmpty ? "ok" : problems.joined(separator: "; "))")
+}
 
 // The peer.
 let peer = try PostgreSQLConnection(url: url("w1b_peer"))

@@ -16,6 +16,7 @@ extension CatalogCommand {
     struct Browse: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "browse",
+            _superCommandName: CatalogCommand.commandName,
             abstract: "Search and browse products or phones interactively, live (a full-screen terminal UI).",
             discussion: """
                 Type to search: results narrow as you type (after a 150 ms pause), in sections with counts, \

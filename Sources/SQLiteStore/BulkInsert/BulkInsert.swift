@@ -17,7 +17,7 @@ import Glibc
 /// SQL after the rows: one sort each instead of an insertion per row in random order (W1b).
 /// A statement of the load that would use them scans the table meanwhile; unique indexes and
 /// constraints stay, as they decide conflicts. The connection's page cache is raised to ``pageCacheBytes`` while rows are
-/// inserted (``filledTablePageCacheBytes`` into a table that had rows), and lowered to ``buildingCacheBytes`` while the structures are built. Rows given to
+/// inserted, and lowered to ``buildingCacheBytes`` while the structures are built. Rows given to
 /// ``insertInKeyOrder(_:keyAt:sql:)`` wait in memory while the triggers are suspended, and go into
 /// the table together in the order of their key.
 ///
@@ -38,25 +38,17 @@ public final class BulkInsert {
     /// of them through the triggers.
     public static let defaultTriggeredRows = 100
 
-    /// The page cache of the connection while a bulk insert inserts its rows into a table that was
-    /// empty, at least: 16 MiB. Its plain indexes wait until after the rows, and the rows queued in key
+    /// The page cache of the connection while a bulk insert inserts its rows, at least: 16 MiB. Into a
+    /// table that was empty, its plain indexes wait until after the rows, and the rows queued in key
     /// order (``keyOrderedBytes``) go into its unique index in one pass per batch, so the cache holds
     /// little more than the pages of the batch's rows. With SQLite's default of 2 MB, those pages are
-    /// written to the `-wal` and read back as each batch fills them in key order. It leaves room for
-    /// the queue within the 64 MB that `catalog seed --count` and `catalog import` of a million
-    /// products are held to (Ingest, Benchmarks/README.md). SQLite takes pages as it needs them: a
-    /// small load uses little.
+    /// written to the `-wal` and read back as each batch fills them in key order. Into a table that
+    /// had rows, the rows still go to random places of an index on another key (the prices), whose
+    /// pages a larger cache keeps longer, but 32 MiB bought no CPU time adding 100,000 products to
+    /// 1,000,000 and took that import past the memory bound (Ingest, Benchmarks/README.md). It leaves
+    /// room for the queue within the 64 MB that `catalog seed --count` and `catalog import` are held
+    /// to. SQLite takes pages as it needs them: a small load uses little.
     public static let pageCacheBytes = 16 << 20
-
-    /// The page cache of the connection while a bulk insert inserts its rows into a table that had rows
-    /// when it began, at least: 32 MiB. Its indexes are then all in place, and rows in the order of one
-    /// key still go to random places of an index on another (the prices): with ``pageCacheBytes``, the
-    /// pages of the indexes the rows pass through in order push that index's pages out, each to be
-    /// written to the `-wal` and read back again. 64 MiB cost no less CPU adding 100,000 products to
-    /// 1,000,000, and took that import's peak past 64 MB (Ingest, Benchmarks/README.md); with the
-    /// queue (``keyOrderedBytes``), 32 MiB keeps it within. Into an empty table, whose plain indexes
-    /// wait until after the rows, ``pageCacheBytes`` stays the bound.
-    public static let filledTablePageCacheBytes = 32 << 20
 
     /// The page cache of the connection while a bulk insert builds the structures and indexes derived
     /// from its rows, at most: 2 MiB, about SQLite's default. SQLite's sorter keeps as much in memory
@@ -90,7 +82,7 @@ public final class BulkInsert {
     /// The plain indexes dropped (name and SQL), created again by the next ``resume()``.
     private var deferredIndexes: [(name: String, sql: String)] = []
     /// The connection's `PRAGMA cache_size` values: its own, while rows are inserted (raised to
-    /// ``pageCacheBytes`` or ``filledTablePageCacheBytes``) and while structures are built (lowered to
+    /// ``pageCacheBytes``) and while structures are built (lowered to
     /// ``buildingCacheBytes``); nil when its own is at least the raised size.
     private let cacheSizes: (own: Int, inserting: Int, building: Int)?
     /// The rows ``insertInKeyOrder(_:keyAt:sql:)`` queued, not yet in the table.
@@ -316,8 +308,7 @@ extension Database {
     ///
     /// The table's ``ChangeLog`` tracking and ``SectionCounts`` are maintained without being named.
     /// When `body` throws, everything it did is rolled back, the dropped triggers and indexes with it.
-    /// The page cache is raised to ``BulkInsert/pageCacheBytes`` while `body` inserts rows into a table
-    /// that was empty, to ``BulkInsert/filledTablePageCacheBytes`` into one that was not, then set back.
+    /// The page cache is raised to ``BulkInsert/pageCacheBytes`` while `body` inserts rows, then set back.
     ///
     /// - Parameters:
     ///   - table: the table rows are inserted into.
@@ -354,8 +345,7 @@ extension Database {
         let maintained = try structures + [ChangeLog.insertStructure(forTable: table)]
             + SectionCounts.insertStructures(forTable: table, self)
         let isEmpty = try scalar(Bool.self, sql: "SELECT NOT EXISTS (SELECT 1 FROM \(ChangeLog.identifier(table)))") ?? true
-        let cacheSizes = try bulkInsertCacheSizes(
-            raisedTo: isEmpty ? BulkInsert.pageCacheBytes : BulkInsert.filledTablePageCacheBytes)
+        let cacheSizes = try bulkInsertCacheSizes(raisedTo: BulkInsert.pageCacheBytes)
         let bulk = BulkInsert(
             table: table, structures: maintained, triggeredRows: triggeredRows, defersIndexes: isEmpty,
             cacheSizes: cacheSizes, self)
