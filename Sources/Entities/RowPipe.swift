@@ -1,4 +1,5 @@
 import Dispatch
+import SQLiteStore
 import Synchronization
 
 /// Rows handed by the thread that makes them (``send(_:)``) to a consumer that reads them as a
@@ -21,7 +22,9 @@ final class RowPipe<Row>: @unchecked Sendable {
     /// Signalled for each batch queued (or the end).
     private let queued = DispatchSemaphore(value: 0)
     /// Signalled for each place freed in the queue (and, once the consumer is done, for every sender).
-    private let free = DispatchSemaphore(value: batchesInFlight)
+    /// Made at 0 and signalled `batchesInFlight` times: libdispatch traps when a semaphore is freed
+    /// below its initial value, as this one is when the consumer throws with batches still queued.
+    private let free = DispatchSemaphore(value: 0)
     /// Signalled when the consumer has returned or thrown.
     private let finished = DispatchSemaphore(value: 0)
     /// What the consumer returned or threw, once it has; behind `lock`.
@@ -30,9 +33,12 @@ final class RowPipe<Row>: @unchecked Sendable {
     private var filling: [Row] = []
 
     /// Starts `consume` on a thread of its own with the rows sent, in order, which end at ``finish()``.
+    /// A thread of its own, not a dispatch queue's: the sender, itself on a connection's queue,
+    /// blocks until the consumer reads, which must not wait for a pool thread that others hold.
     init(_ consume: @escaping (Rows) throws -> Void) {
         self.consume = consume
-        DispatchQueue(label: "RowPipe").async { [self] in
+        for _ in 0..<Self.batchesInFlight { free.signal() }
+        DetachedThread.start { [self] in
             let result = Result { try self.consume(Rows(pipe: self)) }
             lock.withLock { _ in outcome = result }
             // The consumer reads no more: a sender waiting for a place finds that it ended.
@@ -43,7 +49,7 @@ final class RowPipe<Row>: @unchecked Sendable {
 
     /// Hands `row` to the consumer.
     ///
-    /// - Throws: `CancellationError` when the consumer has ended early (``finish()`` throws its error).
+    /// - Throws: What the consumer threw, when it has ended early.
     func send(_ row: Row) throws {
         filling.append(row)
         if filling.count == Self.batchSize { try flush(filling) }
@@ -61,9 +67,10 @@ final class RowPipe<Row>: @unchecked Sendable {
         filling = []
         filling.reserveCapacity(Self.batchSize)
         free.wait()
-        guard lock.withLock({ _ in outcome == nil }) else {
+        if let outcome = lock.withLock({ _ in outcome }) {
             free.signal()
-            throw CancellationError()
+            try outcome.get()
+            throw CancellationError()  // The consumer returned before the last row: never so.
         }
         lock.withLock { _ in batches.append(batch) }
         queued.signal()
@@ -89,7 +96,6 @@ final class RowPipe<Row>: @unchecked Sendable {
                     return nil
                 }
                 (batch, index) = (next, 0)
-                if batch.isEmpty { return self.next() }
             }
             index += 1
             return batch[index - 1]
