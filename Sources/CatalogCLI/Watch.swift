@@ -63,6 +63,7 @@ extension CatalogCommand {
             var attempts = 0
             var started: (FetchedResultsController<Entity>, [EntitySection<Entity>])?
             while started == nil {
+                guard !server.isStopped else { return }
                 do {
                     let controller = try catalog.trackedResults(request, batchSize: 50)
                     started = (controller, try controller.entitySections())
@@ -133,14 +134,21 @@ final class ServerCommits: Sendable {
     private let continuation: AsyncThrowingStream<Void, any Error>.Continuation
     /// When the server was found unreachable, until listening works again.
     private let lostAt = Mutex<ContinuousClock.Instant?>(nil)
+    private let stopped = Mutex(false)
 
     init(_ cluster: PostgreSQLCluster?) {
         self.cluster = cluster
         (stream, continuation) = AsyncThrowingStream.makeStream(bufferingPolicy: .bufferingNewest(1))
     }
 
+    /// Whether ``stop()`` was called: a wait for a lost server ends then.
+    var isStopped: Bool { stopped.withLock { $0 } }
+
     /// Ends the wake-ups.
-    func stop() { continuation.finish() }
+    func stop() {
+        stopped.withLock { $0 = true }
+        continuation.finish()
+    }
 
     /// Notes that the server cannot be reached: says so the first time, and throws `error` once it
     /// has not been reached for ``reconnectLimit``.
