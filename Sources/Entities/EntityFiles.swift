@@ -150,9 +150,8 @@ private final class ImportingSink: EntitySink {
     var importers: [(table: String, importer: any EntityImporting)] = []
     /// The source of the records stored now.
     var source: EntitySource?
-    /// The table of the last record stored, and its importer, typed once: casting the importer to
-    /// `any EntityImporting<Entity>` for each record was a sizeable part of an import's time (W1b on
-    /// PostgreSQL).
+    /// The table of the last record stored, and its importer, typed once rather than cast to
+    /// `any EntityImporting<Entity>` for each record (W1b on PostgreSQL).
     var lastTable: String?
     var lastImporter: AnyObject?
     var done = 0

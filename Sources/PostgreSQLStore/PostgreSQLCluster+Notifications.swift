@@ -22,9 +22,10 @@ extension PostgreSQLCluster {
     /// wake-up. The sequence ends when the consuming task is
     /// cancelled, and throws ``PostgreSQLError`` when the primary cannot be reached or the connection
     /// is lost (a restart): changes made meanwhile are still in the log, so a caller that listens
-    /// again reads them from its position, never misses them. Cancelling waits, at most a second,
-    /// for the listening connection to close, so that the process may exit at once: libpq's thread
-    /// would otherwise be cut off in the middle of a connect by the exit's clean-up.
+    /// again reads them from its position, never misses them. Cancelling blocks the cancelling
+    /// thread until the listening connection has closed, at most a second, so that the process may
+    /// exit right after: libpq's thread could otherwise be cut off in a connect by the exit's
+    /// clean-up.
     public func changeNotifications() -> AsyncThrowingStream<Void, any Error> {
         let url = configuration.primary
         return AsyncThrowingStream(bufferingPolicy: .bufferingNewest(1)) { continuation in
@@ -64,7 +65,7 @@ private final class ListeningState: Sendable {
     var isStopped: Bool { stopped.withLock { $0 } }
     func stop() { stopped.withLock { $0 = true } }
     func ended() { end.signal() }
-    /// The loop sees `stop()` within one 250 ms wait for notifications; a second also covers a
-    /// connect under way.
+    /// The loop sees `stop()` within one 250 ms wait for notifications, or once a connect under way
+    /// ends; a connect to a server that does not answer may outlast the second, and is left to run.
     func waitUntilEnded() { _ = end.wait(timeout: .now() + .seconds(1)) }
 }

@@ -44,8 +44,8 @@ public final class BulkInsert {
     /// little more than the pages of the batch's rows. With SQLite's default of 2 MB, those pages are
     /// written to the `-wal` and read back as each batch fills them in key order. Into a table that
     /// had rows, the rows still go to random places of an index on another key (the prices), whose
-    /// pages a larger cache keeps longer, but 32 MiB bought no CPU time adding 100,000 products to
-    /// 1,000,000 and took that import past the memory bound (Ingest, Benchmarks/README.md). It leaves
+    /// pages a larger cache keeps longer, but a larger cache bought no CPU time there and took that
+    /// import past the memory bound (Ingest's 100,000 into 1,000,000, Benchmarks/README.md). It leaves
     /// room for the queue within the 64 MB that `catalog seed --count` and `catalog import` are held
     /// to. SQLite takes pages as it needs them: a small load uses little.
     public static let pageCacheBytes = 16 << 20
@@ -163,7 +163,7 @@ public final class BulkInsert {
     /// Gives the memory freed since (the queue, the pages of a lowered cache, a build's counts) back
     /// to the system, before the next build allocates its own: glibc keeps freed memory, and the
     /// builds' allocations would otherwise land beside it rather than in it, raising the process's
-    /// peak by about 4 MB loading a million products (the memory rows of Ingest, Benchmarks/README.md).
+    /// peak (the memory rows of Ingest, Benchmarks/README.md).
     private static func giveBackFreedMemory() {
         #if canImport(Glibc)
         // `malloc_trim` is glibc's own (malloc.h), which the Glibc module does not export.
