@@ -58,10 +58,8 @@ struct PostgreSQLSearchTests {
 
     @Test func searchesEqualSQLiteAndTheReference() throws {
         let schema = try SearchSchema()
-        let pg = try schema.connect()
-        try pg.execute(sql: Self.postgreSQLTable)
         let search = PostgreSQLTextSearch(Self.description)
-        try pg.execute(sql: search.installSQL)
+        let pg = try schema.connect(creating: Self.postgreSQLTable, installing: search)
         let directory = try TemporaryDirectory()
         let sqlite = try DatabaseQueue(path: directory.path())
         try sqlite.write { db in try db.execute(sql: Self.sqliteTable + Self.description.installSQL) }
@@ -179,10 +177,8 @@ struct PostgreSQLSearchTests {
     /// one scope are then raised by 100 behind the triggers' back, so that a total read from them shows it.
     @Test func keptCountsGiveTheTotals() throws {
         let schema = try SearchSchema()
-        let pg = try schema.connect()
-        try pg.execute(sql: Self.postgreSQLTable)
         let search = PostgreSQLTextSearch(Self.description)
-        try pg.execute(sql: search.installSQL)
+        let pg = try schema.connect(creating: Self.postgreSQLTable, installing: search)
         let films: [(String, Int, String)] = [
             ("max 1991", 1991, "drama"), ("max power", 1991, "comedy"), ("1991 max", 2000, "drama"), ("mini", 1991, "drama"),
             ("other", 2000, "comedy"),
@@ -261,9 +257,8 @@ struct PostgreSQLSearchTests {
     /// grams'), and `uninstallSQL` drops every trigger `installSQL` made.
     @Test func checkNamesMissingTriggersAndUninstallDropsThem() throws {
         let schema = try SearchSchema()
-        let pg = try schema.connect()
         let search = PostgreSQLTextSearch(Self.description)
-        try pg.execute(sql: Self.postgreSQLTable + search.installSQL)
+        let pg = try schema.connect(creating: Self.postgreSQLTable, installing: search)
         let triggers = "SELECT tgname::text FROM pg_trigger WHERE tgrelid = 'films'::regclass AND NOT tgisinternal ORDER BY 1"
         #expect(try pg.fetchAll(sql: triggers).count == 5)
         #expect(try search.check(pg) == [])
@@ -283,9 +278,7 @@ struct PostgreSQLSearchTests {
     /// value times 2²¹ plus the second's; on random texts and on edge cases.
     @Test func gramsAreEverySubstringOfOneOrTwoCharacters() throws {
         let schema = try SearchSchema()
-        let pg = try schema.connect()
-        try pg.execute(sql: Self.postgreSQLTable)
-        try pg.execute(sql: PostgreSQLTextSearch(Self.description).installSQL)
+        let pg = try schema.connect(creating: Self.postgreSQLTable, installing: PostgreSQLTextSearch(Self.description))
         var random = SplitMix64(seed: Self.seed)
         let texts = (0..<200).map { _ in RandomTexts.text(&random) } + ["", "a", "ab", "abc", "a\u{2}b", "\u{2}\u{2}", "東京タワー", "\u{10FFFF}\u{1F600}"]
         for (first, second) in zip(texts, texts.reversed()) {
@@ -350,4 +343,12 @@ final class SearchSchema: Sendable {
     }
 
     func connect() throws -> PostgreSQLConnection { try PostgreSQLConnection(url: url) }
+
+    /// A connection to the schema, with `table` created there and `search` installed on it.
+    func connect(creating table: String, installing search: PostgreSQLTextSearch) throws -> PostgreSQLConnection {
+        let pg = try connect()
+        try pg.execute(sql: table)
+        try pg.execute(sql: search.installSQL)
+        return pg
+    }
 }
