@@ -2,8 +2,8 @@ import SQLiteStore
 import TextSearch
 
 extension PostgreSQLTextSearch {
-    /// Loads `rows` (the values of `columns`, which hold the description's text and scope columns)
-    /// into the table, empty before and with the search installed (``installSQL``), with one `COPY`
+    /// Loads the rows `nextRow` gives until it returns nil (the values of `columns`, which hold the
+    /// description's text and scope columns) into the table, empty before and with the search installed (``installSQL``), with one `COPY`
     /// as they come: each row's grams are computed here as it is sent, and counted, and its trigrams
     /// counted (the substring counts' first pass), with the search's triggers disabled meanwhile;
     /// then the gram counts are added from those counts and the substring counts chosen, the second
@@ -15,9 +15,9 @@ extension PostgreSQLTextSearch {
     /// them after.
     ///
     /// - Returns: the number of rows loaded.
-    /// - Throws: what the connection throws.
+    /// - Throws: what the connection throws, or what `nextRow` threw (which aborts the `COPY`).
     @discardableResult
-    public func load(_ rows: some Sequence<[DatabaseValue]>, columns: [String], _ db: some SQLConnection) throws -> Int {
+    public func load(_ nextRow: () throws -> [DatabaseValue]?, columns: [String], _ db: some SQLConnection) throws -> Int {
         let textPlaces = description.textColumns.map { column in
             guard let place = columns.firstIndex(of: column) else { preconditionFailure("the rows lack the text column \(column)") }
             return place
@@ -34,7 +34,8 @@ extension PostgreSQLTextSearch {
         let trigrams = substringCountsTable.map { _ in SubstringCounter(.trigrams) }
         let scalars = RowScalars()
         var line: [UInt8] = []
-        let loaded = try db.copy(into: table, columns: columns + [gramsColumn], rows: rows.lazy.map { row in
+        let loaded = try db.copy(into: table, columns: columns + [gramsColumn]) {
+            guard let row = try nextRow() else { return nil }
             let scope = scopePlace.map { row[$0] } ?? .null
             let place = scopes[scope] ?? {
                 scopes[scope] = counts.count
@@ -62,7 +63,7 @@ extension PostgreSQLTextSearch {
                 trigrams.add(scalars, scope: scope)
             }
             return row + [.text(String(decoding: line, as: UTF8.self))]
-        })
+        }
         try db.execute(sql: "DELETE FROM \(gramCountsTable)", values: [])
         try db.copy(
             into: gramCountsTable, columns: ["gram", "scope", "count"],
