@@ -2,10 +2,10 @@ import SQLiteStore
 import TextSearch
 
 extension PostgreSQLTextSearch {
-    /// Loads `rows` (the values of `columns`, which hold the description's text and scope columns)
-    /// into the table, empty before and with the search installed (``installSQL``), with one `COPY`
-    /// as they come: each row's grams are counted here as it is sent, and its trigrams
-    /// counted (the substring counts' first pass), with the search's triggers disabled meanwhile;
+    /// Loads the rows `nextRow` gives until it returns nil (the values of `columns`, which hold the
+    /// description's text and scope columns) into the table, empty before and with the search
+    /// installed (``installSQL``), with one `COPY` as they come: each row's grams are counted here
+    /// as it is sent, and its trigrams counted (the substring counts' first pass), with the search's triggers disabled meanwhile;
     /// then the gram counts are added from those counts and the substring counts chosen, the second
     /// pass reading the rows' texts back. The structures are those the triggers keep, without a
     /// trigger call per row (W1b on PostgreSQL).
@@ -15,9 +15,9 @@ extension PostgreSQLTextSearch {
     /// them after (the grams index computing each row's grams as it is built).
     ///
     /// - Returns: the number of rows loaded.
-    /// - Throws: what the connection throws.
+    /// - Throws: what the connection throws, or what `nextRow` threw (which aborts the `COPY`).
     @discardableResult
-    public func load(_ rows: some Sequence<[DatabaseValue]>, columns: [String], _ db: some SQLConnection) throws -> Int {
+    public func load(_ nextRow: () throws -> [DatabaseValue]?, columns: [String], _ db: some SQLConnection) throws -> Int {
         let textPlaces = description.textColumns.map { column in
             guard let place = columns.firstIndex(of: column) else { preconditionFailure("the rows lack the text column \(column)") }
             return place
@@ -33,7 +33,8 @@ extension PostgreSQLTextSearch {
         var counts: [[Int64: Int]] = []
         let trigrams = substringCountsTable.map { _ in SubstringCounter(.trigrams) }
         let scalars = RowScalars()
-        let loaded = try db.copy(into: table, columns: columns, rows: rows.lazy.map { row in
+        let loaded = try db.copy(into: table, columns: columns) {
+            guard let row = try nextRow() else { return nil }
             let scope = scopePlace.map { row[$0] } ?? .null
             let place = scopes[scope] ?? {
                 scopes[scope] = counts.count
@@ -47,7 +48,7 @@ extension PostgreSQLTextSearch {
                 trigrams.add(scalars, scope: scope)
             }
             return row
-        })
+        }
         try db.execute(sql: "DELETE FROM \(gramCountsTable)", values: [])
         try db.copy(
             into: gramCountsTable, columns: ["gram", "scope", "count"],
