@@ -8,21 +8,25 @@ import Foundation
 #endif
 
 extension PostgreSQLConnection {
-    /// Loads `rows` into `table` with `COPY … FROM STDIN`: the fastest way to fill a table, one
-    /// statement for every row. Each row gives the values of `columns`, in order.
+    /// Loads the rows `nextRow` gives until it returns nil into `table` with `COPY … FROM STDIN`: the
+    /// fastest way to fill a table, one statement for every row. Each row gives the values of
+    /// `columns`, in order; `copy(into:columns:rows:)` takes them as a sequence.
     ///
     /// ```swift
     /// let loaded = try db.copy(into: "note", columns: ["id", "text"], rows: [[.integer(1), .text("a")], [.integer(2), .text("b")]])
     /// ```
     ///
-    /// Runs in the caller's transaction, if any; a failure loads nothing.
+    /// Runs in the caller's transaction, if any; a failure loads nothing. When `nextRow` throws, the
+    /// `COPY` is aborted at once (`PQputCopyEnd` with an error, which fails the caller's
+    /// transaction) and its error thrown.
     ///
     /// - Returns: the number of rows loaded.
-    /// - Throws: ``PostgreSQLError`` (a row the table refuses fails the whole COPY).
+    /// - Throws: ``PostgreSQLError`` (a row the table refuses fails the whole COPY), or what
+    ///   `nextRow` threw.
     ///
     /// Related PostgreSQL documentation: <https://www.postgresql.org/docs/15/sql-copy.html>
     @discardableResult
-    public func copy(into table: String, columns: [String], rows: some Sequence<[DatabaseValue]>) throws -> Int {
+    public func copy(into table: String, columns: [String], nextRow: () throws -> [DatabaseValue]?) throws -> Int {
         let sql = "COPY \(Self.quoted(table)) (\(columns.map(Self.quoted).joined(separator: ", "))) FROM STDIN"
         guard let handle else {
             throw PostgreSQLError(sqlState: PostgreSQLError.connectionFailure, message: "the connection is closed", sql: sql)
@@ -37,14 +41,20 @@ extension PostgreSQLConnection {
         // Row by row: libpq gathers the data in its own output buffer and sends it in large writes.
         var line: [UInt8] = []
         var failure: String?
-        for row in rows {
-            precondition(row.count == columns.count, "a COPY row has \(row.count) values for \(columns.count) columns")
-            line.removeAll(keepingCapacity: true)
-            Self.appendCopyLine(row, to: &line)
-            if !put(line, handle) {
-                failure = "sending COPY data failed"
-                break
+        var thrown: (any Error)?
+        do {
+            while let row = try nextRow() {
+                precondition(row.count == columns.count, "a COPY row has \(row.count) values for \(columns.count) columns")
+                line.removeAll(keepingCapacity: true)
+                Self.appendCopyLine(row, to: &line)
+                if !put(line, handle) {
+                    failure = "sending COPY data failed"
+                    break
+                }
             }
+        } catch {
+            thrown = error
+            failure = "the rows' source failed: \(error)"
         }
         _ = PQputCopyEnd(handle, failure)
         var error: PostgreSQLError?
@@ -57,6 +67,7 @@ extension PostgreSQLConnection {
             }
             PQclear(result)
         }
+        if let thrown { throw thrown }
         if let error { throw error }
         return count
     }
