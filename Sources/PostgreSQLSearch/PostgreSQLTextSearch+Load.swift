@@ -13,7 +13,7 @@ extension PostgreSQLTextSearch {
     ///
     /// After the `COPY`, `meanwhile` runs on `db` (a bulk load builds the table's indexes there)
     /// while the substring counts' second pass runs on a thread of its own, reading each row's texts
-    /// from a temporary file written during the `COPY` (``TextSpill``), not from the table: the
+    /// from a temporary file written during the `COPY` (`TextSpill`), not from the table: the
     /// server and the client work at once (W1b on PostgreSQL).
     ///
     /// Run it in a transaction (a failure then loads nothing), as the table's owner, who alone may
