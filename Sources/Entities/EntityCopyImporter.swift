@@ -3,14 +3,16 @@ import SQLiteStore
 
 /// Stores imported records of one entity on any engine's connection (a `PostgreSQLCluster`'s, say),
 /// with the engine's bulk load: new rows are gathered and added with one
-/// `SQLConnection.copy(into:columns:rows:)` (PostgreSQL's `COPY`), the way ``EntityImporter`` does on
+/// `SQLConnection.copy(into:columns:nextRow:)` (PostgreSQL's `COPY`), the way ``EntityImporter`` does on
 /// SQLite, with the same results: ids, updates and skips as one `INSERT` or `UPDATE` a record gives.
 ///
 /// A record with an id keeps it (the rows gathered so far are added first, then the row with that
 /// id is replaced, or the record is added with it). A record without one is added unless its unique
 /// key is taken by a stored or gathered record; then it updates that record or is skipped, as
 /// `conflicts` says. The gathered rows are held in memory until ``insertPending()``; the rows of a
-/// bulk load into an empty table are not gathered but stream into it as they come.
+/// bulk load into an empty table are not gathered but stream into it as they come: an importer
+/// dropped before ``insertPending()`` abandons that load (``abandon()``), so that no thread is left
+/// waiting for rows.
 ///
 /// Not `Sendable`: it belongs to its connection's transaction.
 public final class EntityCopyImporter<Entity: DeclaredEntity, Connection: SQLConnection>: EntityImporting {
@@ -68,6 +70,8 @@ public final class EntityCopyImporter<Entity: DeclaredEntity, Connection: SQLCon
         }
         mayHoldKeys = try !Entity.isEmpty(db)
     }
+
+    deinit { abandon() }
 
     /// Stores one record (checked already), read from `source` (nil: given directly).
     ///
@@ -142,16 +146,17 @@ public final class EntityCopyImporter<Entity: DeclaredEntity, Connection: SQLCon
     /// locks the table). The rows of an entity with references to another table are gathered and
     /// loaded at the end, in bulk as well (a record whose reference is refused is named by its place
     /// in its source); elsewhere the rows are gathered and added by one
-    /// `SQLConnection.copy(into:columns:rows:)`.
+    /// `SQLConnection.copy(into:columns:nextRow:)`.
     public func insertPending() throws {
         try addGathered()
         try catchUpIDs()
     }
 
-    /// Waits for a bulk load that is running to end, its result left to the caller's rollback:
-    /// after the import failed.
+    /// Aborts a bulk load that is running (its `COPY` ended with an error, no index built) and waits
+    /// for its thread to end, the caller's transaction left to its rollback: after the import failed.
+    /// Any number of times; an importer abandons when it is dropped.
     public func abandon() {
-        try? bulkLoad?.pipe.finish()
+        bulkLoad?.pipe.abandon()
         bulkLoad = nil
     }
 
@@ -164,7 +169,8 @@ public final class EntityCopyImporter<Entity: DeclaredEntity, Connection: SQLCon
         try locatingRefusal {
             if bulk {
                 try suspendLogging()
-                try Self.load(gathered, db)
+                var rows = gathered.makeIterator()
+                try Self.load({ rows.next() }, db)
                 try logEveryRow()
             } else {
                 try db.copy(into: Entity.tableName, columns: Entity.declaration.storedColumns, rows: gathered)
@@ -227,7 +233,10 @@ public final class EntityCopyImporter<Entity: DeclaredEntity, Connection: SQLCon
     private func startBulkLoad() throws {
         try suspendLogging()
         let db = db
-        bulkLoad = BulkLoad(RowPipe { rows in try Self.load(rows, db) })
+        bulkLoad = BulkLoad(RowPipe { rows in
+            var rows = rows
+            try Self.load({ try rows.next() }, db)
+        })
     }
 
     /// Ends the bulk load, if one runs: waits for it, stores the records held back, and logs every row.
@@ -242,14 +251,15 @@ public final class EntityCopyImporter<Entity: DeclaredEntity, Connection: SQLCon
         try logEveryRow()
     }
 
-    /// Loads `rows` into the empty table, as ``insertPending()`` says.
-    private static func load(_ rows: some Sequence<[DatabaseValue]>, _ db: Connection) throws {
+    /// Loads the rows `nextRow` gives into the empty table, as ``insertPending()`` says: a throw of
+    /// `nextRow` aborts the `COPY` and is thrown, before any index is built.
+    private static func load(_ nextRow: () throws -> [DatabaseValue]?, _ db: Connection) throws {
         let columns = Entity.declaration.storedColumns
         try PostgreSQLBulkLoad.withIndexesBuiltAfter(table: Entity.tableName, db) {
             if let search = (Entity.self as? any SearchableEntity.Type)?.searchDescription {
-                try PostgreSQLTextSearch(search).load(rows, columns: columns, db)
+                try PostgreSQLTextSearch(search).load(nextRow, columns: columns, db)
             } else {
-                try db.copy(into: Entity.tableName, columns: columns, rows: rows)
+                try db.copy(into: Entity.tableName, columns: columns, nextRow: nextRow)
             }
         }
     }

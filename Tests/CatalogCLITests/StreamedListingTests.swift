@@ -226,18 +226,36 @@ struct StreamedListingTests {
         }
     }
 
-    /// The table of a whole result as it was rendered before it streamed: every row in one
-    /// `TextTable`, whose columns are as wide as their widest cell.
+    /// The table of a whole result, by its definition: its columns are as wide as their widest cell
+    /// among the header and the rows of the first screen (50 lines of cells, the header one of them),
+    /// the paths' at least the widest path; every line is padded to those widths, a wider cell written
+    /// whole.
     private func wholeTable(_ sections: [EntitySection<Product>]) -> String {
-        var table = TextTable(rightAligned: Set(Product.numericColumns.map { $0 + 1 }))
-        table.append(["PATH"] + Product.tableHeaders)
+        let rightAligned = Set(Product.numericColumns.map { $0 + 1 })
+        var lines: [TextTable.Line] = [.cells(["PATH"] + Product.tableHeaders)]
+        var paths: [String] = []
         for (index, section) in sections.enumerated() {
-            table.appendText("\(section.name) (\(section.records.count))")
+            lines.append(.text("\(section.name) (\(section.records.count))"))
             for (row, record) in section.records.enumerated() {
-                table.append([ItemPath(section: index, row: row).description] + record.tableCells)
+                let path = ItemPath(section: index, row: row).description
+                paths.append(path)
+                lines.append(.cells([path] + record.tableCells))
             }
         }
-        return table.render()
+        var widths = [paths.map(\.count).max() ?? 0]
+        let screen = lines.filter { if case .cells = $0 { true } else { false } }.prefix(50)
+        for case .cells(let cells) in screen {
+            for (column, cell) in cells.enumerated() {
+                let width = TextTable.displayWidth(cell)
+                if column < widths.count { widths[column] = max(widths[column], width) } else { widths.append(width) }
+            }
+        }
+        return lines.map { line in
+            switch line {
+            case .text(let text): text
+            case .cells(let cells): TextTable.line(cells, widths: widths, rightAligned: rightAligned)
+            }
+        }.joined(separator: "\n")
     }
 
     /// The rows of a whole result in a data format, as a writer of the loaded rows writes them.
