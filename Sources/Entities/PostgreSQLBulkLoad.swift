@@ -4,6 +4,13 @@ import SQLiteStore
 /// `COPY`, rather than inserting each row into each index as it arrives: 2-10× less time per index
 /// (W1b on PostgreSQL), and the B-tree indexes built by parallel workers where the server allows
 /// them (`max_parallel_maintenance_workers`).
+///
+/// The indexes are built one after another in the load's own transaction, on its connection: no
+/// other connection sees rows before they commit, so building them at once on several would mean
+/// committing the rows first, into a table of their own swapped in at the end (its triggers,
+/// identity, foreign keys and grants moved with it), and a failure half-way would leave committed
+/// rows to clean up. In one transaction, a failure leaves the table as it was, and no reader ever
+/// sees it half-loaded.
 enum PostgreSQLBulkLoad {
     /// Runs `load` with the indexes of `table` dropped, then creates them again as they were: every
     /// index but those of the primary key and unique constraints that another table's foreign key

@@ -3,16 +3,16 @@ import TextSearch
 
 extension PostgreSQLTextSearch {
     /// Loads the rows `nextRow` gives until it returns nil (the values of `columns`, which hold the
-    /// description's text and scope columns) into the table, empty before and with the search installed (``installSQL``), with one `COPY`
-    /// as they come: each row's grams are computed here as it is sent, and counted, and its trigrams
-    /// counted (the substring counts' first pass), with the search's triggers disabled meanwhile;
+    /// description's text and scope columns) into the table, empty before and with the search
+    /// installed (``installSQL``), with one `COPY` as they come: each row's grams are counted here
+    /// as it is sent, and its trigrams counted (the substring counts' first pass), with the search's triggers disabled meanwhile;
     /// then the gram counts are added from those counts and the substring counts chosen, the second
     /// pass reading the rows' texts back. The structures are those the triggers keep, without a
     /// trigger call per row (W1b on PostgreSQL).
     ///
     /// Run it in a transaction (a failure then loads nothing), as the table's owner, who alone may
     /// disable its triggers; indexes are kept row by row, so a bulk load drops them first and builds
-    /// them after.
+    /// them after (the grams index computing each row's grams as it is built).
     ///
     /// - Returns: the number of rows loaded.
     /// - Throws: what the connection throws, or what `nextRow` threw (which aborts the `COPY`).
@@ -33,8 +33,7 @@ extension PostgreSQLTextSearch {
         var counts: [[Int64: Int]] = []
         let trigrams = substringCountsTable.map { _ in SubstringCounter(.trigrams) }
         let scalars = RowScalars()
-        var line: [UInt8] = []
-        let loaded = try db.copy(into: table, columns: columns + [gramsColumn]) {
+        let loaded = try db.copy(into: table, columns: columns) {
             guard let row = try nextRow() else { return nil }
             let scope = scopePlace.map { row[$0] } ?? .null
             let place = scopes[scope] ?? {
@@ -43,26 +42,12 @@ extension PostgreSQLTextSearch {
                 return counts.count - 1
             }()
             let texts = textPlaces.map { place -> String? in if case .text(let text) = row[place] { text } else { nil } }
-            // The grams as an array's text, written as bytes: a `String` a key cost more.
-            line.removeAll(keepingCapacity: true)
-            line.append(UInt8(ascii: "{"))
-            for key in Self.gramKeys(of: texts) {
-                counts[place][key, default: 0] += 1
-                if line.count > 1 { line.append(UInt8(ascii: ",")) }
-                let start = line.count
-                var digits = key
-                repeat {
-                    line.append(UInt8(ascii: "0") + UInt8(digits % 10))
-                    digits /= 10
-                } while digits > 0
-                line[start...].reverse()
-            }
-            line.append(UInt8(ascii: "}"))
+            for key in Self.gramKeys(of: texts) { counts[place][key, default: 0] += 1 }
             if let trigrams {
                 scalars.load(texts)
                 trigrams.add(scalars, scope: scope)
             }
-            return row + [.text(String(decoding: line, as: UTF8.self))]
+            return row
         }
         try db.execute(sql: "DELETE FROM \(gramCountsTable)", values: [])
         try db.copy(

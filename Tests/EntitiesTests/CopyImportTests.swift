@@ -75,6 +75,9 @@ struct CopyImportTests {
             #expect(report == (try Self.reference(jars, conflicts: conflicts, expected.writer)), "\(name)")
             let rows = try imported.writer.read { db in try Jar.fetchAll(db) }
             #expect(rows == (try expected.writer.read { db in try Jar.fetchAll(db) }), "\(name)")
+            // The jars' counts by shelf (a sectioned index), counted after the bulk load on PostgreSQL.
+            #expect(try imported.writer.read { db in try SectionCounts.problems(db) } == [], "\(name)")
+            #expect(try imported.writer.read { db in try SectionCounts.countedSections(ofTable: "jars", db) }.count == 1)
         }
         #expect(try imported.writer.read { db in try Jar.fetchCount(db) } == 6)
     }
@@ -106,6 +109,7 @@ struct CopyImportTests {
             let fresh = FetchedResultsController(request: request, reader: store.writer)
             try fresh.performFetch()
             #expect(applied == (try fresh.snapshot()))
+            #expect(try store.writer.read { db in try SectionCounts.problems(db) } == [])
         }
         #expect(try controller.fetchedObjects.count == 41)
     }
