@@ -15,7 +15,12 @@ public enum CatalogMigrations {
     /// The migrations, in version order: the baseline, then the files.
     public static let all: [Migration] = [baseline] + EmbeddedFiles.migrations.map { file in
         do { return try Migration(fileName: file.name, sql: file.text) } catch { fatalError("\(error)") }
-    }
+    } + [searchGramsIndex]
+
+    /// Migration 3: on PostgreSQL, the products' and phones' grams move from a column of each table
+    /// to an index of its texts (W3 on PostgreSQL); SQLite files and servers made after it are left
+    /// as they are.
+    static let searchGramsIndex = Migration.indexingSearchGrams(of: [Product.self, Phone.self], version: 3)
 
     /// The catalog's migration set: ``all`` under ``identity``.
     public static var set: MigrationSet {

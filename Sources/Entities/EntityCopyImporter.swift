@@ -3,14 +3,16 @@ import SQLiteStore
 
 /// Stores imported records of one entity on any engine's connection (a `PostgreSQLCluster`'s, say),
 /// with the engine's bulk load: new rows are gathered and added with one
-/// `SQLConnection.copy(into:columns:rows:)` (PostgreSQL's `COPY`), the way ``EntityImporter`` does on
+/// `SQLConnection.copy(into:columns:nextRow:)` (PostgreSQL's `COPY`), the way ``EntityImporter`` does on
 /// SQLite, with the same results: ids, updates and skips as one `INSERT` or `UPDATE` a record gives.
 ///
 /// A record with an id keeps it (the rows gathered so far are added first, then the row with that
 /// id is replaced, or the record is added with it). A record without one is added unless its unique
 /// key is taken by a stored or gathered record; then it updates that record or is skipped, as
 /// `conflicts` says. The gathered rows are held in memory until ``insertPending()``; the rows of a
-/// bulk load into an empty table are not gathered but stream into it as they come.
+/// bulk load into an empty table are not gathered but stream into it as they come: an importer
+/// dropped before ``insertPending()`` abandons that load (``abandon()``), so that no thread is left
+/// waiting for rows.
 ///
 /// Not `Sendable`: it belongs to its connection's transaction.
 public final class EntityCopyImporter<Entity: DeclaredEntity, Connection: SQLConnection>: EntityImporting {
@@ -68,6 +70,8 @@ public final class EntityCopyImporter<Entity: DeclaredEntity, Connection: SQLCon
         }
         mayHoldKeys = try !Entity.isEmpty(db)
     }
+
+    deinit { abandon() }
 
     /// Stores one record (checked already), read from `source` (nil: given directly).
     ///
@@ -133,24 +137,28 @@ public final class EntityCopyImporter<Entity: DeclaredEntity, Connection: SQLCon
     /// (`RowPipe`), with the table's indexes (and the unique constraints no other table's key
     /// references) dropped before and built after it, from every row at once (`PostgreSQLBulkLoad`);
     /// the change log's trigger is disabled during it and the rows logged after it in one statement
-    /// (`PostgreSQLChangeLogSchema.loggingEveryRowSQL`); a searchable entity's search structures are
-    /// filled by `PostgreSQLTextSearch.load(_:columns:_:)`. A record whose key's hash a streamed row
-    /// has is held back and stored by its key after the load (an update or skip of that row). The
+    /// (`PostgreSQLChangeLogSchema.loggingEveryRowSQL`), and so are the section counts' triggers, the
+    /// rows counted after it in one statement per counted section (`SectionCounts.bulkLoadSQL`); a
+    /// searchable entity's search structures are filled by
+    /// `PostgreSQLTextSearch.load(_:columns:_:meanwhile:)`, which counts its substrings while the
+    /// indexes are built. A record whose key's hash a streamed row has is held back and stored by its
+    /// key after the load (an update or skip of that row). The
     /// same rows and entries as one `INSERT` or `UPDATE` a record gives (W1b on PostgreSQL); other
     /// sessions' reads and writes of the table wait until the transaction ends (dropping an index
     /// locks the table). The rows of an entity with references to another table are gathered and
     /// loaded at the end, in bulk as well (a record whose reference is refused is named by its place
     /// in its source); elsewhere the rows are gathered and added by one
-    /// `SQLConnection.copy(into:columns:rows:)`.
+    /// `SQLConnection.copy(into:columns:nextRow:)`.
     public func insertPending() throws {
         try addGathered()
         try catchUpIDs()
     }
 
-    /// Waits for a bulk load that is running to end, its result left to the caller's rollback:
-    /// after the import failed.
+    /// Aborts a bulk load that is running (its `COPY` ended with an error, no index built) and waits
+    /// for its thread to end, the caller's transaction left to its rollback: after the import failed.
+    /// Any number of times; an importer abandons when it is dropped.
     public func abandon() {
-        try? bulkLoad?.pipe.finish()
+        bulkLoad?.pipe.abandon()
         bulkLoad = nil
     }
 
@@ -163,7 +171,8 @@ public final class EntityCopyImporter<Entity: DeclaredEntity, Connection: SQLCon
         try locatingRefusal {
             if bulk {
                 try suspendLogging()
-                try Self.load(gathered, db)
+                var rows = gathered.makeIterator()
+                try Self.load({ rows.next() }, db)
                 try logEveryRow()
             } else {
                 try db.copy(into: Entity.tableName, columns: Entity.declaration.storedColumns, rows: gathered)
@@ -226,7 +235,10 @@ public final class EntityCopyImporter<Entity: DeclaredEntity, Connection: SQLCon
     private func startBulkLoad() throws {
         try suspendLogging()
         let db = db
-        bulkLoad = BulkLoad(RowPipe { rows in try Self.load(rows, db) })
+        bulkLoad = BulkLoad(RowPipe { rows in
+            var rows = rows
+            try Self.load({ try rows.next() }, db)
+        })
     }
 
     /// Ends the bulk load, if one runs: waits for it, stores the records held back, and logs every row.
@@ -241,26 +253,34 @@ public final class EntityCopyImporter<Entity: DeclaredEntity, Connection: SQLCon
         try logEveryRow()
     }
 
-    /// Loads `rows` into the empty table, as ``insertPending()`` says.
-    private static func load(_ rows: some Sequence<[DatabaseValue]>, _ db: Connection) throws {
+    /// Loads the rows `nextRow` gives into the empty table, as ``insertPending()`` says: a throw of
+    /// `nextRow` aborts the `COPY` and is thrown, before any index is built.
+    private static func load(_ nextRow: () throws -> [DatabaseValue]?, _ db: Connection) throws {
         let columns = Entity.declaration.storedColumns
-        try PostgreSQLBulkLoad.withIndexesBuiltAfter(table: Entity.tableName, db) {
+        try PostgreSQLBulkLoad.withIndexesBuiltAfter(table: Entity.tableName, db) { buildIndexes in
             if let search = (Entity.self as? any SearchableEntity.Type)?.searchDescription {
-                try PostgreSQLTextSearch(search).load(rows, columns: columns, db)
+                // The indexes built while the search counts its substrings.
+                try PostgreSQLTextSearch(search).load(nextRow, columns: columns, db, meanwhile: buildIndexes)
             } else {
-                try db.copy(into: Entity.tableName, columns: columns, rows: rows)
+                try db.copy(into: Entity.tableName, columns: columns, nextRow: nextRow)
             }
         }
     }
 
-    /// Disables the change log's trigger during a bulk load (``logEveryRow()`` logs its rows).
+    /// Disables the change log's trigger and the section counts' triggers during a bulk load
+    /// (``logEveryRow()`` logs and counts its rows).
     private func suspendLogging() throws {
+        let counting = try SectionCounts.bulkLoadSQL(forTable: Entity.tableName, db).before
+        if !counting.isEmpty { try db.execute(sql: counting, values: []) }
         guard Entity.declaration.tracksChanges else { return }
         try db.execute(sql: "ALTER TABLE \(Entity.tableName) DISABLE TRIGGER \(PostgreSQLChangeLogSchema.triggerName(forTable: Entity.tableName))", values: [])
     }
 
-    /// Logs every row as inserted in one statement, and enables the change log's trigger again.
+    /// Counts every row's section and logs every row as inserted, one statement each, and enables
+    /// the triggers again.
     private func logEveryRow() throws {
+        let counting = try SectionCounts.bulkLoadSQL(forTable: Entity.tableName, db).after
+        if !counting.isEmpty { try db.execute(sql: counting, values: []) }
         guard Entity.declaration.tracksChanges else { return }
         try db.execute(
             sql: PostgreSQLChangeLogSchema.loggingEveryRowSQL(ofTable: Entity.tableName)

@@ -141,11 +141,31 @@ extension Migration {
         }
     }
 
-    /// A step that creates the declared indexes a table made before them lacks.
+    /// A step that moves the grams of searchable entities' tables on PostgreSQL from the column an
+    /// older version kept them in (`search_grams`) to an index of their texts (PostgreSQLSearch's
+    /// `gramsIndex`), reinstalling each search from its rows: for a server store made before that
+    /// change. It does nothing on SQLite, nor to a table whose search has the index already.
+    public static func indexingSearchGrams(of types: [any SearchableEntity.Type], version: Int) -> Migration {
+        let tables = types.map { $0.searchDescription.table }
+        return Migration(version: version, name: "index_search_grams", revision: "index search grams of " + tables.joined(separator: ", ")) {
+            (db: any SQLConnection) in
+            guard db.dialect == .postgreSQL else { return }
+            for type in types where try db.columnNames(ofTable: type.searchDescription.table).contains("search_grams") {
+                let search = PostgreSQLTextSearch(type.searchDescription)
+                try db.execute(sql: search.uninstallSQL + search.installSQL, values: [])
+                try search.refreshSubstringCounts(db)
+            }
+        }
+    }
+
+    /// A step that creates the declared indexes a table made before them lacks, and counts the rows
+    /// by the sections of the sectioned ones (`SectionCounts`; counted again where they were).
     public static func addingIndexes<Entity: DeclaredEntity>(of type: Entity.Type, version: Int) -> Migration {
         Migration(version: version, name: "index_\(Entity.tableName)", revision: "add indexes") { (db: any SQLConnection) in
             let table = EntityTable(Entity.self)
             for index in table.indexes { try db.execute(sql: table.createIndexSQL(index, dialect: db.dialect), values: []) }
+            let counting = table.sectionCountingSQL(dialect: db.dialect)
+            if !counting.isEmpty { try db.execute(sql: counting, values: []) }
         }
     }
 }

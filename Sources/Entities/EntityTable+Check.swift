@@ -77,10 +77,12 @@ extension EntityTable {
                 throw difference("\(declared) has \(named("REFERENCES", actual.reference)) in the database, \(named("REFERENCES", expected.reference)) in the declaration")
             }
         }
-        // On PostgreSQL the search keeps each row's grams in a column of its own.
-        let searchColumns = search.map { db.dialect == .postgreSQL ? [PostgreSQLTextSearch($0).gramsColumn] : [] } ?? []
-        let declared = Set(columns.map(\.name) + ["id"] + searchColumns)
+        let declared = Set(columns.map(\.name) + ["id"])
         if let extra = stored.columns.first(where: { !declared.contains($0.name) }) {
+            // A PostgreSQL search made before its grams were an index kept them in this column.
+            if search != nil, db.dialect == .postgreSQL, extra.name == "search_grams" {
+                throw difference("its search keeps its grams in column search_grams, as an older version did: add the step Migration.indexingSearchGrams(of:version:)")
+            }
             throw difference("column \(extra.name) is not declared by \(entityName) (drop or rename it in a migration step, or declare it)")
         }
         if let missing = indexes.first(where: { !stored.indexNames.contains($0.name) }) {

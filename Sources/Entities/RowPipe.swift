@@ -2,14 +2,14 @@ import Dispatch
 import SQLiteStore
 import Synchronization
 
-/// Rows handed by the thread that makes them (``send(_:)``) to a consumer that reads them as a
-/// sequence on a thread of its own, a batch at a time: so that reading and folding a bulk load's
+/// Rows handed by the thread that makes them (``send(_:)``) to a consumer that reads them one by one
+/// (``Rows/next()``) on a thread of its own, a batch at a time: so that reading and folding a bulk load's
 /// records and sending them (`COPY`) run at once (W1b on PostgreSQL). At most `batchesInFlight`
 /// batches wait between the two, so memory stays bounded however many rows pass.
 ///
 /// `@unchecked Sendable`: the consumer takes whatever it captures (a connection) to its thread, and
-/// the sender must not touch those until ``finish()`` has waited for it; the queue of batches is
-/// behind a mutex, and the two threads wait on semaphores.
+/// the sender must not touch those until ``finish()`` or ``abandon()`` has waited for it; the queue of
+/// batches is behind a mutex, and the two threads wait on semaphores.
 final class RowPipe<Row>: @unchecked Sendable {
     /// The rows of one batch.
     private static var batchSize: Int { 512 }
@@ -29,6 +29,10 @@ final class RowPipe<Row>: @unchecked Sendable {
     private let finished = DispatchSemaphore(value: 0)
     /// What the consumer returned or threw, once it has; behind `lock`.
     private var outcome: Result<Void, any Error>?
+    /// Whether the sender gave up (``abandon()``): the consumer's next read throws; behind `lock`.
+    private var abandoned = false
+    /// Whether ``finish()`` or ``abandon()`` has waited for the consumer: the wait happens once.
+    private var ended = false
     private let consume: (Rows) throws -> Void
     private var filling: [Row] = []
 
@@ -57,10 +61,30 @@ final class RowPipe<Row>: @unchecked Sendable {
 
     /// Ends the rows, waits for the consumer and throws what it threw.
     func finish() throws {
-        if !filling.isEmpty { try? flush(filling) }
-        try? flush(nil)
+        if !ended {
+            ended = true
+            if !filling.isEmpty { try? flush(filling) }
+            try? flush(nil)
+            finished.wait()
+        }
+        try lock.withLock { _ in outcome }?.get()
+    }
+
+    /// Gives up: the consumer's next read throws ``Abandoned`` (so a `COPY` it runs is aborted, not
+    /// ended), whatever is queued is dropped, and this waits for the consumer to return. Once the
+    /// rows ended (``finish()``), it does nothing: it may be called any number of times.
+    func abandon() {
+        guard !ended else { return }
+        ended = true
+        filling = []
+        lock.withLock { _ in abandoned = true }
+        queued.signal()  // wakes a consumer waiting for a batch
         finished.wait()
-        try outcome?.get()
+    }
+
+    /// What the consumer's read throws once the sender gave up (``abandon()``).
+    struct Abandoned: Error, CustomStringConvertible {
+        var description: String { "the rows' sender gave up" }
     }
 
     private func flush(_ batch: [Row]?) throws {
@@ -76,8 +100,9 @@ final class RowPipe<Row>: @unchecked Sendable {
         queued.signal()
     }
 
-    /// The rows sent, as the consumer reads them: each `next()` waits for a batch when the last is read.
-    struct Rows: Sequence, IteratorProtocol {
+    /// The rows sent, as the consumer reads them: each `next()` waits for a batch when the last is
+    /// read, and throws ``Abandoned`` then once the sender gave up.
+    struct Rows {
         fileprivate let pipe: RowPipe
         private var batch: [Row] = []
         private var index = 0
@@ -85,11 +110,14 @@ final class RowPipe<Row>: @unchecked Sendable {
 
         fileprivate init(pipe: RowPipe) { self.pipe = pipe }
 
-        mutating func next() -> Row? {
+        mutating func next() throws -> Row? {
             if index == batch.count {
                 guard !ended else { return nil }
                 pipe.queued.wait()
-                let next = pipe.lock.withLock { _ in pipe.batches.removeFirst() }
+                let next = try pipe.lock.withLock { _ in
+                    if pipe.abandoned { throw Abandoned() }
+                    return pipe.batches.removeFirst()
+                }
                 pipe.free.signal()
                 guard let next else {
                     ended = true

@@ -172,7 +172,7 @@ struct PostgreSQLSearchPlan {
         let keys = grams.compactMap(PostgreSQLTextSearch.gramKey)
         let list = Array(repeating: "CAST(? AS bigint)", count: keys.count).joined(separator: ", ")
         return SQLFragment(
-            sql: "\(alias).\(search.gramsColumn) @> ARRAY[\(list)]::bigint[]", arguments: StatementArguments(keys.map { DatabaseValue.integer($0) }))
+            sql: "\(search.grams(alias)) @> ARRAY[\(list)]::bigint[]", arguments: StatementArguments(keys.map { DatabaseValue.integer($0) }))
     }
 
     /// `column = number`: bound as an integer when the number is one, so that the column's type

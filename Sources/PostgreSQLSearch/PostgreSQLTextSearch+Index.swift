@@ -3,8 +3,8 @@ import TextSearch
 
 extension PostgreSQLTextSearch {
     /// The SQL that creates the search's structures on the table and fills them from its rows: run it
-    /// in a migration after `CREATE TABLE` (then ``load(_:columns:_:)`` loads the empty table in
-    /// bulk), or on a table that has rows (each row's grams computed once, the table rewritten).
+    /// in a migration after `CREATE TABLE` (then ``load(_:columns:_:meanwhile:)`` loads the empty table in
+    /// bulk), or on a table that has rows.
     ///
     /// It creates the `pg_trgm` extension when the database lacks it (Debian's `postgresql` package
     /// ships it; the extension is trusted, so the database's owner may create it).
@@ -21,15 +21,27 @@ extension PostgreSQLTextSearch {
         return """
             CREATE EXTENSION IF NOT EXISTS pg_trgm;
             CREATE FUNCTION \(gramsFunction)(texts text[]) RETURNS bigint[]
-                LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
-                SELECT coalesce(array_agg(DISTINCT key ORDER BY key), '{}')
-                FROM unnest(texts) AS texts(text), generate_series(1, char_length(text)) AS at(n),
-                    LATERAL (VALUES (ascii(substr(text, n, 1))::bigint),
-                        ((ascii(substr(text, n, 1))::bigint << 21) | nullif(ascii(substr(text, n + 1, 1)), 0))) AS keys(key)
-                WHERE key IS NOT NULL
+                LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE AS $$
+                DECLARE
+                    keys bigint[] := '{}';
+                    t text;
+                    c text;
+                    key bigint;
+                    previous bigint;
+                BEGIN
+                    FOREACH t IN ARRAY texts LOOP
+                        CONTINUE WHEN t IS NULL;
+                        previous := 0;
+                        FOREACH c IN ARRAY string_to_array(t, NULL) LOOP
+                            key := ascii(c);
+                            -- The scalar, and the pair it ends (the scalar again at a text's start).
+                            keys := keys || key || (previous << 21 | key);
+                            previous := key;
+                        END LOOP;
+                    END LOOP;
+                    RETURN keys;
+                END
                 $$;
-            ALTER TABLE \(table) ADD COLUMN \(gramsColumn) bigint[] GENERATED ALWAYS AS (\(gramsFunction)(\(texts(nil)))) STORED;
-            ALTER TABLE \(table) ALTER COLUMN \(gramsColumn) DROP EXPRESSION;
             DO $$
             DECLARE trigram_schema text := (
                 SELECT nspname FROM pg_extension JOIN pg_namespace ON pg_namespace.oid = extnamespace WHERE extname = 'pg_trgm');
@@ -37,15 +49,7 @@ extension PostgreSQLTextSearch {
                 \(trigramIndexes.joined(separator: "\n    "))
             END
             $$;
-            CREATE FUNCTION \(gramsTrigger)() RETURNS trigger LANGUAGE plpgsql AS $$
-            BEGIN
-                NEW.\(gramsColumn) := \(gramsFunction)(\(texts("NEW")));
-                RETURN NEW;
-            END
-            $$;
-            CREATE TRIGGER \(gramsTrigger) BEFORE INSERT OR UPDATE OF \(textsAndGrams) ON \(table)
-                FOR EACH ROW EXECUTE FUNCTION \(gramsTrigger)();
-            CREATE INDEX \(gramsIndex) ON \(table) USING gin (\(gramsColumn));
+            CREATE INDEX \(gramsIndex) ON \(table) USING gin (\(grams(nil)));
             CREATE TABLE \(gramCountsTable) AS
                 SELECT ''::text AS gram, \(scope(nil)) AS scope, 0::bigint AS count FROM \(table) WITH NO DATA;
             ALTER TABLE \(gramCountsTable) ALTER gram SET NOT NULL, ALTER count SET NOT NULL,
@@ -55,12 +59,12 @@ extension PostgreSQLTextSearch {
             BEGIN
                 IF TG_OP <> 'INSERT' THEN
                     UPDATE \(gramCountsTable) AS kept SET count = kept.count - 1
-                    FROM unnest(OLD.\(gramsColumn)) AS grams(key)
+                    FROM (SELECT DISTINCT key FROM unnest(\(grams("OLD"))) AS grams(key)) AS grams
                     WHERE kept.gram = \(Self.gramText("grams.key")) AND kept.scope IS NOT DISTINCT FROM \(scope("OLD"));
                 END IF;
                 IF TG_OP <> 'DELETE' THEN
                     INSERT INTO \(gramCountsTable) AS kept (gram, scope, count)
-                    SELECT \(Self.gramText("grams.key")), \(scope("NEW")), 1 FROM unnest(NEW.\(gramsColumn)) AS grams(key)
+                    SELECT DISTINCT \(Self.gramText("grams.key")), \(scope("NEW")), 1 FROM unnest(\(grams("NEW"))) AS grams(key)
                     ON CONFLICT (gram, scope) DO UPDATE SET count = kept.count + 1;
                 END IF;
                 RETURN NULL;
@@ -74,15 +78,11 @@ extension PostgreSQLTextSearch {
             """
     }
 
-    /// The columns whose update sets ``gramsColumn`` again: the texts, and the column itself (so that
-    /// it cannot be set to anything else).
-    private var textsAndGrams: String { (description.textColumns + [gramsColumn]).joined(separator: ", ") }
-
-    /// The search's triggers on the table, which ``load(_:columns:_:)`` disables while it loads.
+    /// The search's triggers on the table, which ``load(_:columns:_:meanwhile:)`` disables while it loads.
     var triggers: [String] { gramTriggers + (substringCountsTable == nil ? [] : substringCountsTriggers) }
 
-    /// The triggers that keep ``gramsColumn`` and ``gramCountsTable``.
-    var gramTriggers: [String] { [gramsTrigger, Self.rowsTrigger(gramCountsTrigger), Self.textsTrigger(gramCountsTrigger)] }
+    /// The triggers that keep ``gramCountsTable``.
+    var gramTriggers: [String] { [Self.rowsTrigger(gramCountsTrigger), Self.textsTrigger(gramCountsTrigger)] }
 
     /// The triggers that keep ``substringCountsTable`` (named whether the description has the table
     /// or not, for ``uninstallSQL``).
@@ -112,11 +112,13 @@ extension PostgreSQLTextSearch {
             END
             $$;
             \((gramTriggers + substringCountsTriggers).map { "DROP TRIGGER IF EXISTS \($0) ON \(table);" }.joined(separator: "\n"))
-            DROP FUNCTION IF EXISTS \(gramsTrigger)();
             DROP FUNCTION IF EXISTS \(gramCountsTrigger)();
             DROP FUNCTION IF EXISTS \(substringCountsTrigger)();
             DROP INDEX IF EXISTS \(gramsIndex);
-            ALTER TABLE \(table) DROP COLUMN IF EXISTS \(gramsColumn);
+            -- The grams as a column of the table, kept by a trigger: a store made before the index.
+            DROP TRIGGER IF EXISTS \(table)_search_grams_keep ON \(table);
+            DROP FUNCTION IF EXISTS \(table)_search_grams_keep();
+            ALTER TABLE \(table) DROP COLUMN IF EXISTS search_grams;
             DROP FUNCTION IF EXISTS \(gramsFunction)(text[]);
             DROP FUNCTION IF EXISTS \(gramsFunction)(text[], text);
             DROP TABLE IF EXISTS \(gramCountsTable);
@@ -132,21 +134,20 @@ extension PostgreSQLTextSearch {
         columns.filter { indexes.contains(trigramIndex($0)) }
     }
 
-    /// The SQL that empties ``gramCountsTable`` and counts every row's grams again from
-    /// ``gramsColumn``, in one statement over the table: to repair what ``check(_:)`` found.
+    /// The SQL that empties ``gramCountsTable`` and counts every row's grams again, in one
+    /// statement over the table: to repair what ``check(_:)`` found.
     public var gramCountsFillSQL: String {
         """
         DELETE FROM \(gramCountsTable);
-        INSERT INTO \(gramCountsTable) (gram, scope, count) \(gramCountsSQL(grams: Self.qualified(gramsColumn, description.table)));
+        INSERT INTO \(gramCountsTable) (gram, scope, count) \(gramCountsSQL);
         """
     }
 
-    /// Each gram's rows per scope value, `(gram, scope, count)`, counted over the table, a row's
-    /// grams' keys being the SQL expression `grams` (a `bigint[]` of the row).
-    private func gramCountsSQL(grams: String) -> String {
+    /// Each gram's rows per scope value, `(gram, scope, count)`, counted over the table.
+    private var gramCountsSQL: String {
         """
         SELECT \(Self.gramText("grams.key")) AS gram, \(scope(description.table)) AS scope, count(*) AS count
-            FROM \(description.table), unnest(\(grams)) AS grams(key) GROUP BY grams.key, 2
+            FROM \(description.table), LATERAL (SELECT DISTINCT unnest(\(grams(description.table))) AS key) AS grams GROUP BY grams.key, 2
         """
     }
 
@@ -156,31 +157,31 @@ extension PostgreSQLTextSearch {
     /// - Throws: what the connection throws.
     public func check(_ db: some SQLConnection) throws -> [String] {
         var problems: [String] = []
-        let indexes = try db.fetchRows(
-            sql: "SELECT indexname::text FROM pg_indexes WHERE schemaname = current_schema() AND tablename = ?",
-            values: [.text(description.table)]
-        ).compactMap { row -> String? in if case .text(let name) = row.first { name } else { nil } }
-        for index in description.textColumns.map(trigramIndex) + [gramsIndex] where !indexes.contains(index) {
+        var indexes: [String: String] = [:]
+        for row in try db.fetchRows(
+            sql: "SELECT indexname::text, indexdef FROM pg_indexes WHERE schemaname = current_schema() AND tablename = ?",
+            values: [.text(description.table)])
+        {
+            if case .text(let name) = row[0], case .text(let definition) = row[1] { indexes[name] = definition }
+        }
+        for index in description.textColumns.map(trigramIndex) + [gramsIndex] where indexes[index] == nil {
             problems.append("the search index \(index) of \(description.table) is missing")
+        }
+        if let definition = indexes[gramsIndex], !definition.contains(gramsFunction + "(") {
+            problems.append("the search index \(gramsIndex) of \(description.table) does not index \(gramsFunction)")
         }
         let found = Set(try db.fetchRows(sql: "SELECT tgname::text FROM pg_trigger WHERE tgrelid = to_regclass(?)", values: [.text(description.table)])
             .compactMap { row -> String? in if case .text(let name) = row.first { name } else { nil } })
-        let kept = [(gramTriggers, "\(gramsColumn) and \(gramCountsTable)")] + (substringCountsTable.map { [(substringCountsTriggers, $0)] } ?? [])
+        let kept = [(gramTriggers, gramCountsTable)] + (substringCountsTable.map { [(substringCountsTriggers, $0)] } ?? [])
         for (triggers, structures) in kept where !found.isSuperset(of: triggers) {
             problems.append("the triggers that keep \(structures) are missing")
-        }
-        let staleGrams = try db.fetchRows(
-            sql: "SELECT count(*) FROM \(description.table) WHERE \(gramsColumn) IS DISTINCT FROM \(gramsFunction)(\(texts(description.table)))",
-            values: [])
-        if let first = staleGrams.first?.first, first != .integer(0) {
-            problems.append("\(first) rows of \(description.table) hold other grams than their texts'")
         }
         guard try db.columnNames(ofTable: gramCountsTable).count == 3 else {
             return problems + ["the table \(gramCountsTable) is missing"]
         }
         let wrong = try db.fetchRows(
             sql: """
-                WITH actual AS (\(gramCountsSQL(grams: "\(gramsFunction)(\(texts(description.table)))")))
+                WITH actual AS (\(gramCountsSQL))
                 SELECT count(*) FROM actual FULL JOIN \(gramCountsTable) AS kept
                     ON kept.gram = actual.gram AND kept.scope IS NOT DISTINCT FROM actual.scope
                 WHERE coalesce(kept.count, 0) <> coalesce(actual.count, 0)

@@ -91,7 +91,7 @@ extension PostgreSQLTextSearch {
         _ plan: PostgreSQLSearchPlan, order: SearchOrder, limit: Int, offset: Int, selection: String,
         _ db: some SQLConnection, _ decode: ([DatabaseValue]) throws -> Entity
     ) throws -> (records: [Entity], total: Int)? {
-        let statement = try sortedMatches(plan, columns: "\(selection), count(*) OVER ()", order: order, limit: limit, offset: offset, db)
+        let statement = sortedMatches(plan, columns: "\(selection), count(*) OVER ()", order: order, limit: limit, offset: offset)
         let rows = try db.fetchRows(sql: statement.sql, values: statement.arguments.values)
         guard let last = rows.last?.last else { return nil }
         return (try rows.map { try decode(Array($0.dropLast())) }, Self.int(last))
@@ -100,23 +100,14 @@ extension PostgreSQLTextSearch {
     /// The statement that reads `columns` of the matches' page in `order`: the matches found through
     /// their indexes and materialized, then sorted; materialized, because PostgreSQL would otherwise
     /// cost walking the order's index as if the `LIMIT` stopped it early (even where a window function
-    /// must read every match first), and check each row it walks. Every column but ``gramsColumn`` is
-    /// materialized: the grams are most of a row's bytes, and with them a few thousand matches spill
-    /// to a temporary file (W3 on PostgreSQL).
+    /// must read every match first), and check each row it walks.
     private func sortedMatches(
-        _ plan: PostgreSQLSearchPlan, columns: String, order: SearchOrder, limit: Int, offset: Int, _ db: some SQLConnection
-    ) throws -> SQLFragment {
+        _ plan: PostgreSQLSearchPlan, columns: String, order: SearchOrder, limit: Int, offset: Int
+    ) -> SQLFragment {
         let table = description.table
         let matches = plan.condition(alias: table)
-        let materialized = try db.fetchRows(
-            sql: """
-                SELECT quote_ident(attname) FROM pg_attribute WHERE attrelid = to_regclass(?) AND attnum > 0 AND NOT attisdropped
-                AND attname <> ? ORDER BY attnum
-                """,
-            values: [.text(table), .text(gramsColumn)]
-        ).compactMap { row -> String? in if case .text(let name) = row.first { name } else { nil } }
         return SQLFragment(
-            sql: "WITH matches AS MATERIALIZED (SELECT \(materialized.joined(separator: ", ")) FROM \(table) WHERE \(matches.sql))"
+            sql: "WITH matches AS MATERIALIZED (SELECT * FROM \(table) WHERE \(matches.sql))"
                 + " SELECT \(columns) FROM matches AS \(table) ORDER BY \(order.terms.sql) LIMIT ? OFFSET ?",
             arguments: matches.arguments + order.terms.arguments + [limit, offset])
     }
@@ -132,7 +123,7 @@ extension PostgreSQLTextSearch {
         let statement: SQLFragment
         switch strategy {
         case .scan, .readMatches:
-            statement = try sortedMatches(plan, columns: selection, order: order, limit: limit, offset: offset, db)
+            statement = sortedMatches(plan, columns: selection, order: order, limit: limit, offset: offset)
         case .walkListIndex(let budget, let fallback):
             let scope = plan.scoped(SQLFragment(sql: "TRUE"), alias: table)
             let filters = plan.filterCondition(alias: table)

@@ -13,10 +13,10 @@ import TextSearch
 /// The table needs an integer primary key and its text columns must hold the texts folded by
 /// `TextFolding.fold(_:)`, declared `COLLATE "C"` so that they sort by bytes as SQLite's do. Its
 /// structures (``installSQL``): a `pg_trgm` GIN index of each text column, which finds terms of 3+
-/// characters; a column of each row's 1- and 2-character grams and its GIN index, which finds terms
-/// of 1-2 characters exactly; and a table of how many rows hold each gram per scope value, kept
-/// by a trigger, which counts a short term without reading rows. TextSearch's planner chooses how a
-/// page is read from the counts read here.
+/// characters; a GIN index of each row's 1- and 2-character grams (an expression index, so that
+/// the table's rows stay narrow), which finds terms of 1-2 characters exactly; and a table of how
+/// many rows hold each gram per scope value, kept by a trigger, which counts a short term without
+/// reading rows. TextSearch's planner chooses how a page is read from the counts read here.
 public struct PostgreSQLTextSearch: Sendable, Hashable {
     /// What is searched: the table, its folded text columns, number columns and scope column.
     /// (Its `indexesShortTerms` and accelerators are SQLite's and are not read.)
@@ -27,22 +27,23 @@ public struct PostgreSQLTextSearch: Sendable, Hashable {
         self.description = description
     }
 
-    /// The column that holds each row's grams: `bigint[]`, the ``gramKeys(of:)`` of its texts, kept
-    /// by a trigger (``gramsFunction``) and filled by ``load(_:columns:_:)`` during a bulk load.
-    /// Integer keys make its GIN index 3× faster to build than one of the grams as text, which an
-    /// expression index would need (W1b on PostgreSQL).
-    public var gramsColumn: String { "search_grams" }
-    /// The function that lists a row's grams: `(texts text[]) → bigint[]`, the ``gramKeys(of:)`` of
-    /// the texts, in order.
+    /// The function that lists a row's grams: `(texts text[]) → bigint[]`, the key of every
+    /// substring of 1 or 2 characters of the texts (``gramKeys(of:)``), in no order and some more
+    /// than once. Integer keys make its GIN index 3× faster to build than one of the grams as text
+    /// (W1b on PostgreSQL).
     public var gramsFunction: String { description.table + "_search_grams" }
-    /// The GIN index of ``gramsColumn``.
+    /// The GIN index of each row's grams: an index of ``gramsFunction`` over the row's texts
+    /// (``grams(_:)``), so that the grams, most of a row's bytes as a column, are not in the table's
+    /// rows, and the rows a search reads fit in PostgreSQL's shared buffers (W3 on PostgreSQL).
     public var gramsIndex: String { description.table + "_search_grams_index" }
     /// The table of how many rows hold each gram, per scope value: `(gram, scope, count)`.
     public var gramCountsTable: String { description.table + "_gram_counts" }
-    /// The trigger function that sets ``gramsColumn`` from a row's texts.
-    var gramsTrigger: String { description.table + "_search_grams_keep" }
     /// The trigger function that keeps ``gramCountsTable``.
     var gramCountsTrigger: String { description.table + "_gram_counts_keep" }
+
+    /// The grams of the row named `alias` (unqualified without one): the expression ``gramsIndex``
+    /// indexes, which a condition must repeat for the index to serve it.
+    func grams(_ alias: String?) -> String { "\(gramsFunction)(\(texts(alias)))" }
 
     /// The `pg_trgm` GIN index of one text column.
     func trigramIndex(_ column: String) -> String { "\(description.table)_\(column)_trigram_index" }

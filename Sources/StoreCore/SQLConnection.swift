@@ -41,13 +41,14 @@ public protocol SQLConnection: AnyObject {
     /// The names of the columns of `table`, in order; empty when there is no such table.
     func columnNames(ofTable table: String) throws -> [String]
 
-    /// Adds `rows` to `table`, each giving the values of `columns` in order, in the caller's
-    /// transaction if any: the engine's bulk load. PostgreSQL's connection sends them with one
-    /// `COPY … FROM STDIN`; the default runs one `INSERT` a row.
+    /// Adds the rows `nextRow` gives until it returns nil to `table`, each giving the values of
+    /// `columns` in order, in the caller's transaction if any: the engine's bulk load. PostgreSQL's
+    /// connection sends them with one `COPY … FROM STDIN`, which a throw of `nextRow` aborts (nothing
+    /// of it is added); the default runs one `INSERT` a row. A throw of `nextRow` is thrown.
     ///
     /// - Returns: the number of rows added.
     @discardableResult
-    func copy(into table: String, columns: [String], rows: some Sequence<[DatabaseValue]>) throws -> Int
+    func copy(into table: String, columns: [String], nextRow: () throws -> [DatabaseValue]?) throws -> Int
 }
 
 extension SQLConnection {
@@ -58,13 +59,23 @@ extension SQLConnection {
         return rows
     }
 
-    /// One `INSERT` a row.
+    /// Adds `rows` to `table`, each giving the values of `columns` in order: the engine's bulk load
+    /// (``copy(into:columns:nextRow:)``).
+    ///
+    /// - Returns: the number of rows added.
     @discardableResult
     public func copy(into table: String, columns: [String], rows: some Sequence<[DatabaseValue]>) throws -> Int {
+        var rows = rows.makeIterator()
+        return try copy(into: table, columns: columns) { rows.next() }
+    }
+
+    /// One `INSERT` a row.
+    @discardableResult
+    public func copy(into table: String, columns: [String], nextRow: () throws -> [DatabaseValue]?) throws -> Int {
         let placeholders = Array(repeating: "?", count: columns.count).joined(separator: ", ")
         let sql = "INSERT INTO \(table)(\(columns.joined(separator: ", "))) VALUES (\(placeholders))"
         var count = 0
-        for row in rows {
+        while let row = try nextRow() {
             try execute(sql: sql, values: row)
             count += 1
         }

@@ -1,6 +1,7 @@
 import Entities
 import FetchedResults
 import Foundation
+import PostgreSQLStore
 import SQLiteStore
 import Testing
 import TestSupport
@@ -74,6 +75,9 @@ struct CopyImportTests {
             #expect(report == (try Self.reference(jars, conflicts: conflicts, expected.writer)), "\(name)")
             let rows = try imported.writer.read { db in try Jar.fetchAll(db) }
             #expect(rows == (try expected.writer.read { db in try Jar.fetchAll(db) }), "\(name)")
+            // The jars' counts by shelf (a sectioned index), counted after the bulk load on PostgreSQL.
+            #expect(try imported.writer.read { db in try SectionCounts.problems(db) } == [], "\(name)")
+            #expect(try imported.writer.read { db in try SectionCounts.countedSections(ofTable: "jars", db) }.count == 1)
         }
         #expect(try imported.writer.read { db in try Jar.fetchCount(db) } == 6)
     }
@@ -105,8 +109,74 @@ struct CopyImportTests {
             let fresh = FetchedResultsController(request: request, reader: store.writer)
             try fresh.performFetch()
             #expect(applied == (try fresh.snapshot()))
+            #expect(try store.writer.read { db in try SectionCounts.problems(db) } == [])
         }
         #expect(try controller.fetchedObjects.count == 41)
+    }
+
+    /// A schema of its own on the test primary with the pantry's tables, and a cluster on it.
+    static func pantryOnPostgreSQL() throws -> (TestSchema, PostgreSQLCluster) {
+        let schema = try TestSchema()
+        let cluster = try PostgreSQLCluster(PostgreSQLConfiguration(primary: schema.primary))
+        try Pantry.now.migrate(cluster)
+        return (schema, cluster)
+    }
+
+    /// A streamed import into an empty table given up half-way (a bad record read after 3,000 good
+    /// ones) aborts its `COPY` at once rather than ending it and building the indexes: the
+    /// transaction is failed (it holds none of the rows), and once rolled back the table is empty,
+    /// its indexes there, the connection free for the next write.
+    @Test func anAbandonedStreamedImportAbortsItsCopy() throws {
+        guard StoreEngine.all.contains(.postgreSQL) else { return }
+        let (schema, cluster) = try Self.pantryOnPostgreSQL()
+        defer { cluster.close(); withExtendedLifetime(schema) {} }  // the schema is dropped when it goes
+        let db = try schema.connect()
+        struct BadRecord: Error {}
+        var readAfter: Result<[[DatabaseValue]], any Error>?
+        #expect(throws: BadRecord.self) {
+            try db.inTransaction(writing: true) {
+                let importer = try EntityCopyImporter<Jar, PostgreSQLConnection>(db, conflicts: .update)
+                for index in 0..<3_000 { try importer.add(Jar(label: "jar \(index)")) }
+                importer.abandon()
+                importer.abandon()
+                readAfter = Result { try db.fetchRows(sql: "SELECT count(*) FROM jars", values: []) }
+                throw BadRecord()
+            }
+        }
+        // The transaction failed with the aborted COPY: it reads nothing more (an ended COPY would
+        // have left its 3,000 rows to count).
+        #expect(throws: PostgreSQLError.self) { try readAfter?.get() }
+        #expect(try db.fetchRows(sql: "SELECT count(*) FROM jars", values: []) == [[.integer(0)]])
+        let indexes = try db.fetchRows(sql: "SELECT count(*) FROM pg_indexes WHERE schemaname = current_schema() AND tablename = 'jars'", values: [])
+        #expect(indexes != [[.integer(0)]])
+        try cluster.write { db in var jar = Jar(label: "after"); try jar.insert(db) }
+        #expect(try cluster.read { db in try Jar.fetchCount(db) } == 1)
+    }
+
+    /// An importer dropped while its bulk load streams (neither `insertPending()` nor `abandon()`
+    /// called) abandons it: its thread ends and the `COPY` is aborted before the drop returns, as
+    /// another session sees the connection (no longer running a statement).
+    @Test func aDroppedImporterEndsItsBulkLoad() throws {
+        guard StoreEngine.all.contains(.postgreSQL) else { return }
+        let (schema, cluster) = try Self.pantryOnPostgreSQL()
+        defer { cluster.close(); withExtendedLifetime(schema) {} }  // the schema is dropped when it goes
+        let db = try schema.connect()
+        try db.execute(sql: "BEGIN", values: [])
+        let pid = try db.fetchRows(sql: "SELECT pg_backend_pid()", values: [])[0][0]
+        var importer: EntityCopyImporter<Jar, PostgreSQLConnection>? = try EntityCopyImporter(db, conflicts: .update)
+        for index in 0..<3_000 { try importer?.add(Jar(label: "jar \(index)")) }
+        importer = nil
+        // A COPY still running would be "active", its thread waiting for rows forever: its session
+        // is then ended from outside (its locks would keep the schema from being dropped).
+        let other = try schema.connect()
+        let state = try other.fetchRows(sql: "SELECT state FROM pg_stat_activity WHERE pid = ?", values: [pid])
+        guard state == [[.text("idle in transaction (aborted)")]] else {
+            Issue.record("the dropped importer's connection is \(state), not idle in an aborted transaction")
+            _ = try other.fetchRows(sql: "SELECT pg_terminate_backend(?)", values: [pid])
+            return
+        }
+        try db.execute(sql: "ROLLBACK", values: [])
+        #expect(try db.fetchRows(sql: "SELECT count(*) FROM jars", values: []) == [[.integer(0)]])
     }
 
     /// Ids a file keeps do not come back as the ids of rows added later, in the same import or after:

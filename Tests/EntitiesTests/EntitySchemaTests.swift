@@ -1,6 +1,7 @@
 import Entities
 import FetchedResults
 import Foundation
+import PostgreSQLSearch
 import SQLiteStore
 import Testing
 import TestSupport
@@ -42,12 +43,11 @@ struct EntitySchemaTests {
         let (integer, text, real) = engine == .sqlite ? ("INTEGER", "TEXT", "REAL") : ("bigint", "text", "double precision")
         try store.writer.read { db in
             let columns = try Self.columns("dishes", db)
-            // On PostgreSQL the search adds each row's grams (PostgreSQLSearch's `gramsColumn`).
             let expected: [(String, String, Bool)] = [
                 ("id", integer, engine == .postgreSQL), ("name", text, true), ("name_folded", text, true), ("cuisine", text, true),
                 ("cuisine_folded", text, true), ("minutes", integer, true), ("vegetarian", integer, true),
                 ("servings", integer, true), ("remarks", text, true), ("tasted", real, false),
-            ] + (engine == .postgreSQL ? [("search_grams", "ARRAY", false)] : [])
+            ]
             #expect(columns.count == expected.count)
             for (name, type, notNull) in expected {
                 #expect(columns[name]?.type == type && columns[name]?.notNull == notNull, "\(name)")
@@ -81,6 +81,36 @@ struct EntitySchemaTests {
         #expect(throws: (any Error).self) { try queue.write { db in try twin.insert(db) } }
         // A search of the generated structures finds it.
         let controller = FetchedResultsController(request: FetchRequest<Dish>(searchText: "yako"), reader: queue)
+        try controller.performFetch()
+        #expect(try controller.fetchedObjects.map(\.name) == ["Oyakodon"])
+    }
+
+    /// A server store made when the search kept each row's grams in a column (`search_grams`, its
+    /// counts then kept from it): opening it names the column and the step, which moves the grams to
+    /// the index and counts them again; on SQLite the step does nothing.
+    @Test(arguments: StoreEngine.all) func theGramsColumnOfAnOlderServerStoreMovesToTheIndex(engine: StoreEngine) throws {
+        let store = try Kitchen.store(engine)
+        let queue = store.writer
+        var dish = Dish(name: "Oyakodon", minutes: 20)
+        try queue.write { db in try dish.insert(db) }
+        let withStep = try EntitySchema(
+            identity: Kitchen.identity, tables: Kitchen.tables, changes: Kitchen.changes + [.indexingSearchGrams(of: [Dish.self], version: 7)])
+        if engine == .postgreSQL {
+            try queue.write { db in
+                try db.execute(sql: "ALTER TABLE dishes ADD COLUMN search_grams bigint[]; DELETE FROM dishes_gram_counts", values: [])
+            }
+            #expect(throws: SchemaDifference(
+                table: "dishes",
+                reason: "its search keeps its grams in column search_grams, as an older version did: add the step Migration.indexingSearchGrams(of:version:)")
+            ) { try Kitchen.now.migrate(queue) }
+        }
+        #expect(try withStep.migrate(queue).map(\.version) == [7])
+        try queue.read { db in
+            try withStep.check(db)
+            #expect(try Self.columns("dishes", db)["search_grams"] == nil)
+            if engine == .postgreSQL { #expect(try PostgreSQLTextSearch(Dish.searchDescription).check(db) == []) }
+        }
+        let controller = FetchedResultsController(request: FetchRequest<Dish>(searchText: "oy"), reader: queue)
         try controller.performFetch()
         #expect(try controller.fetchedObjects.map(\.name) == ["Oyakodon"])
     }

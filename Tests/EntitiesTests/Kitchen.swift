@@ -100,16 +100,20 @@ enum Kitchen {
     /// The schema as first released.
     static let before = try! EntitySchema(identity: identity, tables: [EntityTable(DishBefore.self)])
 
-    /// The schema now: the dish's changes, and the tables of steps and tastings added later, as typed steps.
-    static let now = try! EntitySchema(
-        identity: identity, tables: [EntityTable(Dish.self), EntityTable(DishStep.self), EntityTable(Tasting.self)],
-        changes: [
-            .addingAttribute("servings", of: Dish.self, version: 2),
-            .renamingColumn("notes", to: "remarks", of: Dish.self, version: 3),
-            .addingIndexes(of: Dish.self, version: 4),
-            .creatingTable(EntityTable(DishStep.self), version: 5),
-            .creatingTable(EntityTable(Tasting.self), version: 6),
-        ])
+    /// The tables now.
+    static let tables = [EntityTable(Dish.self), EntityTable(DishStep.self), EntityTable(Tasting.self)]
+
+    /// The dish's changes, and the tables of steps and tastings added later, as typed steps.
+    static let changes: [Migration] = [
+        .addingAttribute("servings", of: Dish.self, version: 2),
+        .renamingColumn("notes", to: "remarks", of: Dish.self, version: 3),
+        .addingIndexes(of: Dish.self, version: 4),
+        .creatingTable(EntityTable(DishStep.self), version: 5),
+        .creatingTable(EntityTable(Tasting.self), version: 6),
+    ]
+
+    /// The schema now: ``tables`` after ``changes``.
+    static let now = try! EntitySchema(identity: identity, tables: tables, changes: changes)
 
     /// A fresh store of the engine at the schema now.
     static func store(_ engine: StoreEngine) throws -> TestStore {

@@ -202,8 +202,9 @@ struct PostgreSQLSearchTests {
     }
 
     /// A bulk build (the structures installed over rows loaded before, as after `COPY`) and a bulk
-    /// load (`load(_:columns:_:)` into the installed empty table) hold what the triggers keep when
-    /// the same rows arrive one by one, and the triggers then keep it.
+    /// load (`load(_:columns:_:meanwhile:)` into the installed empty table, the substring counts'
+    /// second pass reading the texts from its temporary file) hold what the triggers keep when the
+    /// same rows arrive one by one, and the triggers then keep it.
     @Test func bulkBuildAndLoadEqualTheTriggers() throws {
         let schema = try SearchSchema()
         let (triggers, bulk, loaded) = (try schema.connect(), try schema.connect(), try schema.connect())
@@ -224,31 +225,37 @@ struct PostgreSQLSearchTests {
         try triggers.copy(into: "films", columns: columns, rows: rows)
         try bulk.copy(into: "films", columns: columns, rows: rows)
         try bulk.execute(sql: search.installSQL)
-        try loaded.inTransaction { try search.load(rows, columns: columns, loaded) }
+        var next = rows.makeIterator()
+        // What runs on the connection while the substring counts' second pass reads the texts back
+        // from its temporary file (a bulk load builds the indexes there) sees every row.
+        var seenMeanwhile: DatabaseValue?
+        _ = try loaded.inTransaction {
+            try search.load({ next.next() }, columns: columns, loaded) {
+                try loaded.execute(sql: "CREATE INDEX films_by_year ON films (year)")
+                seenMeanwhile = try loaded.scalar(sql: "SELECT count(*) FROM films")
+            }
+        }
+        #expect(seenMeanwhile == .integer(Int64(rows.count)))
         let changes = """
             UPDATE films SET title_folded = 'デジタル', kind = 'drama' WHERE id % 7 = 0;
             UPDATE films SET director_folded = title_folded || ' ' || director_folded WHERE id % 11 = 0;
             DELETE FROM films WHERE id % 5 = 0;
-            UPDATE films SET search_grams = '{}' WHERE id = 3;
             """
         let counts = "SELECT gram, scope, count FROM films_gram_counts WHERE count > 0 ORDER BY 1, 2"
         let substrings = "SELECT substring, scope, count FROM films_substring_counts ORDER BY 1, 2"
-        let grams = "SELECT id, search_grams FROM films ORDER BY id"
         try bulk.inTransaction { try search.refreshSubstringCounts(bulk) }
         #expect(try loaded.fetchAll(sql: counts) == bulk.fetchAll(sql: counts))
         #expect(try loaded.fetchAll(sql: substrings) == bulk.fetchAll(sql: substrings))
-        #expect(try loaded.fetchAll(sql: grams) == bulk.fetchAll(sql: grams))
         #expect(try search.check(loaded) == [])
         for db in [triggers, bulk, loaded] { try db.execute(sql: changes) }
         #expect(try triggers.fetchAll(sql: counts).count > 100)
         #expect(try triggers.fetchAll(sql: counts) == bulk.fetchAll(sql: counts))
         #expect(try triggers.fetchAll(sql: counts) == loaded.fetchAll(sql: counts))
-        #expect(try triggers.fetchAll(sql: grams) == loaded.fetchAll(sql: grams))
         #expect(try loaded.fetchAll(sql: substrings).count > 0)
         for db in [triggers, bulk, loaded] { #expect(try search.check(db) == []) }
         try bulk.execute(sql: """
             UPDATE films_gram_counts SET count = count + 1 WHERE gram = 'a'; DROP INDEX films_search_grams_index;
-            ALTER TABLE films DISABLE TRIGGER films_search_grams_keep; UPDATE films SET search_grams = '{}' WHERE id = 3;
+            DROP TRIGGER films_gram_counts_keep_rows ON films;
             """)
         #expect(try search.check(bulk).count == 3)
     }
@@ -260,20 +267,20 @@ struct PostgreSQLSearchTests {
         let search = PostgreSQLTextSearch(Self.description)
         let pg = try schema.connect(creating: Self.postgreSQLTable, installing: search)
         let triggers = "SELECT tgname::text FROM pg_trigger WHERE tgrelid = 'films'::regclass AND NOT tgisinternal ORDER BY 1"
-        #expect(try pg.fetchAll(sql: triggers).count == 5)
+        #expect(try pg.fetchAll(sql: triggers).count == 4)
         #expect(try search.check(pg) == [])
         try pg.execute(sql: "DROP TRIGGER films_substring_counts_keep_texts ON films")
         #expect(try search.check(pg) == ["the triggers that keep films_substring_counts are missing"])
         try pg.execute(sql: "DROP TRIGGER films_gram_counts_keep_rows ON films")
         #expect(try search.check(pg) == [
-            "the triggers that keep search_grams and films_gram_counts are missing",
+            "the triggers that keep films_gram_counts are missing",
             "the triggers that keep films_substring_counts are missing",
         ])
         try pg.execute(sql: search.uninstallSQL)
         #expect(try pg.fetchAll(sql: triggers) == [])
     }
 
-    /// The grams function and `gramKeys(of:)` list the key of every distinct substring of 1 or 2
+    /// The grams function and `gramKeys(of:)` list the key of every substring of 1 or 2
     /// characters (Unicode scalars) of the texts, by the definition: a scalar's value, a pair's first
     /// value times 2²¹ plus the second's; on random texts and on edge cases.
     @Test func gramsAreEverySubstringOfOneOrTwoCharacters() throws {
@@ -293,7 +300,7 @@ struct PostgreSQLSearchTests {
                 }
             }
             let keys = grams.map { row -> Int64 in if case .integer(let key) = row[0] { key } else { -1 } }
-            #expect(Set(keys) == expected && keys == keys.sorted(), "\(String(reflecting: first)), \(String(reflecting: second))")
+            #expect(Set(keys) == expected, "\(String(reflecting: first)), \(String(reflecting: second))")
             #expect(PostgreSQLTextSearch.gramKeys(of: [first, nil, second]) == expected.sorted())
         }
     }

@@ -6,12 +6,12 @@
 // Ours: a searchable declared entity's import (`importFile(_:into:)` on a `PostgreSQLCluster`) into
 // its table made by its schema with the search installed: one bulk load, streamed as the records
 // are read (the indexes dropped and built after the COPY, the change log's trigger disabled during
-// it and the rows logged after it, each row's grams computed in Swift as the COPY streams and
-// counted, its trigrams counted, the substring counts chosen reading the texts back once). The peer: `psql -c "\copy … CSV HEADER"` into a plain table, then a
+// it and the rows logged after it, each row's grams and trigrams counted in Swift as the COPY streams,
+// the substring counts chosen reading the texts back once, the grams index built from the texts). The peer: `psql -c "\copy … CSV HEADER"` into a plain table, then a
 // `pg_trgm` GIN index of `lower(name)` and `UNIQUE (name)`. Both read the same CSV file, written
 // first into FOLDER; each loads into a schema of its own, dropped first (and at the end, unless
 // --keep: to time the load's statements one by one with psql). --check runs the search's own check
-// (`PostgreSQLTextSearch.check`: indexes, triggers, grams, gram and substring counts) after ours.
+// (`PostgreSQLTextSearch.check`: indexes, triggers, gram and substring counts) after ours.
 import BenchmarkSupport
 import Entities
 import Foundation
