@@ -138,12 +138,12 @@ public final class EntityCopyImporter<Entity: DeclaredEntity, Connection: SQLCon
     /// references) dropped before and built after it, from every row at once (`PostgreSQLBulkLoad`);
     /// the change log's trigger is disabled during it and the rows logged after it in one statement
     /// (`PostgreSQLChangeLogSchema.loggingEveryRowSQL`), and so are the section counts' triggers, the
-    /// rows counted after it in one statement per counted section (`SectionCounts.bulkLoadSQL`); a searchable entity's search structures are
-    /// filled by `PostgreSQLTextSearch.load(_:columns:_:)`. A record whose key's hash a streamed row
-    /// has is held back and stored by its key after the load (an update or skip of that row). The
-    /// same rows and entries as one `INSERT` or `UPDATE` a record gives (W1b on PostgreSQL); other
-    /// sessions' reads and writes of the table wait until the transaction ends (dropping an index
-    /// locks the table). The rows of an entity with references to another table are gathered and
+    /// rows counted after it in one statement per counted section (`SectionCounts.bulkLoadSQL`); a
+    /// searchable entity's search structures are filled by `PostgreSQLTextSearch.load(_:columns:_:)`.
+    /// A record whose key's hash a streamed row has is held back and stored by its key after the load
+    /// (an update or skip of that row). The same rows and entries as one `INSERT` or `UPDATE` a record
+    /// gives (W1b on PostgreSQL); other sessions' reads and writes of the table wait until the
+    /// transaction ends (dropping an index locks the table). The rows of an entity with references to another table are gathered and
     /// loaded at the end, in bulk as well (a record whose reference is refused is named by its place
     /// in its source); elsewhere the rows are gathered and added by one
     /// `SQLConnection.copy(into:columns:nextRow:)`.
