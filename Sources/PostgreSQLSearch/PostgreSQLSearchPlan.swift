@@ -10,9 +10,6 @@ import TextSearch
 /// them) the grams index finds the rows holding every plain term's grams (a long term's pairs) in one
 /// scan, which intersects their rows, and every term is checked on those (`strpos`); a numeric term
 /// joins them when its number columns hold few rows (those rows added), or when no term is plain.
-/// Plain terms of both lengths whose short terms are all common (TextSearch's
-/// `PagePlanner.checksShortTermsOnLongTermRows`) are found through the longest term's index alone
-/// instead, the others checked on its rows.
 struct PostgreSQLSearchPlan {
     let search: PostgreSQLTextSearch
     /// The terms, each once, without those implied by a longer one (`SearchQuery.decidingTerms`).
@@ -30,14 +27,10 @@ struct PostgreSQLSearchPlan {
     /// columns' rows added: those in `fewRows` rows or fewer of the number columns (`numberRows`),
     /// else, when no term is plain, the driver.
     let joinedNumbers: [SearchTerm]
-    /// Whether the plain terms are of both lengths, every short one common enough to be checked on
-    /// the rows the longest finds through its trigram index rather than intersected in the grams
-    /// index (from `estimates` and `tableRows`).
-    let checksShortTerms: Bool
 
     init(
         _ query: SearchQuery, _ search: PostgreSQLTextSearch, scope: DatabaseValue?, estimates: [String: Int]? = nil,
-        numberRows: [String: Int] = [:], fewRows: Int = SearchCosts.standard.fewRows, tableRows: Int? = nil
+        numberRows: [String: Int] = [:], fewRows: Int = SearchCosts.standard.fewRows
     ) {
         self.search = search
         self.scope = scope
@@ -50,15 +43,6 @@ struct PostgreSQLSearchPlan {
         driverEstimate = estimates.flatMap { estimates in terms.compactMap { estimates[$0.folded] }.min() }
         let few = terms.filter { numeric($0) && numberRows[$0.folded].map { $0 <= fewRows } ?? false }
         joinedNumbers = few.isEmpty && plain.isEmpty ? [driver].compactMap { $0 } : few
-        checksShortTerms = plain.count == terms.count && !plain.allSatisfy(\.isShort) && estimates != nil
-            && PagePlanner.checksShortTermsOnLongTermRows(
-                shortTermRows: plain.filter(\.isShort).map { estimates?[$0.folded] }, tableRows: tableRows)
-    }
-
-    /// Whether the plain terms are of both lengths (no numeric term): those whose short terms may be
-    /// checked on the long terms' rows (``checksShortTerms``).
-    var mixesLengths: Bool {
-        !terms.contains(where: isNumeric) && terms.contains(where: \.isShort) && !terms.allSatisfy(\.isShort)
     }
 
     /// Whether the term also matches by the number columns.
@@ -75,11 +59,9 @@ struct PostgreSQLSearchPlan {
 
     /// Whether the grams index finds rows that hold every plain term's grams, each term then checked
     /// on them: several terms, not all served exactly by one index (``hasAllTermsIndex``, or all of
-    /// 1-2 characters and plain), nor short ones checked on a long one's rows (``checksShortTerms``).
-    /// No index counts these matches: they are read to be counted.
+    /// 1-2 characters and plain). No index counts these matches: they are read to be counted.
     var checksCandidates: Bool {
-        terms.count > 1 && !matchesNothing && !hasAllTermsIndex && !checksShortTerms
-            && (terms.contains(where: isNumeric) || !terms.allSatisfy(\.isShort))
+        terms.count > 1 && !matchesNothing && !hasAllTermsIndex && (terms.contains(where: isNumeric) || !terms.allSatisfy(\.isShort))
     }
 
     /// Whether the total is one row of the gram counts: a single term of 1-2 characters, not numeric.

@@ -226,7 +226,7 @@ extension PostgreSQLTextSearch {
     /// the substring counts hold it (a single term's ``keptCount(_:_:)`` found they do not), else its
     /// rarest pair's gram count (a bound); a numeric term adds its rows in the number columns, counted
     /// up to just past `costs.onePassRows`, which also choose the numbers that join the grams index's
-    /// scan; for plain terms of both lengths, the table's rows (``rowEstimate(_:)``) too.
+    /// scan.
     private func estimated(
         _ plan: PostgreSQLSearchPlan, _ query: SearchQuery, costs: SearchCosts, _ db: some SQLConnection
     ) throws -> PostgreSQLSearchPlan {
@@ -256,8 +256,7 @@ extension PostgreSQLTextSearch {
             estimates[term.folded] = estimate
         }
         return PostgreSQLSearchPlan(
-            query, self, scope: plan.scope, estimates: estimates, numberRows: numberRows, fewRows: costs.fewRows,
-            tableRows: plan.mixesLengths ? try rowEstimate(db) : nil)
+            query, self, scope: plan.scope, estimates: estimates, numberRows: numberRows, fewRows: costs.fewRows)
     }
 
     /// The table's rows as PostgreSQL's statistics estimate them (`pg_class.reltuples`, as of the

@@ -204,29 +204,6 @@ struct PagePlannerTests {
         #expect(driver == row.driver)
     }
 
-    struct ShortTermsRow: CustomTestStringConvertible, Sendable {
-        var why: String
-        var shortTermRows: [Int?]
-        var tableRows: Int?
-        var checked: Bool
-        var testDescription: String { why }
-    }
-
-    static let shortTermsRows: [ShortTermsRow] = [
-        ShortTermsRow(why: "a short term in most rows: checked on the long term's rows", shortTermRows: [825_000], tableRows: 1_000_000, checked: true),
-        ShortTermsRow(why: "a short term in a third of the rows: checked", shortTermRows: [333_334], tableRows: 1_000_000, checked: true),
-        ShortTermsRow(why: "a short term in under a third: intersected", shortTermRows: [300_000], tableRows: 1_000_000, checked: false),
-        ShortTermsRow(why: "one of two short terms rare: intersected", shortTermRows: [825_000, 18_000], tableRows: 1_000_000, checked: false),
-        ShortTermsRow(why: "a short term without an estimate: intersected", shortTermRows: [nil], tableRows: 1_000_000, checked: false),
-        ShortTermsRow(why: "the table's rows unknown (never analyzed): intersected", shortTermRows: [825_000], tableRows: nil, checked: false),
-        ShortTermsRow(why: "no short term: nothing to check", shortTermRows: [], tableRows: 1_000_000, checked: false),
-    ]
-
-    @Test(arguments: shortTermsRows)
-    func shortTermsCheckedOnLongTermRows(_ row: ShortTermsRow) {
-        #expect(PagePlanner.checksShortTermsOnLongTermRows(shortTermRows: row.shortTermRows, tableRows: row.tableRows) == row.checked)
-    }
-
     struct ScopeCountRow: CustomTestStringConvertible, Sendable {
         var why: String
         var facts: ScopeCountFacts

@@ -64,19 +64,4 @@ extension PagePlanner {
         }
         return .term(rarest)
     }
-
-    /// One row in this many, or more: a short term that common narrows a long term's rows too little
-    /// to be intersected with them in a grams index (W3 on PostgreSQL, `studio e` and `panel c`).
-    public static let commonShortTermShare = 3
-
-    /// Whether a search of plain terms of both lengths reads the rows of its long term through that
-    /// term's trigram index alone and checks the short terms on them, rather than intersecting the
-    /// long term's pairs with the short terms in the grams index (PostgreSQLSearch): when every
-    /// short term is in ``commonShortTermShare``'s share of the table's rows or more, so that the
-    /// intersection would save few of the rows read and walk a long list of the index for it.
-    /// False without the short terms' estimated rows or the table's.
-    public static func checksShortTermsOnLongTermRows(shortTermRows: [Int?], tableRows: Int?) -> Bool {
-        guard let tableRows, tableRows > 0, !shortTermRows.isEmpty else { return false }
-        return shortTermRows.allSatisfy { rows in rows.map { $0 * commonShortTermShare >= tableRows } ?? false }
-    }
 }
