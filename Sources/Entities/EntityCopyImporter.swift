@@ -142,13 +142,12 @@ public final class EntityCopyImporter<Entity: DeclaredEntity, Connection: SQLCon
     /// searchable entity's search structures are filled by
     /// `PostgreSQLTextSearch.load(_:columns:_:meanwhile:)`, which counts its substrings while the
     /// indexes are built. A record whose key's hash a streamed row has is held back and stored by its
-    /// key after the load (an update or skip of that row). The
-    /// same rows and entries as one `INSERT` or `UPDATE` a record gives (W1b on PostgreSQL); other
-    /// sessions' reads and writes of the table wait until the transaction ends (dropping an index
-    /// locks the table). The rows of an entity with references to another table are gathered and
-    /// loaded at the end, in bulk as well (a record whose reference is refused is named by its place
-    /// in its source); elsewhere the rows are gathered and added by one
-    /// `SQLConnection.copy(into:columns:nextRow:)`.
+    /// key after the load (an update or skip of that row). The same rows and entries as one `INSERT`
+    /// or `UPDATE` a record gives (W1b on PostgreSQL); other sessions' reads and writes of the table
+    /// wait until the transaction ends (dropping an index locks the table). The rows of an entity
+    /// with references to another table are gathered and loaded at the end, in bulk as well (a record
+    /// whose reference is refused is named by its place in its source); elsewhere the rows are
+    /// gathered and added by one `SQLConnection.copy(into:columns:nextRow:)`.
     public func insertPending() throws {
         try addGathered()
         try catchUpIDs()
