@@ -86,18 +86,28 @@ extension PostgreSQLConnection {
             case .null:
                 buffer.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "N")])
             case .integer(let integer):
-                buffer.append(contentsOf: String(integer).utf8)
+                appendDigits(of: integer, to: &buffer)
             case .real(let real):
                 buffer.append(contentsOf: String(real).utf8)
-            case .text(let text):
-                for byte in text.utf8 {
-                    switch byte {
-                    case UInt8(ascii: "\\"): buffer.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
-                    case UInt8(ascii: "\t"): buffer.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
-                    case UInt8(ascii: "\n"): buffer.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
-                    case UInt8(ascii: "\r"): buffer.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
-                    default: buffer.append(byte)
+            case .text(var text):
+                // The runs between bytes to escape copied whole: a text seldom holds one.
+                text.withUTF8 { bytes in
+                    var start = 0
+                    for (index, byte) in bytes.enumerated() {
+                        let escaped: UInt8
+                        switch byte {
+                        case UInt8(ascii: "\\"): escaped = UInt8(ascii: "\\")
+                        case UInt8(ascii: "\t"): escaped = UInt8(ascii: "t")
+                        case UInt8(ascii: "\n"): escaped = UInt8(ascii: "n")
+                        case UInt8(ascii: "\r"): escaped = UInt8(ascii: "r")
+                        default: continue
+                        }
+                        buffer.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<index]))
+                        buffer.append(UInt8(ascii: "\\"))
+                        buffer.append(escaped)
+                        start = index + 1
                     }
+                    buffer.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start...]))
                 }
             case .blob(let data):
                 // bytea's hex form, its backslash escaped for COPY: \\x0a1b…
@@ -110,6 +120,24 @@ extension PostgreSQLConnection {
             }
         }
         buffer.append(UInt8(ascii: "\n"))
+    }
+
+    /// The decimal digits of `integer`, with its sign, written straight into `buffer` (no `String`
+    /// made for each value).
+    private static func appendDigits(of integer: Int64, to buffer: inout [UInt8]) {
+        if integer < 0 { buffer.append(UInt8(ascii: "-")) }
+        let start = buffer.count
+        var rest = integer.magnitude
+        repeat {
+            buffer.append(UInt8(ascii: "0") + UInt8(rest % 10))
+            rest /= 10
+        } while rest > 0
+        // Reversed by swaps: `buffer[start...].reverse()` copies the slice.
+        var (low, high) = (start, buffer.count - 1)
+        while low < high {
+            buffer.swapAt(low, high)
+            (low, high) = (low + 1, high - 1)
+        }
     }
 
     /// `name` as an SQL identifier: in double quotes, its own double quotes doubled.

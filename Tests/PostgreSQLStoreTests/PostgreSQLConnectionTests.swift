@@ -24,6 +24,24 @@ import Testing
         #expect(try db.fetchAll(sql: "SELECT i, r, s, b, f FROM t ORDER BY i DESC NULLS LAST") == rows)
     }
 
+    /// COPY's text format escapes a text's backslashes, tabs, newlines and carriage returns wherever
+    /// they are (first, last, in runs), and writes every integer's digits: the rows read back are
+    /// the rows given, as through parameters.
+    @Test func copyWritesEveryEscapeAndIntegerAsGiven() throws {
+        let schema = try TestSchema()
+        let db = try schema.connect()
+        try db.execute(sql: "CREATE TABLE t(n bigint PRIMARY KEY, i bigint, s text)")
+        let pieces = ["\\", "\t", "\n", "\r", "a", "é", "\\\\", "\t\n", " "]
+        var random = SystemRandomNumberGenerator()
+        let integers: [Int64] = [Int64.min, Int64.min + 1, -10, -1, 0, 9, 10, 99, 100, Int64.max]
+        let rows: [[DatabaseValue]] = (0..<300).map { n in
+            let text = (0..<Int.random(in: 0...6, using: &random)).map { _ in pieces.randomElement(using: &random)! }.joined()
+            return [.integer(Int64(n)), .integer(integers[n % integers.count]), .text(text)]
+        }
+        #expect(try db.copy(into: "t", columns: ["n", "i", "s"], rows: rows) == rows.count)
+        #expect(try db.fetchAll(sql: "SELECT n, i, s FROM t ORDER BY n") == rows)
+    }
+
     @Test func aCopyWithARefusedRowLoadsNothing() throws {
         let schema = try TestSchema()
         let db = try schema.connect()

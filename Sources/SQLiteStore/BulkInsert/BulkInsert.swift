@@ -19,8 +19,8 @@ import Glibc
 /// constraints stay, as they decide conflicts. Its `CHECK` constraints are skipped while the rows
 /// queued in key order go in, and verified after them in one pass over the table (`PRAGMA
 /// quick_check`): a `CHECK` of an `IN` list opens and closes a table of the list for every row
-/// inserted (Ingest, Benchmarks/README.md). The connection's page cache is raised to ``pageCacheBytes`` while rows are
-/// inserted, and lowered to ``buildingCacheBytes`` while the structures are built. Rows given to
+/// inserted (Ingest, Benchmarks/README.md). The connection's page cache is raised to ``pageCacheBytes`` (into a table
+/// that had rows, ``appendingCacheBytes``) while rows are inserted, and lowered to ``buildingCacheBytes`` while the structures are built. Rows given to
 /// ``insertInKeyOrder(_:keyAt:sql:)`` wait in memory while the triggers are suspended, and go into
 /// the table together in the order of their key.
 ///
@@ -45,13 +45,20 @@ public final class BulkInsert {
     /// table that was empty, its plain indexes wait until after the rows, and the rows queued in key
     /// order (``keyOrderedBytes``) go into its unique index in one pass per batch, so the cache holds
     /// little more than the pages of the batch's rows. With SQLite's default of 2 MB, those pages are
-    /// written to the `-wal` and read back as each batch fills them in key order. Into a table that
-    /// had rows, the rows still go to random places of an index on another key (the prices), whose
-    /// pages a larger cache keeps longer, but a larger cache bought no CPU time there and took that
-    /// import past the memory bound (Ingest's 100,000 into 1,000,000, Benchmarks/README.md). It leaves
-    /// room for the queue within the 64 MB that `catalog seed --count` and `catalog import` are held
-    /// to. SQLite takes pages as it needs them: a small load uses little.
+    /// written to the `-wal` and read back as each batch fills them in key order. It leaves room for
+    /// the queue within the 64 MB that `catalog seed --count` and `catalog import` are held to.
+    /// SQLite takes pages as it needs them: a small load uses little. Into a table that had rows, the
+    /// cache is ``appendingCacheBytes``.
     public static let pageCacheBytes = 16 << 20
+
+    /// The page cache of the connection while a bulk insert inserts its rows into a table that had
+    /// rows, at least: 32 MiB. The rows go in key order, but their entries still go to random places
+    /// of an index on another key (the prices: 4,600 pages of 4 KiB at a million products) and of the
+    /// table (rowids in the order rows came); with 16 MiB those pages are written to the `-wal`
+    /// and read back again and again (Ingest's 100,000 into 1,000,000 by page cache,
+    /// Benchmarks/README.md). No plain index waits for after the rows there, so the builds stay
+    /// small and the import's peak within 64 MB.
+    public static let appendingCacheBytes = 32 << 20
 
     /// The page cache of the connection while a bulk insert builds the structures and indexes derived
     /// from its rows, at most: 2 MiB, about SQLite's default. SQLite's sorter keeps as much in memory
@@ -373,7 +380,7 @@ extension Database {
         let maintained = try structures + [ChangeLog.insertStructure(forTable: table)]
             + SectionCounts.insertStructures(forTable: table, self)
         let isEmpty = try scalar(Bool.self, sql: "SELECT NOT EXISTS (SELECT 1 FROM \(ChangeLog.identifier(table)))") ?? true
-        let cacheSizes = try bulkInsertCacheSizes(raisedTo: BulkInsert.pageCacheBytes)
+        let cacheSizes = try bulkInsertCacheSizes(raisedTo: isEmpty ? BulkInsert.pageCacheBytes : BulkInsert.appendingCacheBytes)
         let bulk = BulkInsert(
             table: table, structures: maintained, triggeredRows: triggeredRows, defersIndexes: isEmpty,
             cacheSizes: cacheSizes, self)
