@@ -69,6 +69,18 @@ enum ASCII {
     static func startsCharacter(_ byte: UInt8) -> Bool { byte & 0xC0 != 0x80 }
 }
 
+/// Text read from bytes that must be UTF-8.
+enum UTF8Text {
+    /// The text of `bytes`, or nil when they are not valid UTF-8. Decoding repairs invalid bytes
+    /// (each becomes U+FFFD), so the bytes were valid exactly when the text's are the same:
+    /// `String(validating:as:)` runs unspecialized here, looking up its generic types for every
+    /// value read (the `import` rows of Ingest, Benchmarks/README.md).
+    static func string(validating bytes: [UInt8]) -> String? {
+        let text = String(decoding: bytes, as: UTF8.self)
+        return text.utf8.elementsEqual(bytes) ? text : nil
+    }
+}
+
 /// The byte-order mark some programs put at the start of UTF-8 text: skipped there, refused elsewhere.
 enum ByteOrderMark {
     static let bytes: [UInt8] = [0xEF, 0xBB, 0xBF]

@@ -65,7 +65,7 @@ final class DelimitedRowSource: RowSource {
             } else {
                 try readPlainField()
             }
-            guard let text = String(validating: cellBytes, as: UTF8.self) else {
+            guard let text = UTF8Text.string(validating: cellBytes) else {
                 // A record's value is named by its column's header (the header row itself has none yet).
                 let field = header.indices.contains(fieldColumn - 1) ? header[fieldColumn - 1] : nil
                 throw RecordReadError(line: rowLine, column: fieldColumn, field: field, reason: "the value is not valid UTF-8 text")

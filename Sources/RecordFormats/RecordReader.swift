@@ -62,16 +62,16 @@ public final class RecordReader<Record> {
     }
 
     /// Throws the error for names (`unknown`) the layout does not have, or for a required field that
-    /// `given` (by field index) says is not there; `recordValues` go with the first.
+    /// `given` (by field index) says is not there; `recordValues` go with the first (made only then).
     private func checkNames(
-        unknown: [String], given: (Int) -> Bool, namesLine: Int, recordValues: [String: String]? = nil
+        unknown: [String], given: (Int) -> Bool, namesLine: Int, recordValues: @autoclosure () -> [String: String]? = nil
     ) throws {
         let noun = rows.format.isTabular ? "column" : "field"
         if !unknown.isEmpty {
             throw RecordReadError(
                 line: namesLine,
                 reason: "unknown \(noun)\(unknown.count == 1 ? "" : "s") \(unknown.joined(separator: ", ")) (expected \(layout.fieldNames.joined(separator: ", ")))",
-                recordValues: recordValues)
+                recordValues: recordValues())
         }
         let missing = layout.fields.indices.filter { !given($0) && !layout.fields[$0].isOptional }.map { layout.fields[$0].name }
         if !missing.isEmpty {

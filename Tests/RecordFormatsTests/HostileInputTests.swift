@@ -60,6 +60,30 @@ struct HostileInputTests {
         #expect(Self.error(json, .json)?.description.contains("UTF-8") == true)
     }
 
+    /// Every kind of ill-formed UTF-8 in a value is refused, and well-formed text read as it is,
+    /// against the standard library's own validation: a sequence cut short (one that a repair would
+    /// replace by a U+FFFD of as many bytes), overlong forms, surrogates, values past U+10FFFF, stray
+    /// continuation bytes, and U+FFFD itself written out.
+    @Test(arguments: [
+        [0xF0, 0x9F, 0x98], [0xE2, 0x82], [0xC3], [0x80], [0xBF, 0xBF], [0xC0, 0xAF], [0xE0, 0x80, 0xAF],
+        [0xED, 0xA0, 0x80], [0xF4, 0x90, 0x80, 0x80], [0xF8, 0x88, 0x80, 0x80, 0x80], [0xFF], [0xEF, 0xBF, 0xBD],
+        [0xF0, 0x9F, 0x98, 0x80], [0x61, 0xE6, 0x9D, 0xB1, 0x62],
+    ] as [[UInt8]])
+    func illFormedUTF8IsRefusedAndWellFormedTextKept(value: [UInt8]) {
+        let expected = String(validating: value, as: UTF8.self)
+        let json = Array(#"[{"title":""#.utf8) + value + Array(#"","minutes":1,"rating":1}]"#.utf8)
+        let csv = Array("title,minutes,rating\n".utf8) + value + Array(",1,2\n".utf8)
+        for (bytes, format) in [(json, DataFormat.json), (csv, .csv)] {
+            do {
+                let reader = RecordReader(rows: try RowReader(input: ByteInput(bytes: bytes), format: format), layout: Film.layout)
+                let title = try reader.next()?.title
+                #expect(expected != nil && title == expected, "\(value) as \(format)")
+            } catch {
+                #expect(expected == nil && "\(error)".contains("UTF-8"), "\(value) as \(format): \(error)")
+            }
+        }
+    }
+
     @Test func aHugeValueIsRefusedNotBuffered() {
         let huge = String(repeating: "x", count: 10 * 1024 * 1024)
         let error = Self.error("title,minutes,rating\nok,1,2\n\"" + huge + "\",1,2\n")

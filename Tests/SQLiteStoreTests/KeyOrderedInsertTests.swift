@@ -172,4 +172,49 @@ struct KeyOrderedInsertTests {
         }
         #expect(try contents(queue) == before)
     }
+
+    /// Into an empty table, queued rows go in with the `CHECK` constraints skipped and are verified
+    /// after: a row that breaks one fails the bulk insert, wherever it stands in the queue, and the
+    /// checks apply again to every insert after it.
+    @Test(arguments: [0, 7, 199])
+    func aQueuedRowThatBreaksACheckFailsABulkInsertIntoAnEmptyTable(breaking: Int) throws {
+        let directory = try TemporaryDirectory()
+        let queue = try DatabaseQueue(path: directory.path("checked.sqlite"))
+        try queue.write { db in
+            try db.execute(sql: """
+                CREATE TABLE items(id INTEGER PRIMARY KEY, key TEXT NOT NULL UNIQUE, kind TEXT NOT NULL CHECK (kind IN ('a', 'b', 'c')));
+                CREATE INDEX items_by_kind ON items(kind, key);
+                """)
+            try ChangeLog.installTracking(forTable: "items", db)
+        }
+        let insert = "INSERT INTO items(id, key, kind) VALUES (?, ?, ?)"
+        func load(breakingAt broken: Int?) throws {
+            try queue.write { db in
+                try db.bulkInsert(into: "items", triggeredRows: 0) { bulk in
+                    for index in 0..<200 {
+                        let kind = index == broken ? "z" : ["a", "b", "c"][index % 3]
+                        try bulk.insertInKeyOrder([.text("key \((index * 37) % 200)"), .text(kind)], keyAt: 0, sql: insert)
+                    }
+                }
+            }
+        }
+        #expect {
+            try load(breakingAt: breaking)
+        } throws: { error in
+            (error as? DatabaseError)?.resultCode == .SQLITE_CONSTRAINT_CHECK && "\(error)".contains("CHECK constraint failed")
+        }
+        #expect(try queue.read { db in try db.scalar(Int.self, sql: "SELECT count(*) FROM items") } == 0)
+        try load(breakingAt: nil)
+        let (kept, check) = try queue.read { db in
+            (
+                try db.scalar(Int.self, sql: "SELECT count(*) FROM items WHERE kind IN ('a', 'b', 'c')"),
+                try db.scalar(String.self, sql: "PRAGMA integrity_check")
+            )
+        }
+        #expect(kept == 200)
+        #expect(check == "ok")
+        #expect(throws: DatabaseError.self) {
+            try queue.write { db in try db.execute(sql: "INSERT INTO items(key, kind) VALUES ('one more', 'z')") }
+        }
+    }
 }

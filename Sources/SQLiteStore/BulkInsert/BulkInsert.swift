@@ -16,7 +16,10 @@ import Glibc
 /// plain indexes (made by `CREATE INDEX`, not `UNIQUE`), and ``resume()`` creates them again from their
 /// SQL after the rows: one sort each instead of an insertion per row in random order (W1b).
 /// A statement of the load that would use them scans the table meanwhile; unique indexes and
-/// constraints stay, as they decide conflicts. The connection's page cache is raised to ``pageCacheBytes`` (into a table
+/// constraints stay, as they decide conflicts. Its `CHECK` constraints are skipped while the rows
+/// queued in key order go in, and verified after them in one pass over the table (`PRAGMA
+/// quick_check`): a `CHECK` of an `IN` list opens and closes a table of the list for every row
+/// inserted (Ingest, Benchmarks/README.md). The connection's page cache is raised to ``pageCacheBytes`` (into a table
 /// that had rows, ``appendingCacheBytes``) while rows are inserted, and lowered to ``buildingCacheBytes`` while the structures are built. Rows given to
 /// ``insertInKeyOrder(_:keyAt:sql:)`` wait in memory while the triggers are suspended, and go into
 /// the table together in the order of their key.
@@ -88,6 +91,11 @@ public final class BulkInsert {
     private var defersIndexes: Bool
     /// The plain indexes dropped (name and SQL), created again by the next ``resume()``.
     private var deferredIndexes: [(name: String, sql: String)] = []
+    /// Whether the rows queued in key order go in with the table's `CHECK` constraints skipped, to
+    /// be verified by the next ``resume()``: the table was empty when the bulk insert began.
+    private let defersChecks: Bool
+    /// Whether rows went in with the `CHECK` constraints skipped since the last ``resume()``.
+    private var hasUncheckedRows = false
     /// The connection's `PRAGMA cache_size` values: its own, while rows are inserted (raised to
     /// ``pageCacheBytes``) and while structures are built (lowered to
     /// ``buildingCacheBytes``); nil when its own is at least the raised size.
@@ -107,6 +115,7 @@ public final class BulkInsert {
         self.structures = structures
         self.triggeredRows = triggeredRows
         self.defersIndexes = defersIndexes
+        defersChecks = defersIndexes
         self.db = db
     }
 
@@ -150,6 +159,10 @@ public final class BulkInsert {
     public func resume() throws {
         try insertQueuedRows()
         queued = nil
+        if hasUncheckedRows {
+            try verifyChecks()
+            hasUncheckedRows = false
+        }
         guard let triggers = suspended else { return }
         if let cacheSizes { try db.execute(sql: "PRAGMA cache_size = \(cacheSizes.building)") }
         defer { if let cacheSizes { try? db.execute(sql: "PRAGMA cache_size = \(cacheSizes.inserting)") } }
@@ -247,7 +260,22 @@ public final class BulkInsert {
     /// - Throws: ``DatabaseError``.
     public func insertQueuedRows() throws {
         guard let queued, queued.count > 0 else { return }
-        try queued.insertAll(db, inKeyOrder: isSuspended)
+        guard isSuspended && defersChecks else { return try queued.insertAll(db, inKeyOrder: isSuspended) }
+        // The pragma changes the code SQLite makes: the insert is prepared again, without the checks.
+        try db.execute(sql: "PRAGMA ignore_check_constraints = ON")
+        defer { try? db.execute(sql: "PRAGMA ignore_check_constraints = OFF") }
+        hasUncheckedRows = true
+        try queued.insertAll(db, inKeyOrder: true)
+    }
+
+    /// Verifies the table's `CHECK` constraints on every row (and its b-tree's structure), after rows
+    /// went in with them skipped.
+    ///
+    /// - Throws: ``DatabaseError`` `SQLITE_CONSTRAINT_CHECK` with SQLite's first finding.
+    private func verifyChecks() throws {
+        let findings = try db.fetchAll(sql: "PRAGMA quick_check(\(ChangeLog.identifier(table)))") { try $0.decode(String.self, at: 0) }
+        guard findings != ["ok"] else { return }
+        throw DatabaseError(resultCode: .SQLITE_CONSTRAINT_CHECK, message: findings.first ?? "quick_check found nothing to say")
     }
 
     /// The rowid SQLite gives a row inserted without one: one above the table's highest, or above the
