@@ -49,6 +49,6 @@ func add(_ text: String, to pool: DatabasePool) async throws -> [String] {
 // snippet.end
 
 // snippet.hide
-print(try await add("hello", to: pool))
-NoteSearch(pool: pool).textDidChange("hel")
+let added = try await add("hello", to: pool)
+precondition(added == ["hello"])
 try? FileManager.default.removeItem(at: directory)

@@ -50,7 +50,7 @@ try writer.write { db in
     try db.execute(sql: "INSERT INTO note(title) VALUES ('Beta'), ('Alpha')")
 }
 let changeSet = try controller.applyPendingChanges()
-print(changeSet)                                    // insert section 0, insert 2 at 0.0, insert 1 at 0.1
+print(changeSet)                                    // insert section 0 (), insert 2 at 0.0, insert 1 at 0.1
 // snippet.end
 
 // snippet.follow

@@ -24,7 +24,8 @@ let package = Package(
         ),
         // The command-line app: `swift run recipes --help`.
         .executableTarget(name: "recipes", dependencies: ["Recipes"]),
-        .testTarget(name: "RecipesTests", dependencies: ["Recipes"]),
+        // The README's PostgreSQL block runs in these tests too (ReadmeOnPostgreSQLTests).
+        .testTarget(name: "RecipesTests", dependencies: ["Recipes", .product(name: "PostgreSQLStore", package: "catalog")]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -19,7 +19,7 @@ public enum CatalogError: Error, Sendable, Equatable, CustomStringConvertible {
     /// schema version: a file at version 12 (`adoptable`) is adopted when opened for writing, an
     /// earlier one is refused.
     case preBaselineDatabase(version: Int, adoptable: Bool)
-    /// What only an SQLite file has (`operation`: its integrity check, say) was asked of a catalog on
+    /// What only an SQLite file has (`operation`: its backup, say) was asked of a catalog on
     /// a server; `instead` says what to use there.
     case notOnFile(operation: String, instead: String)
 
@@ -45,8 +45,4 @@ public enum CatalogError: Error, Sendable, Equatable, CustomStringConvertible {
             "\(operation) works on a database file, and this database is on a PostgreSQL server: \(instead)"
         }
     }
-
-    /// What checks a catalog on a server instead of a file's integrity check: `instead` of
-    /// ``notOnFile(operation:instead:)`` for it.
-    public static let serverIntegrityCheck = "check its tables and indexes with pg_amcheck (the server keeps its search structures itself)"
 }

@@ -24,10 +24,13 @@ extension CatalogMigrations {
     }
 
     /// The baseline on PostgreSQL: the products and phones tables as `EntityTable` generates them in
-    /// its dialect, with their change log and PostgreSQLSearch's structures. The section counts and
-    /// FTS5 index are SQLite's; on PostgreSQL the controller counts sections over the rows.
+    /// its dialect, with their change log and PostgreSQLSearch's structures, and the products' counts
+    /// by type (`SectionCounts`) as on SQLite. The FTS5 index is SQLite's.
     static var postgreSQLBaselineSQL: String {
         EntityTable(Product.self).createSQL(dialect: .postgreSQL) + EntityTable(Phone.self).createSQL(dialect: .postgreSQL)
+            + SectionCounts.installationSQL(dialect: .postgreSQL)
+            + SectionCounts.countingSQL(
+                forTable: Product.tableName, columns: ["id"] + Product.declaration.storedColumns, section: "type", dialect: .postgreSQL)
     }
 
     /// The SQL of the baseline migration.
@@ -35,7 +38,7 @@ extension CatalogMigrations {
         tablesSQL
             + ChangeLog.installationSQL() + ChangeLog.trackingSQL(forTable: Product.tableName)
             + ChangeLog.trackingSQL(forTable: Phone.tableName)
-            + SectionCounts.installationSQL
+            + SectionCounts.installationSQL()
             + SectionCounts.countingSQL(
                 forTable: Product.tableName, columns: ["id"] + Product.declaration.storedColumns, section: "type")
             + Product.searchDescription.installSQL + Phone.searchDescription.installSQL

@@ -68,8 +68,8 @@ extension CatalogStore {
     /// - Throws: ``CatalogError/indexPathOutOfRange(_:sectionCount:)`` when the result has no row there.
     public func record<Entity: CatalogEntity>(at path: ItemPath, in request: ListRequest<Entity>) throws -> Entity {
         let fetch = try request.fetchRequest()
-        // Only a search on a file is read so (`searchRecord` is nil otherwise): no read for the others.
-        if file != nil, fetch.searchQuery?.isEmpty == false {
+        // Only a request `searchRecord` reads, on a file: no read for the others.
+        if file != nil, fetch.searchRecordSections != nil {
             switch try writer.read({ db in try fetch.searchRecord(at: path, db) }) {
             case .found(let record): return record
             case .outOfRange(let sectionCount): throw CatalogError.indexPathOutOfRange(path.description, sectionCount: sectionCount)

@@ -20,7 +20,8 @@ extension CatalogCommand {
             abstract: "Check the database: every page (PRAGMA integrity_check), and the search indexes against the names.",
             discussion: """
                 Prints `ok` and exits 0, or one line per problem and exits 6. Reads every page: on a \
-                million products it takes minutes.
+                million products it takes minutes. On a PostgreSQL server, which checks its own pages \
+                and indexes (pg_amcheck), it recounts the section counts the catalog keeps there.
 
                 Examples:
                   catalog check
@@ -36,14 +37,15 @@ extension CatalogCommand {
 
         func run() throws {
             try reportingFailures {
-                try store.location().requireFile(for: "check", instead: CatalogError.serverIntegrityCheck)
-                // Not read-only (SQLite runs the FTS5 check as a write), but never creating a file.
-                let path = try store.location().path
-                guard FileManager.default.fileExists(atPath: path) else { throw CommandFailure.noDatabase(path) }
-                // Opening would write the schema into it.
-                var info = stat()
-                if stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFREG && info.st_size == 0 {
-                    throw CommandFailure.emptyDatabase(path)
+                if try store.location().server == nil {
+                    // Not read-only (SQLite runs the FTS5 check as a write), but never creating a file.
+                    let path = try store.location().path
+                    guard FileManager.default.fileExists(atPath: path) else { throw CommandFailure.noDatabase(path) }
+                    // Opening would write the schema into it.
+                    var info = stat()
+                    if stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFREG && info.st_size == 0 {
+                        throw CommandFailure.emptyDatabase(path)
+                    }
                 }
                 let problems = try store.openStore().check()
                 if store.json {

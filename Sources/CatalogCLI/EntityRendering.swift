@@ -179,13 +179,9 @@ struct ListingWriter<Entity: CatalogEntity> {
     }
 
     /// The rows to read first as a search reads a page, so that they come at once, and write out
-    /// before reading on: a table's window (its column widths wait for them), or, for a data format,
-    /// which holds no row, one screen's worth.
-    var firstRows: Int { format == .table ? StreamedTable.window : Self.firstDataRows }
-
-    /// A data format's first rows: a screen, read as one search page in a few milliseconds (the first
-    /// byte of the listing table in Benchmarks/README.md).
-    static var firstDataRows: Int { 50 }
+    /// before reading on: a table's window (its column widths wait for them), and as many for a data
+    /// format, which holds no row.
+    static var firstRows: Int { StreamedTable.window }
 
     /// Writes the row at `path`.
     mutating func write(_ path: ItemPath, _ record: Entity) throws {
@@ -198,7 +194,7 @@ struct ListingWriter<Entity: CatalogEntity> {
         }
         rowCount += 1
         // A data format's first rows are written out at once, as a table's held lines are.
-        if rows != nil, rowCount == firstRows { try output.flush() }
+        if rows != nil, rowCount == Self.firstRows { try output.flush() }
     }
 
     /// Writes what is held and flushes.
@@ -216,7 +212,7 @@ struct ListingWriter<Entity: CatalogEntity> {
 func writeListing<Entity: CatalogEntity>(_ catalog: CatalogStore, _ request: ListRequest<Entity>, format: OutputFormat) throws {
     var writer = ListingWriter<Entity>(format: format)
     do {
-        try catalog.forEachEntity(in: request, firstRows: writer.firstRows, sectionsRead: { try writer.begin($0) }) { path, record in
+        try catalog.forEachEntity(in: request, firstRows: ListingWriter<Entity>.firstRows, sectionsRead: { try writer.begin($0) }) { path, record in
             try writer.write(path, record)
         }
         try writer.finish()

@@ -12,7 +12,7 @@ extension CatalogCommand {
                 Products are in sections by type; phones by the first letter of their name (or by maker or \
                 year when sorted so). `catalog show PATH` with the same options shows the row printed at PATH. \
                 Rows are written as they are read, so a result of any size starts at once in little memory. \
-                A table's columns are as wide as their widest value among the first 1,000 rows; a wider value \
+                A table's columns are as wide as their widest value among the first 50 rows; a wider value \
                 later is written whole and pushes the rest of its line right (never cut): use --format tsv \
                 or csv for columns a program reads.
 

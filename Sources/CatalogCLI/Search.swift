@@ -14,7 +14,7 @@ extension CatalogCommand {
                 year or price (2007, 599.00). Quotes, *, -, AND, OR and the like are looked for as typed. \
                 `catalog show PATH --search TEXT` with the same options shows the row printed at PATH. \
                 Rows are written as they are read, so a result of any size starts at once in little memory. \
-                A table's columns are as wide as their widest value among the first 1,000 rows; a wider value \
+                A table's columns are as wide as their widest value among the first 50 rows; a wider value \
                 later is written whole and pushes the rest of its line right (never cut): use --format tsv \
                 or csv for columns a program reads.
 

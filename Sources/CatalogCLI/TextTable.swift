@@ -87,10 +87,11 @@ struct TextTable {
 /// every later line is written at once. A later cell wider than its column is written whole and pushes
 /// the rest of its line right, so no value is ever cut.
 struct StreamedTable {
-    /// The rows whose cells set the column widths, held before the first line is written: a few
-    /// screens, read in a few milliseconds (the first-line figures of the listing table in
-    /// Benchmarks/README.md), so the first line comes soon while most results are aligned throughout.
-    static let window = 1_000
+    /// The rows whose cells set the column widths, held before the first line is written: a screen,
+    /// read as one search page, so that a table's first line comes as soon as a data format's (the
+    /// first-byte figures of the listing table in Benchmarks/README.md; a window of 1,000 rows read a
+    /// slow search's first page of 1,000 before its first line).
+    static let window = 50
 
     private var held: TextTable
     private let minimumWidths: [Int]

@@ -137,15 +137,17 @@ public final class EntityCopyImporter<Entity: DeclaredEntity, Connection: SQLCon
     /// (`RowPipe`), with the table's indexes (and the unique constraints no other table's key
     /// references) dropped before and built after it, from every row at once (`PostgreSQLBulkLoad`);
     /// the change log's trigger is disabled during it and the rows logged after it in one statement
-    /// (`PostgreSQLChangeLogSchema.loggingEveryRowSQL`); a searchable entity's search structures are
-    /// filled by `PostgreSQLTextSearch.load(_:columns:_:)`. A record whose key's hash a streamed row
-    /// has is held back and stored by its key after the load (an update or skip of that row). The
-    /// same rows and entries as one `INSERT` or `UPDATE` a record gives (W1b on PostgreSQL); other
-    /// sessions' reads and writes of the table wait until the transaction ends (dropping an index
-    /// locks the table). The rows of an entity with references to another table are gathered and
-    /// loaded at the end, in bulk as well (a record whose reference is refused is named by its place
-    /// in its source); elsewhere the rows are gathered and added by one
-    /// `SQLConnection.copy(into:columns:nextRow:)`.
+    /// (`PostgreSQLChangeLogSchema.loggingEveryRowSQL`), and so are the section counts' triggers, the
+    /// rows counted after it in one statement per counted section (`SectionCounts.bulkLoadSQL`); a
+    /// searchable entity's search structures are filled by
+    /// `PostgreSQLTextSearch.load(_:columns:_:meanwhile:)`, which counts its substrings while the
+    /// indexes are built. A record whose key's hash a streamed row has is held back and stored by its
+    /// key after the load (an update or skip of that row). The same rows and entries as one `INSERT`
+    /// or `UPDATE` a record gives (W1b on PostgreSQL); other sessions' reads and writes of the table
+    /// wait until the transaction ends (dropping an index locks the table). The rows of an entity
+    /// with references to another table are gathered and loaded at the end, in bulk as well (a record
+    /// whose reference is refused is named by its place in its source); elsewhere the rows are
+    /// gathered and added by one `SQLConnection.copy(into:columns:nextRow:)`.
     public func insertPending() throws {
         try addGathered()
         try catchUpIDs()
@@ -254,23 +256,30 @@ public final class EntityCopyImporter<Entity: DeclaredEntity, Connection: SQLCon
     /// `nextRow` aborts the `COPY` and is thrown, before any index is built.
     private static func load(_ nextRow: () throws -> [DatabaseValue]?, _ db: Connection) throws {
         let columns = Entity.declaration.storedColumns
-        try PostgreSQLBulkLoad.withIndexesBuiltAfter(table: Entity.tableName, db) {
+        try PostgreSQLBulkLoad.withIndexesBuiltAfter(table: Entity.tableName, db) { buildIndexes in
             if let search = (Entity.self as? any SearchableEntity.Type)?.searchDescription {
-                try PostgreSQLTextSearch(search).load(nextRow, columns: columns, db)
+                // The indexes built while the search counts its substrings.
+                try PostgreSQLTextSearch(search).load(nextRow, columns: columns, db, meanwhile: buildIndexes)
             } else {
                 try db.copy(into: Entity.tableName, columns: columns, nextRow: nextRow)
             }
         }
     }
 
-    /// Disables the change log's trigger during a bulk load (``logEveryRow()`` logs its rows).
+    /// Disables the change log's trigger and the section counts' triggers during a bulk load
+    /// (``logEveryRow()`` logs and counts its rows).
     private func suspendLogging() throws {
+        let counting = try SectionCounts.bulkLoadSQL(forTable: Entity.tableName, db).before
+        if !counting.isEmpty { try db.execute(sql: counting, values: []) }
         guard Entity.declaration.tracksChanges else { return }
         try db.execute(sql: "ALTER TABLE \(Entity.tableName) DISABLE TRIGGER \(PostgreSQLChangeLogSchema.triggerName(forTable: Entity.tableName))", values: [])
     }
 
-    /// Logs every row as inserted in one statement, and enables the change log's trigger again.
+    /// Counts every row's section and logs every row as inserted, one statement each, and enables
+    /// the triggers again.
     private func logEveryRow() throws {
+        let counting = try SectionCounts.bulkLoadSQL(forTable: Entity.tableName, db).after
+        if !counting.isEmpty { try db.execute(sql: counting, values: []) }
         guard Entity.declaration.tracksChanges else { return }
         try db.execute(
             sql: PostgreSQLChangeLogSchema.loggingEveryRowSQL(ofTable: Entity.tableName)

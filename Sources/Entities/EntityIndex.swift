@@ -2,7 +2,9 @@
 /// section expression of `sectionedBy` (when given), then the sort expression of each key path (a
 /// folded text's folded column), then `id`, the order a `FetchRequest` with those sort descriptors
 /// and that section key path reads (section counts and pages of a section read the index in order
-/// instead of sorting the table).
+/// instead of sorting the table). The rows of a sectioned index are counted by section
+/// (`SectionCounts`, kept by triggers): a controller of the whole table reads its sections' counts
+/// without a `GROUP BY`.
 ///
 /// ```swift
 /// indexes: [EntityIndex(\.author, \.title, sectionedBy: \.author)]   // books_by_author_title

@@ -158,11 +158,14 @@ extension Migration {
         }
     }
 
-    /// A step that creates the declared indexes a table made before them lacks.
+    /// A step that creates the declared indexes a table made before them lacks, and counts the rows
+    /// by the sections of the sectioned ones (`SectionCounts`; counted again where they were).
     public static func addingIndexes<Entity: DeclaredEntity>(of type: Entity.Type, version: Int) -> Migration {
         Migration(version: version, name: "index_\(Entity.tableName)", revision: "add indexes") { (db: any SQLConnection) in
             let table = EntityTable(Entity.self)
             for index in table.indexes { try db.execute(sql: table.createIndexSQL(index, dialect: db.dialect), values: []) }
+            let counting = table.sectionCountingSQL(dialect: db.dialect)
+            if !counting.isEmpty { try db.execute(sql: counting, values: []) }
         }
     }
 }

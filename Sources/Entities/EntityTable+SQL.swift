@@ -6,13 +6,15 @@ import SQLiteStore
 // PostgreSQL's table with an identity `id`, text columns in byte order (`COLLATE "C"`), and its
 // PL/pgSQL change log.
 extension EntityTable {
-    /// The SQL that creates the table, its indexes, its change tracking and its search structures, on
-    /// an empty database (the first migration of ``EntitySchema``).
+    /// The SQL that creates the table, its indexes, the counts of its sectioned indexes' sections
+    /// (`SectionCounts`), its change tracking and its search structures, on an empty database (the
+    /// first migration of ``EntitySchema``).
     public func createSQL(dialect: SQLDialect = .sqlite) -> String {
         var lines = ["    id " + dialect.integerPrimaryKey]
         for column in columns { lines.append("    " + Self.columnSQL(column, dialect: dialect)) }
         var sql = "CREATE TABLE \(name) (\n" + lines.joined(separator: ",\n") + "\n)\(dialect.strictTableSuffix);\n"
         for index in indexes { sql += createIndexSQL(index, dialect: dialect) }
+        sql += sectionCountingSQL(dialect: dialect)
         if tracksChanges {
             switch dialect {
             case .sqlite: sql += ChangeLog.installationSQL() + ChangeLog.trackingSQL(forTable: name)
@@ -26,6 +28,16 @@ extension EntityTable {
             }
         }
         return sql
+    }
+
+    /// The SQL that counts the rows by each sectioned index's section expression (`SectionCounts`),
+    /// named as the controller's requests name it on the engine; empty without a sectioned index.
+    func sectionCountingSQL(dialect: SQLDialect) -> String {
+        guard !countedSections.isEmpty else { return "" }
+        return SectionCounts.installationSQL(dialect: dialect) + countedSections.map { section in
+            SectionCounts.countingSQL(
+                forTable: name, columns: ["id"] + columns.map(\.name), section: dialect.renamingFunctions(section), dialect: dialect)
+        }.joined()
     }
 
     /// A column's definition: `name TYPE [NOT NULL] [UNIQUE] [DEFAULT v] [CHECK (…)] [REFERENCES …]`.

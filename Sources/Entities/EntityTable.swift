@@ -2,9 +2,10 @@ import SQLiteStore
 import TextSearch
 
 /// A declared entity's table as its declaration describes it: the columns (type, NOT NULL, default,
-/// CHECK, UNIQUE, references), the folded columns, the indexes, the change tracking and, for a
-/// ``SearchableEntity``, the search structures. ``EntitySchema`` creates it in the first migration of
-/// an embedder's set and checks it each time a store opens.
+/// CHECK, UNIQUE, references), the folded columns, the indexes, the counts of the sectioned indexes'
+/// sections, the change tracking and, for a ``SearchableEntity``, the search structures.
+/// ``EntitySchema`` creates it in the first migration of an embedder's set and checks it each time a
+/// store opens.
 ///
 /// ```swift
 /// print(EntityTable(Book.self).createSQL())   // CREATE TABLE books (id INTEGER PRIMARY KEY, …
@@ -22,6 +23,9 @@ public struct EntityTable: Sendable {
     let tracksChanges: Bool
     /// What is searched, for a searchable entity: its structures are installed with the table.
     let search: SearchDescription?
+    /// The section expressions of the sectioned indexes, in order: the table's rows are counted by
+    /// each (`SectionCounts`), so that a controller reads a list's sections without a `GROUP BY`.
+    let countedSections: [String]
 
     /// One column after `id`.
     struct Column: Sendable, Equatable {
@@ -69,6 +73,7 @@ public struct EntityTable: Sendable {
             }
         }
         var indexes: [Index] = []
+        var countedSections: [String] = []
         for attribute in declaration.attributes where attribute.reference != nil {
             // A parent's children are found by this index, and deleting a parent looks them up by it.
             indexes.append(Index(name: "\(declaration.table)_by_\(attribute.column)", expressions: [attribute.column, "id"]))
@@ -78,6 +83,7 @@ public struct EntityTable: Sendable {
             var names: [String] = []
             if let section = index.sectionKeyPath, let column = declaration.column(for: section) {
                 expressions.append(column.sectionExpression)
+                if !countedSections.contains(column.sectionExpression) { countedSections.append(column.sectionExpression) }
             }
             for keyPath in index.keyPaths {
                 guard let attribute = declaration.attribute(for: keyPath) else {
@@ -97,5 +103,6 @@ public struct EntityTable: Sendable {
         self.indexes = indexes
         self.tracksChanges = declaration.tracksChanges
         self.search = search
+        self.countedSections = countedSections
     }
 }

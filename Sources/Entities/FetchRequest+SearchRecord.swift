@@ -29,10 +29,7 @@ extension FetchRequest where Entity: SearchableEntity {
     ///
     /// - Throws: `FetchError.unmappedKeyPath(_:)` for a key path that is not a column; `DatabaseError`.
     public func searchRecord(at path: ItemPath, costs: SearchCosts = .standard, _ db: any SQLConnection) throws -> SearchRecordLookup<Entity>? {
-        guard let db = db as? Database, let query = searchQuery, !query.isEmpty, predicate == nil, fetchLimit == nil, fetchOffset == 0,
-              let searchScope = Entity.searchScope, let sectionKeyPath, sectionKeyPath == searchScope,
-              self.searchScope.map({ $0.keyPath == searchScope }) ?? true, let column = Entity.column(for: searchScope)
-        else { return nil }
+        guard let db = db as? Database, let column = searchRecordSections, let query = searchQuery, let sectionKeyPath else { return nil }
         // A section sorted by its own key path descending lists its sections descending too (the
         // request's order).
         let descending = sortDescriptors.first.map { $0.keyPath == sectionKeyPath && $0.order == .reverse } ?? false
@@ -50,5 +47,17 @@ extension FetchRequest where Entity: SearchableEntity {
         // Out of range: every section is found, for the message.
         let all = try description.scopesHoldingMatches(query, among: keys, limit: keys.count, costs: costs, db) ?? []
         return .outOfRange(sectionCount: all.count)
+    }
+
+    /// The column of the sections ``searchRecord(at:costs:_:)`` finds, when it may read the request
+    /// (on a file: a search, no predicate, limit or offset, sections and any restriction by the
+    /// entity's ``SearchableEntity/searchScope``); nil when it returns nil whatever the database, so
+    /// that a caller opens no read for it.
+    public var searchRecordSections: EntityColumn? {
+        guard let query = searchQuery, !query.isEmpty, predicate == nil, fetchLimit == nil, fetchOffset == 0,
+              let searchScope = Entity.searchScope, let sectionKeyPath, sectionKeyPath == searchScope,
+              self.searchScope.map({ $0.keyPath == searchScope }) ?? true
+        else { return nil }
+        return Entity.column(for: searchScope)
     }
 }

@@ -14,16 +14,26 @@ import SQLiteStore
 enum PostgreSQLBulkLoad {
     /// Runs `load` with the indexes of `table` dropped, then creates them again as they were: every
     /// index but those of the primary key and unique constraints that another table's foreign key
-    /// references, which stay. In the caller's transaction: a failure leaves the table as it was.
-    /// A unique constraint a loaded row breaks fails when it is made again, naming the values.
-    static func withIndexesBuiltAfter(table: String, _ db: some SQLConnection, _ load: () throws -> Void) throws {
+    /// references, which stay. `load` may build them itself once its rows are in, by calling its
+    /// argument (to do other work meanwhile); else they are built after it. In the caller's
+    /// transaction: a failure leaves the table as it was. A unique constraint a loaded row breaks
+    /// fails when it is made again, naming the values.
+    static func withIndexesBuiltAfter(
+        table: String, _ db: some SQLConnection, _ load: (_ buildIndexes: () throws -> Void) throws -> Void
+    ) throws {
         let rebuilt = try db.fetchRows(sql: indexesSQL, values: [.text(table), .text(table)]).map { row -> (drop: String, create: String) in
             guard case .text(let drop) = row[0], case .text(let create) = row[1] else { preconditionFailure("pg_catalog gave no definition") }
             return (drop, create)
         }
         for index in rebuilt { try db.execute(sql: index.drop, values: []) }
-        try load()
-        for index in rebuilt { try db.execute(sql: index.create, values: []) }
+        var built = false
+        func build() throws {
+            guard !built else { return }
+            built = true
+            for index in rebuilt { try db.execute(sql: index.create, values: []) }
+        }
+        try load(build)
+        try build()
     }
 
     /// The statements that drop and create again each index of the table named by both `?`: the

@@ -136,8 +136,6 @@ struct FetchQuery<Entity: FetchableEntity>: Sendable {
     /// as it counts them (``RowSource/sectionCounts(_:_:)``); nil otherwise.
     func knownSectionCounts(_ db: any SQLConnection) throws -> SectionMatches? {
         if let section = wholeTableSection {
-            // Maintained on SQLite only: PostgreSQL counts by a `GROUP BY`.
-            guard let db = db as? Database else { return nil }
             return try SectionCounts.counts(
                 forTable: tableName, section: section.expression, descending: section.isDescending, in: db
             ).map { SectionMatches(counts: Dictionary($0.map { ($0.key, $0.count) }, uniquingKeysWith: +)) }

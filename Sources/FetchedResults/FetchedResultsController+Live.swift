@@ -205,10 +205,11 @@ extension FetchedResultsController {
             return (.sqlite(sequence: changes.toSequence, schemaVersion: version), changes.rowIDs(inTable: Entity.tableName),
                     changes.isComplete, version != schemaVersion)
         case .postgreSQL(let snapshot):
-            let next = try postgreSQLPosition(db)
             let rows = try db.fetchRows(sql: PostgreSQLChangeLogSchema.changesSQL, values: [.text(snapshot)])
             let isComplete = rows.first?.first == .integer(0)  // else pruned past the position
             if isComplete && rows.allSatisfy({ $0[1] == .null }) { return (nil, [], true, false) }
+            guard case .text(let position) = rows.first?[5] else { throw FetchError.resultChanged }
+            let next = TrackingPosition.postgreSQL(snapshot: position)
             var ids: Set<Int64> = []
             for row in rows {
                 if case .text(Entity.tableName) = row[2], case .integer(let id) = row[3] { ids.insert(id) }

@@ -149,17 +149,13 @@ public final class FetchedResultsController<Entity: FetchableEntity> {
         let counts = try query.knownSectionCounts(db)
         switch query.rows.firstRead(counts, batchSize: request.batchSize) {
         case .sections:
-            let sections: [FetchedSection]
-            if let counts {
-                sections = Self.sections(counts, query, request)
-            } else {
-                query = try query.planned(db)
-                sections = try countSections(query, request, db)
-            }
+            // Planned once: the sections are counted over the condition (unless their counts are
+            // known), and the first batch is read through it.
+            query = try query.planned(db)
+            let sections = try counts.map { Self.sections($0, query, request) } ?? countSections(query, request, db)
             // The first batch too, through the condition, in this read: what a screen shows first
             // comes in one transaction, its rows from the snapshot that counted them (W5).
             guard let section = sections.first, section.numberOfObjects > 0 else { return FetchedResult(sections: sections) }
-            query = try query.planned(db)
             let batch = try conditionBatch(
                 query, section: section.key, expected: min(request.batchSize, section.numberOfObjects), after: nil, offset: 0, db)
             return FetchedResult(sections: sections, batches: [BatchKey(section: 0, index: 0): batch])

@@ -3,7 +3,7 @@ import TextSearch
 
 extension PostgreSQLTextSearch {
     /// The SQL that creates the search's structures on the table and fills them from its rows: run it
-    /// in a migration after `CREATE TABLE` (then ``load(_:columns:_:)`` loads the empty table in
+    /// in a migration after `CREATE TABLE` (then ``load(_:columns:_:meanwhile:)`` loads the empty table in
     /// bulk), or on a table that has rows.
     ///
     /// It creates the `pg_trgm` extension when the database lacks it (Debian's `postgresql` package
@@ -78,7 +78,7 @@ extension PostgreSQLTextSearch {
             """
     }
 
-    /// The search's triggers on the table, which ``load(_:columns:_:)`` disables while it loads.
+    /// The search's triggers on the table, which ``load(_:columns:_:meanwhile:)`` disables while it loads.
     var triggers: [String] { gramTriggers + (substringCountsTable == nil ? [] : substringCountsTriggers) }
 
     /// The triggers that keep ``gramCountsTable``.

@@ -79,12 +79,27 @@ extension PostgreSQLTextSearch {
     /// ``refreshSubstringCounts(_:)`` after its first pass: `trigrams` has counted every row's
     /// trigrams; the second pass reads the rows' texts.
     func refreshSubstringCounts(_ db: some SQLConnection, trigrams: SubstringCounter) throws {
+        guard substringCountsTable != nil else { return }
+        try storeSubstringCounts(secondPass(trigrams) { body in try forEachRowTexts(db, body) }, db)
+    }
+
+    /// The substring counts' second pass: the substrings made of the trigrams `trigrams` counted in
+    /// enough rows, counted over the rows `rows` gives to its argument (each row's texts and scope
+    /// value); nil when no trigram is frequent.
+    func secondPass(_ trigrams: SubstringCounter, rows: ((RowScalars, DatabaseValue) -> Void) throws -> Void) throws -> SubstringCounter? {
+        let frequentTrigrams = trigrams.substrings(inAtLeast: description.substringCountMinimumRows)
+        guard !frequentTrigrams.isEmpty else { return nil }
+        let substrings = SubstringCounter(.madeOf(frequentTrigrams: frequentTrigrams))
+        try rows { texts, scope in substrings.add(texts, scope: scope) }
+        return substrings
+    }
+
+    /// Replaces what ``substringCountsTable`` holds with the substrings `substrings` counted in
+    /// enough rows (none when nil).
+    func storeSubstringCounts(_ substrings: SubstringCounter?, _ db: some SQLConnection) throws {
         guard let table = substringCountsTable else { return }
         try db.execute(sql: "DELETE FROM \(table)", values: [])
-        let frequentTrigrams = trigrams.substrings(inAtLeast: description.substringCountMinimumRows)
-        guard !frequentTrigrams.isEmpty else { return }
-        let substrings = SubstringCounter(.madeOf(frequentTrigrams: frequentTrigrams))
-        try forEachRowTexts(db) { texts, scope in substrings.add(texts, scope: scope) }
+        guard let substrings else { return }
         let kept = substrings.substrings(inAtLeast: description.substringCountMinimumRows)
         try db.copy(
             into: table, columns: ["substring", "scope", "count"],

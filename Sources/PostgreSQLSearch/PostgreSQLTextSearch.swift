@@ -32,9 +32,9 @@ public struct PostgreSQLTextSearch: Sendable, Hashable {
     /// than once. Integer keys make its GIN index 3× faster to build than one of the grams as text
     /// (W1b on PostgreSQL).
     public var gramsFunction: String { description.table + "_search_grams" }
-    /// The GIN index of each row's grams: an index of ``gramsFunction`` over the row's texts
-    /// (``grams(_:)``), so that the grams, most of a row's bytes as a column, are not in the table's
-    /// rows, and the rows a search reads fit in PostgreSQL's shared buffers (W3 on PostgreSQL).
+    /// The GIN index of each row's grams: an index of ``gramsFunction`` over the row's texts, so
+    /// that the grams, most of a row's bytes as a column, are not in the table's rows, and the rows
+    /// a search reads fit in PostgreSQL's shared buffers (W3 on PostgreSQL).
     public var gramsIndex: String { description.table + "_search_grams_index" }
     /// The table of how many rows hold each gram, per scope value: `(gram, scope, count)`.
     public var gramCountsTable: String { description.table + "_gram_counts" }

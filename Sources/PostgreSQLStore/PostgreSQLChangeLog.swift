@@ -79,17 +79,20 @@ public enum PostgreSQLChangeLog {
     }
 
     /// The changes committed after `position` and visible now, in the order they were made, and the
-    /// position after them: one REPEATABLE READ transaction, so the two agree.
+    /// position after them, read by one statement, so the two agree.
     ///
     /// - Throws: ``PositionPruned`` when pruning may have removed changes after `position`;
     ///   ``PostgreSQLError``.
     public static func changes(after position: Position, _ db: PostgreSQLConnection) throws -> (changes: [RowChange], position: Position) {
         let read = {
-            let next = try currentPosition(db)
             let rows = try db.fetchAll(
                 sql: SQLDialect.postgreSQL.numberingPlaceholders(PostgreSQLChangeLogSchema.changesSQL),
                 arguments: [.text(position.snapshot)])
             if rows.first?.first != .integer(0) { throw PositionPruned(position: position) }
+            guard case .text(let snapshot) = rows.first?[5] else {
+                throw PostgreSQLError(sqlState: PostgreSQLError.internalError, message: "pg_current_snapshot() gave no snapshot")
+            }
+            let next = Position(snapshot: snapshot)
             let changes = try rows.filter { $0[1] != .null }.map { row -> RowChange in
                 guard case .integer(let sequence) = row[1], case .text(let table) = row[2], case .integer(let rowID) = row[3],
                     case .integer(let kind) = row[4], let kind = RowChange.Kind(rawValue: Int(kind))

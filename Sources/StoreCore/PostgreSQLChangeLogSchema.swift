@@ -92,18 +92,18 @@ public enum PostgreSQLChangeLogSchema {
     public static let currentPositionSQL = "SELECT pg_current_snapshot()::text"
 
     /// The changes committed after the snapshot position bound to its one `?` and visible now, in the
-    /// order they were made: `pruned, seq, table_name, row_id, kind`, where `pruned` (true in every
-    /// row when the log was pruned past the position: changes may be missing) comes with one row of
-    /// NULLs when there is no change. Read in the same REPEATABLE READ transaction as
-    /// ``currentPositionSQL``, so that the two agree; one statement reads the horizon and the
-    /// entries, so that they agree even in a READ COMMITTED one (a prune commits before both or after
-    /// both). The horizon is read by its key, not joined: a join with the never-analyzed one-row
+    /// order they were made, with the position after them: `pruned, seq, table_name, row_id, kind,
+    /// position`, where `pruned` (true when the log was pruned past the position: changes may be
+    /// missing) and `position` (``currentPositionSQL``'s, of the statement's snapshot) are in every
+    /// row, the others NULL in the one row there is when nothing changed. One statement reads the horizon, the entries and the
+    /// position, so that they agree in any transaction (a prune commits before all three or after),
+    /// and a follower reads them in one round trip (W4 on PostgreSQL). The horizon is read by its key, not joined: a join with the never-analyzed one-row
     /// table was planned as thousands of rows, costly enough for PostgreSQL to compile the statement
     /// (JIT) at every read (W4 on PostgreSQL).
     public static let changesSQL = """
         WITH reader(snapshot) AS (SELECT ?::pg_snapshot)
         SELECT (SELECT pruned_through FROM \(horizonTableName) WHERE id = 1) >= pg_snapshot_xmin(reader.snapshot),
-            seq, table_name, row_id, kind
+            seq, table_name, row_id, kind, pg_current_snapshot()::text
         FROM reader
         LEFT JOIN \(tableName)
             ON xid >= pg_snapshot_xmin(reader.snapshot) AND NOT pg_visible_in_snapshot(xid, reader.snapshot)

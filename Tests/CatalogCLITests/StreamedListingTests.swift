@@ -87,8 +87,8 @@ struct StreamedListingTests {
 
     /// A catalog in a schema of its own on the test servers holding `count` products `Gadget 1`… (ids
     /// 1…count, types in turn, years and prices from the id), inserted with one statement without
-    /// the search structures' triggers (a debug build's import takes minutes): the search of this
-    /// schema is stale; `list` and `export` read only the table.
+    /// the triggers (a debug build's import takes minutes), then counted by type: the search of this
+    /// schema is stale; `list` and `export` read only the table and the section counts.
     static func serverWithPlainProducts(_ count: Int) throws -> Workspace {
         let workspace = try Workspace(engine: .postgreSQL)
         #expect(try workspace.catalog("migrate").status == 0)
@@ -104,6 +104,7 @@ struct StreamedListingTests {
                        'Gadget ' || i, 'gadget ' || i, 1990 + i % 35, (i % 40000) / 10.0
                 FROM generate_series(1, $1::bigint) AS i
                 """, arguments: [.integer(Int64(count))])
+        try db.execute(sql: "INSERT INTO store_section_counts SELECT 'products', 'type', type, count(*) FROM products GROUP BY type")
         return workspace
     }
 
@@ -225,18 +226,36 @@ struct StreamedListingTests {
         }
     }
 
-    /// The table of a whole result as it was rendered before it streamed: every row in one
-    /// `TextTable`, whose columns are as wide as their widest cell.
+    /// The table of a whole result, by its definition: its columns are as wide as their widest cell
+    /// among the header and the rows of the first screen (50 lines of cells, the header one of them),
+    /// the paths' at least the widest path; every line is padded to those widths, a wider cell written
+    /// whole.
     private func wholeTable(_ sections: [EntitySection<Product>]) -> String {
-        var table = TextTable(rightAligned: Set(Product.numericColumns.map { $0 + 1 }))
-        table.append(["PATH"] + Product.tableHeaders)
+        let rightAligned = Set(Product.numericColumns.map { $0 + 1 })
+        var lines: [TextTable.Line] = [.cells(["PATH"] + Product.tableHeaders)]
+        var paths: [String] = []
         for (index, section) in sections.enumerated() {
-            table.appendText("\(section.name) (\(section.records.count))")
+            lines.append(.text("\(section.name) (\(section.records.count))"))
             for (row, record) in section.records.enumerated() {
-                table.append([ItemPath(section: index, row: row).description] + record.tableCells)
+                let path = ItemPath(section: index, row: row).description
+                paths.append(path)
+                lines.append(.cells([path] + record.tableCells))
             }
         }
-        return table.render()
+        var widths = [paths.map(\.count).max() ?? 0]
+        let screen = lines.filter { if case .cells = $0 { true } else { false } }.prefix(50)
+        for case .cells(let cells) in screen {
+            for (column, cell) in cells.enumerated() {
+                let width = TextTable.displayWidth(cell)
+                if column < widths.count { widths[column] = max(widths[column], width) } else { widths.append(width) }
+            }
+        }
+        return lines.map { line in
+            switch line {
+            case .text(let text): text
+            case .cells(let cells): TextTable.line(cells, widths: widths, rightAligned: rightAligned)
+            }
+        }.joined(separator: "\n")
     }
 
     /// The rows of a whole result in a data format, as a writer of the loaded rows writes them.

@@ -22,7 +22,7 @@ struct ChangeTrackingTests {
         }
         let columns = ["id", "type", "name", "name_folded", "year_introduced", "intro_price"]
         let generated = try DatabaseQueue(path: directory.path("generated.sqlite")).write { db in
-            try db.execute(sql: table + ";\n" + SectionCounts.installationSQL
+            try db.execute(sql: table + ";\n" + SectionCounts.installationSQL()
                 + SectionCounts.countingSQL(forTable: "products", columns: columns, section: "type"))
             return try db.fetchAll(sql: query) { try $0.decode(String.self, at: 0) }
         }

@@ -202,8 +202,9 @@ struct PostgreSQLSearchTests {
     }
 
     /// A bulk build (the structures installed over rows loaded before, as after `COPY`) and a bulk
-    /// load (`load(_:columns:_:)` into the installed empty table) hold what the triggers keep when
-    /// the same rows arrive one by one, and the triggers then keep it.
+    /// load (`load(_:columns:_:meanwhile:)` into the installed empty table, the substring counts'
+    /// second pass reading the texts from its temporary file) hold what the triggers keep when the
+    /// same rows arrive one by one, and the triggers then keep it.
     @Test func bulkBuildAndLoadEqualTheTriggers() throws {
         let schema = try SearchSchema()
         let (triggers, bulk, loaded) = (try schema.connect(), try schema.connect(), try schema.connect())
@@ -225,7 +226,16 @@ struct PostgreSQLSearchTests {
         try bulk.copy(into: "films", columns: columns, rows: rows)
         try bulk.execute(sql: search.installSQL)
         var next = rows.makeIterator()
-        _ = try loaded.inTransaction { try search.load({ next.next() }, columns: columns, loaded) }
+        // What runs on the connection while the substring counts' second pass reads the texts back
+        // from its temporary file (a bulk load builds the indexes there) sees every row.
+        var seenMeanwhile: DatabaseValue?
+        _ = try loaded.inTransaction {
+            try search.load({ next.next() }, columns: columns, loaded) {
+                try loaded.execute(sql: "CREATE INDEX films_by_year ON films (year)")
+                seenMeanwhile = try loaded.scalar(sql: "SELECT count(*) FROM films")
+            }
+        }
+        #expect(seenMeanwhile == .integer(Int64(rows.count)))
         let changes = """
             UPDATE films SET title_folded = 'デジタル', kind = 'drama' WHERE id % 7 = 0;
             UPDATE films SET director_folded = title_folded || ' ' || director_folded WHERE id % 11 = 0;

@@ -21,7 +21,7 @@ import Glibc
 /// ``insertInKeyOrder(_:keyAt:sql:)`` wait in memory while the triggers are suspended, and go into
 /// the table together in the order of their key.
 ///
-/// The ``ChangeLog`` (an insert entry per row, in rowid order) and ``SectionCounts`` of the table are
+/// The ``ChangeLog`` (an insert entry per row, in rowid order) and `SectionCounts` of the table are
 /// always maintained, when installed; other structures are named by the caller. Dropping and creating
 /// triggers changes `PRAGMA schema_version`, so every live controller of the file refetches after the
 /// commit (``DatabaseChanges/Gap/schemaChanged``), besides reading the log's exact entries.
@@ -358,7 +358,7 @@ extension Database {
     /// }
     /// ```
     ///
-    /// The table's ``ChangeLog`` tracking and ``SectionCounts`` are maintained without being named.
+    /// The table's ``ChangeLog`` tracking and `SectionCounts` are maintained without being named.
     /// When `body` throws, everything it did is rolled back, the dropped triggers and indexes with it.
     /// The page cache is raised to ``BulkInsert/pageCacheBytes`` while `body` inserts rows, then set back.
     ///

@@ -1,5 +1,5 @@
 /// A structure derived from a table's rows and kept by `AFTER INSERT` triggers — a search index, the
-/// ``ChangeLog``, ``SectionCounts`` — described so that a ``BulkInsert`` can build it in bulk instead.
+/// ``ChangeLog``, `SectionCounts` — described so that a ``BulkInsert`` can build it in bulk instead.
 ///
 /// ```swift
 /// let titles = DerivedStructure(insertTriggers: ["films_titles_insert"]) { rowsAfter in

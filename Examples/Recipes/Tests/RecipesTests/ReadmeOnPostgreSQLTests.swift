@@ -1,0 +1,46 @@
+import Entities
+import FetchedResults
+import Foundation
+import PostgreSQLStore
+import Recipes
+import Testing
+
+/// The repository README's PostgreSQL Swift block, run as written against CI's servers
+/// (`CATALOG_TEST_POSTGRESQL_PRIMARY`/`_REPLICA`, which `.ci/run` exports), in a schema of its own:
+/// `Scripts/check-readme-tour.py` checks that the lines between `readme.start` and `readme.end` are
+/// the README's block. Without those variables it is skipped, unless `CI=true`.
+struct ReadmeOnPostgreSQLTests {
+    @Test func theReadmesPostgreSQLBlockRuns() throws {
+        let environment = ProcessInfo.processInfo.environment
+        guard let server = environment["CATALOG_TEST_POSTGRESQL_PRIMARY"], !server.isEmpty else {
+            if environment["CI"] == "true" { Issue.record("CATALOG_TEST_POSTGRESQL_PRIMARY is not set") }
+            return
+        }
+        let schema = "readme_" + UUID().uuidString.lowercased().replacing("-", with: "")
+        // pg_trgm in `public` (as the root package's tests make it), the block's tables in the schema.
+        try PostgreSQLConnection(url: server).execute(sql: "CREATE EXTENSION IF NOT EXISTS pg_trgm SCHEMA public; CREATE SCHEMA \(schema)")
+        defer { try? PostgreSQLConnection(url: server).execute(sql: "DROP SCHEMA \(schema) CASCADE") }
+        func inSchema(_ url: String) -> String { url + (url.contains("?") ? "&" : "?") + "options=-csearch_path%3D\(schema)" }
+        // The README names the ports `Scripts/postgres` takes first; CI's servers may listen on others:
+        // the block's configuration is made with theirs.
+        func PostgreSQLConfiguration(primary _: String, replicas _: [String]) -> PostgreSQLStore.PostgreSQLConfiguration {
+            PostgreSQLStore.PostgreSQLConfiguration(
+                primary: inSchema(server), replicas: environment["CATALOG_TEST_POSTGRESQL_REPLICA"].map { [inSchema($0)] } ?? [])
+        }
+
+        // readme.start
+        let cluster = try PostgreSQLCluster(PostgreSQLConfiguration(
+            primary: "postgresql://127.0.0.1:54320/postgres", replicas: ["postgresql://127.0.0.1:54321/postgres"]))
+        try RecipeBook.schema.migrate(cluster)        // the EntitySchema a SQLite file takes (Examples/Recipes)
+        try cluster.write { db in
+            var tarte = Recipe(name: "Tarte Tatin", cuisine: "French", minutes: 60)
+            try tarte.insert(db)
+        }
+        let controller = FetchedResultsController(request: FetchRequest<Recipe>(searchText: "tatin"), reader: cluster)
+        try controller.performFetch()
+        // readme.end
+
+        #expect(try controller.fetchedObjects.map(\.name) == ["Tarte Tatin"])
+        cluster.close()
+    }
+}
