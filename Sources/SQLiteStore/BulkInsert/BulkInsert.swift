@@ -360,7 +360,8 @@ extension Database {
     ///
     /// The table's ``ChangeLog`` tracking and `SectionCounts` are maintained without being named.
     /// When `body` throws, everything it did is rolled back, the dropped triggers and indexes with it.
-    /// The page cache is raised to ``BulkInsert/pageCacheBytes`` while `body` inserts rows, then set back.
+    /// The page cache is raised to ``BulkInsert/pageCacheBytes`` (into a table that had rows,
+    /// ``BulkInsert/appendingCacheBytes``) while `body` inserts rows, then set back.
     ///
     /// - Parameters:
     ///   - table: the table rows are inserted into.
