@@ -21,7 +21,9 @@ public struct DuplicateKey: Error, Sendable, Equatable, CustomStringConvertible 
 /// record without one is added unless its unique key (the first attribute declared `unique: true`)
 /// is taken by a stored or queued record; then it updates that record or is skipped, as `conflicts`
 /// says. New rows are queued and inserted in the order of their key, so that the key's index (and
-/// indexes that start with the key) take them in one pass.
+/// indexes that start with the key) take them in one pass; into a table that had rows, their keys
+/// are looked up in the table in that order too, just before (`BulkInsert`'s
+/// `insertInKeyOrder(_:keyAt:sql:unlessStoredBy:whenStored:)`).
 ///
 /// Not `Sendable`: it belongs to its connection's transaction.
 public final class EntityImporter<Entity: DeclaredEntity>: EntityImporting {
@@ -33,10 +35,11 @@ public final class EntityImporter<Entity: DeclaredEntity>: EntityImporting {
     private let bulk: BulkInsert
     /// The unique key: its attribute, and its place among the stored values.
     private let key: (attribute: EntityAttribute<Entity>, index: Int)?
-    /// The statements of every record, made once rather than for each: the insert with an id, and the
-    /// query whether a stored row has a key.
+    /// The statements of every record, made once rather than for each: the insert with an id, the
+    /// query whether a stored row has a key, and the query of that row's id.
     private let insertWithIDSQL: String
     private let keyTakenSQL: String?
+    private let keyRowIDSQL: String?
     /// The keys stored by this importer, when the table was empty as it began: a key it does not
     /// hold needs no lookup.
     private let insertedKeys: InsertedKeys?
@@ -52,6 +55,7 @@ public final class EntityImporter<Entity: DeclaredEntity>: EntityImporting {
         }
         insertWithIDSQL = declaration.insertSQL(withID: true)
         keyTakenSQL = key.map { "SELECT EXISTS (SELECT 1 FROM \(Entity.tableName) WHERE \($0.attribute.column) = ?)" }
+        keyRowIDSQL = key.map { "SELECT id FROM \(Entity.tableName) WHERE \($0.attribute.column) = ?" }
         let isEmpty = try? db.scalar(Bool.self, sql: "SELECT NOT EXISTS (SELECT 1 FROM \(Entity.tableName))")
         insertedKeys = key != nil && isEmpty == true ? InsertedKeys() : nil
     }
@@ -66,7 +70,7 @@ public final class EntityImporter<Entity: DeclaredEntity>: EntityImporting {
             try put(values, id: id)
         } else if try insertNew(values) {
             report.inserted += 1
-        } else if conflicts == .update, let key, let id = try storedID(key: values[key.index], key.attribute.column) {
+        } else if conflicts == .update, let key, let id = try storedID(key: values[key.index]) {
             try bulk.willChange(rowID: id)
             try replace(values, id: id)
         } else {
@@ -83,7 +87,8 @@ public final class EntityImporter<Entity: DeclaredEntity>: EntityImporting {
     }
 
     /// Queues a record under a new id in the order of its key; false when its key is taken, by a
-    /// stored or a queued record.
+    /// stored or a queued record. Into a table that had rows, a stored record's key is found when
+    /// the queue goes in (``queuedKeyWasStored(_:id:)``).
     private func insertNew(_ values: [DatabaseValue]) throws -> Bool {
         guard let key else {
             try bulk.willInsert()
@@ -92,14 +97,36 @@ public final class EntityImporter<Entity: DeclaredEntity>: EntityImporting {
         }
         let value = values[key.index]
         if bulk.isQueued(key: value) { return false }
-        if insertedKeys?.mayHold(value) ?? true {
-            let taken = try keyTakenSQL.map(statement)?
-                .fetchOne(arguments: StatementArguments(values: [value])) { try $0.decode(Bool.self, at: 0) } ?? false
-            if taken { return false }
+        if let insertedKeys {
+            if insertedKeys.mayHold(value) {
+                let taken = try keyTakenSQL.map(statement)?
+                    .fetchOne(arguments: StatementArguments(values: [value])) { try $0.decode(Bool.self, at: 0) } ?? false
+                if taken { return false }
+            }
+            _ = try bulk.insertInKeyOrder(values, keyAt: key.index, sql: insertWithIDSQL)
+            insertedKeys.insert(value)
+        } else if let keyRowIDSQL {
+            try bulk.insertInKeyOrder(values, keyAt: key.index, sql: insertWithIDSQL, unlessStoredBy: keyRowIDSQL, whenStored: whenKeyStored)
         }
-        _ = try bulk.insertInKeyOrder(values, keyAt: key.index, sql: insertWithIDSQL)
-        insertedKeys?.insert(value)
         return true
+    }
+
+    /// ``queuedKeyWasStored(_:id:)``, made once rather than for each record.
+    private lazy var whenKeyStored: ([DatabaseValue], Int64) throws -> Void = { [unowned self] values, id in
+        try self.queuedKeyWasStored(values, id: id)
+    }
+
+    /// A queued record whose key the table held when the queue went in: counted as inserted when it
+    /// was queued, it updates the row with that key or is skipped, as ``add(_:from:)`` does with a
+    /// key found as the record comes.
+    private func queuedKeyWasStored(_ values: [DatabaseValue], id: Int64) throws {
+        report.inserted -= 1
+        if conflicts == .update {
+            try bulk.willChange(rowID: id)
+            try replace(values, id: id)
+        } else {
+            report.skipped += 1
+        }
     }
 
     /// Stores a record under its own id: replaces the row with that id, or adds it.
@@ -125,9 +152,9 @@ public final class EntityImporter<Entity: DeclaredEntity>: EntityImporting {
     }
 
     /// The id of the row with this key, stored or queued (which is stored first).
-    private func storedID(key value: DatabaseValue, _ column: String) throws -> Int64? {
+    private func storedID(key value: DatabaseValue) throws -> Int64? {
         try bulk.insertQueuedRows()
-        return try statement("SELECT id FROM \(Entity.tableName) WHERE \(column) = ?")
+        return try keyRowIDSQL.map(statement)?
             .fetchOne(arguments: StatementArguments(values: [value])) { try $0.decode(Int64.self, at: 0) }
     }
 

@@ -113,6 +113,60 @@ struct EntityFilesTests {
         #expect(try Dish.importFile(path, into: queue) == ImportReport(updated: 300))
     }
 
+    /// An import into a table that had rows, past the rows a bulk insert keeps its triggers for
+    /// (whose new names are looked up in the table as the queue goes in, in name order): a record
+    /// whose name is stored updates that row (a seed skips it), a name given twice updates what the
+    /// first gave, and new names get ids in file order without gaps, as a reference that applies the
+    /// records one at a time by that definition says.
+    @Test static func anImportIntoATableWithRowsMatchesARecordByRecordReference() throws {
+        let test = try Self(.sqlite)
+        let header = "name,cuisine,minutes,vegetarian,servings,remarks,tasted\n"
+        func line(_ name: Int, _ minutes: Int) -> String { "Dish \(name),Cuisine \(name % 5),\(minutes),no,2,,\n" }
+        var reference: [String: (id: Int64, minutes: Int)] = [:]
+        var nextID: Int64 = 1
+        func apply(_ records: [(name: Int, minutes: Int)], updating: Bool) -> ImportReport {
+            var report = ImportReport()
+            for record in records {
+                let name = "Dish \(record.name)"
+                if let stored = reference[name] {
+                    if updating {
+                        reference[name] = (stored.id, record.minutes)
+                        report.updated += 1
+                    } else {
+                        report.skipped += 1
+                    }
+                } else {
+                    reference[name] = (nextID, record.minutes)
+                    nextID += 1
+                    report.inserted += 1
+                }
+            }
+            return report
+        }
+        func rows() throws -> [String] {
+            try test.queue.read { db in try Dish.fetchAll(db) }.sorted { $0.id! < $1.id! }.map { "\($0.id!) \($0.name) \($0.minutes)" }
+        }
+        func expected() -> [String] {
+            reference.sorted { $0.value.id < $1.value.id }.map { "\($0.value.id) \($0.key) \($0.value.minutes)" }
+        }
+        let first = (0..<150).map { (name: $0 * 2, minutes: $0) }
+        let firstReport = apply(first, updating: true)
+        #expect(try Dish.importFile(test.file("first.csv", header + first.map { line($0.name, $0.minutes) }.joined()), into: test.queue) == firstReport)
+        // Names 0-499 in a scrambled order (211 is prime to 500): half of the even ones stored, and
+        // every tenth record repeats the name of the one three before it.
+        let second = (0..<400).map { index in (name: (index % 10 == 9 ? index - 3 : index) * 211 % 500, minutes: 1_000 + index) }
+        let secondReport = apply(second, updating: true)
+        #expect(secondReport.updated > 0 && secondReport.inserted > 100)
+        #expect(try Dish.importFile(test.file("second.csv", header + second.map { line($0.name, $0.minutes) }.joined()), into: test.queue) == secondReport)
+        #expect(try rows() == expected())
+        let third = (0..<300).map { index in (name: index * 7 % 700, minutes: 2_000 + index) }
+        let thirdReport = apply(third, updating: false)
+        #expect(try Dish.seedFile(test.file("third.csv", header + third.map { line($0.name, $0.minutes) }.joined()), into: test.queue) == thirdReport)
+        #expect(try rows() == expected())
+        let logged = try test.queue.read { db in try db.scalar(Int.self, sql: "SELECT count(*) FROM store_changes WHERE table_name = 'dishes' AND kind = 1") }
+        #expect(logged == reference.count)
+    }
+
     /// Files of two entities in one call: each file's entity told by its fields, the progress
     /// called every `EntityFiles.progressInterval` records counted over both files (by that
     /// definition: 2,100 records call it at 1,000 and 2,000), one transaction for all.

@@ -1,4 +1,9 @@
 import CSQLite
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -14,10 +19,17 @@ import Darwin
 /// Inserted in key order, the same rows go through each such index once, from its first page to its last.
 ///
 /// A row's rowid is given when it is queued: one above the previous row's, the rowids SQLite would
-/// have given the rows inserted one by one as they came.
+/// have given the rows inserted one by one as they came. A queue that looks its keys up in the table
+/// (``storedKeySQL``) gives them when it inserts the rows: one above the previous row's among those
+/// whose key the table did not hold.
 final class KeyOrderedRows {
     /// The INSERT whose first parameter is the rowid and the others the row's values.
     let sql: String
+    /// The query that finds a queued key in the table when the rows are inserted (its one parameter
+    /// the key, its first column the rowid of the row that holds it), and what a row whose key it
+    /// finds does instead of being inserted; nil when the caller checked each key as it was queued.
+    let storedKeySQL: String?
+    let whenStored: ((_ values: [DatabaseValue], _ rowID: Int64) throws -> Void)?
     /// The number of values of each row, and the index of its key among them.
     let valueCount: Int
     let keyIndex: Int
@@ -32,9 +44,14 @@ final class KeyOrderedRows {
     /// A row by the hash of its key, for telling whether a key is queued.
     private var rowsByKeyHash: [Int: Int32] = [:]
 
-    init(sql: String, valueCount: Int, keyIndex: Int) {
+    init(
+        sql: String, valueCount: Int, keyIndex: Int, storedKeySQL: String? = nil,
+        whenStored: ((_ values: [DatabaseValue], _ rowID: Int64) throws -> Void)? = nil
+    ) {
         precondition(keyIndex >= 0 && keyIndex < valueCount, "the key is one of the values")
         self.sql = sql
+        self.storedKeySQL = storedKeySQL
+        self.whenStored = whenStored
         self.valueCount = valueCount
         self.keyIndex = keyIndex
     }
@@ -84,17 +101,30 @@ final class KeyOrderedRows {
 
     /// Inserts the queued rows through `db` in the order of their keys, or in the order they were
     /// queued (`inKeyOrder` false: rows that go through insert triggers, which log them in that
-    /// order), then empties the queue.
+    /// order), then empties the queue. With ``storedKeySQL``, each key is looked up first, in the
+    /// same order, and the rows whose key the table holds are not inserted.
     ///
+    /// - Returns: the rows whose key the table holds, in the order they were queued, with the rowid
+    ///   of the row that holds it (for ``whenStored``).
     /// - Throws: ``DatabaseError``; the queue is emptied then too.
-    func insertAll(_ db: Database, inKeyOrder: Bool) throws {
+    func insertAll(_ db: Database, inKeyOrder: Bool) throws -> [(values: [DatabaseValue], rowID: Int64)] {
         defer { removeAll() }
-        guard !rows.isEmpty else { return }
+        guard !rows.isEmpty else { return [] }
         let queuedOrder = 0..<Int32(rows.count)
         // Through pointers: the sort compares each row's key about log2(count) times.
         let order = !inKeyOrder ? Array(queuedOrder) : bytes.withUnsafeBytes { raw in
             rows.withUnsafeBufferPointer { rows in
                 queuedOrder.sorted { Self.compare(raw, Int(rows[Int($0)].key), Int(rows[Int($1)].key)) < 0 }
+            }
+        }
+        let stored = try storedKeyRowIDs(order, db)
+        // Each row's rowid: one above the previous row's among those inserted, in the order they came.
+        var rowIDs: [Int64]?
+        if !stored.isEmpty {
+            var next = firstRowID
+            rowIDs = (0..<rows.count).map { row in
+                defer { if stored[Int32(row)] == nil { next += 1 } }
+                return next
             }
         }
         let statement = try db.cachedStatement(sql: sql)
@@ -106,9 +136,9 @@ final class KeyOrderedRows {
         }
         try bytes.withUnsafeBufferPointer { buffer in
             let base = buffer.baseAddress!
-            for row in order {
+            for row in order where stored[row] == nil {
                 sqlite3_reset(handle)
-                try check(sqlite3_bind_int64(handle, 1, firstRowID + Int64(row)), statement, db)
+                try check(sqlite3_bind_int64(handle, 1, rowIDs?[Int(row)] ?? firstRowID + Int64(row)), statement, db)
                 var offset = Int(rows[Int(row)].start)
                 for parameter in stride(from: 2, through: parameters, by: 1) {
                     try check(Self.bind(base, &offset, to: handle, at: Int32(parameter)), statement, db)
@@ -122,6 +152,55 @@ final class KeyOrderedRows {
             }
             sqlite3_reset(handle)
             sqlite3_clear_bindings(handle)
+        }
+        return stored.sorted { $0.key < $1.key }.map { row, rowID in (values: values(of: Int(row)), rowID: rowID) }
+    }
+
+    /// The rowid of the row of the table that holds each queued row's key, by the queued row, when
+    /// the queue looks its keys up (``storedKeySQL``): looked up in `order`, the order the rows go in,
+    /// so that the lookups read the key's index once from its first page to its last, as the inserts
+    /// that follow do.
+    private func storedKeyRowIDs(_ order: [Int32], _ db: Database) throws -> [Int32: Int64] {
+        guard let storedKeySQL else { return [:] }
+        let statement = try db.cachedStatement(sql: storedKeySQL)
+        let handle = statement.sqliteStatement
+        var stored: [Int32: Int64] = [:]
+        try bytes.withUnsafeBufferPointer { buffer in
+            defer {
+                sqlite3_reset(handle)
+                sqlite3_clear_bindings(handle)
+            }
+            for row in order {
+                sqlite3_reset(handle)
+                var offset = Int(rows[Int(row)].key)
+                try check(Self.bind(buffer.baseAddress!, &offset, to: handle, at: 1), statement, db)
+                let code = sqlite3_step(handle)
+                if code == SQLITE_ROW {
+                    stored[row] = sqlite3_column_int64(handle, 0)
+                } else if code != SQLITE_DONE {
+                    throw statement.stepError(code, [])
+                }
+            }
+        }
+        return stored
+    }
+
+    /// The values of queued row `row`, decoded.
+    private func values(of row: Int) -> [DatabaseValue] {
+        bytes.withUnsafeBytes { raw in
+            var offset = Int(rows[row].start)
+            return (0..<valueCount).map { _ in
+                let value = Self.value(raw, at: offset)
+                offset = value.payload + value.length
+                let payload = UnsafeRawBufferPointer(rebasing: raw[value.payload..<value.payload + value.length])
+                switch value.tag {
+                case .null: return .null
+                case .integer: return .integer(payload.loadUnaligned(as: Int64.self))
+                case .real: return .real(payload.loadUnaligned(as: Double.self))
+                case .text: return .text(String(decoding: payload, as: UTF8.self))
+                case .blob: return .blob(Data(payload))
+                }
+            }
         }
     }
 
