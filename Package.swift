@@ -168,12 +168,3 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
-
-// Release builds of the product's modules reach generic types' metadata through accessor calls that are
-// given their conformances, not by mangled name: at run time a mangled name's conformance requirement is
-// looked up by a scan of every conformance record of the static binary, once per type (W7).
-for target in package.targets where [.regular, .executable].contains(target.type) && target.path?.hasPrefix("Tests") != true {
-    target.swiftSettings = (target.swiftSettings ?? []) + [
-        .unsafeFlags(["-Xfrontend", "-disable-concrete-type-metadata-mangled-name-accessors"], .when(configuration: .release))
-    ]
-}
