@@ -174,8 +174,9 @@ struct KeyOrderedInsertTests {
     }
 
     /// Into an empty table, queued rows go in with the `CHECK` constraints skipped and are verified
-    /// after: a row that breaks one fails the bulk insert, wherever it stands in the queue, and the
-    /// checks apply again to every insert after it.
+    /// after: a row that breaks one fails the bulk insert, wherever it stands in the queue, naming
+    /// the constraint and the row, and the checks apply again to every insert after it (the same
+    /// cached statement, prepared again).
     @Test(arguments: [0, 7, 199])
     func aQueuedRowThatBreaksACheckFailsABulkInsertIntoAnEmptyTable(breaking: Int) throws {
         let directory = try TemporaryDirectory()
@@ -201,7 +202,9 @@ struct KeyOrderedInsertTests {
         #expect {
             try load(breakingAt: breaking)
         } throws: { error in
-            (error as? DatabaseError)?.resultCode == .SQLITE_CONSTRAINT_CHECK && "\(error)".contains("CHECK constraint failed")
+            (error as? DatabaseError)?.resultCode == .SQLITE_CONSTRAINT_CHECK
+                && (error as? DatabaseError)?.message
+                    == "CHECK constraint failed: kind IN ('a', 'b', 'c') (the row of items with rowid \(breaking + 1))"
         }
         #expect(try queue.read { db in try db.scalar(Int.self, sql: "SELECT count(*) FROM items") } == 0)
         try load(breakingAt: nil)
@@ -214,7 +217,50 @@ struct KeyOrderedInsertTests {
         #expect(kept == 200)
         #expect(check == "ok")
         #expect(throws: DatabaseError.self) {
-            try queue.write { db in try db.execute(sql: "INSERT INTO items(key, kind) VALUES ('one more', 'z')") }
+            try queue.write { db in try db.cachedStatement(sql: insert).execute(arguments: StatementArguments(values: [.null, .text("one more"), .text("z")])) }
+        }
+    }
+
+    /// The constraint a bulk insert's verification names is the one SQLite names when it inserts
+    /// the same row into the same table itself (the first the row breaks, by its `CONSTRAINT` name
+    /// or its text), whatever the `CREATE TABLE` holds around it.
+    @Test(arguments: [
+        "n INTEGER CHECK (n < 100), kind TEXT CHECK (kind IN ('a', 'b'))",
+        "n INTEGER, kind TEXT, CONSTRAINT \"kind is\"\"known\" CHECK (kind <> 'z') CHECK (n >= 0)",
+        "n INTEGER CONSTRAINT small NOT NULL CHECK (n < 100), kind TEXT /* CHECK (kind = 'x') */ CHECK ( kind <> ')' -- no parenthesis\n )",
+        "n INTEGER, kind TEXT, CHECK (n < 100 AND length(kind) = 1), CONSTRAINT [odd name] CHECK(kind NOT IN ('(', 'z'))",
+    ])
+    func aVerifiedCheckIsNamedAsSQLiteNamesIt(columns: String) throws {
+        let directory = try TemporaryDirectory()
+        let queue = try DatabaseQueue(path: directory.path("checked.sqlite"))
+        let insert = "INSERT INTO items(id, key, n, kind) VALUES (?, ?, ?, ?)"
+        for broken: [DatabaseValue] in [[.integer(150), .text("a")], [.integer(5), .text("z")], [.integer(-1), .text(")")]] {
+            // SQLite's own message for the row, inserted into the table.
+            let expected: String? = try queue.write { db in
+                try db.execute(sql: "DROP TABLE IF EXISTS items; CREATE TABLE items(id INTEGER PRIMARY KEY, key TEXT NOT NULL UNIQUE, \(columns))")
+                do {
+                    try db.execute(sql: insert, arguments: StatementArguments(values: [.null, .text("k")] + broken))
+                    try db.execute(sql: "DELETE FROM items")
+                    return nil
+                } catch let error as DatabaseError {
+                    return error.message
+                }
+            }
+            let found: String? = try queue.write { db in
+                do {
+                    try db.bulkInsert(into: "items", triggeredRows: 0) { bulk in
+                        for index in 0..<50 {
+                            let values: [DatabaseValue] = index == 30 ? broken : [.integer(Int64(index)), .text("a")]
+                            try bulk.insertInKeyOrder([.text("key \((index * 7) % 50)")] + values, keyAt: 0, sql: insert)
+                        }
+                    }
+                    return nil
+                } catch let error as DatabaseError {
+                    #expect(error.resultCode == .SQLITE_CONSTRAINT_CHECK)
+                    return error.message
+                }
+            }
+            #expect(found == expected.map { "\($0) (the row of items with rowid 31)" }, "\(broken)")
         }
     }
 }

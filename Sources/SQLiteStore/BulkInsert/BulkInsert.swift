@@ -17,9 +17,9 @@ import Glibc
 /// SQL after the rows: one sort each instead of an insertion per row in random order (W1b).
 /// A statement of the load that would use them scans the table meanwhile; unique indexes and
 /// constraints stay, as they decide conflicts. Its `CHECK` constraints are skipped while the rows
-/// queued in key order go in, and verified after them in one pass over the table (`PRAGMA
-/// quick_check`): a `CHECK` of an `IN` list opens and closes a table of the list for every row
-/// inserted (Ingest, Benchmarks/README.md). The connection's page cache is raised to ``pageCacheBytes`` (into a table
+/// queued in key order go in, and verified after them by one query over the rows inserted since the
+/// last verification (`checkConstraints(of:)`): a `CHECK` of an `IN` list opens and closes a table
+/// of the list for every row inserted (Ingest, Benchmarks/README.md). The connection's page cache is raised to ``pageCacheBytes`` (into a table
 /// that had rows, ``appendingCacheBytes``) while rows are inserted, and lowered to ``buildingCacheBytes`` while the structures are built. Rows given to
 /// ``insertInKeyOrder(_:keyAt:sql:)`` wait in memory while the triggers are suspended, and go into
 /// the table together in the order of their key.
@@ -94,8 +94,9 @@ public final class BulkInsert {
     /// Whether the rows queued in key order go in with the table's `CHECK` constraints skipped, to
     /// be verified by the next ``resume()``: the table was empty when the bulk insert began.
     private let defersChecks: Bool
-    /// Whether rows went in with the `CHECK` constraints skipped since the last ``resume()``.
-    private var hasUncheckedRows = false
+    /// The rowids of the rows that went in with the `CHECK` constraints skipped since the last
+    /// ``resume()`` (with, between them, rows checked as they went in); nil when there is none.
+    private var uncheckedRows: ClosedRange<Int64>?
     /// The connection's `PRAGMA cache_size` values: its own, while rows are inserted (raised to
     /// ``pageCacheBytes``) and while structures are built (lowered to
     /// ``buildingCacheBytes``); nil when its own is at least the raised size.
@@ -159,9 +160,9 @@ public final class BulkInsert {
     public func resume() throws {
         try insertQueuedRows()
         queued = nil
-        if hasUncheckedRows {
-            try verifyChecks()
-            hasUncheckedRows = false
+        if let rows = uncheckedRows {
+            try verifyChecks(rows)
+            uncheckedRows = nil
         }
         guard let triggers = suspended else { return }
         if let cacheSizes { try db.execute(sql: "PRAGMA cache_size = \(cacheSizes.building)") }
@@ -309,24 +310,41 @@ public final class BulkInsert {
     }
 
     /// Inserts the queue's rows; into an empty table that `defersChecks`, with the table's `CHECK`
-    /// constraints skipped (verified after the load by `verifyChecks()`).
+    /// constraints skipped (verified after the load by `verifyChecks(_:)`).
     private func insertAll(_ queued: KeyOrderedRows) throws -> [(values: [DatabaseValue], rowID: Int64)] {
         guard isSuspended && defersChecks else { return try queued.insertAll(db, inKeyOrder: isSuspended) }
         // The pragma changes the code SQLite makes: the insert is prepared again, without the checks.
         try db.execute(sql: "PRAGMA ignore_check_constraints = ON")
         defer { try? db.execute(sql: "PRAGMA ignore_check_constraints = OFF") }
-        hasUncheckedRows = true
+        let rows = queued.firstRowID...(queued.nextRowID - 1)
+        uncheckedRows = uncheckedRows.map { min($0.lowerBound, rows.lowerBound)...max($0.upperBound, rows.upperBound) } ?? rows
         return try queued.insertAll(db, inKeyOrder: true)
     }
 
-    /// Verifies the table's `CHECK` constraints on every row (and its b-tree's structure), after rows
-    /// went in with them skipped.
+    /// Verifies the table's `CHECK` constraints on the rows whose rowids are in `rows`, after they
+    /// went in with the constraints skipped: one query for the first row that breaks any, then one
+    /// per constraint on that row, to name the first it breaks, as SQLite's insert would have.
     ///
-    /// - Throws: ``DatabaseError`` `SQLITE_CONSTRAINT_CHECK` with SQLite's first finding.
-    private func verifyChecks() throws {
-        let findings = try db.fetchAll(sql: "PRAGMA quick_check(\(ChangeLog.identifier(table)))") { try $0.decode(String.self, at: 0) }
-        guard findings != ["ok"] else { return }
-        throw DatabaseError(resultCode: .SQLITE_CONSTRAINT_CHECK, message: findings.first ?? "quick_check found nothing to say")
+    /// - Throws: ``DatabaseError`` `SQLITE_CONSTRAINT_CHECK` naming the constraint (as SQLite does)
+    ///   and the row's rowid.
+    private func verifyChecks(_ rows: ClosedRange<Int64>) throws {
+        let createTable = try db.scalar(
+            String.self, sql: "SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?", arguments: [table]) ?? ""
+        let checks = Self.checkConstraints(of: createTable)
+        guard !checks.isEmpty else { return }
+        let name = ChangeLog.identifier(table)
+        // A newline before each closing parenthesis ends a `--` comment the expression ends with.
+        let holds = checks.map { "(\($0.expression)\n)" }.joined(separator: " AND ")
+        guard let rowID = try db.scalar(
+            Int64.self, sql: "SELECT rowid FROM \(name) WHERE rowid BETWEEN ? AND ? AND NOT (\(holds)) LIMIT 1",
+            arguments: [rows.lowerBound, rows.upperBound])
+        else { return }
+        let broken = try checks.first { check in
+            try db.scalar(Bool.self, sql: "SELECT NOT (\(check.expression)\n) FROM \(name) WHERE rowid = ?", arguments: [rowID]) == true
+        }
+        throw DatabaseError(
+            resultCode: .SQLITE_CONSTRAINT_CHECK,
+            message: "CHECK constraint failed: \((broken ?? checks[0]).name) (the row of \(table) with rowid \(rowID))")
     }
 
     /// The rowid SQLite gives a row inserted without one: one above the table's highest, or above the
