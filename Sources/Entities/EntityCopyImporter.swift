@@ -4,7 +4,8 @@ import SQLiteStore
 /// Stores imported records of one entity on any engine's connection (a `PostgreSQLCluster`'s, say),
 /// with the engine's bulk load: new rows are gathered and added with one
 /// `SQLConnection.copy(into:columns:nextRow:)` (PostgreSQL's `COPY`), the way ``EntityImporter`` does on
-/// SQLite, with the same results: ids, updates and skips as one `INSERT` or `UPDATE` a record gives.
+/// SQLite, with the same rows, updates and skips as one `INSERT` or `UPDATE` a record gives, and ids
+/// in the order of the records but for the few a bulk load holds back (``insertPending()``).
 ///
 /// A record with an id keeps it (the rows gathered so far are added first, then the row with that
 /// id is replaced, or the record is added with it). A record without one is added unless its unique
@@ -142,9 +143,11 @@ public final class EntityCopyImporter<Entity: DeclaredEntity, Connection: SQLCon
     /// searchable entity's search structures are filled by
     /// `PostgreSQLTextSearch.load(_:columns:_:meanwhile:)`, which counts its substrings while the
     /// indexes are built. A record whose key's hash a streamed row has is held back and stored by its
-    /// key after the load (an update or skip of that row). The same rows and entries as one `INSERT`
-    /// or `UPDATE` a record gives (W1b on PostgreSQL); other sessions' reads and writes of the table
-    /// wait until the transaction ends (dropping an index locks the table). The rows of an entity
+    /// key after the load: an update or skip of that row, or, when only the hash is the same (some 116
+    /// of a million keys, `KeyHashes`), a new row whose id comes after the streamed rows' ids. The same
+    /// rows and entries as one `INSERT` or `UPDATE` a record gives (W1b on PostgreSQL); other
+    /// sessions' reads and writes of the table wait until the transaction ends (dropping an index
+    /// locks the table). The rows of an entity
     /// with references to another table are gathered and loaded at the end, in bulk as well (a record
     /// whose reference is refused is named by its place in its source); elsewhere the rows are
     /// gathered and added by one `SQLConnection.copy(into:columns:nextRow:)`.
