@@ -34,8 +34,10 @@ extension PostgreSQLTextSearch {
                         previous := 0;
                         FOREACH c IN ARRAY string_to_array(t, NULL) LOOP
                             key := ascii(c);
-                            -- The scalar, and the pair it ends (the scalar again at a text's start).
-                            keys := keys || key || (previous << 21 | key);
+                            -- The scalar, and the pair it ends (the scalar again at a text's start),
+                            -- each appended in place: `keys || …` would copy the array every time.
+                            keys := array_append(keys, key);
+                            keys := array_append(keys, previous << 21 | key);
                             previous := key;
                         END LOOP;
                     END LOOP;
