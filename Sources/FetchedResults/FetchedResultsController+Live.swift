@@ -208,8 +208,7 @@ extension FetchedResultsController {
             let rows = try db.fetchRows(sql: PostgreSQLChangeLogSchema.changesSQL, values: [.text(snapshot)])
             let isComplete = rows.first?.first == .integer(0)  // else pruned past the position
             if isComplete && rows.allSatisfy({ $0[1] == .null }) { return (nil, [], true, false) }
-            guard case .text(let position) = rows.first?[5] else { throw FetchError.resultChanged }
-            let next = TrackingPosition.postgreSQL(snapshot: position)
+            let next = TrackingPosition.postgreSQL(snapshot: try PostgreSQLChangeLogSchema.position(rows.first?[5]))
             var ids: Set<Int64> = []
             for row in rows {
                 if case .text(Entity.tableName) = row[2], case .integer(let id) = row[3] { ids.insert(id) }
@@ -220,10 +219,8 @@ extension FetchedResultsController {
 
     /// Where the PostgreSQL change log stands now, in `db`'s snapshot.
     static func postgreSQLPosition(_ db: any SQLConnection) throws -> TrackingPosition {
-        guard case .text(let snapshot) = try db.fetchRows(sql: PostgreSQLChangeLogSchema.currentPositionSQL, values: []).first?.first else {
-            throw FetchError.resultChanged
-        }
-        return .postgreSQL(snapshot: snapshot)
+        .postgreSQL(snapshot: try PostgreSQLChangeLogSchema.position(
+            try db.fetchRows(sql: PostgreSQLChangeLogSchema.currentPositionSQL, values: []).first?.first))
     }
 
     /// Installs what ``readChanges(_:_:_:_:_:)`` read and tells the delegate.

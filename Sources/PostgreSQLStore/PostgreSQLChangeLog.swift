@@ -60,11 +60,10 @@ public enum PostgreSQLChangeLog {
     }
 
     /// The position now: every change committed so far is before it.
+    ///
+    /// - Throws: ``PostgreSQLError``; `PostgreSQLChangeLogSchema.MissingPosition`.
     public static func currentPosition(_ db: PostgreSQLConnection) throws -> Position {
-        guard case .text(let snapshot) = try db.scalar(sql: PostgreSQLChangeLogSchema.currentPositionSQL) else {
-            throw PostgreSQLError(sqlState: PostgreSQLError.internalError, message: "pg_current_snapshot() gave no snapshot")
-        }
-        return Position(snapshot: snapshot)
+        Position(snapshot: try PostgreSQLChangeLogSchema.position(try db.scalar(sql: PostgreSQLChangeLogSchema.currentPositionSQL)))
     }
 
     /// A reader's position is older than the log's pruning horizon: changes it has not read may be
@@ -79,31 +78,26 @@ public enum PostgreSQLChangeLog {
     }
 
     /// The changes committed after `position` and visible now, in the order they were made, and the
-    /// position after them, read by one statement, so the two agree.
+    /// position after them, read by one statement: one snapshot, so the two agree, in a transaction
+    /// or not.
     ///
     /// - Throws: ``PositionPruned`` when pruning may have removed changes after `position`;
-    ///   ``PostgreSQLError``.
+    ///   ``PostgreSQLError``; `PostgreSQLChangeLogSchema.MissingPosition`.
     public static func changes(after position: Position, _ db: PostgreSQLConnection) throws -> (changes: [RowChange], position: Position) {
-        let read = {
-            let rows = try db.fetchAll(
-                sql: SQLDialect.postgreSQL.numberingPlaceholders(PostgreSQLChangeLogSchema.changesSQL),
-                arguments: [.text(position.snapshot)])
-            if rows.first?.first != .integer(0) { throw PositionPruned(position: position) }
-            guard case .text(let snapshot) = rows.first?[5] else {
-                throw PostgreSQLError(sqlState: PostgreSQLError.internalError, message: "pg_current_snapshot() gave no snapshot")
+        let rows = try db.fetchAll(
+            sql: SQLDialect.postgreSQL.numberingPlaceholders(PostgreSQLChangeLogSchema.changesSQL),
+            arguments: [.text(position.snapshot)])
+        if rows.first?.first != .integer(0) { throw PositionPruned(position: position) }
+        let next = Position(snapshot: try PostgreSQLChangeLogSchema.position(rows.first?[5]))
+        let changes = try rows.filter { $0[1] != .null }.map { row -> RowChange in
+            guard case .integer(let sequence) = row[1], case .text(let table) = row[2], case .integer(let rowID) = row[3],
+                case .integer(let kind) = row[4], let kind = RowChange.Kind(rawValue: Int(kind))
+            else {
+                throw PostgreSQLError(sqlState: PostgreSQLError.internalError, message: "\(tableName) holds an unreadable row: \(row)")
             }
-            let next = Position(snapshot: snapshot)
-            let changes = try rows.filter { $0[1] != .null }.map { row -> RowChange in
-                guard case .integer(let sequence) = row[1], case .text(let table) = row[2], case .integer(let rowID) = row[3],
-                    case .integer(let kind) = row[4], let kind = RowChange.Kind(rawValue: Int(kind))
-                else {
-                    throw PostgreSQLError(sqlState: PostgreSQLError.internalError, message: "\(tableName) holds an unreadable row: \(row)")
-                }
-                return RowChange(sequence: sequence, table: table, rowID: rowID, kind: kind)
-            }
-            return (changes, next)
+            return RowChange(sequence: sequence, table: table, rowID: rowID, kind: kind)
         }
-        return db.isInsideTransaction ? try read() : try db.inTransaction(readOnly: true, read)
+        return (changes, next)
     }
 
     // MARK: - Pruning

@@ -110,6 +110,20 @@ public enum PostgreSQLChangeLogSchema {
         ORDER BY seq
         """
 
+    /// The position a row read by ``currentPositionSQL`` (its first column) or ``changesSQL`` (its
+    /// last) holds.
+    ///
+    /// - Throws: ``MissingPosition`` when it holds none.
+    public static func position(_ value: DatabaseValue?) throws -> String {
+        guard case .text(let snapshot) = value else { throw MissingPosition() }
+        return snapshot
+    }
+
+    /// The server gave no position where ``currentPositionSQL`` or ``changesSQL`` reads one.
+    public struct MissingPosition: Error, Sendable, Equatable, CustomStringConvertible {
+        public var description: String { "pg_current_snapshot() gave no snapshot" }
+    }
+
     /// `name` as a quoted identifier.
     private static func quoted(_ name: String) -> String {
         "\"" + name.replacing("\"", with: "\"\"") + "\""

@@ -140,3 +140,18 @@ import Testing
         #expect(changes.map(\.rowID) == [7])
     }
 }
+
+/// A position is read from the text of a row's column; a row without one is said so, the same way
+/// wherever it is read (`PostgreSQLChangeLog`, a live controller).
+struct ChangeLogPositionTextTests {
+    @Test func aPositionIsTheColumnsTextAndItsAbsenceIsSaid() throws {
+        #expect(try PostgreSQLChangeLogSchema.position(.text("790:790:")) == "790:790:")
+        for value: DatabaseValue? in [nil, .null, .integer(790)] {
+            #expect {
+                try PostgreSQLChangeLogSchema.position(value)
+            } throws: { error in
+                error is PostgreSQLChangeLogSchema.MissingPosition && "\(error)" == "pg_current_snapshot() gave no snapshot"
+            }
+        }
+    }
+}
