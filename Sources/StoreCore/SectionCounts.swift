@@ -109,7 +109,7 @@ public enum SectionCounts {
             """
             INSERT INTO \(registryTableName)(table_name, section, key_type)
                 SELECT \(tableLiteral), \(sectionLiteral), pg_typeof(\(section))::text FROM (SELECT) AS one LEFT JOIN \(SQLText.identifier(table)) ON FALSE
-                ON CONFLICT DO NOTHING;
+                ON CONFLICT (table_name, section) DO UPDATE SET key_type = excluded.key_type;
 
             """
         }
@@ -120,14 +120,14 @@ public enum SectionCounts {
     /// The SQL that counts every row of `table` by `section` again, in one statement after the
     /// counts are cleared: what ``countingSQL(forTable:columns:section:dialect:)`` runs for the rows
     /// already there, and what a bulk load runs after loading an empty table with the triggers off
-    /// (`bulkLoadSQL(forTable:_:)`).
+    /// (`bulkLoadSQL(forTable:_:)`). Rows are grouped by their key, as the triggers group them.
     public static func recountingSQL(forTable table: String, section: String, dialect: SQLDialect = .sqlite) -> String {
         let tableLiteral = SQLText.literal(table)
         let sectionLiteral = SQLText.literal(section)
         return """
             DELETE FROM \(tableName) WHERE table_name = \(tableLiteral) AND section = \(sectionLiteral);
             INSERT INTO \(tableName)(table_name, section, key, count)
-                SELECT \(tableLiteral), \(sectionLiteral), \(key(section, dialect)), count(*) FROM \(SQLText.identifier(table)) GROUP BY \(section);
+                SELECT \(tableLiteral), \(sectionLiteral), \(key(section, dialect)), count(*) FROM \(SQLText.identifier(table)) GROUP BY \(key(section, dialect));
 
             """
     }

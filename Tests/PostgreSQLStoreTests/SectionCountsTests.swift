@@ -129,6 +129,37 @@ struct SectionCountsTests {
         #expect(counts?.isEmpty == true)
     }
 
+    /// A pair counted again after its expression's type changed reads its keys as the new type, in
+    /// its order (PostgreSQL keeps the type in the registry).
+    @Test(arguments: StoreEngine.all) func aPairCountedAgainAfterItsTypeChangedHasKeysOfTheNewType(engine: StoreEngine) throws {
+        let store = try engine.makeStore()
+        try store.writer.write { db in
+            for type in [db.dialect.columnType(.text), db.dialect.columnType(.integer)] {
+                try db.execute(sql: "DROP TABLE IF EXISTS sizes", values: [])
+                try db.execute(sql: "CREATE TABLE sizes(id \(db.dialect.integerPrimaryKey), size \(type))", values: [])
+                try db.execute(sql: "INSERT INTO sizes(size) VALUES ('10'), ('9'), ('2'), ('10')", values: [])
+                try SectionCounts.installCounting(forTable: "sizes", section: "size", in: db)
+            }
+        }
+        let counts = try store.writer.read { db in try SectionCounts.counts(forTable: "sizes", section: "size", in: db) }
+        #expect(counts?.map(\.key) == [.integer(2), .integer(9), .integer(10)])
+        #expect(counts?.map(\.count) == [1, 1, 2])
+    }
+
+    /// The rows already there are counted by their key as the triggers count the rows written after:
+    /// on PostgreSQL by the value's text, so `1.0` and `1.00` of a `numeric` are two keys.
+    @Test(arguments: StoreEngine.all) func rowsAlreadyThereAreGroupedAsTheTriggersGroupThem(engine: StoreEngine) throws {
+        let store = try engine.makeStore()
+        try store.writer.write { db in
+            try db.execute(sql: "CREATE TABLE prices(id \(db.dialect.integerPrimaryKey), price \(engine == .sqlite ? "REAL" : "numeric"))", values: [])
+            try db.execute(sql: "INSERT INTO prices(price) VALUES (1.0), (1.00), (2.5)", values: [])
+            try SectionCounts.installCounting(forTable: "prices", section: "price", in: db)
+        }
+        #expect(try store.writer.read { db in try SectionCounts.problems(db) } == [])
+        try store.writer.write { db in try db.execute(sql: "DELETE FROM prices WHERE id = 2", values: []) }
+        #expect(try store.writer.read { db in try SectionCounts.problems(db) } == [])
+    }
+
     /// Overlapping transactions that count into the same keys, a new one included, lose no count:
     /// each writer's transaction holds its rows uncommitted while the others insert, update and delete
     /// in the same sections (each `INSERT … ON CONFLICT DO UPDATE` waits for the counts row's lock,
