@@ -194,7 +194,7 @@ public enum SectionCounts {
         let tableLiteral = SQLText.literal(table)
         let sectionLiteral = SQLText.literal(section)
         let quotedTable = SQLText.identifier(table)
-        let function = SQLText.identifier(triggerPrefix(forTable: table, section: section))
+        let function = SQLText.identifier(postgreSQLFunctionName(forTable: table, section: section))
         let key = key(section, .postgreSQL)
         // Each key's change, added to its row in key order (so that two statements lock the rows they
         // share in the same order), or a row made for a new key.
@@ -259,6 +259,13 @@ public enum SectionCounts {
         "\(tableName)_\(FNV1a.hexadecimal(section))_\(event)"
     }
 
+    /// The name of PostgreSQL's function counting the rows of `table` by `section`: named by the hash
+    /// of both, so that it stays within PostgreSQL's 63 bytes (a longer name is cut, and two sections
+    /// of a long-named table would share one function).
+    package static func postgreSQLFunctionName(forTable table: String, section: String) -> String {
+        "\(tableName)_\(FNV1a.hexadecimal(SQLText.identifier(table) + "." + section))"
+    }
+
     /// Whether the counts' tables (``installationSQL(dialect:)``) are in the database.
     package static func isInstalled(_ db: any SQLConnection) throws -> Bool {
         let sql = switch db.dialect {
@@ -269,8 +276,7 @@ public enum SectionCounts {
         return installed == .integer(1)
     }
 
-    /// The start of the names of the triggers (PostgreSQL: of the function) counting the rows of
-    /// `table` by `section`.
+    /// The start of the names of SQLite's triggers counting the rows of `table` by `section`.
     static func triggerPrefix(forTable table: String, section: String) -> String {
         "\(tableName)_\(table)_\(FNV1a.hexadecimal(section))"
     }

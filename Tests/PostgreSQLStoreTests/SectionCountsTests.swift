@@ -160,6 +160,31 @@ struct SectionCountsTests {
         #expect(try store.writer.read { db in try SectionCounts.problems(db) } == [])
     }
 
+    /// Two sections of a table whose name is long are counted apart: on PostgreSQL each by a function
+    /// of its own (a name past 63 bytes would be cut, and the two functions would be one).
+    @Test(arguments: StoreEngine.all) func twoSectionsOfALongNamedTableAreCountedApart(engine: StoreEngine) throws {
+        let table = "items_whose_name_is_long_enough_to_fill_most_of_63_bytes"
+        let store = try engine.makeStore()
+        try store.writer.write { db in
+            let text = db.dialect.columnType(.text)
+            try db.execute(sql: "CREATE TABLE \(table)(id \(db.dialect.integerPrimaryKey), name \(text) NOT NULL, grp \(text))", values: [])
+            for section in ["grp", "upper(substr(name, 1, 1))"] {
+                try SectionCounts.installCounting(forTable: table, section: section, in: db)
+            }
+        }
+        try store.writer.write { db in
+            try db.execute(sql: "INSERT INTO \(table)(name, grp) VALUES ('apple', 'a'), ('Avocado', NULL), ('banana', 'a')", values: [])
+            try db.execute(sql: "UPDATE \(table) SET grp = 'b' WHERE name = 'banana'", values: [])
+            try db.execute(sql: "DELETE FROM \(table) WHERE name = 'apple'", values: [])
+        }
+        let counts = try store.writer.read { db in
+            (try SectionCounts.counts(forTable: table, section: "grp", in: db), try SectionCounts.counts(forTable: table, section: "upper(substr(name, 1, 1))", in: db))
+        }
+        #expect(counts.0?.map { "\($0.key) \($0.count)" } == ["NULL 1", "\"b\" 1"])
+        #expect(counts.1?.map { "\($0.key) \($0.count)" } == ["\"A\" 1", "\"B\" 1"])
+        #expect(try store.writer.read { db in try SectionCounts.problems(db) } == [])
+    }
+
     /// Overlapping transactions that count into the same keys, a new one included, lose no count:
     /// each writer's transaction holds its rows uncommitted while the others insert, update and delete
     /// in the same sections (each `INSERT … ON CONFLICT DO UPDATE` waits for the counts row's lock,
