@@ -38,7 +38,8 @@ import Foundation
 /// by its text on PostgreSQL. On SQLite, rows deleted by `REPLACE` conflict resolution fire delete
 /// triggers only when the writing connection has `PRAGMA recursive_triggers = ON` (SQLite's rule),
 /// so writers that replace rows must turn it on or the counts overcount; each counted row write runs
-/// two or three more statements (an index lookup each).
+/// two or three more statements (an index lookup each); the triggers name only the columns the
+/// expression's words name, so that another column can be dropped.
 ///
 /// Related documentation: <https://www.sqlite.org/lang_createtrigger.html>,
 /// <https://www.postgresql.org/docs/15/sql-createtrigger.html>
@@ -140,11 +141,12 @@ public enum SectionCounts {
     ///
     /// On SQLite, three `AFTER` triggers, for each row, evaluate the row's key: when `section` is one
     /// of the `columns` (the table's, as `PRAGMA table_info` lists them), the trigger's `new` or `old`
-    /// value of it; otherwise `section` over a row of the columns made from those values, so that it
-    /// is written exactly as a query over the table would be. (A `BEFORE` trigger would run even for a
-    /// row that `OR IGNORE` then leaves alone.) On PostgreSQL, one PL/pgSQL function and four
-    /// statement-level triggers (insert, update and delete with their transition tables, and
-    /// truncate), which group the statement's rows by `section` (see ``SectionCounts``).
+    /// value of it; otherwise `section` over a row made from those values of the columns it names (its
+    /// words), so that it is written exactly as a query over the table would be. (A `BEFORE` trigger
+    /// would run even for a row that `OR IGNORE` then leaves alone.) On PostgreSQL, one PL/pgSQL
+    /// function and four statement-level triggers (insert, update and delete with their transition
+    /// tables, and truncate), which group the statement's rows by the text of `section` (see
+    /// ``SectionCounts``).
     public static func countingTriggersSQL(
         forTable table: String, columns: [String], section: String, dialect: SQLDialect = .sqlite
     ) -> String {
@@ -165,8 +167,11 @@ public enum SectionCounts {
             if let column = columns.first(where: { $0 == section || SQLText.identifier($0) == section }) {
                 return "\(row).\(SQLText.identifier(column))"
             }
-            let values = columns.map { "\(row).\(SQLText.identifier($0)) AS \(SQLText.identifier($0))" }
-            return "(SELECT \(section) FROM (SELECT \(values.joined(separator: ", "))))"
+            // Only those: SQLite refuses to drop a column that a trigger names.
+            let named = SQLText.words(section)
+            let values = columns.filter { SQLText.words($0).isSubset(of: named) }
+                .map { "\(row).\(SQLText.identifier($0)) AS \(SQLText.identifier($0))" }
+            return values.isEmpty ? "(\(section))" : "(SELECT \(section) FROM (SELECT \(values.joined(separator: ", "))))"
         }
         let add = """
                 INSERT INTO \(tableName)(table_name, section, key, count)
@@ -264,6 +269,26 @@ public enum SectionCounts {
     /// of a long-named table would share one function).
     package static func postgreSQLFunctionName(forTable table: String, section: String) -> String {
         "\(tableName)_\(FNV1a.hexadecimal(SQLText.identifier(table) + "." + section))"
+    }
+
+    /// The SQL that stops counting the rows of `table` by `section`: it drops the triggers (and
+    /// PostgreSQL's function) of ``countingTriggersSQL(forTable:columns:section:dialect:)``, the
+    /// counts and the registry's entry. What a migration runs before the expression changes.
+    package static func uncountingSQL(forTable table: String, section: String, dialect: SQLDialect) -> String {
+        let quotedTable = SQLText.identifier(table)
+        let triggers = switch dialect {
+        case .sqlite:
+            ["insert", "delete", "update"].map {
+                "DROP TRIGGER IF EXISTS \(SQLText.identifier(triggerPrefix(forTable: table, section: section) + "_" + $0));\n"
+            }.joined()
+        case .postgreSQL:
+            ["insert", "update", "delete", "truncate"].map {
+                "DROP TRIGGER IF EXISTS \(SQLText.identifier(postgreSQLTriggerName(forTable: table, section: section, event: $0))) ON \(quotedTable);\n"
+            }.joined()
+                + "DROP FUNCTION IF EXISTS \(SQLText.identifier(postgreSQLFunctionName(forTable: table, section: section)))();\n"
+        }
+        let counted = "table_name = \(SQLText.literal(table)) AND section = \(SQLText.literal(section))"
+        return triggers + "DELETE FROM \(tableName) WHERE \(counted);\nDELETE FROM \(registryTableName) WHERE \(counted);\n"
     }
 
     /// Whether the counts' tables (``installationSQL(dialect:)``) are in the database.

@@ -129,6 +129,26 @@ struct SectionCountsTests {
         #expect(counts?.isEmpty == true)
     }
 
+    /// A column that no section names can be dropped: SQLite refuses to drop a column that a trigger
+    /// names, and a trigger of an expression names only the columns of the expression.
+    @Test(arguments: StoreEngine.all) func aColumnNoSectionNamesCanBeDropped(engine: StoreEngine) throws {
+        let store = try engine.makeStore()
+        try store.writer.write { db in
+            let text = db.dialect.columnType(.text)
+            try db.execute(sql: "CREATE TABLE notes(id \(db.dialect.integerPrimaryKey), name \(text) NOT NULL, remark \(text))", values: [])
+            try db.execute(sql: "INSERT INTO notes(name, remark) VALUES ('apple', 'red'), ('Avocado', NULL)", values: [])
+            try SectionCounts.installCounting(forTable: "notes", section: "upper(substr(name, 1, 1))", in: db)
+            try db.execute(sql: "ALTER TABLE notes DROP COLUMN remark", values: [])
+        }
+        try store.writer.write { db in
+            try db.execute(sql: "INSERT INTO notes(name) VALUES ('banana'), ('apricot')", values: [])
+            try db.execute(sql: "UPDATE notes SET name = 'cherry' WHERE name = 'apple'", values: [])
+        }
+        let counts = try store.writer.read { db in try SectionCounts.counts(forTable: "notes", section: "upper(substr(name, 1, 1))", in: db) }
+        #expect(counts?.map { "\($0.key) \($0.count)" } == ["\"A\" 2", "\"B\" 1", "\"C\" 1"])
+        #expect(try store.writer.read { db in try SectionCounts.problems(db) } == [])
+    }
+
     /// A pair counted again after its expression's type changed reads its keys as the new type, in
     /// its order (PostgreSQL keeps the type in the registry).
     @Test(arguments: StoreEngine.all) func aPairCountedAgainAfterItsTypeChangedHasKeysOfTheNewType(engine: StoreEngine) throws {
