@@ -169,7 +169,9 @@ extension Migration {
     }
 
     /// A step that creates the declared indexes a table made before them lacks, and counts the rows
-    /// by the sections of the sectioned ones (`SectionCounts`; counted again where they were).
+    /// by the sections of the sectioned ones (`SectionCounts`; counted again where they were). A store
+    /// whose migration 1 did not count them yet (made before sectioned indexes were counted, on
+    /// either engine) gets its counts from this step: add one to have them there.
     public static func addingIndexes<Entity: DeclaredEntity>(of type: Entity.Type, version: Int) -> Migration {
         Migration(version: version, name: "index_\(Entity.tableName)", revision: "add indexes") { (db: any SQLConnection) in
             let table = EntityTable(Entity.self)
