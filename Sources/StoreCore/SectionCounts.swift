@@ -25,11 +25,11 @@ import Foundation
 ///
 /// **On PostgreSQL** the triggers are statement-level ones (PL/pgSQL, with transition tables): a
 /// statement's rows are grouped once and each key's count changed by one `INSERT … ON CONFLICT DO
-/// UPDATE`, in key order. Row-level triggers update the same counts row once per row, and a bulk
-/// `UPDATE` of 20,000 rows took 200× longer (Benchmarks/README, "W4 and W5 on PostgreSQL"). The
-/// upsert takes the counts row's lock until the transaction ends, so two transactions that count
-/// into the same key take turns there and neither loses the other's count (a new key is inserted by
-/// one and added to by the other); an update that moves no row to another section writes no count.
+/// UPDATE`, in key order; row-level triggers would write a new version of the same counts row for
+/// each row (Benchmarks/README, "W4 and W5 on PostgreSQL"). The upsert takes the counts row's lock
+/// until the transaction ends, so at `READ COMMITTED` (the default) two transactions that count into
+/// the same key take turns there and neither loses the other's count (a new key is inserted by one
+/// and added to by the other); an update that moves no row to another section writes no count.
 /// Keys are kept as text (`key`), with the type of the expression in the registry (`key_type`), and
 /// read back as that type. `TRUNCATE` sets the table's counts to 0.
 ///
@@ -39,7 +39,11 @@ import Foundation
 /// triggers only when the writing connection has `PRAGMA recursive_triggers = ON` (SQLite's rule),
 /// so writers that replace rows must turn it on or the counts overcount; each counted row write runs
 /// two or three more statements (an index lookup each); the triggers name only the columns the
-/// expression's words name, so that another column can be dropped.
+/// expression's words name, so that another column can be dropped. On PostgreSQL, writers into one
+/// key wait for each other on its counts row until each commits; at `REPEATABLE READ` or
+/// `SERIALIZABLE` the second one fails with a serialization failure (40001), to be retried; and two
+/// transactions that write into the same keys in opposite orders (one section then another, and the
+/// other way round) can deadlock (40P01).
 ///
 /// Related documentation: <https://www.sqlite.org/lang_createtrigger.html>,
 /// <https://www.postgresql.org/docs/15/sql-createtrigger.html>
