@@ -15,12 +15,21 @@ public enum CatalogMigrations {
     /// The migrations, in version order: the baseline, then the files.
     public static let all: [Migration] = [baseline] + EmbeddedFiles.migrations.map { file in
         do { return try Migration(fileName: file.name, sql: file.text) } catch { fatalError("\(error)") }
-    } + [searchGramsIndex]
+    } + [searchGramsIndex, productCountsByType]
 
     /// Migration 3: on PostgreSQL, the products' and phones' grams move from a column of each table
     /// to an index of its texts (W3 on PostgreSQL); SQLite files and servers made after it are left
     /// as they are.
     static let searchGramsIndex = Migration.indexingSearchGrams(of: [Product.self, Phone.self], version: 3)
+
+    /// Migration 4: on PostgreSQL, the products' counts by type (`SectionCounts`), which SQLite's
+    /// baseline has, counted from the rows; a server that has them already counts them again.
+    static let productCountsByType = Migration(
+        version: 4, name: "count_products_by_type", revision: "count products by type on PostgreSQL"
+    ) { (db: any SQLConnection) in
+        guard db.dialect == .postgreSQL else { return }
+        try SectionCounts.installCounting(forTable: Product.tableName, section: "type", in: db)
+    }
 
     /// The catalog's migration set: ``all`` under ``identity``.
     public static var set: MigrationSet {

@@ -12,12 +12,13 @@ import Darwin
 #endif
 
 extension CatalogCommand {
-    /// `catalog check`: whether the database file and its search structures are sound.
+    /// `catalog check`: whether the database file, its search structures and section counts are
+    /// sound; on a server, its section counts.
     struct Check: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "check",
             _superCommandName: CatalogCommand.commandName,
-            abstract: "Check the database: every page (PRAGMA integrity_check), and the search indexes against the names.",
+            abstract: "Check the database: a file's pages, search indexes and section counts; a server's section counts.",
             discussion: """
                 Prints `ok` and exits 0, or one line per problem and exits 6. Reads every page: on a \
                 million products it takes minutes. On a PostgreSQL server, which checks its own pages \

@@ -88,7 +88,9 @@ extension Migration {
 
     /// A step that renames a column to the name of the declaration's column `newName` (after an
     /// attribute's column was renamed), and its folded column with it; it does nothing where `oldName`
-    /// is gone (a table created after it).
+    /// is gone (a table created after it). The section counts (`SectionCounts`) of an expression
+    /// that names the old column stop, and the declared sections that name the new one are counted
+    /// from the rows instead.
     public static func renamingColumn<Entity: DeclaredEntity>(
         _ oldName: String, to newName: String, of type: Entity.Type, version: Int
     ) -> Migration {
@@ -96,11 +98,19 @@ extension Migration {
             let table = EntityTable(Entity.self)
             let existing = try table.columnNames(db)
             guard existing.contains(oldName) else { return }
-            try db.execute(sql: EntityTable.renameColumnSQL(oldName, to: newName, table: table.name), values: [])
             let folded = (old: oldName + "_folded", new: newName + "_folded")
+            // Their triggers name the old column (PostgreSQL's function, in its text).
+            let stale = try SectionCounts.countedSections(ofTable: table.name, db).map(\.section)
+                .filter { !SQLText.words($0).isDisjoint(with: [oldName, folded.old]) }
+            for section in stale {
+                try db.execute(sql: SectionCounts.uncountingSQL(forTable: table.name, section: section, dialect: db.dialect), values: [])
+            }
+            try db.execute(sql: EntityTable.renameColumnSQL(oldName, to: newName, table: table.name), values: [])
             if existing.contains(folded.old), table.columns.contains(where: { $0.name == folded.new }) {
                 try db.execute(sql: EntityTable.renameColumnSQL(folded.old, to: folded.new, table: table.name), values: [])
             }
+            let counting = stale.isEmpty ? "" : table.sectionCountingSQL(dialect: db.dialect, naming: [newName, folded.new])
+            if !counting.isEmpty { try db.execute(sql: counting, values: []) }
         }
     }
 
@@ -159,7 +169,9 @@ extension Migration {
     }
 
     /// A step that creates the declared indexes a table made before them lacks, and counts the rows
-    /// by the sections of the sectioned ones (`SectionCounts`; counted again where they were).
+    /// by the sections of the sectioned ones (`SectionCounts`; counted again where they were). A store
+    /// whose migration 1 did not count them yet (made before sectioned indexes were counted, on
+    /// either engine) gets its counts from this step: add one to have them there.
     public static func addingIndexes<Entity: DeclaredEntity>(of type: Entity.Type, version: Int) -> Migration {
         Migration(version: version, name: "index_\(Entity.tableName)", revision: "add indexes") { (db: any SQLConnection) in
             let table = EntityTable(Entity.self)

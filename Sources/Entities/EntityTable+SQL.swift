@@ -31,10 +31,12 @@ extension EntityTable {
     }
 
     /// The SQL that counts the rows by each sectioned index's section expression (`SectionCounts`),
-    /// named as the controller's requests name it on the engine; empty without a sectioned index.
-    func sectionCountingSQL(dialect: SQLDialect) -> String {
-        guard !countedSections.isEmpty else { return "" }
-        return SectionCounts.installationSQL(dialect: dialect) + countedSections.map { section in
+    /// named as the controller's requests name it on the engine; only by those that name one of
+    /// `names` when given; empty without such a section.
+    func sectionCountingSQL(dialect: SQLDialect, naming names: Set<String>? = nil) -> String {
+        let sections = countedSections.filter { section in names.map { !SQLText.words(section).isDisjoint(with: $0) } ?? true }
+        guard !sections.isEmpty else { return "" }
+        return SectionCounts.installationSQL(dialect: dialect) + sections.map { section in
             SectionCounts.countingSQL(
                 forTable: name, columns: ["id"] + columns.map(\.name), section: dialect.renamingFunctions(section), dialect: dialect)
         }.joined()

@@ -11,6 +11,12 @@ package enum SQLText {
         quoting(text, with: "'")
     }
 
+    /// The words of an SQL text (runs of letters, digits and `_`), quoted or not: every name it may
+    /// use, a column's among them.
+    package static func words(_ text: String) -> Set<String> {
+        Set(text.split { !($0.isLetter || $0.isNumber || $0 == "_") }.map(String.init))
+    }
+
     /// `text` between two `quote`s, each `quote` in it doubled, scalar by scalar: SQLite reads bytes,
     /// so a quote followed by a combining mark still ends the text unless doubled.
     private static func quoting(_ text: String, with quote: Unicode.Scalar) -> String {

@@ -25,11 +25,11 @@ import Foundation
 ///
 /// **On PostgreSQL** the triggers are statement-level ones (PL/pgSQL, with transition tables): a
 /// statement's rows are grouped once and each key's count changed by one `INSERT … ON CONFLICT DO
-/// UPDATE`, in key order. Row-level triggers update the same counts row once per row, and a bulk
-/// `UPDATE` of 20,000 rows took 200× longer (Benchmarks/README, "W4 and W5 on PostgreSQL"). The
-/// upsert takes the counts row's lock until the transaction ends, so two transactions that count
-/// into the same key take turns there and neither loses the other's count (a new key is inserted by
-/// one and added to by the other); an update that moves no row to another section writes no count.
+/// UPDATE`, in key order; row-level triggers would write a new version of the same counts row for
+/// each row (Benchmarks/README, "W4 and W5 on PostgreSQL"). The upsert takes the counts row's lock
+/// until the transaction ends, so at `READ COMMITTED` (the default) two transactions that count into
+/// the same key take turns there and neither loses the other's count (a new key is inserted by one
+/// and added to by the other); an update that moves no row to another section writes no count.
 /// Keys are kept as text (`key`), with the type of the expression in the registry (`key_type`), and
 /// read back as that type. `TRUNCATE` sets the table's counts to 0.
 ///
@@ -38,7 +38,12 @@ import Foundation
 /// by its text on PostgreSQL. On SQLite, rows deleted by `REPLACE` conflict resolution fire delete
 /// triggers only when the writing connection has `PRAGMA recursive_triggers = ON` (SQLite's rule),
 /// so writers that replace rows must turn it on or the counts overcount; each counted row write runs
-/// two or three more statements (an index lookup each).
+/// two or three more statements (an index lookup each); the triggers name only the columns the
+/// expression's words name, so that another column can be dropped. On PostgreSQL, writers into one
+/// key wait for each other on its counts row until each commits; at `REPEATABLE READ` or
+/// `SERIALIZABLE` the second one fails with a serialization failure (40001), to be retried; and two
+/// transactions that write into the same keys in opposite orders (one section then another, and the
+/// other way round) can deadlock (40P01).
 ///
 /// Related documentation: <https://www.sqlite.org/lang_createtrigger.html>,
 /// <https://www.postgresql.org/docs/15/sql-createtrigger.html>
@@ -109,7 +114,7 @@ public enum SectionCounts {
             """
             INSERT INTO \(registryTableName)(table_name, section, key_type)
                 SELECT \(tableLiteral), \(sectionLiteral), pg_typeof(\(section))::text FROM (SELECT) AS one LEFT JOIN \(SQLText.identifier(table)) ON FALSE
-                ON CONFLICT DO NOTHING;
+                ON CONFLICT (table_name, section) DO UPDATE SET key_type = excluded.key_type;
 
             """
         }
@@ -120,14 +125,14 @@ public enum SectionCounts {
     /// The SQL that counts every row of `table` by `section` again, in one statement after the
     /// counts are cleared: what ``countingSQL(forTable:columns:section:dialect:)`` runs for the rows
     /// already there, and what a bulk load runs after loading an empty table with the triggers off
-    /// (`bulkLoadSQL(forTable:_:)`).
+    /// (`bulkLoadSQL(forTable:_:)`). Rows are grouped by their key, as the triggers group them.
     public static func recountingSQL(forTable table: String, section: String, dialect: SQLDialect = .sqlite) -> String {
         let tableLiteral = SQLText.literal(table)
         let sectionLiteral = SQLText.literal(section)
         return """
             DELETE FROM \(tableName) WHERE table_name = \(tableLiteral) AND section = \(sectionLiteral);
             INSERT INTO \(tableName)(table_name, section, key, count)
-                SELECT \(tableLiteral), \(sectionLiteral), \(key(section, dialect)), count(*) FROM \(SQLText.identifier(table)) GROUP BY \(section);
+                SELECT \(tableLiteral), \(sectionLiteral), \(key(section, dialect)), count(*) FROM \(SQLText.identifier(table)) GROUP BY \(key(section, dialect));
 
             """
     }
@@ -140,11 +145,12 @@ public enum SectionCounts {
     ///
     /// On SQLite, three `AFTER` triggers, for each row, evaluate the row's key: when `section` is one
     /// of the `columns` (the table's, as `PRAGMA table_info` lists them), the trigger's `new` or `old`
-    /// value of it; otherwise `section` over a row of the columns made from those values, so that it
-    /// is written exactly as a query over the table would be. (A `BEFORE` trigger would run even for a
-    /// row that `OR IGNORE` then leaves alone.) On PostgreSQL, one PL/pgSQL function and four
-    /// statement-level triggers (insert, update and delete with their transition tables, and
-    /// truncate), which group the statement's rows by `section` (see ``SectionCounts``).
+    /// value of it; otherwise `section` over a row made from those values of the columns it names (its
+    /// words), so that it is written exactly as a query over the table would be. (A `BEFORE` trigger
+    /// would run even for a row that `OR IGNORE` then leaves alone.) On PostgreSQL, one PL/pgSQL
+    /// function and four statement-level triggers (insert, update and delete with their transition
+    /// tables, and truncate), which group the statement's rows by the text of `section` (see
+    /// ``SectionCounts``).
     public static func countingTriggersSQL(
         forTable table: String, columns: [String], section: String, dialect: SQLDialect = .sqlite
     ) -> String {
@@ -165,8 +171,11 @@ public enum SectionCounts {
             if let column = columns.first(where: { $0 == section || SQLText.identifier($0) == section }) {
                 return "\(row).\(SQLText.identifier(column))"
             }
-            let values = columns.map { "\(row).\(SQLText.identifier($0)) AS \(SQLText.identifier($0))" }
-            return "(SELECT \(section) FROM (SELECT \(values.joined(separator: ", "))))"
+            // Only those: SQLite refuses to drop a column that a trigger names.
+            let named = SQLText.words(section)
+            let values = columns.filter { SQLText.words($0).isSubset(of: named) }
+                .map { "\(row).\(SQLText.identifier($0)) AS \(SQLText.identifier($0))" }
+            return values.isEmpty ? "(\(section))" : "(SELECT \(section) FROM (SELECT \(values.joined(separator: ", "))))"
         }
         let add = """
                 INSERT INTO \(tableName)(table_name, section, key, count)
@@ -194,7 +203,7 @@ public enum SectionCounts {
         let tableLiteral = SQLText.literal(table)
         let sectionLiteral = SQLText.literal(section)
         let quotedTable = SQLText.identifier(table)
-        let function = SQLText.identifier(triggerPrefix(forTable: table, section: section))
+        let function = SQLText.identifier(postgreSQLFunctionName(forTable: table, section: section))
         let key = key(section, .postgreSQL)
         // Each key's change, added to its row in key order (so that two statements lock the rows they
         // share in the same order), or a row made for a new key.
@@ -259,6 +268,33 @@ public enum SectionCounts {
         "\(tableName)_\(FNV1a.hexadecimal(section))_\(event)"
     }
 
+    /// The name of PostgreSQL's function counting the rows of `table` by `section`: named by the hash
+    /// of both, so that it stays within PostgreSQL's 63 bytes (a longer name is cut, and two sections
+    /// of a long-named table would share one function).
+    package static func postgreSQLFunctionName(forTable table: String, section: String) -> String {
+        "\(tableName)_\(FNV1a.hexadecimal(SQLText.identifier(table) + "." + section))"
+    }
+
+    /// The SQL that stops counting the rows of `table` by `section`: it drops the triggers (and
+    /// PostgreSQL's function) of ``countingTriggersSQL(forTable:columns:section:dialect:)``, the
+    /// counts and the registry's entry. What a migration runs before the expression changes.
+    package static func uncountingSQL(forTable table: String, section: String, dialect: SQLDialect) -> String {
+        let quotedTable = SQLText.identifier(table)
+        let triggers = switch dialect {
+        case .sqlite:
+            ["insert", "delete", "update"].map {
+                "DROP TRIGGER IF EXISTS \(SQLText.identifier(triggerPrefix(forTable: table, section: section) + "_" + $0));\n"
+            }.joined()
+        case .postgreSQL:
+            ["insert", "update", "delete", "truncate"].map {
+                "DROP TRIGGER IF EXISTS \(SQLText.identifier(postgreSQLTriggerName(forTable: table, section: section, event: $0))) ON \(quotedTable);\n"
+            }.joined()
+                + "DROP FUNCTION IF EXISTS \(SQLText.identifier(postgreSQLFunctionName(forTable: table, section: section)))();\n"
+        }
+        let counted = "table_name = \(SQLText.literal(table)) AND section = \(SQLText.literal(section))"
+        return triggers + "DELETE FROM \(tableName) WHERE \(counted);\nDELETE FROM \(registryTableName) WHERE \(counted);\n"
+    }
+
     /// Whether the counts' tables (``installationSQL(dialect:)``) are in the database.
     package static func isInstalled(_ db: any SQLConnection) throws -> Bool {
         let sql = switch db.dialect {
@@ -269,8 +305,7 @@ public enum SectionCounts {
         return installed == .integer(1)
     }
 
-    /// The start of the names of the triggers (PostgreSQL: of the function) counting the rows of
-    /// `table` by `section`.
+    /// The start of the names of SQLite's triggers counting the rows of `table` by `section`.
     static func triggerPrefix(forTable table: String, section: String) -> String {
         "\(tableName)_\(table)_\(FNV1a.hexadecimal(section))"
     }

@@ -129,6 +129,82 @@ struct SectionCountsTests {
         #expect(counts?.isEmpty == true)
     }
 
+    /// A column that no section names can be dropped: SQLite refuses to drop a column that a trigger
+    /// names, and a trigger of an expression names only the columns of the expression.
+    @Test(arguments: StoreEngine.all) func aColumnNoSectionNamesCanBeDropped(engine: StoreEngine) throws {
+        let store = try engine.makeStore()
+        try store.writer.write { db in
+            let text = db.dialect.columnType(.text)
+            try db.execute(sql: "CREATE TABLE notes(id \(db.dialect.integerPrimaryKey), name \(text) NOT NULL, remark \(text))", values: [])
+            try db.execute(sql: "INSERT INTO notes(name, remark) VALUES ('apple', 'red'), ('Avocado', NULL)", values: [])
+            try SectionCounts.installCounting(forTable: "notes", section: "upper(substr(name, 1, 1))", in: db)
+            try db.execute(sql: "ALTER TABLE notes DROP COLUMN remark", values: [])
+        }
+        try store.writer.write { db in
+            try db.execute(sql: "INSERT INTO notes(name) VALUES ('banana'), ('apricot')", values: [])
+            try db.execute(sql: "UPDATE notes SET name = 'cherry' WHERE name = 'apple'", values: [])
+        }
+        let counts = try store.writer.read { db in try SectionCounts.counts(forTable: "notes", section: "upper(substr(name, 1, 1))", in: db) }
+        #expect(counts?.map { "\($0.key) \($0.count)" } == ["\"A\" 2", "\"B\" 1", "\"C\" 1"])
+        #expect(try store.writer.read { db in try SectionCounts.problems(db) } == [])
+    }
+
+    /// A pair counted again after its expression's type changed reads its keys as the new type, in
+    /// its order (PostgreSQL keeps the type in the registry).
+    @Test(arguments: StoreEngine.all) func aPairCountedAgainAfterItsTypeChangedHasKeysOfTheNewType(engine: StoreEngine) throws {
+        let store = try engine.makeStore()
+        try store.writer.write { db in
+            for type in [db.dialect.columnType(.text), db.dialect.columnType(.integer)] {
+                try db.execute(sql: "DROP TABLE IF EXISTS sizes", values: [])
+                try db.execute(sql: "CREATE TABLE sizes(id \(db.dialect.integerPrimaryKey), size \(type))", values: [])
+                try db.execute(sql: "INSERT INTO sizes(size) VALUES ('10'), ('9'), ('2'), ('10')", values: [])
+                try SectionCounts.installCounting(forTable: "sizes", section: "size", in: db)
+            }
+        }
+        let counts = try store.writer.read { db in try SectionCounts.counts(forTable: "sizes", section: "size", in: db) }
+        #expect(counts?.map(\.key) == [.integer(2), .integer(9), .integer(10)])
+        #expect(counts?.map(\.count) == [1, 1, 2])
+    }
+
+    /// The rows already there are counted by their key as the triggers count the rows written after:
+    /// on PostgreSQL by the value's text, so `1.0` and `1.00` of a `numeric` are two keys.
+    @Test(arguments: StoreEngine.all) func rowsAlreadyThereAreGroupedAsTheTriggersGroupThem(engine: StoreEngine) throws {
+        let store = try engine.makeStore()
+        try store.writer.write { db in
+            try db.execute(sql: "CREATE TABLE prices(id \(db.dialect.integerPrimaryKey), price \(engine == .sqlite ? "REAL" : "numeric"))", values: [])
+            try db.execute(sql: "INSERT INTO prices(price) VALUES (1.0), (1.00), (2.5)", values: [])
+            try SectionCounts.installCounting(forTable: "prices", section: "price", in: db)
+        }
+        #expect(try store.writer.read { db in try SectionCounts.problems(db) } == [])
+        try store.writer.write { db in try db.execute(sql: "DELETE FROM prices WHERE id = 2", values: []) }
+        #expect(try store.writer.read { db in try SectionCounts.problems(db) } == [])
+    }
+
+    /// Two sections of a table whose name is long are counted apart: on PostgreSQL each by a function
+    /// of its own (a name past 63 bytes would be cut, and the two functions would be one).
+    @Test(arguments: StoreEngine.all) func twoSectionsOfALongNamedTableAreCountedApart(engine: StoreEngine) throws {
+        let table = "items_whose_name_is_long_enough_to_fill_most_of_63_bytes"
+        let store = try engine.makeStore()
+        try store.writer.write { db in
+            let text = db.dialect.columnType(.text)
+            try db.execute(sql: "CREATE TABLE \(table)(id \(db.dialect.integerPrimaryKey), name \(text) NOT NULL, grp \(text))", values: [])
+            for section in ["grp", "upper(substr(name, 1, 1))"] {
+                try SectionCounts.installCounting(forTable: table, section: section, in: db)
+            }
+        }
+        try store.writer.write { db in
+            try db.execute(sql: "INSERT INTO \(table)(name, grp) VALUES ('apple', 'a'), ('Avocado', NULL), ('banana', 'a')", values: [])
+            try db.execute(sql: "UPDATE \(table) SET grp = 'b' WHERE name = 'banana'", values: [])
+            try db.execute(sql: "DELETE FROM \(table) WHERE name = 'apple'", values: [])
+        }
+        let counts = try store.writer.read { db in
+            (try SectionCounts.counts(forTable: table, section: "grp", in: db), try SectionCounts.counts(forTable: table, section: "upper(substr(name, 1, 1))", in: db))
+        }
+        #expect(counts.0?.map { "\($0.key) \($0.count)" } == ["NULL 1", "\"b\" 1"])
+        #expect(counts.1?.map { "\($0.key) \($0.count)" } == ["\"A\" 1", "\"B\" 1"])
+        #expect(try store.writer.read { db in try SectionCounts.problems(db) } == [])
+    }
+
     /// Overlapping transactions that count into the same keys, a new one included, lose no count:
     /// each writer's transaction holds its rows uncommitted while the others insert, update and delete
     /// in the same sections (each `INSERT … ON CONFLICT DO UPDATE` waits for the counts row's lock,
