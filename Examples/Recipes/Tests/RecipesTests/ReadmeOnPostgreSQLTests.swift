@@ -12,25 +12,24 @@ import Testing
 struct ReadmeOnPostgreSQLTests {
     @Test func theReadmesPostgreSQLBlockRuns() throws {
         let environment = ProcessInfo.processInfo.environment
-        guard let server = environment["CATALOG_TEST_POSTGRESQL_PRIMARY"], !server.isEmpty else {
-            if environment["CI"] == "true" { Issue.record("CATALOG_TEST_POSTGRESQL_PRIMARY is not set") }
+        guard let server = environment["CATALOG_TEST_POSTGRESQL_PRIMARY"], !server.isEmpty,
+              let replica = environment["CATALOG_TEST_POSTGRESQL_REPLICA"], !replica.isEmpty
+        else {
+            if environment["CI"] == "true" { Issue.record("CATALOG_TEST_POSTGRESQL_PRIMARY or _REPLICA is not set") }
             return
         }
         let schema = "readme_" + UUID().uuidString.lowercased().replacing("-", with: "")
         // pg_trgm in `public` (as the root package's tests make it), the block's tables in the schema.
         try PostgreSQLConnection(url: server).execute(sql: "CREATE EXTENSION IF NOT EXISTS pg_trgm SCHEMA public; CREATE SCHEMA \(schema)")
+        // Runs last: after the block's own `defer` has closed its cluster, whether the block threw or not.
         defer { try? PostgreSQLConnection(url: server).execute(sql: "DROP SCHEMA \(schema) CASCADE") }
         func inSchema(_ url: String) -> String { url + (url.contains("?") ? "&" : "?") + "options=-csearch_path%3D\(schema)" }
-        // The README names the ports `Scripts/postgres` takes first; CI's servers may listen on others:
-        // the block's configuration is made with theirs.
-        func PostgreSQLConfiguration(primary _: String, replicas _: [String]) -> PostgreSQLStore.PostgreSQLConfiguration {
-            PostgreSQLStore.PostgreSQLConfiguration(
-                primary: inSchema(server), replicas: environment["CATALOG_TEST_POSTGRESQL_REPLICA"].map { [inSchema($0)] } ?? [])
-        }
+        let primaryURL = inSchema(server), replicaURL = inSchema(replica)
 
         // readme.start
-        let cluster = try PostgreSQLCluster(PostgreSQLConfiguration(
-            primary: "postgresql://127.0.0.1:54320/postgres", replicas: ["postgresql://127.0.0.1:54321/postgres"]))
+        // primaryURL, replicaURL: the servers' URLs, as `Scripts/postgres start DIR` prints them
+        let cluster = try PostgreSQLCluster(PostgreSQLConfiguration(primary: primaryURL, replicas: [replicaURL]))
+        defer { cluster.close() }
         try RecipeBook.schema.migrate(cluster)        // the EntitySchema a SQLite file takes (Examples/Recipes)
         try cluster.write { db in
             var tarte = Recipe(name: "Tarte Tatin", cuisine: "French", minutes: 60)
@@ -41,6 +40,5 @@ struct ReadmeOnPostgreSQLTests {
         // readme.end
 
         #expect(try controller.fetchedObjects.map(\.name) == ["Tarte Tatin"])
-        cluster.close()
     }
 }
