@@ -98,7 +98,7 @@ extension EntityTable {
         case .null: "NULL"
         case .integer(let integer): String(integer)
         case .real(let real): "\(real)"
-        case .text(let text): ChangeLog.literal(text)
+        case .text(let text): SQLText.literal(text)
         case .blob(let data):
             switch dialect {
             case .sqlite: "X'" + hex(data) + "'"

@@ -138,7 +138,7 @@ public final class BulkInsert {
             return
         }
         guard insertsSeen > triggeredRows else { return }
-        let highest = try db.scalar(Int64.self, sql: "SELECT max(rowid) FROM \(ChangeLog.identifier(table))") ?? 0
+        let highest = try db.scalar(Int64.self, sql: "SELECT max(rowid) FROM \(SQLText.identifier(table))") ?? 0
         if let rowID, rowID <= highest { return }
         try suspend(indexedThrough: highest)
     }
@@ -274,7 +274,7 @@ public final class BulkInsert {
     ) throws -> Int64 {
         insertsSeen += 1
         if !isSuspended && insertsSeen > triggeredRows {
-            try suspend(indexedThrough: try db.scalar(Int64.self, sql: "SELECT max(rowid) FROM \(ChangeLog.identifier(table))") ?? 0)
+            try suspend(indexedThrough: try db.scalar(Int64.self, sql: "SELECT max(rowid) FROM \(SQLText.identifier(table))") ?? 0)
         }
         if let queued, queued.sql != sql || queued.keyIndex != keyIndex || queued.valueCount != values.count
             || queued.storedKeySQL != storedKeySQL {
@@ -332,7 +332,7 @@ public final class BulkInsert {
             String.self, sql: "SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?", arguments: [table]) ?? ""
         let checks = Self.checkConstraints(of: createTable)
         guard !checks.isEmpty else { return }
-        let name = ChangeLog.identifier(table)
+        let name = SQLText.identifier(table)
         // A newline before each closing parenthesis ends a `--` comment the expression ends with.
         let holds = checks.map { "(\($0.expression)\n)" }.joined(separator: " AND ")
         guard let rowID = try db.scalar(
@@ -350,7 +350,7 @@ public final class BulkInsert {
     /// The rowid SQLite gives a row inserted without one: one above the table's highest, or above the
     /// highest it ever had when it is `AUTOINCREMENT`.
     private func nextRowID() throws -> Int64 {
-        let highest = try db.scalar(Int64.self, sql: "SELECT max(rowid) FROM \(ChangeLog.identifier(table))") ?? 0
+        let highest = try db.scalar(Int64.self, sql: "SELECT max(rowid) FROM \(SQLText.identifier(table))") ?? 0
         let hasSequence = try db.scalar(Bool.self, sql: "SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE name = 'sqlite_sequence')") ?? false
         let sequence = hasSequence
             ? try db.scalar(Int64.self, sql: "SELECT seq FROM sqlite_sequence WHERE name = ?", arguments: [table]) ?? 0 : 0
@@ -366,7 +366,7 @@ public final class BulkInsert {
         if defersIndexes {
             defersIndexes = false
             deferredIndexes = try plainIndexes()
-            for index in deferredIndexes { try db.execute(sql: "DROP INDEX \(ChangeLog.identifier(index.name))") }
+            for index in deferredIndexes { try db.execute(sql: "DROP INDEX \(SQLText.identifier(index.name))") }
         }
         let existing = try db.fetchAll(
             sql: "SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND tbl_name = ?", arguments: [table]
@@ -374,7 +374,7 @@ public final class BulkInsert {
         let byName = Dictionary(existing.map { ($0.name, $0.sql) }, uniquingKeysWith: { first, _ in first })
         suspendedStructures = structures.filter { structure in structure.insertTriggers.allSatisfy { byName[$0] != nil } }
         let triggers = suspendedStructures.flatMap(\.insertTriggers).map { (name: $0, sql: byName[$0]!) }
-        for trigger in triggers { try db.execute(sql: "DROP TRIGGER \(ChangeLog.identifier(trigger.name))") }
+        for trigger in triggers { try db.execute(sql: "DROP TRIGGER \(SQLText.identifier(trigger.name))") }
         suspended = triggers
         indexedThrough = highest
     }
@@ -449,7 +449,7 @@ extension Database {
     ) throws -> T {
         let maintained = try structures + [ChangeLog.insertStructure(forTable: table)]
             + SectionCounts.insertStructures(forTable: table, self)
-        let isEmpty = try scalar(Bool.self, sql: "SELECT NOT EXISTS (SELECT 1 FROM \(ChangeLog.identifier(table)))") ?? true
+        let isEmpty = try scalar(Bool.self, sql: "SELECT NOT EXISTS (SELECT 1 FROM \(SQLText.identifier(table)))") ?? true
         let cacheSizes = try bulkInsertCacheSizes(raisedTo: isEmpty ? BulkInsert.pageCacheBytes : BulkInsert.appendingCacheBytes)
         let bulk = BulkInsert(
             table: table, structures: maintained, triggeredRows: triggeredRows, defersIndexes: isEmpty,

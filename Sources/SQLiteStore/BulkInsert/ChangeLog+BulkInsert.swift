@@ -5,7 +5,7 @@ extension ChangeLog {
         DerivedStructure(insertTriggers: [insertTriggerName(forTable: table)]) { rowsAfter in
             """
             INSERT INTO \(tableName)(table_name, row_id, kind)
-                SELECT \(literal(table)), rowid, \(RowChange.Kind.insert.rawValue) FROM \(identifier(table))
+                SELECT \(SQLText.literal(table)), rowid, \(RowChange.Kind.insert.rawValue) FROM \(SQLText.identifier(table))
                 WHERE rowid > \(rowsAfter) ORDER BY rowid;
 
             """

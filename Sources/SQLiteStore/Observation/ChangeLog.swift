@@ -79,18 +79,18 @@ public enum ChangeLog {
     ///
     /// The log must exist before the triggers first fire (``installationSQL(retaining:)``).
     public static func trackingSQL(forTable table: String) -> String {
-        let name = literal(table)
+        let name = SQLText.literal(table)
         let log = "INSERT INTO \(tableName)(table_name, row_id, kind)"
         return """
-            CREATE TRIGGER IF NOT EXISTS \(identifier(insertTriggerName(forTable: table))) AFTER INSERT ON \(identifier(table)) BEGIN
+            CREATE TRIGGER IF NOT EXISTS \(SQLText.identifier(insertTriggerName(forTable: table))) AFTER INSERT ON \(SQLText.identifier(table)) BEGIN
                 \(log) VALUES (\(name), new.rowid, \(RowChange.Kind.insert.rawValue));
             END;
-            CREATE TRIGGER IF NOT EXISTS \(identifier("\(tableName)_\(table)_update")) AFTER UPDATE ON \(identifier(table)) BEGIN
+            CREATE TRIGGER IF NOT EXISTS \(SQLText.identifier("\(tableName)_\(table)_update")) AFTER UPDATE ON \(SQLText.identifier(table)) BEGIN
                 \(log) SELECT \(name), old.rowid, \(RowChange.Kind.delete.rawValue) WHERE old.rowid IS NOT new.rowid;
                 \(log) VALUES (\(name), new.rowid,
                     CASE WHEN old.rowid IS new.rowid THEN \(RowChange.Kind.update.rawValue) ELSE \(RowChange.Kind.insert.rawValue) END);
             END;
-            CREATE TRIGGER IF NOT EXISTS \(identifier("\(tableName)_\(table)_delete")) AFTER DELETE ON \(identifier(table)) BEGIN
+            CREATE TRIGGER IF NOT EXISTS \(SQLText.identifier("\(tableName)_\(table)_delete")) AFTER DELETE ON \(SQLText.identifier(table)) BEGIN
                 \(log) VALUES (\(name), old.rowid, \(RowChange.Kind.delete.rawValue));
             END;
 
@@ -112,7 +112,7 @@ public enum ChangeLog {
     ///   `WITHOUT ROWID` table, or when the database cannot be written.
     public static func installTracking(forTable table: String, _ db: Database) throws {
         // Fails for a missing table, and for a WITHOUT ROWID table, which has no rowid to log.
-        try db.execute(sql: "SELECT rowid FROM \(identifier(table)) LIMIT 0")
+        try db.execute(sql: "SELECT rowid FROM \(SQLText.identifier(table)) LIMIT 0")
         try install(db)
         try db.execute(sql: trackingSQL(forTable: table))
     }
@@ -123,15 +123,5 @@ public enum ChangeLog {
             Int.self, sql: "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name IN (?, ?)",
             arguments: [tableName, horizonTableName]) ?? 0
         return count == 2
-    }
-
-    /// `name` as an SQL identifier: `"name"`, each `"` in it doubled.
-    static func identifier(_ name: String) -> String {
-        SQLText.identifier(name)
-    }
-
-    /// `text` as an SQL string literal: `'text'`, each `'` in it doubled.
-    package static func literal(_ text: String) -> String {
-        SQLText.literal(text)
     }
 }

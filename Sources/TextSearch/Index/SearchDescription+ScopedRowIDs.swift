@@ -41,7 +41,7 @@ extension SearchDescription {
     func inRangeRowID(of row: String) -> String {
         guard rowIDsCarryScope, let scopeColumn else { return "\(row).\(idColumn)" }
         let numbers = scopeValues.enumerated()
-            .map { "WHEN \(ChangeLog.literal($0.element)) THEN \($0.offset + 1)" }
+            .map { "WHEN \(SQLText.literal($0.element)) THEN \($0.offset + 1)" }
             .joined(separator: " ")
         return "(CASE \(row).\(scopeColumn) \(numbers) ELSE 0 END << \(Self.scopeNumberShift)) | \(row).\(idColumn)"
     }
