@@ -19,6 +19,10 @@ public final class RecordReader<Record> {
     private let layout: RecordLayout<Record>
     /// The line where the last record read starts.
     public private(set) var line = 0
+    /// The last row's names and their fields' indexes (nil for an unknown name): rows name the same
+    /// fields in the same order, so a name is looked up only when it is not the last row's at its place.
+    private var lastNames: [String] = []
+    private var lastFieldIndexes: [Int?] = []
 
     /// A reader of `rows` as records of `layout`.
     public init(rows: RowReader, layout: RecordLayout<Record>) {
@@ -39,25 +43,36 @@ public final class RecordReader<Record> {
         line = row.line
         var record = layout.template
         var given = [Bool](repeating: false, count: layout.fields.count)
+        var givenRequired = 0
         var unknown: [String] = []
-        for (index, name) in row.names.enumerated() {
-            guard let fieldIndex = layout.indexByName[name] else {
-                unknown.append(name)
+        if lastNames != row.names {
+            lastNames = row.names
+            lastFieldIndexes = row.names.map { layout.indexByName[$0] }
+        }
+        let fieldIndexes = lastFieldIndexes
+        for index in row.names.indices {
+            guard let fieldIndex = fieldIndexes[index] else {
+                unknown.append(row.names[index])
                 continue
             }
             let field = layout.fields[fieldIndex]
             let place = (line: row.line, column: row.columns[index])
             guard let value = try Self.value(of: row.cells[index], field, line: place.line, column: place.column) else { continue }
-            given[fieldIndex] = true
+            if !given[fieldIndex] {
+                given[fieldIndex] = true
+                if !field.isOptional { givenRequired += 1 }
+            }
             do {
                 try field.assign(&record, value)
             } catch {
                 throw RecordReadError(line: place.line, column: place.column, field: field.name, reason: "\(error)")
             }
         }
-        try checkNames(
-            unknown: unknown, given: { given[$0] }, namesLine: row.namesLine,
-            recordValues: Dictionary(zip(row.names, row.cells.map(\.text)), uniquingKeysWith: { first, _ in first }))
+        if !unknown.isEmpty || givenRequired < layout.requiredCount {
+            try checkNames(
+                unknown: unknown, given: { given[$0] }, namesLine: row.namesLine,
+                recordValues: Dictionary(zip(row.names, row.cells.map(\.text)), uniquingKeysWith: { first, _ in first }))
+        }
         return record
     }
 
