@@ -13,15 +13,22 @@ package final class RowScalars {
     package init() {}
 
     /// Reads `texts` (nil: a NULL column) into ``values``, replacing the last row's.
+    ///
+    /// The scalars go into a local array, moved out of ``values`` and back: appended to the stored
+    /// property, each scalar cost a dynamic exclusivity check (the `import` rows of Ingest,
+    /// Benchmarks/README.md).
     package func load(_ texts: [String?]) {
-        values.removeAll(keepingCapacity: true)
+        var loaded: [UInt32] = []
+        swap(&loaded, &values)
+        loaded.removeAll(keepingCapacity: true)
         for case let text? in texts {
             for scalar in text.unicodeScalars {
                 if scalar.value == 0 { break }
-                values.append(scalar.value)
+                loaded.append(scalar.value)
             }
-            values.append(Self.textEnd)
+            loaded.append(Self.textEnd)
         }
+        values = loaded
     }
 
     /// The value that ends each text in ``values``.
