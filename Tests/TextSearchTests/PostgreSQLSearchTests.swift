@@ -201,6 +201,33 @@ struct PostgreSQLSearchTests {
         #expect(try [total("max a"), total("1991"), total("1991", "drama"), total("1991 max")] == [103, 104, 103, 3])
     }
 
+    /// A search that no kept count totals reads its rows with PostgreSQL's parallel workers off (as
+    /// its rows are decoded), and the caller's setting is back after it; a search with a kept count
+    /// leaves the setting alone.
+    @Test func searchesCountedOverRowsRunSerially() throws {
+        let schema = try SearchSchema()
+        let search = PostgreSQLTextSearch(Self.description)
+        let pg = try schema.connect(creating: Self.postgreSQLTable, installing: search)
+        for (index, title) in ["max 1991", "max power", "mini"].enumerated() {
+            try pg.execute(
+                sql: "INSERT INTO films VALUES (?, ?, ?, 'ann', 'ann', 1991, 'drama')",
+                values: [.integer(Int64(index + 1)), .text(title), .text(title)])
+        }
+        let setting = "SELECT current_setting('max_parallel_workers_per_gather')"
+        for (text, whileDecoding) in [("max p", "0"), ("ma", "3")] {
+            let (seen, after) = try pg.inTransaction(writing: false) {
+                try pg.execute(sql: "SET LOCAL max_parallel_workers_per_gather = 3", values: [])
+                var seen: Set<DatabaseValue> = []
+                _ = try search.page(SearchQuery(text), order: Self.orders[0].0, limit: 10, selection: "films.id", pg) { _ in
+                    seen.insert(try pg.fetchRows(sql: setting, values: [])[0][0])
+                }
+                return (seen, try pg.fetchRows(sql: setting, values: [])[0][0])
+            }
+            #expect(seen == [.text(whileDecoding)], "\(text)")
+            #expect(after == .text("3"), "\(text)")
+        }
+    }
+
     /// A bulk build (the structures installed over rows loaded before, as after `COPY`) and a bulk
     /// load (`load(_:columns:_:meanwhile:)` into the installed empty table, the substring counts'
     /// second pass reading the texts from its temporary file) hold what the triggers keep when the
