@@ -119,13 +119,17 @@ struct PostgreSQLSearchPlan {
     }
 
     /// ``checksCandidates``'s condition: the rows whose grams hold every plain term's (a short term,
-    /// a long one's pairs) and the ``joinedNumbers``', or whose number columns hold a joined number,
+    /// a long one's pairs; its pairs alone when it has some) and the ``joinedNumbers``', or whose number columns hold a joined number,
     /// found in one scan of the grams index (and the number columns' indexes): a row that matches
     /// holds every joined number in its text, or one in a number column. Every term is checked on
     /// each of them, so that the condition is exact.
     func candidates(alias: String) -> SQLFragment {
         let indexed = terms.filter { !isNumeric($0) } + joinedNumbers
-        var found = grams(indexed.flatMap { $0.isShort ? [$0.folded] : Self.pairs(of: $0.folded) }, alias: alias)
+        let keys = indexed.flatMap { $0.isShort ? [$0.folded] : Self.pairs(of: $0.folded) }
+        // A single character is found through every key that holds it: with pairs, it is left to
+        // the check on each row.
+        let pairs = keys.filter { $0.unicodeScalars.count == 2 }
+        var found = grams(pairs.isEmpty ? keys : pairs, alias: alias)
         let numbers = joinedNumbers.compactMap(\.number).flatMap { number in
             search.description.numberColumns.map { Self.equals("\(alias).\($0)", number) }
         }
@@ -166,13 +170,25 @@ struct PostgreSQLSearchPlan {
         return SQLFragment(joining: parts, separator: " OR ").parenthesized
     }
 
-    /// The rows of `alias` whose grams hold every one of `grams` (texts of 1-2 characters): exact,
-    /// from the grams index.
+    /// The rows of `alias` whose texts hold every one of `grams` (texts of 1-2 characters, none a
+    /// control character): exact, from the grams index. A pair is a key of the index; a character
+    /// is in the rows whose keys include one that holds it, each of those listed by the gram counts
+    /// (which hold every gram of the rows).
     func grams(_ grams: [String], alias: String) -> SQLFragment {
-        let keys = grams.compactMap(PostgreSQLTextSearch.gramKey)
-        let list = Array(repeating: "CAST(? AS bigint)", count: keys.count).joined(separator: ", ")
-        return SQLFragment(
-            sql: "\(search.grams(alias)) @> ARRAY[\(list)]::bigint[]", arguments: StatementArguments(keys.map { DatabaseValue.integer($0) }))
+        let pairs = grams.filter { $0.unicodeScalars.count == 2 }
+        let keys = search.grams(alias)
+        var parts: [SQLFragment] = []
+        if !pairs.isEmpty {
+            let list = Array(repeating: "CAST(? AS text)", count: pairs.count).joined(separator: ", ")
+            parts.append(SQLFragment(sql: "\(keys) @> ARRAY[\(list)]", arguments: StatementArguments(pairs.map { DatabaseValue.text($0) })))
+        }
+        // A character that a pair holds is implied by it.
+        let characters = Set(grams.filter { $0.unicodeScalars.count == 1 }.map { $0.unicodeScalars.first! })
+        for character in characters.sorted(by: { $0.value < $1.value }) where !pairs.contains(where: { $0.unicodeScalars.contains(character) }) {
+            parts.append(SQLFragment(
+                sql: "\(keys) && ARRAY(SELECT gram FROM \(search.gramCountsTable) WHERE strpos(gram, ?) > 0)", arguments: [String(character)]))
+        }
+        return parts.isEmpty ? SQLFragment(sql: "TRUE") : SQLFragment(joining: parts, separator: " AND ")
     }
 
     /// `column = number`: bound as an integer when the number is one, so that the column's type
