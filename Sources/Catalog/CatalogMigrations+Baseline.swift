@@ -86,6 +86,7 @@ extension CatalogMigrations {
     /// Only for checking the checksums written in the migrations' declarations: a difference
     /// means the code no longer does what databases applied; add a migration instead.
     public static var revisions: [Int: String] {
-        [1: baselineSQL, 3: "index search grams of products, phones", 4: "count products by type on PostgreSQL"]
+        [1: baselineSQL, 3: "index search grams of products, phones", 4: "count products by type on PostgreSQL",
+         5: "index search pairs of products, phones"]
     }
 }

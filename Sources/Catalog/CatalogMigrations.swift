@@ -15,7 +15,7 @@ public enum CatalogMigrations {
     /// The migrations, in version order: the baseline, then the files.
     public static let all: [Migration] = [baseline] + EmbeddedFiles.migrations.map { file in
         do { return try Migration(fileName: file.name, sql: file.text) } catch { fatalError("\(error)") }
-    } + [searchGramsIndex, productCountsByType]
+    } + [searchGramsIndex, productCountsByType, searchPairsIndex]
 
     /// Migration 3: on PostgreSQL, the products' and phones' grams move from a column of each table
     /// to an index of its texts (W3 on PostgreSQL); SQLite files and servers made after it are left
@@ -30,6 +30,11 @@ public enum CatalogMigrations {
         guard db.dialect == .postgreSQL else { return }
         try SectionCounts.installCounting(forTable: Product.tableName, section: "type", in: db)
     }
+
+    /// Migration 5: on PostgreSQL, the products' and phones' grams index becomes the index of their
+    /// pairs (PostgreSQLSearch's `gramsFunction` of built-in functions, W1b on PostgreSQL); SQLite files
+    /// and servers made after it are left as they are.
+    static let searchPairsIndex = Migration.indexingSearchGrams(of: [Product.self, Phone.self], version: 5, name: "index_search_pairs")
 
     /// The catalog's migration set: ``all`` under ``identity``.
     public static var set: MigrationSet {

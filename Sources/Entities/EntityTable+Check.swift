@@ -81,7 +81,7 @@ extension EntityTable {
         if let extra = stored.columns.first(where: { !declared.contains($0.name) }) {
             // A PostgreSQL search made before its grams were an index kept them in this column.
             if search != nil, db.dialect == .postgreSQL, extra.name == "search_grams" {
-                throw difference("its search keeps its grams in column search_grams, as an older version did: add the step Migration.indexingSearchGrams(of:version:)")
+                throw difference("its search keeps its grams in column search_grams, as an older version did: add the step Migration.indexingSearchGrams(of:version:name:)")
             }
             throw difference("column \(extra.name) is not declared by \(entityName) (drop or rename it in a migration step, or declare it)")
         }
@@ -96,6 +96,9 @@ extension EntityTable {
             if indexed != search.textColumns {
                 let said = { (columns: [String]) in columns.isEmpty ? "nothing" : columns.joined(separator: ", ") }
                 throw difference("its search indexes \(said(indexed)) in the database, \(said(search.textColumns)) in the declaration: add a migration step that reinstalls it")
+            }
+            if db.dialect == .postgreSQL, try !PostgreSQLTextSearch(search).indexesCurrentGrams(db) {
+                throw difference("its search's grams index is an older version's: add the step Migration.indexingSearchGrams(of:version:name:)")
             }
         }
     }

@@ -23,10 +23,21 @@ struct PostgreSQLSearchPlan {
     let driver: SearchTerm?
     /// The rarest term's estimated rows (`estimates`), when estimates were read.
     let driverEstimate: Int?
+    /// Every term's estimated rows, rarest first, when estimates were read.
+    let termEstimates: [Int]
     /// The numeric terms whose grams join the plain terms' in ``candidates(alias:)``, their number
     /// columns' rows added: those in `fewRows` rows or fewer of the number columns (`numberRows`),
     /// else, when no term is plain, the driver.
     let joinedNumbers: [SearchTerm]
+    /// The terms of one character in more than ``frequentCharacterRatio`` times the rows of the
+    /// rarest other term (`estimates`): ``grams(_:alias:)`` checks them on the rows its other keys
+    /// find, rather than joining every key that holds them.
+    let frequentCharacters: Set<String>
+    /// How many times the rows of the rarest other term a character's rows must exceed to be checked
+    /// on the rows: the union of every key that holds such a character costs more than checking it
+    /// (psql at 1,000,000 products: `xl e` 84-140 ms through the keys, 31-40 checked; `le 2`, whose
+    /// character is the rarer term, 59-95 through the keys, 148-161 checked: W1b on PostgreSQL).
+    static let frequentCharacterRatio = 4
 
     init(
         _ query: SearchQuery, _ search: PostgreSQLTextSearch, scope: DatabaseValue?, estimates: [String: Int]? = nil,
@@ -40,9 +51,23 @@ struct PostgreSQLSearchPlan {
         let plain = terms.filter { !numeric($0) }
         driver = (plain.isEmpty ? terms : plain).min { $0.length > $1.length }
         let terms = terms
-        driverEstimate = estimates.flatMap { estimates in terms.compactMap { estimates[$0.folded] }.min() }
+        termEstimates = estimates.map { estimates in terms.compactMap { estimates[$0.folded] }.sorted() } ?? []
+        driverEstimate = termEstimates.first
         let few = terms.filter { numeric($0) && numberRows[$0.folded].map { $0 <= fewRows } ?? false }
         joinedNumbers = few.isEmpty && plain.isEmpty ? [driver].compactMap { $0 } : few
+        frequentCharacters = Set(terms.filter { term in
+            guard term.length == 1, let rows = estimates?[term.folded],
+                  let rarest = terms.filter({ $0 != term }).compactMap({ estimates?[$0.folded] }).min()
+            else { return false }
+            return rows > rarest * Self.frequentCharacterRatio
+        }.map(\.folded))
+    }
+
+    /// The matches expected among `rows` rows, the terms' rows taken as independent of one another:
+    /// the rarest term's estimate times every other term's share of `rows`; nil without estimates.
+    func expectedMatches(rows: Int) -> Int? {
+        guard let driverEstimate, rows > 0 else { return nil }
+        return Int(termEstimates.dropFirst().reduce(Double(driverEstimate)) { $0 * min(1, Double($1) / Double(rows)) })
     }
 
     /// Whether the term also matches by the number columns.
@@ -166,13 +191,34 @@ struct PostgreSQLSearchPlan {
         return SQLFragment(joining: parts, separator: " OR ").parenthesized
     }
 
-    /// The rows of `alias` whose grams hold every one of `grams` (texts of 1-2 characters): exact,
-    /// from the grams index.
+    /// The rows of `alias` whose texts hold every one of `grams` (texts of 1-2 characters, none a
+    /// control character): exact, from the grams index. A pair is a key of the index; a character
+    /// is in the rows whose keys include one that holds it, each of those listed by the gram counts
+    /// (which hold every gram of the rows), or, among ``frequentCharacters``, checked on the rows the
+    /// other grams find.
     func grams(_ grams: [String], alias: String) -> SQLFragment {
-        let keys = grams.compactMap(PostgreSQLTextSearch.gramKey)
-        let list = Array(repeating: "CAST(? AS bigint)", count: keys.count).joined(separator: ", ")
-        return SQLFragment(
-            sql: "\(search.grams(alias)) @> ARRAY[\(list)]::bigint[]", arguments: StatementArguments(keys.map { DatabaseValue.integer($0) }))
+        let pairs = grams.filter { $0.unicodeScalars.count == 2 }
+        let keys = search.grams(alias)
+        var parts: [SQLFragment] = []
+        if !pairs.isEmpty {
+            let list = Array(repeating: "CAST(? AS text)", count: pairs.count).joined(separator: ", ")
+            parts.append(SQLFragment(sql: "\(keys) @> ARRAY[\(list)]", arguments: StatementArguments(pairs.map { DatabaseValue.text($0) })))
+        }
+        // A character that a pair holds is implied by it.
+        let characters = Set(grams.filter { $0.unicodeScalars.count == 1 }).filter { character in
+            !pairs.contains { $0.unicodeScalars.contains(character.unicodeScalars.first!) }
+        }
+        var indexed = characters.subtracting(frequentCharacters)
+        if pairs.isEmpty && indexed.isEmpty { indexed = characters }
+        for character in indexed.sorted(by: { $0.unicodeScalars.first!.value < $1.unicodeScalars.first!.value }) {
+            parts.append(SQLFragment(
+                sql: "\(keys) && ARRAY(SELECT gram FROM \(search.gramCountsTable) WHERE strpos(gram, ?) > 0)", arguments: [character]))
+        }
+        for character in characters.subtracting(indexed).sorted() {
+            let texts = search.description.textColumns.map { SQLFragment(sql: "strpos(\(alias).\($0), ?) > 0", arguments: [character]) }
+            parts.append(SQLFragment(joining: texts, separator: " OR ").parenthesized)
+        }
+        return parts.isEmpty ? SQLFragment(sql: "TRUE") : SQLFragment(joining: parts, separator: " AND ")
     }
 
     /// `column = number`: bound as an integer when the number is one, so that the column's type

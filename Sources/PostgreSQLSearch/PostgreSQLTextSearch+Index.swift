@@ -20,30 +20,11 @@ extension PostgreSQLTextSearch {
         let watched = (description.textColumns + [description.scopeColumn].compactMap { $0 }).joined(separator: ", ")
         return """
             CREATE EXTENSION IF NOT EXISTS pg_trgm;
-            CREATE FUNCTION \(gramsFunction)(texts text[]) RETURNS bigint[]
-                LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE AS $$
-                DECLARE
-                    keys bigint[] := '{}';
-                    t text;
-                    c text;
-                    key bigint;
-                    previous bigint;
-                BEGIN
-                    FOREACH t IN ARRAY texts LOOP
-                        CONTINUE WHEN t IS NULL;
-                        previous := 0;
-                        FOREACH c IN ARRAY string_to_array(t, NULL) LOOP
-                            key := ascii(c);
-                            -- The scalar, and the pair it ends (the scalar again at a text's start),
-                            -- each appended in place: `keys || …` would copy the array every time.
-                            keys := array_append(keys, key);
-                            keys := array_append(keys, previous << 21 | key);
-                            previous := key;
-                        END LOOP;
-                    END LOOP;
-                    RETURN keys;
-                END
-                $$;
+            CREATE FUNCTION \(gramsFunction)(t text) RETURNS text[] LANGUAGE sql IMMUTABLE PARALLEL SAFE
+                RETURN string_to_array(
+                    regexp_replace(t, '..', '\\&' || chr(\(Self.gramSeparator.value)), 'g') || chr(\(Self.gramSeparator.value))
+                        || regexp_replace(substr(t, 2), '..', '\\&' || chr(\(Self.gramSeparator.value)), 'g'),
+                    chr(\(Self.gramSeparator.value)));
             DO $$
             DECLARE trigram_schema text := (
                 SELECT nspname FROM pg_extension JOIN pg_namespace ON pg_namespace.oid = extnamespace WHERE extname = 'pg_trgm');
@@ -51,7 +32,7 @@ extension PostgreSQLTextSearch {
                 \(trigramIndexes.joined(separator: "\n    "))
             END
             $$;
-            CREATE INDEX \(gramsIndex) ON \(table) USING gin (\(grams(nil)));
+            CREATE INDEX \(gramsIndex) ON \(table) USING gin ((\(grams(nil))));
             CREATE TABLE \(gramCountsTable) AS
                 SELECT ''::text AS gram, \(scope(nil)) AS scope, 0::bigint AS count FROM \(table) WITH NO DATA;
             ALTER TABLE \(gramCountsTable) ALTER gram SET NOT NULL, ALTER count SET NOT NULL,
@@ -61,12 +42,12 @@ extension PostgreSQLTextSearch {
             BEGIN
                 IF TG_OP <> 'INSERT' THEN
                     UPDATE \(gramCountsTable) AS kept SET count = kept.count - 1
-                    FROM (SELECT DISTINCT key FROM unnest(\(grams("OLD"))) AS grams(key)) AS grams
-                    WHERE kept.gram = \(Self.gramText("grams.key")) AND kept.scope IS NOT DISTINCT FROM \(scope("OLD"));
+                    FROM (\(exactGrams("OLD"))) AS grams
+                    WHERE kept.gram = grams.gram AND kept.scope IS NOT DISTINCT FROM \(scope("OLD"));
                 END IF;
                 IF TG_OP <> 'DELETE' THEN
                     INSERT INTO \(gramCountsTable) AS kept (gram, scope, count)
-                    SELECT DISTINCT \(Self.gramText("grams.key")), \(scope("NEW")), 1 FROM unnest(\(grams("NEW"))) AS grams(key)
+                    SELECT grams.gram, \(scope("NEW")), 1 FROM (\(exactGrams("NEW"))) AS grams
                     ON CONFLICT (gram, scope) DO UPDATE SET count = kept.count + 1;
                 END IF;
                 RETURN NULL;
@@ -123,6 +104,7 @@ extension PostgreSQLTextSearch {
             ALTER TABLE \(table) DROP COLUMN IF EXISTS search_grams;
             DROP FUNCTION IF EXISTS \(gramsFunction)(text[]);
             DROP FUNCTION IF EXISTS \(gramsFunction)(text[], text);
+            DROP FUNCTION IF EXISTS \(gramsFunction)(text);
             DROP TABLE IF EXISTS \(gramCountsTable);
             DROP TABLE IF EXISTS \(substringCounts);
 
@@ -148,9 +130,21 @@ extension PostgreSQLTextSearch {
     /// Each gram's rows per scope value, `(gram, scope, count)`, counted over the table.
     private var gramCountsSQL: String {
         """
-        SELECT \(Self.gramText("grams.key")) AS gram, \(scope(description.table)) AS scope, count(*) AS count
-            FROM \(description.table), LATERAL (SELECT DISTINCT unnest(\(grams(description.table))) AS key) AS grams GROUP BY grams.key, 2
+        SELECT grams.gram, \(scope(description.table)) AS scope, count(*) AS count
+            FROM \(description.table), LATERAL (\(exactGrams(description.table))) AS grams GROUP BY grams.gram, 2
         """
+    }
+
+    /// Whether the table's ``gramsIndex`` is the index of ``gramsFunction`` that ``installSQL`` makes:
+    /// not so on a server store made by an older version, which kept the grams in a column or in an
+    /// index of another function (`Migration.indexingSearchGrams(of:version:name:)` moves them).
+    ///
+    /// - Throws: what the connection throws.
+    public func indexesCurrentGrams(_ db: some SQLConnection) throws -> Bool {
+        let definition = try db.fetchRows(
+            sql: "SELECT indexdef FROM pg_indexes WHERE schemaname = current_schema() AND indexname = ?", values: [.text(gramsIndex)])
+        guard case .text(let text) = definition.first?.first else { return false }
+        return text.contains(grams(nil))
     }
 
     /// What is wrong with the search's structures: a missing index, extension or trigger, or a gram
@@ -169,8 +163,8 @@ extension PostgreSQLTextSearch {
         for index in description.textColumns.map(trigramIndex) + [gramsIndex] where indexes[index] == nil {
             problems.append("the search index \(index) of \(description.table) is missing")
         }
-        if let definition = indexes[gramsIndex], !definition.contains(gramsFunction + "(") {
-            problems.append("the search index \(gramsIndex) of \(description.table) does not index \(gramsFunction)")
+        if let definition = indexes[gramsIndex], !definition.contains(grams(nil)) {
+            problems.append("the search index \(gramsIndex) of \(description.table) does not index \(grams(nil))")
         }
         let found = Set(try db.fetchRows(sql: "SELECT tgname::text FROM pg_trigger WHERE tgrelid = to_regclass(?)", values: [.text(description.table)])
             .compactMap { row -> String? in if case .text(let name) = row.first { name } else { nil } })

@@ -39,22 +39,26 @@ extension PostgreSQLTextSearch {
         for trigger in triggers { try db.execute(sql: "ALTER TABLE \(table) DISABLE TRIGGER \(trigger)", values: []) }
         // The rows of each gram, by key, for each scope value (by its place in `scopes`).
         var scopes: [DatabaseValue: Int] = [:]
-        var counts: [[Int64: Int]] = []
+        var counts: [GramTally] = []
         let trigrams = substringCountsTable.map { _ in SubstringCounter(.trigrams) }
         let scalars = RowScalars()
         let spill = try trigrams.map { _ in try TextSpill() }
+        var texts = [String?](repeating: nil, count: textPlaces.count)
         let loaded = try db.copy(into: table, columns: columns) {
             guard let row = try nextRow() else { return nil }
             let scope = scopePlace.map { row[$0] } ?? .null
             let place = scopes[scope] ?? {
                 scopes[scope] = counts.count
-                counts.append([:])
+                counts.append(GramTally())
                 return counts.count - 1
             }()
-            let texts = textPlaces.map { place -> String? in if case .text(let text) = row[place] { text } else { nil } }
-            for key in Self.gramKeys(of: texts) { counts[place][key, default: 0] += 1 }
+            for index in textPlaces.indices {
+                texts[index] = if case .text(let text) = row[textPlaces[index]] { text } else { nil }
+            }
+            // A PostgreSQL text holds no U+0000, where `RowScalars` ends a text.
+            scalars.load(texts)
+            counts[place].add(scalars)
             if let trigrams {
-                scalars.load(texts)
                 trigrams.add(scalars, scope: scope)
                 spill?.append(scope: place, texts: texts)
             }
@@ -64,7 +68,7 @@ extension PostgreSQLTextSearch {
         try db.copy(
             into: gramCountsTable, columns: ["gram", "scope", "count"],
             rows: scopes.lazy.flatMap { scope, place in
-                counts[place].lazy.map { key, count in [.text(Self.gram(key)), scope, .integer(Int64(count))] }
+                counts[place].counts.lazy.map { key, count in [.text(Self.gram(key)), scope, .integer(Int64(count))] }
             })
         if let trigrams, let spill {
             let scopeValues = scopes.sorted { $0.value < $1.value }.map(\.key)
@@ -94,6 +98,47 @@ extension PostgreSQLTextSearch {
         if key >= 1 << 21, let first = Unicode.Scalar(UInt32(key >> 21)) { scalars.append(first) }
         if let last = Unicode.Scalar(UInt32(key & (1 << 21 - 1))) { scalars.append(last) }
         return String(scalars)
+    }
+}
+
+/// The rows of each 1-2 scalar gram (``PostgreSQLTextSearch/gramKeys(of:)``' keys, counted once a
+/// row) of the rows added, as a bulk load counts them while the `COPY` streams: each gram of a row
+/// looked up once in an integer table that notes the last row counted, where sorting the row's keys
+/// to count each once and a `Dictionary` of the counts hashed each key with SipHash (W1b on
+/// PostgreSQL).
+struct GramTally {
+    /// Under each key, the number of the last row counted in the high 32 bits, the count in the low ones.
+    private var table = IntegerKeyTable()
+    /// The number of the row being counted, from 1.
+    private var row = 0
+
+    /// Counts the distinct grams of one row's texts (a 0 ends each, as `RowScalars` holds them).
+    mutating func add(_ texts: RowScalars) {
+        row += 1
+        let row = row
+        var previous: UInt64 = 0
+        for value in texts.values {
+            let scalar = UInt64(value)
+            guard scalar != 0 else {
+                previous = 0
+                continue
+            }
+            count(scalar, row)
+            if previous != 0 { count(previous << 21 | scalar, row) }
+            previous = scalar
+        }
+    }
+
+    @inline(__always)
+    private mutating func count(_ key: UInt64, _ row: Int) {
+        table.update(key) { tally in
+            if tally >> 32 != row { tally = row << 32 | ((tally & 0xFFFF_FFFF) + 1) }
+        }
+    }
+
+    /// Each gram's key and its rows.
+    var counts: [(key: Int64, count: Int)] {
+        table.entries.map { (Int64($0.key), $0.value & 0xFFFF_FFFF) }
     }
 }
 

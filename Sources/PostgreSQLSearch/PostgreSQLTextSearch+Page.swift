@@ -53,20 +53,39 @@ extension PostgreSQLTextSearch {
         costs: SearchCosts, forcing: PageStrategy?, _ db: some SQLConnection, decode: ([DatabaseValue]) throws -> Entity
     ) throws -> SearchPage<Entity> {
         precondition(limit >= 0 && offset >= 0)
-        var plan = PostgreSQLSearchPlan(query, self, scope: scope)
-        var total = try keptCount(plan, db)
+        let plan = PostgreSQLSearchPlan(query, self, scope: scope)
+        let total = try keptCount(plan, db)
         if let total, min(limit, total - offset) <= 0 {
             return SearchPage(query: query, records: [], offset: offset, totalCount: total)
         }
-        if total == nil { plan = try estimated(plan, query, costs: costs, db) }
+        guard total == nil else {
+            return try page(
+                query, plan, total: total, order: order, limit: limit, offset: offset, selection: selection, costs: costs,
+                forcing: forcing, db, decode: decode)
+        }
+        return try serially(db) {
+            try page(
+                query, estimated(plan, query, costs: costs, db), total: nil, order: order, limit: limit, offset: offset,
+                selection: selection, costs: costs, forcing: forcing, db, decode: decode)
+        }
+    }
+
+    /// The page of `plan` (estimated when no kept count gave its `total`), read as planned.
+    private func page<Entity>(
+        _ query: SearchQuery, _ plan: PostgreSQLSearchPlan, total: Int?, order: SearchOrder, limit: Int, offset: Int,
+        selection: String, costs: SearchCosts, forcing: PageStrategy?, _ db: some SQLConnection,
+        decode: ([DatabaseValue]) throws -> Entity
+    ) throws -> SearchPage<Entity> {
+        var total = total
         let inListOrder = order.isListIndexOrder && description.listIndex != nil
-        let hasNumericTerm = plan.terms.contains(where: plan.isNumeric)
-        // The table's rows cost a walk in list order, which only a known total is planned with.
-        let costsListWalk = inListOrder && !hasNumericTerm && scope == nil
-        var facts = PageFacts(
+        // The table's rows cost a walk in list order, and make a share of each term's estimate.
+        let scopeRows = inListOrder && plan.scope == nil ? try rowEstimate(db) : nil
+        // A numeric term does not keep the page from a walk in list order: the walk reads each row,
+        // its number columns with it (W3 on PostgreSQL: `2 le`, `se 1`).
+        let facts = PageFacts(
             limit: limit, offset: offset, total: total, driverRows: total ?? plan.driverEstimate,
-            hasAllTermsIndex: plan.hasAllTermsIndex, inListOrder: inListOrder, hasNumericTerm: hasNumericTerm,
-            scopeRows: costsListWalk && total != nil ? try rowEstimate(db) : nil)
+            hasAllTermsIndex: plan.hasAllTermsIndex, inListOrder: inListOrder, hasNumericTerm: false, scopeRows: scopeRows,
+            expectedMatches: scopeRows.flatMap { plan.expectedMatches(rows: $0) })
         var strategy = forcing ?? PagePlanner.strategy(for: facts, costs: costs)
         if case .scan(let onePass) = strategy {
             if onePass, let page = try onePassPage(plan, order: order, limit: limit, offset: offset, selection: selection, db, decode) {
@@ -74,7 +93,6 @@ extension PostgreSQLTextSearch {
             }
             // Counted (without reading the page's columns), then the page planned again with the total.
             let counted = try total ?? rowCount(plan, db)
-            if costsListWalk && facts.scopeRows == nil { facts.scopeRows = try rowEstimate(db) }
             total = counted
             strategy = forcing == nil ? PagePlanner.strategy(afterCounting: counted, facts, costs: costs) : .readMatches(.sorted)
         }
@@ -98,17 +116,19 @@ extension PostgreSQLTextSearch {
     }
 
     /// The statement that reads `columns` of the matches' page in `order`: the matches found through
-    /// their indexes and materialized, then sorted; materialized, because PostgreSQL would otherwise
-    /// cost walking the order's index as if the `LIMIT` stopped it early (even where a window function
-    /// must read every match first), and check each row it walks.
+    /// their indexes in a subquery that `OFFSET 0` keeps apart, then sorted; apart, because PostgreSQL
+    /// would otherwise cost walking the order's index as if the `LIMIT` stopped it early (even where a
+    /// window function must read every match first), and check each row it walks. A subquery rather
+    /// than a `MATERIALIZED` common table expression, which copied every column of every match
+    /// (W3 on PostgreSQL: `studio e`, `3 a`).
     private func sortedMatches(
         _ plan: PostgreSQLSearchPlan, columns: String, order: SearchOrder, limit: Int, offset: Int
     ) -> SQLFragment {
         let table = description.table
         let matches = plan.condition(alias: table)
         return SQLFragment(
-            sql: "WITH matches AS MATERIALIZED (SELECT * FROM \(table) WHERE \(matches.sql))"
-                + " SELECT \(columns) FROM matches AS \(table) ORDER BY \(order.terms.sql) LIMIT ? OFFSET ?",
+            sql: "SELECT \(columns) FROM (SELECT * FROM \(table) WHERE \(matches.sql) OFFSET 0) AS \(table)"
+                + " ORDER BY \(order.terms.sql) LIMIT ? OFFSET ?",
             arguments: matches.arguments + order.terms.arguments + [limit, offset])
     }
 
@@ -149,7 +169,7 @@ extension PostgreSQLTextSearch {
 
     private func count(_ plan: PostgreSQLSearchPlan, _ db: some SQLConnection) throws -> Int {
         if let count = try keptCount(plan, db) { return count }
-        return try rowCount(plan, db)
+        return try serially(db) { try rowCount(plan, db) }
     }
 
     /// The matches counted over the search's condition (no kept count holds them).
@@ -257,6 +277,21 @@ extension PostgreSQLTextSearch {
         }
         return PostgreSQLSearchPlan(
             query, self, scope: plan.scope, estimates: estimates, numberRows: numberRows, fewRows: costs.fewRows)
+    }
+
+    /// `body`'s statements run with PostgreSQL's parallel workers off (`SET LOCAL` in the caller's
+    /// transaction; the setting is put back after, or at the transaction's end when `body` throws): a
+    /// search counted over its rows reads a few thousand pages from shared buffers, where starting
+    /// two workers and sharing the pages costs more than it saves on two cores, idle or busy (W3 on
+    /// PostgreSQL: `x in`, `2 le`, `se 1`).
+    func serially<T>(_ db: some SQLConnection, _ body: () throws -> T) throws -> T {
+        let previous = try db.fetchRows(
+            sql: "SELECT previous, set_config('max_parallel_workers_per_gather', '0', true)"
+                + " FROM (SELECT current_setting('max_parallel_workers_per_gather') AS previous OFFSET 0) AS setting",
+            values: [])
+        let result = try body()
+        try db.execute(sql: "SELECT set_config('max_parallel_workers_per_gather', ?, true)", values: [previous.first?.first ?? .text("2")])
+        return result
     }
 
     /// The table's rows as PostgreSQL's statistics estimate them (`pg_class.reltuples`, as of the

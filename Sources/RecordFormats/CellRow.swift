@@ -91,12 +91,13 @@ enum UTF8Text {
     /// unspecialized here, looking up its generic types for every value read (the `import` rows of
     /// Ingest, Benchmarks/README.md).
     static func string(validating bytes: UnsafeBufferPointer<UInt8>, isASCII: Bool) -> String? {
-        let text = String(decoding: bytes, as: UTF8.self)
+        var text = String(decoding: bytes, as: UTF8.self)
         if isASCII { return text }
-        let same = text.utf8.withContiguousStorageIfAvailable { decoded in
+        // Compared whole (`memcmp`), not byte by byte through the text's UTF-8 view.
+        let same = text.withUTF8 { decoded in
             decoded.count == bytes.count && (bytes.isEmpty || memcmp(decoded.baseAddress!, bytes.baseAddress!, bytes.count) == 0)
         }
-        return same ?? text.utf8.elementsEqual(bytes) ? text : nil
+        return same ? text : nil
     }
 }
 

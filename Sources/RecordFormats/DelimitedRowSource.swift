@@ -18,16 +18,23 @@ final class DelimitedRowSource: RowSource {
     var columnNames: [String]? { header }
     private var headerColumns: [Int] = []
     private var cellBytes: [UInt8] = []
+    /// Whether every byte of ``cellBytes`` is ASCII (then valid UTF-8 as it is).
+    private var cellIsASCII = true
+    /// The byte that is not a value's own where it stands in an unquoted field: a quote in CSV, a
+    /// backslash (an escape) in TSV.
+    private let special: UInt8
 
     init(input: ByteInput, format: DataFormat) throws {
         precondition(format.isTabular)
         self.input = input
         isCSV = format == .csv
         separator = isCSV ? ASCII.comma : ASCII.tab
+        special = isCSV ? ASCII.quote : ASCII.backslash
         try ByteOrderMark.skip(input)
-        guard let (_, names) = try readRawRow() else {
+        guard let (_, cells) = try readRawRow() else {
             throw RecordReadError(line: 1, reason: "the file is empty: expected a header row naming the columns")
         }
+        let names = cells.map(\.text)
         var seen = Set<String>()
         for (index, name) in names.enumerated() {
             if name.isEmpty { throw RecordReadError(line: 1, column: index + 1, reason: "the header names no column here") }
@@ -45,32 +52,36 @@ final class DelimitedRowSource: RowSource {
             throw RecordReadError(
                 line: rowLine, reason: "\(cells.count) value\(cells.count == 1 ? "" : "s"), but the header has \(header.count) column\(header.count == 1 ? "" : "s")")
         }
-        return CellRow(line: rowLine, namesLine: 1, names: header, cells: cells.map(Cell.cell), columns: headerColumns)
+        return CellRow(line: rowLine, namesLine: 1, names: header, cells: cells, columns: headerColumns)
     }
 
-    /// The next row's fields as text, with the line it starts on; nil at the end.
-    private func readRawRow() throws -> (Int, [String])? {
+    /// The next row's fields as cells, with the line it starts on; nil at the end.
+    private func readRawRow() throws -> (Int, [Cell])? {
         // Blank lines between rows are skipped.
         while let byte = try input.peek(), byte == ASCII.lineFeed || byte == ASCII.carriageReturn {
             try endLine()
         }
         guard try input.peek() != nil else { return nil }
         let rowLine = line
-        var fields: [String] = []
+        var fields: [Cell] = []
+        fields.reserveCapacity(header.count)
         while true {
             let fieldColumn = fields.count + 1
+            let fieldLine = line
             cellBytes.removeAll(keepingCapacity: true)
+            cellIsASCII = true
             if isCSV, try input.peek() == ASCII.quote {
                 try readQuotedField()
             } else {
                 try readPlainField()
             }
-            guard let text = UTF8Text.string(validating: cellBytes) else {
+            // ASCII is valid UTF-8: only a value with other bytes is checked.
+            guard let text = cellIsASCII ? String(decoding: cellBytes, as: UTF8.self) : UTF8Text.string(validating: cellBytes) else {
                 // A record's value is named by its column's header (the header row itself has none yet).
                 let field = header.indices.contains(fieldColumn - 1) ? header[fieldColumn - 1] : nil
-                throw RecordReadError(line: rowLine, column: fieldColumn, field: field, reason: "the value is not valid UTF-8 text")
+                throw RecordReadError(line: fieldLine, column: fieldColumn, field: field, reason: "the value is not valid UTF-8 text")
             }
-            fields.append(text)
+            fields.append(.cell(text))
             guard let byte = try input.peek() else { break }
             if byte == separator {
                 _ = try consume()
@@ -82,31 +93,23 @@ final class DelimitedRowSource: RowSource {
         return (rowLine, fields)
     }
 
+    /// Reads a quoted field's text, up to its closing quote, a run of bytes at a time.
     private func readQuotedField() throws {
         let (openLine, openColumn) = (line, column)
         _ = try consume()
         while true {
-            guard let byte = try input.next() else {
+            try input.consumeRun(while: { $0 != ASCII.quote }) { run in take(run, countingLines: true) }
+            if cellBytes.count > ValueLimit.maximumBytes { throw ValueLimit.error(line: openLine, column: openColumn) }
+            guard let byte = try input.peek() else {
                 throw RecordReadError(
                     line: openLine, column: openColumn, reason: "the quoted field that starts here has no closing quote")
             }
-            if byte == ASCII.quote {
-                column += 1
-                if try input.peek() == ASCII.quote {
-                    _ = try consume()
-                    cellBytes.append(ASCII.quote)
-                    continue
-                }
-                break
-            }
-            cellBytes.append(byte)
-            if cellBytes.count > ValueLimit.maximumBytes { throw ValueLimit.error(line: openLine, column: openColumn) }
-            if byte == ASCII.lineFeed {
-                line += 1
-                column = 1
-            } else if ASCII.startsCharacter(byte) {
-                column += 1
-            }
+            guard byte == ASCII.quote else { continue }  // the run ended with the chunk read
+            // A quote: doubled, it is one of the text's; else it closes the field.
+            _ = try consume()
+            guard try input.peek() == ASCII.quote else { break }
+            _ = try consume()
+            cellBytes.append(ASCII.quote)
         }
         if let next = try input.peek(), next != separator, next != ASCII.lineFeed, next != ASCII.carriageReturn {
             throw RecordReadError(
@@ -115,29 +118,54 @@ final class DelimitedRowSource: RowSource {
         }
     }
 
+    /// Reads an unquoted field's text, up to a separator or line end, a run of bytes at a time.
     private func readPlainField() throws {
-        while let byte = try input.peek(), byte != separator, byte != ASCII.lineFeed, byte != ASCII.carriageReturn {
-            if isCSV && byte == ASCII.quote {
+        let (startLine, startColumn) = (line, column)
+        let (separator, special) = (separator, special)
+        while true {
+            try input.consumeRun(while: { $0 != separator && $0 != special && $0 != ASCII.lineFeed && $0 != ASCII.carriageReturn }) { run in
+                take(run, countingLines: false)
+            }
+            if cellBytes.count > ValueLimit.maximumBytes { throw ValueLimit.error(line: startLine, column: startColumn) }
+            guard let byte = try input.peek(), byte != separator, byte != ASCII.lineFeed, byte != ASCII.carriageReturn else { return }
+            guard byte == special else { continue }  // the run ended with the chunk read
+            if isCSV {
                 throw RecordReadError(
                     line: line, column: column, reason: "a quote inside an unquoted field (quote the field and write the quote as \"\")")
             }
             let escapeColumn = column
             _ = try consume()
-            if !isCSV && byte == ASCII.backslash {
-                switch try consume() {
-                case UInt8(ascii: "t"): cellBytes.append(ASCII.tab)
-                case UInt8(ascii: "n"): cellBytes.append(ASCII.lineFeed)
-                case UInt8(ascii: "r"): cellBytes.append(ASCII.carriageReturn)
-                case ASCII.backslash: cellBytes.append(ASCII.backslash)
-                default:
-                    throw RecordReadError(
-                        line: line, column: escapeColumn, reason: "unknown escape: a backslash must be followed by t, n, r or \\")
-                }
-            } else {
-                cellBytes.append(byte)
-                if cellBytes.count > ValueLimit.maximumBytes { throw ValueLimit.error(line: line, column: escapeColumn) }
+            switch try consume() {
+            case UInt8(ascii: "t"): cellBytes.append(ASCII.tab)
+            case UInt8(ascii: "n"): cellBytes.append(ASCII.lineFeed)
+            case UInt8(ascii: "r"): cellBytes.append(ASCII.carriageReturn)
+            case ASCII.backslash: cellBytes.append(ASCII.backslash)
+            default:
+                throw RecordReadError(
+                    line: line, column: escapeColumn, reason: "unknown escape: a backslash must be followed by t, n, r or \\")
             }
         }
+    }
+
+    /// Adds a run of a value's bytes to ``cellBytes``, counting its characters (and, inside quotes,
+    /// its line feeds) into the line and column, and noting a byte that is not ASCII.
+    @inline(__always)
+    private func take(_ run: UnsafeBufferPointer<UInt8>, countingLines: Bool) {
+        guard !run.isEmpty else { return }
+        cellBytes.append(contentsOf: run)
+        var (lines, column, bits) = (0, self.column, UInt8(0))
+        for byte in run {
+            bits |= byte
+            if countingLines && byte == ASCII.lineFeed {
+                lines += 1
+                column = 1
+            } else if ASCII.startsCharacter(byte) {
+                column += 1
+            }
+        }
+        line += lines
+        self.column = column
+        if bits >= 0x80 { cellIsASCII = false }
     }
 
     /// Consumes one byte that is not a line break, counting columns.

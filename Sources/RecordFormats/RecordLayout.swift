@@ -16,8 +16,6 @@ public struct RecordLayout<Record> {
     /// The fields, in column order.
     public let fields: [RecordField<Record>]
     let indexByName: [String: Int]
-    /// The fields that are not optional.
-    let requiredCount: Int
 
     /// A layout of `fields`, whose names must be distinct.
     public init(template: Record, fields: [RecordField<Record>]) {
@@ -31,9 +29,6 @@ public struct RecordLayout<Record> {
         self.template = template
         self.fields = fields
         self.indexByName = indexByName
-        var requiredCount = 0
-        for index in fields.indices where !fields[index].isOptional { requiredCount += 1 }
-        self.requiredCount = requiredCount
     }
 
     /// The field names, in column order.

@@ -19,15 +19,21 @@ public final class RecordReader<Record> {
     private let layout: RecordLayout<Record>
     /// The line where the last record read starts.
     public private(set) var line = 0
-    /// The last row's names and their fields' indexes (nil for an unknown name): rows name the same
-    /// fields in the same order, so a name is looked up only when it is not the last row's at its place.
-    private var lastNames: [String] = []
-    private var lastFieldIndexes: [Int?] = []
+    /// The names of the last row read, and the place of each among the layout's fields (nil: not a
+    /// field): a CSV or TSV file's rows all share their header's names, which are then looked up
+    /// once, not once a value (the `import` rows of Ingest, Benchmarks/README.md).
+    private var names: [String] = []
+    private var fieldIndexes: [Int?] = []
+    /// The number of fields a record must give.
+    private let requiredCount: Int
 
     /// A reader of `rows` as records of `layout`.
     public init(rows: RowReader, layout: RecordLayout<Record>) {
         self.rows = rows
         self.layout = layout
+        var requiredCount = 0
+        for index in layout.fields.indices where !layout.fields[index].isOptional { requiredCount += 1 }
+        self.requiredCount = requiredCount
     }
 
     /// The next record, or nil at the end. A CSV or TSV header with no records after it is checked
@@ -41,15 +47,15 @@ public final class RecordReader<Record> {
             return nil
         }
         line = row.line
+        // Equal arrays of one storage compare at once: a header's names are the same array every row.
+        if row.names != names {
+            names = row.names
+            fieldIndexes = names.map { layout.indexByName[$0] }
+        }
         var record = layout.template
         var given = [Bool](repeating: false, count: layout.fields.count)
-        var givenRequired = 0
+        var requiredGiven = 0
         var unknown: [String] = []
-        if lastNames != row.names {
-            lastNames = row.names
-            lastFieldIndexes = row.names.map { layout.indexByName[$0] }
-        }
-        let fieldIndexes = lastFieldIndexes
         for index in row.names.indices {
             guard let fieldIndex = fieldIndexes[index] else {
                 unknown.append(row.names[index])
@@ -58,17 +64,16 @@ public final class RecordReader<Record> {
             let field = layout.fields[fieldIndex]
             let place = (line: row.line, column: row.columns[index])
             guard let value = try Self.value(of: row.cells[index], field, line: place.line, column: place.column) else { continue }
-            if !given[fieldIndex] {
-                given[fieldIndex] = true
-                if !field.isOptional { givenRequired += 1 }
-            }
+            // A row names each field once (a header or an object naming one twice is refused).
+            given[fieldIndex] = true
+            if !field.isOptional { requiredGiven += 1 }
             do {
                 try field.assign(&record, value)
             } catch {
                 throw RecordReadError(line: place.line, column: place.column, field: field.name, reason: "\(error)")
             }
         }
-        if !unknown.isEmpty || givenRequired < layout.requiredCount {
+        if !unknown.isEmpty || requiredGiven < requiredCount {
             try checkNames(
                 unknown: unknown, given: { given[$0] }, namesLine: row.namesLine,
                 recordValues: Dictionary(zip(row.names, row.cells.map(\.text)), uniquingKeysWith: { first, _ in first }))
@@ -113,7 +118,8 @@ public final class RecordReader<Record> {
         case (.cell(let text), .text) where text.isEmpty && field.isOptional:
             return nil
         case (.cell(let text), .text), (.string(let text), .text):
-            if text.unicodeScalars.contains("\u{FEFF}") {
+            // U+FEFF is EF BB BF in UTF-8: a text without an EF byte holds none.
+            if text.utf8.withContiguousStorageIfAvailable({ $0.contains(0xEF) }) ?? true, text.unicodeScalars.contains("\u{FEFF}") {
                 throw failure("the text holds a byte-order mark (U+FEFF): are two files joined?")
             }
             return .text(text)

@@ -101,7 +101,7 @@ struct EntitySchemaTests {
             }
             #expect(throws: SchemaDifference(
                 table: "dishes",
-                reason: "its search keeps its grams in column search_grams, as an older version did: add the step Migration.indexingSearchGrams(of:version:)")
+                reason: "its search keeps its grams in column search_grams, as an older version did: add the step Migration.indexingSearchGrams(of:version:name:)")
             ) { try Kitchen.now.migrate(queue) }
         }
         #expect(try withStep.migrate(queue).map(\.version) == [7])
@@ -111,6 +111,41 @@ struct EntitySchemaTests {
             if engine == .postgreSQL { #expect(try PostgreSQLTextSearch(Dish.searchDescription).check(db) == []) }
         }
         let controller = FetchedResultsController(request: FetchRequest<Dish>(searchText: "oy"), reader: queue)
+        try controller.performFetch()
+        #expect(try controller.fetchedObjects.map(\.name) == ["Oyakodon"])
+    }
+
+    /// A server store whose grams index is an older version's (an index of another function of the
+    /// texts): opening it names the step, which, under another name, builds this version's index
+    /// and counts the grams again; on SQLite the step does nothing.
+    @Test(arguments: StoreEngine.all) func anOlderGramsIndexMovesToThisVersions(engine: StoreEngine) throws {
+        let store = try Kitchen.store(engine)
+        let queue = store.writer
+        var dish = Dish(name: "Oyakodon", minutes: 20)
+        try queue.write { db in try dish.insert(db) }
+        let search = PostgreSQLTextSearch(Dish.searchDescription)
+        let withStep = try EntitySchema(
+            identity: Kitchen.identity, tables: Kitchen.tables,
+            changes: Kitchen.changes + [.indexingSearchGrams(of: [Dish.self], version: 7, name: "index_search_pairs")])
+        if engine == .postgreSQL {
+            try queue.write { db in
+                try db.execute(sql: """
+                    DROP INDEX \(search.gramsIndex);
+                    CREATE INDEX \(search.gramsIndex) ON dishes USING gin (string_to_array(\(Dish.searchDescription.textColumns[0]), NULL));
+                    DELETE FROM dishes_gram_counts
+                    """, values: [])
+                #expect(try !search.indexesCurrentGrams(db))
+            }
+            #expect(throws: SchemaDifference(
+                table: "dishes", reason: "its search's grams index is an older version's: add the step Migration.indexingSearchGrams(of:version:name:)")
+            ) { try Kitchen.now.migrate(queue) }
+        }
+        #expect(try withStep.migrate(queue).map(\.version) == [7])
+        try queue.read { db in
+            try withStep.check(db)
+            if engine == .postgreSQL { #expect(try search.check(db) == [] && search.indexesCurrentGrams(db)) }
+        }
+        let controller = FetchedResultsController(request: FetchRequest<Dish>(searchText: "y"), reader: queue)
         try controller.performFetch()
         #expect(try controller.fetchedObjects.map(\.name) == ["Oyakodon"])
     }

@@ -58,6 +58,9 @@ struct HostileInputTests {
         #expect(Self.error(header)?.description == "line 1, column 2: the value is not valid UTF-8 text", "a header cell has no name yet")
         let json = Array(#"[{"title":""#.utf8) + [0xC3, 0x28] + Array(#"","minutes":1,"rating":1}]"#.utf8)
         #expect(Self.error(json, .json)?.description.contains("UTF-8") == true)
+        // After a value of two lines, the next value starts on the row's second line, and is named there.
+        let afterTwoLines = Array("title,minutes,rating\n\"two\r\nlines\",".utf8) + [0xFF] + Array(",2\n".utf8)
+        #expect(Self.error(afterTwoLines)?.description == "line 3, column 2 (minutes): the value is not valid UTF-8 text")
     }
 
     /// Every kind of ill-formed UTF-8 in a value is refused, and well-formed text read as it is,

@@ -52,6 +52,35 @@ struct RoundTripTests {
         }
     }
 
+    /// Records filling several of the reader's 64 KiB chunks, so that values are cut by a chunk's end
+    /// (inside quotes, at a doubled quote, a CRLF, a character of several bytes, a TSV escape), come
+    /// back identical, and a bad row after them is named by its true line: one past the file's
+    /// line feeds (a quoted value's own included).
+    @Test(arguments: [DataFormat.csv, .tsv])
+    func recordsAcrossChunksComeBackIdenticalAndLinesCounted(format: DataFormat) throws {
+        var random = Random(state: 21)
+        var films: [Film] = []
+        while films.count < 8_000 { films += Self.randomFilms(&random) }
+        let path = try Self.write(films, format)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
+        #expect(bytes.count > 3 * 65_536)
+        let read = try Self.read(path, format)
+        #expect(read.count == films.count)
+        let first = films.indices.first { $0 >= read.count || !read[$0].isIdentical(to: films[$0]) }
+        #expect(first == nil, "\(format): record \(first ?? 0), \(first.map { String(reflecting: films[$0].title) } ?? ""), came back otherwise")
+        let line = bytes.count { $0 == 0x0A } + 1
+        bytes += Array(["", "x", "y", "1"].joined(separator: format == .csv ? "," : "\t").utf8) + [0x0A]
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        do {
+            _ = try Self.read(path, format)
+            Issue.record("\(format): the bad row was read")
+        } catch let error as RecordReadError {
+            #expect(error.line == line && error.column == 3, "\(format): \(error)")
+            #expect(error.description.contains("expected a whole number"))
+        }
+    }
+
     /// No records in CSV and TSV is the header alone, which reads back as no records (and still tells
     /// the record type by its columns).
     @Test(arguments: DataFormat.allCases)

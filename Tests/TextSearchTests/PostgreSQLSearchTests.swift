@@ -201,6 +201,33 @@ struct PostgreSQLSearchTests {
         #expect(try [total("max a"), total("1991"), total("1991", "drama"), total("1991 max")] == [103, 104, 103, 3])
     }
 
+    /// A search that no kept count totals reads its rows with PostgreSQL's parallel workers off (as
+    /// its rows are decoded), and the caller's setting is back after it; a search with a kept count
+    /// leaves the setting alone.
+    @Test func searchesCountedOverRowsRunSerially() throws {
+        let schema = try SearchSchema()
+        let search = PostgreSQLTextSearch(Self.description)
+        let pg = try schema.connect(creating: Self.postgreSQLTable, installing: search)
+        for (index, title) in ["max 1991", "max power", "mini"].enumerated() {
+            try pg.execute(
+                sql: "INSERT INTO films VALUES (?, ?, ?, 'ann', 'ann', 1991, 'drama')",
+                values: [.integer(Int64(index + 1)), .text(title), .text(title)])
+        }
+        let setting = "SELECT current_setting('max_parallel_workers_per_gather')"
+        for (text, whileDecoding) in [("max p", "0"), ("ma", "3")] {
+            let (seen, after) = try pg.inTransaction(writing: false) {
+                try pg.execute(sql: "SET LOCAL max_parallel_workers_per_gather = 3", values: [])
+                var seen: Set<DatabaseValue> = []
+                _ = try search.page(SearchQuery(text), order: Self.orders[0].0, limit: 10, selection: "films.id", pg) { _ in
+                    seen.insert(try pg.fetchRows(sql: setting, values: [])[0][0])
+                }
+                return (seen, try pg.fetchRows(sql: setting, values: [])[0][0])
+            }
+            #expect(seen == [.text(whileDecoding)], "\(text)")
+            #expect(after == .text("3"), "\(text)")
+        }
+    }
+
     /// A bulk build (the structures installed over rows loaded before, as after `COPY`) and a bulk
     /// load (`load(_:columns:_:meanwhile:)` into the installed empty table, the substring counts'
     /// second pass reading the texts from its temporary file) hold what the triggers keep when the
@@ -280,28 +307,99 @@ struct PostgreSQLSearchTests {
         #expect(try pg.fetchAll(sql: triggers) == [])
     }
 
-    /// The grams function and `gramKeys(of:)` list the key of every substring of 1 or 2
-    /// characters (Unicode scalars) of the texts, by the definition: a scalar's value, a pair's first
-    /// value times 2²¹ plus the second's; on random texts and on edge cases.
+    /// By the definition of a text's grams (its substrings of 1 or 2 characters, Unicode scalars):
+    /// the grams function's keys are grams of the text, and hold each of its pairs that lacks the
+    /// separator; the gram counts (kept by the trigger) hold a row's grams; `gramKeys(of:)` lists their
+    /// keys (a scalar's value, a pair's first value times 2²¹ plus the second's). On random texts
+    /// and on edge cases, separators among them.
     @Test func gramsAreEverySubstringOfOneOrTwoCharacters() throws {
         let schema = try SearchSchema()
         let pg = try schema.connect(creating: Self.postgreSQLTable, installing: PostgreSQLTextSearch(Self.description))
         var random = SplitMix64(seed: Self.seed)
-        let texts = (0..<200).map { _ in RandomTexts.text(&random) } + ["", "a", "ab", "abc", "a\u{2}b", "\u{2}\u{2}", "東京タワー", "\u{10FFFF}\u{1F600}"]
+        let texts = (0..<200).map { _ in RandomTexts.text(&random) } + [
+            "", "a", "ab", "abc", "a\u{2}b", "\u{2}\u{2}", "東京タワー", "\u{10FFFF}\u{1F600}", "\u{1}", "a\u{1}", "\u{1}ab\u{1}\u{1}cd",
+            "ab\u{1}cde\u{1}",
+        ]
         for (first, second) in zip(texts, texts.reversed()) {
-            let grams = try pg.fetchRows(
-                sql: "SELECT unnest(films_search_grams(ARRAY[CAST(? AS text), CAST(? AS text)]))", values: [.text(first), .text(second)])
-            var expected: Set<Int64> = []
+            // By their scalars: Swift compares texts by canonical equivalence.
+            var grams: Set<[UInt32]> = []
+            var pairs: Set<[UInt32]> = []
             for text in [first, second] {
-                let values = text.unicodeScalars.map { Int64($0.value) }
-                for start in values.indices {
-                    expected.insert(values[start])
-                    if start + 1 < values.count { expected.insert(values[start] * 2_097_152 + values[start + 1]) }
+                let scalars = text.unicodeScalars.map(\.value)
+                for start in scalars.indices {
+                    grams.insert([scalars[start]])
+                    guard start + 1 < scalars.count else { continue }
+                    let pair = Array(scalars[start...(start + 1)])
+                    grams.insert(pair)
+                    if !pair.contains(1) { pairs.insert(pair) }
                 }
             }
-            let keys = grams.map { row -> Int64 in if case .integer(let key) = row[0] { key } else { -1 } }
-            #expect(Set(keys) == expected, "\(String(reflecting: first)), \(String(reflecting: second))")
-            #expect(PostgreSQLTextSearch.gramKeys(of: [first, nil, second]) == expected.sorted())
+            let context = "\(String(reflecting: first)), \(String(reflecting: second))"
+            let keys = try pg.fetchRows(
+                sql: "SELECT unnest(films_search_grams(CAST(? AS text)) || films_search_grams(CAST(? AS text)))",
+                values: [.text(first), .text(second)]
+            ).map { row -> [UInt32] in if case .text(let key) = row[0] { key.unicodeScalars.map(\.value) } else { [0] } }
+            #expect(Set(keys).subtracting([[]]).isSubset(of: grams), "\(context)")
+            #expect(pairs.isSubset(of: Set(keys)), "\(context)")
+            try pg.execute(
+                sql: "INSERT INTO films VALUES (1, '', ?, '', ?, 1990, 'drama')", values: [.text(first), .text(second)])
+            let counted = try pg.fetchRows(sql: "SELECT gram FROM films_gram_counts WHERE count > 0", values: [])
+                .map { row -> [UInt32] in if case .text(let gram) = row[0] { gram.unicodeScalars.map(\.value) } else { [0] } }
+            try pg.execute(sql: "DELETE FROM films")
+            #expect(Set(counted) == grams, "\(context)")
+            #expect(PostgreSQLTextSearch.gramKeys(of: [first, nil, second]) == grams.map { $0.reduce(Int64(0)) { $0 << 21 | Int64($1) } }.sorted())
+        }
+    }
+
+    /// Terms of 1-2 characters, alone and together, find exactly the films whose texts hold them
+    /// (the reference), through the grams index and every page strategy, in texts that hold the
+    /// grams function's separator (a term that holds it, a control character, matches nothing).
+    @Test func shortTermsWithSeparatorsAreExact() throws {
+        let schema = try SearchSchema()
+        let search = PostgreSQLTextSearch(Self.description)
+        let pg = try schema.connect(creating: Self.postgreSQLTable, installing: search)
+        let alphabet = ["a", "b", "\u{1}", "東", " "]
+        var random = SplitMix64(seed: Self.seed)
+        var films: [Int64: Film] = [:]
+        for id in Int64(1)...60 {
+            let text = { (count: Int) in (0..<count).map { _ in alphabet[Int(random.next() % UInt64(alphabet.count))] }.joined() }
+            let film = Film(title: text(1 + Int(random.next() % 5)), director: text(Int(random.next() % 3)), year: 1990, kind: Self.kinds[Int(id % 3)])
+            try pg.execute(
+                sql: "INSERT INTO films VALUES (?, ?, ?, ?, ?, 1990, ?)",
+                values: [.integer(id), .text(film.title), .text(film.title), .text(film.director), .text(film.director), .text(film.kind)])
+            films[id] = film
+        }
+        let singles = alphabet.filter { $0 != " " }
+        let terms = singles + singles.flatMap { first in singles.map { first + $0 } }
+        let queries = terms + terms.indices.filter { $0 % 3 == 0 }.map { terms[$0] + " " + terms[($0 * 7) % terms.count] } + ["\u{1}ab"]
+        let order = Self.orders[0].0
+        for text in queries {
+            let query = SearchQuery(text)
+            // Every text is folded already: a term is in a text when its scalars are.
+            let holds = { (text: String, term: String) in
+                let (scalars, needle) = (Array(text.unicodeScalars), Array(term.unicodeScalars))
+                return scalars.count >= needle.count && (0...(scalars.count - needle.count)).contains { Array(scalars[$0..<($0 + needle.count)]) == needle }
+            }
+            let expected = films.filter { _, film in
+                query.terms.allSatisfy { $0.canMatchText && (holds(film.title, $0.folded) || holds(film.director, $0.folded)) }
+            }
+                .sorted { a, b in
+                    let (x, y) = ([Array(a.value.kind.utf8), Array(a.value.title.utf8)], [Array(b.value.kind.utf8), Array(b.value.title.utf8)])
+                    if x != y { return x.lexicographicallyPrecedes(y) { $0.lexicographicallyPrecedes($1) } }
+                    return a.key < b.key
+                }.map(\.key)
+            let found = try search.matchIDs(query, pg).sorted()
+            #expect(found == expected.sorted(), "\(String(reflecting: text)) \(query.terms.map(\.folded)) \(found) \(expected.sorted())")
+            for strategy in Self.strategies {
+                let page = try pg.inTransaction(writing: false) {
+                    let decode = { (row: [DatabaseValue]) -> Int64 in if case .integer(let id) = row[0] { id } else { -1 } }
+                    return try strategy.map {
+                        try search.page(query, order: order, limit: 5, selection: "films.id", forcing: $0, pg, decode: decode)
+                    } ?? search.page(query, order: order, limit: 5, selection: "films.id", pg, decode: decode)
+                }
+                #expect(page.records == Array(expected.prefix(5)) && page.totalCount == expected.count,
+                        "\(String(reflecting: text)) \(strategy.map { "\($0)" } ?? "planned")")
+            }
         }
     }
 

@@ -40,6 +40,27 @@ struct ShortGramsTests {
         #expect(Self.grams([""]).document(scopeHex: "") == "x")
     }
 
+    /// A row's scalars are each text's `unicodeScalars` up to its first U+0000, each text followed by
+    /// a 0, a NULL text giving none: by the definition, on texts of 1-4 bytes a character.
+    @Test func rowScalarsAreEachTextsScalarsUpToItsFirstNUL() {
+        var random = SplitMix64(seed: 0x5CA1A5)
+        let scalars = RowScalars()
+        let extras = ["", "\0", "a\0b", "é\0東", "\u{10FFFF}\u{7F}\u{80}\u{7FF}\u{800}\u{FFFF}\u{10000}", "😀\0"]
+        for round in 0..<300 {
+            let texts: [String?] = (0..<3).map { place in
+                if round % 5 == place { return nil }
+                return round % 7 == place ? extras[round % extras.count] : RandomTexts.text(&random)
+            }
+            scalars.load(texts)
+            var expected: [UInt32] = []
+            for case let text? in texts {
+                expected += text.unicodeScalars.prefix { $0 != "\0" }.map(\.value)
+                expected.append(0)
+            }
+            #expect(scalars.values == expected, "\(texts)")
+        }
+    }
+
     /// The grams of `texts`, read as a bulk build reads a row's.
     static func grams(_ texts: [String?]) -> ShortGrams {
         let scalars = RowScalars()

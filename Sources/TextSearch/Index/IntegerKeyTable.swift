@@ -2,8 +2,9 @@
 /// doubled when it would be more), for the lookups a bulk build makes for each scalar and each gram
 /// of each new row (millions for 100,000 rows): a multiply, a shift and a compare or a few, where a
 /// `Dictionary` hashes each key with SipHash. The transitions of ``HeldSubstringCounter``'s
-/// automaton, a bulk build's gram counts and the trigrams' rows of ``SubstringCounter``.
-struct IntegerKeyTable {
+/// automaton, a bulk build's gram counts (on PostgreSQL too: `GramTally`) and the trigrams' rows
+/// of ``SubstringCounter``.
+package struct IntegerKeyTable {
     private var keys: [UInt64]
     private var values: [Int]
     private var used = 0
@@ -14,7 +15,7 @@ struct IntegerKeyTable {
     static let emptyKey = UInt64.max
 
     /// An empty table with room for `capacity` keys before it grows.
-    init(capacity: Int = 512) {
+    package init(capacity: Int = 512) {
         var slots = 2
         while slots < 2 * capacity { slots *= 2 }
         keys = Array(repeating: Self.emptyKey, count: slots)
@@ -23,7 +24,7 @@ struct IntegerKeyTable {
     }
 
     /// The value under `key`; nil when there is none.
-    func value(for key: UInt64) -> Int? {
+    package func value(for key: UInt64) -> Int? {
         var slot = slot(of: key)
         while true {
             let found = keys[slot]
@@ -34,12 +35,12 @@ struct IntegerKeyTable {
     }
 
     /// Adds `amount` to the value under `key` (not ``emptyKey``), 0 when there is none.
-    mutating func add(_ amount: Int, to key: UInt64) {
+    package mutating func add(_ amount: Int, to key: UInt64) {
         update(key) { $0 += amount }
     }
 
     /// Changes the value under `key` (not ``emptyKey``) in place, 0 when there is none.
-    mutating func update(_ key: UInt64, _ change: (inout Int) -> Void) {
+    package mutating func update(_ key: UInt64, _ change: (inout Int) -> Void) {
         var slot = slot(of: key)
         while true {
             let found = keys[slot]
@@ -61,7 +62,7 @@ struct IntegerKeyTable {
     }
 
     /// The keys and their values, in no order.
-    var entries: [(key: UInt64, value: Int)] {
+    package var entries: [(key: UInt64, value: Int)] {
         keys.indices.compactMap { keys[$0] == Self.emptyKey ? nil : (keys[$0], values[$0]) }
     }
 

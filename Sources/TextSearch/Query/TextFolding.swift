@@ -24,11 +24,7 @@
 public enum TextFolding {
     /// `text` folded for comparison.
     public static func fold(_ text: String) -> String {
-        if text.utf8.allSatisfy({ $0 < 0x80 }) {
-            // ASCII: folding is lowercasing.
-            return String(decoding: text.utf8.map { (0x41...0x5A).contains($0) ? $0 | 0x20 : $0 }, as: UTF8.self)
-        }
-        return foldedScalarByScalar(text) ?? foldedInSteps(text)
+        foldedScalarByScalar(text) ?? foldedInSteps(text)
     }
 
     /// `text` folded one scalar at a time, when each of its scalars folds alone: ASCII, U+0080-U+024F
@@ -37,25 +33,41 @@ public enum TextFolding {
     /// folds to, so the text folds to its scalars' folds one after the other (each computed once by
     /// ``foldedInSteps(_:)``). Most searched names are such texts (every name of the synthetic
     /// catalog); nil for any other, which folds in steps.
+    ///
+    /// Read from the text's UTF-8 bytes (valid, as every `String`'s), the scalars told by their lead
+    /// byte: ASCII lowercased in place, no `String` made for a scalar (W1b on PostgreSQL).
     private static func foldedScalarByScalar(_ text: String) -> String? {
-        var folded: [UInt8] = []
-        folded.reserveCapacity(text.utf8.count + 4)
-        for scalar in text.unicodeScalars {
-            let value = scalar.value
-            if value < 0x80 {
-                folded.append(UInt8(value) | ((0x41...0x5A).contains(value) ? 0x20 : 0))
-            } else if value < 0x250 {
-                folded += Tables.latinFolds[Int(value) - 0x80]
-            } else if (0x3041...0x3096).contains(value) || (0x30A1...0x30F6).contains(value) || value == 0x30FC
-                || (0x4E00...0x9FFF).contains(value)
-            {
-                // No case, width or diacritic to fold, and composed already (NFC): themselves.
-                folded += String(scalar).utf8
-            } else {
-                return nil
+        var text = text
+        return text.withUTF8 { bytes -> String? in
+            var folded: [UInt8] = []
+            folded.reserveCapacity(bytes.count + 4)
+            let latinFolds = Tables.latinFolds
+            var index = 0
+            while index < bytes.count {
+                let lead = bytes[index]
+                if lead < 0x80 {
+                    folded.append((0x41...0x5A).contains(lead) ? lead | 0x20 : lead)
+                    index += 1
+                } else if lead < 0xE0 {
+                    // Two bytes: U+0080-U+07FF, of which U+0080-U+024F fold alone.
+                    let value = Int(lead & 0x1F) << 6 | Int(bytes[index + 1] & 0x3F)
+                    guard value < 0x250 else { return nil }
+                    folded += latinFolds[value - 0x80]
+                    index += 2
+                } else if lead < 0xF0 {
+                    // Three bytes: kana and CJK ideographs are themselves.
+                    let value = Int(lead & 0x0F) << 12 | Int(bytes[index + 1] & 0x3F) << 6 | Int(bytes[index + 2] & 0x3F)
+                    guard (0x3041...0x3096).contains(value) || (0x30A1...0x30F6).contains(value) || value == 0x30FC
+                        || (0x4E00...0x9FFF).contains(value)
+                    else { return nil }
+                    folded += UnsafeBufferPointer(rebasing: bytes[index..<(index + 3)])
+                    index += 3
+                } else {
+                    return nil
+                }
             }
+            return String(decoding: folded, as: UTF8.self)
         }
-        return String(decoding: folded, as: UTF8.self)
     }
 
     /// `text` folded by the five steps above, one after the other.
