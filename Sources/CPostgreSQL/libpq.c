@@ -20,8 +20,10 @@
     F(char *, PQcmdTuples, (PGresult *res), (res)) \
     F(PGconn *, PQconnectdb, (const char *conninfo), (conninfo)) \
     F(int, PQconsumeInput, (PGconn *conn), (conn)) \
+    F(int, PQenterPipelineMode, (PGconn *conn), (conn)) \
     F(char *, PQerrorMessage, (const PGconn *conn), (conn)) \
     F(PGresult *, PQexec, (PGconn *conn, const char *query), (conn, query)) \
+    F(int, PQexitPipelineMode, (PGconn *conn), (conn)) \
     F(PGresult *, PQexecParams, \
         (PGconn *conn, const char *command, int nParams, const Oid *paramTypes, const char *const *paramValues, \
             const int *paramLengths, const int *paramFormats, int resultFormat), \
@@ -38,10 +40,12 @@
     F(int, PQnfields, (const PGresult *res), (res)) \
     F(PGnotify *, PQnotifies, (PGconn *conn), (conn)) \
     F(int, PQntuples, (const PGresult *res), (res)) \
+    F(int, PQpipelineSync, (PGconn *conn), (conn)) \
     F(int, PQputCopyData, (PGconn *conn, const char *buffer, int nbytes), (conn, buffer, nbytes)) \
     F(int, PQputCopyEnd, (PGconn *conn, const char *errormsg), (conn, errormsg)) \
     F(char *, PQresultErrorField, (const PGresult *res, int fieldcode), (res, fieldcode)) \
     F(ExecStatusType, PQresultStatus, (const PGresult *res), (res)) \
+    F(int, PQsendQuery, (PGconn *conn, const char *query), (conn, query)) \
     F(int, PQsendQueryParams, \
         (PGconn *conn, const char *command, int nParams, const Oid *paramTypes, const char *const *paramValues, \
             const int *paramLengths, const int *paramFormats, int resultFormat), \

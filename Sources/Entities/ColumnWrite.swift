@@ -13,3 +13,26 @@ struct ColumnWrite<Entity>: Sendable {
         self.append = append
     }
 }
+
+/// How an attribute's writes read and set its property, chosen once, when the entity is declared: a
+/// stored property of a struct at its offset in the entity (`MemoryLayout.offset(of:)`, which says
+/// that reading and writing there is reading and writing through the key path), any other through
+/// its key path. In the generic code that stores and imports entities, a key path applied per row
+/// cost each value a metadata lookup (W1b on PostgreSQL), as decoding's did (``ColumnReads``).
+enum PropertyAccess {
+    /// The read of the property at `keyPath`.
+    static func read<Entity, Value>(_ keyPath: KeyPath<Entity, Value> & Sendable) -> @Sendable (Entity) -> Value {
+        guard let offset = MemoryLayout<Entity>.offset(of: keyPath) else { return { $0[keyPath: keyPath] } }
+        return { entity in
+            withUnsafePointer(to: entity) { (UnsafeRawPointer($0) + offset).assumingMemoryBound(to: Value.self).pointee }
+        }
+    }
+
+    /// The write of the property at `keyPath`.
+    static func write<Entity, Value>(_ keyPath: WritableKeyPath<Entity, Value> & Sendable) -> @Sendable (inout Entity, Value) -> Void {
+        guard let offset = MemoryLayout<Entity>.offset(of: keyPath) else { return { $0[keyPath: keyPath] = $1 } }
+        return { entity, value in
+            withUnsafeMutablePointer(to: &entity) { (UnsafeMutableRawPointer($0) + offset).assumingMemoryBound(to: Value.self).pointee = value }
+        }
+    }
+}

@@ -124,8 +124,8 @@ extension EntityAttribute {
             columnDefinition: ColumnDefinition(
                 type: .text, isOptional: false, isUnique: unique, defaultValue: `default`.map(DatabaseValue.text), sqlCheck: sqlCheck),
             reference: nil,
-            write: ColumnWrite { entity, fold, values in
-                let text = entity[keyPath: keyPath]
+            write: ColumnWrite { [property = PropertyAccess.read(keyPath)] entity, fold, values in
+                let text = property(entity)
                 values.append(.text(text))
                 if folded { values.append(.text(fold(text))) }
             },
@@ -133,10 +133,11 @@ extension EntityAttribute {
             check: { entity in entity[keyPath: keyPath] = try check(entity[keyPath: keyPath]) },
             show: { $0[keyPath: keyPath] }, showInDetail: { $0[keyPath: keyPath] },
             fileField: { _ in
-                RecordField(name: name, kind: .text, isOptional: optionalInFiles, value: { .text($0[keyPath: keyPath]) }) {
+                let write = PropertyAccess.write(keyPath)
+                return RecordField(name: name, kind: .text, isOptional: optionalInFiles, value: { .text($0[keyPath: keyPath]) }) {
                     entity, value in
                     guard case .text(let text) = value else { return }
-                    entity[keyPath: keyPath] = try check(text)
+                    write(&entity, try check(text))
                 }
             },
             readText: { entity, text in entity[keyPath: keyPath] = text })
@@ -215,7 +216,8 @@ extension EntityAttribute {
                 type: stored?.columnType, isOptional: stored?.isOptional ?? false, isUnique: unique, defaultValue: `default`,
                 sqlCheck: sqlCheck),
             reference: reference,
-            write: ColumnWrite { entity, _, values in values.append(entity[keyPath: keyPath].databaseValue) }, read: read,
+            write: ColumnWrite { [property = PropertyAccess.read(keyPath)] entity, _, values in values.append(property(entity).databaseValue) },
+            read: read,
             check: { entity in entity[keyPath: keyPath] = try check(entity[keyPath: keyPath]) },
             show: { shown($0[keyPath: keyPath]) }, showInDetail: { detail($0[keyPath: keyPath]) },
             fileField: { template in
@@ -252,7 +254,8 @@ extension EntityAttribute {
         _ name: String, _ keyPath: WritableKeyPath<Entity, Value> & Sendable, kind: FieldKind?, optional: Bool,
         parse: (@Sendable (String) throws -> Value)?, check: @escaping @Sendable (Value) throws -> Value
     ) -> RecordField<Entity> {
-        RecordField(
+        let write = PropertyAccess.write(keyPath)
+        return RecordField(
             name: name, kind: kind ?? .text, isOptional: optional || kind == nil,
             value: { FieldValue(databaseValue: $0[keyPath: keyPath].databaseValue, kind: kind) }
         ) { entity, fieldValue in
@@ -264,7 +267,7 @@ extension EntityAttribute {
             } else {
                 throw FieldValueError("not a valid \(name)")
             }
-            entity[keyPath: keyPath] = try check(value)
+            write(&entity, try check(value))
         }
     }
 }

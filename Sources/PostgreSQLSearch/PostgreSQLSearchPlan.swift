@@ -23,6 +23,8 @@ struct PostgreSQLSearchPlan {
     let driver: SearchTerm?
     /// The rarest term's estimated rows (`estimates`), when estimates were read.
     let driverEstimate: Int?
+    /// Every term's estimated rows, rarest first, when estimates were read.
+    let termEstimates: [Int]
     /// The numeric terms whose grams join the plain terms' in ``candidates(alias:)``, their number
     /// columns' rows added: those in `fewRows` rows or fewer of the number columns (`numberRows`),
     /// else, when no term is plain, the driver.
@@ -48,7 +50,8 @@ struct PostgreSQLSearchPlan {
         let plain = terms.filter { !numeric($0) }
         driver = (plain.isEmpty ? terms : plain).min { $0.length > $1.length }
         let terms = terms
-        driverEstimate = estimates.flatMap { estimates in terms.compactMap { estimates[$0.folded] }.min() }
+        termEstimates = estimates.map { estimates in terms.compactMap { estimates[$0.folded] }.sorted() } ?? []
+        driverEstimate = termEstimates.first
         let few = terms.filter { numeric($0) && numberRows[$0.folded].map { $0 <= fewRows } ?? false }
         joinedNumbers = few.isEmpty && plain.isEmpty ? [driver].compactMap { $0 } : few
         frequentCharacters = Set(terms.filter { term in
@@ -57,6 +60,13 @@ struct PostgreSQLSearchPlan {
             else { return false }
             return rows > rarest * Self.frequentCharacterRatio
         }.map(\.folded))
+    }
+
+    /// The matches expected among `rows` rows, the terms' rows taken as independent of one another:
+    /// the rarest term's estimate times every other term's share of `rows`; nil without estimates.
+    func expectedMatches(rows: Int) -> Int? {
+        guard let driverEstimate, rows > 0 else { return nil }
+        return Int(termEstimates.dropFirst().reduce(Double(driverEstimate)) { $0 * min(1, Double($1) / Double(rows)) })
     }
 
     /// Whether the term also matches by the number columns.

@@ -78,14 +78,14 @@ extension PostgreSQLTextSearch {
     ) throws -> SearchPage<Entity> {
         var total = total
         let inListOrder = order.isListIndexOrder && description.listIndex != nil
-        // The table's rows cost a walk in list order, which only a known total is planned with.
-        let costsListWalk = inListOrder && plan.scope == nil
+        // The table's rows cost a walk in list order, and make a share of each term's estimate.
+        let scopeRows = inListOrder && plan.scope == nil ? try rowEstimate(db) : nil
         // A numeric term does not keep the page from a walk in list order: the walk reads each row,
         // its number columns with it (W3 on PostgreSQL: `2 le`, `se 1`).
-        var facts = PageFacts(
+        let facts = PageFacts(
             limit: limit, offset: offset, total: total, driverRows: total ?? plan.driverEstimate,
-            hasAllTermsIndex: plan.hasAllTermsIndex, inListOrder: inListOrder, hasNumericTerm: false,
-            scopeRows: costsListWalk && total != nil ? try rowEstimate(db) : nil)
+            hasAllTermsIndex: plan.hasAllTermsIndex, inListOrder: inListOrder, hasNumericTerm: false, scopeRows: scopeRows,
+            expectedMatches: scopeRows.flatMap { plan.expectedMatches(rows: $0) })
         var strategy = forcing ?? PagePlanner.strategy(for: facts, costs: costs)
         if case .scan(let onePass) = strategy {
             if onePass, let page = try onePassPage(plan, order: order, limit: limit, offset: offset, selection: selection, db, decode) {
@@ -93,7 +93,6 @@ extension PostgreSQLTextSearch {
             }
             // Counted (without reading the page's columns), then the page planned again with the total.
             let counted = try total ?? rowCount(plan, db)
-            if costsListWalk && facts.scopeRows == nil { facts.scopeRows = try rowEstimate(db) }
             total = counted
             strategy = forcing == nil ? PagePlanner.strategy(afterCounting: counted, facts, costs: costs) : .readMatches(.sorted)
         }

@@ -28,9 +28,7 @@ extension PostgreSQLConnection {
     @discardableResult
     public func copy(into table: String, columns: [String], nextRow: () throws -> [DatabaseValue]?) throws -> Int {
         let sql = "COPY \(Self.quoted(table)) (\(columns.map(Self.quoted).joined(separator: ", "))) FROM STDIN"
-        guard let handle else {
-            throw PostgreSQLError(sqlState: PostgreSQLError.connectionFailure, message: "the connection is closed", sql: sql)
-        }
+        let handle = try idleHandle(for: sql)
         let start = PQexec(handle, sql)
         guard PQresultStatus(start) == PGRES_COPY_IN else {
             let error = PostgreSQLError(result: start, connection: handle, sql: sql)

@@ -32,9 +32,7 @@ extension PostgreSQLConnection {
     /// - Throws: ``PostgreSQLError`` with ``PostgreSQLError/connectionFailure`` when the connection
     ///   is lost (the server stopped or restarted): nothing more will arrive on it.
     public func notifications(waitingMilliseconds timeoutMilliseconds: Int32) throws -> [PostgreSQLNotification] {
-        guard let handle else {
-            throw PostgreSQLError(sqlState: PostgreSQLError.connectionFailure, message: "the connection is closed")
-        }
+        let handle = try idleHandle(for: nil)
         var received = try consumeNotifications(handle)
         if received.isEmpty && timeoutMilliseconds != 0 {
             var descriptor = pollfd(fd: PQsocket(handle), events: Int16(POLLIN), revents: 0)

@@ -15,10 +15,19 @@ import StoreCore
 /// connection on a serial dispatch queue of its own, off Swift's cooperative pool, and stops a
 /// cancelled task's statement on the server with `PQcancel`, the one call made from another thread.
 ///
+/// A read-only transaction (``inTransaction(readOnly:_:)``) costs no round trip of its own: its
+/// `BEGIN` goes to the server in one pipeline with its first statement, and its `COMMIT` is sent
+/// without waiting, its answer read before the connection's next use (W4 on PostgreSQL).
+///
 /// Related PostgreSQL documentation: <https://www.postgresql.org/docs/15/libpq.html>
 public final class PostgreSQLConnection {
-    /// The libpq handle; nil once closed.
-    private(set) var handle: OpaquePointer?
+    /// The libpq handle; nil once closed. Used through ``idleHandle(for:)``, or ``forEachRow(sql:arguments:_:)``.
+    private var handle: OpaquePointer?
+    /// The `BEGIN` of a read-only transaction whose first statement has not been sent yet: it goes in
+    /// one pipeline with that statement.
+    private var unsentBegin: String?
+    /// Whether the `COMMIT` of a read-only transaction was sent and its answer is not read yet.
+    private var commitUnread = false
     /// What stops this connection's running statement from another thread.
     let canceller: StatementCanceller
 
@@ -49,6 +58,7 @@ public final class PostgreSQLConnection {
 
     /// Closes the connection; later statements throw ``PostgreSQLError/connectionFailure``.
     public func close() {
+        (unsentBegin, commitUnread) = (nil, false)
         PQfinish(handle)
         handle = nil
     }
@@ -58,7 +68,9 @@ public final class PostgreSQLConnection {
 
     /// Whether a transaction is open (or failed and not yet rolled back).
     public var isInsideTransaction: Bool {
+        readSentCommit()
         guard let handle else { return false }
+        if unsentBegin != nil { return true }
         let status = PQtransactionStatus(handle)
         return status == PQTRANS_INTRANS || status == PQTRANS_INERROR || status == PQTRANS_ACTIVE
     }
@@ -103,16 +115,41 @@ public final class PostgreSQLConnection {
     /// - Throws: ``PostgreSQLError`` (also when the statement fails after some rows were handed on),
     ///   or what `body` throws, after the rest of the statement was cancelled and discarded.
     func forEachRow(sql: String, arguments: [DatabaseValue], _ body: (_ columnNames: [String], _ row: [DatabaseValue]) throws -> Void) throws {
+        readSentCommit()
         guard let handle else {
             throw PostgreSQLError(sqlState: PostgreSQLError.connectionFailure, message: "the connection is closed", sql: sql)
+        }
+        // A read-only transaction's unsent BEGIN goes first, in one pipeline: one round trip for both.
+        let begin = unsentBegin
+        unsentBegin = nil
+        if let begin {
+            guard PQenterPipelineMode(handle) == 1 else { throw PostgreSQLError(result: nil, connection: handle, sql: begin) }
+            guard PQsendQueryParams(handle, begin, 0, nil, nil, nil, nil, 0) == 1 else {
+                let error = PostgreSQLError(result: nil, connection: handle, sql: begin)
+                Self.endPipeline(handle, synced: false)
+                throw error
+            }
         }
         let sent = Self.withParameters(arguments) { types, values, lengths, formats in
             PQsendQueryParams(handle, sql, Int32(arguments.count), types, values, lengths, formats, 0)
         }
-        guard sent == 1 else { throw PostgreSQLError(result: nil, connection: handle, sql: sql) }
+        guard sent == 1, begin == nil || PQpipelineSync(handle) == 1 else {
+            let error = PostgreSQLError(result: nil, connection: handle, sql: sql)
+            if begin != nil { Self.endPipeline(handle, synced: false) }
+            throw error
+        }
+        var failure: (any Error)?
+        if let begin {
+            // BEGIN's answer; when it failed, the statement is skipped (PGRES_PIPELINE_ABORTED).
+            while let result = PQgetResult(handle) {
+                if failure == nil && PQresultStatus(result) != PGRES_COMMAND_OK {
+                    failure = PostgreSQLError(result: result, connection: handle, sql: begin)
+                }
+                PQclear(result)
+            }
+        }
         PQsetSingleRowMode(handle)
         // The connection takes its next statement only once every result of this one was read.
-        var failure: (any Error)?
         var names: [String]?
         var types: [Oid] = []
         var values: [DatabaseValue] = []
@@ -144,7 +181,20 @@ public final class PostgreSQLConnection {
                 failure = PostgreSQLError(result: result, connection: handle, sql: sql)
             }
         }
+        if begin != nil { Self.endPipeline(handle) }
         if let failure { throw failure }
+    }
+
+    /// Ends a pipeline: reads its results up to its sync point (sent here unless `synced`) and
+    /// leaves pipeline mode.
+    private static func endPipeline(_ handle: OpaquePointer, synced: Bool = true) {
+        if !synced { _ = PQpipelineSync(handle) }
+        while let result = PQgetResult(handle) {
+            let status = PQresultStatus(result)
+            PQclear(result)
+            if status == PGRES_PIPELINE_SYNC { break }
+        }
+        _ = PQexitPipelineMode(handle)
     }
 
     /// The first column of the first row, or nil when there is no row (or it is NULL).
@@ -155,9 +205,7 @@ public final class PostgreSQLConnection {
 
     /// Runs one statement (or, without arguments, a script) and returns its successful result.
     func run(sql: String, arguments: [DatabaseValue]) throws -> OpaquePointer {
-        guard let handle else {
-            throw PostgreSQLError(sqlState: PostgreSQLError.connectionFailure, message: "the connection is closed", sql: sql)
-        }
+        let handle = try idleHandle(for: sql)
         let result: OpaquePointer? =
             arguments.isEmpty ? PQexec(handle, sql) : Self.withParameters(arguments) { types, values, lengths, formats in
                 PQexecParams(handle, sql, Int32(arguments.count), types, values, lengths, formats, 0)
@@ -179,15 +227,42 @@ public final class PostgreSQLConnection {
     /// `readOnly` transactions run at REPEATABLE READ: every statement of `body` sees one snapshot, as
     /// a SQLite read does. Writing ones run at PostgreSQL's default, READ COMMITTED.
     ///
+    /// A read-only transaction's `BEGIN` is sent with its first statement, and its `COMMIT` without
+    /// waiting for the answer, read before the connection's next use: once its statements succeeded,
+    /// a read-only transaction has read what it read whatever that answer (a lost connection is
+    /// found by the next use). One whose statement failed (and `body` went on) waits for the answer,
+    /// as a writing one does.
+    ///
     /// - Throws: what `body` throws (after rolling back), or ``PostgreSQLError``.
     public func inTransaction<T>(readOnly: Bool = false, _ body: () throws -> T) throws -> T {
-        try execute(sql: readOnly ? "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY" : "BEGIN")
+        let begin = readOnly ? "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY" : "BEGIN"
+        if readOnly {
+            readSentCommit()
+            unsentBegin = begin
+        } else {
+            try execute(sql: begin)
+        }
         let value: T
         do {
             value = try body()
         } catch {
-            if isInsideTransaction { try? execute(sql: "ROLLBACK") }
+            if unsentBegin != nil {
+                unsentBegin = nil
+            } else if isInsideTransaction {
+                try? execute(sql: "ROLLBACK")
+            }
             throw error
+        }
+        if readOnly {
+            // Nothing was sent: nothing to end.
+            if unsentBegin != nil {
+                unsentBegin = nil
+                return value
+            }
+            if let handle, PQtransactionStatus(handle) == PQTRANS_INTRANS, PQsendQuery(handle, "COMMIT") == 1 {
+                commitUnread = true
+                return value
+            }
         }
         let result: OpaquePointer
         do {
@@ -204,6 +279,32 @@ public final class PostgreSQLConnection {
                 sqlState: "25P02", message: "the transaction was rolled back: one of its statements failed", sql: "COMMIT")
         }
         return value
+    }
+
+    /// The handle, idle and inside the transaction begun, for a statement `sql` (nil: none): a sent COMMIT's
+    /// answer read, a read-only transaction's unsent BEGIN run.
+    ///
+    /// - Throws: ``PostgreSQLError`` when the connection is closed, or the BEGIN fails.
+    func idleHandle(for sql: String?) throws -> OpaquePointer {
+        readSentCommit()
+        guard let handle else {
+            throw PostgreSQLError(sqlState: PostgreSQLError.connectionFailure, message: "the connection is closed", sql: sql)
+        }
+        if let begin = unsentBegin {
+            unsentBegin = nil
+            let result = PQexec(handle, begin)
+            defer { PQclear(result) }
+            guard PQresultStatus(result) == PGRES_COMMAND_OK else { throw PostgreSQLError(result: result, connection: handle, sql: begin) }
+        }
+        return handle
+    }
+
+    /// Reads the answer to a read-only transaction's COMMIT sent without waiting. Its error, if any,
+    /// is a lost connection, which the next statement reports.
+    private func readSentCommit() {
+        guard commitUnread, let handle else { return }
+        commitUnread = false
+        while let result = PQgetResult(handle) { PQclear(result) }
     }
 }
 

@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// A value as it stands in the input, before a field's kind reads it.
 enum Cell {
     /// A JSON string.
@@ -76,8 +82,14 @@ enum UTF8Text {
     /// `String(validating:as:)` runs unspecialized here, looking up its generic types for every
     /// value read (the `import` rows of Ingest, Benchmarks/README.md).
     static func string(validating bytes: [UInt8]) -> String? {
-        let text = String(decoding: bytes, as: UTF8.self)
-        return text.utf8.elementsEqual(bytes) ? text : nil
+        var text = String(decoding: bytes, as: UTF8.self)
+        // Compared whole (`memcmp`), not byte by byte through the text's UTF-8 view.
+        let same = text.withUTF8 { decoded in
+            bytes.withUnsafeBufferPointer { original in
+                decoded.count == original.count && (original.isEmpty || memcmp(decoded.baseAddress!, original.baseAddress!, original.count) == 0)
+            }
+        }
+        return same ? text : nil
     }
 }
 

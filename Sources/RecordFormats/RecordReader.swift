@@ -119,7 +119,7 @@ public final class RecordReader<Record> {
             return nil
         case (.cell(let text), .text), (.string(let text), .text):
             // U+FEFF is EF BB BF in UTF-8: a text without an EF byte holds none.
-            if text.utf8.contains(0xEF), text.unicodeScalars.contains("\u{FEFF}") {
+            if text.utf8.withContiguousStorageIfAvailable({ $0.contains(0xEF) }) ?? true, text.unicodeScalars.contains("\u{FEFF}") {
                 throw failure("the text holds a byte-order mark (U+FEFF): are two files joined?")
             }
             return .text(text)

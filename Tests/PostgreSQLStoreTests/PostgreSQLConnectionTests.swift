@@ -112,15 +112,61 @@ import Testing
         #expect(received.first?.senderProcessID == sender.backendProcessID)
     }
 
-    @Test func aCancelledReadStopsItsStatementOnTheServer() async throws {
+    /// A read-only transaction sends its BEGIN with its first statement and its COMMIT without
+    /// waiting for the answer: it is still one READ ONLY, REPEATABLE READ transaction whatever its
+    /// first call, and it has ended when `inTransaction` returns.
+    @Test func aReadTransactionBeginsWithItsFirstStatementAndEndsOnReturn() throws {
+        let schema = try TestSchema()
+        let db = try schema.connect()
+        let other = try schema.connect()
+        try db.execute(sql: "CREATE TABLE t(id bigint PRIMARY KEY)")
+        let writes: [() throws -> Void] = [
+            { _ = try db.fetchAll(sql: "INSERT INTO t VALUES (1) RETURNING id") },
+            { try db.execute(sql: "INSERT INTO t VALUES (1)") },
+            { try db.copy(into: "t", columns: ["id"], rows: [[.integer(1)]]) },
+        ]
+        for write in writes {
+            let error = try #require(throws: PostgreSQLError.self) { try db.inTransaction(readOnly: true) { try write() } }
+            #expect(error.sqlState == "25006")  // read_only_sql_transaction
+            #expect(!db.isInsideTransaction)
+        }
+        // One snapshot from the first statement on: a commit between two reads is not seen by the second.
+        let counts = try db.inTransaction(readOnly: true) {
+            let first = try db.scalar(sql: "SELECT count(*) FROM t")
+            try other.execute(sql: "INSERT INTO t VALUES (2)")
+            return [first, try db.scalar(sql: "SELECT count(*) FROM t")]
+        }
+        #expect(counts == [.integer(0), .integer(0)])
+        #expect(!db.isInsideTransaction)
+        // Ended on return: it holds no lock that another connection's ALTER TABLE would wait for.
+        _ = try db.inTransaction(readOnly: true) { try db.fetchAll(sql: "SELECT id FROM t") }
+        try other.execute(sql: "SET lock_timeout = '5s'")
+        try other.execute(sql: "ALTER TABLE t ADD COLUMN c integer")
+        // A statement that failed inside the body, its error swallowed: COMMIT says the transaction rolled back.
+        let error = try #require(throws: PostgreSQLError.self) {
+            try db.inTransaction(readOnly: true) { _ = try? db.fetchAll(sql: "SELECT 1 / 0") }
+        }
+        #expect(error.sqlState == "25P02")
+        #expect(try db.fetchAll(sql: "SELECT id, c FROM t") == [[.integer(2), .null]])
+    }
+
+    /// Whether the statement reads rows (its BEGIN pipelined with it) or not (BEGIN sent before it).
+    @Test(arguments: [false, true])
+    func aCancelledReadStopsItsStatementOnTheServer(readingRows: Bool) async throws {
         let schema = try TestSchema()
         let cluster = try PostgreSQLCluster(PostgreSQLConfiguration(primary: schema.primary))
         defer { cluster.close() }
-        let sleeper = Task { try await cluster.read { db in try db.execute(sql: "SELECT pg_sleep(600)") } }
+        // Each case's own statement, for the observer to find while the other case runs.
+        let sleep = "SELECT pg_sleep(\(readingRows ? 601 : 600))"
+        let sleeper = Task {
+            try await cluster.read { db in
+                if readingRows { _ = try db.fetchAll(sql: sleep) } else { try db.execute(sql: sleep) }
+            }
+        }
         // Cancelled once the statement runs on the server.
         let observer = try schema.connect()
-        while try observer.scalar(sql: "SELECT count(*) FROM pg_stat_activity WHERE query = 'SELECT pg_sleep(600)' AND state = 'active'")
-            != .integer(1)
+        while try observer.scalar(
+            sql: "SELECT count(*) FROM pg_stat_activity WHERE query = $1 AND state = 'active'", arguments: [.text(sleep)]) != .integer(1)
         {
             try await Task.sleep(for: .milliseconds(10))
         }

@@ -61,14 +61,24 @@ public enum ChangeLog {
                 pruned_through INTEGER NOT NULL
             );
             INSERT OR IGNORE INTO \(horizonTableName)(id, pruned_through) VALUES (1, 0);
-            CREATE TRIGGER IF NOT EXISTS \(tableName)_prune AFTER INSERT ON \(tableName)
-            WHEN new.seq % 256 = 0 AND new.seq > \(retention) BEGIN
-                UPDATE \(horizonTableName) SET pruned_through = new.seq - \(retention)
-                    WHERE id = 1 AND pruned_through < new.seq - \(retention);
-                DELETE FROM \(tableName) WHERE seq <= new.seq - \(retention);
-            END;
+            CREATE TRIGGER IF NOT EXISTS \(pruningTrigger(retaining: retention));
 
             """
+    }
+
+    /// The name of the trigger that prunes the log.
+    static let pruningTriggerName = "\(tableName)_prune"
+
+    /// The pruning trigger's definition after `CREATE TRIGGER` (and `IF NOT EXISTS`).
+    static func pruningTrigger(retaining retention: Int) -> String {
+        """
+        \(pruningTriggerName) AFTER INSERT ON \(tableName)
+        WHEN new.seq % 256 = 0 AND new.seq > \(retention) BEGIN
+            UPDATE \(horizonTableName) SET pruned_through = new.seq - \(retention)
+                WHERE id = 1 AND pruned_through < new.seq - \(retention);
+            DELETE FROM \(tableName) WHERE seq <= new.seq - \(retention);
+        END
+        """
     }
 
     /// The SQL of the three triggers that log every row event of `table`.

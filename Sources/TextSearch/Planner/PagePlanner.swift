@@ -6,7 +6,7 @@ public enum PagePlanner {
     /// In order: not counting the matches (``PageFacts/countsMatches``), dense matches in list order
     /// walked for `SearchCosts.uncountedWalkBudget` entries, else (and after that walk) the
     /// matches sorted; without a total, ``PageStrategy/scan(onePass:)`` (one pass unless the driver has
-    /// more than ``SearchCosts/onePassRows``); with listed number-only rows,
+    /// more than ``SearchCosts/onePassRows``, or dense matches are expected in list order); with listed number-only rows,
     /// ``PageStrategy/MatchRead/addingNumberOnlyRows(textWalk:)``; in list order with the scope's rows
     /// counted, the cheaper by expected cost of walking the list index and reading the matches by id;
     /// else listed matches, or few (``SearchCosts/denseRows``) of an index of all terms, read by id,
@@ -17,7 +17,10 @@ public enum PagePlanner {
                 guard facts.walksInListOrder, costs.isDense(facts.driverRows) else { return .readMatches(.sorted) }
                 return .walkListIndex(budget: costs.uncountedWalkBudget, fallback: .readMatches(.sorted))
             }
-            return .scan(onePass: facts.limit > 0 && facts.driverRows.map { $0 <= costs.onePassRows } ?? true)
+            // Dense matches expected in list order: counted alone, the page then walked, rather than
+            // every match read and sorted for the page (W3 on PostgreSQL: `studio e`).
+            let walksAfterCounting = facts.walksInListOrder && costs.isDense(facts.expectedMatches)
+            return .scan(onePass: facts.limit > 0 && !walksAfterCounting && facts.driverRows.map { $0 <= costs.onePassRows } ?? true)
         }
         let isDense = costs.isDense(facts.driverRows)
         let depth = facts.offset.addingReportingOverflow(facts.limit)

@@ -61,12 +61,16 @@ public struct PageFacts: Sendable, Hashable {
     /// How many rows hold a numeric term only as a number column's value, when they were listed (at
     /// most ``SearchCosts/fewRows`` of them per term).
     public var numberOnlyRows: Int?
+    /// The matches expected before they are counted, the terms' rows taken as independent of one
+    /// another (the rarest term's rows times every other term's share of the scope's rows), when the
+    /// executor estimated them (PostgreSQL); nil otherwise.
+    public var expectedMatches: Int?
 
     /// Facts.
     public init(
         limit: Int, offset: Int, total: Int?, countsMatches: Bool = true, driverRows: Int? = nil, hasAllTermsIndex: Bool = false,
         matchesListed: Bool = false, inListOrder: Bool = false, hasNumericTerm: Bool = false, scopeRows: Int? = nil,
-        numberOnlyRows: Int? = nil
+        numberOnlyRows: Int? = nil, expectedMatches: Int? = nil
     ) {
         self.limit = limit
         self.offset = offset
@@ -79,6 +83,7 @@ public struct PageFacts: Sendable, Hashable {
         self.hasNumericTerm = hasNumericTerm
         self.scopeRows = scopeRows
         self.numberOnlyRows = numberOnlyRows
+        self.expectedMatches = expectedMatches
     }
 
     /// Whether a walk of the list index can find the page: its order, and no term matching by number.
