@@ -97,6 +97,42 @@ public final class ByteInput {
         }
     }
 
+    /// Gives `body` the bytes read and not consumed yet (empty at the end of the chunk read so far),
+    /// and consumes as many as it returns: a reader parses a whole record in place, and asks for
+    /// ``readMore()`` when the record goes on past them.
+    @inline(__always)
+    func consumeBuffered(_ body: (UnsafeBufferPointer<UInt8>) throws -> Int) rethrows {
+        try buffer.withUnsafeBufferPointer { all in
+            position += try body(UnsafeBufferPointer(rebasing: all[position..<end]))
+        }
+    }
+
+    /// Reads more of the input after the bytes not consumed yet, which stay: they move to the start
+    /// of the buffer, and the buffer doubles when they fill it. False at the end of the input.
+    func readMore() throws -> Bool {
+        guard !isAtEnd, !isInMemory else { return false }
+        if position > 0 {
+            buffer.withUnsafeMutableBufferPointer { all in
+                _ = all.baseAddress.map { memmove($0, $0 + position, end - position) }
+            }
+            end -= position
+            position = 0
+        }
+        if end == buffer.count { buffer += repeatElement(0, count: buffer.count) }
+        while true {
+            let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress! + end, $0.count - end) }
+            if count > 0 {
+                end += count
+                return true
+            }
+            if count == 0 {
+                isAtEnd = true
+                return false
+            }
+            if errno != EINTR { throw FileError(path: nil, code: errno) }
+        }
+    }
+
     /// The first byte that is not white space or a UTF-8 byte-order mark, looking only as far as the
     /// bytes read so far (at least one chunk) and consuming nothing: how a format is told by its first
     /// character.

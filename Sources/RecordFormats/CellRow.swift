@@ -54,6 +54,9 @@ protocol RowSource: AnyObject {
 /// fails early instead of filling memory.
 enum ValueLimit {
     static let maximumBytes = 1 << 20
+    /// The longest JSON record read, in bytes: a record is parsed whole in memory, so a brace never
+    /// closed (or a run of white space) fails here instead of filling memory.
+    static let maximumRecordBytes = 16 << 20
 
     static func error(line: Int, column: Int) -> RecordReadError {
         RecordReadError(line: line, column: column, reason: "a value longer than \(maximumBytes / 1024 / 1024) MiB (is a quote not closed?)")
@@ -77,17 +80,22 @@ enum ASCII {
 
 /// Text read from bytes that must be UTF-8.
 enum UTF8Text {
-    /// The text of `bytes`, or nil when they are not valid UTF-8. Decoding repairs invalid bytes
-    /// (each becomes U+FFFD), so the bytes were valid exactly when the text's are the same:
-    /// `String(validating:as:)` runs unspecialized here, looking up its generic types for every
-    /// value read (the `import` rows of Ingest, Benchmarks/README.md).
+    /// The text of `bytes`, or nil when they are not valid UTF-8.
     static func string(validating bytes: [UInt8]) -> String? {
+        bytes.withUnsafeBufferPointer { string(validating: $0, isASCII: false) }
+    }
+
+    /// The text of `bytes`, or nil when they are not valid UTF-8; `isASCII` when the caller saw that
+    /// every byte is below 0x80 (then valid). Decoding repairs invalid bytes (each becomes U+FFFD),
+    /// so the bytes were valid exactly when the text's are the same: `String(validating:as:)` runs
+    /// unspecialized here, looking up its generic types for every value read (the `import` rows of
+    /// Ingest, Benchmarks/README.md).
+    static func string(validating bytes: UnsafeBufferPointer<UInt8>, isASCII: Bool) -> String? {
         var text = String(decoding: bytes, as: UTF8.self)
+        if isASCII { return text }
         // Compared whole (`memcmp`), not byte by byte through the text's UTF-8 view.
         let same = text.withUTF8 { decoded in
-            bytes.withUnsafeBufferPointer { original in
-                decoded.count == original.count && (original.isEmpty || memcmp(decoded.baseAddress!, original.baseAddress!, original.count) == 0)
-            }
+            decoded.count == bytes.count && (bytes.isEmpty || memcmp(decoded.baseAddress!, bytes.baseAddress!, bytes.count) == 0)
         }
         return same ? text : nil
     }

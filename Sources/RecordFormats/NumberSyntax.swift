@@ -2,8 +2,8 @@
 /// (`-? digits (. digits)? ([eE] [+-]? digits)?`), except that leading zeros are allowed in CSV and TSV
 /// cells.
 enum NumberSyntax {
-    /// Whether `text` is a number in that grammar.
-    static func isJSONNumber(_ text: String.UTF8View, allowingLeadingZeros: Bool = false) -> Bool {
+    /// Whether `text` (UTF-8) is a number in that grammar.
+    static func isJSONNumber(_ text: some Sequence<UInt8>, allowingLeadingZeros: Bool = false) -> Bool {
         var bytes = text.makeIterator()
         var byte = bytes.next()
         func digits() -> Int {

@@ -85,6 +85,24 @@ struct EntityFilesTests {
         #expect(try queue.read { db in try DishStep.fetchCount(db) } == 0)
     }
 
+    /// A JSON lines file of many 64 KiB chunks, its last record bad: the error names the file, the
+    /// record's line and the value's column in characters, and no record of the file is stored.
+    @Test(arguments: StoreEngine.all) static func aBadRecordAfterManyChunksNamesItsLineAndWritesNothing(engine: StoreEngine) throws {
+        try Self(engine).aBadRecordAfterManyChunksNamesItsLineAndWritesNothing()
+    }
+
+    func aBadRecordAfterManyChunksNamesItsLineAndWritesNothing() throws {
+        let good = (1...3_000).map { number in
+            #"{"name": "親子丼 \#(number)", "cuisine": "Japanese", "minutes": 25, "vegetarian": false, "servings": 2, "remarks": "", "tasted": null}"#
+        }
+        let badPrefix = #"{"name": "Crème brûlée", "cuisine": "French", "minutes": "#
+        let path = try file("many.jsonl", (good + [badPrefix + #""ten", "vegetarian": true, "servings": 4, "remarks": "", "tasted": null}"#])
+            .joined(separator: "\n") + "\n")
+        let error = #expect(throws: EntityFileError.self) { try Dish.importFile(path, into: queue) }
+        #expect(error?.description == "\(path): line 3001, column \(badPrefix.unicodeScalars.count + 1) (minutes): expected a number, found text \"ten\"")
+        #expect(try queue.read { db in try Dish.fetchCount(db) } == 0)
+    }
+
     /// `importing` fails on a record the table refuses (a foreign key) at `line` of `path`, on each
     /// engine: on PostgreSQL the rows are loaded with one COPY, which the server refuses whole, naming
     /// no row; the importer finds the record.

@@ -11,9 +11,10 @@ struct ShortGrams {
         let first: UInt32
         let second: UInt32
 
-        static func < (lhs: Gram, rhs: Gram) -> Bool {
-            (lhs.first, lhs.second) < (rhs.first, rhs.second)
-        }
+        static func < (lhs: Gram, rhs: Gram) -> Bool { lhs.key < rhs.key }
+
+        /// The gram's order as one number.
+        var key: UInt64 { UInt64(first) << 32 | UInt64(second) }
 
         /// Whether the gram holds a space (U+0020), which the grams index leaves out.
         var holdsSpace: Bool { first == Self.space || second == Self.space }
@@ -31,23 +32,24 @@ struct ShortGrams {
     /// The distinct grams of the texts, ascending.
     private(set) var grams: [Gram] = []
 
-    /// The grams of a row's texts.
+    /// The grams of a row's texts: sorted as numbers (``Gram/key``), then the repeats left out (the
+    /// `import` rows of Ingest, Benchmarks/README.md).
     init(_ texts: RowScalars) {
+        var keys: [UInt64] = []
+        keys.reserveCapacity(2 * texts.values.count)
         var previous = RowScalars.textEnd
         for value in texts.values {
             if value != RowScalars.textEnd {
-                grams.append(Gram(first: value, second: 0))
-                if previous != RowScalars.textEnd { grams.append(Gram(first: previous, second: value)) }
+                keys.append(Gram(first: value, second: 0).key)
+                if previous != RowScalars.textEnd { keys.append(Gram(first: previous, second: value).key) }
             }
             previous = value
         }
-        grams.sort()
-        var kept = 0
-        for gram in grams where kept == 0 || grams[kept - 1] != gram {
-            grams[kept] = gram
-            kept += 1
+        keys.sort()
+        grams.reserveCapacity(keys.count)
+        for index in keys.indices where index == 0 || keys[index - 1] != keys[index] {
+            grams.append(Gram(first: UInt32(keys[index] >> 32), second: UInt32(truncatingIfNeeded: keys[index])))
         }
-        grams.removeLast(grams.count - kept)
     }
 
     /// The row's document in the grams index (``SearchDescription/gramsDocument(of:)``): the `hex()`
