@@ -309,6 +309,32 @@ extension FetchQuery {
             arguments: sourceArguments + filter.arguments)
     }
 
+    /// The change log's entries after the snapshot `position` (``PostgreSQLChangeLogSchema/changesSQL``),
+    /// then, in the same statement, the placements of the rows of this query's table among them that
+    /// are in the result (``placementsQuery(ids:)``'s columns): one snapshot and one round trip for
+    /// both (W4 on PostgreSQL). Each row is `0` and an entry's columns then NULLs, or `1`, NULLs in
+    /// the entry's columns, then a placement's; entries first, in order. No placement is read when
+    /// there are more than `limit` entries (the controller refetches then).
+    ///
+    /// - Precondition: ``isPlanned`` and ``isIncrementallyMaintainable``.
+    func changesWithPlacementsQuery(after position: String, placingAtMost limit: Int) -> SQLFragment {
+        let nulls = { (count: Int) in Array(repeating: "NULL", count: count).joined(separator: ", ") }
+        let changed = SQLFragment(
+            sql: "(SELECT count(*) FROM log) <= ? AND \(idColumn) = ANY(ARRAY(SELECT row_id FROM log WHERE table_name = ?))",
+            arguments: StatementArguments(values: [.integer(Int64(limit)), .text(tableName)]))
+        let filter = condition && changed
+        return SQLFragment(
+            sql: """
+                WITH log AS (\(PostgreSQLChangeLogSchema.changesSQL))
+                SELECT 0, log.*, \(nulls(2 + rowOrder.count)) FROM log
+                UNION ALL
+                SELECT 1, \(nulls(PostgreSQLChangeLogSchema.changesColumnCount)), \(idColumn), \(section?.expression ?? "NULL"), \(sortKeySelection)
+                FROM \(source) WHERE \(filter.sql)
+                ORDER BY 1, 3
+                """,
+            arguments: StatementArguments(values: [.text(position)]) + sourceArguments + filter.arguments)
+    }
+
     /// The section key, then the sort key, of each row of `ids`, whether or not it matches: the
     /// searches' probes for changed rows' places, and where a streamed listing goes on after its first
     /// batch.

@@ -159,7 +159,21 @@ extension FetchedResultsController {
     ) throws -> (live: LiveState, change: (ChangeSet, [FetchedSection], FetchQuery<Entity>)?) {
         var live = live
         let old = live.snapshot
-        let changes = try changes(after: live.position, db)
+        let changes: (next: TrackingPosition?, ids: Set<Int64>, isComplete: Bool, schemaChanged: Bool)
+        var placementsRead: [ArraySlice<DatabaseValue>]?
+        if case .postgreSQL(let snapshot) = live.position, query.isPlanned, query.isIncrementallyMaintainable {
+            // The changed rows' placements in the same statement as the log's entries, unless so many
+            // changed that the result is fetched again.
+            let read = query.changesWithPlacementsQuery(after: snapshot, placingAtMost: Self.incrementalLimit)
+            let rows = try db.fetchRows(sql: read.sql, values: read.arguments.values)
+            let entries = rows.prefix { $0[0] == .integer(0) }.map { Array($0.dropFirst()) }
+            changes = try postgreSQLChanges(entries)
+            if entries.count <= Self.incrementalLimit {
+                placementsRead = rows.dropFirst(entries.count).map { $0.dropFirst(1 + PostgreSQLChangeLogSchema.changesColumnCount) }
+            }
+        } else {
+            changes = try Self.changes(after: live.position, db)
+        }
         guard let next = changes.next else { return (live, nil) }
         live.position = next
         let changedIDs = changes.ids
@@ -177,7 +191,7 @@ extension FetchedResultsController {
         if changedIDs.isEmpty { return (live, nil) }
         // (Tracking what a fetch read leaves its deferred condition to plan here, at the first change.)
         let query = try query.planned(db)
-        let source = SQLRowPlacing(query: query, db: db) { key in section(key: key, count: 0, request).name }
+        let source = SQLRowPlacing(query: query, db: db, placementsRead: placementsRead) { key in section(key: key, count: 0, request).name }
         let changeSet = try live.snapshot.update(changedIDs: changedIDs, from: source)
         live.statistics.incrementalUpdates += 1
         live.statistics.rowsRead += changedIDs.count + source.probes
@@ -206,15 +220,22 @@ extension FetchedResultsController {
                     changes.isComplete, version != schemaVersion)
         case .postgreSQL(let snapshot):
             let rows = try db.fetchRows(sql: PostgreSQLChangeLogSchema.changesSQL, values: [.text(snapshot)])
-            let isComplete = rows.first?.first == .integer(0)  // else pruned past the position
-            if isComplete && rows.allSatisfy({ $0[1] == .null }) { return (nil, [], true, false) }
-            let next = TrackingPosition.postgreSQL(snapshot: try PostgreSQLChangeLogSchema.position(rows.first?[5]))
-            var ids: Set<Int64> = []
-            for row in rows {
-                if case .text(Entity.tableName) = row[2], case .integer(let id) = row[3] { ids.insert(id) }
-            }
-            return (next, ids, isComplete, false)
+            return try postgreSQLChanges(rows)
         }
+    }
+
+    /// ``changes(after:_:)`` from the rows of ``PostgreSQLChangeLogSchema/changesSQL``.
+    private static func postgreSQLChanges(
+        _ rows: [[DatabaseValue]]
+    ) throws -> (next: TrackingPosition?, ids: Set<Int64>, isComplete: Bool, schemaChanged: Bool) {
+        let isComplete = rows.first?.first == .integer(0)  // else pruned past the position
+        if isComplete && rows.allSatisfy({ $0[1] == .null }) { return (nil, [], true, false) }
+        let next = TrackingPosition.postgreSQL(snapshot: try PostgreSQLChangeLogSchema.position(rows.first?[5]))
+        var ids: Set<Int64> = []
+        for row in rows {
+            if case .text(Entity.tableName) = row[2], case .integer(let id) = row[3] { ids.insert(id) }
+        }
+        return (next, ids, isComplete, false)
     }
 
     /// Where the PostgreSQL change log stands now, in `db`'s snapshot.

@@ -15,28 +15,45 @@ final class SQLRowPlacing<Entity: FetchableEntity>: RowPlacing {
     private let sectionName: (DatabaseValue) -> String
     /// The rows read for the searches' probes.
     private(set) var probes = 0
+    /// The changed rows' placements when they were read with the change log's entries (PostgreSQL:
+    /// ``FetchQuery/changesWithPlacementsQuery(after:placingAtMost:)``), as that query's rows: then
+    /// ``placements(of:)`` reads nothing.
+    private let placementsRead: [ArraySlice<DatabaseValue>]?
 
-    init(query: FetchQuery<Entity>, db: any SQLConnection, sectionName: @escaping (_ key: DatabaseValue) -> String) {
+    init(
+        query: FetchQuery<Entity>, db: any SQLConnection, placementsRead: [ArraySlice<DatabaseValue>]? = nil,
+        sectionName: @escaping (_ key: DatabaseValue) -> String
+    ) {
         self.query = query
         self.db = db
         self.descending = query.fullOrderIsDescending
+        self.placementsRead = placementsRead
         self.sectionName = sectionName
     }
 
     func placements(of ids: [Int64]) throws -> [Int64: RowPlacement<SortKey>] {
         var result: [Int64: RowPlacement<SortKey>] = [:]
+        if let placementsRead {
+            for row in placementsRead {
+                guard case .integer(let id) = row.first else { throw FetchError.resultChanged }
+                result[id] = placement(Array(row.dropFirst()))
+            }
+            return result
+        }
         for chunk in Self.chunks(ids) {
             let placements = query.placementsQuery(ids: chunk)
             try db.forEachRow(sql: placements.sql, arguments: placements.arguments) { row in
-                let id = try row.decode(Int64.self, at: 0)
-                let key = row.databaseValue(at: 1)
-                let name = sectionName(key)
-                sectionKeys[name] = key
-                let sortKey = [key] + (2..<row.count).map { row.databaseValue(at: $0) }
-                result[id] = RowPlacement(sectionName: name, sortKey: sortKey)
+                result[try row.decode(Int64.self, at: 0)] = placement((1..<row.count).map { row.databaseValue(at: $0) })
             }
         }
         return result
+    }
+
+    /// The placement of a row whose section key and sort key are `sortKey`.
+    private func placement(_ sortKey: [DatabaseValue]) -> RowPlacement<SortKey> {
+        let name = sectionName(sortKey[0])
+        sectionKeys[name] = sortKey[0]
+        return RowPlacement(sectionName: name, sortKey: sortKey)
     }
 
     func sortKeys(of ids: [Int64]) throws -> [Int64: SortKey] {

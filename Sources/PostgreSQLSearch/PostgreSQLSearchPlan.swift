@@ -34,9 +34,8 @@ struct PostgreSQLSearchPlan {
     /// find, rather than joining every key that holds them.
     let frequentCharacters: Set<String>
     /// How many times the rows of the rarest other term a character's rows must exceed to be checked
-    /// on the rows: the union of every key that holds such a character costs more than checking it
-    /// (psql at 1,000,000 products: `xl e` 84-140 ms through the keys, 31-40 checked; `le 2`, whose
-    /// character is the rarer term, 59-95 through the keys, 148-161 checked: W1b on PostgreSQL).
+    /// on the rows: the union of every key that holds such a character then costs more than checking
+    /// it (Benchmarks/README, "W1b on PostgreSQL", the price on the search side).
     static let frequentCharacterRatio = 4
 
     init(

@@ -78,13 +78,14 @@ extension PostgreSQLTextSearch {
     ) throws -> SearchPage<Entity> {
         var total = total
         let inListOrder = order.isListIndexOrder && description.listIndex != nil
-        // The table's rows cost a walk in list order, and make a share of each term's estimate.
-        let scopeRows = inListOrder && plan.scope == nil ? try rowEstimate(db) : nil
-        // A numeric term does not keep the page from a walk in list order: the walk reads each row,
-        // its number columns with it (W3 on PostgreSQL: `2 le`, `se 1`).
+        let hasNumericTerm = plan.terms.contains(where: plan.isNumeric)
+        // The table's rows cost a walk in list order, and make a share of each term's estimate. A
+        // numeric term is not walked: the walk reads each entry's row, which costs more than the
+        // list index's entries alone (W3 on PostgreSQL: `3 a`).
+        let scopeRows = inListOrder && !hasNumericTerm && plan.scope == nil ? try rowEstimate(db) : nil
         let facts = PageFacts(
             limit: limit, offset: offset, total: total, driverRows: total ?? plan.driverEstimate,
-            hasAllTermsIndex: plan.hasAllTermsIndex, inListOrder: inListOrder, hasNumericTerm: false, scopeRows: scopeRows,
+            hasAllTermsIndex: plan.hasAllTermsIndex, inListOrder: inListOrder, hasNumericTerm: hasNumericTerm, scopeRows: scopeRows,
             expectedMatches: scopeRows.flatMap { plan.expectedMatches(rows: $0) })
         var strategy = forcing ?? PagePlanner.strategy(for: facts, costs: costs)
         if case .scan(let onePass) = strategy {

@@ -28,7 +28,7 @@ public struct PostgreSQLTextSearch: Sendable, Hashable {
     }
 
     /// The function that lists a text's pairs: `(t text) → text[]`, each substring of 2 characters
-    /// (Unicode scalars) of `t` that does not hold ``gramSeparator``, and some of `t`'s characters,
+    /// (Unicode scalars) of `t` that does not hold U+0001 (the separator), and some of `t`'s characters,
     /// each a key of ``gramsIndex``. An SQL function of PostgreSQL's built-in functions (the pairs at
     /// even and at odd offsets, each followed by the separator, then split at it), which PostgreSQL
     /// inlines into the index's expression; no PL/pgSQL loop per row, and no key per character (half

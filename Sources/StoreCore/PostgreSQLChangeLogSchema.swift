@@ -110,6 +110,9 @@ public enum PostgreSQLChangeLogSchema {
         ORDER BY seq
         """
 
+    /// The number of columns of ``changesSQL``'s rows.
+    public static let changesColumnCount = 6
+
     /// The position a row read by ``currentPositionSQL`` (its first column) or ``changesSQL`` (its
     /// last) holds.
     ///

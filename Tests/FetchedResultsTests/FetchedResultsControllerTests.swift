@@ -142,4 +142,30 @@ import TestSupport
             #expect(controller.section(forSectionIndexTitle: unknown) == nil)
         }
     }
+
+    /// More change-log entries than ``FetchedResultsController/incrementalLimit``: for one row (renamed
+    /// again and again) the controller still moves only it; for that many rows it fetches again. Both
+    /// change sets bring the result to what a fresh read gives (on PostgreSQL the changed rows'
+    /// places are read with the entries, unless there are that many).
+    @Test(arguments: StoreEngine.all) func manyEntriesForOneRowMoveItAndForManyRowsRefetch(engine: StoreEngine) throws {
+        let database = try AsyncFetchTests.trackedDatabase(ItemDatabase.randomItems(30, seed: 7), engine)
+        let controller = FetchedResultsController(
+            request: Self.request(descending: false, secondByScore: false, batchSize: 5), reader: database.writer)
+        try controller.startTracking()
+        let limit = FetchedResultsController<Item>.incrementalLimit
+        var before = try #require(controller.trackedSnapshot)
+        try database.writer.write { db in
+            for round in 0...limit { try db.execute(sql: "UPDATE items SET name = ? WHERE id = 1", values: [.text("n\(round)")]) }
+        }
+        var changeSet = try controller.applyPendingChanges()
+        #expect(try before.applying(changeSet) == controller.snapshot())
+        #expect(controller.trackingStatistics?.incrementalUpdates == 1)
+
+        before = try #require(controller.trackedSnapshot)
+        try database.insert(ItemDatabase.randomItems(limit + 1, seed: 8))
+        changeSet = try controller.applyPendingChanges()
+        #expect(try before.applying(changeSet) == controller.snapshot())
+        #expect(controller.trackingStatistics?.refetches == 1)
+        #expect(controller.numberOfObjects == 30 + limit + 1)
+    }
 }

@@ -70,7 +70,7 @@ struct PagePlannerTests {
         Row(why: "a numeric term without listed number-only rows, list order: no walk (the list index holds no number)",
             facts: PageFacts(limit: 50, offset: 0, total: 9_000, driverRows: 9_000, inListOrder: true, hasNumericTerm: true, scopeRows: desktop),
             strategy: .walkOrderIndex),
-        Row(why: "one number counted from kept counts and its columns' indexes, dense, a walk that checks no number: the order's index walked",
+        Row(why: "one number counted from kept counts and its columns' indexes (PostgreSQL `2000`), dense: the order's index walked",
             facts: PageFacts(
                 limit: 50, offset: 0, total: 39_715, driverRows: 39_715, inListOrder: true, hasNumericTerm: true, scopeRows: 1_000_000),
             strategy: .walkOrderIndex),
