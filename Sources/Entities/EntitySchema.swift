@@ -167,7 +167,7 @@ extension Migration {
             for type in types {
                 let search = PostgreSQLTextSearch(type.searchDescription)
                 let hasColumn = try db.columnNames(ofTable: search.description.table).contains("search_grams")
-                guard try hasColumn || !search.indexesCurrentGrams(db) else { continue }
+                guard try hasColumn || search.gramsIndexState(db) != .current else { continue }
                 try db.execute(sql: search.uninstallSQL + search.installSQL, values: [])
                 try search.refreshSubstringCounts(db)
             }

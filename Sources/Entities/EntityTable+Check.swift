@@ -24,7 +24,9 @@ extension EntityTable {
     /// its type, NULL or NOT NULL, with its DEFAULT, CHECK, UNIQUE and REFERENCES as declared, and no
     /// other column; it has each declared index; and, for a searchable entity, its search indexes
     /// the declared searched columns (SQLite's FTS5 table; PostgreSQL's trigram indexes): a store
-    /// whose search is older needs `Migration.reinstallingSearch(of:version:)`.
+    /// whose search is older needs `Migration.reinstallingSearch(of:version:)`. On PostgreSQL its
+    /// grams index is this version's: an older version's needs
+    /// `Migration.indexingSearchGrams(of:version:name:)`, a missing one a step that reinstalls the search.
     ///
     /// On PostgreSQL, which keeps a CHECK only in its own normalised form, a column's CHECK is
     /// compared by whether it has one; a DEFAULT by the value it gives.
@@ -97,8 +99,16 @@ extension EntityTable {
                 let said = { (columns: [String]) in columns.isEmpty ? "nothing" : columns.joined(separator: ", ") }
                 throw difference("its search indexes \(said(indexed)) in the database, \(said(search.textColumns)) in the declaration: add a migration step that reinstalls it")
             }
-            if db.dialect == .postgreSQL, try !PostgreSQLTextSearch(search).indexesCurrentGrams(db) {
-                throw difference("its search's grams index is an older version's: add the step Migration.indexingSearchGrams(of:version:name:)")
+            if db.dialect == .postgreSQL {
+                let server = PostgreSQLTextSearch(search)
+                switch try server.gramsIndexState(db) {
+                case .current: break
+                case .older:
+                    throw difference("its search's grams index is an older version's: add the step Migration.indexingSearchGrams(of:version:name:)")
+                case .missing:
+                    throw difference(
+                        "its search's grams index \(server.gramsIndex) is missing: add a migration step that reinstalls its search (Migration.reinstallingSearch(of:version:))")
+                }
             }
         }
     }

@@ -135,16 +135,26 @@ extension PostgreSQLTextSearch {
         """
     }
 
-    /// Whether the table's ``gramsIndex`` is the index of ``gramsFunction`` that ``installSQL`` makes:
-    /// not so on a server store made by an older version, which kept the grams in a column or in an
-    /// index of another function (`Migration.indexingSearchGrams(of:version:name:)` moves them).
+    /// What the table's ``PostgreSQLTextSearch/gramsIndex`` is in a database.
+    public enum GramsIndexState: Sendable, Hashable {
+        /// The index of ``PostgreSQLTextSearch/gramsFunction`` that ``PostgreSQLTextSearch/installSQL`` makes.
+        case current
+        /// An index of something else: a server store made by an older version, which kept the
+        /// grams in a column or in an index of another function
+        /// (`Migration.indexingSearchGrams(of:version:name:)` moves them).
+        case older
+        /// No index of that name: the search was not installed, or the index was dropped.
+        case missing
+    }
+
+    /// What the table's ``gramsIndex`` is in `db`.
     ///
     /// - Throws: what the connection throws.
-    public func indexesCurrentGrams(_ db: some SQLConnection) throws -> Bool {
+    public func gramsIndexState(_ db: some SQLConnection) throws -> GramsIndexState {
         let definition = try db.fetchRows(
             sql: "SELECT indexdef FROM pg_indexes WHERE schemaname = current_schema() AND indexname = ?", values: [.text(gramsIndex)])
-        guard case .text(let text) = definition.first?.first else { return false }
-        return text.contains(grams(nil))
+        guard case .text(let text) = definition.first?.first else { return .missing }
+        return text.contains(grams(nil)) ? .current : .older
     }
 
     /// What is wrong with the search's structures: a missing index, extension or trigger, or a gram

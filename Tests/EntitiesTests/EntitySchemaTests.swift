@@ -134,7 +134,7 @@ struct EntitySchemaTests {
                     CREATE INDEX \(search.gramsIndex) ON dishes USING gin (string_to_array(\(Dish.searchDescription.textColumns[0]), NULL));
                     DELETE FROM dishes_gram_counts
                     """, values: [])
-                #expect(try !search.indexesCurrentGrams(db))
+                #expect(try search.gramsIndexState(db) == .older)
             }
             #expect(throws: SchemaDifference(
                 table: "dishes", reason: "its search's grams index is an older version's: add the step Migration.indexingSearchGrams(of:version:name:)")
@@ -143,7 +143,38 @@ struct EntitySchemaTests {
         #expect(try withStep.migrate(queue).map(\.version) == [7])
         try queue.read { db in
             try withStep.check(db)
-            if engine == .postgreSQL { #expect(try search.check(db) == [] && search.indexesCurrentGrams(db)) }
+            if engine == .postgreSQL { #expect(try search.check(db) == [] && search.gramsIndexState(db) == .current) }
+        }
+        let controller = FetchedResultsController(request: FetchRequest<Dish>(searchText: "y"), reader: queue)
+        try controller.performFetch()
+        #expect(try controller.fetchedObjects.map(\.name) == ["Oyakodon"])
+    }
+
+    /// A server store whose grams index was dropped (damage, not an older version): opening it says
+    /// the index is missing, not that it is an older version's, and names the step that reinstalls
+    /// the search, which builds it again; on SQLite the step rebuilds the same structures.
+    @Test(arguments: StoreEngine.all) func aMissingGramsIndexIsSaidMissing(engine: StoreEngine) throws {
+        let store = try Kitchen.store(engine)
+        let queue = store.writer
+        var dish = Dish(name: "Oyakodon", minutes: 20)
+        try queue.write { db in try dish.insert(db) }
+        let search = PostgreSQLTextSearch(Dish.searchDescription)
+        let withStep = try EntitySchema(
+            identity: Kitchen.identity, tables: Kitchen.tables, changes: Kitchen.changes + [.reinstallingSearch(of: Dish.self, version: 7)])
+        if engine == .postgreSQL {
+            try queue.write { db in
+                try db.execute(sql: "DROP INDEX \(search.gramsIndex)", values: [])
+                #expect(try search.gramsIndexState(db) == .missing)
+            }
+            #expect(throws: SchemaDifference(
+                table: "dishes",
+                reason: "its search's grams index dishes_search_grams_index is missing: add a migration step that reinstalls its search (Migration.reinstallingSearch(of:version:))")
+            ) { try Kitchen.now.migrate(queue) }
+        }
+        #expect(try withStep.migrate(queue).map(\.version) == [7])
+        try queue.read { db in
+            try withStep.check(db)
+            if engine == .postgreSQL { #expect(try search.check(db) == [] && search.gramsIndexState(db) == .current) }
         }
         let controller = FetchedResultsController(request: FetchRequest<Dish>(searchText: "y"), reader: queue)
         try controller.performFetch()
