@@ -115,9 +115,10 @@ struct EntitySchemaTests {
         #expect(try controller.fetchedObjects.map(\.name) == ["Oyakodon"])
     }
 
-    /// A server store whose grams index is an older version's (an index of another function of the
-    /// texts): opening it names the step, which, under another name, builds this version's index
-    /// and counts the grams again; on SQLite the step does nothing.
+    /// A server store whose grams index is an older version's (its PL/pgSQL function's index of
+    /// integer keys, ``olderGramsIndexSQL(_:)``): opening it names the step, which, under another
+    /// name, builds this version's index, drops the older function and counts the grams again; on
+    /// SQLite the step does nothing.
     @Test(arguments: StoreEngine.all) func anOlderGramsIndexMovesToThisVersions(engine: StoreEngine) throws {
         let store = try Kitchen.store(engine)
         let queue = store.writer
@@ -129,11 +130,7 @@ struct EntitySchemaTests {
             changes: Kitchen.changes + [.indexingSearchGrams(of: [Dish.self], version: 7, name: "index_search_pairs")])
         if engine == .postgreSQL {
             try queue.write { db in
-                try db.execute(sql: """
-                    DROP INDEX \(search.gramsIndex);
-                    CREATE INDEX \(search.gramsIndex) ON dishes USING gin (string_to_array(\(Dish.searchDescription.textColumns[0]), NULL));
-                    DELETE FROM dishes_gram_counts
-                    """, values: [])
+                try db.execute(sql: "DROP INDEX \(search.gramsIndex); \(Self.olderGramsIndexSQL(search)) DELETE FROM dishes_gram_counts", values: [])
                 #expect(try search.gramsIndexState(db) == .older)
             }
             #expect(throws: SchemaDifference(
@@ -143,11 +140,49 @@ struct EntitySchemaTests {
         #expect(try withStep.migrate(queue).map(\.version) == [7])
         try queue.read { db in
             try withStep.check(db)
-            if engine == .postgreSQL { #expect(try search.check(db) == [] && search.gramsIndexState(db) == .current) }
+            if engine == .postgreSQL {
+                #expect(try search.check(db) == [] && search.gramsIndexState(db) == .current)
+                // The older version's function is gone with its index.
+                let older = "SELECT count(*) FROM pg_proc WHERE oid = to_regprocedure('\(search.gramsFunction)(text[])')"
+                #expect(try db.fetchRows(sql: older, values: []) == [[.integer(0)]])
+            }
         }
         let controller = FetchedResultsController(request: FetchRequest<Dish>(searchText: "y"), reader: queue)
         try controller.performFetch()
         #expect(try controller.fetchedObjects.map(\.name) == ["Oyakodon"])
+    }
+
+    /// The grams index an older version made (catalog migration 3, `index_search_grams`; main at
+    /// 896bbdc), as its `installSQL` created it: a GIN index of a PL/pgSQL function of the row's
+    /// texts that lists each scalar's integer key and each pair's (the first's value times 2²¹ plus
+    /// the second's).
+    static func olderGramsIndexSQL(_ search: PostgreSQLTextSearch) -> String {
+        let texts = "ARRAY[" + search.description.textColumns.joined(separator: ", ") + "]::text[]"
+        return """
+            CREATE FUNCTION \(search.gramsFunction)(texts text[]) RETURNS bigint[]
+                LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE AS $$
+                DECLARE
+                    keys bigint[] := '{}';
+                    t text;
+                    c text;
+                    key bigint;
+                    previous bigint;
+                BEGIN
+                    FOREACH t IN ARRAY texts LOOP
+                        CONTINUE WHEN t IS NULL;
+                        previous := 0;
+                        FOREACH c IN ARRAY string_to_array(t, NULL) LOOP
+                            key := ascii(c);
+                            keys := array_append(keys, key);
+                            keys := array_append(keys, previous << 21 | key);
+                            previous := key;
+                        END LOOP;
+                    END LOOP;
+                    RETURN keys;
+                END
+                $$;
+            CREATE INDEX \(search.gramsIndex) ON \(search.description.table) USING gin (\(search.gramsFunction)(\(texts)));
+            """
     }
 
     /// A server store whose grams index was dropped (damage, not an older version): opening it says
