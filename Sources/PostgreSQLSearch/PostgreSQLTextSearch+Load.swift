@@ -92,7 +92,8 @@ extension PostgreSQLTextSearch {
         return loaded
     }
 
-    /// The gram of a key of ``gramKeys(of:)``.
+    /// The gram of a key of `GramTally`: a scalar's value, or a pair's first value times 2²¹ plus
+    /// the second's.
     static func gram(_ key: Int64) -> String {
         var scalars = String.UnicodeScalarView()
         if key >= 1 << 21, let first = Unicode.Scalar(UInt32(key >> 21)) { scalars.append(first) }
@@ -101,11 +102,11 @@ extension PostgreSQLTextSearch {
     }
 }
 
-/// The rows of each 1-2 scalar gram (``PostgreSQLTextSearch/gramKeys(of:)``' keys, counted once a
-/// row) of the rows added, as a bulk load counts them while the `COPY` streams: each gram of a row
-/// looked up once in an integer table that notes the last row counted, where sorting the row's keys
-/// to count each once and a `Dictionary` of the counts hashed each key with SipHash (W1b on
-/// PostgreSQL).
+/// The rows of each 1-2 scalar gram of the rows added (counted once a row, under its key: a scalar's
+/// value, a pair's first value times 2²¹ plus the second's, as `PostgreSQLTextSearch.gram(_:)` reads
+/// it), as a bulk load counts them while the `COPY` streams: each gram of a row looked up once in an
+/// integer table that notes the last row counted, where sorting the row's keys to count each once
+/// and a `Dictionary` of the counts hashed each key with SipHash (W1b on PostgreSQL).
 struct GramTally {
     /// Under each key, the number of the last row counted in the high 32 bits, the count in the low ones.
     private var table = IntegerKeyTable()

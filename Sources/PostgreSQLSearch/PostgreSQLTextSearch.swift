@@ -68,28 +68,6 @@ public struct PostgreSQLTextSearch: Sendable, Hashable {
     /// The `pg_trgm` GIN index of one text column.
     func trigramIndex(_ column: String) -> String { "\(description.table)_\(column)_trigram_index" }
 
-    /// The keys of every distinct substring of 1 or 2 Unicode scalars of `texts`, in order: a scalar's
-    /// key is its value, a pair's the first's value times 2²¹ plus the second's (every key of a pair
-    /// exceeds every scalar's). `nil` texts have none.
-    public static func gramKeys(of texts: some Sequence<String?>) -> [Int64] {
-        var keys: [Int64] = []
-        for text in texts {
-            guard let text else { continue }
-            var previous: Int64 = 0
-            for scalar in text.unicodeScalars {
-                let value = Int64(scalar.value)
-                keys.append(value)
-                if previous != 0 { keys.append(previous << 21 | value) }
-                previous = value
-            }
-        }
-        keys.sort()
-        var distinct: [Int64] = []
-        distinct.reserveCapacity(keys.count)
-        for key in keys where key != distinct.last { distinct.append(key) }
-        return distinct
-    }
-
     /// `column` of the row named `alias` (unqualified without one).
     static func qualified(_ column: String, _ alias: String?) -> String {
         alias.map { "\($0).\(column)" } ?? column

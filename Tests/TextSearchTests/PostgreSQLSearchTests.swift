@@ -1,5 +1,5 @@
 import Foundation
-@_spi(Testing) import PostgreSQLSearch
+@_spi(Testing) @testable import PostgreSQLSearch
 import PostgreSQLStore
 import SQLiteStore
 import TestSupport
@@ -333,9 +333,8 @@ struct PostgreSQLSearchTests {
 
     /// By the definition of a text's grams (its substrings of 1 or 2 characters, Unicode scalars):
     /// the grams function's keys are grams of the text, and hold each of its pairs that lacks the
-    /// separator; the gram counts (kept by the trigger) hold a row's grams; `gramKeys(of:)` lists their
-    /// keys (a scalar's value, a pair's first value times 2²¹ plus the second's). On random texts
-    /// and on edge cases, separators among them.
+    /// separator; the gram counts (kept by the trigger) hold a row's grams. On random texts and on
+    /// edge cases, separators among them.
     @Test func gramsAreEverySubstringOfOneOrTwoCharacters() throws {
         let schema = try SearchSchema()
         let pg = try schema.connect(creating: Self.postgreSQLTable, installing: PostgreSQLTextSearch(Self.description))
@@ -371,8 +370,40 @@ struct PostgreSQLSearchTests {
                 .map { row -> [UInt32] in if case .text(let gram) = row[0] { gram.unicodeScalars.map(\.value) } else { [0] } }
             try pg.execute(sql: "DELETE FROM films")
             #expect(Set(counted) == grams, "\(context)")
-            #expect(PostgreSQLTextSearch.gramKeys(of: [first, nil, second]) == grams.map { $0.reduce(Int64(0)) { $0 << 21 | Int64($1) } }.sorted())
         }
+    }
+
+    /// A bulk load's gram counter (`GramTally`, its keys read back by `gram(_:)`) against the
+    /// definition: each gram of a row (a substring of 1 or 2 Unicode scalars of one of its texts,
+    /// none across two texts) counted once per row that holds it. On random rows and on edge cases:
+    /// a gram repeated in a text and in two texts of a row, NULL and empty texts, the largest scalars.
+    @Test func gramTallyCountsEachGramOncePerRow() {
+        var random = SplitMix64(seed: Self.seed)
+        let extras: [[String?]] = [
+            ["aaa", "aa", nil], ["ab", "ab", "ba"], ["", nil, "a"], ["\u{10FFFF}\u{1F600}\u{10FFFF}", "東京タワー", "x"], [nil, nil, nil],
+        ]
+        let rows = extras + (0..<300).map { round in
+            (0..<3).map { place -> String? in round % 5 == place ? nil : RandomTexts.text(&random) }
+        }
+        var tally = GramTally()
+        var expected: [[UInt32]: Int] = [:]
+        let scalars = RowScalars()
+        for texts in rows {
+            scalars.load(texts)
+            tally.add(scalars)
+            var grams: Set<[UInt32]> = []
+            for case let text? in texts {
+                let values = text.unicodeScalars.map(\.value)
+                for start in values.indices {
+                    grams.insert([values[start]])
+                    if start + 1 < values.count { grams.insert([values[start], values[start + 1]]) }
+                }
+            }
+            for gram in grams { expected[gram, default: 0] += 1 }
+        }
+        let counted = tally.counts.map { (PostgreSQLTextSearch.gram($0.key).unicodeScalars.map(\.value), $0.count) }
+        #expect(Dictionary(counted, uniquingKeysWith: +) == expected)
+        #expect(counted.count == expected.count, "each gram under one key")
     }
 
     /// Terms of 1-2 characters, alone and together, find exactly the films whose texts hold them
