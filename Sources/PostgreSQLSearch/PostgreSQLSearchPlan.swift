@@ -4,14 +4,17 @@ import TextSearch
 /// How one search runs on PostgreSQL: which term reaches the rows through an index (the driver), and
 /// the conditions the executor's SQL is built from.
 ///
-/// Terms all of 1-2 characters (none a number) are found together, exactly, in the grams index; terms
-/// all of 3+ characters together through the `pg_trgm` indexes (which PostgreSQL rechecks on each
-/// row); one term through its own index. Otherwise (several terms of both lengths, or a number among
-/// them) the grams index finds the rows holding every plain term's grams (a long term's pairs) in one
-/// scan, which intersects their rows, and every term is checked on those (`strpos`); a numeric term
-/// joins them when its number columns hold few rows (those rows added), or when no term is plain.
-/// When every short term is a frequent character (checked on the rows either way), the long terms'
-/// `pg_trgm` indexes find the rows instead.
+/// Terms all of 1-2 characters (none a number) are found together and exactly through the grams
+/// index: a pair as a key; a character through every key that holds it (which the gram counts list),
+/// or, when it is in many more rows than a rarer term (``frequentCharacters``), checked with `strpos`
+/// on the rows the other keys find. Terms all of 3+ characters are found together through the
+/// `pg_trgm` indexes (which PostgreSQL rechecks on each row); one term through its own index.
+/// Otherwise (several terms of both lengths, or a number among them) the grams index finds the rows
+/// holding every plain term's grams (a long term's pairs) in one scan, which intersects their rows,
+/// and every term is checked on those (`strpos`); a numeric term joins them when its number columns
+/// hold few rows (those rows added), or when no term is plain. When every short term is a frequent
+/// character (checked on the rows either way), the long terms' `pg_trgm` indexes find the rows
+/// instead.
 struct PostgreSQLSearchPlan {
     let search: PostgreSQLTextSearch
     /// The terms, each once, without those implied by a longer one (`SearchQuery.decidingTerms`).
@@ -37,7 +40,8 @@ struct PostgreSQLSearchPlan {
     let frequentCharacters: Set<String>
     /// How many times the rows of the rarest other term a character's rows must exceed to be checked
     /// on the rows: the union of every key that holds such a character then costs more than checking
-    /// it (Benchmarks/README, "W1b on PostgreSQL", the price on the search side).
+    /// it (Benchmarks/README, "W1b on PostgreSQL", the paragraph "Price on the search side": `xl e`
+    /// and `le 2`).
     static let frequentCharacterRatio = 4
 
     init(

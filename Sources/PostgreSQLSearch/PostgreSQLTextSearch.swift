@@ -42,7 +42,10 @@ public struct PostgreSQLTextSearch: Sendable, Hashable {
     /// that the pairs, most of a row's bytes as a column, are not in the table's rows, and the rows
     /// a search reads fit in PostgreSQL's shared buffers (W3 on PostgreSQL).
     public var gramsIndex: String { description.table + "_search_grams_index" }
-    /// The table of how many rows hold each gram, per scope value: `(gram, scope, count)`.
+    /// The table of how many rows hold each gram, per scope value: `(gram, scope, count)`. It also
+    /// decides which rows hold a single character (those whose keys include a gram it lists that
+    /// holds the character), so a gram missing from it makes such searches miss rows: ``check(_:)``
+    /// reports it, ``gramCountsFillSQL`` counts every row again.
     public var gramCountsTable: String { description.table + "_gram_counts" }
     /// The trigger function that keeps ``gramCountsTable``.
     var gramCountsTrigger: String { description.table + "_gram_counts_keep" }
