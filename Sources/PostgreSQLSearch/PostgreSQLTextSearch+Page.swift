@@ -77,16 +77,7 @@ extension PostgreSQLTextSearch {
         decode: ([DatabaseValue]) throws -> Entity
     ) throws -> SearchPage<Entity> {
         var total = total
-        let inListOrder = order.isListIndexOrder && description.listIndex != nil
-        let hasNumericTerm = plan.terms.contains(where: plan.isNumeric)
-        // The table's rows cost a walk in list order, and make a share of each term's estimate. A
-        // numeric term is not walked: the walk reads each entry's row, which costs more than the
-        // list index's entries alone (W3 on PostgreSQL: `3 a`).
-        let scopeRows = inListOrder && !hasNumericTerm && plan.scope == nil ? try rowEstimate(db) : nil
-        let facts = PageFacts(
-            limit: limit, offset: offset, total: total, driverRows: total ?? plan.driverEstimate,
-            hasAllTermsIndex: plan.hasAllTermsIndex, inListOrder: inListOrder, hasNumericTerm: hasNumericTerm, scopeRows: scopeRows,
-            expectedMatches: scopeRows.flatMap { plan.expectedMatches(rows: $0) })
+        let facts = try pageFacts(plan, total: total, order: order, limit: limit, offset: offset, db)
         var strategy = forcing ?? PagePlanner.strategy(for: facts, costs: costs)
         if case .scan(let onePass) = strategy {
             if onePass, let page = try onePassPage(plan, order: order, limit: limit, offset: offset, selection: selection, db, decode) {
@@ -101,6 +92,22 @@ extension PostgreSQLTextSearch {
         guard min(limit, counted - offset) > 0 else { return SearchPage(query: query, records: [], offset: offset, totalCount: counted) }
         let records = try read(strategy, plan, order: order, limit: min(limit, counted - offset), offset: offset, selection: selection, db, decode)
         return SearchPage(query: query, records: records, offset: offset, totalCount: counted)
+    }
+
+    /// What the planner chooses the page of `plan` from (its `total` when a kept count gave it).
+    func pageFacts(
+        _ plan: PostgreSQLSearchPlan, total: Int?, order: SearchOrder, limit: Int, offset: Int, _ db: some SQLConnection
+    ) throws -> PageFacts {
+        let inListOrder = order.isListIndexOrder && description.listIndex != nil
+        let hasNumericTerm = plan.terms.contains(where: plan.isNumeric)
+        // The table's rows cost a walk in list order, and make a share of each term's estimate. A
+        // numeric term is not walked: the walk reads each entry's row, which costs more than the
+        // list index's entries alone (W3 on PostgreSQL: `3 a`).
+        let scopeRows = inListOrder && !hasNumericTerm && plan.scope == nil ? try rowEstimate(db) : nil
+        return PageFacts(
+            limit: limit, offset: offset, total: total, driverRows: total ?? plan.driverEstimate,
+            hasAllTermsIndex: plan.hasAllTermsIndex, inListOrder: inListOrder, hasNumericTerm: hasNumericTerm, scopeRows: scopeRows,
+            expectedMatches: scopeRows.flatMap { plan.expectedMatches(rows: $0) })
     }
 
     /// ``PageStrategy/scan(onePass:)`` in one statement: the matches read once (``sortedMatches``)
@@ -248,7 +255,7 @@ extension PostgreSQLTextSearch {
     /// rarest pair's gram count (a bound); a numeric term adds its rows in the number columns, counted
     /// up to just past `costs.onePassRows`, which also choose the numbers that join the grams index's
     /// scan.
-    private func estimated(
+    func estimated(
         _ plan: PostgreSQLSearchPlan, _ query: SearchQuery, costs: SearchCosts, _ db: some SQLConnection
     ) throws -> PostgreSQLSearchPlan {
         let table = description.table

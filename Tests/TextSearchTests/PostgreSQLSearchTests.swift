@@ -458,6 +458,104 @@ struct PostgreSQLSearchTests {
         }
     }
 
+    /// Films whose texts are folded already (ASCII), for the plan's tests: `e` in 51 of 60, `a` in 57,
+    /// `xl` (and `x`) in 6, `xle` in 4; each inserted with the search installed (the triggers count them).
+    static func plannedFilms(_ pg: PostgreSQLConnection) throws -> [Int64: Film] {
+        var films: [Int64: Film] = [:]
+        for id in Int64(1)...60 {
+            let title = (id % 10 == 0 ? "xl" : "ab") + (id % 6 == 0 ? "" : "e") + (id % 4 == 0 ? "a" : "")
+            let film = Film(title: title, director: id % 7 == 0 ? "ed" : "no", year: 1990, kind: Self.kinds[Int(id % 3)])
+            try pg.execute(
+                sql: "INSERT INTO films VALUES (?, ?, ?, ?, ?, 1990, ?)",
+                values: [.integer(id), .text(film.title), .text(film.title), .text(film.director), .text(film.director), .text(film.kind)])
+            films[id] = film
+        }
+        return films
+    }
+
+    /// The ids of `films` (texts folded already) whose texts hold every term of `query`, in list order.
+    static func plainReference(_ films: [Int64: Film], _ query: SearchQuery) -> [Int64] {
+        films.filter { _, film in query.terms.allSatisfy { film.title.contains($0.folded) || film.director.contains($0.folded) } }
+            .sorted { a, b in
+                let (x, y) = ([Array(a.value.kind.utf8), Array(a.value.title.utf8)], [Array(b.value.kind.utf8), Array(b.value.title.utf8)])
+                if x != y { return x.lexicographicallyPrecedes(y) { $0.lexicographicallyPrecedes($1) } }
+                return a.key < b.key
+            }.map(\.key)
+    }
+
+    /// A one-character term in more than `frequentCharacterRatio` times the rows of a rarer term is
+    /// checked with `strpos` on the rows the other terms' keys find, not looked up through every gram
+    /// that holds it: the plan the executor estimates from the gram counts takes that branch (its
+    /// condition looks up only the other characters in the gram counts), and the page, total and
+    /// ids equal the definition whichever strategy reads the page. `e a` (neither frequent) is the
+    /// control.
+    @Test func aFrequentCharacterBesideARarerTermIsCheckedOnTheRows() throws {
+        let schema = try SearchSchema()
+        let search = PostgreSQLTextSearch(Self.description)
+        let pg = try schema.connect(creating: Self.postgreSQLTable, installing: search)
+        let films = try Self.plannedFilms(pg)
+        let order = Self.orders[0].0
+        let cases: [(text: String, frequent: Set<String>, characterLookups: Int)] = [
+            ("xl e", ["e"], 0), ("x e", ["e"], 1), ("e x", ["e"], 1), ("xle a", ["a"], 0), ("e a", [], 2),
+        ]
+        for (text, frequent, characterLookups) in cases {
+            let query = SearchQuery(text)
+            let expected = Self.plainReference(films, query)
+            #expect(!expected.isEmpty, "\(text)")
+            let plan = try pg.inTransaction(writing: false) {
+                try search.estimated(PostgreSQLSearchPlan(query, search, scope: nil), query, costs: .standard, pg)
+            }
+            #expect(plan.frequentCharacters == frequent, "\(text)")
+            let condition = plan.condition(alias: "films")
+            #expect(condition.sql.components(separatedBy: "strpos(gram").count - 1 == characterLookups, "\(text): \(condition.sql)")
+            let found = try pg.fetchRows(sql: "SELECT id FROM films WHERE \(condition.sql)", values: condition.arguments.values)
+                .map { row -> Int64 in if case .integer(let id) = row[0] { id } else { -1 } }
+            #expect(found.sorted() == expected.sorted(), "\(text)")
+            #expect(try search.matchIDs(query, pg).sorted() == expected.sorted(), "\(text)")
+            for strategy in Self.strategies {
+                let page = try pg.inTransaction(writing: false) {
+                    let decode = { (row: [DatabaseValue]) -> Int64 in if case .integer(let id) = row[0] { id } else { -1 } }
+                    return try strategy.map {
+                        try search.page(query, order: order, limit: 3, selection: "films.id", forcing: $0, pg, decode: decode)
+                    } ?? search.page(query, order: order, limit: 3, selection: "films.id", pg, decode: decode)
+                }
+                #expect(page.records == Array(expected.prefix(3)) && page.totalCount == expected.count,
+                        "\(text) \(strategy.map { "\($0)" } ?? "planned")")
+            }
+        }
+    }
+
+    /// The executor's facts for a page without a kept count carry the matches expected (the rarest
+    /// term's rows times the other's share of the table's rows, by the definition, from the films'
+    /// counts) when the page is in list order over the whole table, and none in another order,
+    /// within a scope or with a numeric term.
+    @Test func expectedMatchesReachThePlannersFacts() throws {
+        let schema = try SearchSchema()
+        let search = PostgreSQLTextSearch(Self.description)
+        let pg = try schema.connect(creating: Self.postgreSQLTable, installing: search)
+        let films = try Self.plannedFilms(pg)
+        try pg.execute(sql: "ANALYZE films")
+        let (listOrder, yearOrder) = (Self.orders[0].0, Self.orders[1].0)
+        func facts(_ text: String, scope: DatabaseValue?, order: SearchOrder) throws -> PageFacts {
+            let query = SearchQuery(text)
+            return try pg.inTransaction(writing: false) {
+                let plan = try search.estimated(PostgreSQLSearchPlan(query, search, scope: scope), query, costs: .standard, pg)
+                return try search.pageFacts(plan, total: nil, order: order, limit: 50, offset: 0, pg)
+            }
+        }
+        let rows = { (term: String) in films.values.filter { $0.title.contains(term) || $0.director.contains(term) }.count }
+        for (text, terms) in [("xl e", ["xl", "e"]), ("x a", ["x", "a"]), ("e a", ["e", "a"])] {
+            let counts = terms.map(rows).sorted()
+            let listed = try facts(text, scope: nil, order: listOrder)
+            #expect(listed.scopeRows == films.count, "\(text)")
+            #expect(listed.driverRows == counts[0], "\(text)")
+            #expect(listed.expectedMatches == Int(Double(counts[0]) * min(1, Double(counts[1]) / Double(films.count))), "\(text)")
+        }
+        #expect(try facts("xl e", scope: nil, order: yearOrder).expectedMatches == nil)
+        #expect(try facts("xl e", scope: .text("drama"), order: listOrder).expectedMatches == nil)
+        #expect(try facts("1990 e", scope: nil, order: listOrder).expectedMatches == nil)
+    }
+
     /// The ids of the films that match, in the order's: by the definition, on texts folded by the reference.
     static func reference(_ films: [Int64: Film], _ query: SearchQuery, scope: String?, byYear: Bool) -> [Int64] {
         let matching = films.filter { _, film in
