@@ -89,30 +89,14 @@ struct EntitySchemaTests {
     /// counts then kept from it): opening it names the column and the step, which moves the grams to
     /// the index and counts them again; on SQLite the step does nothing.
     @Test(arguments: StoreEngine.all) func theGramsColumnOfAnOlderServerStoreMovesToTheIndex(engine: StoreEngine) throws {
-        let store = try Kitchen.store(engine)
-        let queue = store.writer
-        var dish = Dish(name: "Oyakodon", minutes: 20)
-        try queue.write { db in try dish.insert(db) }
-        let withStep = try EntitySchema(
-            identity: Kitchen.identity, tables: Kitchen.tables, changes: Kitchen.changes + [.indexingSearchGrams(of: [Dish.self], version: 7)])
-        if engine == .postgreSQL {
-            try queue.write { db in
-                try db.execute(sql: "ALTER TABLE dishes ADD COLUMN search_grams bigint[]; DELETE FROM dishes_gram_counts", values: [])
-            }
-            #expect(throws: SchemaDifference(
-                table: "dishes",
-                reason: "its search keeps its grams in column search_grams, as an older version did: add the step Migration.indexingSearchGrams(of:version:name:)")
-            ) { try Kitchen.now.migrate(queue) }
+        let store = try Self.expectRepaired(
+            engine, by: .indexingSearchGrams(of: [Dish.self], version: 7),
+            reason: "its search keeps its grams in column search_grams, as an older version did: add the step Migration.indexingSearchGrams(of:version:name:)"
+        ) { db in
+            try db.execute(sql: "ALTER TABLE dishes ADD COLUMN search_grams bigint[]; DELETE FROM dishes_gram_counts", values: [])
         }
-        #expect(try withStep.migrate(queue).map(\.version) == [7])
-        try queue.read { db in
-            try withStep.check(db)
-            #expect(try Self.columns("dishes", db)["search_grams"] == nil)
-            if engine == .postgreSQL { #expect(try PostgreSQLTextSearch(Dish.searchDescription).check(db) == []) }
-        }
-        let controller = FetchedResultsController(request: FetchRequest<Dish>(searchText: "oy"), reader: queue)
-        try controller.performFetch()
-        #expect(try controller.fetchedObjects.map(\.name) == ["Oyakodon"])
+        let columns = try store.writer.read { db in try Self.columns("dishes", db) }
+        #expect(columns["search_grams"] == nil)
     }
 
     /// A server store whose grams index is an older version's (its PL/pgSQL function's index of
@@ -120,36 +104,61 @@ struct EntitySchemaTests {
     /// name, builds this version's index, drops the older function and counts the grams again; on
     /// SQLite the step does nothing.
     @Test(arguments: StoreEngine.all) func anOlderGramsIndexMovesToThisVersions(engine: StoreEngine) throws {
+        let search = PostgreSQLTextSearch(Dish.searchDescription)
+        let store = try Self.expectRepaired(
+            engine, by: .indexingSearchGrams(of: [Dish.self], version: 7, name: "index_search_pairs"),
+            reason: "its search's grams index is an older version's: add the step Migration.indexingSearchGrams(of:version:name:)"
+        ) { db in
+            try db.execute(sql: "DROP INDEX \(search.gramsIndex); \(Self.olderGramsIndexSQL(search)) DELETE FROM dishes_gram_counts", values: [])
+            #expect(try search.gramsIndexState(db) == .older)
+        }
+        if engine == .postgreSQL {
+            // The older version's function is gone with its index.
+            let older = "SELECT count(*) FROM pg_proc WHERE oid = to_regprocedure('\(search.gramsFunction)(text[])')"
+            let found = try store.writer.read { db in try db.fetchRows(sql: older, values: []) }
+            #expect(found == [[.integer(0)]])
+        }
+    }
+
+    /// A server store whose grams index was dropped (damage, not an older version): opening it says
+    /// the index is missing, not that it is an older version's, and names the step that reinstalls
+    /// the search, which builds it again; on SQLite the step rebuilds the same structures.
+    @Test(arguments: StoreEngine.all) func aMissingGramsIndexIsSaidMissing(engine: StoreEngine) throws {
+        let search = PostgreSQLTextSearch(Dish.searchDescription)
+        _ = try Self.expectRepaired(
+            engine, by: .reinstallingSearch(of: Dish.self, version: 7),
+            reason: "its search's grams index dishes_search_grams_index is missing: add a migration step that reinstalls its search (Migration.reinstallingSearch(of:version:))"
+        ) { db in
+            try db.execute(sql: "DROP INDEX \(search.gramsIndex)", values: [])
+            #expect(try search.gramsIndexState(db) == .missing)
+        }
+    }
+
+    /// A store of `engine` with one dish; on a server, `damage` run on it, after which opening it
+    /// throws `reason`. Then `step` (version 7) migrates it to a store whose schema checks clean, whose
+    /// search on a server checks clean with this version's grams index, and which finds the dish again.
+    static func expectRepaired(
+        _ engine: StoreEngine, by step: Migration, reason: String, damage: (any SQLConnection) throws -> Void
+    ) throws -> TestStore {
         let store = try Kitchen.store(engine)
         let queue = store.writer
         var dish = Dish(name: "Oyakodon", minutes: 20)
         try queue.write { db in try dish.insert(db) }
-        let search = PostgreSQLTextSearch(Dish.searchDescription)
-        let withStep = try EntitySchema(
-            identity: Kitchen.identity, tables: Kitchen.tables,
-            changes: Kitchen.changes + [.indexingSearchGrams(of: [Dish.self], version: 7, name: "index_search_pairs")])
+        let withStep = try EntitySchema(identity: Kitchen.identity, tables: Kitchen.tables, changes: Kitchen.changes + [step])
         if engine == .postgreSQL {
-            try queue.write { db in
-                try db.execute(sql: "DROP INDEX \(search.gramsIndex); \(Self.olderGramsIndexSQL(search)) DELETE FROM dishes_gram_counts", values: [])
-                #expect(try search.gramsIndexState(db) == .older)
-            }
-            #expect(throws: SchemaDifference(
-                table: "dishes", reason: "its search's grams index is an older version's: add the step Migration.indexingSearchGrams(of:version:name:)")
-            ) { try Kitchen.now.migrate(queue) }
+            try queue.write { db in try damage(db) }
+            #expect(throws: SchemaDifference(table: "dishes", reason: reason)) { try Kitchen.now.migrate(queue) }
         }
         #expect(try withStep.migrate(queue).map(\.version) == [7])
+        let search = PostgreSQLTextSearch(Dish.searchDescription)
         try queue.read { db in
             try withStep.check(db)
-            if engine == .postgreSQL {
-                #expect(try search.check(db) == [] && search.gramsIndexState(db) == .current)
-                // The older version's function is gone with its index.
-                let older = "SELECT count(*) FROM pg_proc WHERE oid = to_regprocedure('\(search.gramsFunction)(text[])')"
-                #expect(try db.fetchRows(sql: older, values: []) == [[.integer(0)]])
-            }
+            if engine == .postgreSQL { #expect(try search.check(db) == [] && search.gramsIndexState(db) == .current) }
         }
         let controller = FetchedResultsController(request: FetchRequest<Dish>(searchText: "y"), reader: queue)
         try controller.performFetch()
         #expect(try controller.fetchedObjects.map(\.name) == ["Oyakodon"])
+        return store
     }
 
     /// The grams index an older version made (catalog migration 3, `index_search_grams`; main at
@@ -183,37 +192,6 @@ struct EntitySchemaTests {
                 $$;
             CREATE INDEX \(search.gramsIndex) ON \(search.description.table) USING gin (\(search.gramsFunction)(\(texts)));
             """
-    }
-
-    /// A server store whose grams index was dropped (damage, not an older version): opening it says
-    /// the index is missing, not that it is an older version's, and names the step that reinstalls
-    /// the search, which builds it again; on SQLite the step rebuilds the same structures.
-    @Test(arguments: StoreEngine.all) func aMissingGramsIndexIsSaidMissing(engine: StoreEngine) throws {
-        let store = try Kitchen.store(engine)
-        let queue = store.writer
-        var dish = Dish(name: "Oyakodon", minutes: 20)
-        try queue.write { db in try dish.insert(db) }
-        let search = PostgreSQLTextSearch(Dish.searchDescription)
-        let withStep = try EntitySchema(
-            identity: Kitchen.identity, tables: Kitchen.tables, changes: Kitchen.changes + [.reinstallingSearch(of: Dish.self, version: 7)])
-        if engine == .postgreSQL {
-            try queue.write { db in
-                try db.execute(sql: "DROP INDEX \(search.gramsIndex)", values: [])
-                #expect(try search.gramsIndexState(db) == .missing)
-            }
-            #expect(throws: SchemaDifference(
-                table: "dishes",
-                reason: "its search's grams index dishes_search_grams_index is missing: add a migration step that reinstalls its search (Migration.reinstallingSearch(of:version:))")
-            ) { try Kitchen.now.migrate(queue) }
-        }
-        #expect(try withStep.migrate(queue).map(\.version) == [7])
-        try queue.read { db in
-            try withStep.check(db)
-            if engine == .postgreSQL { #expect(try search.check(db) == [] && search.gramsIndexState(db) == .current) }
-        }
-        let controller = FetchedResultsController(request: FetchRequest<Dish>(searchText: "y"), reader: queue)
-        try controller.performFetch()
-        #expect(try controller.fetchedObjects.map(\.name) == ["Oyakodon"])
     }
 
     @Test(arguments: StoreEngine.all) func typedStepsBringAnOlderStoreToTheDeclaration(engine: StoreEngine) throws {
