@@ -445,16 +445,25 @@ struct PostgreSQLSearchTests {
                 }.map(\.key)
             let found = try search.matchIDs(query, pg).sorted()
             #expect(found == expected.sorted(), "\(String(reflecting: text)) \(query.terms.map(\.folded)) \(found) \(expected.sorted())")
-            for strategy in Self.strategies {
-                let page = try pg.inTransaction(writing: false) {
-                    let decode = { (row: [DatabaseValue]) -> Int64 in if case .integer(let id) = row[0] { id } else { -1 } }
-                    return try strategy.map {
-                        try search.page(query, order: order, limit: 5, selection: "films.id", forcing: $0, pg, decode: decode)
-                    } ?? search.page(query, order: order, limit: 5, selection: "films.id", pg, decode: decode)
-                }
-                #expect(page.records == Array(expected.prefix(5)) && page.totalCount == expected.count,
-                        "\(String(reflecting: text)) \(strategy.map { "\($0)" } ?? "planned")")
+            for (strategy, page) in try Self.pagesByStrategy(search, query, order: order, limit: 5, pg) {
+                #expect(page.records == Array(expected.prefix(5)) && page.totalCount == expected.count, "\(String(reflecting: text)) \(strategy)")
             }
+        }
+    }
+
+    /// The first `limit` ids of `query`'s page in `order`, and its total, read by the planner's choice
+    /// and by each forced strategy (``strategies``), each named.
+    static func pagesByStrategy(
+        _ search: PostgreSQLTextSearch, _ query: SearchQuery, order: SearchOrder, limit: Int, _ pg: PostgreSQLConnection
+    ) throws -> [(strategy: String, page: SearchPage<Int64>)] {
+        let decode = { (row: [DatabaseValue]) -> Int64 in if case .integer(let id) = row[0] { id } else { -1 } }
+        return try strategies.map { strategy in
+            let page = try pg.inTransaction(writing: false) {
+                try strategy.map {
+                    try search.page(query, order: order, limit: limit, selection: "films.id", forcing: $0, pg, decode: decode)
+                } ?? search.page(query, order: order, limit: limit, selection: "films.id", pg, decode: decode)
+            }
+            return (strategy.map { "\($0)" } ?? "planned", page)
         }
     }
 
@@ -512,15 +521,8 @@ struct PostgreSQLSearchTests {
                 .map { row -> Int64 in if case .integer(let id) = row[0] { id } else { -1 } }
             #expect(found.sorted() == expected.sorted(), "\(text)")
             #expect(try search.matchIDs(query, pg).sorted() == expected.sorted(), "\(text)")
-            for strategy in Self.strategies {
-                let page = try pg.inTransaction(writing: false) {
-                    let decode = { (row: [DatabaseValue]) -> Int64 in if case .integer(let id) = row[0] { id } else { -1 } }
-                    return try strategy.map {
-                        try search.page(query, order: order, limit: 3, selection: "films.id", forcing: $0, pg, decode: decode)
-                    } ?? search.page(query, order: order, limit: 3, selection: "films.id", pg, decode: decode)
-                }
-                #expect(page.records == Array(expected.prefix(3)) && page.totalCount == expected.count,
-                        "\(text) \(strategy.map { "\($0)" } ?? "planned")")
+            for (strategy, page) in try Self.pagesByStrategy(search, query, order: order, limit: 3, pg) {
+                #expect(page.records == Array(expected.prefix(3)) && page.totalCount == expected.count, "\(text) \(strategy)")
             }
         }
     }
