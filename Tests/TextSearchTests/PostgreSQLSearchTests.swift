@@ -527,6 +527,26 @@ struct PostgreSQLSearchTests {
         }
     }
 
+    /// The gram counts decide which rows hold a single character: with the gram `xl` deleted from
+    /// them, a search of `x` (in no other key of these films) misses every film; `check(_:)` reports
+    /// one wrong count per scope that holds `xl`, and `gramCountsFillSQL` counts every row again,
+    /// after which the search finds them all.
+    @Test func aLostGramCountMissesRowsUntilCountedAgain() throws {
+        let schema = try SearchSchema()
+        let search = PostgreSQLTextSearch(Self.description)
+        let pg = try schema.connect(creating: Self.postgreSQLTable, installing: search)
+        let films = try Self.plannedFilms(pg)
+        let query = SearchQuery("x")
+        let expected = Self.plainReference(films, query)
+        #expect(try search.check(pg) == [] && search.matchIDs(query, pg).sorted() == expected.sorted())
+        try pg.execute(sql: "DELETE FROM films_gram_counts WHERE gram = 'xl'")
+        #expect(try search.matchIDs(query, pg) == [])
+        let scopes = Set(films.values.filter { $0.title.contains("xl") }.map(\.kind)).count
+        #expect(try search.check(pg) == ["\(scopes) gram counts of films_gram_counts differ from the rows'"])
+        try pg.inTransaction(writing: true) { try pg.execute(sql: search.gramCountsFillSQL) }
+        #expect(try search.check(pg) == [] && search.matchIDs(query, pg).sorted() == expected.sorted())
+    }
+
     /// The executor's facts for a page without a kept count carry the matches expected (the rarest
     /// term's rows times the other's share of the table's rows, by the definition, from the films'
     /// counts) when the page is in list order over the whole table, and none in another order,
