@@ -150,6 +150,40 @@ import Testing
         #expect(try db.fetchAll(sql: "SELECT id, c FROM t") == [[.integer(2), .null]])
     }
 
+    /// A read whose first statement libpq refuses once its BEGIN was queued in the pipeline (more
+    /// than 65,535 parameters) throws libpq's error, and leaves its connection out of the pipeline and
+    /// of the transaction BEGIN opened: the next read on it works.
+    @Test func aReadWhoseFirstStatementIsRefusedLeavesItsConnectionUsable() async throws {
+        let schema = try TestSchema()
+        let cluster = try PostgreSQLCluster(PostgreSQLConfiguration(primary: schema.primary))
+        let arguments = [DatabaseValue](repeating: .integer(1), count: 65_536)
+        let error = try await #require(throws: PostgreSQLError.self) {
+            try await cluster.read { db in try db.fetchAll(sql: "SELECT $1", arguments: arguments) }
+        }
+        #expect(error.message == "number of parameters must be between 0 and 65535")
+        for _ in 0..<2 {
+            let value = try await Self.value(within: .seconds(60)) { try await cluster.read { db in try db.scalar(sql: "SELECT 1") ?? .null } }
+            #expect(value == .integer(1))
+            // A connection that hangs cannot be closed: its queue never runs the close.
+            guard value != nil else { return }
+        }
+        cluster.close()
+    }
+
+    /// What `operation` returns, or nil when it has not returned within `limit` (it is left running).
+    static func value<T: Sendable>(within limit: Duration, of operation: @escaping @Sendable () async throws -> T) async throws -> T? {
+        let (answers, answer) = AsyncStream.makeStream(of: Result<T, any Error>?.self)
+        Task {
+            do { answer.yield(.success(try await operation())) } catch { answer.yield(.failure(error)) }
+        }
+        Task {
+            try? await Task.sleep(for: limit)
+            answer.yield(nil)
+        }
+        for await first in answers { return try first?.get() }
+        return nil
+    }
+
     /// Whether the statement reads rows (its BEGIN pipelined with it) or not (BEGIN sent before it).
     @Test(arguments: [false, true])
     func aCancelledReadStopsItsStatementOnTheServer(readingRows: Bool) async throws {
