@@ -244,9 +244,11 @@ public final class PostgreSQLConnection {
     ///
     /// A read-only transaction's `BEGIN` is sent with its first statement, and its `COMMIT` without
     /// waiting for the answer, read before the connection's next use: once its statements succeeded,
-    /// a read-only transaction has read what it read whatever that answer (a lost connection is
-    /// found by the next use). One whose statement failed (and `body` went on) waits for the answer,
-    /// as a writing one does.
+    /// a read-only transaction has read what it read whatever that answer. A failed `COMMIT` is
+    /// therefore reported to no one: a lost connection is found by the next use, but work that
+    /// `body` left to the commit (a `NOTIFY`, a deferred trigger on a temporary table) is undone
+    /// without a word, so it belongs in a writing transaction. One whose statement failed (and
+    /// `body` went on) waits for the answer, as a writing one does.
     ///
     /// - Throws: what `body` throws (after rolling back), or ``PostgreSQLError``.
     public func inTransaction<T>(readOnly: Bool = false, _ body: () throws -> T) throws -> T {
@@ -314,9 +316,10 @@ public final class PostgreSQLConnection {
         return handle
     }
 
-    /// Reads the answer to a read-only transaction's COMMIT sent without waiting. Its error, if any,
-    /// is a lost connection, which the next statement reports.
-    private func readSentCommit() {
+    /// Reads the answer to a read-only transaction's COMMIT sent without waiting, and drops it: its
+    /// reads stand whatever it says; a lost connection is reported by the next statement, a failure
+    /// of work left to the commit by no one (``inTransaction(readOnly:_:)``).
+    func readSentCommit() {
         guard commitUnread, let handle else { return }
         commitUnread = false
         while let result = PQgetResult(handle) { PQclear(result) }
