@@ -10,6 +10,8 @@ import TextSearch
 /// them) the grams index finds the rows holding every plain term's grams (a long term's pairs) in one
 /// scan, which intersects their rows, and every term is checked on those (`strpos`); a numeric term
 /// joins them when its number columns hold few rows (those rows added), or when no term is plain.
+/// When every short term is a frequent character (checked on the rows either way), the long terms'
+/// `pg_trgm` indexes find the rows instead.
 struct PostgreSQLSearchPlan {
     let search: PostgreSQLTextSearch
     /// The terms, each once, without those implied by a longer one (`SearchQuery.decidingTerms`).
@@ -137,9 +139,20 @@ struct PostgreSQLSearchPlan {
         if hasAllTermsIndex {
             return scoped(SQLFragment(joining: terms.map { term($0, alias: alias, indexed: true) }, separator: " AND "), alias: alias)
         }
+        if checksCandidates && drivesByLongTerms {
+            return scoped(SQLFragment(joining: terms.map { term($0, alias: alias, indexed: !$0.isShort) }, separator: " AND "), alias: alias)
+        }
         if checksCandidates { return candidates(alias: alias) }
         let parts = terms.map { term($0, alias: alias, indexed: $0 == driver) }
         return scoped(SQLFragment(joining: parts, separator: " AND "), alias: alias)
+    }
+
+    /// Whether the long terms find the rows through their `pg_trgm` indexes, every other term
+    /// checked on them: no numeric term, and every short term one of ``frequentCharacters``, which
+    /// the grams index would not find either. The trigram index finds no more rows than the long
+    /// terms' pairs do, for less: its keys are rarer (W3 on PostgreSQL: `studio e`, `panel c`).
+    var drivesByLongTerms: Bool {
+        !terms.contains(where: isNumeric) && terms.allSatisfy { !$0.isShort || frequentCharacters.contains($0.folded) }
     }
 
     /// ``checksCandidates``'s condition: the rows whose grams hold every plain term's (a short term,

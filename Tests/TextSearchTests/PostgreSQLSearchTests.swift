@@ -201,6 +201,30 @@ struct PostgreSQLSearchTests {
         #expect(try [total("max a"), total("1991"), total("1991", "drama"), total("1991 max")] == [103, 104, 103, 3])
     }
 
+    /// A long term with a frequent character: the long term's `pg_trgm` index finds the rows and the
+    /// character is checked on them, the grams index not read; the page is the reference's.
+    @Test func frequentCharacterIsCheckedOnTheLongTermsRows() throws {
+        let schema = try SearchSchema()
+        let search = PostgreSQLTextSearch(Self.description)
+        let pg = try schema.connect(creating: Self.postgreSQLTable, installing: search)
+        let titles = (0..<20).map { "cc \($0)" } + ["panel c", "panel", "pan el c"]
+        for (index, title) in titles.enumerated() {
+            try pg.execute(
+                sql: "INSERT INTO films VALUES (?, ?, ?, 'ann', 'ann', 1991, 'drama')",
+                values: [.integer(Int64(index + 1)), .text(title), .text(title)])
+        }
+        let (ids, scans) = try pg.inTransaction(writing: false) {
+            try pg.execute(sql: "SET LOCAL enable_seqscan = off", values: [])
+            let page = try search.page(SearchQuery("panel c"), order: Self.orders[0].0, limit: 10, selection: "films.id", pg) { $0 }
+            let scans = try pg.fetchRows(
+                sql: "SELECT pg_stat_get_xact_numscans(to_regclass(?)), pg_stat_get_xact_numscans(to_regclass(?))",
+                values: [.text("films_title_folded_trigram_index"), .text(search.gramsIndex)])[0]
+            return (page.records.map { $0[0] } + [.integer(Int64(page.totalCount))], scans)
+        }
+        #expect(ids == [.integer(21), .integer(1)])
+        #expect(scans[0] != .integer(0) && scans[1] == .integer(0), "\(scans)")
+    }
+
     /// A search that no kept count totals reads its rows with PostgreSQL's parallel workers off (as
     /// its rows are decoded), and the caller's setting is back after it; a search with a kept count
     /// leaves the setting alone.
