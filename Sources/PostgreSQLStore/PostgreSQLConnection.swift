@@ -126,7 +126,7 @@ public final class PostgreSQLConnection {
             guard PQenterPipelineMode(handle) == 1 else { throw PostgreSQLError(result: nil, connection: handle, sql: begin) }
             guard PQsendQueryParams(handle, begin, 0, nil, nil, nil, nil, 0) == 1 else {
                 let error = PostgreSQLError(result: nil, connection: handle, sql: begin)
-                Self.endPipeline(handle, synced: false)
+                try? endPipeline(synced: false)
                 throw error
             }
         }
@@ -134,8 +134,10 @@ public final class PostgreSQLConnection {
             PQsendQueryParams(handle, sql, Int32(arguments.count), types, values, lengths, formats, 0)
         }
         guard sent == 1, begin == nil || PQpipelineSync(handle) == 1 else {
+            // libpq refused the statement (more than 65,535 parameters, say) after BEGIN was queued:
+            // BEGIN runs, and the caller's rollback ends its transaction.
             let error = PostgreSQLError(result: nil, connection: handle, sql: sql)
-            if begin != nil { Self.endPipeline(handle, synced: false) }
+            if begin != nil { try? endPipeline(synced: false) }
             throw error
         }
         var failure: (any Error)?
@@ -181,20 +183,33 @@ public final class PostgreSQLConnection {
                 failure = PostgreSQLError(result: result, connection: handle, sql: sql)
             }
         }
-        if begin != nil { Self.endPipeline(handle) }
+        if begin != nil {
+            do { try endPipeline() } catch { failure = failure ?? error }
+        }
         if let failure { throw failure }
     }
 
     /// Ends a pipeline: reads its results up to its sync point (sent here unless `synced`) and
     /// leaves pipeline mode.
-    private static func endPipeline(_ handle: OpaquePointer, synced: Bool = true) {
-        if !synced { _ = PQpipelineSync(handle) }
-        while let result = PQgetResult(handle) {
-            let status = PQresultStatus(result)
-            PQclear(result)
-            if status == PGRES_PIPELINE_SYNC { break }
+    ///
+    /// - Throws: ``PostgreSQLError/connectionFailure`` when it cannot leave pipeline mode: the
+    ///   connection is then closed, never left half in it.
+    private func endPipeline(synced: Bool = true) throws {
+        guard let handle else { return }
+        if synced || PQpipelineSync(handle) == 1 {
+            // Each statement's results end with a NULL: the sync point's own result comes after them.
+            while PQstatus(handle) == CONNECTION_OK {
+                guard let result = PQgetResult(handle) else { continue }
+                let status = PQresultStatus(result)
+                PQclear(result)
+                if status == PGRES_PIPELINE_SYNC { break }
+            }
         }
-        _ = PQexitPipelineMode(handle)
+        guard PQexitPipelineMode(handle) == 1 else {
+            close()
+            throw PostgreSQLError(
+                sqlState: PostgreSQLError.connectionFailure, message: "the connection was closed: libpq could not end its pipeline")
+        }
     }
 
     /// The first column of the first row, or nil when there is no row (or it is NULL).
@@ -229,9 +244,11 @@ public final class PostgreSQLConnection {
     ///
     /// A read-only transaction's `BEGIN` is sent with its first statement, and its `COMMIT` without
     /// waiting for the answer, read before the connection's next use: once its statements succeeded,
-    /// a read-only transaction has read what it read whatever that answer (a lost connection is
-    /// found by the next use). One whose statement failed (and `body` went on) waits for the answer,
-    /// as a writing one does.
+    /// a read-only transaction has read what it read whatever that answer. A failed `COMMIT` is
+    /// therefore reported to no one: a lost connection is found by the next use, but work that
+    /// `body` left to the commit (a `NOTIFY`, a deferred trigger on a temporary table) is undone
+    /// without a word, so it belongs in a writing transaction. One whose statement failed (and
+    /// `body` went on) waits for the answer, as a writing one does.
     ///
     /// - Throws: what `body` throws (after rolling back), or ``PostgreSQLError``.
     public func inTransaction<T>(readOnly: Bool = false, _ body: () throws -> T) throws -> T {
@@ -299,9 +316,10 @@ public final class PostgreSQLConnection {
         return handle
     }
 
-    /// Reads the answer to a read-only transaction's COMMIT sent without waiting. Its error, if any,
-    /// is a lost connection, which the next statement reports.
-    private func readSentCommit() {
+    /// Reads the answer to a read-only transaction's COMMIT sent without waiting, and drops it: its
+    /// reads stand whatever it says; a lost connection is reported by the next statement, a failure
+    /// of work left to the commit by no one (``inTransaction(readOnly:_:)``).
+    func readSentCommit() {
         guard commitUnread, let handle else { return }
         commitUnread = false
         while let result = PQgetResult(handle) { PQclear(result) }

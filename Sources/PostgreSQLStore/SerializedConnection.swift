@@ -74,6 +74,10 @@ final class SerializedConnection: @unchecked Sendable {
         let db = try open()
         running.withLock { $0 = (access, db.canceller) }
         defer { running.withLock { $0 = nil } }
+        // A cancel while the previous access's COMMIT is answered stops no statement of this one
+        // (and one before `running` was set, none): checked here, before this access sends any.
+        db.readSentCommit()
+        try access.checkCancellation()
         do {
             return try body(db, access)
         } catch let error as PostgreSQLError

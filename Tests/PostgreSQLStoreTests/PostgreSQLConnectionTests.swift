@@ -150,6 +150,96 @@ import Testing
         #expect(try db.fetchAll(sql: "SELECT id, c FROM t") == [[.integer(2), .null]])
     }
 
+    /// A read whose first statement libpq refuses once its BEGIN was queued in the pipeline (more
+    /// than 65,535 parameters) throws libpq's error, and leaves its connection out of the pipeline and
+    /// of the transaction BEGIN opened: the next read on it works.
+    @Test func aReadWhoseFirstStatementIsRefusedLeavesItsConnectionUsable() async throws {
+        let schema = try TestSchema()
+        let cluster = try PostgreSQLCluster(PostgreSQLConfiguration(primary: schema.primary))
+        let arguments = [DatabaseValue](repeating: .integer(1), count: 65_536)
+        let error = try await #require(throws: PostgreSQLError.self) {
+            try await cluster.read { db in try db.fetchAll(sql: "SELECT $1", arguments: arguments) }
+        }
+        #expect(error.message == "number of parameters must be between 0 and 65535")
+        for _ in 0..<2 {
+            let value = try await Self.value(within: .seconds(60)) { try await cluster.read { db in try db.scalar(sql: "SELECT 1") ?? .null } }
+            #expect(value == .integer(1))
+            // A connection that hangs cannot be closed: its queue never runs the close.
+            guard value != nil else { return }
+        }
+        cluster.close()
+    }
+
+    /// A read-only transaction's COMMIT is not waited for: when it fails (here a deferred trigger on
+    /// a temporary table, which a read-only transaction may write), the transaction still returns its
+    /// value, what it left to the commit is undone, and the next statement does not get the error.
+    @Test func aReadTransactionsFailedCommitIsReportedToNoOne() throws {
+        let schema = try TestSchema()
+        let db = try schema.connect()
+        try db.execute(
+            sql: """
+                CREATE TEMPORARY TABLE deferred(id integer);
+                CREATE FUNCTION refuse() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'refused'; END $$;
+                CREATE CONSTRAINT TRIGGER refuse AFTER INSERT ON deferred DEFERRABLE INITIALLY DEFERRED
+                    FOR EACH ROW EXECUTE FUNCTION refuse()
+                """)
+        let value = try db.inTransaction(readOnly: true) {
+            try db.execute(sql: "INSERT INTO deferred VALUES (1)")
+            return try db.scalar(sql: "SELECT count(*) FROM deferred")
+        }
+        #expect(value == .integer(1))
+        #expect(try db.scalar(sql: "SELECT count(*) FROM deferred") == .integer(0))
+        #expect(!db.isInsideTransaction)
+    }
+
+    /// An access cancelled while its connection waits for the previous access's COMMIT sends none of
+    /// its statements: the cancel reached that COMMIT (here slow: a deferred trigger sleeps), not them.
+    @Test func anAccessCancelledBeforeItsFirstStatementSendsNone() async throws {
+        let schema = try TestSchema()
+        let cluster = try PostgreSQLCluster(PostgreSQLConfiguration(primary: schema.primary))
+        defer { cluster.close() }
+        // On the writer's connection (no replicas: nothing else runs there), a read-only transaction
+        // whose COMMIT takes 600 s.
+        let writerProcess = try await cluster.writeWithoutTransaction { db in
+            try db.execute(
+                sql: """
+                    CREATE TEMPORARY TABLE deferred(id integer);
+                    CREATE FUNCTION sleep_at_commit() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN PERFORM pg_sleep(600); RETURN NULL; END $$;
+                    CREATE CONSTRAINT TRIGGER sleep_at_commit AFTER INSERT ON deferred DEFERRABLE INITIALLY DEFERRED
+                        FOR EACH ROW EXECUTE FUNCTION sleep_at_commit()
+                    """)
+            try db.inTransaction(readOnly: true) { try db.execute(sql: "INSERT INTO deferred VALUES (1)") }
+            return db.backendProcessID
+        }
+        let next = Task { try await cluster.writeWithoutTransaction { db in try db.scalar(sql: "SELECT 1") ?? .null } }
+        // Cancelled once the COMMIT sleeps, and `next`, started before, waits for its answer.
+        let observer = try schema.connect()
+        while try observer.scalar(
+            sql: "SELECT count(*) FROM pg_stat_activity WHERE pid = $1 AND query = 'COMMIT' AND wait_event = 'PgSleep'",
+            arguments: [.integer(Int64(writerProcess))]) != .integer(1)
+        {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        try await Task.sleep(for: .milliseconds(200))
+        next.cancel()
+        await #expect(throws: CancellationError.self) { try await next.value }
+        #expect(try await cluster.writeWithoutTransaction { db in try db.scalar(sql: "SELECT 1") } == .integer(1))
+    }
+
+    /// What `operation` returns, or nil when it has not returned within `limit` (it is left running).
+    static func value<T: Sendable>(within limit: Duration, of operation: @escaping @Sendable () async throws -> T) async throws -> T? {
+        let (answers, answer) = AsyncStream.makeStream(of: Result<T, any Error>?.self)
+        Task {
+            do { answer.yield(.success(try await operation())) } catch { answer.yield(.failure(error)) }
+        }
+        Task {
+            try? await Task.sleep(for: limit)
+            answer.yield(nil)
+        }
+        for await first in answers { return try first?.get() }
+        return nil
+    }
+
     /// Whether the statement reads rows (its BEGIN pipelined with it) or not (BEGIN sent before it).
     @Test(arguments: [false, true])
     func aCancelledReadStopsItsStatementOnTheServer(readingRows: Bool) async throws {
