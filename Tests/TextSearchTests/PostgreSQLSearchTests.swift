@@ -562,7 +562,8 @@ struct PostgreSQLSearchTests {
             let query = SearchQuery(text)
             return try pg.inTransaction(writing: false) {
                 let plan = try search.estimated(PostgreSQLSearchPlan(query, search, scope: scope), query, costs: .standard, pg)
-                return try search.pageFacts(plan, total: nil, order: order, limit: 50, offset: 0, pg)
+                let rows = try pg.fetchRows(sql: "SELECT " + search.rowEstimate.sql, values: search.rowEstimate.arguments.values)[0][0]
+                return search.pageFacts(plan, total: nil, order: order, limit: 50, offset: 0, rows: PostgreSQLTextSearch.rows(rows))
             }
         }
         let rows = { (term: String) in films.values.filter { $0.title.contains(term) || $0.director.contains(term) }.count }
