@@ -92,12 +92,19 @@ extension PostgreSQLTextSearch {
         }
     }
 
-    /// The rows holding `term` within `scope` (every row: nil), from ``substringCountsTable``; nil
-    /// when the table does not hold the term.
-    func substringCount(_ term: SearchTerm, scope: DatabaseValue?, _ db: some SQLConnection) throws -> Int? {
-        guard let counts = try substringCounts(term, db) else { return nil }
-        guard let scope else { return counts.values.reduce(0, +) }
-        return counts[scope] ?? 0
+    /// The rows holding `term` within `scope` (every row: nil) from ``substringCountsTable``, as one
+    /// value: NULL when the table does not hold the term. Nil when the table cannot hold it (none,
+    /// or a term of another length).
+    func substringCount(_ term: SearchTerm, scope: DatabaseValue?) -> SQLFragment? {
+        guard let table = substringCountsTable,
+            (3...SearchDescription.substringCountMaximumLength).contains(term.folded.unicodeScalars.count)
+        else { return nil }
+        guard let scope, description.scopeColumn != nil else {
+            return SQLFragment(sql: "(SELECT sum(count) FROM \(table) WHERE substring = ?)", arguments: [term.folded])
+        }
+        return SQLFragment(
+            sql: "(SELECT CASE WHEN count(*) > 0 THEN coalesce(sum(count) FILTER (WHERE scope = ?), 0) END FROM \(table) WHERE substring = ?)",
+            arguments: [scope, term.folded])
     }
 
     /// The rows holding `term` per scope value (values counting 0 left out), from
