@@ -1,3 +1,4 @@
+import Foundation
 import FetchedResults
 import RecordFormats
 import SQLiteStore
@@ -223,12 +224,13 @@ extension EntityAttribute {
             fileField: { template in
                 fileField(
                     name, keyPath, kind: stored?.fileKind ?? FieldKind(of: template[keyPath: keyPath].databaseValue),
-                    optional: optionalInFiles || stored?.isOptional == true, parse: parse, check: check)
+                    isBytes: stored?.columnType == .blob, optional: optionalInFiles || stored?.isOptional == true, parse: parse,
+                    check: check)
             },
             readText: { entity, text in
                 if let parse {
                     entity[keyPath: keyPath] = try parse(text)
-                } else if let value = Value.fromDatabaseValue(typedValue(text, stored)) {
+                } else if let value = Value.fromDatabaseValue(try typedValue(text, stored)) {
                     entity[keyPath: keyPath] = value
                 } else {
                     throw FieldValueError("not a valid \(name): \(text)")
@@ -238,9 +240,10 @@ extension EntityAttribute {
 
     /// Text as typed, as a column would hold it: read as the attribute's kind in files says (empty
     /// for NULL when it is optional), or, for a kind not known, a whole number, a number, or the text.
-    private static func typedValue(_ text: String, _ stored: StoredKind?) -> DatabaseValue {
+    private static func typedValue(_ text: String, _ stored: StoredKind?) throws -> DatabaseValue {
         if let stored {
             if stored.isOptional, text.isEmpty { return .null }
+            if stored.columnType == .blob { return try bytes(base64: text) }
             return FieldValue(text: text, kind: stored.fileKind)?.databaseValue ?? .text(text)
         }
         if let integer = Int64(text) { return .integer(integer) }
@@ -249,9 +252,10 @@ extension EntityAttribute {
     }
 
     /// A file field of a stored value: written as its database value; read as `parse` or the column
-    /// would read it, then checked. Optional when `optional` or when its kind is not known.
+    /// would read it (bytes, `isBytes`, from base64), then checked. Optional when `optional` or when
+    /// its kind is not known.
     private static func fileField<Value: DatabaseValueConvertible>(
-        _ name: String, _ keyPath: WritableKeyPath<Entity, Value> & Sendable, kind: FieldKind?, optional: Bool,
+        _ name: String, _ keyPath: WritableKeyPath<Entity, Value> & Sendable, kind: FieldKind?, isBytes: Bool, optional: Bool,
         parse: (@Sendable (String) throws -> Value)?, check: @escaping @Sendable (Value) throws -> Value
     ) -> RecordField<Entity> {
         let write = PropertyAccess.write(keyPath)
@@ -262,6 +266,8 @@ extension EntityAttribute {
             let value: Value
             if let parse, case .text(let text) = fieldValue {
                 value = try parse(text)
+            } else if isBytes, case .text(let text) = fieldValue, let read = Value.fromDatabaseValue(try bytes(base64: text)) {
+                value = read
             } else if let read = Value.fromDatabaseValue(fieldValue.databaseValue) {
                 value = read
             } else {
@@ -270,6 +276,12 @@ extension EntityAttribute {
             write(&entity, try check(value))
         }
     }
+}
+
+/// Bytes written in a file as base64 text (RFC 4648, with padding), as a column holds them.
+private func bytes(base64 text: String) throws -> DatabaseValue {
+    guard let data = Data(base64Encoded: text) else { throw FieldValueError("expected bytes in base64, found \"\(text)\"") }
+    return .blob(data)
 }
 
 extension FieldKind {
@@ -286,8 +298,8 @@ extension FieldKind {
 }
 
 extension FieldValue {
-    /// A stored value as a file holds it: nil for NULL; a boolean or a date as `kind` says; a blob as
-    /// its description (files hold no blobs).
+    /// A stored value as a file holds it: nil for NULL; a boolean or a date as `kind` says; bytes as
+    /// base64 text.
     init?(databaseValue: DatabaseValue, kind: FieldKind?) {
         switch databaseValue {
         case .null: return nil
@@ -297,7 +309,7 @@ extension FieldValue {
         case .integer(let integer): self = .integer(integer)
         case .real(let real): self = .decimal(real)
         case .text(let text): self = .text(text)
-        case .blob: self = .text(databaseValue.description)
+        case .blob(let data): self = .text(data.base64EncodedString())
         }
     }
 

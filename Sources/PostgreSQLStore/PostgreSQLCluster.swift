@@ -80,8 +80,10 @@ public final class PostgreSQLCluster: Sendable {
     ///   (its statement is stopped on the server); what `body` throws; ``PostgreSQLError``.
     public func read<T: Sendable>(_ body: @escaping @Sendable (PostgreSQLConnection) throws -> T) async throws -> T {
         try await routeRead { connection, before in
-            try await connection.async { db, _ in
-                try before(db)
+            try await connection.async { db, access in
+                try before(db, access)
+                // A cancel since the wait's last poll stopped no statement: checked before the read's.
+                try access.checkCancellation()
                 return try db.inTransaction(readOnly: true) { try body(db) }
             }
         }

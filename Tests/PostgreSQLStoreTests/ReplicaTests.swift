@@ -8,17 +8,22 @@ import Testing
 /// stops is skipped with a logged line and the read is answered by the primary, never stale.
 /// PostgreSQL-only: SQLite has no replicas.
 @Suite struct ReplicaTests {
-    @Test func aReadThroughTheReplicaSeesTheCallersOwnWrite() async throws {
-        let schema = try TestSchema()
-        try #require(!schema.replicas.isEmpty, "the test servers have no replica")
-        // Limits far above any replay delay of a loaded machine, so that every read waits for the
-        // replica rather than skipping it (skipping is the next test's).
-        var configuration = PostgreSQLConfiguration(primary: schema.primary, replicas: schema.replicas)
+    /// A cluster with a `note` table whose limits are far above any replay delay of a loaded
+    /// machine, so that every read waits for the replica rather than skipping it.
+    static func patientCluster(primary: String, replicas: [String]) async throws -> PostgreSQLCluster {
+        var configuration = PostgreSQLConfiguration(primary: primary, replicas: replicas)
         configuration.replicaWaitLimit = .seconds(60)
         configuration.replicaLagLimit = .seconds(60)
         let cluster = try PostgreSQLCluster(configuration)
-        defer { cluster.close() }
         try await cluster.writeWithoutTransaction { db in try db.execute(sql: "CREATE TABLE note(id bigint PRIMARY KEY)") }
+        return cluster
+    }
+
+    @Test func aReadThroughTheReplicaSeesTheCallersOwnWrite() async throws {
+        let schema = try TestSchema()
+        try #require(!schema.replicas.isEmpty, "the test servers have no replica")
+        let cluster = try await Self.patientCluster(primary: schema.primary, replicas: schema.replicas)
+        defer { cluster.close() }
         for id in 1...50 {
             try await cluster.write { db in try db.execute(sql: "INSERT INTO note VALUES ($1)", arguments: [.integer(Int64(id))]) }
             let (count, onReplica) = try await cluster.read { db in
@@ -160,5 +165,36 @@ import Testing
         let (count, _) = try await read()
         #expect(count == .integer(1), "a read after the wake-up missed the commit notified")
         try replica.execute(sql: "SELECT pg_wal_replay_resume()")
+    }
+
+    /// A cluster of its own, whose replica's replay this test pauses: a read cancelled while it waits
+    /// for the replica to replay the caller's write throws `CancellationError` and never runs its
+    /// statement, as one cancelled while its statement runs does (the wait's polls are statements
+    /// of their own, and a cancel between two of them stops none).
+    @Test func aReadCancelledWhileWaitingForTheReplicaNeverRuns() async throws {
+        let servers = try PostgreSQLServers.start(replicas: 1)
+        defer { servers.stop() }
+        let cluster = try await Self.patientCluster(primary: servers.primary, replicas: servers.replicas)
+        defer { cluster.close() }
+        let replica = try PostgreSQLConnection(url: servers.replicas[0])
+        defer { replica.close() }
+        try replica.execute(sql: "SELECT pg_wal_replay_pause()")
+        try await cluster.write { db in try db.execute(sql: "INSERT INTO note VALUES (1)") }
+        let ran = Atomic<Bool>(false)
+        let read = Task {
+            try await cluster.read { db in
+                ran.store(true, ordering: .sequentiallyConsistent)
+                return try db.scalar(sql: "SELECT count(*) FROM note, pg_sleep(5)")
+            }
+        }
+        try await Task.sleep(for: .milliseconds(300))
+        read.cancel()
+        try await Task.sleep(for: .milliseconds(300))
+        try replica.execute(sql: "SELECT pg_wal_replay_resume()")
+        await #expect(throws: CancellationError.self) { try await read.value }
+        let didRun = ran.load(ordering: .sequentiallyConsistent)
+        #expect(!didRun, "the cancelled read ran its statement")
+        // The cluster reads on, from the replica once it has replayed the write.
+        #expect(try await cluster.read { db in try db.scalar(sql: "SELECT count(*) FROM note") } == .integer(1))
     }
 }
