@@ -79,7 +79,8 @@ let package = Package(
         .target(
             name: "Catalog",
             dependencies: [
-                "SQLiteStore", "PostgreSQLStore", "FetchedResults", "Entities", "TextSearch", "RecordFormats", "SeededRandom",
+                "SQLiteStore", "PostgreSQLStore", "PostgreSQLSearch", "FetchedResults", "Entities", "TextSearch", "RecordFormats",
+                "SeededRandom",
             ],
             plugins: [.plugin(name: "EmbedFilesPlugin")]
         ),

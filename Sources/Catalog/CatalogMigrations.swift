@@ -15,7 +15,7 @@ public enum CatalogMigrations {
     /// The migrations, in version order: the baseline, then the files.
     public static let all: [Migration] = [baseline] + EmbeddedFiles.migrations.map { file in
         do { return try Migration(fileName: file.name, sql: file.text) } catch { fatalError("\(error)") }
-    } + [searchGramsIndex, productCountsByType, searchPairsIndex]
+    } + [searchGramsIndex, productCountsByType, searchPairsIndex, olderCountFunction]
 
     /// Migration 3: on PostgreSQL, the products' and phones' grams move from a column of each table
     /// to an index of its texts (W3 on PostgreSQL); SQLite files and servers made after it are left
@@ -35,6 +35,17 @@ public enum CatalogMigrations {
     /// pairs (PostgreSQLSearch's `gramsFunction` of built-in functions, W1b on PostgreSQL); SQLite files
     /// and servers made after it are left as they are.
     static let searchPairsIndex = Migration.indexingSearchGrams(of: [Product.self, Phone.self], version: 5, name: "index_search_pairs")
+
+    /// Migration 6: on PostgreSQL, drops the function that counted the products by type under the
+    /// name it had before `SectionCounts` named it by a hash: a server counted then kept it, unused,
+    /// once migration 4 counted them again under the new name. SQLite files are left as they are.
+    static let olderCountFunction = Migration(
+        version: 6, name: "drop_older_count_function", revision: "drop the products' older count function on PostgreSQL"
+    ) { (db: any SQLConnection) in
+        guard db.dialect == .postgreSQL else { return }
+        let older = SectionCounts.triggerPrefix(forTable: Product.tableName, section: "type")
+        try db.execute(sql: "DROP FUNCTION IF EXISTS \(SQLText.identifier(older))()", values: [])
+    }
 
     /// The catalog's migration set: ``all`` under ``identity``.
     public static var set: MigrationSet {

@@ -1,3 +1,4 @@
+import PostgreSQLSearch
 import SQLiteStore
 import TextSearch
 
@@ -18,15 +19,19 @@ extension CatalogStore {
     /// The integrity check and the recount each read one snapshot; the FTS5 check is a command SQLite
     /// runs as a write, so it takes the write lock for its duration (it changes nothing).
     ///
-    /// On a server, which checks its own pages and indexes (`pg_amcheck`), the recount of the section
-    /// counts alone, in one read (on a replica when one answers).
+    /// On a server, which checks its own pages and indexes (`pg_amcheck`), each entity's search
+    /// structures (`PostgreSQLTextSearch.check(_:)`: its indexes and triggers there, its gram and
+    /// substring counts recounted from the rows), then the recount of the section counts, in one read
+    /// (on a replica when one answers).
     ///
     /// - Returns: one line per problem; empty when there is none.
     /// - Throws: `DatabaseError` when the file cannot be read at all, or cannot be written (the FTS5
     ///   check runs as a write); `PostgreSQLError` when the server cannot be read.
     public func check() throws -> [String] {
         guard let database = file else {
-            return try writer.read { db in try SectionCounts.problems(db) }
+            return try writer.read { db in
+                try EntityKind.allCases.flatMap { try PostgreSQLTextSearch($0.searchDescription).check(db) } + SectionCounts.problems(db)
+            }
         }
         var integrity: [String] = []
         do {

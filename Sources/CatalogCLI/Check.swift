@@ -13,16 +13,18 @@ import Darwin
 
 extension CatalogCommand {
     /// `catalog check`: whether the database file, its search structures and section counts are
-    /// sound; on a server, its section counts.
+    /// sound; on a server, its search structures and section counts.
     struct Check: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "check",
             _superCommandName: CatalogCommand.commandName,
-            abstract: "Check the database: a file's pages, search indexes and section counts; a server's section counts.",
+            abstract: "Check the database: a file's pages, search indexes and section counts; a server's search structures and section counts.",
             discussion: """
                 Prints `ok` and exits 0, or one line per problem and exits 6. Reads every page: on a \
                 million products it takes minutes. On a PostgreSQL server, which checks its own pages \
-                and indexes (pg_amcheck), it recounts the section counts the catalog keeps there.
+                and indexes (pg_amcheck), it checks the search's indexes and triggers there, recounts \
+                its gram and substring counts from the names, and recounts the section counts: on a \
+                million products, most of a minute.
 
                 Examples:
                   catalog check

@@ -32,6 +32,9 @@ enum CommandFailure: Error, CustomStringConvertible {
     /// The command committed what `written` says, but closing the database could not copy it from the
     /// `-wal` into the database file at `path` (`cause`: a full disk): it is kept in the `-wal`.
     case keptInWAL(written: String, path: String, cause: DatabaseError)
+    /// `watch` could not reach the PostgreSQL server for ``ServerCommits/reconnectLimit``, the last
+    /// attempt failing with `cause`, and stopped following it.
+    case serverLost(PostgreSQLError)
 
     var description: String {
         switch self {
@@ -45,6 +48,9 @@ enum CommandFailure: Error, CustomStringConvertible {
             "\(ResultCode.SQLITE_FULL ~= cause.resultCode ? "the disk is full" : "cannot write \(path): \(cause.message)"); "
                 + "\(written), but is kept only in \(path)-wal, not yet in \(path): keep the two together "
                 + "(the next write copies it, once there is room) (\(cause.resultCode.name))"
+        case .serverLost(let cause):
+            "the PostgreSQL server could not be reached for \(ServerCommits.reconnectLimit.components.seconds) seconds, "
+                + "so watch stopped following it: \(cause.message) (\(cause.sqlState))"
         case .outputNotWritten(let path, let code):
             switch (path, code == ENOSPC || code == EDQUOT) {
             case (let path?, true): "the disk is full; \(path) was not written"
@@ -143,6 +149,7 @@ func explain(_ error: any Error) -> (String, ExitStatus) {
         case .outputNotWritten: return (error.description, .failure)
         case .outputNotCreatable: return (error.description, .noInput)
         case .keptInWAL: return (error.description, .failure)
+        case .serverLost: return (error.description, .serverUnreachable)
         }
     case let error as PostgreSQLError:
         return explain(error)

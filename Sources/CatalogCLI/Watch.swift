@@ -123,7 +123,7 @@ extension CatalogCommand {
 /// finds it, it says so in one line on standard error (``lost(_:)``), and listens again every second;
 /// once it listens again it says so and wakes up, and the change log gives the changes committed
 /// meanwhile, so none is missed. A primary that is not back within ``reconnectLimit`` ends `watch`
-/// with the lost connection's error (exit 8): it never shows a result that has silently stopped
+/// with one line saying so and why (exit 8): it never shows a result that has silently stopped
 /// following the server.
 final class ServerCommits: Sendable {
     /// How long `watch` tries to listen again before giving up.
@@ -150,15 +150,15 @@ final class ServerCommits: Sendable {
         continuation.finish()
     }
 
-    /// Notes that the server cannot be reached: says so the first time, and throws `error` once it
-    /// has not been reached for ``reconnectLimit``.
+    /// Notes that the server cannot be reached: says so the first time, and throws
+    /// ``CommandFailure/serverLost(_:)`` once it has not been reached for ``reconnectLimit``.
     func lost(_ error: PostgreSQLError) throws {
         let first = try lostAt.withLock { lostAt -> Bool in
             guard let lostAt else {
                 lostAt = .now
                 return true
             }
-            if ContinuousClock.now - lostAt > Self.reconnectLimit { throw error }
+            if ContinuousClock.now - lostAt > Self.reconnectLimit { throw CommandFailure.serverLost(error) }
             return false
         }
         if first { Terminal.note("lost the connection to the PostgreSQL server (\(error.message)); listening again every second") }

@@ -17,7 +17,6 @@ extension PostgreSQLTextSearch {
         let trigramIndexes = description.textColumns.map { column in
             "EXECUTE format('CREATE INDEX \(trigramIndex(column)) ON \(table) USING gin (\(column) %I.gin_trgm_ops)', trigram_schema);"
         }
-        let watched = (description.textColumns + [description.scopeColumn].compactMap { $0 }).joined(separator: ", ")
         return """
             CREATE EXTENSION IF NOT EXISTS pg_trgm;
             CREATE FUNCTION \(gramsFunction)(t text) RETURNS text[] LANGUAGE sql IMMUTABLE PARALLEL SAFE
@@ -33,31 +32,43 @@ extension PostgreSQLTextSearch {
             END
             $$;
             CREATE INDEX \(gramsIndex) ON \(table) USING gin ((\(grams(nil))));
-            CREATE TABLE \(gramCountsTable) AS
-                SELECT ''::text AS gram, \(scope(nil)) AS scope, 0::bigint AS count FROM \(table) WITH NO DATA;
-            ALTER TABLE \(gramCountsTable) ALTER gram SET NOT NULL, ALTER count SET NOT NULL,
-                ADD UNIQUE NULLS NOT DISTINCT (gram, scope);
+            \(keptCountsSQL(gramCountsTable, of: "gram", by: gramCountsTrigger, held: exactGrams))\
             \(gramCountsFillSQL)
-            CREATE FUNCTION \(gramCountsTrigger)() RETURNS trigger LANGUAGE plpgsql AS $$
+            \(substringCountsSQL)
+            """
+    }
+
+    /// The SQL that creates `table`, of how many rows hold each `key` (text, `collated`) per scope
+    /// value, `(key, scope, count)`, empty, and the trigger function `function` with the triggers that
+    /// keep each of its counts exact as rows are inserted, updated and deleted: `held(row)` is the
+    /// query of the distinct keys the row `row` (`NEW` or `OLD`) holds, as a column named `key`.
+    /// Gram counts and substring counts are kept so.
+    func keptCountsSQL(_ table: String, of key: String, collated: String = "", by function: String, held: (String) -> String) -> String {
+        let watched = (description.textColumns + [description.scopeColumn].compactMap { $0 }).joined(separator: ", ")
+        return """
+            CREATE TABLE \(table) AS
+                SELECT ''::text\(collated) AS \(key), \(scope(nil)) AS scope, 0::bigint AS count FROM \(description.table) WITH NO DATA;
+            ALTER TABLE \(table) ALTER \(key) SET NOT NULL, ALTER count SET NOT NULL,
+                ADD UNIQUE NULLS NOT DISTINCT (\(key), scope);
+            CREATE FUNCTION \(function)() RETURNS trigger LANGUAGE plpgsql AS $$
             BEGIN
                 IF TG_OP <> 'INSERT' THEN
-                    UPDATE \(gramCountsTable) AS kept SET count = kept.count - 1
-                    FROM (\(exactGrams("OLD"))) AS grams
-                    WHERE kept.gram = grams.gram AND kept.scope IS NOT DISTINCT FROM \(scope("OLD"));
+                    UPDATE \(table) AS kept SET count = kept.count - 1 FROM (\(held("OLD"))) AS held
+                    WHERE kept.\(key) = held.\(key) AND kept.scope IS NOT DISTINCT FROM \(scope("OLD"));
                 END IF;
                 IF TG_OP <> 'DELETE' THEN
-                    INSERT INTO \(gramCountsTable) AS kept (gram, scope, count)
-                    SELECT grams.gram, \(scope("NEW")), 1 FROM (\(exactGrams("NEW"))) AS grams
-                    ON CONFLICT (gram, scope) DO UPDATE SET count = kept.count + 1;
+                    INSERT INTO \(table) AS kept (\(key), scope, count)
+                    SELECT held.\(key), \(scope("NEW")), 1 FROM (\(held("NEW"))) AS held
+                    ON CONFLICT (\(key), scope) DO UPDATE SET count = kept.count + 1;
                 END IF;
                 RETURN NULL;
             END
             $$;
-            CREATE TRIGGER \(Self.rowsTrigger(gramCountsTrigger)) AFTER INSERT OR DELETE ON \(table)
-                FOR EACH ROW EXECUTE FUNCTION \(gramCountsTrigger)();
-            CREATE TRIGGER \(Self.textsTrigger(gramCountsTrigger)) AFTER UPDATE OF \(watched) ON \(table)
-                FOR EACH ROW EXECUTE FUNCTION \(gramCountsTrigger)();
-            \(substringCountsSQL)
+            CREATE TRIGGER \(Self.rowsTrigger(function)) AFTER INSERT OR DELETE ON \(description.table)
+                FOR EACH ROW EXECUTE FUNCTION \(function)();
+            CREATE TRIGGER \(Self.textsTrigger(function)) AFTER UPDATE OF \(watched) ON \(description.table)
+                FOR EACH ROW EXECUTE FUNCTION \(function)();
+
             """
     }
 

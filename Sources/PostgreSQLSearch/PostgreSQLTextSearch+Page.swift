@@ -54,30 +54,41 @@ extension PostgreSQLTextSearch {
     ) throws -> SearchPage<Entity> {
         precondition(limit >= 0 && offset >= 0)
         let plan = PostgreSQLSearchPlan(query, self, scope: scope)
-        let total = try keptCount(plan, db)
-        if let total, min(limit, total - offset) <= 0 {
-            return SearchPage(query: query, records: [], offset: offset, totalCount: total)
+        if plan.matchesNothing { return SearchPage(query: query, records: [], offset: offset, totalCount: 0) }
+        // What the page is planned from is read in one statement (W3 on PostgreSQL: `studio e`): the
+        // kept count and the table's rows, or, without a kept count, every term's estimate and the rows.
+        let readsRows = readsRowEstimate(plan, order: order)
+        var rows: Int?
+        if let kept = keptCount(plan) {
+            let values = try self.values([kept] + (readsRows ? [rowEstimate] : []), db)
+            rows = readsRows ? Self.rows(values[1]) : nil
+            if values[0] != .null {
+                let total = Self.int(values[0])
+                if min(limit, total - offset) <= 0 { return SearchPage(query: query, records: [], offset: offset, totalCount: total) }
+                return try page(
+                    query, plan, total: total, rows: rows, order: order, limit: limit, offset: offset, selection: selection,
+                    costs: costs, forcing: forcing, db, decode: decode)
+            }
         }
-        guard total == nil else {
-            return try page(
-                query, plan, total: total, order: order, limit: limit, offset: offset, selection: selection, costs: costs,
-                forcing: forcing, db, decode: decode)
-        }
-        return try serially(db) {
+        let readsRowsNow = readsRows && rows == nil
+        let scalars = estimates(plan, costs: costs) + (readsRowsNow ? [rowEstimate] : [])
+        return try serially(reading: scalars, db) { values in
             try page(
-                query, estimated(plan, query, costs: costs, db), total: nil, order: order, limit: limit, offset: offset,
+                query, estimated(plan, query, from: values, costs: costs), total: nil,
+                rows: readsRowsNow ? Self.rows(values.last ?? .null) : rows, order: order, limit: limit, offset: offset,
                 selection: selection, costs: costs, forcing: forcing, db, decode: decode)
         }
     }
 
-    /// The page of `plan` (estimated when no kept count gave its `total`), read as planned.
+    /// The page of `plan` (estimated when no kept count gave its `total`), read as planned; `rows` is
+    /// the table's row estimate when ``readsRowEstimate(_:order:)``.
     private func page<Entity>(
-        _ query: SearchQuery, _ plan: PostgreSQLSearchPlan, total: Int?, order: SearchOrder, limit: Int, offset: Int,
+        _ query: SearchQuery, _ plan: PostgreSQLSearchPlan, total: Int?, rows: Int?, order: SearchOrder, limit: Int, offset: Int,
         selection: String, costs: SearchCosts, forcing: PageStrategy?, _ db: some SQLConnection,
         decode: ([DatabaseValue]) throws -> Entity
     ) throws -> SearchPage<Entity> {
         var total = total
-        let facts = try pageFacts(plan, total: total, order: order, limit: limit, offset: offset, db)
+        let facts = pageFacts(plan, total: total, order: order, limit: limit, offset: offset, rows: rows)
         var strategy = forcing ?? PagePlanner.strategy(for: facts, costs: costs)
         if case .scan(let onePass) = strategy {
             if onePass, let page = try onePassPage(plan, order: order, limit: limit, offset: offset, selection: selection, db, decode) {
@@ -94,19 +105,22 @@ extension PostgreSQLTextSearch {
         return SearchPage(query: query, records: records, offset: offset, totalCount: counted)
     }
 
-    /// What the planner chooses the page of `plan` from (its `total` when a kept count gave it).
-    func pageFacts(
-        _ plan: PostgreSQLSearchPlan, total: Int?, order: SearchOrder, limit: Int, offset: Int, _ db: some SQLConnection
-    ) throws -> PageFacts {
-        let inListOrder = order.isListIndexOrder && description.listIndex != nil
-        let hasNumericTerm = plan.terms.contains(where: plan.isNumeric)
-        // The table's rows cost a walk in list order, and make a share of each term's estimate. A
-        // numeric term is not walked: the walk reads each entry's row, which costs more than the
-        // list index's entries alone (W3 on PostgreSQL: `3 a`).
-        let scopeRows = inListOrder && !hasNumericTerm && plan.scope == nil ? try rowEstimate(db) : nil
+    /// Whether a page of `plan` in `order` is planned from the table's rows (``rowEstimate``): in list
+    /// order over the whole table, no term numeric. The table's rows cost a walk in list order, and
+    /// make a share of each term's estimate. A numeric term is not walked: the walk reads each
+    /// entry's row, which costs more than the list index's entries alone (W3 on PostgreSQL: `3 a`).
+    func readsRowEstimate(_ plan: PostgreSQLSearchPlan, order: SearchOrder) -> Bool {
+        order.isListIndexOrder && description.listIndex != nil && !plan.terms.contains(where: plan.isNumeric) && plan.scope == nil
+    }
+
+    /// What the planner chooses the page of `plan` from (its `total` when a kept count gave it;
+    /// `rows`, the table's row estimate, when ``readsRowEstimate(_:order:)``).
+    func pageFacts(_ plan: PostgreSQLSearchPlan, total: Int?, order: SearchOrder, limit: Int, offset: Int, rows: Int?) -> PageFacts {
+        let scopeRows = readsRowEstimate(plan, order: order) ? rows : nil
         return PageFacts(
             limit: limit, offset: offset, total: total, driverRows: total ?? plan.driverEstimate,
-            hasAllTermsIndex: plan.hasAllTermsIndex, inListOrder: inListOrder, hasNumericTerm: hasNumericTerm, scopeRows: scopeRows,
+            hasAllTermsIndex: plan.hasAllTermsIndex, inListOrder: order.isListIndexOrder && description.listIndex != nil,
+            hasNumericTerm: plan.terms.contains(where: plan.isNumeric), scopeRows: scopeRows,
             expectedMatches: scopeRows.flatMap { plan.expectedMatches(rows: $0) })
     }
 
@@ -176,8 +190,9 @@ extension PostgreSQLTextSearch {
     }
 
     private func count(_ plan: PostgreSQLSearchPlan, _ db: some SQLConnection) throws -> Int {
-        if let count = try keptCount(plan, db) { return count }
-        return try serially(db) { try rowCount(plan, db) }
+        if plan.matchesNothing { return 0 }
+        if let kept = keptCount(plan), let total = try values([kept], db).first, total != .null { return Self.int(total) }
+        return try serially(reading: [], db) { _ in try rowCount(plan, db) }
     }
 
     /// The matches counted over the search's condition (no kept count holds them).
@@ -186,25 +201,27 @@ extension PostgreSQLTextSearch {
         return try integer(db, "SELECT count(*) FROM \(description.table) WHERE \(condition.sql)", condition.arguments.values)
     }
 
-    /// The matches counted from kept counts and indexes, reading no row but those both a number
-    /// column and a text index find: none when a term can match nothing, from the gram counts for one
-    /// term of 1-2 characters, from the substring counts for one long term they hold; for one numeric
-    /// term, its text's count from those, plus its number columns' rows (an index-only count each),
-    /// less those whose text also holds it. Else nil.
-    private func keptCount(_ plan: PostgreSQLSearchPlan, _ db: some SQLConnection) throws -> Int? {
-        if plan.matchesNothing { return 0 }
-        if plan.countsOneGram { return try gramCount(plan.terms[0].folded, scope: plan.scope, db) }
-        if let term = plan.countedLongTerm { return try substringCount(term, scope: plan.scope, db) }
+    /// The matches counted from kept counts and indexes, as one value (NULL when the kept counts do
+    /// not hold the term), reading no row but those both a number column and a text index find: from
+    /// the gram counts for one term of 1-2 characters, from the substring counts for one long term;
+    /// for one numeric term, its text's count from those, plus its number columns' rows (an
+    /// index-only count each), less those whose text also holds it. Nil for other searches.
+    private func keptCount(_ plan: PostgreSQLSearchPlan) -> SQLFragment? {
+        if plan.countsOneGram { return gramCount(plan.terms[0].folded, scope: plan.scope) }
+        if let term = plan.countedLongTerm { return substringCount(term, scope: plan.scope) }
         guard let term = plan.countedNumber,
-            let inText = try term.isShort ? gramCount(term.folded, scope: plan.scope, db) : substringCount(term, scope: plan.scope, db)
+            let inText = term.isShort ? gramCount(term.folded, scope: plan.scope) : substringCount(term, scope: plan.scope)
         else { return nil }
         let table = description.table
-        var total = inText
-        for rows in plan.numberRows(term, alias: table) {
-            total += try integer(db, "SELECT count(*) FROM \(table) WHERE \(rows.sql)", rows.arguments.values)
-        }
         let both = plan.numberAndTextRows(term, alias: table)
-        return total - (try integer(db, "SELECT count(*) FROM \(table) WHERE \(both.sql)", both.arguments.values))
+        let total = SQLFragment(
+            joining: [SQLFragment(sql: "kept.text")]
+                + plan.numberRows(term, alias: table).map { SQLFragment(sql: "(SELECT count(*) FROM \(table) WHERE \($0.sql))", arguments: $0.arguments) },
+            separator: " + ") + SQLFragment(sql: " - (SELECT count(*) FROM \(table) WHERE \(both.sql))", arguments: both.arguments)
+        // The number columns are counted only when the text's count is kept.
+        return SQLFragment(
+            sql: "(SELECT CASE WHEN kept.text IS NOT NULL THEN (\(total.sql))::bigint END FROM (SELECT \(inText.sql) AS text OFFSET 0) AS kept)",
+            arguments: total.arguments + inText.arguments)
     }
 
     /// How many rows match `query` in each scope value that has any (every row's scope value, NULL
@@ -249,35 +266,53 @@ extension PostgreSQLTextSearch {
         return try estimated(plan, query, costs: .standard, db).condition(alias: alias)
     }
 
-    /// `plan` (of `query`) with its terms' rows estimated, reading no row of the table but a number
-    /// column's index: a term of 1-2 characters its gram count; a longer one its substring count when
-    /// the substring counts hold it (a single term's ``keptCount(_:_:)`` found they do not), else its
-    /// rarest pair's gram count (a bound); a numeric term adds its rows in the number columns, counted
-    /// up to just past `costs.onePassRows`, which also choose the numbers that join the grams index's
-    /// scan.
+    /// `plan` (of `query`) with its terms' rows estimated (``estimates(_:costs:)``), in one statement.
     func estimated(
         _ plan: PostgreSQLSearchPlan, _ query: SearchQuery, costs: SearchCosts, _ db: some SQLConnection
     ) throws -> PostgreSQLSearchPlan {
+        try estimated(plan, query, from: values(estimates(plan, costs: costs), db), costs: costs)
+    }
+
+    /// The values that estimate `plan`'s terms' rows, reading no row of the table but a number
+    /// column's index, per term: a term of 1-2 characters its gram count; a longer one its substring
+    /// count when the substring counts hold it (a single term's ``keptCount(_:)`` found they do not),
+    /// else its rarest pair's gram count (a bound); then, for a numeric term, its rows in each number
+    /// column, counted up to just past `costs.onePassRows`, which also choose the numbers that join
+    /// the grams index's scan.
+    func estimates(_ plan: PostgreSQLSearchPlan, costs: SearchCosts) -> [SQLFragment] {
         let table = description.table
+        return plan.terms.flatMap { term -> [SQLFragment] in
+            var text = gramCount(term.folded, scope: plan.scope)
+            if !term.isShort {
+                let pairs = SQLFragment(joining: PostgreSQLSearchPlan.pairs(of: term.folded).map { gramCount($0, scope: plan.scope) }, separator: ", ")
+                let rarestPair = pairs.sql.isEmpty ? SQLFragment(sql: "0") : SQLFragment(sql: "least(\(pairs.sql))", arguments: pairs.arguments)
+                text = plan.terms.count > 1 ? substringCount(term, scope: plan.scope).map { counted in
+                    let both = SQLFragment(joining: [counted, rarestPair], separator: ", ")
+                    return SQLFragment(sql: "coalesce(\(both.sql))", arguments: both.arguments)
+                } ?? rarestPair : rarestPair
+            }
+            guard plan.isNumeric(term), let number = term.number else { return [text] }
+            return [text] + description.numberColumns.map { column in
+                let equals = PostgreSQLSearchPlan.equals("\(table).\(column)", number)
+                return SQLFragment(
+                    sql: "(SELECT count(*) FROM (SELECT 1 FROM \(table) WHERE \(equals.sql) LIMIT ?) AS capped)",
+                    arguments: equals.arguments + [costs.onePassRows + 1])
+            }
+        }
+    }
+
+    /// `plan` (of `query`) with the estimates read from `values`, the values of ``estimates(_:costs:)``
+    /// (more may follow).
+    func estimated(
+        _ plan: PostgreSQLSearchPlan, _ query: SearchQuery, from values: [DatabaseValue], costs: SearchCosts
+    ) -> PostgreSQLSearchPlan {
         var estimates: [String: Int] = [:]
         var numberRows: [String: Int] = [:]
+        var next = values.makeIterator()
         for term in plan.terms {
-            var estimate: Int
-            if term.isShort {
-                estimate = try gramCount(term.folded, scope: plan.scope, db)
-            } else if plan.terms.count > 1, let count = try substringCount(term, scope: plan.scope, db) {
-                estimate = count
-            } else {
-                estimate = try PostgreSQLSearchPlan.pairs(of: term.folded).map { try gramCount($0, scope: plan.scope, db) }.min() ?? 0
-            }
-            if plan.isNumeric(term), let number = term.number {
-                var rows = 0
-                for column in description.numberColumns {
-                    let equals = PostgreSQLSearchPlan.equals("\(table).\(column)", number)
-                    rows += try integer(
-                        db, "SELECT count(*) FROM (SELECT 1 FROM \(table) WHERE \(equals.sql) LIMIT ?) AS capped",
-                        equals.arguments.values + [.integer(Int64(costs.onePassRows + 1))])
-                }
+            var estimate = Self.int(next.next() ?? .null)
+            if plan.isNumeric(term), term.number != nil {
+                let rows = description.numberColumns.reduce(0) { sum, _ in sum + Self.int(next.next() ?? .null) }
                 numberRows[term.folded] = rows
                 estimate += rows
             }
@@ -288,33 +323,54 @@ extension PostgreSQLTextSearch {
     }
 
     /// `body`'s statements run with PostgreSQL's parallel workers off (`SET LOCAL` in the caller's
-    /// transaction; the setting is put back after, or at the transaction's end when `body` throws): a
-    /// search counted over its rows reads a few thousand pages from shared buffers, where starting
-    /// two workers and sharing the pages costs more than it saves on two cores, idle or busy (W3 on
+    /// transaction; the setting is put back after, or at the transaction's end when `body` throws),
+    /// `body` given the values of `scalars`, read in the statement that turns them off: a search
+    /// counted over its rows reads a few thousand pages from shared buffers, where starting two
+    /// workers and sharing the pages costs more than it saves on two cores, idle or busy (W3 on
     /// PostgreSQL: `x in`, `2 le`, `se 1`).
-    func serially<T>(_ db: some SQLConnection, _ body: () throws -> T) throws -> T {
-        let previous = try db.fetchRows(
-            sql: "SELECT previous, set_config('max_parallel_workers_per_gather', '0', true)"
-                + " FROM (SELECT current_setting('max_parallel_workers_per_gather') AS previous OFFSET 0) AS setting",
-            values: [])
-        let result = try body()
-        try db.execute(sql: "SELECT set_config('max_parallel_workers_per_gather', ?, true)", values: [previous.first?.first ?? .text("2")])
+    func serially<T>(reading scalars: [SQLFragment], _ db: some SQLConnection, _ body: ([DatabaseValue]) throws -> T) throws -> T {
+        let list = SQLFragment(
+            joining: [SQLFragment(sql: "setting.previous, set_config('max_parallel_workers_per_gather', '0', true)")] + scalars,
+            separator: ", ")
+        let row = try db.fetchRows(
+            sql: "SELECT \(list.sql) FROM (SELECT current_setting('max_parallel_workers_per_gather') AS previous OFFSET 0) AS setting",
+            values: list.arguments.values
+        ).first ?? []
+        let result = try body(Array(row.dropFirst(2)))
+        try db.execute(sql: "SELECT set_config('max_parallel_workers_per_gather', ?, true)", values: [row.first ?? .text("2")])
         return result
     }
 
     /// The table's rows as PostgreSQL's statistics estimate them (`pg_class.reltuples`, as of the
-    /// last `ANALYZE` or `VACUUM`), for the planner to cost a walk in list order; nil before either.
-    func rowEstimate(_ db: some SQLConnection) throws -> Int? {
-        let rows = try integer(db, "SELECT coalesce(max(reltuples), -1)::bigint FROM pg_class WHERE oid = to_regclass(?)", [.text(description.table)])
+    /// last `ANALYZE` or `VACUUM`), as one value (-1 before either; ``rows(_:)`` reads it), for the
+    /// planner to cost a walk in list order.
+    var rowEstimate: SQLFragment {
+        SQLFragment(
+            sql: "(SELECT coalesce(max(reltuples), -1)::bigint FROM pg_class WHERE oid = to_regclass(?))",
+            arguments: [description.table])
+    }
+
+    /// The rows of ``rowEstimate``'s value; nil before the table was analyzed.
+    static func rows(_ value: DatabaseValue) -> Int? {
+        let rows = int(value)
         return rows > 0 ? rows : nil
     }
 
-    /// The rows whose texts hold `gram` (1 or 2 characters), within `scope`.
-    func gramCount(_ gram: String, scope: DatabaseValue?, _ db: some SQLConnection) throws -> Int {
+    /// The rows whose texts hold `gram` (1 or 2 characters), within `scope`, from the gram counts,
+    /// as one value.
+    func gramCount(_ gram: String, scope: DatabaseValue?) -> SQLFragment {
         if let scope, description.scopeColumn != nil {
-            return try integer(db, "SELECT coalesce(sum(count), 0) FROM \(gramCountsTable) WHERE gram = ? AND scope = ?", [.text(gram), scope])
+            return SQLFragment(
+                sql: "(SELECT coalesce(sum(count), 0) FROM \(gramCountsTable) WHERE gram = ? AND scope = ?)", arguments: [gram, scope])
         }
-        return try integer(db, "SELECT coalesce(sum(count), 0) FROM \(gramCountsTable) WHERE gram = ?", [.text(gram)])
+        return SQLFragment(sql: "(SELECT coalesce(sum(count), 0) FROM \(gramCountsTable) WHERE gram = ?)", arguments: [gram])
+    }
+
+    /// The values of `scalars` (SQL expressions of one value each), read in one statement.
+    private func values(_ scalars: [SQLFragment], _ db: some SQLConnection) throws -> [DatabaseValue] {
+        guard !scalars.isEmpty else { return [] }
+        let list = SQLFragment(joining: scalars, separator: ", ")
+        return try db.fetchRows(sql: "SELECT " + list.sql, values: list.arguments.values).first ?? []
     }
 
     /// The integer of a statement's first column of its first row.

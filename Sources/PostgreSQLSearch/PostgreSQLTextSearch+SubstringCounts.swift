@@ -19,32 +19,7 @@ extension PostgreSQLTextSearch {
     /// adds a substring: ``refreshSubstringCounts(_:)`` chooses them.
     var substringCountsSQL: String {
         guard let table = substringCountsTable else { return "" }
-        let watched = (description.textColumns + [description.scopeColumn].compactMap { $0 }).joined(separator: ", ")
-        return """
-            CREATE TABLE \(table) AS
-                SELECT ''::text COLLATE "C" AS substring, \(scope(nil)) AS scope, 0::bigint AS count FROM \(description.table) WITH NO DATA;
-            ALTER TABLE \(table) ALTER substring SET NOT NULL, ALTER count SET NOT NULL,
-                ADD UNIQUE NULLS NOT DISTINCT (substring, scope);
-            CREATE FUNCTION \(substringCountsTrigger)() RETURNS trigger LANGUAGE plpgsql AS $$
-            BEGIN
-                IF TG_OP <> 'INSERT' THEN
-                    UPDATE \(table) AS kept SET count = kept.count - 1 FROM (\(heldSubstrings("OLD"))) AS held
-                    WHERE kept.substring = held.substring AND kept.scope IS NOT DISTINCT FROM \(scope("OLD"));
-                END IF;
-                IF TG_OP <> 'DELETE' THEN
-                    INSERT INTO \(table) AS kept (substring, scope, count)
-                    SELECT held.substring, \(scope("NEW")), 1 FROM (\(heldSubstrings("NEW"))) AS held
-                    ON CONFLICT (substring, scope) DO UPDATE SET count = kept.count + 1;
-                END IF;
-                RETURN NULL;
-            END
-            $$;
-            CREATE TRIGGER \(Self.rowsTrigger(substringCountsTrigger)) AFTER INSERT OR DELETE ON \(description.table)
-                FOR EACH ROW EXECUTE FUNCTION \(substringCountsTrigger)();
-            CREATE TRIGGER \(Self.textsTrigger(substringCountsTrigger)) AFTER UPDATE OF \(watched) ON \(description.table)
-                FOR EACH ROW EXECUTE FUNCTION \(substringCountsTrigger)();
-
-            """
+        return keptCountsSQL(table, of: "substring", collated: " COLLATE \"C\"", by: substringCountsTrigger, held: heldSubstrings)
     }
 
     /// The distinct substrings ``substringCountsTable`` holds that the texts of the row `row` (`NEW`
@@ -117,12 +92,19 @@ extension PostgreSQLTextSearch {
         }
     }
 
-    /// The rows holding `term` within `scope` (every row: nil), from ``substringCountsTable``; nil
-    /// when the table does not hold the term.
-    func substringCount(_ term: SearchTerm, scope: DatabaseValue?, _ db: some SQLConnection) throws -> Int? {
-        guard let counts = try substringCounts(term, db) else { return nil }
-        guard let scope else { return counts.values.reduce(0, +) }
-        return counts[scope] ?? 0
+    /// The rows holding `term` within `scope` (every row: nil) from ``substringCountsTable``, as one
+    /// value: NULL when the table does not hold the term. Nil when the table cannot hold it (none,
+    /// or a term of another length).
+    func substringCount(_ term: SearchTerm, scope: DatabaseValue?) -> SQLFragment? {
+        guard let table = substringCountsTable,
+            (3...SearchDescription.substringCountMaximumLength).contains(term.folded.unicodeScalars.count)
+        else { return nil }
+        guard let scope, description.scopeColumn != nil else {
+            return SQLFragment(sql: "(SELECT sum(count) FROM \(table) WHERE substring = ?)", arguments: [term.folded])
+        }
+        return SQLFragment(
+            sql: "(SELECT CASE WHEN count(*) > 0 THEN coalesce(sum(count) FILTER (WHERE scope = ?), 0) END FROM \(table) WHERE substring = ?)",
+            arguments: [scope, term.folded])
     }
 
     /// The rows holding `term` per scope value (values counting 0 left out), from

@@ -144,9 +144,7 @@ public final class PostgreSQLConnection {
         if let begin {
             // BEGIN's answer; when it failed, the statement is skipped (PGRES_PIPELINE_ABORTED).
             while let result = PQgetResult(handle) {
-                if failure == nil && PQresultStatus(result) != PGRES_COMMAND_OK {
-                    failure = PostgreSQLError(result: result, connection: handle, sql: begin)
-                }
+                failure = failure ?? Self.failure(ofBegin: begin, result, handle)
                 PQclear(result)
             }
         }
@@ -311,9 +309,15 @@ public final class PostgreSQLConnection {
             unsentBegin = nil
             let result = PQexec(handle, begin)
             defer { PQclear(result) }
-            guard PQresultStatus(result) == PGRES_COMMAND_OK else { throw PostgreSQLError(result: result, connection: handle, sql: begin) }
+            if let failure = Self.failure(ofBegin: begin, result, handle) { throw failure }
         }
         return handle
+    }
+
+    /// What a read-only transaction's `BEGIN` failed with, given its answer `result` (sent alone, or
+    /// in a pipeline with the transaction's first statement); nil when it began the transaction.
+    private static func failure(ofBegin begin: String, _ result: OpaquePointer?, _ handle: OpaquePointer) -> PostgreSQLError? {
+        PQresultStatus(result) == PGRES_COMMAND_OK ? nil : PostgreSQLError(result: result, connection: handle, sql: begin)
     }
 
     /// Reads the answer to a read-only transaction's COMMIT sent without waiting, and drops it: its

@@ -305,8 +305,10 @@ public enum SectionCounts {
         return installed == .integer(1)
     }
 
-    /// The start of the names of SQLite's triggers counting the rows of `table` by `section`.
-    static func triggerPrefix(forTable table: String, section: String) -> String {
+    /// The start of the names of SQLite's triggers counting the rows of `table` by `section`; also
+    /// the name PostgreSQL's function counting them had before it was named by a hash
+    /// (``postgreSQLFunctionName(forTable:section:)``), which a server counted then still has, unused.
+    package static func triggerPrefix(forTable table: String, section: String) -> String {
         "\(tableName)_\(table)_\(FNV1a.hexadecimal(section))"
     }
 

@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 
 /// What only `catalog` on a PostgreSQL server has to say: commands that work on a database file are
-/// refused in one line naming what to use instead (exit 9), `check` recounts the section counts, a server that cannot be reached is one
+/// refused in one line naming what to use instead (exit 9), `check` checks the search's structures and recounts the section counts, a server that cannot be reached is one
 /// line (exit 8) and nothing is done, replicas are named by `CATALOG_REPLICAS`, and `watch` says
 /// when the primary restarts, then resumes with the changes made meanwhile. (The commands that work
 /// on both engines are the other suites', run on each.)
@@ -45,6 +45,31 @@ struct ServerCommandTests {
         let damaged = try workspace.catalog(["check"], environment: ["CATALOG_REPLICAS": ""])
         #expect(damaged.status == 6, "\(damaged)")
         #expect(damaged.output.hasPrefix("store_section_counts: products by type: 1 wrong count (key \"device\" counts 6, recounted 5)"), "\(damaged)")
+    }
+
+    /// `check` on a server checks the search's structures too: `ok` on a seeded catalog, then a gram
+    /// count changed behind the triggers' back is named (exit 6, in `--json` too), and so is a
+    /// dropped index.
+    @Test func checkFindsADamagedGramCountOnTheServer() throws {
+        let workspace = try Workspace(engine: .postgreSQL)
+        #expect(try workspace.catalog("seed").status == 0)
+        let sound = try workspace.catalog(["check"], environment: ["CATALOG_REPLICAS": ""])
+        #expect(sound.status == 0 && sound.output == "ok\n", "\(sound)")
+        let schema = try #require(workspace.schema)
+        try schema.connect().execute(sql: "UPDATE phones_gram_counts SET count = count + 1 WHERE gram = 'a'")
+        // Read on the primary, which the damage is on.
+        let damaged = try workspace.catalog(["check"], environment: ["CATALOG_REPLICAS": ""])
+        #expect(damaged.status == 6, "\(damaged)")
+        #expect(damaged.output == "1 gram counts of phones_gram_counts differ from the rows'\n", "\(damaged)")
+        let json = try workspace.catalog(["check", "--json"], environment: ["CATALOG_REPLICAS": ""])
+        #expect(json.status == 6, "\(json)")
+        let object = try JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [String: Any]
+        #expect(object?["ok"] as? Bool == false, "\(json)")
+        #expect(object?["problems"] as? [String] == ["1 gram counts of phones_gram_counts differ from the rows'"], "\(json)")
+        try schema.connect().execute(sql: "UPDATE phones_gram_counts SET count = count - 1 WHERE gram = 'a'; DROP INDEX products_name_folded_trigram_index")
+        let missing = try workspace.catalog(["check"], environment: ["CATALOG_REPLICAS": ""])
+        #expect(missing.status == 6, "\(missing)")
+        #expect(missing.output == "the search index products_name_folded_trigram_index of products is missing\n", "\(missing)")
     }
 
     @Test func anUnreachableServerIsOneLineAndNothingIsDone() throws {
@@ -202,7 +227,11 @@ struct ServerCommandTests {
         let waited = ContinuousClock.now - stopping
         #expect(exit.status == 8, "\(exit.error)")
         #expect(waited >= .seconds(30), "gave up after \(waited)")
-        Self.expectOwnLines(exit.error, ["lost the connection to the PostgreSQL server", "catalog: error: "])
+        // The last line says that watch gave up, and why: not a bare "cannot connect … nothing was done".
+        Self.expectOwnLines(exit.error, [
+            "lost the connection to the PostgreSQL server",
+            "catalog: error: the PostgreSQL server could not be reached for 30 seconds, so watch stopped following it: ",
+        ])
         #expect(watch.nextLine(timeout: .seconds(1)) == nil)
     }
 }

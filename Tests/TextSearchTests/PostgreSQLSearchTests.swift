@@ -469,6 +469,14 @@ struct PostgreSQLSearchTests {
 
     /// Films whose texts are folded already (ASCII), for the plan's tests: `e` in 51 of 60, `a` in 57,
     /// `xl` (and `x`) in 6, `xle` in 4; each inserted with the search installed (the triggers count them).
+    /// A schema of its own with the films' table, the search installed and ``plannedFilms(_:)`` in it.
+    static func planned() throws -> (SearchSchema, PostgreSQLTextSearch, PostgreSQLConnection, [Int64: Film]) {
+        let schema = try SearchSchema()
+        let search = PostgreSQLTextSearch(Self.description)
+        let pg = try schema.connect(creating: Self.postgreSQLTable, installing: search)
+        return (schema, search, pg, try plannedFilms(pg))
+    }
+
     static func plannedFilms(_ pg: PostgreSQLConnection) throws -> [Int64: Film] {
         var films: [Int64: Film] = [:]
         for id in Int64(1)...60 {
@@ -499,10 +507,8 @@ struct PostgreSQLSearchTests {
     /// ids equal the definition whichever strategy reads the page. `e a` (neither frequent) is the
     /// control.
     @Test func aFrequentCharacterBesideARarerTermIsCheckedOnTheRows() throws {
-        let schema = try SearchSchema()
-        let search = PostgreSQLTextSearch(Self.description)
-        let pg = try schema.connect(creating: Self.postgreSQLTable, installing: search)
-        let films = try Self.plannedFilms(pg)
+        let (schema, search, pg, films) = try Self.planned()
+        defer { withExtendedLifetime(schema) {} }
         let order = Self.orders[0].0
         let cases: [(text: String, frequent: Set<String>, characterLookups: Int)] = [
             ("xl e", ["e"], 0), ("x e", ["e"], 1), ("e x", ["e"], 1), ("xle a", ["a"], 0), ("e a", [], 2),
@@ -527,15 +533,38 @@ struct PostgreSQLSearchTests {
         }
     }
 
+    /// Rows found through the grams index or a number column (a numeric term joined) are found by
+    /// a bitmap scan whose own condition is what the indexes find: a frequent character is checked
+    /// beside the other terms, not inside that `OR`, where PostgreSQL evaluated the whole `OR` again
+    /// on each row, the grams' expression with it. The total is the definition's.
+    @Test func candidatesCheckAFrequentCharacterOutsideTheIndexedOr() throws {
+        let (schema, search, pg, films) = try Self.planned()
+        defer { withExtendedLifetime(schema) {} }
+        let query = SearchQuery("xl 1990 e")
+        let (plan, explained) = try pg.inTransaction(writing: false) {
+            try pg.execute(sql: "SET LOCAL enable_seqscan = off", values: [])
+            let plan = try search.estimated(PostgreSQLSearchPlan(query, search, scope: nil), query, costs: .standard, pg)
+            let condition = plan.condition(alias: "films")
+            let explained = try pg.fetchRows(
+                sql: "EXPLAIN SELECT count(*) FROM films WHERE \(condition.sql)", values: condition.arguments.values
+            ).map { row in if case .text(let line) = row[0] { line } else { "" } }
+            return (plan, explained)
+        }
+        #expect(plan.frequentCharacters == ["e"] && plan.checksCandidates && !plan.joinedNumbers.isEmpty)
+        #expect(explained.contains { $0.contains("BitmapOr") }, "\(explained)")
+        let filters = explained.filter { $0.contains("Filter: ") }
+        #expect(!filters.isEmpty && !filters.contains { $0.contains("regexp_replace") || $0.contains(search.gramsFunction) }, "\(filters)")
+        let expected = films.values.filter { $0.title.contains("xl") && ($0.title.contains("e") || $0.director.contains("e")) }.count
+        #expect(try pg.inTransaction(writing: false) { try search.count(query, pg) } == expected)
+    }
+
     /// The gram counts decide which rows hold a single character: with the gram `xl` deleted from
     /// them, a search of `x` (in no other key of these films) misses every film; `check(_:)` reports
     /// one wrong count per scope that holds `xl`, and `gramCountsFillSQL` counts every row again,
     /// after which the search finds them all.
     @Test func aLostGramCountMissesRowsUntilCountedAgain() throws {
-        let schema = try SearchSchema()
-        let search = PostgreSQLTextSearch(Self.description)
-        let pg = try schema.connect(creating: Self.postgreSQLTable, installing: search)
-        let films = try Self.plannedFilms(pg)
+        let (schema, search, pg, films) = try Self.planned()
+        defer { withExtendedLifetime(schema) {} }
         let query = SearchQuery("x")
         let expected = Self.plainReference(films, query)
         #expect(try search.check(pg) == [] && search.matchIDs(query, pg).sorted() == expected.sorted())
@@ -552,17 +581,16 @@ struct PostgreSQLSearchTests {
     /// counts) when the page is in list order over the whole table, and none in another order,
     /// within a scope or with a numeric term.
     @Test func expectedMatchesReachThePlannersFacts() throws {
-        let schema = try SearchSchema()
-        let search = PostgreSQLTextSearch(Self.description)
-        let pg = try schema.connect(creating: Self.postgreSQLTable, installing: search)
-        let films = try Self.plannedFilms(pg)
+        let (schema, search, pg, films) = try Self.planned()
+        defer { withExtendedLifetime(schema) {} }
         try pg.execute(sql: "ANALYZE films")
         let (listOrder, yearOrder) = (Self.orders[0].0, Self.orders[1].0)
         func facts(_ text: String, scope: DatabaseValue?, order: SearchOrder) throws -> PageFacts {
             let query = SearchQuery(text)
             return try pg.inTransaction(writing: false) {
                 let plan = try search.estimated(PostgreSQLSearchPlan(query, search, scope: scope), query, costs: .standard, pg)
-                return try search.pageFacts(plan, total: nil, order: order, limit: 50, offset: 0, pg)
+                let rows = try pg.fetchRows(sql: "SELECT " + search.rowEstimate.sql, values: search.rowEstimate.arguments.values)[0][0]
+                return search.pageFacts(plan, total: nil, order: order, limit: 50, offset: 0, rows: PostgreSQLTextSearch.rows(rows))
             }
         }
         let rows = { (term: String) in films.values.filter { $0.title.contains(term) || $0.director.contains(term) }.count }
