@@ -125,9 +125,11 @@ func explain(_ error: any Error) -> (String, ExitStatus) {
         switch error {
         case .invalidValue: return (error.description, .invalidInput)
         case .notFound, .indexPathOutOfRange: return (error.description, .notFound)
-        case .duplicateName, .conflictingEntity: return (error.description, .conflict)
+        case .duplicateName: return (error.description, .conflict)
         case .inaccessibleFile: return (error.description, .noInput)
-        case .invalidFile: return (error.description, .invalidInput)
+        // A rejected record rolls back its whole `seed` or `import`, every file of it: the line says so.
+        case .conflictingEntity: return (error.description + "; nothing was written", .conflict)
+        case .invalidFile: return (error.description + "; nothing was written", .invalidInput)
         case .preBaselineDatabase: return (error.description, .unusableDatabase)
         case .notOnFile: return (error.description, .fileOnly)
         }
