@@ -97,7 +97,7 @@ extension EntityTable {
                 : PostgreSQLTextSearch(search).indexedTextColumns(columns: stored.columns.map(\.name), indexes: stored.indexNames)
             if indexed != search.textColumns {
                 let said = { (columns: [String]) in columns.isEmpty ? "nothing" : columns.joined(separator: ", ") }
-                throw difference("its search indexes \(said(indexed)) in the database, \(said(search.textColumns)) in the declaration: add a migration step that reinstalls it")
+                throw difference("its search indexes \(said(indexed)) in the database, \(said(search.textColumns)) in the declaration: add the step Migration.reinstallingSearch(of:version:)")
             }
             if db.dialect == .postgreSQL {
                 let server = PostgreSQLTextSearch(search)

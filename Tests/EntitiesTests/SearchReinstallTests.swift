@@ -107,11 +107,11 @@ struct SearchReinstallTests {
         let old = try engine.makeStore()
         let meals = try oldStore(old.writer, &random)
         let queue = try old.openAgain()
-        // Without the step, opening says what differs, in one line.
+        // Without the step, opening says what differs and names the step, in one line.
         let withoutStep = try EntitySchema(identity: Self.identity, tables: [EntityTable(Meal.self)])
         #expect(throws: SchemaDifference(
             table: "meals",
-            reason: "its search indexes name_folded in the database, name_folded, notes_folded in the declaration: add a migration step that reinstalls it")
+            reason: "its search indexes name_folded in the database, name_folded, notes_folded in the declaration: add the step Migration.reinstallingSearch(of:version:)")
         ) { try withoutStep.migrate(queue) }
         #expect(try Self.now.migrate(queue).map(\.version) == [2])
         #expect(try Self.now.migrate(queue).isEmpty)

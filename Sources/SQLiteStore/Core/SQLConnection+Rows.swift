@@ -12,6 +12,12 @@
 /// each row is the values its connection read (`SQLConnection.forEachRow(sql:values:_:)`), which a
 /// ``Row`` converts as it converts the same values read from a file.
 extension SQLConnection {
+    /// Runs `sql`: without arguments, any number of statements; with arguments, one statement whose
+    /// `?` placeholders they are bound to, as on a `Database`.
+    public func execute(sql: String, arguments: StatementArguments = []) throws {
+        try execute(sql: sql, values: arguments.values)
+    }
+
     /// Runs a query and calls `body` with each row, valid only during the call.
     public func forEachRow(sql: String, arguments: StatementArguments = [], _ body: (Row) throws -> Void) throws {
         if let db = self as? Database {
