@@ -125,9 +125,11 @@ func explain(_ error: any Error) -> (String, ExitStatus) {
         switch error {
         case .invalidValue: return (error.description, .invalidInput)
         case .notFound, .indexPathOutOfRange: return (error.description, .notFound)
-        case .duplicateName, .conflictingEntity: return (error.description, .conflict)
+        case .duplicateName: return (error.description, .conflict)
         case .inaccessibleFile: return (error.description, .noInput)
-        case .invalidFile: return (error.description, .invalidInput)
+        // A rejected record rolls back its whole `seed` or `import`, every file of it: the line says so.
+        case .conflictingEntity: return (error.description + "; nothing was written", .conflict)
+        case .invalidFile: return (error.description + "; nothing was written", .invalidInput)
         case .preBaselineDatabase: return (error.description, .unusableDatabase)
         case .notOnFile: return (error.description, .fileOnly)
         }
@@ -185,6 +187,10 @@ private func explain(_ error: PostgreSQLError) -> (String, ExitStatus) {
     switch error.sqlState {
     case PostgreSQLError.cannotConnect:
         return ("\(error.message); nothing was done (\(error.sqlState))", .serverUnreachable)
+    case "55P03":
+        // Another session held a lock past the server's lock_timeout: a file's busy timeout, on a server.
+        return ("the database is locked by another session past the server's lock_timeout; try again; "
+            + "nothing was written (\(error.sqlState))", .busy)
     case "25006":
         // A write on a read-only server: most often a replica's URL given as the database.
         return ("PostgreSQL: \(error.message) (\(error.sqlState)): the database URL names a read-only server, such as a "

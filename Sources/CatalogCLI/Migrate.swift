@@ -130,6 +130,11 @@ extension CatalogCommand {
         private func backUpBeforeMigrating() throws -> TakenBackup? {
             let location = try store.location()
             guard FileManager.default.fileExists(atPath: location.path) else { return nil }
+            // Refuses what every command refuses (damage, a newer or changed schema) as `--status` does,
+            // leaving no file: the backup's read-only connection would leave a -wal and -shm beside it.
+            do {
+                _ = try statuses(location)
+            } catch CatalogError.preBaselineDatabase(_, adoptable: true) {}
             let source = try location.openForBackup()
             let (pending, hasData) = try source.writeWithoutTransaction { db -> (Int?, Bool) in
                 let migrator = try CatalogMigrations.migrator()

@@ -40,9 +40,10 @@ struct PostgreSQLSearchPlan {
     let frequentCharacters: Set<String>
     /// How many times the rows of the rarest other term a character's rows must exceed to be checked
     /// on the rows: the union of every key that holds such a character then costs more than checking
-    /// it (Benchmarks/README, "W1b on PostgreSQL", the paragraph "Price on the search side": `xl e`
-    /// and `le 2`).
-    static let frequentCharacterRatio = 4
+    /// it (W3 on PostgreSQL, the rows of 2, 4 and 8: `x øre 2`, its `x` in 7.7 times the rows of
+    /// `øre`, costs less through the keys; `pro f`, `lens j` and `2 4`, 2.5-4 times, too; `xl e`, 45
+    /// times, costs less checked: W1b on PostgreSQL, "Price on the search side").
+    static let frequentCharacterRatio = 8
 
     init(
         _ query: SearchQuery, _ search: PostgreSQLTextSearch, scope: DatabaseValue?, estimates: [String: Int]? = nil,

@@ -94,8 +94,18 @@ extension PostgreSQLTextSearch {
             if onePass, let page = try onePassPage(plan, order: order, limit: limit, offset: offset, selection: selection, db, decode) {
                 return SearchPage(query: query, records: page.records, offset: offset, totalCount: page.total)
             }
+            // Dense matches expected in list order: the walk planned for the matches expected, in the
+            // statement that counts them; its page stands when it holds all it should.
+            var walked: (records: [Entity], total: Int)?
+            if !onePass, forcing == nil, let expected = facts.expectedMatches,
+                case .walkListIndex(let budget, _) = PagePlanner.strategy(afterCounting: expected, facts, costs: costs) {
+                walked = try countingWalk(plan, budget: budget, order: order, limit: limit, offset: offset, selection: selection, db, decode)
+                if let walked, walked.records.count == min(limit, walked.total - offset) {
+                    return SearchPage(query: query, records: walked.records, offset: offset, totalCount: walked.total)
+                }
+            }
             // Counted (without reading the page's columns), then the page planned again with the total.
-            let counted = try total ?? rowCount(plan, db)
+            let counted = try total ?? walked?.total ?? rowCount(plan, db)
             total = counted
             strategy = forcing == nil ? PagePlanner.strategy(afterCounting: counted, facts, costs: costs) : .readMatches(.sorted)
         }
@@ -154,6 +164,34 @@ extension PostgreSQLTextSearch {
             arguments: matches.arguments + order.terms.arguments + [limit, offset])
     }
 
+    /// The statement that reads `columns` of the first `limit` matches from `offset` among the first
+    /// `budget` rows of the scope in list order, every term checked on each.
+    private func walk(_ plan: PostgreSQLSearchPlan, budget: Int, order: SearchOrder, limit: Int, offset: Int, columns: String) -> SQLFragment {
+        let table = description.table
+        let scope = plan.scoped(SQLFragment(sql: "TRUE"), alias: table)
+        let filters = plan.filterCondition(alias: table)
+        return SQLFragment(
+            sql: "SELECT \(columns) FROM (SELECT * FROM \(table) WHERE \(scope.sql) ORDER BY \(order.terms.sql) LIMIT ?) AS \(table)"
+                + " WHERE \(filters.sql) ORDER BY \(order.terms.sql) LIMIT ? OFFSET ?",
+            arguments: scope.arguments + order.terms.arguments + [budget] + filters.arguments + order.terms.arguments + [limit, offset])
+    }
+
+    /// A walk in list order (``walk(_:budget:order:limit:offset:columns:)``) whose statement also
+    /// counts the matches (a subquery PostgreSQL runs once), one round trip for both; nil when it
+    /// found no row, which carries no total.
+    private func countingWalk<Entity>(
+        _ plan: PostgreSQLSearchPlan, budget: Int, order: SearchOrder, limit: Int, offset: Int, selection: String,
+        _ db: some SQLConnection, _ decode: ([DatabaseValue]) throws -> Entity
+    ) throws -> (records: [Entity], total: Int)? {
+        let matches = plan.condition(alias: "counted")
+        let total = SQLFragment(
+            sql: "(SELECT count(*) FROM \(description.table) AS counted WHERE \(matches.sql))", arguments: matches.arguments)
+        let walk = self.walk(plan, budget: budget, order: order, limit: limit, offset: offset, columns: "\(selection), \(total.sql)")
+        let rows = try db.fetchRows(sql: walk.sql, values: (total.arguments + walk.arguments).values)
+        guard let last = rows.last?.last else { return nil }
+        return (try rows.map { try decode(Array($0.dropLast())) }, Self.int(last))
+    }
+
     /// The page read with `strategy`: `limit` is what remains of the result from `offset`, so that
     /// a walk that finds fewer rows fell short.
     private func read<Entity>(
@@ -167,11 +205,7 @@ extension PostgreSQLTextSearch {
         case .scan, .readMatches:
             statement = sortedMatches(plan, columns: selection, order: order, limit: limit, offset: offset)
         case .walkListIndex(let budget, let fallback):
-            let scope = plan.scoped(SQLFragment(sql: "TRUE"), alias: table)
-            let filters = plan.filterCondition(alias: table)
-            let walk = SQLFragment(
-                sql: "SELECT \(selection) FROM (SELECT * FROM \(table) WHERE \(scope.sql) ORDER BY \(order.terms.sql) LIMIT ?) AS \(table) WHERE \(filters.sql)",
-                arguments: scope.arguments + order.terms.arguments + [budget] + filters.arguments) + page
+            let walk = self.walk(plan, budget: budget, order: order, limit: limit, offset: offset, columns: selection)
             let rows = try db.fetchRows(sql: walk.sql, values: walk.arguments.values)
             if rows.count == limit { return try rows.map(decode) }
             return try read(fallback, plan, order: order, limit: limit, offset: offset, selection: selection, db, decode)

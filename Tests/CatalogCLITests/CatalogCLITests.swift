@@ -102,6 +102,22 @@ struct CatalogCLITests {
         #expect(environment.output.contains("No products yet"))
     }
 
+    /// Commands: "`backup`, `check` and `migrate --status` never create a database: given a missing
+    /// file (the default one too) they say `no database at PATH` and exit 6" — the default one is not
+    /// created and seeded first, as other commands do.
+    @Test func commandsThatNeverCreateADatabaseLeaveTheDefaultOneMissing() throws {
+        let home = directory.path("home")
+        let missing = "\(home)/data/catalog/catalog.sqlite"
+        for arguments in [["check"], ["check", "--json"], ["backup", directory.path("copy.sqlite")], ["migrate", "--status"]] {
+            let result = try ProcessRunner.run("catalog", arguments, home: home)
+            #expect(result.status == 6, "\(arguments): \(result)")
+            #expect(result.error == "catalog: error: no database at \(missing)\n", "\(arguments): \(result)")
+            #expect(result.output.isEmpty, "\(arguments): \(result)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: "\(home)/data/catalog"), "no folder, no file")
+        #expect(!FileManager.default.fileExists(atPath: directory.path("copy.sqlite")))
+    }
+
     @Test(arguments: StoreEngine.all) func badInputIsOneLineNonZeroAndChangesNothing(engine: StoreEngine) throws {
         let workspace = try Workspace(engine: engine)
         try workspace.catalog("seed")

@@ -96,6 +96,42 @@ struct SearchCommandTests {
         }
     }
 
+    /// README and Commands: every word a substring of the folded name, in any script; the folding of
+    /// TextSearch's "Search semantics" (width, NFC, full case folding, Latin, Greek and Cyrillic
+    /// diacritics). Names imported from a file, searched through the binary; the expected names are
+    /// worked out by hand from that definition.
+    @Test(arguments: StoreEngine.all) func importedNamesInEveryScriptAreFoundByTheirFoldedWords(engine: StoreEngine) throws {
+        let workspace = try Workspace(engine: engine)
+        let names = [
+            "東京 Phone", "Café Crème", "Cafe\u{301} Noir", "Привет Мир", "Йогурт", "مرحبا بالعالم", "שלום עולם",
+            "नमस्ते दुनिया", "สวัสดีชาวโลก", "안녕하세요 세계", "Γειά σου Κόσμε", "Straße", "ＡＢＣ full",
+        ]
+        let lines = try names.map { name in
+            let record: [String: Any] = ["type": "device", "name": name, "yearIntroduced": 2020, "introPrice": 100]
+            return String(decoding: try JSONSerialization.data(withJSONObject: record), as: UTF8.self)
+        }
+        let file = try workspace.write(lines.joined(separator: "\n") + "\n", to: "names.jsonl")
+        #expect(try workspace.catalog("import", file).output == "Imported 13 new products and 0 new phones; updated 0.\n")
+        let cases: [(String, Set<String>)] = [
+            ("京", ["東京 Phone"]), ("東京 phone", ["東京 Phone"]),
+            ("cafe", ["Café Crème", "Café Noir"]), ("CAFÉ", ["Café Crème", "Café Noir"]), ("cafe\u{301} noir", ["Café Noir"]),
+            ("creme", ["Café Crème"]), ("мир", ["Привет Мир"]), ("ПРИВЕТ", ["Привет Мир"]), ("иогурт", ["Йогурт"]),
+            ("بالعالم", ["مرحبا بالعالم"]), ("עולם", ["שלום עולם"]), ("दुनिया", ["नमस्ते दुनिया"]), ("ชาว", ["สวัสดีชาวโลก"]),
+            ("세계", ["안녕하세요 세계"]), ("κοσμε", ["Γειά σου Κόσμε"]), ("ΣΟΥ", ["Γειά σου Κόσμε"]),
+            ("strasse", ["Straße"]), ("ß", ["Straße"]), ("abc", ["ＡＢＣ full"]), ("ａｂｃ ＦＵＬＬ", ["ＡＢＣ full"]),
+            ("мир cafe", []),
+        ]
+        for (text, expected) in cases {
+            let result = try workspace.catalog("search", text, "--format", "jsonl")
+            #expect(result.status == 0, "\(text): \(result)")
+            let found = try result.output.split(separator: "\n").map { line in
+                try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])["name"] as? String
+            }
+            // Names compare as Swift strings do: canonically equivalent spellings (NFC, NFD) are equal.
+            #expect(Set(found.compactMap { $0 }) == expected, "\(engine) \(text): \(result)")
+        }
+    }
+
     @Test(arguments: StoreEngine.all) func halfWidthKanaFindFullWidthNames(engine: StoreEngine) throws {
         let workspace = try Self.seeded(engine)
         #expect(try workspace.catalog(["add", "product", "--type", "device", "--name", "デジタル カメラ", "--year", "2020", "--price", "1"]).status == 0)

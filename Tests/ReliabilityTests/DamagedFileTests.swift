@@ -74,9 +74,10 @@ struct DamagedFileTests {
             #expect(result.error.split(separator: "\n").count == 1, "\(command): \(result)")
             #expect(result.output.isEmpty, "\(command): \(result)")
             #expect(fileBytes(path) == bytes, "\(command) changed the file")
+            // After each command: a later one must not hide the files an earlier one left.
+            let left = try FileManager.default.contentsOfDirectory(atPath: workspace.directory.url.path)
+            #expect(left.filter { $0.hasPrefix("damaged") } == ["damaged.sqlite"], "\(command) left a -wal or -shm behind")
         }
-        let left = try FileManager.default.contentsOfDirectory(atPath: workspace.directory.url.path)
-        #expect(left.filter { $0.hasPrefix("damaged") } == ["damaged.sqlite"], "no -wal or -shm left behind")
     }
 
     @Test func aMissingFolderIsNamed() throws {

@@ -558,6 +558,38 @@ struct PostgreSQLSearchTests {
         #expect(try pg.inTransaction(writing: false) { try search.count(query, pg) } == expected)
     }
 
+    /// Dense matches expected in list order are walked in the statement that counts them: the page
+    /// and total equal the definition's, whether the walk holds the page, finds part of it (its
+    /// total then plans the rest) or finds none (counted alone), over costs that make the walk's
+    /// budget short or long, at several limits and offsets. The matches sort last (`ドラマ`).
+    @Test func aWalkThatCountsGivesTheDefinitionsPage() throws {
+        let schema = try SearchSchema()
+        let search = PostgreSQLTextSearch(Self.description)
+        let pg = try schema.connect(creating: Self.postgreSQLTable, installing: search)
+        var films: [Int64: Film] = [:]
+        for id in Int64(1)...60 {
+            let (title, kind) = id > 50 ? ("xl e", "ドラマ") : id % 3 == 0 ? ("xl", "comedy") : id == 7 ? ("xle", "drama") : ("ab e", "comedy")
+            films[id] = Film(title: title, director: "no", year: 1990, kind: kind)
+            try pg.execute(
+                sql: "INSERT INTO films VALUES (?, ?, ?, 'no', 'no', 1990, ?)", values: [.integer(id), .text(title), .text(title), .text(kind)])
+        }
+        try pg.execute(sql: "ANALYZE films")
+        let query = SearchQuery("xl e")
+        let expected = Self.plainReference(films, query)
+        #expect(expected.count == 11)
+        let decode = { (row: [DatabaseValue]) -> Int64 in if case .integer(let id) = row[0] { id } else { -1 } }
+        for entriesPerRowRead in [1, 2, 5, 30, 1_000] {
+            let costs = SearchCosts(denseRows: 1, commonRows: 100_000, onePassRows: 0, entriesPerRowRead: entriesPerRowRead, fewRows: 1_000)
+            for (limit, offset) in [(1, 0), (3, 0), (2, 1), (5, 8), (20, 0), (3, 11), (0, 0)] {
+                let page = try pg.inTransaction(writing: false) {
+                    try search.page(query, order: Self.orders[0].0, limit: limit, offset: offset, selection: "films.id", costs: costs, pg, decode: decode)
+                }
+                #expect(page.records == Array(expected.dropFirst(offset).prefix(limit)), "\(entriesPerRowRead) \(limit) \(offset)")
+                #expect(page.totalCount == expected.count, "\(entriesPerRowRead) \(limit) \(offset)")
+            }
+        }
+    }
+
     /// The gram counts decide which rows hold a single character: with the gram `xl` deleted from
     /// them, a search of `x` (in no other key of these films) misses every film; `check(_:)` reports
     /// one wrong count per scope that holds `xl`, and `gramCountsFillSQL` counts every row again,

@@ -5,6 +5,11 @@ extension BulkInsert {
     ///
     /// The statement is read as SQLite's tokenizer reads it: strings, quoted names and comments are
     /// skipped whole, and `CHECK`, a reserved word, is a constraint wherever else it stands.
+    ///
+    /// SQLite verifies the constraints itself only at a higher cost, and without naming the row and
+    /// constraint that fail: checking them as the rows go in, or `PRAGMA quick_check` of the table
+    /// after them, costs `seed --count` more CPU than one query of these expressions (Ingest,
+    /// Benchmarks/README.md, "What changed": the `CHECK` verification).
     static func checkConstraints(of createTable: String) -> [(name: String, expression: String)] {
         let sql = Array(createTable.utf8)
         let tokens = Self.tokens(sql)
