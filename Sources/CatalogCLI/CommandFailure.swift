@@ -187,6 +187,10 @@ private func explain(_ error: PostgreSQLError) -> (String, ExitStatus) {
     switch error.sqlState {
     case PostgreSQLError.cannotConnect:
         return ("\(error.message); nothing was done (\(error.sqlState))", .serverUnreachable)
+    case "55P03":
+        // Another session held a lock past the server's lock_timeout: a file's busy timeout, on a server.
+        return ("the database is locked by another session past the server's lock_timeout; try again; "
+            + "nothing was written (\(error.sqlState))", .busy)
     case "25006":
         // A write on a read-only server: most often a replica's URL given as the database.
         return ("PostgreSQL: \(error.message) (\(error.sqlState)): the database URL names a read-only server, such as a "

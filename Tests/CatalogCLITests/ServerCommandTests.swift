@@ -92,6 +92,27 @@ struct ServerCommandTests {
         #expect(environment.status == 8, "\(environment)")
     }
 
+    /// Exit codes, 5, on a server: a write that meets another session's lock past the server's
+    /// `lock_timeout` is a file's busy database: one line, exit 5, and nothing written.
+    @Test func aLockHeldPastTheLockTimeoutIsBusy() throws {
+        let workspace = try Workspace(engine: .postgreSQL)
+        #expect(try workspace.catalog("seed").status == 0)
+        let schema = try #require(workspace.schema)
+        let holder = try schema.connect()
+        defer { holder.close() }
+        try holder.execute(sql: "BEGIN")
+        try holder.execute(sql: "LOCK TABLE products IN ACCESS EXCLUSIVE MODE")
+        // The schema's URL with a lock_timeout of 200 ms among its options.
+        let impatient = schema.primary + "%20-clock_timeout%3D200"
+        let result = try workspace.catalog(
+            ["add", "product", "--type", "device", "--name", "Blocked", "--year", "2000", "--price", "1"], database: impatient)
+        #expect(result.status == 5, "\(result)")
+        #expect(result.error == "catalog: error: the database is locked by another session past the server's lock_timeout; "
+            + "try again; nothing was written (55P03)\n", "\(result)")
+        try holder.execute(sql: "ROLLBACK")
+        #expect(try workspace.catalog(["search", "blocked"], database: schema.primary).output == "No results for \"blocked\"\n")
+    }
+
     @Test func replicasAreURLsOfAServer() throws {
         let workspace = try Workspace(engine: .postgreSQL)
         #expect(try workspace.catalog("seed").status == 0)
