@@ -19,6 +19,10 @@
     F(char *, PQcmdStatus, (PGresult *res), (res)) \
     F(char *, PQcmdTuples, (PGresult *res), (res)) \
     F(PGconn *, PQconnectdb, (const char *conninfo), (conninfo)) \
+    F(PostgresPollingStatusType, PQconnectPoll, (PGconn *conn), (conn)) \
+    F(PGconn *, PQconnectStart, (const char *conninfo), (conninfo)) \
+    F(PQconninfoOption *, PQconninfo, (PGconn *conn), (conn)) \
+    V(PQconninfoFree, (PQconninfoOption *connOptions), (connOptions)) \
     F(int, PQconsumeInput, (PGconn *conn), (conn)) \
     F(int, PQenterPipelineMode, (PGconn *conn), (conn)) \
     F(char *, PQerrorMessage, (const PGconn *conn), (conn)) \

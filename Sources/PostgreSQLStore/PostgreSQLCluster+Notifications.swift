@@ -2,6 +2,12 @@ import Dispatch
 import Synchronization
 import StoreCore
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 extension PostgreSQLCluster {
     /// A wake-up each time a transaction that changed tracked rows commits on the primary, in any
     /// process or machine: read ``PostgreSQLChangeLog/changes(after:_:)`` then.
@@ -23,13 +29,13 @@ extension PostgreSQLCluster {
     /// cancelled, and throws ``PostgreSQLError`` when the primary cannot be reached or the connection
     /// is lost (a restart): changes made meanwhile are still in the log, so a caller that listens
     /// again reads them from its position, never misses them. Cancelling blocks the cancelling
-    /// thread until the listening connection has closed, at most a second, so that the process may
-    /// exit right after: libpq's thread could otherwise be cut off in a connect by the exit's
-    /// clean-up.
+    /// thread until the listening connection has closed (within 250 ms, also in a connect), and the
+    /// process's exit stops and waits for the listening threads still running: the exit's clean-up
+    /// of libraries would otherwise run under a libpq call (a connect's Kerberos probe aborts then).
     public func changeNotifications() -> AsyncThrowingStream<Void, any Error> {
         let url = configuration.primary
         return AsyncThrowingStream(bufferingPolicy: .bufferingNewest(1)) { continuation in
-            let listening = ListeningState()
+            let listening = ListeningState.started()
             continuation.onTermination = { termination in
                 listening.stop()
                 if case .cancelled = termination { listening.waitUntilEnded() }
@@ -37,7 +43,9 @@ extension PostgreSQLCluster {
             DispatchQueue(label: "PostgreSQLCluster.changeNotifications").async {
                 defer { listening.ended() }
                 do {
-                    let db = try PostgreSQLConnection(url: url)
+                    guard let db = try PostgreSQLConnection(url: url, abandonedWhen: { listening.isStopped }) else {
+                        return continuation.finish()
+                    }
                     defer { db.close() }
                     try db.listen(PostgreSQLChangeLog.channel)
                     // Listening now: changes before this are read from the caller's position.
@@ -57,15 +65,47 @@ extension PostgreSQLCluster {
     }
 }
 
-/// Whether a listening loop should stop (set when its stream's consumer goes away), and whether it
-/// has closed its connection.
+/// Whether a listening loop should stop (set when its stream's consumer goes away, or the process
+/// exits), and whether it has closed its connection.
 private final class ListeningState: Sendable {
     private let stopped = Mutex<Bool>(false)
     private let end = DispatchSemaphore(value: 0)
     var isStopped: Bool { stopped.withLock { $0 } }
     func stop() { stopped.withLock { $0 = true } }
-    func ended() { end.signal() }
-    /// The loop sees `stop()` within one 250 ms wait for notifications, or once a connect under way
-    /// ends; a connect to a server that does not answer may outlast the second, and is left to run.
-    func waitUntilEnded() { _ = end.wait(timeout: .now() + .seconds(1)) }
+
+    /// The loops still running, which the process's exit stops and waits for (`atexit` handlers run
+    /// before libraries' destructors); nil once it has: a loop started then is stopped at once.
+    private static let running = Mutex<[ObjectIdentifier: ListeningState]?>([:])
+    private static let stopsAtExit: Void = { _ = atexit { ListeningState.stopAll() } }()
+
+    /// A state, in the loops stopped at exit until ``ended()``.
+    static func started() -> ListeningState {
+        stopsAtExit
+        let state = ListeningState()
+        running.withLock { running in
+            if running == nil { state.stop() } else { running![ObjectIdentifier(state)] = state }
+        }
+        return state
+    }
+
+    private static func stopAll() {
+        let states = running.withLock { running in
+            defer { running = nil }
+            return Array((running ?? [:]).values)
+        }
+        for state in states { state.stop() }
+        for state in states { state.waitUntilEnded() }
+    }
+
+    func ended() {
+        Self.running.withLock { _ = $0?.removeValue(forKey: ObjectIdentifier(self)) }
+        end.signal()
+    }
+
+    /// The loop sees `stop()` within one 250 ms wait, for notifications or in a connect; the bound
+    /// is for a statement on a server that stopped answering. Any number of threads may wait.
+    func waitUntilEnded() {
+        guard end.wait(timeout: .now() + .seconds(5)) == .success else { return }
+        end.signal()
+    }
 }

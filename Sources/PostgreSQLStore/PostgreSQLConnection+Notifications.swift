@@ -18,6 +18,52 @@ public struct PostgreSQLNotification: Sendable, Hashable {
 }
 
 extension PostgreSQLConnection {
+    /// Connects like ``init(url:)``, with libpq's non-blocking connect, and gives up (nil) once
+    /// `isAbandoned()` is true: it is asked at least every 250 ms while the server has not answered,
+    /// so that a listening loop stopped meanwhile ends that soon, even when the server never answers.
+    /// A `connect_timeout` (in `url` or `PGCONNECT_TIMEOUT`) bounds the whole connect, as libpq's
+    /// blocking connect bounds each host's.
+    ///
+    /// - Throws: ``PostgreSQLError`` with ``PostgreSQLError/cannotConnect``, as ``init(url:)``.
+    convenience init?(url: String, abandonedWhen isAbandoned: () -> Bool) throws {
+        try Self.checkLibpqLoaded()
+        guard !isAbandoned() else { return nil }
+        let handle = PQconnectStart(url)
+        if let handle, PQstatus(handle) != CONNECTION_BAD {
+            let deadline = Self.connectTimeout(handle).map { ContinuousClock.now + $0 }
+            var polling = PGRES_POLLING_WRITING
+            while polling != PGRES_POLLING_OK && polling != PGRES_POLLING_FAILED {
+                guard !isAbandoned() else {
+                    PQfinish(handle)
+                    return nil
+                }
+                if let deadline, ContinuousClock.now >= deadline {
+                    PQfinish(handle)
+                    throw PostgreSQLError(sqlState: PostgreSQLError.cannotConnect, message: "cannot connect to PostgreSQL: timeout expired")
+                }
+                let events = polling == PGRES_POLLING_READING ? POLLIN : POLLOUT
+                var descriptor = pollfd(fd: PQsocket(handle), events: Int16(events), revents: 0)
+                if poll(&descriptor, 1, 250) > 0 { polling = PQconnectPoll(handle) }
+            }
+        }
+        try self.init(connected: handle)
+    }
+
+    /// The connection's `connect_timeout`, if any: libpq treats 1 second as 2.
+    private static func connectTimeout(_ handle: OpaquePointer) -> Duration? {
+        guard let options = PQconninfo(handle) else { return nil }
+        defer { PQconninfoFree(options) }
+        var option = options
+        while let keyword = option.pointee.keyword {
+            if String(cString: keyword) == "connect_timeout" {
+                guard let value = option.pointee.val, let seconds = Int(String(cString: value)), seconds > 0 else { return nil }
+                return .seconds(max(seconds, 2))
+            }
+            option += 1
+        }
+        return nil
+    }
+
     /// Starts receiving the notifications sent on `channel` (`LISTEN`). Replicas cannot listen: call
     /// it on a connection to the primary.
     ///

@@ -41,12 +41,21 @@ public final class PostgreSQLConnection {
     ///
     /// - Throws: ``PostgreSQLError`` with ``PostgreSQLError/cannotConnect`` and libpq's reason, on one
     ///   line; also when libpq itself cannot be loaded (it is loaded by the first connection).
-    public init(url: String) throws {
+    public convenience init(url: String) throws {
+        try Self.checkLibpqLoaded()
+        try self.init(connected: PQconnectdb(url))
+    }
+
+    /// Throws ``PostgreSQLError/cannotConnect`` when libpq cannot be loaded.
+    static func checkLibpqLoaded() throws {
         if let failure = CPostgreSQLLoadFailure() {
             throw PostgreSQLError(
                 sqlState: PostgreSQLError.cannotConnect, message: "cannot connect to PostgreSQL: " + String(cString: failure))
         }
-        let handle = PQconnectdb(url)
+    }
+
+    /// Takes over `handle`, a connect's result: throws libpq's reason, on one line, unless connected.
+    init(connected handle: OpaquePointer?) throws {
         guard let handle, PQstatus(handle) == CONNECTION_OK else {
             let reason = handle.flatMap { PQerrorMessage($0) }.map { String(cString: $0) } ?? "out of memory"
             PQfinish(handle)
