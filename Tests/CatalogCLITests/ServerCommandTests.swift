@@ -153,6 +153,33 @@ struct ServerCommandTests {
         #expect(export.output.split(separator: "\n").count == 9, "\(export)")
     }
 
+    /// `watch` given a replica's URL: listening there is refused (a standby cannot `LISTEN`), which
+    /// is an error of the server's, not a lost connection. It is said at once, in one line, with the
+    /// exit code for its kind (1, a read-only server); not 30 seconds of listening again and then
+    /// "could not be reached" (exit 8).
+    @Test func watchOnAReplicaSaysWhyAtOnce() throws {
+        let workspace = try Workspace(engine: .postgreSQL)
+        #expect(try workspace.catalog("seed").status == 0)
+        // The replica has replayed the seed: opening the store there only reads.
+        let replica = try Self.replicaWithTheSeed(of: workspace)
+        let watch = try RunningProcess("catalog", ["watch", "--json", "--database", replica])
+        let exit = try #require(watch.exited(within: .seconds(20)), "watch on a replica still ran after 20 s")
+        #expect(exit.status == 1, "\(exit.error)")
+        Self.expectOwnLines(exit.error, ["catalog: error: PostgreSQL: cannot execute LISTEN during recovery (25006): the database URL names a read-only server"])
+    }
+
+    /// The URL of the workspace's schema on the replica, once the replica has replayed its seed (the
+    /// built-in one: 9 products).
+    static func replicaWithTheSeed(of workspace: Workspace) throws -> String {
+        let replica = try #require(workspace.schema?.replicas.first, "no replica configured")
+        let deadline = ContinuousClock.now + .seconds(30)
+        while try workspace.catalog(["export", "--format", "jsonl"], database: replica).output.split(separator: "\n").count != 9 {
+            try #require(ContinuousClock.now < deadline, "the replica did not replay the seed")
+            Thread.sleep(forTimeInterval: 0.2)
+        }
+        return replica
+    }
+
     /// The primary stopped and started again under a running `watch`: it says so on standard error,
     /// listens again, and shows the change committed once the primary is back (read from the change
     /// log, not from a notification it missed).
