@@ -41,8 +41,8 @@ struct ServerCommandTests {
         let schema = try #require(workspace.schema)
         try schema.connect().execute(
             sql: "UPDATE store_section_counts SET count = count + 1 WHERE table_name = 'products' AND key = 'device'")
-        // Read on the primary, which the damage is on (a replica replays it a moment later).
-        let damaged = try workspace.catalog(["check"], environment: ["CATALOG_REPLICAS": ""])
+        // `check` reads on the primary, which the damage is on (a replica replays it a moment later).
+        let damaged = try workspace.catalog(["check"])
         #expect(damaged.status == 6, "\(damaged)")
         #expect(damaged.output.hasPrefix("store_section_counts: products by type: 1 wrong count (key \"device\" counts 6, recounted 5)"), "\(damaged)")
     }
@@ -53,21 +53,21 @@ struct ServerCommandTests {
     @Test func checkFindsADamagedGramCountOnTheServer() throws {
         let workspace = try Workspace(engine: .postgreSQL)
         #expect(try workspace.catalog("seed").status == 0)
-        let sound = try workspace.catalog(["check"], environment: ["CATALOG_REPLICAS": ""])
+        let sound = try workspace.catalog(["check"])
         #expect(sound.status == 0 && sound.output == "ok\n", "\(sound)")
         let schema = try #require(workspace.schema)
         try schema.connect().execute(sql: "UPDATE phones_gram_counts SET count = count + 1 WHERE gram = 'a'")
-        // Read on the primary, which the damage is on.
-        let damaged = try workspace.catalog(["check"], environment: ["CATALOG_REPLICAS": ""])
+        // `check` reads on the primary, which the damage is on.
+        let damaged = try workspace.catalog(["check"])
         #expect(damaged.status == 6, "\(damaged)")
         #expect(damaged.output == "1 gram counts of phones_gram_counts differ from the rows'\n", "\(damaged)")
-        let json = try workspace.catalog(["check", "--json"], environment: ["CATALOG_REPLICAS": ""])
+        let json = try workspace.catalog(["check", "--json"])
         #expect(json.status == 6, "\(json)")
         let object = try JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [String: Any]
         #expect(object?["ok"] as? Bool == false, "\(json)")
         #expect(object?["problems"] as? [String] == ["1 gram counts of phones_gram_counts differ from the rows'"], "\(json)")
         try schema.connect().execute(sql: "UPDATE phones_gram_counts SET count = count - 1 WHERE gram = 'a'; DROP INDEX products_name_folded_trigram_index")
-        let missing = try workspace.catalog(["check"], environment: ["CATALOG_REPLICAS": ""])
+        let missing = try workspace.catalog(["check"])
         #expect(missing.status == 6, "\(missing)")
         #expect(missing.output == "the search index products_name_folded_trigram_index of products is missing\n", "\(missing)")
     }
@@ -178,6 +178,20 @@ struct ServerCommandTests {
             Thread.sleep(forTimeInterval: 0.2)
         }
         return replica
+    }
+
+    /// `check` reads on the primary, never on a replica of `CATALOG_REPLICAS` (which cancels a read
+    /// of every row once it holds back replay): given as its replica a sound catalog (another
+    /// schema's, on the replica), it still finds the count damaged on the primary.
+    @Test func checkReadsOnThePrimary() throws {
+        let (damaged, sound) = (try Workspace(engine: .postgreSQL), try Workspace(engine: .postgreSQL))
+        #expect(try damaged.catalog("seed").status == 0 && sound.catalog("seed").status == 0)
+        let soundReplica = try Self.replicaWithTheSeed(of: sound)
+        try #require(damaged.schema).connect().execute(
+            sql: "UPDATE store_section_counts SET count = count + 1 WHERE table_name = 'products' AND key = 'device'")
+        let result = try damaged.catalog(["check"], environment: ["CATALOG_REPLICAS": soundReplica])
+        #expect(result.status == 6, "\(result)")
+        #expect(result.output.hasPrefix("store_section_counts: products by type: 1 wrong count"), "\(result)")
     }
 
     /// The primary stopped and started again under a running `watch`: it says so on standard error,
