@@ -215,7 +215,8 @@ private func explain(_ error: DatabaseError) -> (String, ExitStatus) {
     case .SQLITE_BUSY, .SQLITE_LOCKED:
         return ("the database is locked by another process; try again \(detail)", .busy)
     case .SQLITE_NOTADB:
-        return ("the file is not an SQLite database \(detail)", .unusableDatabase)
+        // The message names the file when opening found it (`Database.init`), else SQLite's own.
+        return ("\(error.message) \(detail)", .unusableDatabase)
     case .SQLITE_CORRUPT:
         return ("the database file is damaged: \(error.message) \(detail)", .unusableDatabase)
     case .SQLITE_CANTOPEN:
