@@ -467,8 +467,6 @@ struct PostgreSQLSearchTests {
         }
     }
 
-    /// Films whose texts are folded already (ASCII), for the plan's tests: `e` in 51 of 60, `a` in 57,
-    /// `xl` (and `x`) in 6, `xle` in 4; each inserted with the search installed (the triggers count them).
     /// A schema of its own with the films' table, the search installed and ``plannedFilms(_:)`` in it.
     static func planned() throws -> (SearchSchema, PostgreSQLTextSearch, PostgreSQLConnection, [Int64: Film]) {
         let schema = try SearchSchema()
@@ -477,6 +475,8 @@ struct PostgreSQLSearchTests {
         return (schema, search, pg, try plannedFilms(pg))
     }
 
+    /// Films whose texts are folded already (ASCII), for the plan's tests: `e` in 51 of 60, `a` in 57,
+    /// `xl` (and `x`) in 6, `xle` in 4; each inserted with the search installed (the triggers count them).
     static func plannedFilms(_ pg: PostgreSQLConnection) throws -> [Int64: Film] {
         var films: [Int64: Film] = [:]
         for id in Int64(1)...60 {
