@@ -32,10 +32,10 @@ public final class EntityCopyImporter<Entity: DeclaredEntity, Connection: SQLCon
     private var gatheredKeys: [DatabaseValue: Int] = [:]
     /// The references to another table's ids (a foreign key): the attribute, its place among the
     /// stored values, and the parent's table.
-    private let references: [(attribute: String, index: Int, parent: String)]
+    private let references: [StoredReference]
     /// Where each gathered row's record is in its source, while the entity has references: a row
     /// whose parent is missing fails the whole `COPY` without saying which (``locatingRefusal(_:)``).
-    private var gatheredPlaces: [(source: String, location: String)?] = []
+    private var gatheredPlaces: [EntitySource.Place?] = []
     /// Whether a record was added with its own id since the engine's numbering last caught up with
     /// the stored ids (`SQLDialect.keyCatchUp(table:column:)`).
     private var keptIDs = false
@@ -62,13 +62,8 @@ public final class EntityCopyImporter<Entity: DeclaredEntity, Connection: SQLCon
         key = declaration.attributes.first { $0.columnDefinition.isUnique }.flatMap { attribute in
             declaration.storedColumns.firstIndex(of: attribute.column).map { (attribute.column, attribute.name, $0) }
         }
-        references = declaration.attributes.compactMap { attribute in
-            // A row of this table that another gathered row refers to is not stored before the `COPY`.
-            guard let parent = attribute.reference?.table, parent != Entity.tableName,
-                  let index = declaration.storedColumns.firstIndex(of: attribute.column)
-            else { return nil }
-            return (attribute.name, index, parent)
-        }
+        // A row of this table that another gathered row refers to is not stored before the `COPY`.
+        references = declaration.storedReferences
         mayHoldKeys = try !Entity.isEmpty(db)
     }
 
@@ -96,13 +91,13 @@ public final class EntityCopyImporter<Entity: DeclaredEntity, Connection: SQLCon
             try bulkLoad.pipe.send(values)
             report.inserted += 1
         } else {
-            try addNew(values, place: references.isEmpty ? nil : source.flatMap { source in source.location.map { (source.name, $0()) } })
+            try addNew(values, place: references.isEmpty ? nil : source?.place)
         }
     }
 
     /// Stores the values of a record without an id, read at `place` in its source: gathered, unless
     /// its key is taken.
-    private func addNew(_ values: [DatabaseValue], place: (source: String, location: String)?) throws {
+    private func addNew(_ values: [DatabaseValue], place: EntitySource.Place?) throws {
         guard let key else {
             gather(values, place)
             return
@@ -123,7 +118,7 @@ public final class EntityCopyImporter<Entity: DeclaredEntity, Connection: SQLCon
     }
 
     /// Holds a new row back, to be added with the others.
-    private func gather(_ values: [DatabaseValue], _ place: (source: String, location: String)?) {
+    private func gather(_ values: [DatabaseValue], _ place: EntitySource.Place?) {
         gathered.append(values)
         if !references.isEmpty { gatheredPlaces.append(place) }
         report.inserted += 1
@@ -199,18 +194,15 @@ public final class EntityCopyImporter<Entity: DeclaredEntity, Connection: SQLCon
         } catch {
             if inTransaction { try db.execute(sql: "ROLLBACK TO SAVEPOINT gathered_rows", values: []) }
             guard let missing = try firstMissingParent(), let place = gatheredPlaces[missing.row] else { throw error }
-            throw EntityFileError(
-                path: place.source,
-                reason: "\(place.location): FOREIGN KEY constraint failed: \(missing.attribute) \(AttributeSections.text(missing.id)) "
-                    + "is not the id of a stored \(missing.parent) row")
+            throw EntityFileError(missingParentOf: missing.reference, id: missing.id, at: place)
         }
         if inTransaction { try db.execute(sql: "RELEASE SAVEPOINT gathered_rows", values: []) }
     }
 
     /// The first gathered row with a reference whose parent is not stored: its place among them,
     /// the reference's attribute and parent table, and the id it holds.
-    private func firstMissingParent() throws -> (row: Int, attribute: String, parent: String, id: DatabaseValue)? {
-        var first: (row: Int, attribute: String, parent: String, id: DatabaseValue)?
+    private func firstMissingParent() throws -> (row: Int, reference: StoredReference, id: DatabaseValue)? {
+        var first: (row: Int, reference: StoredReference, id: DatabaseValue)?
         for reference in references {
             let ids = gathered.map { row in
                 if case .integer(let id) = row[reference.index] { String(id) } else { "NULL" }
@@ -222,7 +214,7 @@ public final class EntityCopyImporter<Entity: DeclaredEntity, Connection: SQLCon
             guard case .integer(let n) = try db.fetchRows(sql: sql, values: [.text("{" + ids.joined(separator: ",") + "}")]).first?.first,
                   first.map({ Int(n) - 1 < $0.row }) ?? true
             else { continue }
-            first = (Int(n) - 1, reference.attribute, reference.parent, gathered[Int(n) - 1][reference.index])
+            first = (Int(n) - 1, reference, gathered[Int(n) - 1][reference.index])
         }
         return first
     }

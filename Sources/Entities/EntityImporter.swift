@@ -43,6 +43,13 @@ public final class EntityImporter<Entity: DeclaredEntity>: EntityImporting {
     /// The keys stored by this importer, when the table was empty as it began: a key it does not
     /// hold needs no lookup.
     private let insertedKeys: InsertedKeys?
+    /// The references to another table's ids (``EntityDeclaration/storedReferences``).
+    private let references: [StoredReference]
+    /// While the entity has references: each record queued since ``insertPending()`` last ran, where
+    /// it is in its source and the ids of its parents. A queued row goes in after records read since
+    /// it, so its refusal is named by its own record (``locatingRefusal(_:)``), not by the record being
+    /// stored when the queue went in.
+    private var queued: [(place: EntitySource.Place?, parentIDs: [DatabaseValue])] = []
 
     /// An importer storing through `bulk`, a bulk insert into the entity's table on `db`.
     public init(_ db: Database, bulk: BulkInsert, conflicts: ImportConflicts) {
@@ -58,38 +65,76 @@ public final class EntityImporter<Entity: DeclaredEntity>: EntityImporting {
         keyRowIDSQL = key.map { "SELECT id FROM \(Entity.tableName) WHERE \($0.attribute.column) = ?" }
         let isEmpty = try? db.scalar(Bool.self, sql: "SELECT NOT EXISTS (SELECT 1 FROM \(Entity.tableName))")
         insertedKeys = key != nil && isEmpty == true ? InsertedKeys() : nil
+        references = declaration.storedReferences
     }
 
-    /// Stores one record (checked already); `source` is not used.
+    /// Stores one record (checked already), read from `source`, which names it if the table refuses
+    /// it after records read since.
     ///
     /// - Throws: ``DuplicateKey`` for a record that keeps its id and has another row's key;
+    ///   ``EntityFileError`` naming a record stored earlier whose parent is not stored;
     ///   `DatabaseError`.
     public func add(_ record: Entity, from source: EntitySource? = nil) throws {
         let values = Entity.declaration.storedValues(of: record)
-        if let id = record.id {
-            try put(values, id: id)
-        } else if try insertNew(values) {
-            report.inserted += 1
-        } else if conflicts == .update, let key, let id = try storedID(key: values[key.index]) {
-            try bulk.willChange(rowID: id)
-            try replace(values, id: id)
-        } else {
-            report.skipped += 1
+        try locatingRefusal {
+            if let id = record.id {
+                try put(values, id: id)
+            } else if try insertNew(values, from: source) {
+                report.inserted += 1
+            } else if conflicts == .update, let key, let id = try storedID(key: values[key.index]) {
+                try bulk.willChange(rowID: id)
+                try replace(values, id: id)
+            } else {
+                report.skipped += 1
+            }
         }
     }
 
     /// Inserts the records queued in the order of their key now: before records of another entity
     /// that refer to them are stored.
     ///
-    /// - Throws: `DatabaseError`.
+    /// - Throws: ``EntityFileError`` naming a queued record whose parent is not stored;
+    ///   `DatabaseError`.
     public func insertPending() throws {
-        try bulk.insertQueuedRows()
+        try locatingRefusal { try bulk.insertQueuedRows() }
+        queued.removeAll()
+    }
+
+    /// Runs `body`; when the table refuses a row for its parent, throws the refusal of the first
+    /// queued record whose parent is not stored, named by its place in its source, as the insert of
+    /// that record alone would be refused. Other failures (and one of no queued record: the record
+    /// being stored's own) are thrown as they are.
+    private func locatingRefusal(_ body: () throws -> Void) throws {
+        do {
+            try body()
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT_FOREIGNKEY && !queued.isEmpty {
+            guard let missing = try firstMissingParent(), let place = queued[missing.row].place else { throw error }
+            throw EntityFileError(missingParentOf: missing.reference, id: queued[missing.row].parentIDs[missing.index], at: place)
+        }
+    }
+
+    /// The first queued record with a parent that is not stored: its place among them, and which of
+    /// the references it is.
+    private func firstMissingParent() throws -> (row: Int, index: Int, reference: StoredReference)? {
+        var first: (row: Int, index: Int, reference: StoredReference)?
+        for (index, reference) in references.enumerated() {
+            let ids = queued.map { row in if case .integer(let id) = row.parentIDs[index] { String(id) } else { "null" } }
+            let sql = """
+                SELECT min(key) FROM json_each(?)
+                WHERE type = 'integer' AND NOT EXISTS (SELECT 1 FROM \(reference.parent) WHERE id = value)
+                """
+            guard let row = try db.scalar(Int.self, sql: sql, arguments: ["[" + ids.joined(separator: ",") + "]"]),
+                  first.map({ row < $0.row }) ?? true
+            else { continue }
+            first = (row, index, reference)
+        }
+        return first
     }
 
     /// Queues a record under a new id in the order of its key; false when its key is taken, by a
     /// stored or a queued record. Into a table that had rows, a stored record's key is found when
     /// the queue goes in (``queuedKeyWasStored(_:id:)``).
-    private func insertNew(_ values: [DatabaseValue]) throws -> Bool {
+    private func insertNew(_ values: [DatabaseValue], from source: EntitySource?) throws -> Bool {
         guard let key else {
             try bulk.willInsert()
             try statement(Entity.declaration.insertSQL()).execute(arguments: StatementArguments(values: values))
@@ -97,12 +142,13 @@ public final class EntityImporter<Entity: DeclaredEntity>: EntityImporting {
         }
         let value = values[key.index]
         if bulk.isQueued(key: value) { return false }
+        if let insertedKeys, insertedKeys.mayHold(value) {
+            let taken = try keyTakenSQL.map(statement)?
+                .fetchOne(arguments: StatementArguments(values: [value])) { try $0.decode(Bool.self, at: 0) } ?? false
+            if taken { return false }
+        }
+        if !references.isEmpty { queued.append((source?.place, references.map { values[$0.index] })) }
         if let insertedKeys {
-            if insertedKeys.mayHold(value) {
-                let taken = try keyTakenSQL.map(statement)?
-                    .fetchOne(arguments: StatementArguments(values: [value])) { try $0.decode(Bool.self, at: 0) } ?? false
-                if taken { return false }
-            }
             _ = try bulk.insertInKeyOrder(values, keyAt: key.index, sql: insertWithIDSQL)
             insertedKeys.insert(value)
         } else if let keyRowIDSQL {

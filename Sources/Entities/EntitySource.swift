@@ -21,6 +21,10 @@ public struct EntitySource {
     /// Where the last record read is (`line 5`), for a record refused when it is stored; nil when the
     /// database's errors are thrown as they are.
     let location: (() -> String)?
+    /// Where a record is: its source's name and its location there (`line 5`).
+    typealias Place = (source: String, location: String)
+    /// Where the last record read is, when the source names the records the table refuses.
+    var place: Place? { location.map { (name, $0()) } }
     private let deliver: (any EntitySink) throws -> Void
 
     /// Records of `Entity` from `next`, which returns nil at the end and throws ``EntityFileError``

@@ -75,3 +75,30 @@ extension DeclaredEntity {
         return FetchRequest(predicate: predicate, sortDescriptors: sortDescriptors)
     }
 }
+
+/// A reference among a declaration's stored values: the attribute's name, its place among the
+/// values, and the parent's table.
+typealias StoredReference = (attribute: String, index: Int, parent: String)
+
+extension EntityDeclaration {
+    /// The references to another table's ids, as the importers check them (a reference to the
+    /// entity's own table is the database's to check: its parent may come later in the same import).
+    var storedReferences: [StoredReference] {
+        attributes.compactMap { attribute in
+            guard let parent = attribute.reference?.table, parent != table, let index = storedColumns.firstIndex(of: attribute.column)
+            else { return nil }
+            return (attribute.name, index, parent)
+        }
+    }
+}
+
+extension EntityFileError {
+    /// The refusal of the record at `place` whose `reference` holds `id`, the id of no stored
+    /// parent: what both engines' imports say, SQLite's message named by the record's place.
+    init(missingParentOf reference: StoredReference, id: DatabaseValue, at place: EntitySource.Place) {
+        self.init(
+            path: place.source,
+            reason: "\(place.location): FOREIGN KEY constraint failed: \(reference.attribute) \(AttributeSections.text(id)) "
+                + "is not the id of a stored \(reference.parent) row")
+    }
+}

@@ -65,21 +65,21 @@ extension PostgreSQLCluster {
     /// ``routeRead(_:)`` for an `async` read, whose wait for a replica stops when its access is cancelled.
     func routeRead<T: Sendable>(
         _ read: (
-            SerializedConnection, _ before: @escaping @Sendable (PostgreSQLConnection, SerializedConnection.Access) throws -> Void
+            SerializedConnection, _ before: @escaping @Sendable (PostgreSQLConnection) throws -> Void
         ) async throws -> T
     ) async throws -> T {
         let position = lastWritePosition.withLock { $0 }
         let (waitLimit, lagLimit) = (configuration.replicaWaitLimit, configuration.replicaLagLimit)
         for replica in availableReplicas() {
             do {
-                return try await read(replica.connection) { db, access in
-                    try Self.waitForReplay(of: position, on: db, limit: waitLimit, lagLimit: lagLimit, access: access)
+                return try await read(replica.connection) { db in
+                    try Self.waitForReplay(of: position, on: db, limit: waitLimit, lagLimit: lagLimit)
                 }
             } catch {
                 try skip(replica, after: error)
             }
         }
-        return try await read(primaryReader) { _, _ in }
+        return try await read(primaryReader) { _ in }
     }
 
     /// The replicas reads may use now, starting with a different one each call to spread the reads.
@@ -111,18 +111,12 @@ extension PostgreSQLCluster {
     /// Waits until the replica `db` has replayed the primary's WAL up to `position` (nothing to wait
     /// for at 0), polling its replay position, then checks that its replay lags by at most `lagLimit`.
     ///
-    /// Each poll is a statement of its own: a cancel of `access` between two of them stops neither,
-    /// so the wait checks it before each.
-    ///
     /// - Throws: ``ReplicaLagging`` when it has not replayed `position` within `limit`, or lags
-    ///   more; `CancellationError` when `access` is cancelled; ``PostgreSQLError``.
-    static func waitForReplay(
-        of position: UInt64, on db: PostgreSQLConnection, limit: Duration, lagLimit: Duration, access: SerializedConnection.Access? = nil
-    ) throws {
+    ///   more; ``PostgreSQLError``.
+    static func waitForReplay(of position: UInt64, on db: PostgreSQLConnection, limit: Duration, lagLimit: Duration) throws {
         let deadline = ContinuousClock.now + limit
         let seconds = Double(lagLimit.components.seconds) + Double(lagLimit.components.attoseconds) / 1e18
         while true {
-            try access?.checkCancellation()
             // Lagging: no WAL receiver (not a streaming replica), or WAL received and not replayed
             // while the last transaction replayed is older than the bound.
             let row = try db.fetchAll(

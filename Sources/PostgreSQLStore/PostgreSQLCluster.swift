@@ -19,8 +19,8 @@ import Synchronization
 /// primary: a replica that is down, or lags past `replicaWaitLimit` or `replicaLagLimit`, is
 /// skipped with a logged line, never read stale. Every read runs in one
 /// REPEATABLE READ, READ ONLY transaction (one snapshot). When the task of an
-/// `async` access is cancelled, its running statement is cancelled on the server (`PQcancel`) and the
-/// call throws `CancellationError`; a cancelled write is rolled back.
+/// `async` access is cancelled, its running statement is cancelled on the server (`PQcancel`), none
+/// after it is sent, and the call throws `CancellationError`; a cancelled write is rolled back.
 ///
 /// Never call the cluster again from inside one of its closures: the connection is not reentrant,
 /// and the call waits for itself.
@@ -87,10 +87,8 @@ public final class PostgreSQLCluster: Sendable {
     ///   (its statement is stopped on the server); what `body` throws; ``PostgreSQLError``.
     public func read<T: Sendable>(_ body: @escaping @Sendable (PostgreSQLConnection) throws -> T) async throws -> T {
         try await routeRead { connection, before in
-            try await connection.async { db, access in
-                try before(db, access)
-                // A cancel since the wait's last poll stopped no statement: checked before the read's.
-                try access.checkCancellation()
+            try await connection.async { db in
+                try before(db)
                 return try db.inTransaction(readOnly: true) { try body(db) }
             }
         }
@@ -123,20 +121,17 @@ public final class PostgreSQLCluster: Sendable {
     ///   commits (it is then rolled back, and leaves nothing); what `body` throws (after rolling
     ///   back); ``PostgreSQLError``.
     public func write<T: Sendable>(_ body: @escaping @Sendable (PostgreSQLConnection) throws -> T) async throws -> T {
-        try await writer.async { db, access in
-            let value = try db.inTransaction {
-                let value = try body(db)
-                try access.checkCancellation()
-                return value
-            }
-            try self.recordWritePosition(db)
+        try await writer.async { db in
+            // A cancel stops the COMMIT, which is then not sent; once committed, the write stands.
+            let value = try db.inTransaction { try body(db) }
+            try db.evenIfCancelled { try self.recordWritePosition(db) }
             return value
         }
     }
 
     /// Runs `body` with the primary's connection and no transaction, on its serial queue.
     public func writeWithoutTransaction<T: Sendable>(_ body: @escaping @Sendable (PostgreSQLConnection) throws -> T) async throws -> T {
-        try await writer.async { db, _ in
+        try await writer.async { db in
             defer { try? self.recordWritePosition(db) }
             return try body(db)
         }

@@ -1,5 +1,6 @@
 import CPostgreSQL
 import StoreCore
+import Synchronization
 
 /// One libpq connection to a PostgreSQL server: statements with `$n` parameters bound from
 /// `DatabaseValue`s, rows read back as `DatabaseValue`s, transactions, COPY and notifications.
@@ -13,7 +14,8 @@ import StoreCore
 ///
 /// Every libpq call blocks its thread until the server answers; a ``PostgreSQLCluster`` runs each
 /// connection on a serial dispatch queue of its own, off Swift's cooperative pool, and stops a
-/// cancelled task's statement on the server with `PQcancel`, the one call made from another thread.
+/// cancelled task's statement on the server with `PQcancel`, the one call made from another thread
+/// (and the statements after it, which the connection then does not send).
 ///
 /// A read-only transaction (``inTransaction(readOnly:_:)``) costs no round trip of its own: its
 /// `BEGIN` goes to the server in one pipeline with its first statement, and its `COMMIT` is sent
@@ -28,8 +30,11 @@ public final class PostgreSQLConnection {
     private var unsentBegin: String?
     /// Whether the `COMMIT` of a read-only transaction was sent and its answer is not read yet.
     private var commitUnread = false
-    /// What stops this connection's running statement from another thread.
+    /// What stops this connection's statements from another thread.
     let canceller: StatementCanceller
+    /// Whether statements are sent even once the canceller was cancelled: while a transaction is
+    /// rolled back, or work that must follow a commit runs (``evenIfCancelled(_:)``).
+    private var sendsWhenCancelled = false
 
     /// Connects to the server at `url` (`postgresql://user@host:port/database`, or libpq's
     /// `key=value` form).
@@ -119,6 +124,7 @@ public final class PostgreSQLConnection {
         guard let handle else {
             throw PostgreSQLError(sqlState: PostgreSQLError.connectionFailure, message: "the connection is closed", sql: sql)
         }
+        try checkNotCancelled(sql)
         // A read-only transaction's unsent BEGIN goes first, in one pipeline: one round trip for both.
         let begin = unsentBegin
         unsentBegin = nil
@@ -263,8 +269,8 @@ public final class PostgreSQLConnection {
         } catch {
             if unsentBegin != nil {
                 unsentBegin = nil
-            } else if isInsideTransaction {
-                try? execute(sql: "ROLLBACK")
+            } else {
+                rollBack()
             }
             throw error
         }
@@ -283,7 +289,7 @@ public final class PostgreSQLConnection {
         do {
             result = try run(sql: "COMMIT", arguments: [])
         } catch {
-            if isInsideTransaction { try? execute(sql: "ROLLBACK") }
+            rollBack()
             throw error
         }
         defer { PQclear(result) }
@@ -305,6 +311,7 @@ public final class PostgreSQLConnection {
         guard let handle else {
             throw PostgreSQLError(sqlState: PostgreSQLError.connectionFailure, message: "the connection is closed", sql: sql)
         }
+        try checkNotCancelled(sql)
         if let begin = unsentBegin {
             unsentBegin = nil
             let result = PQexec(handle, begin)
@@ -312,6 +319,30 @@ public final class PostgreSQLConnection {
             if let failure = Self.failure(ofBegin: begin, result, handle) { throw failure }
         }
         return handle
+    }
+
+    /// Rolls back the transaction open, if any, even once the canceller was cancelled: the connection
+    /// is left outside any transaction for its next use.
+    private func rollBack() {
+        if isInsideTransaction { evenIfCancelled { try? execute(sql: "ROLLBACK") } }
+    }
+
+    /// Runs `body`, whose statements are sent even once the canceller was cancelled: for what must
+    /// follow a commit that stands.
+    func evenIfCancelled<T>(_ body: () throws -> T) rethrows -> T {
+        let sent = sendsWhenCancelled
+        sendsWhenCancelled = true
+        defer { sendsWhenCancelled = sent }
+        return try body()
+    }
+
+    /// Throws what a statement stopped by the canceller throws (``PostgreSQLError/queryCanceled``),
+    /// instead of sending `sql`, once the canceller was cancelled: `PQcancel` stops only the
+    /// statement running when it arrives, so the statements after it are stopped here.
+    private func checkNotCancelled(_ sql: String?) throws {
+        guard !sendsWhenCancelled, canceller.isCancelled.load(ordering: .sequentiallyConsistent) else { return }
+        throw PostgreSQLError(
+            sqlState: PostgreSQLError.queryCanceled, message: "the statement was not sent: its work was cancelled", sql: sql)
     }
 
     /// What a read-only transaction's `BEGIN` failed with, given its answer `result` (sent alone, or
@@ -330,12 +361,16 @@ public final class PostgreSQLConnection {
     }
 }
 
-/// What stops a connection's running statement: libpq's `PGcancel`, made at connection, since
-/// `PQgetCancel` may not run while a statement does; `PQcancel` on it may, from any thread.
+/// What stops a connection's statements from another thread: the running one with libpq's
+/// `PGcancel`, made at connection, since `PQgetCancel` may not run while a statement does; `PQcancel`
+/// on it may, from any thread. The statements not sent yet, with ``isCancelled``.
 final class StatementCanceller: @unchecked Sendable {
     // Why `@unchecked Sendable`: `PQcancel` is documented thread-safe on a `PGcancel`, and nothing else
-    // touches it but `deinit`.
+    // touches it but `deinit`; `isCancelled` is atomic.
     private let pgCancel: OpaquePointer?
+    /// Whether the work the connection runs now was cancelled: it then sends no more statements. Set
+    /// and cleared by the connection's owner, which knows where one piece of work ends.
+    let isCancelled = Atomic<Bool>(false)
 
     init(handle: OpaquePointer) { pgCancel = PQgetCancel(handle) }
 

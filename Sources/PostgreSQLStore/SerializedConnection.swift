@@ -6,7 +6,8 @@ import Synchronization
 /// The connection is made by the first access, and made again by the next access after it was lost
 /// (a restarted server, a replica back up). Asynchronous accesses run on the queue while the calling
 /// task is suspended; cancelling the task sends `PQcancel` for its running statement, so the server
-/// stops it, and the access throws `CancellationError`.
+/// stops it, marks the connection's canceller so that the access sends no statement after it (a
+/// cancel between two statements stops none), and the access throws `CancellationError`.
 ///
 /// Why `@unchecked Sendable`: `connection` is a non-`Sendable` `PostgreSQLConnection`, read and
 /// written only by blocks running on `queue`, which is serial; the other threads reach only
@@ -26,7 +27,7 @@ final class SerializedConnection: @unchecked Sendable {
     }
 
     /// One access, cancelled when its task is.
-    final class Access: Sendable {
+    private final class Access: Sendable {
         let isCancelled = Atomic<Bool>(false)
     }
 
@@ -47,11 +48,9 @@ final class SerializedConnection: @unchecked Sendable {
 
     /// Runs `body` with the connection on the queue, suspending the calling task until it has run.
     ///
-    /// `body` gets its access, to check for cancellation between statements.
-    ///
-    /// - Throws: `CancellationError` when the task is cancelled before `body` starts, or while a
-    ///   statement of it runs (which the server then stops); what `body` throws.
-    func async<T: Sendable>(_ body: @escaping @Sendable (PostgreSQLConnection, Access) throws -> T) async throws -> T {
+    /// - Throws: `CancellationError` when the task is cancelled before `body` starts, or while it runs
+    ///   (the server stops its running statement, and none is sent after it); what `body` throws.
+    func async<T: Sendable>(_ body: @escaping @Sendable (PostgreSQLConnection) throws -> T) async throws -> T {
         let access = Access()
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
@@ -62,24 +61,31 @@ final class SerializedConnection: @unchecked Sendable {
         } onCancel: {
             access.isCancelled.store(true, ordering: .sequentiallyConsistent)
             running.withLock { current in
-                // Only this access's statement: never one of the access after it.
-                if let current, current.access === access { current.canceller.cancel() }
+                // Only this access's statements: never one of the access after it.
+                guard let current, current.access === access else { return }
+                current.canceller.isCancelled.store(true, ordering: .sequentiallyConsistent)
+                current.canceller.cancel()
             }
         }
     }
 
     /// `body` with the connection, as `access`, on the queue.
-    private func run<T>(_ access: Access, _ body: (PostgreSQLConnection, Access) throws -> T) throws -> T {
+    private func run<T>(_ access: Access, _ body: (PostgreSQLConnection) throws -> T) throws -> T {
         if access.isCancelled.load(ordering: .sequentiallyConsistent) { throw CancellationError() }
         let db = try open()
-        running.withLock { $0 = (access, db.canceller) }
-        defer { running.withLock { $0 = nil } }
-        // A cancel while the previous access's COMMIT is answered stops no statement of this one
-        // (and one before `running` was set, none): checked here, before this access sends any.
-        db.readSentCommit()
-        try access.checkCancellation()
+        // A cancel from here on marks the canceller; one before, seen here, marks it now.
+        running.withLock {
+            db.canceller.isCancelled.store(access.isCancelled.load(ordering: .sequentiallyConsistent), ordering: .sequentiallyConsistent)
+            $0 = (access, db.canceller)
+        }
+        defer {
+            running.withLock {
+                $0 = nil
+                db.canceller.isCancelled.store(false, ordering: .sequentiallyConsistent)
+            }
+        }
         do {
-            return try body(db, access)
+            return try body(db)
         } catch let error as PostgreSQLError
             where error.sqlState == PostgreSQLError.queryCanceled && access.isCancelled.load(ordering: .sequentiallyConsistent)
         {
@@ -93,12 +99,5 @@ final class SerializedConnection: @unchecked Sendable {
             connection?.close()
             connection = nil
         }
-    }
-}
-
-extension SerializedConnection.Access {
-    /// Throws `CancellationError` when the access's task was cancelled.
-    func checkCancellation() throws {
-        if isCancelled.load(ordering: .sequentiallyConsistent) { throw CancellationError() }
     }
 }

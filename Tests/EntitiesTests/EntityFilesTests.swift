@@ -232,4 +232,31 @@ struct EntityFilesTests {
         #expect(misread?.kind == .otherEntity(table: "dish_steps", expected: "dishes", line: 2, record: nil))
         #expect(misread?.description == "\(steps): line 2: record has the fields of DishStep, not of Dish")
     }
+
+    /// A label of a dish: a unique code and a reference, so that an import queues its new rows in
+    /// the order of their codes and inserts them later, after records read since.
+    struct DishLabel: DeclaredEntity, Hashable {
+        var id: Int64?
+        var code: String
+        var dishID: Int64
+        static let declaration = EntityDeclaration<DishLabel>(
+            table: "dish_labels", template: DishLabel(code: "", dishID: 0), folding: { $0 },
+            attributes: [.text("code", \.code, unique: true), .reference("dishID", \.dishID, to: Dish.self, onDelete: .cascade)])
+    }
+
+    @Test(arguments: StoreEngine.all) static func aRefusedRecordOfAnEntityWithAKeyIsNamedByItsOwnLine(engine: StoreEngine) throws {
+        try Self(engine).aRefusedRecordOfAnEntityWithAKeyIsNamedByItsOwnLine()
+    }
+
+    /// Line 3's dish does not exist: the import names line 3, whether its row goes in at the end or
+    /// when a later record (line 5, a code given again) makes the rows read so far go in.
+    func aRefusedRecordOfAnEntityWithAKeyIsNamedByItsOwnLine() throws {
+        try EntitySchema(identity: "org.example.labels", tables: [EntityTable(DishLabel.self)]).migrate(queue)
+        #expect(try Dish.importFile(try file("dishes.csv", Self.csv), into: queue) == ImportReport(inserted: 2))
+        let atTheEnd = try file("labels.csv", "code,dishID\na,1\nb,9\nc,2\n")
+        try expectRefused(atTheEnd, line: 3) { _ = try DishLabel.importFile(atTheEnd, into: queue) }
+        let meanwhile = try file("again.csv", "code,dishID\na,1\nb,9\nc,2\na,2\n")
+        try expectRefused(meanwhile, line: 3) { _ = try DishLabel.importFile(meanwhile, into: queue) }
+        #expect(try queue.read { db in try DishLabel.fetchCount(db) } == 0)
+    }
 }

@@ -226,6 +226,43 @@ import Testing
         #expect(try await cluster.writeWithoutTransaction { db in try db.scalar(sql: "SELECT 1") } == .integer(1))
     }
 
+    /// A read cancelled between two of its statements (`statementsBefore` 1), or in its body before
+    /// the first (0), sends none after the cancel: `PQcancel` reaches only a statement running, and
+    /// none runs then. The statement it must not send takes an advisory lock, which outlives the
+    /// transaction, so the lock not held shows that it never ran. `readingRows`: that statement is a
+    /// `fetchAll` (as the first, pipelined with BEGIN) or an `execute` (BEGIN sent before it).
+    @Test(arguments: [0, 1], [false, true])
+    func aReadCancelledBetweenItsStatementsSendsNoMore(statementsBefore: Int, readingRows: Bool) async throws {
+        let schema = try TestSchema()
+        let cluster = try PostgreSQLCluster(PostgreSQLConfiguration(primary: schema.primary))
+        defer { cluster.close() }
+        let readerProcess = try await cluster.read { db in db.backendProcessID }
+        let key = DatabaseValue.integer(Int64.random(in: 1...Int64(Int32.max)))
+        let (paused, pause) = AsyncStream.makeStream(of: Void.self)
+        let resumed = DispatchSemaphore(value: 0)
+        let read = Task {
+            try await cluster.read { db in
+                for _ in 0..<statementsBefore { _ = try db.scalar(sql: "SELECT 1") }
+                pause.yield()
+                resumed.wait()
+                let lock = "SELECT pg_advisory_lock($1)"
+                if readingRows { _ = try db.fetchAll(sql: lock, arguments: [key]) } else { try db.execute(sql: lock, arguments: [key]) }
+            }
+        }
+        for await _ in paused { break }
+        read.cancel()
+        resumed.signal()
+        await #expect(throws: CancellationError.self) { try await read.value }
+        let observer = try schema.connect()
+        let locks = try observer.scalar(
+            sql: "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND classid = 0 AND objid = $1", arguments: [key])
+        #expect(locks == .integer(0), "the cancelled read ran its statement")
+        // The connection is left idle, outside any transaction and pipeline, and reads on.
+        let state = try observer.scalar(sql: "SELECT state FROM pg_stat_activity WHERE pid = $1", arguments: [.integer(Int64(readerProcess))])
+        #expect(state == .text("idle"))
+        #expect(try await cluster.read { db in try db.scalar(sql: "SELECT 1") } == .integer(1))
+    }
+
     /// What `operation` returns, or nil when it has not returned within `limit` (it is left running).
     static func value<T: Sendable>(within limit: Duration, of operation: @escaping @Sendable () async throws -> T) async throws -> T? {
         let (answers, answer) = AsyncStream.makeStream(of: Result<T, any Error>?.self)

@@ -95,6 +95,32 @@ struct CancellationTests {
         #expect(try await writer.read { db in try db.scalar(Int.self, sql: "SELECT count(*) FROM t") } == 0)
     }
 
+    /// A read cancelled between two of its statements runs none after the cancel: the progress
+    /// handler sees the cancel only inside a statement, after its first thousand instructions, and a
+    /// short one ends sooner. Its second statement calls a function that records the call.
+    /// `executes`: that statement is run by `execute` (a script) or by a cached statement.
+    @Test(arguments: Kind.allCases, [false, true])
+    func aReadCancelledBetweenItsStatementsRunsNoMore(kind: Kind, executes: Bool) async throws {
+        let writer = try open(kind)
+        let calls = Gauge()
+        let cancelled = DispatchSemaphore(value: 0)
+        let error = await cancelWhileRunning(cancelled: cancelled) { started in
+            _ = try await writer.read { db in
+                try db.createFunction("record_call", isDeterministic: false) { () -> Int in
+                    calls.enter()
+                    return 1
+                }
+                _ = try db.scalar(Int.self, sql: "SELECT count(*) FROM t")
+                started()
+                cancelled.wait()
+                if executes { try db.execute(sql: "SELECT record_call()") } else { _ = try db.scalar(Int.self, sql: "SELECT record_call()") }
+            }
+        }
+        #expect(error is CancellationError)
+        #expect(calls.highest == 0, "the cancelled read ran its statement")
+        #expect(try await writer.read { db in try db.scalar(Int.self, sql: "SELECT count(*) FROM t") } == 0)
+    }
+
     @Test(arguments: Kind.allCases) func anAccessOfACancelledTaskNeverRuns(kind: Kind) async throws {
         let writer = try open(kind)
         let ran = Gauge()

@@ -6,7 +6,8 @@ import Synchronization
 final class CancellationFlag: Sendable {
     private let cancelled = Atomic<Bool>(false)
 
-    /// Marks the access cancelled; its running statement stops at the next progress check.
+    /// Marks the access cancelled: its running statement stops at the next progress check, and no
+    /// statement starts after it (``Database/checkNotCancelled(_:)``).
     func cancel() { cancelled.store(true, ordering: .relaxed) }
 
     var isCancelled: Bool { cancelled.load(ordering: .relaxed) }
@@ -58,6 +59,15 @@ extension Database {
             }
             return 0
         }, Unmanaged.passUnretained(progressContext).toOpaque())
+    }
+
+    /// Throws what a statement the progress handler interrupts throws (`SQLITE_INTERRUPT`), instead of
+    /// starting `sql`, once the running access is cancelled: the handler sees a cancel only inside a
+    /// statement, every ``cancellationCheckInterval`` instructions, so a shorter statement started
+    /// after it would run to its end.
+    func checkNotCancelled(_ sql: @autoclosure () -> String) throws {
+        guard progressContext.flag?.isCancelled == true else { return }
+        throw DatabaseError(resultCode: .SQLITE_INTERRUPT, message: "the statement was not run: its access was cancelled", sql: sql())
     }
 
     /// Runs `body` so that cancelling `flag` interrupts its statements: a statement stopped by the

@@ -390,6 +390,7 @@ public final class Database {
                 next = tail
                 guard let statement else { continue }  // whitespace or a comment
                 defer { sqlite3_finalize(statement) }
+                try checkNotCancelled(Self.text(from: current, to: tail))
                 while true {
                     let code = sqlite3_step(statement)
                     if code == SQLITE_DONE { break }

@@ -137,7 +137,7 @@ public final class Statement {
     ///
     /// - Throws: ``DatabaseError`` when binding or any step fails.
     public func execute(arguments: StatementArguments = []) throws {
-        try bind(arguments)
+        try start(arguments)
         defer { sqlite3_reset(sqliteStatement) }
         while true {
             switch sqlite3_step(sqliteStatement) {
@@ -152,7 +152,7 @@ public final class Statement {
     ///
     /// The ``Row`` reads the statement's current row and is valid only during the call.
     public func forEachRow(arguments: StatementArguments = [], _ body: (Row) throws -> Void) throws {
-        try bind(arguments)
+        try start(arguments)
         defer { sqlite3_reset(sqliteStatement) }
         let row = Row(statement: self)
         while true {
@@ -178,7 +178,7 @@ public final class Statement {
     /// - Throws: ``DatabaseError``, with `SQLITE_MISMATCH` for a value that is not an integer, and what
     ///   `body` throws.
     public func forEachInteger(arguments: StatementArguments = [], _ body: (Int64) throws -> Void) throws {
-        try bind(arguments)
+        try start(arguments)
         defer { sqlite3_reset(sqliteStatement) }
         while true {
             switch sqlite3_step(sqliteStatement) {
@@ -196,13 +196,19 @@ public final class Statement {
 
     /// Runs the statement and decodes its first row, if any.
     public func fetchOne<T>(arguments: StatementArguments = [], _ decode: (Row) throws -> T) throws -> T? {
-        try bind(arguments)
+        try start(arguments)
         defer { sqlite3_reset(sqliteStatement) }
         switch sqlite3_step(sqliteStatement) {
         case SQLITE_DONE: return nil
         case SQLITE_ROW: return try decode(Row(statement: self))
         case let code: throw stepError(code, arguments)
         }
+    }
+
+    /// Binds `arguments` for a run, unless the access running it was cancelled.
+    private func start(_ arguments: StatementArguments) throws {
+        try database.checkNotCancelled(sql)
+        try bind(arguments)
     }
 
     func stepError(_ code: Int32, _ arguments: StatementArguments) -> DatabaseError {
