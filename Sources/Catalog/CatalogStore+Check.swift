@@ -1,4 +1,5 @@
 import PostgreSQLSearch
+import PostgreSQLStore
 import SQLiteStore
 import TextSearch
 
@@ -22,16 +23,19 @@ extension CatalogStore {
     /// On a server, which checks its own pages and indexes (`pg_amcheck`), each entity's search
     /// structures (`PostgreSQLTextSearch.check(_:)`: its indexes and triggers there, its gram and
     /// substring counts recounted from the rows), then the recount of the section counts, in one read
-    /// (on a replica when one answers).
+    /// on the primary (`PostgreSQLCluster.readOnPrimary(_:)`), never on a replica.
     ///
     /// - Returns: one line per problem; empty when there is none.
     /// - Throws: `DatabaseError` when the file cannot be read at all, or cannot be written (the FTS5
     ///   check runs as a write); `PostgreSQLError` when the server cannot be read.
     public func check() throws -> [String] {
         guard let database = file else {
-            return try writer.read { db in
+            let problems = { (db: any SQLConnection) in
                 try EntityKind.allCases.flatMap { try PostgreSQLTextSearch($0.searchDescription).check(db) } + SectionCounts.problems(db)
             }
+            // On the primary: a replica would cancel a read of every row that holds back its replay.
+            if let cluster = writer as? PostgreSQLCluster { return try cluster.readOnPrimary(problems) }
+            return try writer.read { db in try problems(db) }
         }
         var integrity: [String] = []
         do {

@@ -20,11 +20,11 @@ extension CatalogCommand {
             _superCommandName: CatalogCommand.commandName,
             abstract: "Check the database: a file's pages, search indexes and section counts; a server's search structures and section counts.",
             discussion: """
-                Prints `ok` and exits 0, or one line per problem and exits 6. Reads every page: on a \
-                million products it takes minutes. On a PostgreSQL server, which checks its own pages \
-                and indexes (pg_amcheck), it checks the search's indexes and triggers there, recounts \
-                its gram and substring counts from the names, and recounts the section counts: on a \
-                million products, most of a minute.
+                Prints `ok` and exits 0, or one line per problem and exits 6. Reads every page and \
+                row, so it takes longer the larger the database. On a PostgreSQL server, which checks \
+                its own pages and indexes (pg_amcheck), it checks the search's indexes and triggers \
+                there, recounts its gram and substring counts from the searched texts, and recounts \
+                the section counts, on the primary (never on a replica in CATALOG_REPLICAS).
 
                 Examples:
                   catalog check

@@ -118,6 +118,9 @@ private func reported(_ error: any Error) -> any Error {
     return ExitCode(status.rawValue)
 }
 
+/// What a rejected seed or import file's line ends with.
+let rolledBack = "; no record of the input was written"
+
 /// The one-line message and exit status for an error.
 func explain(_ error: any Error) -> (String, ExitStatus) {
     switch error {
@@ -128,8 +131,10 @@ func explain(_ error: any Error) -> (String, ExitStatus) {
         case .duplicateName: return (error.description, .conflict)
         case .inaccessibleFile: return (error.description, .noInput)
         // A rejected record rolls back its whole `seed` or `import`, every file of it: the line says so.
-        case .conflictingEntity: return (error.description + "; nothing was written", .conflict)
-        case .invalidFile: return (error.description + "; nothing was written", .invalidInput)
+        // Not "nothing was written": opening may have committed before (a default database created
+        // and seeded, a pending migration applied).
+        case .conflictingEntity: return (error.description + rolledBack, .conflict)
+        case .invalidFile: return (error.description + rolledBack, .invalidInput)
         case .preBaselineDatabase: return (error.description, .unusableDatabase)
         case .notOnFile: return (error.description, .fileOnly)
         }
@@ -210,7 +215,8 @@ private func explain(_ error: DatabaseError) -> (String, ExitStatus) {
     case .SQLITE_BUSY, .SQLITE_LOCKED:
         return ("the database is locked by another process; try again \(detail)", .busy)
     case .SQLITE_NOTADB:
-        return ("the file is not an SQLite database \(detail)", .unusableDatabase)
+        // The message names the file when opening found it (`Database.init`), else SQLite's own.
+        return ("\(error.message) \(detail)", .unusableDatabase)
     case .SQLITE_CORRUPT:
         return ("the database file is damaged: \(error.message) \(detail)", .unusableDatabase)
     case .SQLITE_CANTOPEN:

@@ -178,7 +178,7 @@ final class ServerCommits: Sendable {
                         continuation.yield()
                     }
                     return
-                } catch let error as PostgreSQLError {
+                } catch let error as PostgreSQLError where error.isConnectionLoss {
                     do {
                         try lost(error)
                     } catch {

@@ -1,5 +1,9 @@
-import Foundation
 import FetchedResults
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 import RecordFormats
 import SQLiteStore
 

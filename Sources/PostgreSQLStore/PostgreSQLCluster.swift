@@ -74,6 +74,13 @@ public final class PostgreSQLCluster: Sendable {
         }
     }
 
+    /// Runs `body` in a read-only transaction on the primary, whatever replicas there are: for a read
+    /// of every row, which a replica cancels once it holds back replay past the replica's
+    /// `max_standby_streaming_delay`.
+    public func readOnPrimary<T>(_ body: (PostgreSQLConnection) throws -> T) throws -> T {
+        try primaryReader.sync { db in try db.inTransaction(readOnly: true) { try body(db) } }
+    }
+
     /// Runs `body` in a read-only transaction on a connection's serial queue, suspending the caller.
     ///
     /// - Throws: `CancellationError` when the calling task is cancelled before or while `body` runs

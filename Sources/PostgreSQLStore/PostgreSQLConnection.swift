@@ -351,7 +351,7 @@ public final class PostgreSQLConnection {
     private func checkNotCancelled(_ sql: String?) throws {
         guard !sendsWhenCancelled, canceller.isCancelled.load(ordering: .sequentiallyConsistent) else { return }
         throw PostgreSQLError(
-            sqlState: PostgreSQLError.queryCanceled, message: "the statement was not sent: its work was cancelled", sql: sql)
+            sqlState: PostgreSQLError.queryCanceled, message: "the statement was not sent: its task was cancelled", sql: sql)
     }
 
     /// What a read-only transaction's `BEGIN` failed with, given its answer `result` (sent alone, or

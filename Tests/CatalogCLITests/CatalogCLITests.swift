@@ -216,7 +216,7 @@ struct CatalogCLITests {
         try bytes.write(to: URL(fileURLWithPath: notes))
         let result = try workspace.catalog(["list"], database: notes)
         #expect(result.status == 6)
-        #expect(result.error == "catalog: error: the file is not an SQLite database (SQLITE_NOTADB)\n")
+        #expect(result.error == "catalog: error: \(notes) is not an SQLite database (SQLITE_NOTADB)\n")
         #expect(fileBytes(notes) == bytes)
     }
 

@@ -213,7 +213,7 @@ struct DataFormatCommandTests {
             """.utf8), to: "taken.jsonl")
         let result = try catalog(["import", file, "--keep-ids"])
         #expect(result.status == 4, "\(result)")
-        #expect(result.error == "catalog: error: cannot use \(file): line 2: a product named \"iPod\" already exists; nothing was written\n")
+        #expect(result.error == "catalog: error: cannot use \(file): line 2: a product named \"iPod\" already exists; no record of the input was written\n")
         #expect(try catalog(["export", "--format", "jsonl"]).output == before)
     }
 
@@ -229,7 +229,7 @@ struct DataFormatCommandTests {
                 """.utf8), to: "range.jsonl")
             let result = try catalog(["import", file, "--keep-ids"])
             #expect(result.status == 65, "\(result)")
-            #expect(result.error == "catalog: error: cannot use \(file): line 2: id \(id) is out of range: products have ids from 0 to 281474976710655; nothing was written\n")
+            #expect(result.error == "catalog: error: cannot use \(file): line 2: id \(id) is out of range: products have ids from 0 to 281474976710655; no record of the input was written\n")
             #expect(try catalog(["export", "--format", "jsonl"]).output == before)
         }
         let largest = try write(Array("""
@@ -245,7 +245,7 @@ struct DataFormatCommandTests {
         let copy = directory.path("copy.sqlite")
         let wrong = try catalog(["import", phones], database: copy)
         #expect(wrong.status == 65)
-        #expect(wrong.error == "catalog: error: cannot use \(phones): line 2: record \"iPhone\" is a phone, not a product (for phones, give --entity phones); nothing was written\n")
+        #expect(wrong.error == "catalog: error: cannot use \(phones): line 2: record \"iPhone\" is a phone, not a product (for phones, give --entity phones); no record of the input was written\n")
         #expect(try catalog(["import", phones, "--entity", "phones"], database: copy).status == 0)
         // A file of products with one phone in the middle: the phone is named.
         let mixed = try write(Array("""

@@ -136,14 +136,14 @@ struct DocumentedExamplesTests {
             "type,name,yearIntroduced,introPrice\r\ndevice,iPod nano,2005,199\r\nportable,\"PowerBook, G4\",2001,abc\r\n", to: "more.csv")
         try expect(workspace.catalog("import", more), 65,
                    error: "catalog: error: cannot use \(more): line 3, column 4 (introPrice): expected a number such as 599.99, "
-                       + "found \"abc\"; nothing was written\n")
+                       + "found \"abc\"; no record of the input was written\n")
         // "One bad record rejects the whole command": iPod nano, on the line before, is not there.
         #expect(try workspace.catalog("export").output == before)
         // "all files go in one transaction": a good file before the bad one is not imported either.
         let good = try workspace.write("type,name,yearIntroduced,introPrice\ndevice,iPod shuffle,2005,99\n", to: "good.csv")
         try expect(workspace.catalog("import", good, more), 65,
                    error: "catalog: error: cannot use \(more): line 3, column 4 (introPrice): expected a number such as 599.99, "
-                       + "found \"abc\"; nothing was written\n")
+                       + "found \"abc\"; no record of the input was written\n")
         #expect(try workspace.catalog("export").output == before)
     }
 

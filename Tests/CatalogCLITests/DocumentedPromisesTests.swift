@@ -147,6 +147,25 @@ struct DocumentedPromisesTests {
         }
     }
 
+    /// Exit codes: a rejected import file's line says only what holds. With no default database,
+    /// `import` first creates it with the built-in seeds (a commit of its own), so the line must not
+    /// say that nothing was written: none of the file's records was, and the seeded database stays.
+    @Test func aRejectedImportIntoANewDefaultDatabaseSaysOnlyWhatHolds() throws {
+        let home = workspace.path("home")
+        let bad = try workspace.write("type,name,yearIntroduced,introPrice\ndevice,iPod nano,2005,199\ndevice,Bad,2005,abc\n", to: "bad.csv")
+        let result = try ProcessRunner.run("catalog", ["import", bad], home: home)
+        #expect(result.status == 65, "\(result)")
+        let lines = result.error.split(separator: "\n")
+        #expect(lines.count == 2 && lines[0].hasPrefix("catalog: created ") && lines[0].hasSuffix("with the built-in seeds (9 products, 42 phones)"), "\(result)")
+        let rejected = "catalog: error: cannot use \(bad): line 3, column 4 (introPrice): expected a number such as 599.99, "
+            + "found \"abc\"; no record of the input was written"
+        #expect(lines.last.map(String.init) == rejected, "\(result)")
+        #expect(!result.error.contains("nothing was written"), "\(result)")
+        let list = try ProcessRunner.run("catalog", ["export", "--format", "jsonl"], home: home)
+        #expect(list.status == 0 && list.output.split(separator: "\n").count == 9, "\(list)")
+        #expect(!list.output.contains("iPod nano"), "\(list)")
+    }
+
     /// Exit codes, 1: a full disk is one line, `the disk or database is full…`, and exit 1; Guarantees:
     /// "a new database that cannot be set up is removed, leaving no file". Here the disk fills
     /// (`CATALOG_MAX_PAGE_COUNT`) while the new file's schema is created, inside its first migration.

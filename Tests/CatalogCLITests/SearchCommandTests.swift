@@ -32,6 +32,17 @@ struct SearchCommandTests {
         #expect(shown.output.contains("Mac Pro"))
     }
 
+    /// A price as `show` prints it (`$1,299.00`) finds the product on each engine, as the Search
+    /// semantics article's currency sign says: the same rows as the number without it.
+    @Test(arguments: StoreEngine.all) func aPriceAsShowPrintsItFindsTheProduct(engine: StoreEngine) throws {
+        let workspace = try Self.seeded(engine)
+        let shown = try workspace.catalog(["show", "0.0", "--search", "mac", "--scope", "desktop"])
+        #expect(shown.output.contains("$1,299.00"), "\(shown)")
+        let found = try workspace.catalog(["search", "$1,299.00"])
+        #expect(found.status == 0 && found.output.contains("iMac"), "\(found)")
+        #expect(found.output == (try workspace.catalog(["search", "1,299.00"])).output)
+    }
+
     /// `CATALOG_TRACE_SQL=1`: each statement with its time on standard error, bound values in place;
     /// standard output as without it.
     @Test func traceSQLPrintsEachStatementWithItsTime() throws {

@@ -41,8 +41,8 @@ struct ServerCommandTests {
         let schema = try #require(workspace.schema)
         try schema.connect().execute(
             sql: "UPDATE store_section_counts SET count = count + 1 WHERE table_name = 'products' AND key = 'device'")
-        // Read on the primary, which the damage is on (a replica replays it a moment later).
-        let damaged = try workspace.catalog(["check"], environment: ["CATALOG_REPLICAS": ""])
+        // `check` reads on the primary, which the damage is on (a replica replays it a moment later).
+        let damaged = try workspace.catalog(["check"])
         #expect(damaged.status == 6, "\(damaged)")
         #expect(damaged.output.hasPrefix("store_section_counts: products by type: 1 wrong count (key \"device\" counts 6, recounted 5)"), "\(damaged)")
     }
@@ -53,21 +53,21 @@ struct ServerCommandTests {
     @Test func checkFindsADamagedGramCountOnTheServer() throws {
         let workspace = try Workspace(engine: .postgreSQL)
         #expect(try workspace.catalog("seed").status == 0)
-        let sound = try workspace.catalog(["check"], environment: ["CATALOG_REPLICAS": ""])
+        let sound = try workspace.catalog(["check"])
         #expect(sound.status == 0 && sound.output == "ok\n", "\(sound)")
         let schema = try #require(workspace.schema)
         try schema.connect().execute(sql: "UPDATE phones_gram_counts SET count = count + 1 WHERE gram = 'a'")
-        // Read on the primary, which the damage is on.
-        let damaged = try workspace.catalog(["check"], environment: ["CATALOG_REPLICAS": ""])
+        // `check` reads on the primary, which the damage is on.
+        let damaged = try workspace.catalog(["check"])
         #expect(damaged.status == 6, "\(damaged)")
         #expect(damaged.output == "1 gram counts of phones_gram_counts differ from the rows'\n", "\(damaged)")
-        let json = try workspace.catalog(["check", "--json"], environment: ["CATALOG_REPLICAS": ""])
+        let json = try workspace.catalog(["check", "--json"])
         #expect(json.status == 6, "\(json)")
         let object = try JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [String: Any]
         #expect(object?["ok"] as? Bool == false, "\(json)")
         #expect(object?["problems"] as? [String] == ["1 gram counts of phones_gram_counts differ from the rows'"], "\(json)")
         try schema.connect().execute(sql: "UPDATE phones_gram_counts SET count = count - 1 WHERE gram = 'a'; DROP INDEX products_name_folded_trigram_index")
-        let missing = try workspace.catalog(["check"], environment: ["CATALOG_REPLICAS": ""])
+        let missing = try workspace.catalog(["check"])
         #expect(missing.status == 6, "\(missing)")
         #expect(missing.output == "the search index products_name_folded_trigram_index of products is missing\n", "\(missing)")
     }
@@ -151,6 +151,47 @@ struct ServerCommandTests {
         }
         let export = try workspace.catalog("export", "--format", "jsonl")
         #expect(export.output.split(separator: "\n").count == 9, "\(export)")
+    }
+
+    /// `watch` given a replica's URL: listening there is refused (a standby cannot `LISTEN`), which
+    /// is an error of the server's, not a lost connection. It is said at once, in one line, with the
+    /// exit code for its kind (1, a read-only server); not 30 seconds of listening again and then
+    /// "could not be reached" (exit 8).
+    @Test func watchOnAReplicaSaysWhyAtOnce() throws {
+        let workspace = try Workspace(engine: .postgreSQL)
+        #expect(try workspace.catalog("seed").status == 0)
+        // The replica has replayed the seed: opening the store there only reads.
+        let replica = try Self.replicaWithTheSeed(of: workspace)
+        let watch = try RunningProcess("catalog", ["watch", "--json", "--database", replica])
+        let exit = try #require(watch.exited(within: .seconds(20)), "watch on a replica still ran after 20 s")
+        #expect(exit.status == 1, "\(exit.error)")
+        Self.expectOwnLines(exit.error, ["catalog: error: PostgreSQL: cannot execute LISTEN during recovery (25006): the database URL names a read-only server"])
+    }
+
+    /// The URL of the workspace's schema on the replica, once the replica has replayed its seed (the
+    /// built-in one: 9 products).
+    static func replicaWithTheSeed(of workspace: Workspace) throws -> String {
+        let replica = try #require(workspace.schema?.replicas.first, "no replica configured")
+        let deadline = ContinuousClock.now + .seconds(30)
+        while try workspace.catalog(["export", "--format", "jsonl"], database: replica).output.split(separator: "\n").count != 9 {
+            try #require(ContinuousClock.now < deadline, "the replica did not replay the seed")
+            Thread.sleep(forTimeInterval: 0.2)
+        }
+        return replica
+    }
+
+    /// `check` reads on the primary, never on a replica of `CATALOG_REPLICAS` (which cancels a read
+    /// of every row once it holds back replay): given as its replica a sound catalog (another
+    /// schema's, on the replica), it still finds the count damaged on the primary.
+    @Test func checkReadsOnThePrimary() throws {
+        let (damaged, sound) = (try Workspace(engine: .postgreSQL), try Workspace(engine: .postgreSQL))
+        #expect(try damaged.catalog("seed").status == 0 && sound.catalog("seed").status == 0)
+        let soundReplica = try Self.replicaWithTheSeed(of: sound)
+        try #require(damaged.schema).connect().execute(
+            sql: "UPDATE store_section_counts SET count = count + 1 WHERE table_name = 'products' AND key = 'device'")
+        let result = try damaged.catalog(["check"], environment: ["CATALOG_REPLICAS": soundReplica])
+        #expect(result.status == 6, "\(result)")
+        #expect(result.output.hasPrefix("store_section_counts: products by type: 1 wrong count"), "\(result)")
     }
 
     /// The primary stopped and started again under a running `watch`: it says so on standard error,

@@ -57,6 +57,29 @@ struct BytesInFilesTests {
         }
     }
 
+    /// Importing and exporting files, Values: an `Optional` is nil as an empty cell or JSON `null`,
+    /// and zero bytes are empty base64. CSV and TSV have no null but the empty cell, so an optional
+    /// holding zero bytes reads back from them as nil; JSON and JSON lines keep it, as `""`.
+    @Test(arguments: StoreEngine.all) func anOptionalOfZeroBytesIsNilInCSVAndTSV(engine: StoreEngine) throws {
+        let directory = try TemporaryDirectory()
+        let source = try engine.makeStore()
+        _ = try Self.schema.migrate(source.writer)
+        try source.writer.write { db in
+            var empty = Attachment(name: "zero bytes", bytes: Data(), thumbnail: Data())
+            try empty.insert(db)
+        }
+        for format in DataFormat.allCases {
+            let path = directory.path("attachments.\(format.rawValue)")
+            #expect(try Attachment.exportFile(path, from: source.writer) == 1)
+            let copy = try engine.makeStore()
+            _ = try Self.schema.migrate(copy.writer)
+            _ = try Attachment.importFile(path, into: copy.writer)
+            let read = try #require(try copy.writer.read { db in try Attachment.fetchAll(db) }.first)
+            #expect(read.bytes == Data(), "\(format)")
+            #expect(read.thumbnail == ([.csv, .tsv].contains(format) ? nil : Data()), "\(format)")
+        }
+    }
+
     @Test(arguments: StoreEngine.all) func aCellThatIsNotBase64IsRefusedNamingItsField(engine: StoreEngine) throws {
         let directory = try TemporaryDirectory()
         let store = try engine.makeStore()

@@ -1,5 +1,6 @@
 import Entities
 import Foundation
+import PostgreSQLStore
 import SQLiteStore
 import Testing
 import TestSupport
@@ -146,6 +147,43 @@ struct EngineSchemaTests {
             let error = #expect(throws: SchemaDifference.self) { try store.writer.read { db in try EntityTable(Jar.self).check(db) } }
             #expect(error?.description.hasPrefix("table jars does not match its declaration: " + reason) == true, "\(error.map { "\($0)" } ?? "")")
         }
+    }
+
+    /// Defining an entity, Writing: a refused row whose error the transaction catches undoes only
+    /// its own statement on SQLite, and the other writes commit; on PostgreSQL it aborts the whole
+    /// transaction, which commits nothing (`25P02`). `insertUnlessConflicting` refuses nothing, and
+    /// leaves the transaction usable on both.
+    @Test(arguments: StoreEngine.all) func aCaughtRefusedRowKeepsTheOtherWritesOnlyOnSQLite(engine: StoreEngine) throws {
+        let store = try engine.makeStore()
+        try Pantry.now.migrate(store.writer)
+        var honey = Jar(label: "Honey")
+        try store.writer.write { db in try honey.insert(db) }
+        let labels = { try store.writer.read { db in try Jar.fetchAll(db).map(\.label) } }
+
+        let caught = Result {
+            try store.writer.write { db in
+                var salt = Jar(label: "Salt")
+                try salt.insert(db)
+                var twin = Jar(label: "Honey")
+                do { try twin.insert(db) } catch {}
+            }
+        }
+        switch engine {
+        case .sqlite:
+            #expect(throws: Never.self) { try caught.get() }
+            #expect(try labels() == ["Honey", "Salt"])
+        case .postgreSQL:
+            #expect { try caught.get() } throws: { ($0 as? PostgreSQLError)?.sqlState == "25P02" }
+            #expect(try labels() == ["Honey"])
+        }
+
+        try store.writer.write { db in
+            var twin = Jar(label: "Honey")
+            #expect(try !twin.insertUnlessConflicting(db))
+            var pepper = Jar(label: "Pepper")
+            try pepper.insert(db)
+        }
+        #expect(try labels().last == "Pepper")
     }
 
     @Test(arguments: StoreEngine.all) func writesAndReadsAgreeWithAModel(engine: StoreEngine) throws {

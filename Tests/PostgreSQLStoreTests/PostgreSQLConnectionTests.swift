@@ -211,7 +211,14 @@ import Testing
             try db.inTransaction(readOnly: true) { try db.execute(sql: "INSERT INTO deferred VALUES (1)") }
             return db.backendProcessID
         }
-        let next = Task { try await cluster.writeWithoutTransaction { db in try db.scalar(sql: "SELECT 1") ?? .null } }
+        // `next` is cancelled only once it has started: one cancelled before it reached the connection
+        // would send nothing and leave the COMMIT's answer, 600 s later, to the check below.
+        let (started, start) = AsyncStream.makeStream(of: Void.self)
+        let next = Task {
+            start.yield()
+            return try await cluster.writeWithoutTransaction { db in try db.scalar(sql: "SELECT 1") ?? .null }
+        }
+        for await _ in started { break }
         // Cancelled once the COMMIT sleeps, and `next`, started before, waits for its answer.
         let observer = try schema.connect()
         while try observer.scalar(

@@ -15,10 +15,10 @@ struct DamagedFileTests {
     enum Damage: String, CaseIterable, Sendable {
         case notSQLite, truncatedToHalf, truncatedHeader, newerSchema, anotherProgramsDatabase
 
-        /// What the error line says.
-        var message: String {
+        /// What the error line says about the file at `path`.
+        func message(_ path: String) -> String {
             switch self {
-            case .notSQLite: "the file is not an SQLite database (SQLITE_NOTADB)"
+            case .notSQLite: "\(path) is not an SQLite database (SQLITE_NOTADB)"
             case .truncatedToHalf, .truncatedHeader: "the database file is damaged"
             case .newerSchema: "the database is at catalog schema version 9999, newer than this program knows"
             case .anotherProgramsDatabase: "the database was made by another program: it has tables (notes) but no schema_migrations table"
@@ -70,7 +70,7 @@ struct DamagedFileTests {
         for command in Self.commands {
             let result = try workspace.catalog(command, database: path)
             #expect(result.status == 6, "\(command): \(result)")
-            #expect(result.error.hasPrefix("catalog: error: " + damage.message), "\(command): \(result)")
+            #expect(result.error.hasPrefix("catalog: error: " + damage.message(path)), "\(command): \(result)")
             #expect(result.error.split(separator: "\n").count == 1, "\(command): \(result)")
             #expect(result.output.isEmpty, "\(command): \(result)")
             #expect(fileBytes(path) == bytes, "\(command) changed the file")

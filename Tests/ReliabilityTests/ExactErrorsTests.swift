@@ -82,7 +82,7 @@ struct ExactErrorsTests {
             let file = try workspace.write(text, to: name)
             let result = try workspace.catalog(["import", file, "--entity", entity])
             #expect(result.status == 65, "\(result)")
-            #expect(result.error == "catalog: error: cannot use \(file): \(message); nothing was written\n")
+            #expect(result.error == "catalog: error: cannot use \(file): \(message); no record of the input was written\n")
         }
     }
 
@@ -99,7 +99,7 @@ struct ExactErrorsTests {
         let tablet = try workspace.write(#"[{"type":"tablet","name":"T","yearIntroduced":2000,"introPrice":1}]"#, to: "tablet.json")
         let result = try workspace.catalog(["import", tablet])
         #expect(result.status == 65, "\(result)")
-        #expect(result.error == "catalog: error: cannot use \(tablet): line 1, column 10 (type): invalid type \"tablet\": expected one of device, desktop, portable; nothing was written\n")
+        #expect(result.error == "catalog: error: cannot use \(tablet): line 1, column 10 (type): invalid type \"tablet\": expected one of device, desktop, portable; no record of the input was written\n")
 
         let tiny = try workspace.write(#"[{"type":"device","name":"T","yearIntroduced":2000,"introPrice":1e-400}]"#, to: "tiny.json")
         let price = try workspace.catalog(["import", tiny])

@@ -160,7 +160,7 @@ struct HostileInputTests {
         for command in ["seed", "import"] {
             let result = try workspace.catalog([command, path])
             #expect(result.status == 65, "\(command): \(result)")
-            #expect(result.error == "catalog: error: cannot use \(path): line 1, column 66: unexpected text after the record: JSON lines hold one object per line; nothing was written\n", "\(command): \(result)")
+            #expect(result.error == "catalog: error: cannot use \(path): line 1, column 66: unexpected text after the record: JSON lines hold one object per line; no record of the input was written\n", "\(command): \(result)")
             #expect(fileBytes(workspace.database) == before)
         }
     }

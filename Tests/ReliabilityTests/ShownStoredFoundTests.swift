@@ -38,7 +38,7 @@ struct ShownStoredFoundTests {
 
     /// The example prices of the Search semantics article, searched as `list` shows them and as typed.
     @Test(arguments: [("600", "600.00"), ("600.00", "600"), ("1299", "1,299.00"), ("1299", "1,299"), ("1299.5", "1,299.50"),
-                      ("1234567", "1,234,567.00"), ("0.5", "0.50")])
+                      ("1234567", "1,234,567.00"), ("0.5", "0.50"), ("1299", "$1,299.00"), ("0.5", "$0.50"), ("600", "＄600")])
     func searchingForTheShownPriceFindsTheRow(_ price: String, _ search: String) throws {
         let workspace = try Workspace()
         let add = try workspace.catalog(["add", "product", "--type", "device", "--name", "Priced", "--year", "2000", "--price", price])
@@ -51,5 +51,16 @@ struct ShownStoredFoundTests {
     @Test(arguments: ["1,29", "12,99", "1,2999", ",299", "1,299,", "1.299,00"])
     func commasOutsideThousandsGroupsAreNotNumbers(_ search: String) throws {
         #expect(SearchTerm(search).number == nil)
+    }
+
+    /// Search semantics: one leading currency sign is not part of the number; anything else about
+    /// the sign makes the term text only.
+    @Test func aLeadingCurrencySignIsNotPartOfTheNumber() throws {
+        for (search, number) in [("$1,299.00", 1299.0), ("€5", 5), ("£0.50", 0.5), ("¥1997", 1997)] {
+            #expect(SearchTerm(search).number == number, "\(search)")
+        }
+        for search in ["$$5", "5$", "$", "$-5", "$ 5", "$1,29", "a$5"] {
+            #expect(SearchTerm(search).number == nil, "\(search)")
+        }
     }
 }

@@ -50,7 +50,7 @@ struct SpecialFileTests {
         let bytes = fileBytes(path)
         let result = try workspace.catalog(["migrate", "--status"], database: path)
         #expect(result.status == 6, "\(result)")
-        #expect(result.error.hasPrefix("catalog: error: " + damage.message), "\(result)")
+        #expect(result.error.hasPrefix("catalog: error: " + damage.message(path)), "\(result)")
         #expect(result.output.isEmpty)
         #expect(fileBytes(path) == bytes)
         let left = try FileManager.default.contentsOfDirectory(atPath: workspace.directory.url.path)

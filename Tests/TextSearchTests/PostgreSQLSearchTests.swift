@@ -467,8 +467,6 @@ struct PostgreSQLSearchTests {
         }
     }
 
-    /// Films whose texts are folded already (ASCII), for the plan's tests: `e` in 51 of 60, `a` in 57,
-    /// `xl` (and `x`) in 6, `xle` in 4; each inserted with the search installed (the triggers count them).
     /// A schema of its own with the films' table, the search installed and ``plannedFilms(_:)`` in it.
     static func planned() throws -> (SearchSchema, PostgreSQLTextSearch, PostgreSQLConnection, [Int64: Film]) {
         let schema = try SearchSchema()
@@ -477,6 +475,8 @@ struct PostgreSQLSearchTests {
         return (schema, search, pg, try plannedFilms(pg))
     }
 
+    /// Films whose texts are folded already (ASCII), for the plan's tests: `e` in 51 of 60, `a` in 57,
+    /// `xl` (and `x`) in 6, `xle` in 4; each inserted with the search installed (the triggers count them).
     static func plannedFilms(_ pg: PostgreSQLConnection) throws -> [Int64: Film] {
         var films: [Int64: Film] = [:]
         for id in Int64(1)...60 {
@@ -561,14 +561,19 @@ struct PostgreSQLSearchTests {
     /// Dense matches expected in list order are walked in the statement that counts them: the page
     /// and total equal the definition's, whether the walk holds the page, finds part of it (its
     /// total then plans the rest) or finds none (counted alone), over costs that make the walk's
-    /// budget short or long, at several limits and offsets. The matches sort last (`ドラマ`).
+    /// budget short or long, at several limits and offsets. One match sorts first (`aa xl e`), the
+    /// others last (`ドラマ`), so that a short walk finds part of a page of two or more. The
+    /// statements each page ran (``StatementLog``) show that each of the three happened: the walk's
+    /// statement (its count's subquery `AS counted`), then nothing, another read of the page, or a
+    /// count of the matches alone and then the page.
     @Test func aWalkThatCountsGivesTheDefinitionsPage() throws {
         let schema = try SearchSchema()
         let search = PostgreSQLTextSearch(Self.description)
         let pg = try schema.connect(creating: Self.postgreSQLTable, installing: search)
         var films: [Int64: Film] = [:]
         for id in Int64(1)...60 {
-            let (title, kind) = id > 50 ? ("xl e", "ドラマ") : id % 3 == 0 ? ("xl", "comedy") : id == 7 ? ("xle", "drama") : ("ab e", "comedy")
+            let (title, kind) = id > 50 ? ("xl e", "ドラマ") : id % 3 == 0 ? ("xl", "comedy") : id == 7 ? ("xle", "drama")
+                : id == 1 ? ("aa xl e", "comedy") : ("ab e", "comedy")
             films[id] = Film(title: title, director: "no", year: 1990, kind: kind)
             try pg.execute(
                 sql: "INSERT INTO films VALUES (?, ?, ?, 'no', 'no', 1990, ?)", values: [.integer(id), .text(title), .text(title), .text(kind)])
@@ -576,18 +581,24 @@ struct PostgreSQLSearchTests {
         try pg.execute(sql: "ANALYZE films")
         let query = SearchQuery("xl e")
         let expected = Self.plainReference(films, query)
-        #expect(expected.count == 11)
+        #expect(expected.count == 12)
         let decode = { (row: [DatabaseValue]) -> Int64 in if case .integer(let id) = row[0] { id } else { -1 } }
+        var outcomes: Set<String> = []
         for entriesPerRowRead in [1, 2, 5, 30, 1_000] {
             let costs = SearchCosts(denseRows: 1, commonRows: 100_000, onePassRows: 0, entriesPerRowRead: entriesPerRowRead, fewRows: 1_000)
             for (limit, offset) in [(1, 0), (3, 0), (2, 1), (5, 8), (20, 0), (3, 11), (0, 0)] {
+                let log = StatementLog(pg)
                 let page = try pg.inTransaction(writing: false) {
-                    try search.page(query, order: Self.orders[0].0, limit: limit, offset: offset, selection: "films.id", costs: costs, pg, decode: decode)
+                    try search.page(query, order: Self.orders[0].0, limit: limit, offset: offset, selection: "films.id", costs: costs, log, decode: decode)
                 }
                 #expect(page.records == Array(expected.dropFirst(offset).prefix(limit)), "\(entriesPerRowRead) \(limit) \(offset)")
                 #expect(page.totalCount == expected.count, "\(entriesPerRowRead) \(limit) \(offset)")
+                guard let walk = log.statements.firstIndex(where: { $0.contains(" AS counted ") }) else { continue }
+                let after = log.statements[(walk + 1)...].filter { !$0.contains("set_config") }
+                outcomes.insert(after.isEmpty ? "held the page" : after.first!.hasPrefix("SELECT count(*) FROM films WHERE") ? "found none" : "found part")
             }
         }
+        #expect(outcomes == ["held the page", "found part", "found none"])
     }
 
     /// The gram counts decide which rows hold a single character: with the gram `xl` deleted from
@@ -655,6 +666,36 @@ struct PostgreSQLSearchTests {
             if s != t { return s.lexicographicallyPrecedes(t) }
             return a.key < b.key
         }.map(\.key)
+    }
+}
+
+/// A connection that runs each statement on a real one and keeps its SQL, in order: which statements
+/// a search ran, to tell which of its paths it took.
+final class StatementLog: SQLConnection {
+    let connection: PostgreSQLConnection
+    private(set) var statements: [String] = []
+
+    init(_ connection: PostgreSQLConnection) { self.connection = connection }
+
+    var dialect: SQLDialect { connection.dialect }
+    var isInsideTransaction: Bool { connection.isInsideTransaction }
+
+    func execute(sql: String, values: [DatabaseValue]) throws {
+        statements.append(sql)
+        try connection.execute(sql: sql, values: values)
+    }
+
+    func forEachRow(sql: String, values: [DatabaseValue], _ body: (_ columnNames: [String], _ row: [DatabaseValue]) throws -> Void) throws {
+        statements.append(sql)
+        try connection.forEachRow(sql: sql, values: values, body)
+    }
+
+    func inTransaction<T>(writing: Bool, _ body: () throws -> T) throws -> T { try connection.inTransaction(writing: writing, body) }
+    func tableNames() throws -> [String] { try connection.tableNames() }
+    func columnNames(ofTable table: String) throws -> [String] { try connection.columnNames(ofTable: table) }
+
+    func copy(into table: String, columns: [String], nextRow: () throws -> [DatabaseValue]?) throws -> Int {
+        try connection.copy(into: table, columns: columns, nextRow: nextRow)
     }
 }
 

@@ -67,7 +67,7 @@ extension Database {
     /// after it would run to its end.
     func checkNotCancelled(_ sql: @autoclosure () -> String) throws {
         guard progressContext.flag?.isCancelled == true else { return }
-        throw DatabaseError(resultCode: .SQLITE_INTERRUPT, message: "the statement was not run: its access was cancelled", sql: sql())
+        throw DatabaseError(resultCode: .SQLITE_INTERRUPT, message: "the statement was not run: its task was cancelled", sql: sql())
     }
 
     /// Runs `body` so that cancelling `flag` interrupts its statements: a statement stopped by the

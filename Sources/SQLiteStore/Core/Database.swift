@@ -57,7 +57,7 @@ public final class Database {
     /// - Throws: ``DatabaseError``: `SQLITE_CANTOPEN` for a missing directory or unreadable file, a
     ///   FIFO, device or folder, or another user's WAL database that this user cannot write and whose
     ///   `-wal` or `-shm` file is missing (opening it would create them as this user's, and lock the
-    ///   owner out of writing); `SQLITE_NOTADB` for a file that is not a database.
+    ///   owner out of writing); `SQLITE_NOTADB` for a file that is not a database (its message names the file).
     public init(path: String, configuration: Configuration = Configuration()) throws {
         self.path = path
         self.configuration = configuration
@@ -154,8 +154,13 @@ public final class Database {
                 return 0
             }, box.toOpaque())
         }
-        // Reading the schema fails with SQLITE_NOTADB on a file that is not a database: fail at open.
-        try execute(sql: "PRAGMA schema_version")
+        // Reading the schema fails with SQLITE_NOTADB on a file that is not a database: fail at open,
+        // naming the file (SQLite's message does not).
+        do {
+            try execute(sql: "PRAGMA schema_version")
+        } catch let error as DatabaseError where error.primaryResultCode == .SQLITE_NOTADB {
+            throw DatabaseError(resultCode: error.resultCode, message: "\(path) is not an SQLite database")
+        }
         try execute(sql: "PRAGMA foreign_keys = \(configuration.foreignKeysEnabled ? "ON" : "OFF")")
         // Check the cells of each b-tree page as it is read, so that a damaged page a statement touches
         // fails it with SQLITE_CORRUPT rather than being used (within the noise of a full scan of a

@@ -9,7 +9,7 @@ public struct SearchTerm: Sendable, Hashable {
     /// The term folded by ``TextFolding/fold(_:)``: what is looked for in folded texts.
     public let folded: String
     /// The value of a term made of decimal digits with an optional fraction (`599`, `2007`, `599.00`,
-    /// also in full-width digits), compared with a row's number columns.
+    /// also in full-width digits; `$599` too), compared with a row's number columns.
     public let number: Double?
 
     /// Reads one term, which must hold no white space.
@@ -33,9 +33,11 @@ public struct SearchTerm: Sendable, Hashable {
     public var isShort: Bool { length < 3 }
 
     /// `599`, `599.5`, `599.`: ASCII digits (after folding, so full-width digits count) with at most one
-    /// dot; finite values only. The whole part may be grouped by thousands with commas, as prices are
-    /// shown (`1,299`, `1,299.00`).
-    private static func number(in folded: String) -> Double? {
+    /// dot; finite values only. The whole part may be grouped by thousands with commas, and one
+    /// currency sign (Unicode's `Sc` category) may lead, as prices are shown (`1,299`, `$1,299.00`).
+    private static func number(in term: String) -> Double? {
+        let signed = term.unicodeScalars.first?.properties.generalCategory == .currencySymbol
+        let folded = signed ? String(term.unicodeScalars.dropFirst()) : term
         let scalars = folded.unicodeScalars
         guard let first = scalars.first, ("0"..."9").contains(first), scalars.count <= 40 else { return nil }
         var dots = 0
