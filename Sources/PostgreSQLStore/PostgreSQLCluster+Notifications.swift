@@ -67,7 +67,7 @@ extension PostgreSQLCluster {
 
 /// Whether a listening loop should stop (set when its stream's consumer goes away, or the process
 /// exits), and whether it has closed its connection.
-private final class ListeningState: Sendable {
+final class ListeningState: Sendable {
     private let stopped = Mutex<Bool>(false)
     private let end = DispatchSemaphore(value: 0)
     var isStopped: Bool { stopped.withLock { $0 } }
@@ -76,11 +76,13 @@ private final class ListeningState: Sendable {
     /// The loops still running, which the process's exit stops and waits for (`atexit` handlers run
     /// before libraries' destructors); nil once it has: a loop started then is stopped at once.
     private static let running = Mutex<[ObjectIdentifier: ListeningState]?>([:])
-    private static let stopsAtExit: Void = { _ = atexit { ListeningState.stopAll() } }()
+
+    /// Registers the exit's stop, once, when a cluster is made: a registration made while the
+    /// process exits would run after the libraries' destructors, too late.
+    static let stopsAtExit: Void = { _ = atexit { ListeningState.stopAll() } }()
 
     /// A state, in the loops stopped at exit until ``ended()``.
     static func started() -> ListeningState {
-        stopsAtExit
         let state = ListeningState()
         running.withLock { running in
             if running == nil { state.stop() } else { running![ObjectIdentifier(state)] = state }

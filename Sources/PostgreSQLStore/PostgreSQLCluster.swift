@@ -46,6 +46,7 @@ public final class PostgreSQLCluster: Sendable {
     /// - Throws: ``PostgreSQLError`` with ``PostgreSQLError/cannotConnect`` when the primary cannot be
     ///   reached.
     public init(_ configuration: PostgreSQLConfiguration) throws {
+        ListeningState.stopsAtExit
         self.configuration = configuration
         writer = SerializedConnection(url: configuration.primary, label: "PostgreSQLCluster.writer")
         primaryReader = SerializedConnection(url: configuration.primary, label: "PostgreSQLCluster.primaryReader")
