@@ -26,6 +26,9 @@ extension PostgreSQLTextSearch {
     ///   - db: the connection, in a reading transaction.
     ///   - decode: makes an entity of a row of `selection`.
     /// - Throws: what the connection throws, or what `decode` throws.
+    /// - Precondition: `limit` and `offset` are not negative: a mistake of the calling code, which
+    ///   checks a number a user typed before it asks for a page (an offset past the matches is no
+    ///   mistake: its page is empty).
     public func page<Entity>(
         _ query: SearchQuery, scope: DatabaseValue? = nil, order: SearchOrder, limit: Int, offset: Int = 0,
         selection: String, costs: SearchCosts = .standard, _ db: some SQLConnection,
@@ -52,7 +55,7 @@ extension PostgreSQLTextSearch {
         _ query: SearchQuery, scope: DatabaseValue?, order: SearchOrder, limit: Int, offset: Int, selection: String,
         costs: SearchCosts, forcing: PageStrategy?, _ db: some SQLConnection, decode: ([DatabaseValue]) throws -> Entity
     ) throws -> SearchPage<Entity> {
-        precondition(limit >= 0 && offset >= 0)
+        precondition(limit >= 0 && offset >= 0, "a search page's limit and offset are not negative, not \(limit) and \(offset)")
         let plan = PostgreSQLSearchPlan(query, self, scope: scope)
         if plan.matchesNothing { return SearchPage(query: query, records: [], offset: offset, totalCount: 0) }
         // What the page is planned from is read in one statement (W3 on PostgreSQL: `studio e`): the
