@@ -6,7 +6,7 @@ import SQLiteStore
 let directory = FileManager.default.temporaryDirectory.appendingPathComponent("concurrency-\(UUID().uuidString)")
 try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
 let path = directory.appendingPathComponent("notes.sqlite").path
-let schema = try MigrationSet(identity: "com.example.notes", migrations: [
+let schema = MigrationSet(identity: "com.example.notes", migrations: [
     Migration(version: 1, name: "create_note", sql: "CREATE TABLE note(id INTEGER PRIMARY KEY, text TEXT NOT NULL)"),
 ])
 // snippet.show

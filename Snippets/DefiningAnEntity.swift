@@ -46,7 +46,7 @@ struct Film: SearchableEntity, Hashable {
 // snippet.table
 // The table, its folded columns, UNIQUE, CHECK, the index, change tracking and search structures are
 // generated from the declaration as migration 1; later changes are steps (`.addingAttribute(…)`, …).
-let schema = try EntitySchema(identity: "com.example.films", tables: [EntityTable(Film.self)])
+let schema = EntitySchema(identity: "com.example.films", tables: [EntityTable(Film.self)])
 try schema.migrate(queue)       // and checks the table against the declaration, every open
 // snippet.end
 

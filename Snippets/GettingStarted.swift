@@ -15,7 +15,7 @@ let database = try DatabasePool(path: path)
 // snippet.end
 
 // snippet.migrate
-let schema = try MigrationSet(identity: "com.example.notes", migrations: [
+let schema = MigrationSet(identity: "com.example.notes", migrations: [
     Migration(version: 1, name: "create_note", sql: """
         CREATE TABLE note(id INTEGER PRIMARY KEY, title TEXT NOT NULL, folder TEXT NOT NULL);
         CREATE INDEX note_by_folder_title ON note(folder, title, id);

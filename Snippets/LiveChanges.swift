@@ -12,7 +12,7 @@ let path = directory.appendingPathComponent("notes.sqlite").path
 
 // snippet.install
 // The change log's triggers, installed by a migration so that every writer of the file runs them.
-let notes = try MigrationSet(identity: "com.example.notes", migrations: [
+let notes = MigrationSet(identity: "com.example.notes", migrations: [
     Migration(version: 1, name: "create_note", sql: "CREATE TABLE note(id INTEGER PRIMARY KEY, title TEXT NOT NULL)"),
     Migration(version: 2, name: "track_notes", revision: "1") { db in
         try ChangeLog.installTracking(forTable: "note", db)

@@ -10,7 +10,7 @@ let queue = try DatabaseQueue(path: directory.appendingPathComponent("albums.sql
 // snippet.show
 
 // snippet.table
-let schema = try MigrationSet(identity: "com.example.music", migrations: [
+let schema = MigrationSet(identity: "com.example.music", migrations: [
     Migration(version: 1, name: "create_album", sql: """
         CREATE TABLE album (
             id INTEGER PRIMARY KEY,

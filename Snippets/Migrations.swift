@@ -11,7 +11,7 @@ let fileText = "CREATE INDEX note_by_title ON note(title);"
 // snippet.show
 
 // snippet.set
-let notes = try MigrationSet(identity: "com.example.notes", migrations: [
+let notes = MigrationSet(identity: "com.example.notes", migrations: [
     // SQL, written here…
     Migration(version: 1, name: "create_note", sql: "CREATE TABLE note(id INTEGER PRIMARY KEY, title TEXT NOT NULL)"),
     // …or read from a file named NNNN_description.sql (version 2, name "index_note_titles"),

@@ -36,7 +36,7 @@ struct Recipe: SearchableEntity, Hashable {
 // snippet.install
 // The table, its folded columns, the search structures and the triggers that keep them are
 // generated from the declaration, as the schema's first migration.
-let schema = try EntitySchema(identity: "com.example.recipes", tables: [EntityTable(Recipe.self)])
+let schema = EntitySchema(identity: "com.example.recipes", tables: [EntityTable(Recipe.self)])
 try schema.migrate(queue)
 // snippet.end
 

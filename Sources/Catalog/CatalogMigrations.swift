@@ -48,9 +48,7 @@ public enum CatalogMigrations {
     }
 
     /// The catalog's migration set: ``all`` under ``identity``.
-    public static var set: MigrationSet {
-        do { return try MigrationSet(identity: identity, migrations: all) } catch { fatalError("invalid embedded migrations: \(error)") }
-    }
+    public static var set: MigrationSet { MigrationSet(identity: identity, migrations: all) }
 
     /// A migrator for the catalog's set, then `additional` ones (an embedder's), in that order.
     ///

@@ -18,7 +18,7 @@ import Synchronization
 /// applied after the catalog's and judged on their own (versions, checksums, "newer"):
 ///
 /// ```swift
-/// let notes = try MigrationSet(identity: "com.example.notes", migrations: [
+/// let notes = MigrationSet(identity: "com.example.notes", migrations: [
 ///     Migration(version: 1, name: "create_note", sql: "CREATE TABLE note(id INTEGER PRIMARY KEY, text TEXT NOT NULL)"),
 /// ])
 /// let store = try CatalogStore(path: "/tmp/catalog.sqlite", migrationSets: [notes])

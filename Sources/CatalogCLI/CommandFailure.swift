@@ -121,6 +121,11 @@ private func reported(_ error: any Error) -> any Error {
 /// What a rejected seed or import file's line ends with.
 let rolledBack = "; no record of the input was written"
 
+/// What a line of a write rolled back says was not written: the command's own change, since
+/// opening may have committed before it (a default database created and seeded, a pending
+/// migration applied), so "nothing was written" would not be true.
+let commandNotWritten = "this command's change was not written"
+
 /// The one-line message and exit status for an error.
 func explain(_ error: any Error) -> (String, ExitStatus) {
     switch error {
@@ -131,8 +136,7 @@ func explain(_ error: any Error) -> (String, ExitStatus) {
         case .duplicateName: return (error.description, .conflict)
         case .inaccessibleFile: return (error.description, .noInput)
         // A rejected record rolls back its whole `seed` or `import`, every file of it: the line says so.
-        // Not "nothing was written": opening may have committed before (a default database created
-        // and seeded, a pending migration applied).
+        // Not "nothing was written": opening may have committed before (see `commandNotWritten`).
         case .conflictingEntity: return (error.description + rolledBack, .conflict)
         case .invalidFile: return (error.description + rolledBack, .invalidInput)
         case .preBaselineDatabase: return (error.description, .unusableDatabase)
@@ -195,7 +199,7 @@ private func explain(_ error: PostgreSQLError) -> (String, ExitStatus) {
     case "55P03":
         // Another session held a lock past the server's lock_timeout: a file's busy timeout, on a server.
         return ("the database is locked by another session past the server's lock_timeout; try again; "
-            + "nothing was written (\(error.sqlState))", .busy)
+            + "\(commandNotWritten) (\(error.sqlState))", .busy)
     case "25006":
         // A write on a read-only server: most often a replica's URL given as the database.
         return ("PostgreSQL: \(error.message) (\(error.sqlState)): the database URL names a read-only server, such as a "
@@ -229,7 +233,7 @@ private func explain(_ error: DatabaseError) -> (String, ExitStatus) {
     case let primary where primary == .SQLITE_FULL || code == .SQLITE_IOERR_SHMSIZE:
         // SQLite grows the -shm file (a connection's first use creates it) before anything is written:
         // a -shm that cannot grow is a full disk.
-        return ("the disk or database is full\(fileSizeLimitNote); nothing was written \(detail)", .failure)
+        return ("the disk or database is full\(fileSizeLimitNote); \(commandNotWritten) \(detail)", .failure)
     case .SQLITE_IOERR:
         return ("input/output error on the database\(fileSizeLimitNote): \(error.message) \(detail)", .failure)
     default:

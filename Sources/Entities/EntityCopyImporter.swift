@@ -193,30 +193,13 @@ public final class EntityCopyImporter<Entity: DeclaredEntity, Connection: SQLCon
             try load()
         } catch {
             if inTransaction { try db.execute(sql: "ROLLBACK TO SAVEPOINT gathered_rows", values: []) }
-            guard let missing = try firstMissingParent(), let place = gatheredPlaces[missing.row] else { throw error }
+            let parentIDs = gathered.map { row in references.map { row[$0.index] } }
+            guard let missing = try firstMissingParent(of: parentIDs, references: references, db),
+                  let place = gatheredPlaces[missing.row]
+            else { throw error }
             throw EntityFileError(missingParentOf: missing.reference, id: missing.id, at: place)
         }
         if inTransaction { try db.execute(sql: "RELEASE SAVEPOINT gathered_rows", values: []) }
-    }
-
-    /// The first gathered row with a reference whose parent is not stored: its place among them,
-    /// the reference's attribute and parent table, and the id it holds.
-    private func firstMissingParent() throws -> (row: Int, reference: StoredReference, id: DatabaseValue)? {
-        var first: (row: Int, reference: StoredReference, id: DatabaseValue)?
-        for reference in references {
-            let ids = gathered.map { row in
-                if case .integer(let id) = row[reference.index] { String(id) } else { "NULL" }
-            }
-            let sql = """
-                SELECT min(t.n) FROM unnest(?::bigint[]) WITH ORDINALITY AS t(id, n)
-                WHERE t.id IS NOT NULL AND NOT EXISTS (SELECT FROM \(reference.parent) AS p WHERE p.id = t.id)
-                """
-            guard case .integer(let n) = try db.fetchRows(sql: sql, values: [.text("{" + ids.joined(separator: ",") + "}")]).first?.first,
-                  first.map({ Int(n) - 1 < $0.row }) ?? true
-            else { continue }
-            first = (Int(n) - 1, reference, gathered[Int(n) - 1][reference.index])
-        }
-        return first
     }
 
     /// Whether new records may be added by a bulk load, as ``insertPending()`` says.

@@ -108,27 +108,11 @@ public final class EntityImporter<Entity: DeclaredEntity>: EntityImporting {
         do {
             try body()
         } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT_FOREIGNKEY && !queued.isEmpty {
-            guard let missing = try firstMissingParent(), let place = queued[missing.row].place else { throw error }
-            throw EntityFileError(missingParentOf: missing.reference, id: queued[missing.row].parentIDs[missing.index], at: place)
+            guard let missing = try firstMissingParent(of: queued.map { $0.parentIDs }, references: references, db),
+                  let place = queued[missing.row].place
+            else { throw error }
+            throw EntityFileError(missingParentOf: missing.reference, id: missing.id, at: place)
         }
-    }
-
-    /// The first queued record with a parent that is not stored: its place among them, and which of
-    /// the references it is.
-    private func firstMissingParent() throws -> (row: Int, index: Int, reference: StoredReference)? {
-        var first: (row: Int, index: Int, reference: StoredReference)?
-        for (index, reference) in references.enumerated() {
-            let ids = queued.map { row in if case .integer(let id) = row.parentIDs[index] { String(id) } else { "null" } }
-            let sql = """
-                SELECT min(key) FROM json_each(?)
-                WHERE type = 'integer' AND NOT EXISTS (SELECT 1 FROM \(reference.parent) WHERE id = value)
-                """
-            guard let row = try db.scalar(Int.self, sql: sql, arguments: ["[" + ids.joined(separator: ",") + "]"]),
-                  first.map({ row < $0.row }) ?? true
-            else { continue }
-            first = (row, index, reference)
-        }
-        return first
     }
 
     /// Queues a record under a new id in the order of its key; false when its key is taken, by a

@@ -6,7 +6,7 @@ import TextSearch
 /// set's first migration, and the later changes as migrations of its own.
 ///
 /// ```swift
-/// static let schema = try! EntitySchema(identity: "org.example.recipes", tables: [EntityTable(Recipe.self), EntityTable(Ingredient.self)], changes: [
+/// static let schema = EntitySchema(identity: "org.example.recipes", tables: [EntityTable(Recipe.self), EntityTable(Ingredient.self)], changes: [
 ///     .addingAttribute("servings", of: Recipe.self, version: 2),
 ///     .renamingColumn("note", to: "remark", of: Ingredient.self, version: 3),
 ///     .addingIndexes(of: Recipe.self, version: 4),
@@ -34,15 +34,20 @@ public struct EntitySchema: Sendable {
 
     /// A schema of `tables`, its set named `identity` in `schema_migrations`.
     ///
-    /// - Throws: `MigrationError` for changes whose versions are not distinct and above 1.
-    public init(identity: String, tables: [EntityTable], changes: [Migration] = []) throws {
+    /// - Precondition: the changes' versions are distinct and above 1 (version 1 is the tables'
+    ///   creation): a mistake in the code that lists them, so it traps with the version rather than
+    ///   throw.
+    public init(identity: String, tables: [EntityTable], changes: [Migration] = []) {
         self.tables = tables
         // Its name and revision name no table: a table added later (with its `creatingTable` step) is
         // created by it on new files too, and files made before still find it unchanged.
         let creation = Migration(version: 1, name: "create_entity_tables", revision: "entity tables") { (db: any SQLConnection) in
             for table in tables { try table.create(db) }
         }
-        migrationSet = try MigrationSet(identity: identity, migrations: [creation] + changes)
+        for change in changes {
+            precondition(change.version > 1, "\(identity) migration \(change.name) has version \(change.version): 1 is the tables' creation")
+        }
+        migrationSet = MigrationSet(identity: identity, migrations: [creation] + changes)
     }
 
     /// Checks every table against its declaration.

@@ -92,6 +92,35 @@ extension EntityDeclaration {
     }
 }
 
+/// The first of `rows` with a reference whose parent is not stored: its place among them, the
+/// reference, and the id it holds. `rows[row][index]` is the id `references[index]` holds in that
+/// row; each reference's ids are sent as one argument, and the earliest row any of them misses is
+/// kept. What both importers ask when the table refuses rows they added together.
+func firstMissingParent(
+    of rows: [[DatabaseValue]], references: [StoredReference], _ db: some SQLConnection
+) throws -> (row: Int, reference: StoredReference, id: DatabaseValue)? {
+    var first: (row: Int, reference: StoredReference, id: DatabaseValue)?
+    for (index, reference) in references.enumerated() {
+        // The ids as an array of the dialect (`null` is one in both), and the first (0-based) with no parent.
+        let ids = rows.map { row in if case .integer(let id) = row[index] { String(id) } else { "null" } }.joined(separator: ",")
+        let (argument, sql) = switch db.dialect {
+        case .sqlite: ("[\(ids)]", """
+            SELECT min(key) FROM json_each(?)
+            WHERE type = 'integer' AND NOT EXISTS (SELECT 1 FROM \(reference.parent) WHERE id = value)
+            """)
+        case .postgreSQL: ("{\(ids)}", """
+            SELECT min(t.n) - 1 FROM unnest(?::bigint[]) WITH ORDINALITY AS t(id, n)
+            WHERE t.id IS NOT NULL AND NOT EXISTS (SELECT FROM \(reference.parent) AS p WHERE p.id = t.id)
+            """)
+        }
+        guard case .integer(let found) = try db.fetchRows(sql: sql, values: [.text(argument)]).first?.first,
+              first.map({ Int(found) < $0.row }) ?? true
+        else { continue }
+        first = (Int(found), reference, rows[Int(found)][index])
+    }
+    return first
+}
+
 extension EntityFileError {
     /// The refusal of the record at `place` whose `reference` holds `id`, the id of no stored
     /// parent: what both engines' imports say, SQLite's message named by the record's place.

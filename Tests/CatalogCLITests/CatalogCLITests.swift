@@ -234,7 +234,7 @@ struct CatalogCLITests {
     }
 
     @Test func migrateStatusShowsAnotherProgramsSetWithoutRefusingIt() throws {
-        let notes = try MigrationSet(identity: "com.example.notes", migrations: [
+        let notes = MigrationSet(identity: "com.example.notes", migrations: [
             Migration(version: 1, name: "create_note", sql: "CREATE TABLE note(id INTEGER PRIMARY KEY, text TEXT NOT NULL)"),
         ])
         try CatalogStore(path: database, migrationSets: [notes]).file!.close()

@@ -26,7 +26,7 @@ struct NewDatabaseCommandTests {
         let database = workspace.path("new.sqlite")
         let result = try workspace.catalog(command, database: database, environment: onePage, input: "")
         #expect(result.status == 1, "\(result)")
-        #expect(result.error == "catalog: error: the disk or database is full; nothing was written (SQLITE_FULL)\n")
+        #expect(result.error == "catalog: error: the disk or database is full; this command's change was not written (SQLITE_FULL)\n")
         #expect(result.output.isEmpty)
         #expect(files(in: workspace.directory.url.path).filter { $0.hasPrefix("new.sqlite") }.isEmpty,
                 "no database, -wal or -shm left: \(files(in: workspace.directory.url.path))")
@@ -37,7 +37,7 @@ struct NewDatabaseCommandTests {
         let home = workspace.path("home")
         let result = try ProcessRunner.run("catalog", ["list"], environment: onePage, home: home)
         #expect(result.status == 1, "\(result)")
-        #expect(result.error == "catalog: error: the disk or database is full; nothing was written (SQLITE_FULL)\n")
+        #expect(result.error == "catalog: error: the disk or database is full; this command's change was not written (SQLITE_FULL)\n")
         #expect(files(in: home + "/data/catalog").isEmpty, "\(files(in: home + "/data/catalog"))")
     }
 

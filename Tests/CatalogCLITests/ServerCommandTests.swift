@@ -1,4 +1,6 @@
 import Foundation
+import PostgreSQLStore
+import StoreCore
 import TestSupport
 import Testing
 
@@ -93,24 +95,56 @@ struct ServerCommandTests {
     }
 
     /// Exit codes, 5, on a server: a write that meets another session's lock past the server's
-    /// `lock_timeout` is a file's busy database: one line, exit 5, and nothing written.
+    /// `lock_timeout` is a file's busy database: one line, exit 5, and the write not made.
     @Test func aLockHeldPastTheLockTimeoutIsBusy() throws {
+        let result = try Self.addProduct(whileLocking: "ACCESS EXCLUSIVE") { _ in }
+        #expect(result.status == 5, "\(result)")
+        #expect(result.error == "catalog: error: the database is locked by another session past the server's lock_timeout; "
+            + "try again; this command's change was not written (55P03)\n", "\(result)")
+    }
+
+    /// Exit codes, 5, on a server: the lock line is true when opening committed before the write met
+    /// the lock (a pending migration applied): it says the command's change was not written, which
+    /// holds, and not that nothing was, which would not.
+    @Test func aLockMetAfterAMigrationCommittedSaysOnlyWhatHolds() throws {
+        let migration6 = "FROM schema_migrations WHERE migration_set = 'catalog' AND version = 6"
+        var applied: [[DatabaseValue]] = []
+        // Migration 6 pending again: it drops a function the schema does not have, and locks no
+        // table; a share lock lets reads go on and makes an insert wait.
+        let result = try Self.addProduct(whileLocking: "SHARE") { holder in
+            try holder.execute(sql: "DELETE " + migration6)
+        } afterwards: { holder in
+            applied = try holder.fetchRows(sql: "SELECT count(*) " + migration6, values: [])
+        }
+        #expect(result.status == 5, "\(result)")
+        #expect(result.error == "catalog: error: the database is locked by another session past the server's lock_timeout; "
+            + "try again; this command's change was not written (55P03)\n", "\(result)")
+        #expect(applied == [[.integer(1)]], "the migration was written")
+    }
+
+    /// Runs `add product` on a seeded schema through a URL whose `lock_timeout` is 200 ms, while
+    /// another session (after `before`) holds a lock in `mode` on the products; that session rolls
+    /// back, runs `afterwards`, and the product is found not written.
+    private static func addProduct(
+        whileLocking mode: String, before: (PostgreSQLConnection) throws -> Void,
+        afterwards: (PostgreSQLConnection) throws -> Void = { _ in }
+    ) throws -> ProcessResult {
         let workspace = try Workspace(engine: .postgreSQL)
         #expect(try workspace.catalog("seed").status == 0)
         let schema = try #require(workspace.schema)
         let holder = try schema.connect()
         defer { holder.close() }
+        try before(holder)
         try holder.execute(sql: "BEGIN")
-        try holder.execute(sql: "LOCK TABLE products IN ACCESS EXCLUSIVE MODE")
+        try holder.execute(sql: "LOCK TABLE products IN \(mode) MODE")
         // The schema's URL with a lock_timeout of 200 ms among its options.
         let impatient = schema.primary + "%20-clock_timeout%3D200"
         let result = try workspace.catalog(
             ["add", "product", "--type", "device", "--name", "Blocked", "--year", "2000", "--price", "1"], database: impatient)
-        #expect(result.status == 5, "\(result)")
-        #expect(result.error == "catalog: error: the database is locked by another session past the server's lock_timeout; "
-            + "try again; nothing was written (55P03)\n", "\(result)")
         try holder.execute(sql: "ROLLBACK")
+        try afterwards(holder)
         #expect(try workspace.catalog(["search", "blocked"], database: schema.primary).output == "No results for \"blocked\"\n")
+        return result
     }
 
     @Test func replicasAreURLsOfAServer() throws {

@@ -18,7 +18,7 @@ struct CatalogMigrationSetsTests {
     }
 
     /// An embedder's set: its own version 1 (the catalog has one too) and a 1001.
-    static let notes = try! MigrationSet(identity: "com.example.notes", migrations: [
+    static let notes = MigrationSet(identity: "com.example.notes", migrations: [
         Migration(version: 1, name: "create_note", sql: "CREATE TABLE note(id INTEGER PRIMARY KEY, text TEXT NOT NULL);"),
         Migration(version: 1001, name: "index_note", revision: "1") { db in
             try db.execute(sql: "CREATE INDEX note_by_text ON note(text)")
@@ -93,14 +93,14 @@ struct CatalogMigrationSetsTests {
 
     @Test func anEmbeddersNewerOrChangedSetIsRefusedBeforeWriting() throws {
         _ = try CatalogStore(path: path, migrationSets: [Self.notes]).file!.close()
-        let older = try MigrationSet(identity: "com.example.notes", migrations: [Self.notes.migrations[0]])
+        let older = MigrationSet(identity: "com.example.notes", migrations: [Self.notes.migrations[0]])
         #expect {
             try CatalogStore(path: path, migrationSets: [older])
         } throws: { error in
             guard case MigrationError.databaseIsNewer(let set, 1001, 1) = error else { return false }
             return set == "com.example.notes"
         }
-        let revised = try MigrationSet(identity: "com.example.notes", migrations: [
+        let revised = MigrationSet(identity: "com.example.notes", migrations: [
             Self.notes.migrations[0],
             Migration(version: 1001, name: "index_note", revision: "2") { _ in },
         ])
@@ -144,7 +144,7 @@ struct CatalogMigrationSetsTests {
     }
 
     @Test func anEmbedderCannotTakeTheCatalogsIdentity() throws {
-        let impostor = try MigrationSet(identity: CatalogMigrations.identity, migrations: [])
+        let impostor = MigrationSet(identity: CatalogMigrations.identity, migrations: [])
         #expect(throws: MigrationError.self) { try CatalogStore(path: path, migrationSets: [impostor]) }
     }
 }

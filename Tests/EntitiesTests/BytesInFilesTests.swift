@@ -23,7 +23,7 @@ struct BytesInFilesTests {
             ])
     }
 
-    static let schema = try! EntitySchema(identity: "org.example.attachments", tables: [EntityTable(Attachment.self)])
+    static let schema = EntitySchema(identity: "org.example.attachments", tables: [EntityTable(Attachment.self)])
 
     /// Every byte value, bytes that are not UTF-8, a NUL, no bytes, and a missing value.
     static let attachments = [

@@ -66,8 +66,8 @@ struct Spoon: DeclaredEntity, Hashable {
 
 enum Pantry {
     static let identity = "org.example.pantry"
-    static let before = try! EntitySchema(identity: identity, tables: [EntityTable(JarBefore.self)])
-    static let now = try! EntitySchema(
+    static let before = EntitySchema(identity: identity, tables: [EntityTable(JarBefore.self)])
+    static let now = EntitySchema(
         identity: identity, tables: [EntityTable(Jar.self), EntityTable(Spoon.self)],
         changes: [
             .addingAttribute("servings", of: Jar.self, version: 2),
@@ -125,7 +125,7 @@ struct EngineSchemaTests {
     @Test(arguments: StoreEngine.all) func aDeclarationChangedWithoutItsStepFailsWithOneLine(engine: StoreEngine) throws {
         let store = try engine.makeStore()
         try Pantry.before.migrate(store.writer)
-        let withoutSteps = try EntitySchema(identity: Pantry.identity, tables: [EntityTable(Jar.self)])
+        let withoutSteps = EntitySchema(identity: Pantry.identity, tables: [EntityTable(Jar.self)])
         #expect(throws: SchemaDifference(table: "jars", reason: "column servings (attribute servings of Jar) is missing: add a migration step that adds it")) {
             try withoutSteps.migrate(store.writer)
         }

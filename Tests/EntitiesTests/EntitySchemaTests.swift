@@ -12,6 +12,14 @@ import TestSupport
 struct EntitySchemaTests {
     typealias ColumnInfo = (type: String, notNull: Bool, defaultValue: String?)
 
+    /// A change numbered 1 (the tables' creation) or below is a mistake in the code that lists the
+    /// changes: the schema traps, rather than throw an error every embedder would have to `try!`.
+    @Test func aChangeAtVersionOneTraps() async {
+        await #expect(processExitsWith: .failure) {
+            _ = EntitySchema(identity: "org.example.mistake", tables: [], changes: [Migration(version: 1, name: "early", sql: "")])
+        }
+    }
+
     /// Each column of `table` as the engine's catalog describes it.
     static func columns(_ table: String, _ db: some SQLConnection) throws -> [String: ColumnInfo] {
         let sql = db.dialect == .sqlite
@@ -144,7 +152,7 @@ struct EntitySchemaTests {
         let queue = store.writer
         var dish = Dish(name: "Oyakodon", minutes: 20)
         try queue.write { db in try dish.insert(db) }
-        let withStep = try EntitySchema(identity: Kitchen.identity, tables: Kitchen.tables, changes: Kitchen.changes + [step])
+        let withStep = EntitySchema(identity: Kitchen.identity, tables: Kitchen.tables, changes: Kitchen.changes + [step])
         if engine == .postgreSQL {
             try queue.write { db in try damage(db) }
             #expect(throws: SchemaDifference(table: "dishes", reason: reason)) { try Kitchen.now.migrate(queue) }
@@ -213,12 +221,12 @@ struct EntitySchemaTests {
         let store = try engine.makeStore()
         let queue = store.writer
         try Kitchen.before.migrate(queue)
-        let withoutSteps = try EntitySchema(identity: Kitchen.identity, tables: [EntityTable(Dish.self)])
+        let withoutSteps = EntitySchema(identity: Kitchen.identity, tables: [EntityTable(Dish.self)])
         let error = #expect(throws: SchemaDifference.self) { try withoutSteps.migrate(queue) }
         #expect(error?.description == "table dishes does not match its declaration: column servings (attribute servings of Dish) is missing: add a migration step that adds it")
         #expect(error?.description.contains("\n") == false)
         // A step that adds the column without its rename: the old column is the next difference.
-        let halfway = try EntitySchema(
+        let halfway = EntitySchema(
             identity: Kitchen.identity, tables: [EntityTable(Dish.self)], changes: [.addingAttribute("servings", of: Dish.self, version: 2)])
         #expect(throws: SchemaDifference(table: "dishes", reason: "column remarks (attribute remarks of Dish) is missing: add a migration step that adds it")) {
             try halfway.migrate(queue)

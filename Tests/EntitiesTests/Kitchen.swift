@@ -98,7 +98,7 @@ enum Kitchen {
     static let identity = "org.example.kitchen"
 
     /// The schema as first released.
-    static let before = try! EntitySchema(identity: identity, tables: [EntityTable(DishBefore.self)])
+    static let before = EntitySchema(identity: identity, tables: [EntityTable(DishBefore.self)])
 
     /// The tables now.
     static let tables = [EntityTable(Dish.self), EntityTable(DishStep.self), EntityTable(Tasting.self)]
@@ -113,7 +113,7 @@ enum Kitchen {
     ]
 
     /// The schema now: ``tables`` after ``changes``.
-    static let now = try! EntitySchema(identity: identity, tables: tables, changes: changes)
+    static let now = EntitySchema(identity: identity, tables: tables, changes: changes)
 
     /// A fresh store of the engine at the schema now.
     static func store(_ engine: StoreEngine) throws -> TestStore {

@@ -51,7 +51,7 @@ struct SearchImportTests {
         let path = directory.path("dishes.jsonl")
         try dishes.map(Self.line).joined().write(toFile: path, atomically: true, encoding: .utf8)
         let (imported, expected) = (try StoreEngine.postgreSQL.makeStore(), try StoreEngine.postgreSQL.makeStore())
-        let schema = try EntitySchema(identity: "org.example.kitchen.search", tables: [EntityTable(Dish.self)])
+        let schema = EntitySchema(identity: "org.example.kitchen.search", tables: [EntityTable(Dish.self)])
         for store in [imported, expected] { _ = try schema.migrate(store.writer) }
 
         let unique = Set(dishes.map(\.name)).count

@@ -19,7 +19,7 @@ struct SearchOnBothEnginesTests {
     static let searches = ["cafe", "creme", "デジタル", "ra", "a", "t a", "20", "strasse", "京", "e", "tart", "zz", ""]
 
     @Test func theSameSearchesGiveTheSamePages() throws {
-        let schema = try EntitySchema(identity: "org.example.kitchen.search", tables: [EntityTable(Dish.self)])
+        let schema = EntitySchema(identity: "org.example.kitchen.search", tables: [EntityTable(Dish.self)])
         var pages: [StoreEngine: [[Int64]]] = [:]
         var fetched: [StoreEngine: [[Int64?]]] = [:]
         for engine in StoreEngine.allCases {

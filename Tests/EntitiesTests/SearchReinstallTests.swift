@@ -33,8 +33,8 @@ struct MealBefore: SearchableEntity, Hashable {
 /// step is applied once, and a later step of its kind leaves its checksum valid.
 struct SearchReinstallTests {
     static let identity = "test.meals"
-    static let before = try! EntitySchema(identity: identity, tables: [EntityTable(MealBefore.self)])
-    static let now = try! EntitySchema(
+    static let before = EntitySchema(identity: identity, tables: [EntityTable(MealBefore.self)])
+    static let now = EntitySchema(
         identity: identity, tables: [EntityTable(Meal.self)], changes: [.reinstallingSearch(of: Meal.self, version: 2)])
 
     /// Random meals, saved with the schema of `MealBefore`, in `queue`.
@@ -108,7 +108,7 @@ struct SearchReinstallTests {
         let meals = try oldStore(old.writer, &random)
         let queue = try old.openAgain()
         // Without the step, opening says what differs and names the step, in one line.
-        let withoutStep = try EntitySchema(identity: Self.identity, tables: [EntityTable(Meal.self)])
+        let withoutStep = EntitySchema(identity: Self.identity, tables: [EntityTable(Meal.self)])
         #expect(throws: SchemaDifference(
             table: "meals",
             reason: "its search indexes name_folded in the database, name_folded, notes_folded in the declaration: add the step Migration.reinstallingSearch(of:version:)")
@@ -118,7 +118,7 @@ struct SearchReinstallTests {
 
         // A later change of the search comes with a step of its own: the first one's checksum, which
         // names no attribute, is still the file's.
-        let later = try EntitySchema(
+        let later = EntitySchema(
             identity: Self.identity, tables: [EntityTable(Meal.self)],
             changes: [.reinstallingSearch(of: Meal.self, version: 2), .reinstallingSearch(of: Meal.self, version: 3)])
         #expect(try later.migrate(queue).map(\.version) == [3])

@@ -44,7 +44,7 @@ struct SectionRenameTests {
             ids[label] = box.id
         }
         // The index by rack is named after the new column: its own step.
-        let now = try EntitySchema(identity: Self.identity, tables: [EntityTable(Box.self)], changes: [
+        let now = EntitySchema(identity: Self.identity, tables: [EntityTable(Box.self)], changes: [
             .renamingColumn("shelf", to: "rack", of: Box.self, version: 2), .addingIndexes(of: Box.self, version: 3),
         ])
         #expect(try now.migrate(store.writer).map(\.version) == [2, 3])

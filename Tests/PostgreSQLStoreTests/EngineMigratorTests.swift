@@ -6,8 +6,8 @@ import Testing
 /// refused.
 @Suite struct EngineMigratorTests {
     /// An owner's migrations in the engine's types.
-    static func app(_ dialect: SQLDialect, extra: [Migration] = []) throws -> MigrationSet {
-        try MigrationSet(identity: "app", migrations: [
+    static func app(_ dialect: SQLDialect, extra: [Migration] = []) -> MigrationSet {
+        MigrationSet(identity: "app", migrations: [
             Migration(
                 version: 1, name: "create_note",
                 sql: "CREATE TABLE note(id \(dialect.integerPrimaryKey), text \(dialect.columnType(.text)) NOT NULL)"),
@@ -20,24 +20,24 @@ import Testing
         ] + extra)
     }
 
-    static let plugin = try! MigrationSet(identity: "com.example.plugin", migrations: [
+    static let plugin = MigrationSet(identity: "com.example.plugin", migrations: [
         Migration(version: 1, name: "create_tag", sql: "CREATE TABLE tag(name text NOT NULL)")
     ])
 
     @Test(arguments: Engine.allCases)
     func appliesEachSetOnceAndRecordsIt(engine: Engine) throws {
         try engine.withFreshDatabase { db in
-            let first = try Migrator(sets: [try Self.app(db.dialect, extra: []).prefix(1), Self.plugin])
+            let first = try Migrator(sets: [Self.app(db.dialect, extra: []).prefix(1), Self.plugin])
             #expect(try first.migrate(db).map { "\($0.set):\($0.version)" } == ["app:1", "com.example.plugin:1"])
             try db.execute(sql: "INSERT INTO note(text) VALUES (?)", values: [.text("hello")])
-            let both = try Migrator(sets: [try Self.app(db.dialect), Self.plugin])
+            let both = try Migrator(sets: [Self.app(db.dialect), Self.plugin])
             #expect(try both.needsMigration(db))
             #expect(try both.migrate(db).map { "\($0.set):\($0.version)" } == ["app:2"])
             #expect(try both.migrate(db).isEmpty)
             #expect(try !both.needsMigration(db))
             #expect(try db.texts("SELECT text FROM note") == ["HELLO"])
             let recorded = try both.appliedMigrations(db)
-            #expect(recorded.map(\.checksum) == [try Self.app(db.dialect)].flatMap(\.migrations).map(\.checksum) + [Self.plugin.migrations[0].checksum])
+            #expect(recorded.map(\.checksum) == [Self.app(db.dialect)].flatMap(\.migrations).map(\.checksum) + [Self.plugin.migrations[0].checksum])
             #expect(try both.status(db).allSatisfy { $0.state == .applied })
         }
     }
@@ -45,15 +45,15 @@ import Testing
     @Test(arguments: Engine.allCases)
     func refusesANewerSchemaAndAChangedMigration(engine: Engine) throws {
         try engine.withFreshDatabase { db in
-            try Migrator(sets: [try Self.app(db.dialect)]).migrate(db)
-            let older = try Migrator(sets: [try Self.app(db.dialect).prefix(1)])
+            try Migrator(sets: [Self.app(db.dialect)]).migrate(db)
+            let older = try Migrator(sets: [Self.app(db.dialect).prefix(1)])
             #expect {
                 try older.validate(db)
             } throws: { error in
                 guard case MigrationError.databaseIsNewer(set: "app", databaseVersion: 2, knownVersion: 1) = error else { return false }
                 return true
             }
-            let changed = try MigrationSet(identity: "app", migrations: [
+            let changed = MigrationSet(identity: "app", migrations: [
                 Migration(version: 1, name: "create_note", sql: "CREATE TABLE note(id integer)")
             ])
             #expect {
@@ -73,7 +73,7 @@ import Testing
                 try db.execute(sql: "CREATE TABLE half(id integer)", values: [])
                 try db.execute(sql: "INSERT INTO missing VALUES (1)", values: [])
             })
-            let migrator = try Migrator(sets: [try Self.app(db.dialect, extra: [failing])])
+            let migrator = try Migrator(sets: [Self.app(db.dialect, extra: [failing])])
             #expect {
                 try migrator.migrate(db)
             } throws: { error in
@@ -101,7 +101,7 @@ import Testing
 
 extension MigrationSet {
     /// The set with its first `count` migrations only.
-    func prefix(_ count: Int) throws -> MigrationSet {
-        try MigrationSet(identity: identity, migrations: Array(migrations.prefix(count)))
+    func prefix(_ count: Int) -> MigrationSet {
+        MigrationSet(identity: identity, migrations: Array(migrations.prefix(count)))
     }
 }

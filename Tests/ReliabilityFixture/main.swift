@@ -13,7 +13,7 @@ guard arguments.count == 4, arguments[1] == "migrate", let rows = Int(arguments[
     exit(64)
 }
 do {
-    let migrator = try Migrator(migrations: [
+    let migrator = Migrator(migrations: [
         Migration(version: 1, name: "create_kept", sql: "CREATE TABLE kept(id INTEGER PRIMARY KEY, note TEXT NOT NULL)"),
         Migration(version: 2, name: "fill_bulk", sql: """
             CREATE TABLE bulk(id INTEGER PRIMARY KEY, payload BLOB NOT NULL);

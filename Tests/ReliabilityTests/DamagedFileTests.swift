@@ -127,7 +127,7 @@ struct DamagedFileTests {
         try other.close()
         let bytes = fileBytes(workspace.database)
 
-        let migrator = try Migrator(migrations: [Migration(version: 1, name: "create_t", sql: "CREATE TABLE t(id INTEGER)")])
+        let migrator = Migrator(migrations: [Migration(version: 1, name: "create_t", sql: "CREATE TABLE t(id INTEGER)")])
         var configuration = Configuration()
         configuration.prepareDatabase = { db in try migrator.validate(db) }
         #expect(throws: MigrationError.self) { try DatabaseQueue(path: workspace.database, configuration: configuration) }

@@ -58,7 +58,7 @@ struct FullDiskTests {
         let full = try workspace.catalog(
             ["seed", "--count", "3000"], environment: ["CATALOG_MAX_PAGE_COUNT": String(pages + 5)])
         #expect(full.status == 1, "\(full)")
-        #expect(full.error == "catalog: error: the disk or database is full; nothing was written (SQLITE_FULL)\n")
+        #expect(full.error == "catalog: error: the disk or database is full; this command's change was not written (SQLITE_FULL)\n")
         #expect(full.output.isEmpty)
         #expect(fileBytes(workspace.database) == bytes)
 
@@ -84,7 +84,7 @@ struct FullDiskTests {
         let add = try disk.catalog(
             ["add", "product", "--type", "device", "--name", "X", "--year", "2000", "--price", "1", "--database", disk.path("new.sqlite")])
         #expect(add.status == 1, "\(add)")
-        #expect(add.error == "catalog: error: the disk or database is full; nothing was written (SQLITE_FULL)\n")
+        #expect(add.error == "catalog: error: the disk or database is full; this command's change was not written (SQLITE_FULL)\n")
         #expect(try disk.fileNames() == ["filler"], "no empty database file, nor -wal or -shm")
     }
 
@@ -104,7 +104,7 @@ struct FullDiskTests {
 
         let full = try disk.catalog(add)
         #expect(full.status == 1, "\(full)")
-        #expect(full.error == "catalog: error: the disk or database is full; nothing was written (SQLITE_IOERR_SHMSIZE)\n")
+        #expect(full.error == "catalog: error: the disk or database is full; this command's change was not written (SQLITE_IOERR_SHMSIZE)\n")
         #expect(full.output.isEmpty)
         #expect(fileBytes(disk.hostPath("catalog.sqlite")) == bytes)
 
@@ -169,7 +169,7 @@ struct FullDiskTests {
     }
 
     /// Seeds of 2,000 products fill a real file system until one fails: its message is true, whether
-    /// the disk filled during the seed's transaction (rolled back: nothing was written) or after its
+    /// the disk filled during the seed's transaction (rolled back: its change was not written) or after its
     /// commit, while the `-wal` was copied into the database file (the seed was written and is kept in
     /// the `-wal`). With room again, the file is sound and the next write copies the `-wal` in.
     @Test(.enabled(if: SmallFileSystem.isAvailable, "needs root to mount a small file system"), arguments: [1_536, 2_560, 4_096])
@@ -190,8 +190,8 @@ struct FullDiskTests {
             }
             #expect(result.status == 1, "\(result)")
             #expect(result.output.isEmpty && result.error.split(separator: "\n").count == 1, "\(result)")
-            if result.error.contains("nothing was written") {
-                #expect(after == count, "said nothing was written, but \(after - count) products were: \(result)")
+            if result.error.contains("this command's change was not written") {
+                #expect(after == count, "said its change was not written, but \(after - count) products were: \(result)")
             } else {
                 let added = try #require(Self.productsSaidAdded(result.error), "\(result)")
                 #expect(after == count + added, "said \(added) products were added, but \(after - count) were: \(result)")
@@ -239,8 +239,8 @@ struct FullDiskTests {
             if result.status == 0 || result.error.contains("but is kept only in") {
                 #expect(command.wrote(after) && after != before, "\(command.arguments) says it wrote: \(result)")
             } else {
-                #expect(result.status == 1 && result.error.contains("nothing was written"), "\(command.arguments): \(result)")
-                #expect(after == before, "\(command.arguments) said nothing was written: \(result)")
+                #expect(result.status == 1 && result.error.contains("this command's change was not written"), "\(command.arguments): \(result)")
+                #expect(after == before, "\(command.arguments) said its change was not written: \(result)")
             }
         }
     }

@@ -15,11 +15,11 @@ struct MigrationSetTests {
         queue = try DatabaseQueue(path: directory.path())
     }
 
-    static let app = try! MigrationSet(identity: "app", migrations: [
+    static let app = MigrationSet(identity: "app", migrations: [
         Migration(version: 1, name: "create_a", sql: "CREATE TABLE a(id INTEGER PRIMARY KEY, name TEXT);"),
         Migration(version: 2, name: "create_b", sql: "CREATE TABLE b(id INTEGER PRIMARY KEY);"),
     ])
-    static let plugin = try! MigrationSet(identity: "com.example.plugin", migrations: [
+    static let plugin = MigrationSet(identity: "com.example.plugin", migrations: [
         Migration(version: 1, name: "create_p", sql: "CREATE TABLE p(id INTEGER PRIMARY KEY);"),
         Migration(version: 1001, name: "create_q", sql: "CREATE TABLE q(id INTEGER PRIMARY KEY);"),
     ])
@@ -62,7 +62,7 @@ struct MigrationSetTests {
 
     @Test func newerIsJudgedPerSet() throws {
         try migrate([Self.app, Self.plugin])
-        let olderPlugin = try MigrationSet(identity: "com.example.plugin", migrations: [Self.plugin.migrations[0]])
+        let olderPlugin = MigrationSet(identity: "com.example.plugin", migrations: [Self.plugin.migrations[0]])
         let error = try #require(throws: MigrationError.self) { try migrate([Self.app, olderPlugin]) }
         guard case .databaseIsNewer(let set, let databaseVersion, let knownVersion) = error else {
             Issue.record("unexpected \(error)")
@@ -76,7 +76,7 @@ struct MigrationSetTests {
 
     @Test func checksumsArePerSet() throws {
         try migrate([Self.app, Self.plugin])
-        let changedPlugin = try MigrationSet(identity: "com.example.plugin", migrations: [
+        let changedPlugin = MigrationSet(identity: "com.example.plugin", migrations: [
             Migration(version: 1, name: "create_p", sql: "CREATE TABLE p(id INTEGER PRIMARY KEY, extra);"),
             Self.plugin.migrations[1],
         ])
@@ -121,7 +121,7 @@ struct MigrationSetTests {
     @Test func aSwiftMigrationRunsInsideItsTransaction() throws {
         try migrate([Self.app])
         try queue.write { db in try db.execute(sql: "INSERT INTO a(name) VALUES ('café'), ('mac')") }
-        let set = try MigrationSet(identity: "app", migrations: Self.app.migrations + [Self.refold(revision: "1")])
+        let set = MigrationSet(identity: "app", migrations: Self.app.migrations + [Self.refold(revision: "1")])
         let applied = try migrate([set])
         #expect(applied.map(\.version) == [3])
         #expect(applied.first?.checksum == Self.refold(revision: "1").checksum)
@@ -138,7 +138,7 @@ struct MigrationSetTests {
             try db.execute(sql: "CREATE TABLE c(id INTEGER)")
             throw Refused()
         }
-        let set = try MigrationSet(identity: "app", migrations: Self.app.migrations + [failing])
+        let set = MigrationSet(identity: "app", migrations: Self.app.migrations + [failing])
         let error = try #require(throws: MigrationError.self) { try migrate([set]) }
         guard case .migrationFailed(let name, let version, _, let underlying) = error else {
             Issue.record("unexpected \(error)")
@@ -155,9 +155,9 @@ struct MigrationSetTests {
         #expect(Migration(version: 1, name: "x", revision: "a") { _ in }.checksum == "af63dc4c8601ec8c")
         #expect(Migration(version: 1, name: "x", sql: "").checksum == "cbf29ce484222325")
         try migrate([Self.app])
-        let set = try MigrationSet(identity: "app", migrations: Self.app.migrations + [Self.refold(revision: "1")])
+        let set = MigrationSet(identity: "app", migrations: Self.app.migrations + [Self.refold(revision: "1")])
         try migrate([set])
-        let revised = try MigrationSet(identity: "app", migrations: Self.app.migrations + [Self.refold(revision: "2")])
+        let revised = MigrationSet(identity: "app", migrations: Self.app.migrations + [Self.refold(revision: "2")])
         #expect {
             try migrate([revised])
         } throws: { error in

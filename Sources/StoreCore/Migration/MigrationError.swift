@@ -3,8 +3,6 @@
 public enum MigrationError: Error, Sendable, CustomStringConvertible {
     /// A migration file's name is not `NNNN_description.sql`.
     case invalidFileName(String)
-    /// Two migrations of one set have the same version.
-    case duplicateVersion(set: String, version: Int)
     /// Two migration sets have the same identity.
     case duplicateSet(String)
     /// An applied migration changed since it was applied (its SQL, or a Swift migration's revision).
@@ -22,8 +20,6 @@ public enum MigrationError: Error, Sendable, CustomStringConvertible {
         switch self {
         case .invalidFileName(let name):
             "invalid migration file name \(name): expected NNNN_description.sql"
-        case .duplicateVersion(let set, let version):
-            "two \(set) migrations have version \(version)"
         case .duplicateSet(let set):
             "two migration sets are named \(set)"
         case .checksumMismatch(let set, let version, let name, let recorded, let current):

@@ -6,7 +6,7 @@
 /// "changed" nor "newer" for the catalog.
 ///
 /// ```swift
-/// let notes = try MigrationSet(identity: "com.example.notes", migrations: [
+/// let notes = MigrationSet(identity: "com.example.notes", migrations: [
 ///     Migration(version: 1, name: "create_notes", sql: "CREATE TABLE note(id INTEGER PRIMARY KEY, text TEXT NOT NULL)"),
 /// ])
 /// ```
@@ -22,11 +22,12 @@ public struct MigrationSet: Sendable {
 
     /// Creates a set.
     ///
-    /// - Throws: ``MigrationError/duplicateVersion(set:version:)`` when two migrations share a version.
-    public init(identity: String, migrations: [Migration]) throws {
+    /// - Precondition: no two migrations share a version: a mistake in the code that lists them, not
+    ///   a condition of the database, so it traps with the set and version rather than throw.
+    public init(identity: String, migrations: [Migration]) {
         let sorted = migrations.sorted { $0.version < $1.version }
-        for (previous, next) in zip(sorted, sorted.dropFirst()) where previous.version == next.version {
-            throw MigrationError.duplicateVersion(set: identity, version: next.version)
+        for (previous, next) in zip(sorted, sorted.dropFirst()) {
+            precondition(previous.version != next.version, "two \(identity) migrations have version \(next.version)")
         }
         self.identity = identity
         self.migrations = sorted

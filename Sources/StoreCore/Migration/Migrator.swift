@@ -61,9 +61,9 @@ public struct Migrator: Sendable {
 
     /// Creates a migrator for one set named ``defaultSetIdentity``.
     ///
-    /// - Throws: ``MigrationError/duplicateVersion(set:version:)`` when two migrations share a version.
-    public init(migrations: [Migration]) throws {
-        try self.init(sets: [MigrationSet(identity: Self.defaultSetIdentity, migrations: migrations)])
+    /// - Precondition: no two migrations share a version (``MigrationSet/init(identity:migrations:)``).
+    public init(migrations: [Migration]) {
+        sets = [MigrationSet(identity: Self.defaultSetIdentity, migrations: migrations)]
     }
 
     /// Applies the pending migrations of every set, set by set, each set up to its version in

@@ -14,13 +14,7 @@ public enum BookshelfMigrations {
     public static let identity = "org.example.bookshelf"
 
     /// The tables and their migrations.
-    public static let schema: EntitySchema = {
-        do {
-            return try EntitySchema(identity: identity, tables: [EntityTable(Book.self)])
-        } catch {
-            fatalError("invalid bookshelf migrations: \(error)")
-        }
-    }()
+    public static let schema = EntitySchema(identity: identity, tables: [EntityTable(Book.self)])
 
     /// The migrations, in version order, for another owner's store that keeps books in its file.
     public static var set: MigrationSet { schema.migrationSet }

@@ -15,19 +15,13 @@ import SQLiteStore
 public final class RecipeBook: Sendable {
     /// The schema: the tables generated from the declarations (migration 1), then the changes since
     /// the first release, as typed steps.
-    public static let schema: EntitySchema = {
-        do {
-            return try EntitySchema(
-                identity: "org.example.recipes", tables: [EntityTable(Recipe.self), EntityTable(Ingredient.self)],
-                changes: [
-                    // Version 2 declared `servings`: files made by version 1 gain the column, their
-                    // recipes serving 2 (its default).
-                    .addingAttribute("servings", of: Recipe.self, version: 2),
-                ])
-        } catch {
-            fatalError("invalid recipe schema: \(error)")
-        }
-    }()
+    public static let schema = EntitySchema(
+        identity: "org.example.recipes", tables: [EntityTable(Recipe.self), EntityTable(Ingredient.self)],
+        changes: [
+            // Version 2 declared `servings`: files made by version 1 gain the column, their
+            // recipes serving 2 (its default).
+            .addingAttribute("servings", of: Recipe.self, version: 2),
+        ])
 
     /// The file's connections.
     public let database: DatabasePool
