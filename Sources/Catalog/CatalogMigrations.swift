@@ -27,9 +27,8 @@ public enum CatalogMigrations {
     static let productCountsByType = Migration(
         version: 4, name: "count_products_by_type", revision: "count products by type on PostgreSQL"
     ) { (db: any SQLConnection) in
-        guard db.dialect == .postgreSQL else { return }
         try SectionCounts.installCounting(forTable: Product.tableName, section: "type", in: db)
-    }
+    }.applyingOnly(on: .postgreSQL)
 
     /// Migration 5: on PostgreSQL, the products' and phones' grams index becomes the index of their
     /// pairs (PostgreSQLSearch's `gramsFunction` of built-in functions, W1b on PostgreSQL); SQLite files
@@ -38,14 +37,13 @@ public enum CatalogMigrations {
 
     /// Migration 6: on PostgreSQL, drops the function that counted the products by type under the
     /// name it had before `SectionCounts` named it by a hash: a server counted then kept it, unused,
-    /// once migration 4 counted them again under the new name. SQLite files are left as they are.
+    /// once migration 4 counted them again under the new name. SQLite files only record it.
     static let olderCountFunction = Migration(
         version: 6, name: "drop_older_count_function", revision: "drop the products' older count function on PostgreSQL"
     ) { (db: any SQLConnection) in
-        guard db.dialect == .postgreSQL else { return }
         let older = SectionCounts.triggerPrefix(forTable: Product.tableName, section: "type")
         try db.execute(sql: "DROP FUNCTION IF EXISTS \(SQLText.identifier(older))()", values: [])
-    }
+    }.applyingOnly(on: .postgreSQL)
 
     /// The catalog's migration set: ``all`` under ``identity``.
     public static var set: MigrationSet { MigrationSet(identity: identity, migrations: all) }

@@ -77,8 +77,9 @@ extension CatalogStore {
     /// newer keystroke can cancel it.
     ///
     /// - Throws: `CancellationError`, `DatabaseError`.
+    /// - Precondition: `limit` is not negative, as for the synchronous `suggest`.
     public func suggest(prefix: String, limit: Int = 10, entity: EntityKind = .products) async throws -> [String] {
-        precondition(limit >= 0)
+        precondition(limit >= 0, "a suggestions' limit is not negative, not \(limit)")
         return try await writer.read { db in try Self.suggestions(prefix: prefix, limit: limit, entity: entity, db) }
     }
 

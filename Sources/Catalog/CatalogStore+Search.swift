@@ -25,7 +25,11 @@ extension CatalogStore {
     /// let page = try store.searchPage(ListRequest<Product>(searchText: "ip"), limit: 50)
     /// ```
     ///
-    /// - Throws: ``CatalogError/invalidValue(field:value:reason:)``, `DatabaseError`.
+    /// - Throws: ``CatalogError/invalidValue(field:value:reason:)`` for a request's value a user gave;
+    ///   `DatabaseError`.
+    /// - Precondition: `limit` and `offset` are not negative: a mistake of the calling code, which
+    ///   checks a number a user typed before it asks for a page (an offset past the matches is no
+    ///   mistake: its page is empty).
     public func searchPage<Entity: CatalogEntity>(
         _ request: ListRequest<Entity>, limit: Int = 50, offset: Int = 0
     ) throws -> SearchPage<Entity> {
@@ -52,6 +56,7 @@ extension CatalogStore {
     /// ``searchResults(for:in:limit:debounce:)``).
     ///
     /// - Throws: `CancellationError`, ``CatalogError/invalidValue(field:value:reason:)``, `DatabaseError`.
+    /// - Precondition: `limit` and `offset` are not negative, as for the synchronous `searchPage`.
     public func searchPage<Entity: CatalogEntity>(
         _ request: ListRequest<Entity>, limit: Int = 50, offset: Int = 0
     ) async throws -> SearchPage<Entity> {

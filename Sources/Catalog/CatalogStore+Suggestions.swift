@@ -21,8 +21,10 @@ extension CatalogStore {
     ///   - limit: the most names returned.
     ///   - entity: whose names: products (default) or phones.
     /// - Throws: `DatabaseError`.
+    /// - Precondition: `limit` is not negative: a mistake of the calling code, which checks a number a
+    ///   user typed (as `catalog suggest --limit` does).
     public func suggest(prefix: String, limit: Int = 10, entity: EntityKind = .products) throws -> [String] {
-        precondition(limit >= 0)
+        precondition(limit >= 0, "a suggestions' limit is not negative, not \(limit)")
         return try writer.read { db in try Self.suggestions(prefix: prefix, limit: limit, entity: entity, db) }
     }
 

@@ -16,8 +16,8 @@ extension CatalogCommand {
             _superCommandName: CatalogCommand.commandName,
             abstract: "Apply pending schema migrations (every command also does on open), or show their status.",
             discussion: """
-                When migrations are pending and the database holds data, `migrate` first backs the database \
-                up (as `catalog backup` does) to PATH.before-migration-<version>-<time>.sqlite beside it, and \
+                When migrations that change the file are pending and the database holds data, `migrate` first \
+                backs the database up (as `catalog backup` does) to PATH.before-migration-<version>-<time>.sqlite beside it, and \
                 says where, unless --no-backup. To undo a migration, copy that file back over the database.
 
                 Examples:
@@ -145,7 +145,8 @@ extension CatalogCommand {
                     guard let version = try CatalogMigrations.preBaselineVersion(db) else { throw error }
                     return (version, try CatalogMigrations.hasEntities(db))
                 }
-                let isPending = try migrator.status(db).contains { $0.state == .pending }
+                // A step only recorded on a file (a server's, `Migration.onlyOn`) changes nothing to back up.
+                let isPending = try migrator.hasPendingChanges(db)
                 let applied = try migrator.appliedMigrations(db).last { $0.set == CatalogMigrations.identity }?.version ?? 0
                 return (isPending ? applied : nil, try CatalogMigrations.hasEntities(db))
             }

@@ -36,7 +36,7 @@ struct TextTable {
         var widths = minimum
         for case .cells(let cells) in lines {
             for (index, cell) in cells.enumerated() {
-                let width = Self.displayWidth(cell)
+                let width = DisplayWidth.of(cell)
                 if index < widths.count { widths[index] = max(widths[index], width) } else { widths.append(width) }
             }
         }
@@ -49,36 +49,12 @@ struct TextTable {
         var parts: [String] = []
         for (index, cell) in cells.enumerated() {
             let width = index < widths.count ? widths[index] : 0
-            let padding = String(repeating: " ", count: max(width - displayWidth(cell), 0))
+            let padding = String(repeating: " ", count: max(width - DisplayWidth.of(cell), 0))
             parts.append(rightAligned.contains(index) ? padding + cell : cell + padding)
         }
         var text = parts.joined(separator: "  ")
         while text.last == " " { text.removeLast() }
         return text
-    }
-
-    /// The number of terminal columns `text` takes.
-    static func displayWidth(_ text: String) -> Int {
-        // ASCII, most cells: one column a byte, with no scalar's properties to look up.
-        if text.utf8.allSatisfy({ $0 < 0x80 }) { return text.utf8.count }
-        return text.unicodeScalars.reduce(0) { width, scalar in
-            if scalar.properties.generalCategory == .nonspacingMark || scalar.properties.generalCategory == .enclosingMark
-                || scalar.value == 0x200D || (0xFE00...0xFE0F).contains(scalar.value) {
-                return width
-            }
-            return width + (isWide(scalar.value) ? 2 : 1)
-        }
-    }
-
-    private static func isWide(_ value: UInt32) -> Bool {
-        switch value {
-        case 0x1100...0x115F, 0x2E80...0x303E, 0x3041...0x33FF, 0x3400...0x4DBF, 0x4E00...0x9FFF,
-             0xA000...0xA4CF, 0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE30...0xFE4F, 0xFF00...0xFF60,
-             0xFFE0...0xFFE6, 0x1F300...0x1F64F, 0x1F900...0x1F9FF, 0x20000...0x3FFFD:
-            return true
-        default:
-            return false
-        }
     }
 }
 

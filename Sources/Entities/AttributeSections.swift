@@ -14,6 +14,8 @@ public struct AttributeSections: Sendable {
     static let foldedKeySeparator: Character = "\u{1}"
 
     /// Sections by the value as stored, named by `name` (by default the value as text; NULL is ``).
+    /// A `Bool` attribute's value is given to `name` as the text `false` or `true`, as files write
+    /// it, not as the 0 or 1 it is stored as.
     ///
     /// A folded text's sections are in the order of its folded text, as its rows are (`Apple`, `apple`
     /// and `Äpple` are three sections, next to each other, before `banana`); spellings that fold alike
@@ -36,6 +38,15 @@ public struct AttributeSections: Sendable {
     public static var initial: AttributeSections {
         AttributeSections(
             expression: { _, sortExpression in "substr(\(sortExpression), 1, 1)" }, name: { key, _ in Self.text(key).uppercased() })
+    }
+
+    /// These sections for a `Bool` attribute: the key 0 or 1 it is stored as named as `false` or
+    /// `true` (see ``value(named:)``).
+    var namingBooleans: AttributeSections {
+        AttributeSections(expression: expression) { [name] key, isFolded in
+            guard case .integer(let value) = key else { return name(key, isFolded) }
+            return name(.text(value == 0 ? "false" : "true"), isFolded)
+        }
     }
 
     /// A value as section name text: text as is, NULL as ``, other values as they print.

@@ -216,7 +216,7 @@ extension EntityAttribute {
         return EntityAttribute(
             name: name, column: column ?? snakeCase(name), foldedColumn: nil, isSearchedText: false,
             isSearchedAsNumber: searchedAsNumber, title: title, label: label ?? words(name), width: width ?? title.count,
-            sections: sections, keyPath: keyPath,
+            sections: stored?.fileKind == .boolean ? sections.namingBooleans : sections, keyPath: keyPath,
             columnDefinition: ColumnDefinition(
                 type: stored?.columnType, isOptional: stored?.isOptional ?? false, isUnique: unique, defaultValue: `default`,
                 sqlCheck: sqlCheck),

@@ -159,16 +159,16 @@ extension Migration {
     /// A step that moves the grams of searchable entities' tables on PostgreSQL to the index of their
     /// texts that this version makes (PostgreSQLSearch's `gramsIndex`), from the column an older
     /// version kept them in (`search_grams`) or an older version's index, reinstalling each search
-    /// from its rows: for a server store made before. It does nothing on SQLite, nor to a table whose
-    /// search has this version's index already, so one step may stand for several such changes under
-    /// its `name` (catalog migration 3, `index_search_grams`, then 5, `index_search_pairs`).
+    /// from its rows: for a server store made before. It runs on PostgreSQL only (SQLite files record
+    /// it, `Migration.onlyOn`), and does nothing to a table whose search has this version's index
+    /// already, so one step may stand for several such changes under its `name` (catalog migration 3,
+    /// `index_search_grams`, then 5, `index_search_pairs`).
     public static func indexingSearchGrams(
         of types: [any SearchableEntity.Type], version: Int, name: String = "index_search_grams"
     ) -> Migration {
         let tables = types.map { $0.searchDescription.table }
         let revision = name.replacing("_", with: " ") + " of " + tables.joined(separator: ", ")
         return Migration(version: version, name: name, revision: revision) { (db: any SQLConnection) in
-            guard db.dialect == .postgreSQL else { return }
             for type in types {
                 let search = PostgreSQLTextSearch(type.searchDescription)
                 let hasColumn = try db.columnNames(ofTable: search.description.table).contains("search_grams")
@@ -176,7 +176,7 @@ extension Migration {
                 try db.execute(sql: search.uninstallSQL + search.installSQL, values: [])
                 try search.refreshSubstringCounts(db)
             }
-        }
+        }.applyingOnly(on: .postgreSQL)
     }
 
     /// A step that creates the declared indexes a table made before them lacks, and counts the rows

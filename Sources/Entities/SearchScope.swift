@@ -16,9 +16,12 @@ public struct SearchScope<Entity: SearchableEntity>: Sendable, Hashable {
     /// The values it may hold, as stored; none selects no row.
     public let values: [DatabaseValue]
 
-    /// The rows whose attribute at `keyPath` holds one of `values`.
+    /// The rows whose attribute at `keyPath` holds one of `values`; no value selects no row (an empty
+    /// page, not an error, since the values may be what a user chose).
+    ///
+    /// - Precondition: `keyPath` is a declared attribute's: a mistake of the calling code.
     public init<Value: DatabaseValueConvertible>(_ keyPath: KeyPath<Entity, Value> & Sendable, in values: [Value]) {
-        precondition(Entity.declaration.attribute(for: keyPath) != nil, "a search scope must be a declared attribute")
+        precondition(Entity.declaration.attribute(for: keyPath) != nil, "a search scope is a declared attribute, not \(keyPath)")
         self.keyPath = keyPath
         self.values = values.map(\.databaseValue)
     }

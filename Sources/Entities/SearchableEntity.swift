@@ -227,10 +227,14 @@ extension FetchRequest where Entity: SearchableEntity {
     /// ```
     ///
     /// - Throws: `FetchError.unmappedKeyPath(_:)` for a key path that is not a column; `DatabaseError`.
+    /// - Precondition: `limit` and `offset` are not negative, and the request has no predicate: mistakes
+    ///   of the calling code, which checks a number a user typed before it asks for a page (an offset
+    ///   past the matches is no mistake: its page is empty).
     public func searchPage(
         limit: Int, offset: Int = 0, costs: SearchCosts = .standard, _ db: any SQLConnection
     ) throws -> SearchPage<Entity> {
-        precondition(limit >= 0 && offset >= 0 && predicate == nil, "a search page restricts by its scope, not a predicate")
+        precondition(limit >= 0 && offset >= 0, "a search page's limit and offset are not negative, not \(limit) and \(offset)")
+        precondition(predicate == nil, "a search page restricts by its scope, not a predicate")
         let query = searchQuery ?? SearchQuery("")
         let scope = searchScope
         // SQLite's executor pages through its indexes; on PostgreSQL, one statement over the search's

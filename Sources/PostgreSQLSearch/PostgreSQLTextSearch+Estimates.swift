@@ -60,23 +60,16 @@ extension PostgreSQLTextSearch {
             query, self, scope: plan.scope, estimates: estimates, numberRows: numberRows, fewRows: costs.fewRows)
     }
 
-    /// `body`'s statements run with PostgreSQL's parallel workers off (`SET LOCAL` in the caller's
-    /// transaction; the setting is put back after, or at the transaction's end when `body` throws),
-    /// `body` given the values of `scalars`, read in the statement that turns them off: a search
-    /// counted over its rows reads a few thousand pages from shared buffers, where starting two
-    /// workers and sharing the pages costs more than it saves on two cores, idle or busy (W3 on
-    /// PostgreSQL: `x in`, `2 le`, `se 1`).
-    func serially<T>(reading scalars: [SQLFragment], _ db: some SQLConnection, _ body: ([DatabaseValue]) throws -> T) throws -> T {
-        let list = SQLFragment(
-            joining: [SQLFragment(sql: "setting.previous, set_config('max_parallel_workers_per_gather', '0', true)")] + scalars,
-            separator: ", ")
-        let row = try db.fetchRows(
-            sql: "SELECT \(list.sql) FROM (SELECT current_setting('max_parallel_workers_per_gather') AS previous OFFSET 0) AS setting",
-            values: list.arguments.values
-        ).first ?? []
-        let result = try body(Array(row.dropFirst(2)))
-        try db.execute(sql: "SELECT set_config('max_parallel_workers_per_gather', ?, true)", values: [row.first ?? .text("2")])
-        return result
+    /// `statement`, planned without PostgreSQL's parallel workers when `serially`: a search counted
+    /// over its rows reads a few thousand pages from shared buffers, where starting two workers and
+    /// sharing the pages costs more than it saves on two cores, idle or busy (W3 on PostgreSQL: `x
+    /// in`, `2 le`, `se 1`). A common table expression that calls a function PostgreSQL marks
+    /// `PARALLEL UNSAFE` makes it plan the whole statement serially; unreferenced, it is neither
+    /// planned nor run, and the session's settings stay as they are, where turning the workers off
+    /// and back cost a statement more per search (W3 on PostgreSQL: `studio e`).
+    static func statement(_ statement: SQLFragment, serially: Bool) -> SQLFragment {
+        guard serially else { return statement }
+        return SQLFragment(sql: "WITH serially AS (SELECT pg_current_xact_id_if_assigned()) " + statement.sql, arguments: statement.arguments)
     }
 
     /// The table's rows as PostgreSQL's statistics estimate them (`pg_class.reltuples`, as of the
@@ -104,11 +97,13 @@ extension PostgreSQLTextSearch {
         return SQLFragment(sql: "(SELECT coalesce(sum(count), 0) FROM \(gramCountsTable) WHERE gram = ?)", arguments: [gram])
     }
 
-    /// The values of `scalars` (SQL expressions of one value each), read in one statement.
-    func values(_ scalars: [SQLFragment], _ db: some SQLConnection) throws -> [DatabaseValue] {
+    /// The values of `scalars` (SQL expressions of one value each), read in one statement, planned
+    /// without parallel workers when `serially` (``statement(_:serially:)``).
+    func values(_ scalars: [SQLFragment], serially: Bool = false, _ db: some SQLConnection) throws -> [DatabaseValue] {
         guard !scalars.isEmpty else { return [] }
         let list = SQLFragment(joining: scalars, separator: ", ")
-        return try db.fetchRows(sql: "SELECT " + list.sql, values: list.arguments.values).first ?? []
+        let statement = Self.statement(SQLFragment(sql: "SELECT " + list.sql, arguments: list.arguments), serially: serially)
+        return try db.fetchRows(sql: statement.sql, values: statement.arguments.values).first ?? []
     }
 
     /// An integer (or a numeric sum) read as an `Int`; 0 for anything else.

@@ -26,6 +26,9 @@ extension PostgreSQLTextSearch {
     ///   - db: the connection, in a reading transaction.
     ///   - decode: makes an entity of a row of `selection`.
     /// - Throws: what the connection throws, or what `decode` throws.
+    /// - Precondition: `limit` and `offset` are not negative: a mistake of the calling code, which
+    ///   checks a number a user typed before it asks for a page (an offset past the matches is no
+    ///   mistake: its page is empty).
     public func page<Entity>(
         _ query: SearchQuery, scope: DatabaseValue? = nil, order: SearchOrder, limit: Int, offset: Int = 0,
         selection: String, costs: SearchCosts = .standard, _ db: some SQLConnection,
@@ -52,7 +55,7 @@ extension PostgreSQLTextSearch {
         _ query: SearchQuery, scope: DatabaseValue?, order: SearchOrder, limit: Int, offset: Int, selection: String,
         costs: SearchCosts, forcing: PageStrategy?, _ db: some SQLConnection, decode: ([DatabaseValue]) throws -> Entity
     ) throws -> SearchPage<Entity> {
-        precondition(limit >= 0 && offset >= 0)
+        precondition(limit >= 0 && offset >= 0, "a search page's limit and offset are not negative, not \(limit) and \(offset)")
         let plan = PostgreSQLSearchPlan(query, self, scope: scope)
         if plan.matchesNothing { return SearchPage(query: query, records: [], offset: offset, totalCount: 0) }
         // What the page is planned from is read in one statement (W3 on PostgreSQL: `studio e`): the
@@ -67,31 +70,31 @@ extension PostgreSQLTextSearch {
                 if min(limit, total - offset) <= 0 { return SearchPage(query: query, records: [], offset: offset, totalCount: total) }
                 return try page(
                     query, plan, total: total, rows: rows, order: order, limit: limit, offset: offset, selection: selection,
-                    costs: costs, forcing: forcing, db, decode: decode)
+                    costs: costs, forcing: forcing, serially: false, db, decode: decode)
             }
         }
         let readsRowsNow = readsRows && rows == nil
-        let scalars = estimates(plan, costs: costs) + (readsRowsNow ? [rowEstimate] : [])
-        return try serially(reading: scalars, db) { values in
-            try page(
-                query, estimated(plan, query, from: values, costs: costs), total: nil,
-                rows: readsRowsNow ? Self.rows(values.last ?? .null) : rows, order: order, limit: limit, offset: offset,
-                selection: selection, costs: costs, forcing: forcing, db, decode: decode)
-        }
+        let values = try self.values(estimates(plan, costs: costs) + (readsRowsNow ? [rowEstimate] : []), serially: true, db)
+        return try page(
+            query, estimated(plan, query, from: values, costs: costs), total: nil,
+            rows: readsRowsNow ? Self.rows(values.last ?? .null) : rows, order: order, limit: limit, offset: offset,
+            selection: selection, costs: costs, forcing: forcing, serially: true, db, decode: decode)
     }
 
-    /// The page of `plan` (estimated when no kept count gave its `total`), read as planned; `rows` is
-    /// the table's row estimate when ``readsRowEstimate(_:order:)``.
+    /// The page of `plan` (estimated when no kept count gave its `total`), read as planned, its
+    /// statements planned without parallel workers when `serially` (``statement(_:serially:)``);
+    /// `rows` is the table's row estimate when ``readsRowEstimate(_:order:)``.
     private func page<Entity>(
         _ query: SearchQuery, _ plan: PostgreSQLSearchPlan, total: Int?, rows: Int?, order: SearchOrder, limit: Int, offset: Int,
-        selection: String, costs: SearchCosts, forcing: PageStrategy?, _ db: some SQLConnection,
+        selection: String, costs: SearchCosts, forcing: PageStrategy?, serially: Bool, _ db: some SQLConnection,
         decode: ([DatabaseValue]) throws -> Entity
     ) throws -> SearchPage<Entity> {
         var total = total
         let facts = pageFacts(plan, total: total, order: order, limit: limit, offset: offset, rows: rows)
         var strategy = forcing ?? PagePlanner.strategy(for: facts, costs: costs)
         if case .scan(let onePass) = strategy {
-            if onePass, let page = try onePassPage(plan, order: order, limit: limit, offset: offset, selection: selection, db, decode) {
+            if onePass, let page = try onePassPage(
+                plan, order: order, limit: limit, offset: offset, selection: selection, serially: serially, db, decode) {
                 return SearchPage(query: query, records: page.records, offset: offset, totalCount: page.total)
             }
             // Dense matches expected in list order: the walk planned for the matches expected, in the
@@ -99,19 +102,22 @@ extension PostgreSQLTextSearch {
             var walked: (records: [Entity], total: Int)?
             if !onePass, forcing == nil, let expected = facts.expectedMatches,
                 case .walkListIndex(let budget, _) = PagePlanner.strategy(afterCounting: expected, facts, costs: costs) {
-                walked = try countingWalk(plan, budget: budget, order: order, limit: limit, offset: offset, selection: selection, db, decode)
+                walked = try countingWalk(
+                    plan, budget: budget, order: order, limit: limit, offset: offset, selection: selection, serially: serially, db, decode)
                 if let walked, walked.records.count == min(limit, walked.total - offset) {
                     return SearchPage(query: query, records: walked.records, offset: offset, totalCount: walked.total)
                 }
             }
             // Counted (without reading the page's columns), then the page planned again with the total.
-            let counted = try total ?? walked?.total ?? rowCount(plan, db)
+            let counted = try total ?? walked?.total ?? rowCount(plan, serially: serially, db)
             total = counted
             strategy = forcing == nil ? PagePlanner.strategy(afterCounting: counted, facts, costs: costs) : .readMatches(.sorted)
         }
-        let counted = try total ?? rowCount(plan, db)
+        let counted = try total ?? rowCount(plan, serially: serially, db)
         guard min(limit, counted - offset) > 0 else { return SearchPage(query: query, records: [], offset: offset, totalCount: counted) }
-        let records = try read(strategy, plan, order: order, limit: min(limit, counted - offset), offset: offset, selection: selection, db, decode)
+        let records = try read(
+            strategy, plan, order: order, limit: min(limit, counted - offset), offset: offset, selection: selection, serially: serially, db,
+            decode)
         return SearchPage(query: query, records: records, offset: offset, totalCount: counted)
     }
 
@@ -138,10 +144,11 @@ extension PostgreSQLTextSearch {
     /// for the page and, by a window function, the total; nil when the page is empty (the matches
     /// must be counted).
     private func onePassPage<Entity>(
-        _ plan: PostgreSQLSearchPlan, order: SearchOrder, limit: Int, offset: Int, selection: String,
+        _ plan: PostgreSQLSearchPlan, order: SearchOrder, limit: Int, offset: Int, selection: String, serially: Bool,
         _ db: some SQLConnection, _ decode: ([DatabaseValue]) throws -> Entity
     ) throws -> (records: [Entity], total: Int)? {
-        let statement = sortedMatches(plan, columns: "\(selection), count(*) OVER ()", order: order, limit: limit, offset: offset)
+        let statement = Self.statement(
+            sortedMatches(plan, columns: "\(selection), count(*) OVER ()", order: order, limit: limit, offset: offset), serially: serially)
         let rows = try db.fetchRows(sql: statement.sql, values: statement.arguments.values)
         guard let last = rows.last?.last else { return nil }
         return (try rows.map { try decode(Array($0.dropLast())) }, Self.int(last))
@@ -180,14 +187,15 @@ extension PostgreSQLTextSearch {
     /// counts the matches (a subquery PostgreSQL runs once), one round trip for both; nil when it
     /// found no row, which carries no total.
     private func countingWalk<Entity>(
-        _ plan: PostgreSQLSearchPlan, budget: Int, order: SearchOrder, limit: Int, offset: Int, selection: String,
+        _ plan: PostgreSQLSearchPlan, budget: Int, order: SearchOrder, limit: Int, offset: Int, selection: String, serially: Bool,
         _ db: some SQLConnection, _ decode: ([DatabaseValue]) throws -> Entity
     ) throws -> (records: [Entity], total: Int)? {
         let matches = plan.condition(alias: "counted")
         let total = SQLFragment(
             sql: "(SELECT count(*) FROM \(description.table) AS counted WHERE \(matches.sql))", arguments: matches.arguments)
         let walk = self.walk(plan, budget: budget, order: order, limit: limit, offset: offset, columns: "\(selection), \(total.sql)")
-        let rows = try db.fetchRows(sql: walk.sql, values: (total.arguments + walk.arguments).values)
+        let statement = Self.statement(SQLFragment(sql: walk.sql, arguments: total.arguments + walk.arguments), serially: serially)
+        let rows = try db.fetchRows(sql: statement.sql, values: statement.arguments.values)
         guard let last = rows.last?.last else { return nil }
         return (try rows.map { try decode(Array($0.dropLast())) }, Self.int(last))
     }
@@ -196,7 +204,7 @@ extension PostgreSQLTextSearch {
     /// a walk that finds fewer rows fell short.
     private func read<Entity>(
         _ strategy: PageStrategy, _ plan: PostgreSQLSearchPlan, order: SearchOrder, limit: Int, offset: Int, selection: String,
-        _ db: some SQLConnection, _ decode: ([DatabaseValue]) throws -> Entity
+        serially: Bool, _ db: some SQLConnection, _ decode: ([DatabaseValue]) throws -> Entity
     ) throws -> [Entity] {
         let table = description.table
         let page = SQLFragment(sql: " ORDER BY \(order.terms.sql) LIMIT ? OFFSET ?", arguments: order.terms.arguments + [limit, offset])
@@ -205,15 +213,17 @@ extension PostgreSQLTextSearch {
         case .scan, .readMatches:
             statement = sortedMatches(plan, columns: selection, order: order, limit: limit, offset: offset)
         case .walkListIndex(let budget, let fallback):
-            let walk = self.walk(plan, budget: budget, order: order, limit: limit, offset: offset, columns: selection)
+            let walk = Self.statement(
+                self.walk(plan, budget: budget, order: order, limit: limit, offset: offset, columns: selection), serially: serially)
             let rows = try db.fetchRows(sql: walk.sql, values: walk.arguments.values)
             if rows.count == limit { return try rows.map(decode) }
-            return try read(fallback, plan, order: order, limit: limit, offset: offset, selection: selection, db, decode)
+            return try read(fallback, plan, order: order, limit: limit, offset: offset, selection: selection, serially: serially, db, decode)
         case .walkOrderIndex:
             let filters = plan.filterCondition(alias: table)
             statement = SQLFragment(sql: "SELECT \(selection) FROM \(table) WHERE \(filters.sql)", arguments: filters.arguments) + page
         }
-        return try db.fetchRows(sql: statement.sql, values: statement.arguments.values).map(decode)
+        let serial = Self.statement(statement, serially: serially)
+        return try db.fetchRows(sql: serial.sql, values: serial.arguments.values).map(decode)
     }
 
     /// How many rows match `query` within `scope`.
@@ -226,13 +236,16 @@ extension PostgreSQLTextSearch {
     private func count(_ plan: PostgreSQLSearchPlan, _ db: some SQLConnection) throws -> Int {
         if plan.matchesNothing { return 0 }
         if let kept = keptCount(plan), let total = try values([kept], db).first, total != .null { return Self.int(total) }
-        return try serially(reading: [], db) { _ in try rowCount(plan, db) }
+        return try rowCount(plan, serially: true, db)
     }
 
-    /// The matches counted over the search's condition (no kept count holds them).
-    private func rowCount(_ plan: PostgreSQLSearchPlan, _ db: some SQLConnection) throws -> Int {
+    /// The matches counted over the search's condition (no kept count holds them), planned without
+    /// parallel workers when `serially` (``statement(_:serially:)``).
+    private func rowCount(_ plan: PostgreSQLSearchPlan, serially: Bool, _ db: some SQLConnection) throws -> Int {
         let condition = plan.condition(alias: description.table)
-        return try integer(db, "SELECT count(*) FROM \(description.table) WHERE \(condition.sql)", condition.arguments.values)
+        let statement = Self.statement(
+            SQLFragment(sql: "SELECT count(*) FROM \(description.table) WHERE \(condition.sql)", arguments: condition.arguments), serially: serially)
+        return try integer(db, statement.sql, statement.arguments.values)
     }
 
     /// The matches counted from kept counts and indexes, as one value (NULL when the kept counts do

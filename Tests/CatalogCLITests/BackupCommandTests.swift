@@ -100,6 +100,26 @@ struct BackupCommandTests {
         #expect(backups.isEmpty, "\(backups)")
     }
 
+    /// `migrate` backs a file up only for a step that changes it: a pending step that runs on servers
+    /// only (catalog migration 6, `Migration.onlyOn`) is recorded, and no backup is taken.
+    @Test func aStepThatChangesNothingOnAFileTakesNoBackup() throws {
+        let path = workspace.path("current.sqlite")
+        let store = try CatalogStore(path: path)
+        try store.insert(Product(type: .device, name: "iPod", yearIntroduced: 2001, introPrice: 399))
+        try store.file!.close()
+        let queue = try DatabaseQueue(path: path)
+        try queue.write { db in try db.execute(sql: "DELETE FROM schema_migrations WHERE migration_set = 'catalog' AND version = 6") }
+        try queue.close()
+        let pending = try workspace.catalog(["migrate", "--status", "--json"], database: path)
+        #expect(pending.output.contains(#""pending""#), "\(pending)")
+        let result = try workspace.catalog(["migrate"], database: path)
+        #expect(result.status == 0 && result.output == "The database is at schema version 6, the latest.\n", "\(result)")
+        let backups = try FileManager.default.contentsOfDirectory(atPath: workspace.path("")).filter { $0.contains("before-migration") }
+        #expect(backups.isEmpty, "\(backups)")
+        let after = try workspace.catalog(["migrate", "--status", "--json"], database: path)
+        #expect(!after.output.contains(#""pending""#), "\(after)")
+    }
+
     /// Exit codes: a write that finds the database locked exits 5, and a failed command writes nothing:
     /// `migrate` removes the backup it took when it could not migrate at all.
     @Test func aMigrationThatFindsTheDatabaseLockedLeavesNoBackup() throws {

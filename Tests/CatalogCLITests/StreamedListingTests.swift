@@ -246,7 +246,7 @@ struct StreamedListingTests {
         let screen = lines.filter { if case .cells = $0 { true } else { false } }.prefix(50)
         for case .cells(let cells) in screen {
             for (column, cell) in cells.enumerated() {
-                let width = TextTable.displayWidth(cell)
+                let width = DisplayWidth.of(cell)
                 if column < widths.count { widths[column] = max(widths[column], width) } else { widths.append(width) }
             }
         }

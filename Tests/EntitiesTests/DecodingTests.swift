@@ -177,6 +177,29 @@ struct DecodingTests {
         #expect(try controller.fetchedObjects.count == 30)
     }
 
+    /// Sections by a `Bool` attribute are named `false` and `true`, as files write it (NULL's section
+    /// ``), not by the 0 and 1 it is stored as.
+    @Test(arguments: StoreEngine.all) static func sectionsOfABoolAreNamedFalseAndTrue(engine: StoreEngine) throws {
+        try Self(engine).sectionsOfABoolAreNamedFalseAndTrue()
+    }
+
+    func sectionsOfABoolAreNamedFalseAndTrue() throws {
+        try queue.write { db in
+            for (index, optionalBool) in [true, nil, false, true].enumerated() {
+                var sample = Sample(text: "t\(index)", bool: index % 2 == 0, optionalBool: optionalBool)
+                try sample.insert(db)
+            }
+        }
+        func names(_ keyPath: PartialKeyPath<Sample> & Sendable) throws -> [String] {
+            let controller = FetchedResultsController(
+                request: FetchRequest<Sample>(sortDescriptors: [SortDescriptor(\.text)], sectionKeyPath: keyPath), reader: queue)
+            try controller.performFetch()
+            return controller.sections.map(\.name)
+        }
+        #expect(try names(\Sample.bool) == ["false", "true"])
+        #expect(try names(\Sample.optionalBool) == ["", "false", "true"])
+    }
+
     @Test(arguments: StoreEngine.all) static func nullInANonOptionalColumnIsAClearError(engine: StoreEngine) throws {
         try Self(engine).nullInANonOptionalColumnIsAClearError()
     }

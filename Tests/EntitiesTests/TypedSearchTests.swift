@@ -132,6 +132,18 @@ struct TypedSearchTests {
         #expect(page.totalCount == expected.count)
     }
 
+    /// A negative offset is a mistake of the calling code (a command checks what a user typed): the
+    /// page traps, naming the limit and offset, not the predicate a search page also refuses.
+    @Test static func aNegativeSearchPageOffsetTrapsNamingIt() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let directory = try TemporaryDirectory()
+            let queue = try DatabaseQueue(path: directory.path())
+            _ = try queue.read { db in try FetchRequest<Meal>(searchText: "tarte").searchPage(limit: 20, offset: -1, db) }
+        }
+        let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+        #expect(message.contains("a search page's limit and offset are not negative, not 20 and -1"), "\(message)")
+    }
+
     @Test static func theScopeStaysWithTheTextAsEitherChanges() {
         var request = FetchRequest<Meal>(searchText: "tarte", scope: \.cuisine, in: ["French"])
         request.searchText = "brûlée"

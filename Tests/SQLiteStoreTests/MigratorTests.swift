@@ -92,6 +92,16 @@ struct MigratorTests {
         #expect(states == [.applied, .pending])
     }
 
+    /// A migration for another engine is recorded without running, and is no pending change.
+    @Test func aMigrationForAnotherEngineIsOnlyRecorded() throws {
+        _ = try migrate([Self.one])
+        let serverOnly = Self.two.applyingOnly(on: .postgreSQL)
+        #expect(try queue.read { db in try Migrator(migrations: [Self.one, serverOnly]).hasPendingChanges(db) } == false)
+        #expect(try queue.read { db in try Migrator(migrations: [Self.one, Self.two]).hasPendingChanges(db) } == true)
+        #expect(try migrate([Self.one, serverOnly]).map(\.version) == [2])
+        #expect(try tables() == ["a", "schema_migrations"])
+    }
+
     /// Two migrations of one version are a mistake in the code that lists them: the set traps,
     /// rather than throw an error every embedder would have to `try!`.
     @Test func duplicateVersionsTrap() async {

@@ -225,9 +225,10 @@ struct PostgreSQLSearchTests {
         #expect(scans[0] != .integer(0) && scans[1] == .integer(0), "\(scans)")
     }
 
-    /// A search that no kept count totals reads its rows with PostgreSQL's parallel workers off (as
-    /// its rows are decoded), and the caller's setting is back after it; a search with a kept count
-    /// leaves the setting alone.
+    /// A search that no kept count totals plans each of its statements without PostgreSQL's parallel
+    /// workers, and leaves the session's setting as it was, also while its rows are decoded; a search
+    /// with a kept count leaves the setting alone too. Each statement the first ran (``StatementLog``)
+    /// is explained after it with parallel plans made free, under which a plain count plans them.
     @Test func searchesCountedOverRowsRunSerially() throws {
         let schema = try SearchSchema()
         let search = PostgreSQLTextSearch(Self.description)
@@ -238,17 +239,29 @@ struct PostgreSQLSearchTests {
                 values: [.integer(Int64(index + 1)), .text(title), .text(title)])
         }
         let setting = "SELECT current_setting('max_parallel_workers_per_gather')"
-        for (text, whileDecoding) in [("max p", "0"), ("ma", "3")] {
-            let (seen, after) = try pg.inTransaction(writing: false) {
-                try pg.execute(sql: "SET LOCAL max_parallel_workers_per_gather = 3", values: [])
+        let explain = { (sql: String, values: [DatabaseValue]) in
+            try pg.fetchRows(sql: "EXPLAIN " + sql, values: values).map { "\($0[0])" }.joined(separator: "\n")
+        }
+        for text in ["max p", "ma"] {
+            let log = StatementLog(pg)
+            let (seen, after, plans, plain) = try pg.inTransaction(writing: false) {
+                try pg.execute(
+                    sql: """
+                        SET LOCAL max_parallel_workers_per_gather = 3; SET LOCAL parallel_setup_cost = 0;
+                        SET LOCAL parallel_tuple_cost = 0; SET LOCAL min_parallel_table_scan_size = 0;
+                        SET LOCAL min_parallel_index_scan_size = 0
+                        """, values: [])
                 var seen: Set<DatabaseValue> = []
-                _ = try search.page(SearchQuery(text), order: Self.orders[0].0, limit: 10, selection: "films.id", pg) { _ in
+                _ = try search.page(SearchQuery(text), order: Self.orders[0].0, limit: 10, selection: "films.id", log) { _ in
                     seen.insert(try pg.fetchRows(sql: setting, values: [])[0][0])
                 }
-                return (seen, try pg.fetchRows(sql: setting, values: [])[0][0])
+                let plans = try log.statements.map(explain)
+                let plain = try explain("SELECT count(*) FROM films WHERE strpos(title_folded, 'max') > 0", [])
+                return (seen, try pg.fetchRows(sql: setting, values: [])[0][0], plans, plain)
             }
-            #expect(seen == [.text(whileDecoding)], "\(text)")
-            #expect(after == .text("3"), "\(text)")
+            #expect(seen == [.text("3")] && after == .text("3"), "\(text)")
+            #expect(plain.contains("Gather"), "\(plain)")
+            if text == "max p" { #expect(!plans.isEmpty && plans.allSatisfy { !$0.contains("Gather") }, "\(plans)") }
         }
     }
 
@@ -593,9 +606,10 @@ struct PostgreSQLSearchTests {
                 }
                 #expect(page.records == Array(expected.dropFirst(offset).prefix(limit)), "\(entriesPerRowRead) \(limit) \(offset)")
                 #expect(page.totalCount == expected.count, "\(entriesPerRowRead) \(limit) \(offset)")
-                guard let walk = log.statements.firstIndex(where: { $0.contains(" AS counted ") }) else { continue }
-                let after = log.statements[(walk + 1)...].filter { !$0.contains("set_config") }
-                outcomes.insert(after.isEmpty ? "held the page" : after.first!.hasPrefix("SELECT count(*) FROM films WHERE") ? "found none" : "found part")
+                let statements = log.statements.map(\.sql)
+                guard let walk = statements.firstIndex(where: { $0.contains(" AS counted ") }) else { continue }
+                let after = statements[(walk + 1)...]
+                outcomes.insert(after.isEmpty ? "held the page" : after.first!.contains("SELECT count(*) FROM films WHERE") ? "found none" : "found part")
             }
         }
         #expect(outcomes == ["held the page", "found part", "found none"])
@@ -669,11 +683,11 @@ struct PostgreSQLSearchTests {
     }
 }
 
-/// A connection that runs each statement on a real one and keeps its SQL, in order: which statements
-/// a search ran, to tell which of its paths it took.
+/// A connection that runs each statement on a real one and keeps its SQL and values, in order: which
+/// statements a search ran, to tell which of its paths it took and how PostgreSQL plans them.
 final class StatementLog: SQLConnection {
     let connection: PostgreSQLConnection
-    private(set) var statements: [String] = []
+    private(set) var statements: [(sql: String, values: [DatabaseValue])] = []
 
     init(_ connection: PostgreSQLConnection) { self.connection = connection }
 
@@ -681,12 +695,12 @@ final class StatementLog: SQLConnection {
     var isInsideTransaction: Bool { connection.isInsideTransaction }
 
     func execute(sql: String, values: [DatabaseValue]) throws {
-        statements.append(sql)
+        statements.append((sql, values))
         try connection.execute(sql: sql, values: values)
     }
 
     func forEachRow(sql: String, values: [DatabaseValue], _ body: (_ columnNames: [String], _ row: [DatabaseValue]) throws -> Void) throws {
-        statements.append(sql)
+        statements.append((sql, values))
         try connection.forEachRow(sql: sql, values: values, body)
     }
 

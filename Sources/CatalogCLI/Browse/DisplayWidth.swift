@@ -1,9 +1,11 @@
 /// How many terminal columns text takes: East Asian wide and fullwidth characters 2, combining marks
-/// and other zero-width scalars 0, everything else 1 (what `wcwidth(3)` answers for printable text).
+/// and other zero-width scalars 0, everything else 1 (what `wcwidth(3)` answers for printable text),
+/// and an emoji presentation sequence 2, one wide glyph (what Python's `wcwidth.wcswidth` answers).
 ///
 /// ```swift
 /// DisplayWidth.of("東京")      // 4
 /// DisplayWidth.of("e\u{301}")  // 1
+/// DisplayWidth.of("👨‍👩‍👧")        // 2
 /// DisplayWidth.truncating("MacBook Pro 東京", toWidth: 10)  // "MacBook P…"
 /// ```
 ///
@@ -14,16 +16,24 @@
 /// (ZWJ, ZWSP) but for the prepended concatenation marks, and Hangul medial and final jamo. Tests
 /// compare every code point with the independent `wcwidth` package's answers.
 enum DisplayWidth {
-    /// The columns `text` takes.
+    /// The columns `text` takes: its grapheme clusters' (printable ASCII, most cells, one a byte).
     static func of<Text: StringProtocol>(_ text: Text) -> Int {
+        if text.utf8.allSatisfy({ (0x20..<0x7F).contains($0) }) { return text.utf8.count }
         var width = 0
-        var isFirst = true
-        for scalar in text.unicodeScalars {
-            // A skin-tone modifier after an emoji joins it (👍🏽 is one wide glyph).
-            width += !isFirst && emojiModifiers.contains(scalar.value) ? 0 : of(scalar)
-            isFirst = false
-        }
+        for character in text { width += of(character) }
         return width
+    }
+
+    /// The columns a grapheme cluster takes, as a terminal draws it: an emoji presentation sequence is
+    /// one wide glyph, 2 (an emoji with a skin tone, a flag, emoji joined by ZWJ such as 👨‍👩‍👧, or a
+    /// character followed by VS16 such as ❤️ and keycaps); else its scalars' widths add up (a base and
+    /// its combining marks, Hangul jamo).
+    static func of(_ character: Character) -> Int {
+        let scalars = character.unicodeScalars
+        guard let first = scalars.first, scalars.count > 1 else { return scalars.first.map(of) ?? 0 }
+        let isEmojiSequence = first.properties.isEmojiPresentation
+            || first.properties.isEmoji && scalars.dropFirst().first?.value == 0xFE0F
+        return isEmojiSequence ? 2 : scalars.reduce(0) { $0 + of($1) }
     }
 
     /// The format characters that show as a sign over the digits after them (Unicode's
@@ -31,9 +41,6 @@ enum DisplayWidth {
     private static let prependedConcatenationMarks: Set<UInt32> = [
         0x600, 0x601, 0x602, 0x603, 0x604, 0x605, 0x6DD, 0x70F, 0x890, 0x891, 0x8E2, 0x110BD, 0x110CD,
     ]
-
-    /// The Fitzpatrick skin-tone modifiers.
-    private static let emojiModifiers: ClosedRange<UInt32> = 0x1F3FB...0x1F3FF
 
     /// The columns `scalar` takes: 0, 1 or 2 (a control character counts 0: it is never drawn).
     static func of(_ scalar: Unicode.Scalar) -> Int {
@@ -78,7 +85,7 @@ enum DisplayWidth {
         var result = ""
         var used = 0
         for character in text {
-            let columns = of(String(character))
+            let columns = of(character)
             if used + columns > width - 1 { break }
             result.append(character)
             used += columns

@@ -49,6 +49,11 @@ public struct Migration: Sendable {
     /// (nothing here defends against someone forging a file on purpose). Computed once, here: every
     /// connection a store opens checks the applied migrations against it.
     public let checksum: String
+    /// The one engine, by its dialect, whose databases the migration changes; nil (the default) for
+    /// every engine. On another engine it is recorded as applied without running, so that a set's
+    /// versions are the same on every engine, and a step that changes nothing there is known as such
+    /// (``Migrator/hasPendingChanges(_:)``: `catalog migrate` backs a file up only for a change).
+    public private(set) var onlyOn: SQLDialect?
 
     /// Creates an SQL migration.
     public init(version: Int, name: String, sql: String) {
@@ -115,6 +120,13 @@ public struct Migration: Sendable {
         self.init(version: version, name: String(stem.dropFirst(digits.count + 1)), sql: sql)
     }
 
+    /// This migration, run only on databases of `dialect`'s engine (``onlyOn``); its checksum stays.
+    public func applyingOnly(on dialect: SQLDialect) -> Migration {
+        var migration = self
+        migration.onlyOn = dialect
+        return migration
+    }
+
     /// The SQL of an SQL migration; nil for a Swift one.
     public var sql: String? {
         guard case .sql(let sql) = body else { return nil }
@@ -127,8 +139,12 @@ public struct Migration: Sendable {
         return String(repeating: "0", count: max(0, 4 - number.count)) + number + "_" + name
     }
 
-    /// Runs the migration on `db`, inside the caller's transaction.
+    /// Whether the migration runs on `db`'s engine, rather than being only recorded there.
+    func runs(on db: any SQLConnection) -> Bool { onlyOn.map { $0 == db.dialect } ?? true }
+
+    /// Runs the migration on `db`, inside the caller's transaction, where it ``runs(on:)``.
     func apply(_ db: any SQLConnection) throws {
+        guard runs(on: db) else { return }
         switch body {
         case .sql(let sql): try db.execute(sql: sql, values: [])
         case .code(let apply): try apply(db)

@@ -183,6 +183,17 @@ public struct Migrator: Sendable {
         }
     }
 
+    /// Whether a migration ``migrate(upTo:_:)`` would apply runs on `db`'s engine (``Migration/onlyOn``),
+    /// and so changes more than `schema_migrations`: what a backup before migrating is for.
+    ///
+    /// - Throws: the engine's error when the database cannot be read.
+    public func hasPendingChanges(_ db: any SQLConnection) throws -> Bool {
+        let recorded = Set(try appliedMigrations(db).map { RecordKey(set: $0.set, version: $0.version) })
+        return sets.contains { set in
+            set.migrations.contains { !recorded.contains(RecordKey(set: set.identity, version: $0.version)) && $0.runs(on: db) }
+        }
+    }
+
     /// Each known migration with whether it is applied, set by set, then every recorded migration this
     /// migrator does not know (of its sets: a newer program's; of other sets: another program's).
     ///

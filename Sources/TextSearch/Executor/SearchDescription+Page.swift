@@ -33,6 +33,9 @@ extension SearchDescription {
     ///   - db: the connection, in a read.
     ///   - decode: makes a record of a row of `selection`.
     /// - Throws: `DatabaseError`, or what `decode` throws.
+    /// - Precondition: `limit` and `offset` are not negative: a mistake of the calling code, which
+    ///   checks a number a user typed before it asks for a page (an offset past the matches is no
+    ///   mistake: its page is empty).
     public func page<Entity>(
         _ query: SearchQuery, scope: DatabaseValue? = nil, order: SearchOrder, limit: Int, offset: Int = 0,
         totalCount: Int? = nil, matchIDs: [Int64]? = nil, selection: String, costs: SearchCosts = .standard,
@@ -82,7 +85,8 @@ extension SearchDescription {
         totalCount: Int?, matchIDs: [Int64]?, selection: String, costs: SearchCosts, forcing: PageStrategy?,
         countsMatches: Bool, _ db: Database, decode: (Row) throws -> Entity
     ) throws -> SearchPage<Entity> {
-        precondition(limit >= 0 && offset >= 0 && (totalCount ?? 0) >= 0)
+        precondition(limit >= 0 && offset >= 0, "a search page's limit and offset are not negative, not \(limit) and \(offset)")
+        precondition((totalCount ?? 0) >= 0, "a total count is not negative")
         precondition(matchIDs == nil || totalCount == nil || totalCount == matchIDs?.count)
         // What the planner needs to know, read now; then the strategy, chosen without the database.
         var page = try PageRead(

@@ -48,6 +48,25 @@ struct BrowseInputTests {
         #expect(field.text.isEmpty && field.cursor == 0)
     }
 
+    /// A grapheme cluster is as wide as a terminal draws it: an emoji presentation sequence (ZWJ,
+    /// skin tone, flag, VS16, keycap) one wide glyph. The widths are Python's `wcwidth.wcswidth` (the
+    /// package `wcwidth` 0.7.0, the reference of `displayWidthAgreesWithWcwidth`), run on each text.
+    @Test func aGraphemeClusterIsAsWideAsATerminalDrawsIt() {
+        let wcswidth: [(String, Int)] = [
+            ("👨\u{200D}👩\u{200D}👧", 2), ("🏳\u{FE0F}\u{200D}🌈", 2), ("👍🏽", 2), ("🇯🇵", 2), ("🇯🇵🇫🇷", 4), ("❤\u{FE0F}", 2),
+            ("#\u{FE0F}\u{20E3}", 2), ("👩\u{200D}💻", 2), ("e\u{301}", 1), ("\u{1100}\u{1161}\u{11A8}", 2),
+            ("iPhone 👨\u{200D}👩\u{200D}👧 東京", 14), ("☺", 1),
+        ]
+        for (text, width) in wcswidth {
+            #expect(DisplayWidth.of(text) == width, "\(text.unicodeScalars.map { String($0.value, radix: 16) })")
+        }
+        // A table's columns line up after such a cell.
+        let widths = [DisplayWidth.of("Family 👨\u{200D}👩\u{200D}👧"), 4]
+        #expect(TextTable.line(["Family 👨\u{200D}👩\u{200D}👧", "2024"], widths: widths, rightAligned: [])
+            == "Family 👨\u{200D}👩\u{200D}👧  2024")
+        #expect(TextTable.line(["Plain", "2024"], widths: widths, rightAligned: []) == "Plain      2024")
+    }
+
     @Test func displayWidthAgreesWithWcwidth() {
         var mismatches: [String] = []
         for (index, run) in wcwidthReference.enumerated() where run.width >= 0 {
