@@ -27,7 +27,7 @@ extension PostgreSQLConnection {
     /// Related PostgreSQL documentation: <https://www.postgresql.org/docs/15/sql-copy.html>
     @discardableResult
     public func copy(into table: String, columns: [String], nextRow: () throws -> [DatabaseValue]?) throws -> Int {
-        let sql = "COPY \(Self.quoted(table)) (\(columns.map(Self.quoted).joined(separator: ", "))) FROM STDIN"
+        let sql = "COPY \(SQLText.identifier(table)) (\(columns.map(SQLText.identifier).joined(separator: ", "))) FROM STDIN"
         let handle = try idleHandle(for: sql)
         let start = PQexec(handle, sql)
         guard PQresultStatus(start) == PGRES_COPY_IN else {
@@ -136,10 +136,5 @@ extension PostgreSQLConnection {
             buffer.swapAt(low, high)
             (low, high) = (low + 1, high - 1)
         }
-    }
-
-    /// `name` as an SQL identifier: in double quotes, its own double quotes doubled.
-    static func quoted(_ name: String) -> String {
-        "\"" + name.replacing("\"", with: "\"\"") + "\""
     }
 }

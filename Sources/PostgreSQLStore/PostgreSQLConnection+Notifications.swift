@@ -1,4 +1,5 @@
 import CPostgreSQL
+import StoreCore
 
 #if canImport(Glibc)
 import Glibc
@@ -69,7 +70,7 @@ extension PostgreSQLConnection {
     ///
     /// Related PostgreSQL documentation: <https://www.postgresql.org/docs/15/sql-listen.html>
     public func listen(_ channel: String) throws {
-        try execute(sql: "LISTEN " + Self.quoted(channel))
+        try execute(sql: "LISTEN " + SQLText.identifier(channel))
     }
 
     /// The notifications received, waiting up to `timeoutMilliseconds` for the first when none is

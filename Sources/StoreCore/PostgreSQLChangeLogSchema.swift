@@ -57,7 +57,7 @@ public enum PostgreSQLChangeLogSchema {
     /// The trigger that logs every row inserted, updated or deleted in `table`, by its key column.
     /// An update that changes the key is logged as a delete and an insert.
     public static func trackingSQL(forTable table: String, keyColumn: String = "id") -> String {
-        let quotedTable = quoted(table)
+        let quotedTable = SQLText.identifier(table)
         let trigger = triggerName(forTable: table)
         let key = "'" + keyColumn.replacing("'", with: "''") + "'"
         return """
@@ -73,7 +73,7 @@ public enum PostgreSQLChangeLogSchema {
     public static func loggingEveryRowSQL(ofTable table: String, keyColumn: String = "id") -> String {
         let name = "'" + table.replacing("'", with: "''") + "'"
         return """
-            INSERT INTO \(tableName)(table_name, row_id, kind) SELECT \(name), \(quoted(keyColumn)), 1 FROM \(quoted(table)) ORDER BY 2;
+            INSERT INTO \(tableName)(table_name, row_id, kind) SELECT \(name), \(SQLText.identifier(keyColumn)), 1 FROM \(SQLText.identifier(table)) ORDER BY 2;
             SELECT pg_notify('\(channel)', '');
             """
     }
@@ -85,7 +85,7 @@ public enum PostgreSQLChangeLogSchema {
 
     /// The name of the trigger of ``trackingSQL(forTable:keyColumn:)`` on `table`, quoted.
     public static func triggerName(forTable table: String) -> String {
-        quoted(table + "_" + tableName)
+        SQLText.identifier(table + "_" + tableName)
     }
 
     /// The position now, as a snapshot's text: every change committed so far is before it.
@@ -125,10 +125,5 @@ public enum PostgreSQLChangeLogSchema {
     /// The server gave no position where ``currentPositionSQL`` or ``changesSQL`` reads one.
     public struct MissingPosition: Error, Sendable, Equatable, CustomStringConvertible {
         public var description: String { "pg_current_snapshot() gave no snapshot" }
-    }
-
-    /// `name` as a quoted identifier.
-    private static func quoted(_ name: String) -> String {
-        "\"" + name.replacing("\"", with: "\"\"") + "\""
     }
 }
