@@ -75,11 +75,13 @@ public struct EntityAttribute<Entity>: Sendable {
 
     /// How predicates, sort descriptors and sections read the attribute in SQL.
     var entityColumn: EntityColumn {
-        let sortExpression = foldedColumn ?? column
+        // Quoted, so that a column may have any name, an SQL keyword's (`order`) too.
+        let quoted = SQLText.identifier(column)
+        let sortExpression = SQLText.identifier(foldedColumn ?? column)
         // A type left to resolve from the template may turn out optional (see ColumnDefinition).
         let canBeNull = columnDefinition.isOptional || columnDefinition.type == nil
         return EntityColumn(
-            column, sortedBy: sortExpression, sectionedBy: sections.expression(column, sortExpression), canBeNull: canBeNull)
+            column, sortedBy: sortExpression, sectionedBy: sections.expression(quoted, sortExpression), canBeNull: canBeNull)
     }
 
     /// The name of the section whose key (the value of ``entityColumn``'s section expression) is `key`.

@@ -287,7 +287,7 @@ public final class EntityCopyImporter<Entity: DeclaredEntity, Connection: SQLCon
 
     /// The id of the stored row with this key.
     private func storedID(key value: DatabaseValue, _ column: String) throws -> Int64? {
-        guard case .integer(let id) = try db.fetchRows(sql: "SELECT id FROM \(Entity.tableName) WHERE \(column) = ?", values: [value]).first?.first
+        guard case .integer(let id) = try db.fetchRows(sql: "SELECT id FROM \(Entity.tableName) WHERE \(SQLText.identifier(column)) = ?", values: [value]).first?.first
         else { return nil }
         return id
     }

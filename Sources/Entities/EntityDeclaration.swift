@@ -72,7 +72,7 @@ public struct EntityDeclaration<Entity: DeclaredEntity>: Sendable {
         for attribute in attributes {
             precondition(names.insert(attribute.name).inserted, "two attributes of \(table) have the same name")
             storedColumns.append(contentsOf: attribute.storedColumns)
-            selection += ", " + attribute.column
+            selection += ", " + SQLText.identifier(attribute.column)
             reads.append(attribute.read)
             writes.append(attribute.write)
             fields.append(attribute.fileField(template))
@@ -228,13 +228,13 @@ public struct EntityDeclaration<Entity: DeclaredEntity>: Sendable {
     public func insertSQL(withID: Bool = false, skippingConflicts: Bool = false) -> String {
         let columns = (withID ? ["id"] : []) + storedColumns
         let placeholders = Array(repeating: "?", count: columns.count).joined(separator: ", ")
-        return "INSERT INTO \(table)(\(columns.joined(separator: ", "))) VALUES (\(placeholders))"
+        return "INSERT INTO \(table)(\(columns.map(SQLText.identifier).joined(separator: ", "))) VALUES (\(placeholders))"
             + (skippingConflicts ? " ON CONFLICT DO NOTHING" : "")
     }
 
     /// `UPDATE <table> SET <column> = ?, … WHERE <column> = ?`, bound with ``storedValues(of:)`` then
     /// the key: by default the id.
     public func updateSQL(whereColumn key: String = "id") -> String {
-        "UPDATE \(table) SET \(storedColumns.map { "\($0) = ?" }.joined(separator: ", ")) WHERE \(key) = ?"
+        "UPDATE \(table) SET \(storedColumns.map { "\(SQLText.identifier($0)) = ?" }.joined(separator: ", ")) WHERE \(SQLText.identifier(key)) = ?"
     }
 }

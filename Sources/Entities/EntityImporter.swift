@@ -61,8 +61,8 @@ public final class EntityImporter<Entity: DeclaredEntity>: EntityImporting {
             declaration.storedColumns.firstIndex(of: attribute.column).map { (attribute, $0) }
         }
         insertWithIDSQL = declaration.insertSQL(withID: true)
-        keyTakenSQL = key.map { "SELECT EXISTS (SELECT 1 FROM \(Entity.tableName) WHERE \($0.attribute.column) = ?)" }
-        keyRowIDSQL = key.map { "SELECT id FROM \(Entity.tableName) WHERE \($0.attribute.column) = ?" }
+        keyTakenSQL = key.map { "SELECT EXISTS (SELECT 1 FROM \(Entity.tableName) WHERE \(SQLText.identifier($0.attribute.column)) = ?)" }
+        keyRowIDSQL = key.map { "SELECT id FROM \(Entity.tableName) WHERE \(SQLText.identifier($0.attribute.column)) = ?" }
         let isEmpty = try? db.scalar(Bool.self, sql: "SELECT NOT EXISTS (SELECT 1 FROM \(Entity.tableName))")
         insertedKeys = key != nil && isEmpty == true ? InsertedKeys() : nil
         references = declaration.storedReferences

@@ -45,7 +45,7 @@ extension EntityTable {
     /// A column's definition: `name TYPE [NOT NULL] [UNIQUE] [DEFAULT v] [CHECK (…)] [REFERENCES …]`.
     static func columnSQL(_ column: Column, dialect: SQLDialect) -> String {
         let definition = column.definition
-        var sql = "\(column.name) \(columnType(definition.type ?? .any, dialect: dialect))"
+        var sql = "\(SQLText.identifier(column.name)) \(columnType(definition.type ?? .any, dialect: dialect))"
         // Text compares, sorts and is indexed by its bytes on PostgreSQL as on SQLite (its BINARY
         // collation), whatever the database's locale: requests need no COLLATE of their own.
         if dialect == .postgreSQL, columnType(definition.type ?? .any, dialect: dialect) == dialect.columnType(.text) { sql += " COLLATE \"C\"" }
@@ -76,7 +76,7 @@ extension EntityTable {
     /// named as PostgreSQL names them (`SQLDialect.renamingFunctions(_:)`).
     func createIndexSQL(_ index: Index, dialect: SQLDialect) -> String {
         let expressions = index.expressions.map { expression in
-            guard dialect == .postgreSQL, !expression.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }) else { return expression }
+            guard dialect == .postgreSQL, !expression.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" || $0 == "\"" }) else { return expression }
             return "(" + dialect.renamingFunctions(expression) + ")"
         }
         return "CREATE INDEX IF NOT EXISTS \(index.name) ON \(name)(\(expressions.joined(separator: ", ")));\n"
@@ -89,7 +89,7 @@ extension EntityTable {
 
     /// `ALTER TABLE … RENAME COLUMN … TO …` (both engines spell it alike).
     static func renameColumnSQL(_ old: String, to new: String, table: String) -> String {
-        "ALTER TABLE \(table) RENAME COLUMN \(old) TO \(new);\n"
+        "ALTER TABLE \(table) RENAME COLUMN \(SQLText.identifier(old)) TO \(SQLText.identifier(new));\n"
     }
 
     /// A value as an SQL literal of the dialect (they differ for blobs only).

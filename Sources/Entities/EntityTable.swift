@@ -76,7 +76,7 @@ public struct EntityTable: Sendable {
         var countedSections: [String] = []
         for attribute in declaration.attributes where attribute.reference != nil {
             // A parent's children are found by this index, and deleting a parent looks them up by it.
-            indexes.append(Index(name: "\(declaration.table)_by_\(attribute.column)", expressions: [attribute.column, "id"]))
+            indexes.append(Index(name: "\(declaration.table)_by_\(attribute.column)", expressions: [SQLText.identifier(attribute.column), "id"]))
         }
         for index in declaration.indexes {
             var expressions: [String] = []

@@ -48,6 +48,6 @@ public struct SearchScope<Entity: SearchableEntity>: Sendable, Hashable {
         guard !values.isEmpty else { return SQLFragment(sql: dialect.boolean(false)) }
         let column = Entity.declaration.attribute(for: keyPath)!.column
         let placeholders = Array(repeating: "?", count: values.count).joined(separator: ", ")
-        return SQLFragment(sql: "\(alias).\(column) IN (\(placeholders))", arguments: StatementArguments(values: values))
+        return SQLFragment(sql: "\(alias).\(SQLText.identifier(column)) IN (\(placeholders))", arguments: StatementArguments(values: values))
     }
 }

@@ -1,3 +1,5 @@
+import SQLiteStore
+
 /// How one key path of an entity reads in SQL: the column it filters and compares on, the expression
 /// it sorts by, and the expression it sections by.
 ///
@@ -12,7 +14,8 @@
 ///   sort expressions are in order must have section expressions in the same (or equal) order, so
 ///   that sections are contiguous runs of the sorted result, as in Core Data.
 public struct EntityColumn: Sendable, Hashable {
-    /// The column as a value: what `#Predicate` compares, and what a fetched value reads.
+    /// The column as a value: what `#Predicate` compares, and what a fetched value reads. Its name,
+    /// which SQL quotes: any name works, an SQL keyword's (`order`) too.
     public var name: String
     /// The SQL expression `ORDER BY` uses for a `SortDescriptor` on this key path (for text: the
     /// folded column, so that order ignores case and diacritics).
@@ -29,14 +32,15 @@ public struct EntityColumn: Sendable, Hashable {
     ///
     /// - Parameters:
     ///   - name: the column compared by predicates.
-    ///   - sortedBy: the sort expression; `name` by default.
+    ///   - sortedBy: the sort expression; the column `name` (quoted) by default.
     ///   - sectionedBy: the section expression; the sort expression by default.
     ///   - canBeNull: whether the sort and section expressions may be NULL; true unless the entity's
     ///     table keeps them from it.
     public init(_ name: String, sortedBy: String? = nil, sectionedBy: String? = nil, canBeNull: Bool = true) {
         self.name = name
-        self.sortExpression = sortedBy ?? name
-        self.sectionExpression = sectionedBy ?? sortedBy ?? name
+        let column = SQLText.identifier(name)
+        self.sortExpression = sortedBy ?? column
+        self.sectionExpression = sectionedBy ?? sortedBy ?? column
         self.canBeNull = canBeNull
     }
 }

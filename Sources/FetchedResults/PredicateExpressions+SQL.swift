@@ -20,7 +20,7 @@ extension PredicateExpressions.KeyPath: SQLPredicateExpression {
         guard let column = translation.column(keyPath) else {
             throw FetchError.unmappedKeyPath(String(describing: keyPath))
         }
-        return .value(column.name)
+        return .value(SQLText.identifier(column.name))
     }
 }
 

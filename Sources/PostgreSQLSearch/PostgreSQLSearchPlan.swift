@@ -117,7 +117,7 @@ struct PostgreSQLSearchPlan {
     /// the first is counted from its index alone (an index-only scan, no row read).
     func numberRows(_ term: SearchTerm, alias: String) -> [SQLFragment] {
         guard let number = term.number else { return [] }
-        let columns = search.description.numberColumns.map { Self.equals("\(alias).\($0)", number) }
+        let columns = search.description.numberColumns.map { Self.equals("\(alias).\(SQLText.identifier($0))", number) }
         return columns.indices.map { index in
             let before = columns[..<index].map { SQLFragment(sql: "NOT coalesce(\($0.sql), FALSE)", arguments: $0.arguments) }
             return scoped(SQLFragment(joining: [columns[index]] + before, separator: " AND "), alias: alias)
@@ -128,7 +128,7 @@ struct PostgreSQLSearchPlan {
     /// the text through its index, so that PostgreSQL reads only the rows both indexes find.
     func numberAndTextRows(_ term: SearchTerm, alias: String) -> SQLFragment {
         guard let number = term.number else { return SQLFragment(sql: "FALSE") }
-        let columns = search.description.numberColumns.map { Self.equals("\(alias).\($0)", number) }
+        let columns = search.description.numberColumns.map { Self.equals("\(alias).\(SQLText.identifier($0))", number) }
         let inNumbers = SQLFragment(joining: columns, separator: " OR ").parenthesized
         return scoped(inNumbers && self.term(term, alias: alias, indexed: true, byNumber: false), alias: alias)
     }
@@ -172,7 +172,7 @@ struct PostgreSQLSearchPlan {
         let indexed = terms.filter { !isNumeric($0) } + joinedNumbers
         var found = grams(indexed.flatMap { $0.isShort ? [$0.folded] : Self.pairs(of: $0.folded) }, alias: alias, checksFrequent: false)
         let numbers = joinedNumbers.compactMap(\.number).flatMap { number in
-            search.description.numberColumns.map { Self.equals("\(alias).\($0)", number) }
+            search.description.numberColumns.map { Self.equals("\(alias).\(SQLText.identifier($0))", number) }
         }
         if !numbers.isEmpty { found = SQLFragment(joining: [found] + numbers, separator: " OR ").parenthesized }
         return scoped(found && filterCondition(alias: alias, scoped: false), alias: alias)
@@ -206,7 +206,7 @@ struct PostgreSQLSearchPlan {
             parts = search.description.textColumns.map { SQLFragment(sql: "strpos(\(alias).\($0), ?) > 0", arguments: [term.folded]) }
         }
         if byNumber, isNumeric(term), let number = term.number {
-            parts += search.description.numberColumns.map { Self.equals("\(alias).\($0)", number) }
+            parts += search.description.numberColumns.map { Self.equals("\(alias).\(SQLText.identifier($0))", number) }
         }
         return SQLFragment(joining: parts, separator: " OR ").parenthesized
     }

@@ -31,7 +31,7 @@ extension PostgreSQLTextSearch {
             }
             guard plan.isNumeric(term), let number = term.number else { return [text] }
             return [text] + description.numberColumns.map { column in
-                let equals = PostgreSQLSearchPlan.equals("\(table).\(column)", number)
+                let equals = PostgreSQLSearchPlan.equals("\(table).\(SQLText.identifier(column))", number)
                 return SQLFragment(
                     sql: "(SELECT count(*) FROM (SELECT 1 FROM \(table) WHERE \(equals.sql) LIMIT ?) AS capped)",
                     arguments: equals.arguments + [costs.onePassRows + 1])

@@ -381,6 +381,18 @@ public enum SectionCounts {
         forTable table: String, section: String, descending: Bool = false, in db: any SQLConnection
     ) throws -> [(key: DatabaseValue, count: Int)]? {
         guard try isInstalled(db) else { return nil }
+        if let counts = try registeredCounts(forTable: table, section: section, descending: descending, db) { return counts }
+        // A store made before generated SQL quoted columns counts a column's sections under its bare
+        // name (`type` for `"type"`).
+        let bare = String(section.dropFirst().dropLast()).replacing("\"\"", with: "\"")
+        guard section.count > 2, SQLText.identifier(bare) == section else { return nil }
+        return try registeredCounts(forTable: table, section: bare, descending: descending, db)
+    }
+
+    /// The counts of ``counts(forTable:section:descending:in:)`` for `section` as registered.
+    private static func registeredCounts(
+        forTable table: String, section: String, descending: Bool, _ db: any SQLConnection
+    ) throws -> [(key: DatabaseValue, count: Int)]? {
         let direction = descending ? "DESC" : "ASC"
         let (keyType, order) = switch db.dialect {
         case .sqlite: ("NULL", "c.key \(direction)")

@@ -37,8 +37,8 @@ import Testing
     /// The order of a request is its fetch request's: section key, sort field, then id.
     @Test func theOrderIsTheFetchRequests() throws {
         #expect(try ListRequest<Product>(sort: .price, isReversed: true).fetchRequest().orderSQL()
-            == "type ASC, intro_price DESC, id ASC")
+            == #""type" ASC, "intro_price" DESC, id ASC"#)
         #expect(try ListRequest<Phone>(sort: .maker).fetchRequest().orderSQL()
-            == "maker_folded || char(1) || maker ASC, maker_folded ASC, name_folded ASC, id ASC")
+            == #""maker_folded" || char(1) || "maker" ASC, "maker_folded" ASC, "name_folded" ASC, id ASC"#)
     }
 }

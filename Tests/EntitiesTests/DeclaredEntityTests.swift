@@ -9,12 +9,12 @@ import TestSupport
 struct DeclaredEntityTests {
     @Test func columnsFollowTheDeclaration() {
         #expect(Note.declaration.storedColumns == ["title", "title_folded", "kind", "priority", "due_date"])
-        #expect(Note.selection == "id, title, kind, priority, due_date")
+        #expect(Note.selection == #"id, "title", "kind", "priority", "due_date""#)
         #expect(Note.declaration.searchedTextColumns == ["title_folded"])
         #expect(Note.declaration.searchedNumberColumns == ["priority"])
         // A required attribute's expressions are never NULL; an optional one's may be.
         #expect(Note.column(for: \Note.title) == EntityColumn(
-            "title", sortedBy: "title_folded", sectionedBy: "substr(title_folded, 1, 1)", canBeNull: false))
+            "title", sortedBy: #""title_folded""#, sectionedBy: #"substr("title_folded", 1, 1)"#, canBeNull: false))
         #expect(Note.column(for: \Note.id) == EntityColumn("id", canBeNull: false))
         #expect(Note.column(for: \Note.due) == EntityColumn("due_date"))
         #expect(Note.declaration.trackingSQL == ChangeLog.trackingSQL(forTable: "notes"))

@@ -94,10 +94,10 @@ struct DerivedFieldsTests {
     @Test func theOrderOfARequestIsSectionThenSortsThenID() throws {
         let byPriority = FetchRequest<Note>(
             sortDescriptors: [SortDescriptor(\Note.priority, order: .reverse)], sectionKeyPath: \Note.title)
-        #expect(try byPriority.orderSQL() == "substr(title_folded, 1, 1) ASC, priority DESC, id ASC")
+        #expect(try byPriority.orderSQL() == #"substr("title_folded", 1, 1) ASC, "priority" DESC, id ASC"#)
         let byTitleDescending = FetchRequest<Note>(
             sortDescriptors: [SortDescriptor(\Note.title, order: .reverse)], sectionKeyPath: \Note.title)
-        #expect(try byTitleDescending.orderSQL() == "substr(title_folded, 1, 1) DESC, title_folded DESC, id ASC")
+        #expect(try byTitleDescending.orderSQL() == #"substr("title_folded", 1, 1) DESC, "title_folded" DESC, id ASC"#)
         #expect(try FetchRequest<Note>().orderSQL() == "id ASC")
     }
 }

@@ -132,7 +132,7 @@ struct EngineSchemaTests {
     }
 
     @Test(arguments: StoreEngine.all) func aChangedDefaultUniqueOrReferenceIsNamed(engine: StoreEngine) throws {
-        let remarks = engine == .sqlite ? "remarks TEXT NOT NULL" : "remarks text COLLATE \"C\" NOT NULL"
+        let remarks = engine == .sqlite ? #""remarks" TEXT NOT NULL"# : #""remarks" text COLLATE "C" NOT NULL"#
         let cases: [(original: String, changed: String, reason: String)] = [
             ("DEFAULT 2", "DEFAULT 3", "column servings (attribute servings of Jar) has DEFAULT 3 in the database, DEFAULT 2 in the declaration"),
             (remarks, remarks + " UNIQUE",

@@ -296,10 +296,10 @@ struct EntitySchemaTests {
     @Test(arguments: StoreEngine.all) func aUniqueDifferenceIsNamed(engine: StoreEngine) throws {
         let text = engine == .sqlite ? "TEXT" : "text COLLATE \"C\""
         #expect(throws: SchemaDifference(table: "dishes", reason: "column name (attribute name of Dish) is not UNIQUE in the database, UNIQUE in the declaration")) {
-            try check(Dish.self, engine, replacing: "name \(text) NOT NULL UNIQUE", with: "name \(text) NOT NULL")
+            try check(Dish.self, engine, replacing: "\"name\" \(text) NOT NULL UNIQUE", with: "\"name\" \(text) NOT NULL")
         }
         #expect(throws: SchemaDifference(table: "dishes", reason: "column cuisine (attribute cuisine of Dish) is UNIQUE in the database, not UNIQUE in the declaration")) {
-            try check(Dish.self, engine, replacing: "cuisine \(text) NOT NULL", with: "cuisine \(text) NOT NULL UNIQUE")
+            try check(Dish.self, engine, replacing: "\"cuisine\" \(text) NOT NULL", with: "\"cuisine\" \(text) NOT NULL UNIQUE")
         }
     }
 

@@ -56,7 +56,7 @@ struct SectionRenameTests {
             try Box(id: ids["a"], label: "a", rack: "Low").update(db)
             _ = try Box.delete(id: ids["b"]!, db)
         }
-        let section = engine == .sqlite ? "rack_folded || char(1) || rack" : "rack_folded || chr(1) || rack"
+        let section = engine == .sqlite ? #""rack_folded" || char(1) || "rack""# : #""rack_folded" || chr(1) || "rack""#
         try store.writer.read { db in
             #expect(try SectionCounts.countedSections(ofTable: "boxes", db).map(\.section) == [section])
             let counts = try SectionCounts.counts(forTable: "boxes", section: section, in: db)

@@ -138,7 +138,7 @@ extension SearchDescription {
         for term in plan.terms where plan.isNumeric(term) {
             for column in numberColumns {
                 let count = try db.scalar(
-                    Int.self, sql: "SELECT count(*) FROM (SELECT 1 FROM \(table) WHERE \(column) = ? LIMIT ?)",
+                    Int.self, sql: "SELECT count(*) FROM (SELECT 1 FROM \(table) WHERE \(SQLText.identifier(column)) = ? LIMIT ?)",
                     arguments: [term.number!, costs.denseRows]) ?? 0
                 if count > costs.fewRows { return true }
             }
@@ -161,7 +161,7 @@ extension SearchDescription {
             let text = fullTextIDs(matching: SearchPlan.fullTextPattern([term]))
             guard plan.isNumeric(term), let number = term.number else { return text }
             let byNumber = numberColumns.map { column in
-                SQLFragment(sql: "SELECT \(idColumn) FROM \(table) WHERE \(column) = ?", arguments: [number])
+                SQLFragment(sql: "SELECT \(idColumn) FROM \(table) WHERE \(SQLText.identifier(column)) = ?", arguments: [number])
             }
             return SQLFragment(joining: [text] + byNumber, separator: " UNION ALL ")
         }

@@ -283,6 +283,6 @@ public struct SearchPlan: Sendable {
 
     private func numberConditions(_ term: SearchTerm, alias: String) -> [SQLFragment] {
         guard isNumeric(term), let number = term.number else { return [] }
-        return description.numberColumns.map { SQLFragment(sql: "\(alias).\($0) = ?", arguments: [number]) }
+        return description.numberColumns.map { SQLFragment(sql: "\(alias).\(SQLText.identifier($0)) = ?", arguments: [number]) }
     }
 }

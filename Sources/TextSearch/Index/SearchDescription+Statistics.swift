@@ -64,7 +64,7 @@ extension SearchDescription {
     func numberOnlyCondition(_ term: SearchTerm, scope: DatabaseValue?) -> SQLFragment {
         let number = term.number!
         let byNumber = SQLFragment(
-            joining: numberColumns.map { SQLFragment(sql: "\(table).\($0) = ?", arguments: [number]) }, separator: " OR ")
+            joining: numberColumns.map { SQLFragment(sql: "\(table).\(SQLText.identifier($0)) = ?", arguments: [number]) }, separator: " OR ")
         let notInText = SQLFragment(
             joining: textColumns.map { SQLFragment(sql: "instr(\(table).\($0), ?) = 0", arguments: [term.folded]) },
             separator: " AND ")
@@ -134,7 +134,7 @@ extension SearchDescription {
             if term.number != nil {
                 for column in numberColumns {
                     estimate += try db.scalar(
-                        Int.self, sql: "SELECT count(*) FROM (SELECT 1 FROM \(table) WHERE \(column) = ? LIMIT ?)",
+                        Int.self, sql: "SELECT count(*) FROM (SELECT 1 FROM \(table) WHERE \(SQLText.identifier(column)) = ? LIMIT ?)",
                         arguments: [term.number!, cap]) ?? 0
                 }
             }
