@@ -28,7 +28,8 @@ public struct PostgreSQLConfiguration: Sendable {
     /// How long a replica found down (unreachable, shut down, restarting) is left out of reads before
     /// it is tried again.
     public var replicaRetryInterval: Duration = .seconds(5)
-    /// What the cluster reports about its replicas (one skipped as down or lagging), one line per
+    /// What the cluster reports about its replicas (one skipped as down or lagging) and its
+    /// listening connections (one not closed within the bound of a cancel's wait), one line per
     /// event; nil reports nothing.
     public var log: (@Sendable (String) -> Void)?
 
