@@ -108,7 +108,7 @@ extension FetchedResultsController {
     static func conditionBatch(
         _ query: FetchQuery<Entity>, section: DatabaseValue, expected: Int, after: [DatabaseValue]?, offset: Int, _ db: any SQLConnection
     ) throws -> Batch<Entity> {
-        let rowsQuery = try query.rowsQuery(section: section, after: after, limit: expected, offset: offset, withEntities: true)
+        let rowsQuery = query.rowsQuery(section: section, after: after, limit: expected, offset: offset, withEntities: true)
         let sortKeyCount = query.rowOrder.count
         // Straight into the batch's two arrays; the sort key only of the last row, the only one kept
         // (a whole section without a batch size: no per-row key values, no array of tuples to split).

@@ -12,8 +12,10 @@ import SQLiteStore
 
 extension PredicateExpressions.KeyPath: SQLPredicateExpression {
     func sql(in translation: inout PredicateTranslation) throws -> PredicateSQL {
+        // A key path of a value (`$0.name.count`) is no column: named by its type, as the standard
+        // library prints its computed key paths by address.
         guard let variable = root as? any VariableExpression, variable.variableKey == translation.root else {
-            throw FetchError.unmappedKeyPath(String(describing: keyPath))
+            throw FetchError.unsupportedPredicate("KeyPath of \(Root.Output.self)")
         }
         guard let column = translation.column(keyPath) else {
             throw FetchError.unmappedKeyPath(String(describing: keyPath))

@@ -111,9 +111,7 @@ public final class PostgreSQLCluster: Sendable {
     /// transactions (like the migrator) or must run outside one (`CREATE INDEX CONCURRENTLY`).
     public func writeWithoutTransaction<T>(_ body: (PostgreSQLConnection) throws -> T) throws -> T {
         try writer.sync { db in
-            db.mayHaveWritten = false
-            // A body that only read (a migrator with nothing pending) wrote nothing for reads to wait for.
-            defer { if db.mayHaveWritten { try? recordWritePosition(db) } }
+            defer { try? recordWritePosition(db) }
             return try body(db)
         }
     }
@@ -135,9 +133,7 @@ public final class PostgreSQLCluster: Sendable {
     /// Runs `body` with the primary's connection and no transaction, on its serial queue.
     public func writeWithoutTransaction<T: Sendable>(_ body: @escaping @Sendable (PostgreSQLConnection) throws -> T) async throws -> T {
         try await writer.async { db in
-            db.mayHaveWritten = false
-            // A body that only read (a migrator with nothing pending) wrote nothing for reads to wait for.
-            defer { if db.mayHaveWritten { try? self.recordWritePosition(db) } }
+            defer { try? self.recordWritePosition(db) }
             return try body(db)
         }
     }

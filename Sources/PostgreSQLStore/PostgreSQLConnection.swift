@@ -35,12 +35,6 @@ public final class PostgreSQLConnection {
     /// Whether statements are sent even once the canceller was cancelled: while a transaction is
     /// rolled back, or work that must follow a commit runs (``evenIfCancelled(_:)``).
     private var sendsWhenCancelled = false
-    /// Whether a read-only transaction (``inTransaction(readOnly:_:)``) is open: its statements write
-    /// nothing.
-    private var readOnlyTransactionOpen = false
-    /// Whether a statement was sent outside a read-only transaction since this was last set to false:
-    /// how a cluster tells a write access that wrote from one that only read.
-    var mayHaveWritten = false
 
     /// Connects to the server at `url` (`postgresql://user@host:port/database`, or libpq's
     /// `key=value` form).
@@ -140,7 +134,6 @@ public final class PostgreSQLConnection {
             throw PostgreSQLError(sqlState: PostgreSQLError.connectionFailure, message: "the connection is closed", sql: sql)
         }
         try checkNotCancelled(sql)
-        noteStatementSent()
         // A read-only transaction's unsent BEGIN goes first, in one pipeline: one round trip for both.
         let begin = unsentBegin
         unsentBegin = nil
@@ -276,11 +269,9 @@ public final class PostgreSQLConnection {
         if readOnly {
             readSentCommit()
             unsentBegin = begin
-            readOnlyTransactionOpen = true
         } else {
             try execute(sql: begin)
         }
-        defer { if readOnly { readOnlyTransactionOpen = false } }
         let value: T
         do {
             value = try body()
@@ -330,7 +321,6 @@ public final class PostgreSQLConnection {
             throw PostgreSQLError(sqlState: PostgreSQLError.connectionFailure, message: "the connection is closed", sql: sql)
         }
         try checkNotCancelled(sql)
-        noteStatementSent()
         if let begin = unsentBegin {
             unsentBegin = nil
             let result = PQexec(handle, begin)
@@ -338,11 +328,6 @@ public final class PostgreSQLConnection {
             if let failure = Self.failure(ofBegin: begin, result, handle) { throw failure }
         }
         return handle
-    }
-
-    /// Notes a statement about to be sent: one outside a read-only transaction may write.
-    private func noteStatementSent() {
-        if !readOnlyTransactionOpen { mayHaveWritten = true }
     }
 
     /// Rolls back the transaction open, if any, even once the canceller was cancelled: the connection

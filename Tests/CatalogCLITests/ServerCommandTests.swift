@@ -147,6 +147,38 @@ struct ServerCommandTests {
         return result
     }
 
+    /// An import into an empty catalog on a server, ended by a signal in the middle of its bulk load
+    /// (SIGKILL: the test runner passes SIGINT and SIGTERM on blocked), leaves none of its records,
+    /// and the load's hold on the table goes with the session: the next write does not wait.
+    /// (On a file: CrashTests.killedInTheMiddleOfAnImport.)
+    @Test func anImportEndedByASignalLeavesNothingAndFreesTheTable() throws {
+        let workspace = try Workspace(engine: .postgreSQL)
+        #expect(try workspace.catalog("list").status == 0)  // creates the tables, empty
+        let rows = (0..<300_000).map { "device,Interrupted \($0),2000,1\n" }.joined()
+        let file = try workspace.write("type,name,yearIntroduced,introPrice\n" + rows, to: "products.csv")
+        let schema = try #require(workspace.schema)
+        let importer = try RunningProcess("catalog", ["import", file, "--database", schema.primary], home: workspace.path("home"))
+        let observer = try schema.connect()
+        defer { observer.close() }
+        let deadline = ContinuousClock.now + .seconds(60)
+        // The bulk load holds the table (it drops its indexes until the COPY is done).
+        while try observer.scalar(
+            sql: """
+                SELECT count(*) FROM pg_locks JOIN pg_class ON pg_class.oid = pg_locks.relation
+                WHERE relnamespace = $1::regnamespace AND relname = 'products' AND mode = 'AccessExclusiveLock'
+                """,
+            arguments: [.text(schema.name)]) == .integer(0) {
+            try #require(ContinuousClock.now < deadline, "the import's bulk load did not start")
+            usleep(10_000)
+        }
+        let (status, error) = try importer.stop(with: SIGKILL)
+        #expect(status == SIGKILL && error.isEmpty, "\(status): \(error)")
+        #expect(try workspace.catalog("export", "--format", "jsonl").output.isEmpty)
+        let added = try workspace.catalog("add", "product", "--type", "device", "--name", "After", "--year", "2000", "--price", "1")
+        #expect(added.status == 0, "\(added)")
+        #expect(try workspace.catalog("check").output == "ok\n")
+    }
+
     @Test func replicasAreURLsOfAServer() throws {
         let workspace = try Workspace(engine: .postgreSQL)
         #expect(try workspace.catalog("seed").status == 0)

@@ -146,7 +146,7 @@ struct StreamedListingTests {
         process.executableURL = ProcessRunner.productsDirectory.appendingPathComponent("catalog")
         process.arguments = arguments
         process.environment = ProcessRunner.environment(home: workspace.path("home"))
-        FileManager.default.createFile(atPath: output, contents: nil)
+        _ = FileManager.default.createFile(atPath: output, contents: nil)
         process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: output))
         process.standardError = FileHandle.nullDevice
         try process.run()

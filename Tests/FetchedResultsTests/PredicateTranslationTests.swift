@@ -95,6 +95,18 @@ import TestSupport
         #expect(throws: FetchError.self) { try database.ids(matching: #Predicate { $0.name.count > 2 }) }
     }
 
+    /// A key path of an attribute's value (`$0.name.count`) is no column of the entity: the error names
+    /// its type, not the address a computed key path of the standard library prints as.
+    @Test(arguments: StoreEngine.all) func aKeyPathOfAValueIsRejectedByItsType(engine: StoreEngine) throws {
+        let database = try ItemDatabase(engine: engine)
+        for predicate in [#Predicate<Item> { $0.name.count > 2 }, #Predicate<Item> { $0.name.isEmpty }] {
+            let error = #expect(throws: FetchError.self) { try database.ids(matching: predicate) }
+            let description = error.map(String.init(describing:)) ?? ""
+            #expect(description.hasPrefix("unsupported predicate construct KeyPath of String"), "\(description)")
+            #expect(!description.contains("0x"), "\(description)")
+        }
+    }
+
     @Test(arguments: StoreEngine.all) func valuesAreBoundNeverSpliced(engine: StoreEngine) throws {
         let database = try ItemDatabase(engine: engine)
         try database.insert([Item(name: "x'); DROP TABLE items; --", nick: nil, score: 0, price: 0, flag: false)])

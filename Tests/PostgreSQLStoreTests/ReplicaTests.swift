@@ -126,48 +126,6 @@ import Testing
         try await readOnReplica(count: 1)
     }
 
-    /// A cluster of its own, whose replica's replay this test pauses while another process commits: a
-    /// `writeWithoutTransaction` whose body only read (a migrator that found nothing pending, as every
-    /// `catalog` command's opening) wrote nothing for the cluster's reads to wait for, so they go on
-    /// being answered by the replica, which lags less than `replicaLagLimit`, without a logged line.
-    @Test func aWriteAccessThatOnlyReadIsNoWriteToWaitFor() async throws {
-        let servers = try PostgreSQLServers.start(replicas: 1)
-        defer { servers.stop() }
-        let writer = try PostgreSQLConnection(url: servers.primary)
-        defer { writer.close() }
-        try writer.execute(sql: "CREATE TABLE note(id bigint PRIMARY KEY)")
-        let lines = Mutex<[String]>([])
-        var configuration = PostgreSQLConfiguration(primary: servers.primary, replicas: servers.replicas)
-        configuration.replicaWaitLimit = .seconds(10)
-        configuration.replicaLagLimit = .seconds(600)
-        configuration.log = { line in lines.withLock { $0.append(line) } }
-        let reader = try PostgreSQLCluster(configuration)
-        defer { reader.close() }
-        let onReplica = { @Sendable in try await reader.read { db in try db.scalar(sql: "SELECT pg_is_in_recovery() FROM (SELECT count(*) FROM note) AS notes") } }
-        var answer: DatabaseValue?
-        for _ in 0..<200 where answer != .integer(1) {
-            do { answer = try await onReplica() } catch let error as PostgreSQLError where error.sqlState == "42P01" {}  // not replayed yet
-            try await Task.sleep(for: .milliseconds(20))
-        }
-        try #require(answer == .integer(1), "the replica did not serve reads")
-
-        let replica = try PostgreSQLConnection(url: servers.replicas[0])
-        defer { replica.close() }
-        try replica.execute(sql: "SELECT pg_wal_replay_pause()")
-        try writer.execute(sql: "INSERT INTO note VALUES (1)")
-        let pending = try await reader.writeWithoutTransaction { db in
-            try db.inTransaction(readOnly: true) { try db.scalar(sql: "SELECT count(*) FROM note") }
-        }
-        #expect(pending == .integer(1))
-        let (count, recovering) = try await reader.read { db in
-            (try db.scalar(sql: "SELECT count(*) FROM note"), try db.scalar(sql: "SELECT pg_is_in_recovery()"))
-        }
-        #expect(recovering == .integer(1), "the read waited for the replica to replay another session's write, then left it")
-        #expect(count == .integer(0))
-        #expect(lines.withLock { $0 }.isEmpty, "\(lines.withLock { $0 })")
-        try replica.execute(sql: "SELECT pg_wal_replay_resume()")
-    }
-
     /// A cluster of its own, whose replica's replay this test pauses before another process commits to
     /// a tracked table: the change notification's wake-up means the cluster's next read sees that
     /// commit (a replica that has not replayed it is waited for, then skipped), though the replica

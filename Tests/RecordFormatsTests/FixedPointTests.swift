@@ -22,7 +22,7 @@ struct FixedPointTests {
         (1e-5, 5, "0.00001"),
         (1e20, 1, "100000000000000000000.0"),
         (1299.99, 2, "1299.99"),
-        (5e-324, 40, "0." + String(repeating: "0", count: 40)),
+        (Double.leastNonzeroMagnitude, 40, "0." + String(repeating: "0", count: 40)),
     ])
     func namedValues(value: Double, decimals: Int, text: String) {
         #expect(FixedPoint.text(value, decimals: decimals) == text)
