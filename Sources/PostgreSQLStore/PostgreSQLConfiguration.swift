@@ -16,8 +16,9 @@ public struct PostgreSQLConfiguration: Sendable {
     public var primary: String
     /// Streaming replicas of the primary, which serve reads.
     public var replicas: [String]
-    /// How long a read waits for a replica to replay this cluster's last write before it reads on
-    /// the primary instead, logging the replica as lagging.
+    /// How long a read waits for a replica to replay the primary's position this cluster's reads
+    /// must see (after its last write, or a notification's wake-up) before it reads on the primary
+    /// instead, logging the replica as lagging.
     public var replicaWaitLimit: Duration = .seconds(1)
     /// How stale a replica's answer may be, for every read: a replica whose replay lags the primary by
     /// more (the time since the last transaction it replayed, while it has received more WAL than it
