@@ -34,6 +34,23 @@ import Testing
         }
     }
 
+    /// Every connection the cluster reads or writes with asks the server to check each second that
+    /// its client is still there, so that a killed process's running statement ends with its locks.
+    @Test func everyConnectionChecksItsClientEachSecond() async throws {
+        let schema = try TestSchema()
+        try #require(!schema.replicas.isEmpty, "the test servers have no replica")
+        let cluster = try await Self.patientCluster(primary: schema.primary, replicas: schema.replicas)
+        defer { cluster.close() }
+        let show = "SELECT current_setting('client_connection_check_interval'), pg_is_in_recovery()"
+        let onPrimary = try await cluster.write { db in try db.fetchAll(sql: show).first }
+        let onReplica = try await cluster.read { db in try db.fetchAll(sql: show).first }
+        #expect(onPrimary == [.text("1s"), .integer(0)])
+        #expect(onReplica == [.text("1s"), .integer(1)])
+        let primaryOnly = try PostgreSQLCluster(PostgreSQLConfiguration(primary: schema.primary))
+        defer { primaryOnly.close() }
+        #expect(try await primaryOnly.read { db in try db.fetchAll(sql: show).first } == [.text("1s"), .integer(0)])
+    }
+
     /// A cluster of its own, whose replica this test pauses, then stops.
     @Test func aLaggingOrStoppedReplicaIsSkippedWithALoggedLine() async throws {
         let servers = try PostgreSQLServers.start(replicas: 1)
