@@ -198,7 +198,7 @@ struct ListingWriter<Entity: CatalogEntity> {
         try rows!.write(record, extras: [.text(sectionName), .text(path.description)])
         rowCount += 1
         // A data format's first rows are written out at once, as a table's held lines are.
-        if rows != nil, rowCount == Self.firstRows { try output.flush() }
+        if rowCount == Self.firstRows { try output.flush() }
     }
 
     /// Writes what is held and flushes.
