@@ -59,6 +59,20 @@ extension CatalogStore {
         try makeController(request, batchSize: firstRows).forEachObject(sectionsRead: sectionsRead, body)
     }
 
+    /// Reads the result of `request` as ``forEachEntity(in:firstRows:sectionsRead:_:)`` does, each
+    /// record given with its index path and its section's name, for a caller that needs no section's
+    /// count before the rows (`catalog list` and `search` in a data format): a search whose counts
+    /// would read its matches is not counted first, but read in one query in order
+    /// (`FetchedResultsController/forEachObject(_:)`), so that its first row comes sooner.
+    ///
+    /// - Throws: ``CatalogError/invalidValue(field:value:reason:)``, `DatabaseError`, and what `body`
+    ///   throws, which ends the read.
+    public func forEachEntity<Entity: CatalogEntity>(
+        in request: ListRequest<Entity>, firstRows: Int, _ body: (ItemPath, _ sectionName: String, Entity) throws -> Void
+    ) throws {
+        try makeController(request, batchSize: firstRows).forEachObject(body)
+    }
+
     /// The record at `path` in the result of `request`, reading that one row. A search sectioned by
     /// its scope whose counts would read its matches does not count them
     /// (`FetchRequest.searchRecord(at:costs:_:)`: which sections hold one, each from its first match,

@@ -166,6 +166,21 @@ public final class CatalogStore: Sendable {
         try writer.write { db in try Self.update(record, db) }
     }
 
+    /// Changes the record with this id from its stored values, in one write: `change` gets the record
+    /// as stored, which no other writer changes until the change is saved, so a change of one field
+    /// never undoes another writer's change of another. Returns the record as saved.
+    ///
+    /// - Throws: ``CatalogError/notFound(entity:id:)`` when no record has this id; what `change` or
+    ///   ``update(_:)`` throws, with nothing written.
+    @discardableResult
+    public func update<Entity: CatalogEntity>(_ type: Entity.Type, id: Int64, _ change: (Entity) throws -> Entity) throws -> Entity {
+        try writer.write { db in
+            guard let stored = try Entity.fetchOneForUpdate(id: id, db) else { throw CatalogError.notFound(entity: Entity.kind, id: id) }
+            try Self.update(try change(stored), db)
+            return try Entity.fetchOne(id: id, db) ?? stored
+        }
+    }
+
     /// Deletes the record with this id and returns it.
     ///
     /// - Throws: ``CatalogError/notFound(entity:id:)`` when there is none.

@@ -186,15 +186,19 @@ struct ListingWriter<Entity: CatalogEntity> {
     /// Writes the row at `path`.
     mutating func write(_ path: ItemPath, _ record: Entity) throws {
         let section = sections[path.section]
-        if let rows {
-            try rows.write(record, extras: [.text(section.name), .text(path.description)])
-        } else {
-            if path.row == 0 { try table!.appendText("\(section.name) (\(section.numberOfObjects))") }
-            try table!.append([path.description] + record.tableCells)
-        }
+        if rows != nil { return try write(path, sectionName: section.name, record) }
+        if path.row == 0 { try table!.appendText("\(section.name) (\(section.numberOfObjects))") }
+        try table!.append([path.description] + record.tableCells)
+        rowCount += 1
+    }
+
+    /// Writes the row at `path` in a data format, which needs its section's name only: begun with
+    /// no sections, so that none is counted before the rows.
+    mutating func write(_ path: ItemPath, sectionName: String, _ record: Entity) throws {
+        try rows!.write(record, extras: [.text(sectionName), .text(path.description)])
         rowCount += 1
         // A data format's first rows are written out at once, as a table's held lines are.
-        if rows != nil, rowCount == Self.firstRows { try output.flush() }
+        if rowCount == Self.firstRows { try output.flush() }
     }
 
     /// Writes what is held and flushes.
@@ -212,8 +216,15 @@ struct ListingWriter<Entity: CatalogEntity> {
 func writeListing<Entity: CatalogEntity>(_ catalog: CatalogStore, _ request: ListRequest<Entity>, format: OutputFormat) throws {
     var writer = ListingWriter<Entity>(format: format)
     do {
-        try catalog.forEachEntity(in: request, firstRows: ListingWriter<Entity>.firstRows, sectionsRead: { try writer.begin($0) }) { path, record in
-            try writer.write(path, record)
+        if format.dataFormat != nil {
+            try writer.begin([])
+            try catalog.forEachEntity(in: request, firstRows: ListingWriter<Entity>.firstRows) { path, sectionName, record in
+                try writer.write(path, sectionName: sectionName, record)
+            }
+        } else {
+            try catalog.forEachEntity(in: request, firstRows: ListingWriter<Entity>.firstRows, sectionsRead: { try writer.begin($0) }) { path, record in
+                try writer.write(path, record)
+            }
         }
         try writer.finish()
     } catch let error as FileError {

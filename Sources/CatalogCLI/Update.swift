@@ -48,11 +48,8 @@ extension CatalogCommand {
             try fields.validate(for: Entity.self, complete: false)
             let catalog = try store.openStoreForWriting()
             let id = id!  // validate() refused a command without one
-            guard let record = try catalog.fetchOne(Entity.self, id: id) else {
-                throw CatalogError.notFound(entity: Entity.kind, id: id)
-            }
-            try catalog.update(try fields.applied(to: record))
-            let updated = try catalog.fetchOne(Entity.self, id: id) ?? record
+            // Read, changed and written in one transaction: another process's update of another field stays.
+            let updated = try catalog.update(Entity.self, id: id) { try fields.applied(to: $0) }
             try closeAfterWriting(catalog, written: "\(updated.summary) was updated")
             try report(updated)
         }

@@ -130,6 +130,14 @@ extension DeclaredEntity {
         try db.fetchOne(sql: "SELECT \(selection) FROM \(tableName) WHERE id = ?", arguments: [id]) { try Self(row: $0) }
     }
 
+    /// The entity with this id, if any, read in a writing transaction for a change made from its
+    /// values: no other writer changes its row until the transaction ends (`SQLDialect.lockingReadSuffix`).
+    public static func fetchOneForUpdate(id: Int64, _ db: some SQLConnection) throws -> Self? {
+        try db.fetchOne(
+            sql: "SELECT \(selection) FROM \(tableName) WHERE id = ?" + db.dialect.lockingReadSuffix, arguments: [id]
+        ) { try Self(row: $0) }
+    }
+
     /// Every entity, by id.
     public static func fetchAll(_ db: some SQLConnection) throws -> [Self] {
         try db.fetchAll(sql: "SELECT \(selection) FROM \(tableName) ORDER BY id") { try Self(row: $0) }

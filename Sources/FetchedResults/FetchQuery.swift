@@ -216,13 +216,15 @@ struct FetchQuery<Entity: FetchableEntity>: Sendable {
 
     /// The rows of the result in order, sections first, after the row whose full key (its section key
     /// when sectioned, then its sort key) is `key`, or, for the section key alone, after that section;
-    /// every row for nil: the entity's selection. How a streamed result goes on after its first rows.
-    func rowsQuery(after key: [DatabaseValue]?) -> SQLFragment {
+    /// every row for nil: the entity's selection, then with `sectionKey` the section key (NULL without
+    /// sections). How a streamed result goes on after its first rows, or is read whole uncounted.
+    func rowsQuery(after key: [DatabaseValue]?, sectionKey: Bool = false) -> SQLFragment {
         let terms = (section.map { [$0] } ?? []) + rowOrder
         var filter = condition
         if let key { filter = filter && keyset(key, terms: terms, after: true) }
+        let columns = selection + (sectionKey ? ", " + (section?.expression ?? "NULL") : "")
         return SQLFragment(
-            sql: "SELECT \(selection) FROM \(source) WHERE \(filter.sql) ORDER BY \(terms.map { $0.sql(dialect) }.joined(separator: ", "))",
+            sql: "SELECT \(columns) FROM \(source) WHERE \(filter.sql) ORDER BY \(terms.map { $0.sql(dialect) }.joined(separator: ", "))",
             arguments: sourceArguments + filter.arguments)
     }
 

@@ -171,6 +171,35 @@ extension FetchedResultsController {
     public func forEachObject(
         sectionsRead: ([FetchedSection]) throws -> Void, _ body: (ItemPath, Entity) throws -> Void
     ) throws {
+        try forEachObject(countingFirst: true, sectionsRead: sectionsRead) { path, _, entity in try body(path, entity) }
+    }
+
+    /// Reads the whole result of ``request`` as ``forEachObject(sectionsRead:_:)`` does, for a caller
+    /// that needs each row's section name and index path but no section's count before the rows:
+    /// when the request's source does not know its sections' counts without reading its matches,
+    /// they are not counted first (a `GROUP BY` that reads every match before the first row); the
+    /// rows are then read in one query in order with their section keys, each section's index
+    /// found as its first row comes. Afterwards ``sections`` are those read, counted.
+    ///
+    /// ```swift
+    /// try controller.forEachObject { path, sectionName, player in
+    ///     print(sectionName, path, player.name)
+    /// }
+    /// ```
+    ///
+    /// - Throws: ``FetchError``; `DatabaseError` when reading fails; what `body` throws, which ends
+    ///   the read.
+    public func forEachObject(_ body: (ItemPath, _ sectionName: String, Entity) throws -> Void) throws {
+        try forEachObject(countingFirst: false, sectionsRead: { _ in }, body)
+    }
+
+    /// ``forEachObject(sectionsRead:_:)``, each row given with its section's name; with
+    /// `countingFirst` false, sections that only a `GROUP BY` would count are found as their rows
+    /// come (``forEachKeyedRow(_:_:_:_:)``), and `sectionsRead` is not called.
+    private func forEachObject(
+        countingFirst: Bool, sectionsRead: ([FetchedSection]) throws -> Void,
+        _ body: (ItemPath, String, Entity) throws -> Void
+    ) throws {
         let request = self.request
         let (query, sections) = try reader.read { db -> (FetchQuery<Entity>, [FetchedSection]) in
             var query = try FetchQuery(request, deferringCondition: true, db)
@@ -180,6 +209,7 @@ extension FetchedResultsController {
                 sections = Self.sections(counts, query, request)
             } else {
                 query = try query.planned(db)
+                guard countingFirst else { return (query, try Self.forEachKeyedRow(query, request, db, body)) }
                 sections = try Self.countSections(query, request, db)
             }
             try sectionsRead(sections)
@@ -196,7 +226,7 @@ extension FetchedResultsController {
                     ids: counts?.ids?[section.key], db)
                 else { break }
                 guard page.count == limit else { throw FetchError.resultChanged }
-                for (row, entity) in page.enumerated() { try body(ItemPath(section: start.section, row: row), entity) }
+                for (row, entity) in page.enumerated() { try body(ItemPath(section: start.section, row: row), section.name, entity) }
                 budget -= limit
                 if limit < section.numberOfObjects {
                     guard let id = page.last?.rowID,
@@ -217,11 +247,35 @@ extension FetchedResultsController {
             let rest = query.rowsQuery(after: after)
             let left = [sections[start.section].numberOfObjects - start.row] + sections[(start.section + 1)...].map(\.numberOfObjects)
             try Entity.forEachRow(sql: rest.sql, arguments: rest.arguments, counts: left, db) { path, entity in
-                try body(ItemPath(section: start.section + path.section, row: path.section == 0 ? start.row + path.row : path.row), entity)
+                let section = start.section + path.section
+                try body(ItemPath(section: section, row: path.section == 0 ? start.row + path.row : path.row), sections[section].name, entity)
             }
             return (query, sections)
         }
         didFetch(query, FetchedResult(sections: sections))
+    }
+
+    /// Every row of `query` (planned) in order, read in one query with its section key (the last
+    /// column), given to `body` with its index path and section name; returns the sections read,
+    /// counted. A section's index is its place among those holding a row, as counted sections' are.
+    static func forEachKeyedRow(
+        _ query: FetchQuery<Entity>, _ request: FetchRequest<Entity>, _ db: any SQLConnection,
+        _ body: (ItemPath, String, Entity) throws -> Void
+    ) throws -> [FetchedSection] {
+        let all = query.rowsQuery(after: nil, sectionKey: true)
+        var keys: [(key: DatabaseValue, count: Int)] = []
+        var name = ""
+        try db.forEachRow(sql: all.sql, arguments: all.arguments) { row in
+            let key = row.databaseValue(at: row.count - 1)
+            // A new section where the key changes, compared as `GROUP BY` compares it (1 = 1.0).
+            if keys.last.map({ DatabaseValue.sqliteOrder($0.key, key) != 0 }) ?? true {
+                keys.append((key, 0))
+                name = section(key: key, count: 0, request).name
+            }
+            try body(ItemPath(section: keys.count - 1, row: keys[keys.count - 1].count), name, try Entity(row: row))
+            keys[keys.count - 1].count += 1
+        }
+        return sections(keys, request)
     }
 
     /// The batch with its entities read by id in `db`, in the batch's order.

@@ -152,6 +152,16 @@ public enum SQLDialect: Sendable, Hashable {
         }
     }
 
+    /// What ends a `SELECT` of rows that its writing transaction then changes from the values read, so
+    /// that no other writer changes them in between: `FOR UPDATE` on PostgreSQL (the rows stay locked
+    /// until the transaction ends); nothing on SQLite, whose writing transaction holds the database.
+    public var lockingReadSuffix: String {
+        switch self {
+        case .sqlite: ""
+        case .postgreSQL: " FOR UPDATE"
+        }
+    }
+
     /// The column types of the five kinds of `DatabaseValue`, as a table declares them.
     public func columnType(_ kind: ColumnKind) -> String {
         switch (self, kind) {

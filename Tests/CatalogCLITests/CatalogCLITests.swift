@@ -1,6 +1,7 @@
 import Catalog
 import Foundation
 import SQLiteStore
+import Synchronization
 import TestSupport
 import Testing
 
@@ -52,6 +53,34 @@ struct CatalogCLITests {
         #expect(delete.status == 0)
         #expect(delete.output == "Deleted product 10: iPhone 16 (device, 2024, $799.00)\n")
         #expect(try workspace.catalog("show", "--id", "10").status == 3)
+    }
+
+    /// Guarantees, isolation: `update`s of different fields of one record from processes running at
+    /// once each change the record as stored when it writes, so every acknowledged change stays,
+    /// and each says the record as it wrote it.
+    @Test(arguments: StoreEngine.all) func concurrentUpdatesOfDifferentFieldsAllStay(engine: StoreEngine) throws {
+        let workspace = try Workspace(engine: engine)
+        try workspace.catalog("seed")
+        for round in 1...5 {
+            #expect(try workspace.catalog("update", "1", "--name", "iPhone", "--year", "2007", "--price", "599").status == 0)
+            let changes = [["--name", "iPhone \(round)"], ["--year", "\(2010 + round)"], ["--price", "\(round)"]]
+            let results = Mutex<[ProcessResult?]>(Array(repeating: nil, count: changes.count))
+            let (database, home) = (workspace.database, workspace.path("home"))
+            let environment = workspace.schema.map { ["CATALOG_REPLICAS": $0.replicas.joined(separator: ",")] } ?? [:]
+            DispatchQueue.concurrentPerform(iterations: changes.count) { index in
+                let arguments = ["update", "1"] + changes[index] + ["--database", database]
+                let result = try? ProcessRunner.run("catalog", arguments, environment: environment, home: home)
+                results.withLock { $0[index] = result }
+            }
+            for (change, result) in zip(changes, results.withLock { $0 }) {
+                #expect(result?.status == 0 && result?.output.contains(change[1]) == true, "round \(round), \(change): \(String(describing: result))")
+            }
+            let shown = try workspace.catalog("show", "--id", "1", "--format", "jsonl").output
+            let stored = try #require(try JSONSerialization.jsonObject(with: Data(shown.utf8)) as? [String: Any])
+            #expect(stored["name"] as? String == "iPhone \(round)", "round \(round): \(shown)")
+            #expect(stored["yearIntroduced"] as? Int == 2010 + round, "round \(round): \(shown)")
+            #expect(stored["introPrice"] as? Double == Double(round), "round \(round): \(shown)")
+        }
     }
 
     @Test(arguments: StoreEngine.all) func listJSONHasStableFields(engine: StoreEngine) throws {

@@ -5,8 +5,10 @@ import TestSupport
 import Testing
 
 /// A listing as `catalog list` and `search` read it (``CatalogStore/forEachEntity(in:firstRows:sectionsRead:_:)``):
-/// its first rows as the search's pages, the rest in one query from the last of them. Wherever the
-/// first rows end, the rows, their order and their index paths are the reference's.
+/// its first rows as the search's pages, the rest in one query from the last of them; in a data
+/// format (``CatalogStore/forEachEntity(in:firstRows:_:)``), a search whose counts would read its
+/// matches in one query, uncounted. Wherever the first rows end, the rows, their order and their
+/// index paths are the reference's.
 struct ListingWindowTests {
     @Test func aRareTermListsTheReferenceResultAcrossTheFirstRows() throws {
         let (store, directory) = try makeStore(others: 300, prices: 5_000, seed: 0x11_57ED)
@@ -19,7 +21,9 @@ struct ListingWindowTests {
                 type: ProductType.allCases[index % 3], name: name, yearIntroduced: 2000 + index % 2, introPrice: Double(index % 4)))
         }
         let products = try store.fetchAll(Product.self)
-        let queries = ["zebra", "zeb", "ebr mini", "zèbre"]
+        // `zebra m` and `2000 z` (a number and a short term that few rows hold) are searches whose
+        // counts would read their matches: a data format's listing reads them uncounted.
+        let queries = ["zebra", "zeb", "ebr mini", "zèbre", "zebra m", "2000 z"]
         try SearchReference.prepare(names: products.map(\.name), queries: queries)
 
         for text in queries {
@@ -96,5 +100,13 @@ struct ListingWindowTests {
         }
         #expect(rows.map(\.path) == paths, "\(context)")
         #expect(sections.map(\.numberOfObjects).reduce(0, +) == expected.count, "\(context)")
+        // As a data format reads it, no section counted first: the same rows, sections and paths.
+        var named: [(path: ItemPath, section: String, id: Int64)] = []
+        try store.forEachEntity(in: request, firstRows: firstRows) { path, section, product in
+            named.append((path, section, product.id!))
+        }
+        #expect(named.map(\.section) == expected.map(\.0), "\(context), uncounted")
+        #expect(named.map(\.id) == expected.map(\.1), "\(context), uncounted")
+        #expect(named.map(\.path) == paths, "\(context), uncounted")
     }
 }

@@ -68,6 +68,60 @@ struct RowSourceTests {
         #expect(try sourced.snapshot() == plain.snapshot())
     }
 
+    /// Items with a score of at least `minimum`, a source that gives no counts: its sections are
+    /// counted by a `GROUP BY`, or, streamed uncounted, found as its rows come.
+    struct UncountedScores: RowSource {
+        typealias Entity = Item
+        var minimum: Int
+
+        func condition(_ db: any SQLConnection) throws -> SQLFragment {
+            SQLFragment(sql: "score >= ?", arguments: [minimum])
+        }
+    }
+
+    /// A whole result streamed with each row's section name (`forEachObject(_:)`), of a source that
+    /// gives no counts: read in one query, the same rows at the same paths in the same sections as
+    /// the plain predicate's, and the same sections afterwards, whatever the batch size, in orders
+    /// with descending sections, ties and NULL section keys; an empty result reads no section.
+    @Test(arguments: StoreEngine.all) func anUncountedStreamFindsTheSectionsOfItsRows(engine: StoreEngine) throws {
+        let database = try ItemDatabase(engine: engine)
+        try database.insert(ItemDatabase.randomItems(60, seed: 0x0C0_7ED))
+        let cases: [(FetchedResults.SortDescriptor<Item>, PartialKeyPath<Item> & Sendable)] = [
+            (SortDescriptor(\.name), \Item.name), (SortDescriptor(\.name, order: .reverse), \Item.name),
+            (SortDescriptor(\.nick), \Item.nick), (SortDescriptor(\.nick, order: .reverse), \Item.nick),
+        ]
+        for (sort, sectionKeyPath) in cases {
+            for minimum in [0, 2, 1_000] {
+                let plain = FetchedResultsController(
+                    request: FetchRequest(
+                        predicate: #Predicate { $0.score >= minimum }, sortDescriptors: [sort], sectionKeyPath: sectionKeyPath),
+                    reader: database.writer)
+                try plain.performFetch()
+                var expected: [(ItemPath, String, Item)] = []
+                for (section, info) in plain.sections.enumerated() {
+                    for row in 0..<info.numberOfObjects {
+                        let path = ItemPath(section: section, row: row)
+                        expected.append((path, info.name, try plain.object(at: path)))
+                    }
+                }
+                for batchSize in [0, 1, 50] {
+                    let streamed = FetchedResultsController(
+                        request: FetchRequest(
+                            sortDescriptors: [sort], filter: UncountedScores(minimum: minimum), sectionKeyPath: sectionKeyPath,
+                            batchSize: batchSize),
+                        reader: database.writer)
+                    var rows: [(ItemPath, String, Item)] = []
+                    try streamed.forEachObject { path, section, item in rows.append((path, section, item)) }
+                    let context = "\(sort) \(minimum) \(batchSize)"
+                    #expect(rows.map(\.0) == expected.map(\.0), "\(context)")
+                    #expect(rows.map(\.1) == expected.map(\.1), "\(context)")
+                    #expect(rows.map(\.2) == expected.map(\.2), "\(context)")
+                    #expect(streamed.sections == plain.sections, "\(context)")
+                }
+            }
+        }
+    }
+
     /// A whole result streamed (`forEachObject`), its first `batchSize` rows read as the source's pages
     /// and the rest in one query from the last of them: the same rows at the same paths as the plain
     /// predicate's, wherever the first rows end (within a section, at a section's end, past the result),
