@@ -85,6 +85,27 @@ import Testing
         }
     }
 
+    /// A step for one engine (`applyingOnly(on:)`) runs there and is only recorded on the other, so
+    /// only there is it a pending change (what `catalog migrate` backs a file up for).
+    @Test(arguments: Engine.allCases)
+    func aStepForOneEngineRunsThereAndIsOnlyRecordedOnTheOther(engine: Engine) throws {
+        try engine.withFreshDatabase { db in
+            try Migrator(sets: [Self.app(db.dialect)]).migrate(db)
+            var extra: [Migration] = []
+            for (version, dialect) in [(3, SQLDialect.postgreSQL), (4, .sqlite)] {
+                let table = "only_\(version)"
+                extra.append(Migration(version: version, name: "create_\(table)", sql: "CREATE TABLE \(table)(id integer)").applyingOnly(on: dialect))
+                let migrator = try Migrator(sets: [Self.app(db.dialect, extra: extra)])
+                #expect(try migrator.needsMigration(db))
+                #expect(try migrator.hasPendingChanges(db) == (db.dialect == dialect))
+                #expect(try migrator.migrate(db).map(\.version) == [version])
+                #expect(try db.tableNames().contains(table) == (db.dialect == dialect))
+                #expect(try migrator.appliedMigrations(db).map(\.version) == Array(1...version))
+                #expect(try !migrator.needsMigration(db) && !migrator.hasPendingChanges(db))
+            }
+        }
+    }
+
     @Test(arguments: Engine.allCases)
     func refusesADatabaseAnotherProgramMade(engine: Engine) throws {
         try engine.withFreshDatabase { db in

@@ -25,14 +25,16 @@ enum DisplayWidth {
     }
 
     /// The columns a grapheme cluster takes, as a terminal draws it: an emoji presentation sequence is
-    /// one wide glyph, 2 (an emoji with a skin tone, a flag, emoji joined by ZWJ such as 👨‍👩‍👧, or a
-    /// character followed by VS16 such as ❤️ and keycaps); else its scalars' widths add up (a base and
+    /// one wide glyph, 2 (an emoji with a skin tone, also on a text-default base such as ☝🏽, a flag,
+    /// emoji joined by ZWJ such as 👨‍👩‍👧, or a character followed by VS16 such as ❤️ and keycaps); else its scalars' widths add up (a base and
     /// its combining marks, Hangul jamo).
     static func of(_ character: Character) -> Int {
         let scalars = character.unicodeScalars
         guard let first = scalars.first, scalars.count > 1 else { return scalars.first.map(of) ?? 0 }
+        let second = scalars[scalars.index(after: scalars.startIndex)]
         let isEmojiSequence = first.properties.isEmojiPresentation
-            || first.properties.isEmoji && scalars.dropFirst().first?.value == 0xFE0F
+            || first.properties.isEmoji && second.value == 0xFE0F
+            || first.properties.isEmojiModifierBase && second.properties.isEmojiModifier
         return isEmojiSequence ? 2 : scalars.reduce(0) { $0 + of($1) }
     }
 

@@ -127,9 +127,15 @@ public struct Migrator: Sendable {
         // A database with `schema_migrations` is no other program's: its tables need not be read.
         if layout == .none { try validate(tables: try db.tableNames(), applied) } else { try validate(applied) }
         if layout == .withoutSets { return true }
+        return !pendingMigrations(upTo: versions, applied: applied).isEmpty
+    }
+
+    /// The migrations of every set, up to its version in `versions` (all of a set not named there),
+    /// that `applied` does not record.
+    private func pendingMigrations(upTo versions: [String: Int] = [:], applied: [AppliedMigration]) -> [Migration] {
         let recorded = Set(applied.map { RecordKey(set: $0.set, version: $0.version) })
-        return sets.contains { set in
-            set.migrations.contains { migration in
+        return sets.flatMap { set in
+            set.migrations.filter { migration in
                 migration.version <= (versions[set.identity] ?? Int.max)
                     && !recorded.contains(RecordKey(set: set.identity, version: migration.version))
             }
@@ -188,10 +194,7 @@ public struct Migrator: Sendable {
     ///
     /// - Throws: the engine's error when the database cannot be read.
     public func hasPendingChanges(_ db: any SQLConnection) throws -> Bool {
-        let recorded = Set(try appliedMigrations(db).map { RecordKey(set: $0.set, version: $0.version) })
-        return sets.contains { set in
-            set.migrations.contains { !recorded.contains(RecordKey(set: set.identity, version: $0.version)) && $0.runs(on: db) }
-        }
+        pendingMigrations(applied: try appliedMigrations(db)).contains { $0.runs(on: db) }
     }
 
     /// Each known migration with whether it is applied, set by set, then every recorded migration this

@@ -57,7 +57,14 @@ struct BrowseInputTests {
             ("#\u{FE0F}\u{20E3}", 2), ("👩\u{200D}💻", 2), ("e\u{301}", 1), ("\u{1100}\u{1161}\u{11A8}", 2),
             ("iPhone 👨\u{200D}👩\u{200D}👧 東京", 14), ("☺", 1),
         ]
-        for (text, width) in wcswidth {
+        // An emoji modifier sequence on a text-default base is one wide glyph too (UTS #51: the modifier
+        // implies emoji presentation). `wcwidth` 0.7.0 keeps the base's width, 1, for ☝🏽; the widths
+        // here are the package `uwcwidth` 1.0.0's `wcswidth`, which follows UTS #51.
+        let modifierSequences: [(String, Int)] = [
+            ("\u{261D}\u{1F3FD}", 2), ("\u{270C}\u{1F3FD}", 2), ("\u{270D}\u{1F3FD}", 2),
+            ("\u{26F9}\u{1F3FD}\u{200D}\u{2642}\u{FE0F}", 2), ("\u{1F9D1}\u{1F3FD}\u{200D}\u{1F4BB}", 2),
+        ]
+        for (text, width) in wcswidth + modifierSequences {
             #expect(DisplayWidth.of(text) == width, "\(text.unicodeScalars.map { String($0.value, radix: 16) })")
         }
         // A table's columns line up after such a cell.
