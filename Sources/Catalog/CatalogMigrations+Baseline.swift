@@ -87,6 +87,7 @@ extension CatalogMigrations {
     /// means the code no longer does what databases applied; add a migration instead.
     public static var revisions: [Int: String] {
         [1: baselineSQL, 3: "index search grams of products, phones", 4: "count products by type on PostgreSQL",
-         5: "index search pairs of products, phones", 6: "drop the products' older count function on PostgreSQL"]
+         5: "index search pairs of products, phones", 6: "drop the products' older count function on PostgreSQL",
+         7: "count the products' and phones' search by statement on PostgreSQL"]
     }
 }

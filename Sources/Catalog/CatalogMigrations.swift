@@ -1,3 +1,4 @@
+import PostgreSQLSearch
 import SQLiteStore
 
 /// The catalog's schema: the baseline (migration 1, the whole schema of a new file), then the `.sql`
@@ -15,7 +16,7 @@ public enum CatalogMigrations {
     /// The migrations, in version order: the baseline, then the files.
     public static let all: [Migration] = [baseline] + EmbeddedFiles.migrations.map { file in
         do { return try Migration(fileName: file.name, sql: file.text) } catch { fatalError("\(error)") }
-    } + [searchGramsIndex, productCountsByType, searchPairsIndex, olderCountFunction]
+    } + [searchGramsIndex, productCountsByType, searchPairsIndex, olderCountFunction, searchCountsByStatement]
 
     /// Migration 3: on PostgreSQL, the products' and phones' grams move from a column of each table
     /// to an index of its texts (W3 on PostgreSQL); SQLite files and servers made after it are left
@@ -43,6 +44,18 @@ public enum CatalogMigrations {
     ) { (db: any SQLConnection) in
         let older = SectionCounts.triggerPrefix(forTable: Product.tableName, section: "type")
         try db.execute(sql: "DROP FUNCTION IF EXISTS \(SQLText.identifier(older))()", values: [])
+    }.applyingOnly(on: .postgreSQL)
+
+    /// Migration 7: on PostgreSQL, the products' and phones' search counts rows inserted and deleted
+    /// once a statement (PostgreSQLSearch's kept counts, W1b on PostgreSQL): their searches are
+    /// installed again from their rows, with the triggers that do. SQLite files only record it.
+    static let searchCountsByStatement = Migration(
+        version: 7, name: "count_search_by_statement", revision: "count the products' and phones' search by statement on PostgreSQL"
+    ) { (db: any SQLConnection) in
+        for search in [Product.searchDescription, Phone.searchDescription].map(PostgreSQLTextSearch.init) {
+            try db.execute(sql: search.uninstallSQL + search.installSQL, values: [])
+            try search.refreshSubstringCounts(db)
+        }
     }.applyingOnly(on: .postgreSQL)
 
     /// The catalog's migration set: ``all`` under ``identity``.

@@ -39,12 +39,20 @@ extension PostgreSQLTextSearch {
     }
 
     /// The SQL that creates `table`, of how many rows hold each `key` (text, `collated`) per scope
-    /// value, `(key, scope, count)`, empty, and the trigger function `function` with the triggers that
-    /// keep each of its counts exact as rows are inserted, updated and deleted: `held(row)` is the
-    /// query of the distinct keys the row `row` (`NEW` or `OLD`) holds, as a column named `key`.
-    /// Gram counts and substring counts are kept so.
+    /// value, `(key, scope, count)`, empty, and the triggers that keep each of its counts exact as
+    /// rows are inserted, updated and deleted: `held(row)` is the query of the distinct keys the row
+    /// `row` (`NEW`, `OLD`, or a row of a transition table) holds, as a column named `key`. Gram
+    /// counts and substring counts are kept so.
+    ///
+    /// Inserts and deletes are counted once a statement, from its transition table (`changed`), each
+    /// count changed once by the sum of its rows: counted once a row, a `COPY` into a table that has
+    /// rows changed the counts of frequent keys once per row, and each change of a row left a
+    /// version that the next one's lookup walked past until the transaction ended, so that each row
+    /// cost more than the one before (W1b on PostgreSQL). Updates of the texts are counted once a
+    /// row, as PostgreSQL allows no transition table on a trigger of named columns.
     func keptCountsSQL(_ table: String, of key: String, collated: String = "", by function: String, held: (String) -> String) -> String {
         let watched = (description.textColumns + [description.scopeColumn].compactMap { $0 }).joined(separator: ", ")
+        let changed = Self.changedRows
         return """
             CREATE TABLE \(table) AS
                 SELECT ''::text\(collated) AS \(key), \(scope(nil)) AS scope, 0::bigint AS count FROM \(description.table) WITH NO DATA;
@@ -52,38 +60,66 @@ extension PostgreSQLTextSearch {
                 ADD UNIQUE NULLS NOT DISTINCT (\(key), scope);
             CREATE FUNCTION \(function)() RETURNS trigger LANGUAGE plpgsql AS $$
             BEGIN
-                IF TG_OP <> 'INSERT' THEN
-                    UPDATE \(table) AS kept SET count = kept.count - 1 FROM (\(held("OLD"))) AS held
-                    WHERE kept.\(key) = held.\(key) AND kept.scope IS NOT DISTINCT FROM \(scope("OLD"));
-                END IF;
-                IF TG_OP <> 'DELETE' THEN
+                UPDATE \(table) AS kept SET count = kept.count - 1 FROM (\(held("OLD"))) AS held
+                WHERE kept.\(key) = held.\(key) AND kept.scope IS NOT DISTINCT FROM \(scope("OLD"));
+                INSERT INTO \(table) AS kept (\(key), scope, count)
+                SELECT held.\(key), \(scope("NEW")), 1 FROM (\(held("NEW"))) AS held
+                ON CONFLICT (\(key), scope) DO UPDATE SET count = kept.count + 1;
+                RETURN NULL;
+            END
+            $$;
+            CREATE FUNCTION \(Self.statementFunction(function))() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN
+                IF TG_OP = 'INSERT' THEN
                     INSERT INTO \(table) AS kept (\(key), scope, count)
-                    SELECT held.\(key), \(scope("NEW")), 1 FROM (\(held("NEW"))) AS held
-                    ON CONFLICT (\(key), scope) DO UPDATE SET count = kept.count + 1;
+                    SELECT held.\(key), \(scope(changed)), count(*) FROM \(changed), LATERAL (\(held(changed))) AS held GROUP BY 1, 2
+                    ON CONFLICT (\(key), scope) DO UPDATE SET count = kept.count + excluded.count;
+                ELSE
+                    UPDATE \(table) AS kept SET count = kept.count - removed.count FROM (
+                        SELECT held.\(key), \(scope(changed)) AS scope, count(*) AS count
+                        FROM \(changed), LATERAL (\(held(changed))) AS held GROUP BY 1, 2) AS removed
+                    WHERE kept.\(key) = removed.\(key) AND kept.scope IS NOT DISTINCT FROM removed.scope;
                 END IF;
                 RETURN NULL;
             END
             $$;
-            CREATE TRIGGER \(Self.rowsTrigger(function)) AFTER INSERT OR DELETE ON \(description.table)
-                FOR EACH ROW EXECUTE FUNCTION \(function)();
+            CREATE TRIGGER \(Self.rowsTrigger(function)) AFTER INSERT ON \(description.table)
+                REFERENCING NEW TABLE AS \(changed) FOR EACH STATEMENT EXECUTE FUNCTION \(Self.statementFunction(function))();
+            CREATE TRIGGER \(Self.removedTrigger(function)) AFTER DELETE ON \(description.table)
+                REFERENCING OLD TABLE AS \(changed) FOR EACH STATEMENT EXECUTE FUNCTION \(Self.statementFunction(function))();
             CREATE TRIGGER \(Self.textsTrigger(function)) AFTER UPDATE OF \(watched) ON \(description.table)
                 FOR EACH ROW EXECUTE FUNCTION \(function)();
 
             """
     }
 
+    /// The name of the transition table of the rows a statement inserted or deleted, in the
+    /// statement triggers of ``keptCountsSQL(_:of:collated:by:held:)``.
+    static let changedRows = "changed"
+
     /// The search's triggers on the table, which ``load(_:columns:_:meanwhile:)`` disables while it loads.
     var triggers: [String] { gramTriggers + (substringCountsTable == nil ? [] : substringCountsTriggers) }
 
     /// The triggers that keep ``gramCountsTable``.
-    var gramTriggers: [String] { [Self.rowsTrigger(gramCountsTrigger), Self.textsTrigger(gramCountsTrigger)] }
+    var gramTriggers: [String] { Self.keepingTriggers(gramCountsTrigger) }
 
     /// The triggers that keep ``substringCountsTable`` (named whether the description has the table
     /// or not, for ``uninstallSQL``).
-    var substringCountsTriggers: [String] { [Self.rowsTrigger(substringCountsTrigger), Self.textsTrigger(substringCountsTrigger)] }
+    var substringCountsTriggers: [String] { Self.keepingTriggers(substringCountsTrigger) }
 
-    /// The trigger that runs the trigger function `function` on inserts and deletes.
+    /// The triggers that run the trigger function `function` and its ``statementFunction(_:)``.
+    static func keepingTriggers(_ function: String) -> [String] { [rowsTrigger(function), removedTrigger(function), textsTrigger(function)] }
+
+    /// The function that counts the rows a statement inserted or deleted, beside the trigger
+    /// function `function`, which counts updated rows.
+    static func statementFunction(_ function: String) -> String { function + "_statements" }
+
+    /// The trigger that runs ``statementFunction(_:)`` of `function` on inserts (its name is the one
+    /// the trigger had that counted inserted and deleted rows one by one).
     static func rowsTrigger(_ function: String) -> String { function + "_rows" }
+
+    /// The trigger that runs ``statementFunction(_:)`` of `function` on deletes.
+    static func removedTrigger(_ function: String) -> String { function + "_removed" }
 
     /// The trigger that runs the trigger function `function` on updates of the texts (and scope).
     static func textsTrigger(_ function: String) -> String { function + "_texts" }
@@ -106,8 +142,8 @@ extension PostgreSQLTextSearch {
             END
             $$;
             \((gramTriggers + substringCountsTriggers).map { "DROP TRIGGER IF EXISTS \($0) ON \(table);" }.joined(separator: "\n"))
-            DROP FUNCTION IF EXISTS \(gramCountsTrigger)();
-            DROP FUNCTION IF EXISTS \(substringCountsTrigger)();
+            \([gramCountsTrigger, substringCountsTrigger].flatMap { [$0, Self.statementFunction($0)] }.map { "DROP FUNCTION IF EXISTS \($0)();" }
+                .joined(separator: "\n"))
             DROP INDEX IF EXISTS \(gramsIndex);
             -- The grams as a column of the table, kept by a trigger: a store made before the index.
             DROP TRIGGER IF EXISTS \(table)_search_grams_keep ON \(table);

@@ -29,38 +29,47 @@ extension PostgreSQLCluster {
     /// cancelled, and throws ``PostgreSQLError`` when the primary cannot be reached or the connection
     /// is lost (a restart): changes made meanwhile are still in the log, so a caller that listens
     /// again reads them from its position, never misses them. Cancelling blocks the cancelling
-    /// thread until the listening connection has closed (within 250 ms, also in a connect), and the
-    /// process's exit stops and waits for the listening threads still running: the exit's clean-up
-    /// of libraries would otherwise run under a libpq call (a connect's Kerberos probe aborts then).
+    /// thread until the listening connection has closed (within 250 ms, also in a connect; a wait
+    /// cut off by its bound is logged), and the process's exit stops and waits for the listening
+    /// threads still running: the exit's clean-up of libraries would otherwise run under a libpq
+    /// call (a connect's Kerberos probe aborts then).
     public func changeNotifications() -> AsyncThrowingStream<Void, any Error> {
         let url = configuration.primary
+        let log = configuration.log
         return AsyncThrowingStream(bufferingPolicy: .bufferingNewest(1)) { continuation in
             let listening = ListeningState.started()
             continuation.onTermination = { termination in
                 listening.stop()
-                if case .cancelled = termination { listening.waitUntilEnded() }
+                guard case .cancelled = termination, !listening.waitUntilEnded() else { return }
+                log?("the listening connection did not close within 5 seconds of its stream's cancel")
             }
             DispatchQueue(label: "PostgreSQLCluster.changeNotifications").async {
-                defer { listening.ended() }
-                do {
-                    guard let db = try PostgreSQLConnection(url: url, abandonedWhen: { listening.isStopped }) else {
-                        return continuation.finish()
-                    }
-                    defer { db.close() }
-                    try db.listen(PostgreSQLChangeLog.channel)
-                    // Listening now: changes before this are read from the caller's position.
-                    try self.recordWritePosition(db)
-                    continuation.yield()
-                    while !listening.isStopped {
-                        guard try !db.notifications(waitingMilliseconds: 250).isEmpty else { continue }
-                        try self.recordWritePosition(db)
-                        continuation.yield()
-                    }
-                    continuation.finish()
-                } catch {
-                    continuation.finish(throwing: error)
-                }
+                // The loop ends before the stream finishes: a cancel waits for the end while it
+                // holds the consuming task's lock, which finishing (or a wake-up) needs.
+                let failure = self.listen(url, listening) { continuation.yield() }
+                listening.ended()
+                continuation.finish(throwing: failure)
             }
+        }
+    }
+
+    /// Listens on `url` until `listening` stops, calling `wakeUp` when listening starts and after
+    /// each notification, never once stopped; the error that ended it, with its connection closed.
+    private func listen(_ url: String, _ listening: ListeningState, wakeUp: () -> Void) -> (any Error)? {
+        do {
+            guard let db = try PostgreSQLConnection(url: url, abandonedWhen: { listening.isStopped }) else { return nil }
+            defer { db.close() }
+            try db.listen(PostgreSQLChangeLog.channel)
+            // Listening now: changes before this are read from the caller's position.
+            try recordWritePosition(db)
+            while !listening.isStopped {
+                wakeUp()
+                while try !listening.isStopped && db.notifications(waitingMilliseconds: 250).isEmpty {}
+                if !listening.isStopped { try recordWritePosition(db) }
+            }
+            return nil
+        } catch {
+            return error
         }
     }
 }
@@ -104,10 +113,13 @@ final class ListeningState: Sendable {
         end.signal()
     }
 
-    /// The loop sees `stop()` within one 250 ms wait, for notifications or in a connect; the bound
-    /// is for a statement on a server that stopped answering. Any number of threads may wait.
-    func waitUntilEnded() {
-        guard end.wait(timeout: .now() + .seconds(5)) == .success else { return }
+    /// Whether the loop ended, rather than the wait's bound: the loop sees `stop()` within one 250 ms
+    /// wait, for notifications or in a connect; the bound is for a statement on a server that
+    /// stopped answering. Any number of threads may wait.
+    @discardableResult
+    func waitUntilEnded() -> Bool {
+        guard end.wait(timeout: .now() + .seconds(5)) == .success else { return false }
         end.signal()
+        return true
     }
 }

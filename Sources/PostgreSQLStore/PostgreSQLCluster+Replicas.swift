@@ -136,7 +136,7 @@ extension PostgreSQLCluster {
                 return
             }
             if ContinuousClock.now >= deadline {
-                throw ReplicaLagging(reason: "it did not replay this cluster's last write within \(limit)")
+                throw ReplicaLagging(reason: "it did not replay the primary's position this reader must see within \(limit)")
             }
             usleep(200)
         }

@@ -16,8 +16,9 @@ public struct PostgreSQLConfiguration: Sendable {
     public var primary: String
     /// Streaming replicas of the primary, which serve reads.
     public var replicas: [String]
-    /// How long a read waits for a replica to replay this cluster's last write before it reads on
-    /// the primary instead, logging the replica as lagging.
+    /// How long a read waits for a replica to replay the primary's position this cluster's reads
+    /// must see (after its last write, or a notification's wake-up) before it reads on the primary
+    /// instead, logging the replica as lagging.
     public var replicaWaitLimit: Duration = .seconds(1)
     /// How stale a replica's answer may be, for every read: a replica whose replay lags the primary by
     /// more (the time since the last transaction it replayed, while it has received more WAL than it
@@ -28,7 +29,8 @@ public struct PostgreSQLConfiguration: Sendable {
     /// How long a replica found down (unreachable, shut down, restarting) is left out of reads before
     /// it is tried again.
     public var replicaRetryInterval: Duration = .seconds(5)
-    /// What the cluster reports about its replicas (one skipped as down or lagging), one line per
+    /// What the cluster reports about its replicas (one skipped as down or lagging) and its
+    /// listening connections (one not closed within the bound of a cancel's wait), one line per
     /// event; nil reports nothing.
     public var log: (@Sendable (String) -> Void)?
 

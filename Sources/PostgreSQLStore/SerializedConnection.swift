@@ -32,11 +32,22 @@ final class SerializedConnection: @unchecked Sendable {
     }
 
     /// The connection, made if needed. On `queue` only.
+    ///
+    /// The server checks every second that the client of a running statement is still there, and
+    /// ends the statement, rolling back and releasing its locks, when it is not: otherwise a killed
+    /// process's statement (a bulk import into a table with rows) runs on for minutes, holding its
+    /// locks against other writers, until the server next reads from its socket.
     private func open() throws -> PostgreSQLConnection {
         if let connection, connection.isUsable { return connection }
         connection?.close()
         connection = nil
         let made = try PostgreSQLConnection(url: url)
+        do {
+            try made.execute(sql: "SET client_connection_check_interval = '1s'")
+        } catch {
+            made.close()
+            throw error
+        }
         connection = made
         return made
     }

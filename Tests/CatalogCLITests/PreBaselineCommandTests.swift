@@ -33,7 +33,7 @@ struct PreBaselineCommandTests {
         #expect(status.output.split(separator: "\n").dropFirst().map { $0.split(separator: " ").prefix(4).joined(separator: " ") }
             == ["catalog 1 baseline applied", "catalog 2 drop_products_by_name applied", "catalog 3 index_search_grams applied",
                 "catalog 4 count_products_by_type applied", "catalog 5 index_search_pairs applied",
-                "catalog 6 drop_older_count_function applied"], "\(status)")
+                "catalog 6 drop_older_count_function applied", "catalog 7 count_search_by_statement applied"], "\(status)")
         #expect(try workspace.catalog(["search", "pro"], database: path).output.contains("Mac Pro"))
     }
 

@@ -64,7 +64,7 @@ struct BaselineSchemaTests {
         #expect(try store.migrationStatus().map { "\($0.set) \($0.version) \($0.name) \($0.state)" } == [
             "catalog 1 baseline applied", "catalog 2 drop_products_by_name applied", "catalog 3 index_search_grams applied",
             "catalog 4 count_products_by_type applied", "catalog 5 index_search_pairs applied",
-            "catalog 6 drop_older_count_function applied",
+            "catalog 6 drop_older_count_function applied", "catalog 7 count_search_by_statement applied",
         ])
     }
 
@@ -85,7 +85,7 @@ struct BaselineSchemaTests {
         let records = try store.file!.read { db in try store.migrator.appliedMigrations(db) }
         #expect(records.map { "\($0.set) \($0.version) \($0.name)" } == [
             "catalog 1 baseline", "catalog 2 drop_products_by_name", "catalog 3 index_search_grams", "catalog 4 count_products_by_type",
-            "catalog 5 index_search_pairs", "catalog 6 drop_older_count_function",
+            "catalog 5 index_search_pairs", "catalog 6 drop_older_count_function", "catalog 7 count_search_by_statement",
         ])
         #expect(records.first?.appliedAt == PreBaselineFile.appliedAt)
         #expect(try store.file!.read(Self.dump) == (try Self.latestSchema()))

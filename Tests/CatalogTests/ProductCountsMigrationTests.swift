@@ -23,7 +23,7 @@ struct ProductCountsMigrationTests {
         #expect((before == nil) == (engine == .postgreSQL))
 
         let catalog = try CatalogStore(writer: store.writer)
-        #expect(try catalog.migrationStatus().map(\.version) == [1, 2, 3, 4, 5, 6])
+        #expect(try catalog.migrationStatus().map(\.version) == [1, 2, 3, 4, 5, 6, 7])
         _ = try catalog.insert(Product(type: .desktop, name: "iMac", yearIntroduced: 1998, introPrice: 1299))
         let counts = try store.writer.read { db in try SectionCounts.counts(forTable: "products", section: "type", in: db) }
         #expect(counts?.map { "\($0.key) \($0.count)" } == ["\"desktop\" 1", "\"device\" 2", "\"portable\" 1"])
@@ -53,7 +53,7 @@ struct ProductCountsMigrationTests {
             if db.dialect == .postgreSQL { #expect(try db.fetchRows(sql: olderFunctions, values: []) == [[.integer(1)]]) }
         }
         let catalog = try CatalogStore(writer: store.writer)
-        #expect(try catalog.migrationStatus().map(\.version) == [1, 2, 3, 4, 5, 6])
+        #expect(try catalog.migrationStatus().map(\.version) == [1, 2, 3, 4, 5, 6, 7])
         if engine == .postgreSQL { #expect(try store.writer.read { db in try db.fetchRows(sql: olderFunctions, values: []) } == [[.integer(0)]]) }
         _ = try catalog.insert(Product(type: .desktop, name: "iMac", yearIntroduced: 1998, introPrice: 1299))
         let counts = try store.writer.read { db in try SectionCounts.counts(forTable: "products", section: "type", in: db) }

@@ -139,6 +139,29 @@ import Testing
         let changes = try await cluster.read { db in try PostgreSQLChangeLog.changes(after: position, db).changes }
         #expect(changes.map(\.rowID) == [7])
     }
+
+    /// Cancelling a consumer waiting for its next wake-up waits for the listening connection to
+    /// close, and the loop ends without the consumer's task, whose lock the cancel holds meanwhile:
+    /// the wait ends by the loop's end, not by its bound (which is logged). `watch` and `browse`
+    /// took the whole bound to quit on Ctrl-C when the loop finished the stream before it ended.
+    @Test func cancellingAWaitingConsumerEndsByTheLoopsEndNotTheWaitsBound() async throws {
+        let lines = Mutex<[String]>([])
+        var configuration = PostgreSQLConfiguration(primary: schema.primary)
+        configuration.log = { line in lines.withLock { $0.append(line) } }
+        let cluster = try PostgreSQLCluster(configuration)
+        defer { cluster.close() }
+        let wakeUps = AsyncStream.makeStream(of: Void.self)
+        let consumer = Task {
+            for try await _ in cluster.changeNotifications() { wakeUps.continuation.yield() }
+        }
+        var seen = wakeUps.stream.makeAsyncIterator()
+        _ = await seen.next()  // listening
+        // Not an assertion: gives the consumer time to wait for its next wake-up, as watch's does.
+        try await Task.sleep(for: .milliseconds(200))
+        consumer.cancel()
+        try await consumer.value
+        #expect(lines.withLock { $0 }.isEmpty)
+    }
 }
 
 /// A position is read from the text of a row's column; a row without one is said so, the same way

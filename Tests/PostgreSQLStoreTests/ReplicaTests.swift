@@ -34,6 +34,23 @@ import Testing
         }
     }
 
+    /// Every connection the cluster reads or writes with asks the server to check each second that
+    /// its client is still there, so that a killed process's running statement ends with its locks.
+    @Test func everyConnectionChecksItsClientEachSecond() async throws {
+        let schema = try TestSchema()
+        try #require(!schema.replicas.isEmpty, "the test servers have no replica")
+        let cluster = try await Self.patientCluster(primary: schema.primary, replicas: schema.replicas)
+        defer { cluster.close() }
+        let show = "SELECT current_setting('client_connection_check_interval'), pg_is_in_recovery()"
+        let onPrimary = try await cluster.write { db in try db.fetchAll(sql: show).first }
+        let onReplica = try await cluster.read { db in try db.fetchAll(sql: show).first }
+        #expect(onPrimary == [.text("1s"), .integer(0)])
+        #expect(onReplica == [.text("1s"), .integer(1)])
+        let primaryOnly = try PostgreSQLCluster(PostgreSQLConfiguration(primary: schema.primary))
+        defer { primaryOnly.close() }
+        #expect(try await primaryOnly.read { db in try db.fetchAll(sql: show).first } == [.text("1s"), .integer(0)])
+    }
+
     /// A cluster of its own, whose replica this test pauses, then stops.
     @Test func aLaggingOrStoppedReplicaIsSkippedWithALoggedLine() async throws {
         let servers = try PostgreSQLServers.start(replicas: 1)
@@ -53,7 +70,8 @@ import Testing
         try replica.execute(sql: "SELECT pg_wal_replay_pause()")
         try await cluster.write { db in try db.execute(sql: "INSERT INTO note VALUES (1)") }
         #expect(try await count() == .integer(1))
-        #expect(lines.withLock { $0 }.contains { $0.hasPrefix("replica 1 is lagging") })
+        #expect(lines.withLock { $0 }.contains(
+            "replica 1 is lagging: it did not replay the primary's position this reader must see within 0.2 seconds; read on another server"))
         try replica.execute(sql: "SELECT pg_wal_replay_resume()")
         replica.close()
 

@@ -331,7 +331,7 @@ struct PostgreSQLSearchTests {
         let search = PostgreSQLTextSearch(Self.description)
         let pg = try schema.connect(creating: Self.postgreSQLTable, installing: search)
         let triggers = "SELECT tgname::text FROM pg_trigger WHERE tgrelid = 'films'::regclass AND NOT tgisinternal ORDER BY 1"
-        #expect(try pg.fetchAll(sql: triggers).count == 4)
+        #expect(try pg.fetchAll(sql: triggers).count == 6)
         #expect(try search.check(pg) == [])
         try pg.execute(sql: "DROP TRIGGER films_substring_counts_keep_texts ON films")
         #expect(try search.check(pg) == ["the triggers that keep films_substring_counts are missing"])
@@ -342,6 +342,43 @@ struct PostgreSQLSearchTests {
         ])
         try pg.execute(sql: search.uninstallSQL)
         #expect(try pg.fetchAll(sql: triggers) == [])
+    }
+
+    /// Rows one statement adds to a table that has rows, or deletes, change each count they share
+    /// once, by their number, not once a row: a count changed once a row left a version per row
+    /// that each later row's lookup walked past until the transaction ended (W1b on PostgreSQL).
+    /// The counts stay those of the rows.
+    @Test func oneStatementChangesEachGramCountOnce() throws {
+        let schema = try SearchSchema()
+        let search = PostgreSQLTextSearch(Self.description)
+        let pg = try schema.connect(creating: Self.postgreSQLTable, installing: search)
+        let columns = ["id", "title", "title_folded", "director", "director_folded", "year", "kind"]
+        let film = { (id: Int) -> [DatabaseValue] in
+            [.integer(Int64(id)), .text("Ran"), .text("ran"), .text("Kurosawa"), .text("kurosawa"), .integer(1985), .text("drama")]
+        }
+        try pg.copy(into: "films", columns: columns, rows: [film(1)])
+        // The grams of the texts, by their definition: each substring of 1 or 2 characters.
+        let grams = Set(["ran", "kurosawa"].flatMap { text in
+            let scalars = Array(text)
+            return scalars.indices.flatMap { i in [String(scalars[i])] + (i + 1 < scalars.count ? [String(scalars[i...i + 1])] : []) }
+        })
+        // The rows of the gram counts a statement inserted or updated: the server's counts of this
+        // session's changes not yet reported, before and after it.
+        func countChanges(_ statement: () throws -> Void) throws -> Int64 {
+            let changes = "SELECT n_tup_ins + n_tup_upd FROM pg_stat_xact_user_tables WHERE relid = 'films_gram_counts'::regclass"
+            return try pg.inTransaction {
+                guard case .integer(let before) = try pg.scalar(sql: changes) else { return -1 }
+                try statement()
+                guard case .integer(let after) = try pg.scalar(sql: changes) else { return -1 }
+                return after - before
+            }
+        }
+        let added = try countChanges { _ = try pg.copy(into: "films", columns: columns, rows: (2...51).map(film)) }
+        #expect(added == Int64(grams.count))
+        #expect(try search.check(pg) == [])
+        let deleted = try countChanges { try pg.execute(sql: "DELETE FROM films WHERE id > 1") }
+        #expect(deleted == Int64(grams.count))
+        #expect(try search.check(pg) == [])
     }
 
     /// By the definition of a text's grams (its substrings of 1 or 2 characters, Unicode scalars):
