@@ -170,8 +170,8 @@ public final class CatalogStore: Sendable {
     /// as stored, which no other writer changes until the change is saved, so a change of one field
     /// never undoes another writer's change of another. Returns the record as saved.
     ///
-    /// - Throws: ``CatalogError/notFound(entity:id:)`` when no record has this id; what `change` or
-    ///   ``update(_:)`` throws, with nothing written.
+    /// - Throws: ``CatalogError/notFound(entity:id:)`` when no record has this id; what `change`
+    ///   throws, or the changed record's validation, with nothing written.
     @discardableResult
     public func update<Entity: CatalogEntity>(_ type: Entity.Type, id: Int64, _ change: (Entity) throws -> Entity) throws -> Entity {
         try writer.write { db in
